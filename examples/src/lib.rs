@@ -1,0 +1,3 @@
+//! Runnable examples of embedding and driving Ghostlight; each program is under `examples/`.
+
+#![forbid(unsafe_code)]

@@ -1,0 +1,241 @@
+//! The one ordered table of the 24 tools, and the entry points that decode a call.
+
+use std::fmt;
+
+use serde_json::{Value, json};
+
+use crate::capability::{Capability, CapabilitySet};
+use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer};
+use crate::request::{Call, Request, Restrictions};
+use crate::schema::{Fact, Field, RESTRICT_CAPABILITIES, RESTRICT_HOSTS, render_input_schema, render_output_schema};
+use crate::tools;
+
+macro_rules! tool_names {
+    ($($variant:ident => $wire:literal),+ $(,)?) => {
+        /// The name of one of the 24 tools.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum ToolName {
+            $(#[doc = concat!("`", $wire, "`")] $variant),+
+        }
+
+        impl ToolName {
+            /// Every tool, in the specification's order.
+            pub const ALL: [ToolName; 24] = [$(ToolName::$variant),+];
+
+            /// The wire name, e.g. `browser_navigate`.
+            pub const fn as_str(self) -> &'static str {
+                match self { $(ToolName::$variant => $wire),+ }
+            }
+
+            /// The tool with this exact wire name.
+            pub fn parse(name: &str) -> Option<ToolName> {
+                match name { $($wire => Some(ToolName::$variant),)+ _ => None }
+            }
+        }
+    };
+}
+
+tool_names! {
+    Tabs => "browser_tabs",
+    Navigate => "browser_navigate",
+    History => "browser_history",
+    Window => "browser_window",
+    Read => "browser_read",
+    Inspect => "browser_inspect",
+    Find => "browser_find",
+    Screenshot => "browser_screenshot",
+    Click => "browser_click",
+    Scroll => "browser_scroll",
+    Hover => "browser_hover",
+    FillForm => "browser_fill_form",
+    TypeText => "browser_type_text",
+    PressKey => "browser_press_key",
+    Drag => "browser_drag",
+    Wait => "browser_wait",
+    Dialog => "browser_dialog",
+    Upload => "browser_upload",
+    Execute => "browser_execute",
+    Sequence => "browser_sequence",
+    Flow => "browser_flow",
+    Record => "browser_record",
+    Diagnose => "browser_diagnose",
+    PolicyExplain => "policy_explain",
+}
+
+impl ToolName {
+    /// Whether the tool composes other tools (`browser_sequence`, `browser_flow`).
+    pub const fn is_composite(self) -> bool {
+        matches!(self, ToolName::Sequence | ToolName::Flow)
+    }
+
+    /// The tool's declaration.
+    pub fn declaration(self) -> &'static ToolDeclaration {
+        &CATALOG[self as usize]
+    }
+}
+
+impl fmt::Display for ToolName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Standard MCP tool annotations (hints, never guarantees).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Annotations {
+    /// The tool does not modify its environment.
+    pub read_only: bool,
+    /// The tool may perform destructive updates (meaningful when not read-only).
+    pub destructive: bool,
+    /// Repeating a call with the same arguments has no additional effect.
+    pub idempotent: bool,
+    /// The tool interacts with an open world of external entities (web pages).
+    pub open_world: bool,
+}
+
+impl Annotations {
+    /// The MCP `annotations` object.
+    pub fn to_json(self) -> Value {
+        json!({
+            "readOnlyHint": self.read_only,
+            "destructiveHint": self.destructive,
+            "idempotentHint": self.idempotent,
+            "openWorldHint": self.open_world,
+        })
+    }
+}
+
+/// A decoder: reads a tool's arguments from a reader over its declared fields.
+pub(crate) type DecodeFn = fn(&mut ObjectReader<'_>) -> Result<Request, DecodeError>;
+
+/// One tool, declared once: what the model sees and how its arguments are decoded.
+#[derive(Debug)]
+pub struct ToolDeclaration {
+    /// Wire name.
+    pub name: ToolName,
+    /// Human title.
+    pub title: &'static str,
+    /// Concise description: what it does and when to prefer another tool.
+    pub description: &'static str,
+    /// Declared input fields (the restriction fields are added to every tool).
+    pub fields: &'static [Field],
+    /// The specification's shortest valid call, as JSON text.
+    pub example: &'static str,
+    /// Facts of a successful result.
+    pub facts: &'static [Fact],
+    /// MCP annotations.
+    pub annotations: Annotations,
+    pub(crate) decode: DecodeFn,
+}
+
+impl ToolDeclaration {
+    /// The shortest valid example as a JSON value.
+    pub fn example(&self) -> Value {
+        serde_json::from_str(self.example).unwrap_or(Value::Null)
+    }
+
+    /// The rendered input schema (flat, closed, with the example under `examples`).
+    pub fn input_schema(&self) -> Value {
+        render_input_schema(self.fields, &self.example())
+    }
+
+    /// The rendered output schema: the envelope with this tool's facts.
+    pub fn output_schema(&self) -> Value {
+        render_output_schema(self.facts)
+    }
+
+    /// The declaration as MCP `tools/list` carries it.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "name": self.name.as_str(),
+            "title": self.title,
+            "description": self.description,
+            "inputSchema": self.input_schema(),
+            "outputSchema": self.output_schema(),
+            "annotations": self.annotations.to_json(),
+        })
+    }
+}
+
+/// The 24 tools in the specification's order.
+pub static CATALOG: [ToolDeclaration; 24] = [
+    tools::tabs::DECLARATION,
+    tools::navigate::DECLARATION,
+    tools::history::DECLARATION,
+    tools::window::DECLARATION,
+    tools::read::DECLARATION,
+    tools::inspect::DECLARATION,
+    tools::find::DECLARATION,
+    tools::screenshot::DECLARATION,
+    tools::click::DECLARATION,
+    tools::scroll::DECLARATION,
+    tools::hover::DECLARATION,
+    tools::fill_form::DECLARATION,
+    tools::type_text::DECLARATION,
+    tools::press_key::DECLARATION,
+    tools::drag::DECLARATION,
+    tools::wait::DECLARATION,
+    tools::dialog::DECLARATION,
+    tools::upload::DECLARATION,
+    tools::execute::DECLARATION,
+    tools::sequence::DECLARATION,
+    tools::flow::DECLARATION,
+    tools::record::DECLARATION,
+    tools::diagnose::DECLARATION,
+    tools::policy_explain::DECLARATION,
+];
+
+/// The whole catalog as MCP `tools/list` carries it: an array of
+/// `{name, title, description, inputSchema, outputSchema, annotations}`.
+pub fn render_catalog() -> Value {
+    Value::Array(CATALOG.iter().map(ToolDeclaration::to_json).collect())
+}
+
+/// Decode a top-level call to `tool`: the tool's own fields plus the restriction fields.
+pub fn decode_call(tool: ToolName, arguments: &Value) -> Result<Call, DecodeError> {
+    let declaration = tool.declaration();
+    let mut reader = ObjectReader::new(arguments, Pointer::root(), declaration.fields, true)?;
+    let request = (declaration.decode)(&mut reader)?;
+    let restrictions = decode_restrictions(&mut reader)?;
+    reader.finish();
+    Ok(Call { request, restrictions })
+}
+
+/// Decode a child step's arguments (inside `browser_sequence` or `browser_flow`): the same
+/// decoder, with restriction fields refused. Errors point under `at`.
+pub fn decode_child(tool: ToolName, arguments: &Value, at: Pointer) -> Result<Request, DecodeError> {
+    let declaration = tool.declaration();
+    let mut reader = ObjectReader::new(arguments, at, declaration.fields, false)?;
+    let request = (declaration.decode)(&mut reader)?;
+    reader.finish();
+    Ok(request)
+}
+
+fn decode_restrictions(reader: &mut ObjectReader<'_>) -> Result<Restrictions, DecodeError> {
+    let hosts = reader.text_list(&RESTRICT_HOSTS)?;
+    let capabilities = reader
+        .choice_list::<CapabilityChoice>(&RESTRICT_CAPABILITIES)?
+        .map(|list| list.into_iter().map(|c| c.0).collect::<CapabilitySet>());
+    if let Some(hosts) = &hosts {
+        for (index, host) in hosts.iter().enumerate() {
+            if host.trim().is_empty() {
+                return Err(DecodeError::new(
+                    DecodeErrorKind::InvalidValue,
+                    reader.pointer(&RESTRICT_HOSTS).index(index),
+                    "must be a host pattern such as example.com or *.example.com",
+                ));
+            }
+        }
+    }
+    Ok(Restrictions { hosts, capabilities })
+}
+
+#[derive(Clone, Copy)]
+struct CapabilityChoice(Capability);
+
+impl crate::decode::WireChoice for CapabilityChoice {
+    const NAMES: &'static [&'static str] = &Capability::NAMES;
+    fn from_wire(name: &str) -> Option<Self> {
+        Capability::parse(name).map(CapabilityChoice)
+    }
+}

@@ -1,0 +1,47 @@
+//! # ghostlight-core
+//!
+//! Governed browser tools for AI models, without I/O: this crate holds the Ghostlight 1.0
+//! contract (24 tool declarations, their schemas and strict typed decoders), authority, and
+//! the envelope language. It has no async runtime, no sockets and reads no files; browser
+//! adapters (WebDriver, a browser extension) and edges (MCP, CLI) live in other crates.
+//!
+//! Every call is decoded into a typed [`Request`] before anything else happens. Bad input is
+//! refused with a [`DecodeError`] that names the JSON Pointer of the field and the rule:
+//!
+//! ```
+//! use ghostlight_core::{ToolName, decode_call};
+//! use serde_json::json;
+//!
+//! let call = decode_call(ToolName::Navigate, &json!({"url": "https://example.com"})).unwrap();
+//! assert_eq!(call.request.tool(), ToolName::Navigate);
+//! assert_eq!(call.request.capabilities().to_string(), "read");
+//!
+//! let error = decode_call(ToolName::Navigate, &json!({"url": "https://example.com", "timeout_ms": 50}))
+//!     .unwrap_err();
+//! assert_eq!(error.to_string(), "/timeout_ms must be an integer from 100 to 30000 (got 50)");
+//!
+//! // The catalog as MCP `tools/list` carries it.
+//! let tools = ghostlight_core::render_catalog();
+//! assert_eq!(tools.as_array().map(Vec::len), Some(24));
+//! ```
+
+#![forbid(unsafe_code)]
+
+pub mod capability;
+pub mod catalog;
+pub mod decode;
+pub mod envelope;
+pub mod handles;
+pub mod limits;
+pub mod request;
+pub mod schema;
+pub mod selector;
+pub mod tools;
+
+pub use capability::{Capability, CapabilitySet};
+pub use catalog::{Annotations, CATALOG, ToolDeclaration, ToolName, decode_call, decode_child, render_catalog};
+pub use decode::{DecodeError, DecodeErrorKind, Pointer};
+pub use envelope::{Effect, Envelope, Readiness, Status};
+pub use handles::{Handle, HandleKind};
+pub use request::{Call, Request, Restrictions};
+pub use selector::{Role, Selector};

@@ -1,0 +1,115 @@
+//! Fields and typed pieces shared by several tools: tab, timeout, target/selector pairs,
+//! view points.
+
+use crate::decode::{DecodeError, ObjectReader};
+use crate::handles::{Handle, HandleKind};
+use crate::limits;
+use crate::schema::{Field, FieldType};
+use crate::selector::Selector;
+
+/// Optional `tab` handle.
+pub const TAB: Field =
+    Field::optional("tab", FieldType::Handle(HandleKind::Tab), "Controlled tab; default: the only or active one.");
+
+/// Optional `timeout_ms`.
+pub const TIMEOUT_MS: Field = Field::optional("timeout_ms", FieldType::Integer(limits::TIMEOUT_MS), "Timeout (ms).");
+
+/// Optional `target` handle.
+pub const TARGET: Field =
+    Field::optional("target", FieldType::Handle(HandleKind::Target), "Target handle from inspect/find.");
+
+/// Optional `selector`, the sibling of `target`.
+pub const SELECTOR: Field = Field::optional("selector", FieldType::Selector, "Control by name (instead of target).");
+
+/// Optional `view` handle from a screenshot.
+pub const VIEW: Field = Field::optional("view", FieldType::Handle(HandleKind::View), "View handle from a screenshot.");
+
+/// Image-pixel `x` in a view.
+pub const X: Field = Field::optional("x", FieldType::Integer(limits::COORDINATE), "Image x (px).");
+
+/// Image-pixel `y` in a view.
+pub const Y: Field = Field::optional("y", FieldType::Integer(limits::COORDINATE), "Image y (px).");
+
+/// Where a target-accepting field points: a perceived handle or a typed semantic selector.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TargetRef {
+    /// A target handle from `browser_inspect` or `browser_find`.
+    Handle(Handle),
+    /// A typed semantic selector resolved against the live page.
+    Selector(Selector),
+}
+
+/// A point in a captured view, in image pixels from `(0, 0)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ViewPoint {
+    /// The view handle whose image the coordinates refer to.
+    pub view: Handle,
+    /// Image x.
+    pub x: u64,
+    /// Image y.
+    pub y: u64,
+}
+
+/// Where a pointer action lands: a target, or a point in a current view.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    /// A target handle or selector.
+    Target(TargetRef),
+    /// A point in a screenshot.
+    Point(ViewPoint),
+}
+
+/// Read a `target`/`selector` pair: at most one may be present.
+pub fn read_target(
+    reader: &mut ObjectReader<'_>,
+    target: &'static Field,
+    selector: &'static Field,
+) -> Result<Option<TargetRef>, DecodeError> {
+    let handle = reader.handle(target)?;
+    let named = reader.selector(selector)?;
+    match (handle, named) {
+        (Some(_), Some(_)) => Err(reader.conflict(selector, target)),
+        (Some(handle), None) => Ok(Some(TargetRef::Handle(handle))),
+        (None, Some(named)) => Ok(Some(TargetRef::Selector(named))),
+        (None, None) => Ok(None),
+    }
+}
+
+/// Read a `view`, `x`, `y` triple: all three or none.
+pub fn read_view_point(
+    reader: &mut ObjectReader<'_>,
+    view: &'static Field,
+    x: &'static Field,
+    y: &'static Field,
+) -> Result<Option<ViewPoint>, DecodeError> {
+    let handle = reader.handle(view)?;
+    let px = reader.int(x)?;
+    let py = reader.int(y)?;
+    match (handle, px, py) {
+        (None, None, None) => Ok(None),
+        (Some(view), Some(x), Some(y)) => Ok(Some(ViewPoint { view, x, y })),
+        (None, _, _) => Err(reader.missing(view)),
+        (Some(_), None, _) => Err(reader.missing(x)),
+        (Some(_), Some(_), None) => Err(reader.missing(y)),
+    }
+}
+
+/// Read exactly one location branch: `target`/`selector`, or `view` + `x` + `y`.
+pub fn read_location(reader: &mut ObjectReader<'_>) -> Result<Location, DecodeError> {
+    let target = read_target(reader, &TARGET, &SELECTOR)?;
+    let point = read_view_point(reader, &VIEW, &X, &Y)?;
+    match (target, point) {
+        (Some(_), Some(_)) => {
+            let with = if reader.present(&TARGET) { &TARGET } else { &SELECTOR };
+            Err(reader.conflict(&VIEW, with))
+        }
+        (Some(target), None) => Ok(Location::Target(target)),
+        (None, Some(point)) => Ok(Location::Point(point)),
+        (None, None) => Err(reader.missing_one_of(&[&TARGET, &SELECTOR, &VIEW])),
+    }
+}
+
+/// The timeout in milliseconds, defaulting to the contract's default.
+pub fn read_timeout(reader: &mut ObjectReader<'_>) -> Result<u64, DecodeError> {
+    reader.int_or_default(&TIMEOUT_MS)
+}

@@ -1,0 +1,74 @@
+//! Table-test helpers shared by the tool modules' tests.
+
+use serde_json::{Value, json};
+
+use crate::catalog::{ToolName, decode_call};
+use crate::decode::{DecodeError, DecodeErrorKind};
+use crate::limits::{CountBound, IntBound};
+use crate::request::{Call, Request};
+
+/// Decode `arguments` for `tool`, failing the test with the decode message if refused.
+#[track_caller]
+pub(crate) fn accept(tool: ToolName, arguments: Value) -> Request {
+    match decode_call(tool, &arguments) {
+        Ok(Call { request, .. }) => request,
+        Err(error) => panic!("{tool} refused {arguments}: {error}"),
+    }
+}
+
+/// Decode `arguments` for `tool` and check it is refused at `pointer` with `kind`.
+/// Returns the error for further checks of its message.
+#[track_caller]
+pub(crate) fn refuse(tool: ToolName, arguments: Value, pointer: &str, kind: DecodeErrorKind) -> DecodeError {
+    match decode_call(tool, &arguments) {
+        Ok(call) => panic!("{tool} accepted {arguments} as {call:?}"),
+        Err(error) => {
+            assert_eq!(error.pointer().as_str(), pointer, "{tool} {arguments}: {error}");
+            assert_eq!(error.kind(), kind, "{tool} {arguments}: {error}");
+            assert!(error.message().starts_with(if pointer.is_empty() { "arguments" } else { pointer }));
+            error
+        }
+    }
+}
+
+/// `base` with member `field` (a top-level key) set to `value`.
+pub(crate) fn with(base: &Value, field: &str, value: Value) -> Value {
+    let mut out = base.clone();
+    if let Value::Object(map) = &mut out {
+        map.insert(field.to_owned(), value);
+    }
+    out
+}
+
+/// Check an integer field at its edges: `min - 1` and `max + 1` refused, `min` and `max`
+/// accepted, and a fraction and a string refused as the wrong type.
+#[track_caller]
+pub(crate) fn int_edges(tool: ToolName, base: Value, field: &str, bound: IntBound) {
+    let at = format!("/{field}");
+    accept(tool, with(&base, field, json!(bound.min)));
+    accept(tool, with(&base, field, json!(bound.max)));
+    let below = if bound.min == 0 { json!(-1) } else { json!(bound.min - 1) };
+    refuse(tool, with(&base, field, below), &at, DecodeErrorKind::OutOfRange);
+    let message = refuse(tool, with(&base, field, json!(bound.max + 1)), &at, DecodeErrorKind::OutOfRange);
+    assert_eq!(
+        message.message(),
+        format!("{at} must be an integer from {} to {} (got {})", bound.min, bound.max, bound.max + 1)
+    );
+    refuse(tool, with(&base, field, json!(bound.min as f64 + 0.5)), &at, DecodeErrorKind::WrongType);
+    refuse(tool, with(&base, field, json!(bound.min.to_string())), &at, DecodeErrorKind::WrongType);
+}
+
+/// Check a string field's length edges (in characters, counted as Unicode scalar values,
+/// using a multi-byte character so bytes and characters differ).
+#[track_caller]
+pub(crate) fn text_edges(tool: ToolName, base: Value, field: &str, bound: CountBound) {
+    let at = format!("/{field}");
+    let text = |n: usize| json!("é".repeat(n));
+    if bound.min > 0 {
+        accept(tool, with(&base, field, text(bound.min)));
+        refuse(tool, with(&base, field, text(bound.min - 1)), &at, DecodeErrorKind::Length);
+    }
+    accept(tool, with(&base, field, text(bound.max)));
+    refuse(tool, with(&base, field, text(bound.max + 1)), &at, DecodeErrorKind::Length);
+    refuse(tool, with(&base, field, json!(7)), &at, DecodeErrorKind::WrongType);
+}

@@ -1,0 +1,2 @@
+//! Workspace-level tests live under `tests/tests/`.
+#![forbid(unsafe_code)]
