@@ -7,7 +7,9 @@ use serde_json::{Value, json};
 use crate::capability::{Capability, CapabilitySet};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer};
 use crate::request::{Call, Request, Restrictions};
-use crate::schema::{Fact, Field, RESTRICT_CAPABILITIES, RESTRICT_HOSTS, render_input_schema, render_output_schema};
+use crate::schema::{
+    Fact, Field, RESTRICT_CAPABILITIES, RESTRICT_HOSTS, render_input_schema, render_output_schema,
+};
 use crate::tools;
 
 macro_rules! tool_names {

@@ -394,8 +394,13 @@ impl<'a> ObjectReader<'a> {
                 format_args!("{rule} {}", got(value, field.sensitive)),
             )),
             None => {
-                let kind = if number.is_i64() { DecodeErrorKind::OutOfRange } else { DecodeErrorKind::WrongType };
-                Err(DecodeError::new(kind, self.pointer(field), format_args!("{rule} {}", got(value, field.sensitive))))
+                let kind =
+                    if number.is_i64() { DecodeErrorKind::OutOfRange } else { DecodeErrorKind::WrongType };
+                Err(DecodeError::new(
+                    kind,
+                    self.pointer(field),
+                    format_args!("{rule} {}", got(value, field.sensitive)),
+                ))
             }
         }
     }
@@ -574,7 +579,10 @@ impl<'a> ObjectReader<'a> {
     }
 
     /// Read an array of closed-enumeration values.
-    pub fn choice_list<T: WireChoice>(&mut self, field: &'static Field) -> Result<Option<Vec<T>>, DecodeError> {
+    pub fn choice_list<T: WireChoice>(
+        &mut self,
+        field: &'static Field,
+    ) -> Result<Option<Vec<T>>, DecodeError> {
         let sensitive = field.sensitive;
         self.list(field, |value, at| check_choice::<T>(value, &at, sensitive))
     }
@@ -590,7 +598,10 @@ impl<'a> ObjectReader<'a> {
     }
 
     /// Read an open object (its members are checked by another decoder later).
-    pub fn open_object(&mut self, field: &'static Field) -> Result<Option<&'a Map<String, Value>>, DecodeError> {
+    pub fn open_object(
+        &mut self,
+        field: &'static Field,
+    ) -> Result<Option<&'a Map<String, Value>>, DecodeError> {
         match self.raw(field) {
             None => Ok(None),
             Some(Value::Object(map)) => Ok(Some(map)),
@@ -626,7 +637,12 @@ impl<'a> ObjectReader<'a> {
 }
 
 /// Check a string against a length bound (Unicode scalar values).
-pub fn check_text(value: &Value, bound: CountBound, at: &Pointer, sensitive: bool) -> Result<String, DecodeError> {
+pub fn check_text(
+    value: &Value,
+    bound: CountBound,
+    at: &Pointer,
+    sensitive: bool,
+) -> Result<String, DecodeError> {
     let rule = describe_text(bound);
     let Value::String(text) = value else {
         return Err(DecodeError::new(
@@ -651,7 +667,11 @@ pub fn check_choice<T: WireChoice>(value: &Value, at: &Pointer, sensitive: bool)
     let rule = format!("must be one of {}", quoted_list(T::NAMES));
     match value {
         Value::String(text) => T::from_wire(text).ok_or_else(|| {
-            DecodeError::new(DecodeErrorKind::NotAllowed, at.clone(), format_args!("{rule} {}", got(value, sensitive)))
+            DecodeError::new(
+                DecodeErrorKind::NotAllowed,
+                at.clone(),
+                format_args!("{rule} {}", got(value, sensitive)),
+            )
         }),
         other => Err(DecodeError::new(
             DecodeErrorKind::WrongType,
@@ -665,7 +685,11 @@ pub fn check_choice<T: WireChoice>(value: &Value, at: &Pointer, sensitive: bool)
 pub fn check_handle(value: &Value, kind: HandleKind, at: &Pointer) -> Result<Handle, DecodeError> {
     let rule = format!("must be a {} ({}…)", kind.noun(), kind.prefix());
     let Value::String(text) = value else {
-        return Err(DecodeError::new(DecodeErrorKind::WrongType, at.clone(), format_args!("{rule} {}", got(value, false))));
+        return Err(DecodeError::new(
+            DecodeErrorKind::WrongType,
+            at.clone(),
+            format_args!("{rule} {}", got(value, false)),
+        ));
     };
     Handle::parse(text, kind).map_err(|error| match error {
         HandleSyntaxError::WrongKind(found) => DecodeError::new(

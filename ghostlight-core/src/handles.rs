@@ -87,8 +87,8 @@ impl Handle {
     pub fn parse(text: &str, expected: HandleKind) -> Result<Handle, HandleSyntaxError> {
         let kind = HandleKind::of(text).ok_or(HandleSyntaxError::Malformed)?;
         let token = &text[kind.prefix().len()..];
-        let well_formed = HANDLE_TOKEN_CHARS.contains(token.len())
-            && token.bytes().all(|b| b.is_ascii_alphanumeric());
+        let well_formed =
+            HANDLE_TOKEN_CHARS.contains(token.len()) && token.bytes().all(|b| b.is_ascii_alphanumeric());
         if !well_formed {
             return Err(HandleSyntaxError::Malformed);
         }

@@ -39,7 +39,9 @@ pub mod selector;
 pub mod tools;
 
 pub use capability::{Capability, CapabilitySet};
-pub use catalog::{Annotations, CATALOG, ToolDeclaration, ToolName, decode_call, decode_child, render_catalog};
+pub use catalog::{
+    Annotations, CATALOG, ToolDeclaration, ToolName, decode_call, decode_child, render_catalog,
+};
 pub use decode::{DecodeError, DecodeErrorKind, Pointer};
 pub use envelope::{Effect, Envelope, Readiness, Status};
 pub use handles::{Handle, HandleKind};

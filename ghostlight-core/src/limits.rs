@@ -93,6 +93,9 @@ pub const NEXT_STEPS_MAX: usize = 2;
 /// decoder checks syntax, the executor checks the rectangle against the current view).
 pub const COORDINATE: IntBound = IntBound::new(0, 100_000);
 
+/// A region's `width` or `height` in image pixels: positive, inside the coordinate ceiling.
+pub const REGION_SIZE: IntBound = IntBound::new(1, COORDINATE.max);
+
 // ---------------------------------------------------------------------------------------------
 // Per tool
 // ---------------------------------------------------------------------------------------------
@@ -133,6 +136,8 @@ pub const TYPE_TEXT_CHARS: CountBound = CountBound::new(0, 10_000);
 
 /// `browser_press_key` `strokes` count.
 pub const KEY_STROKES: CountBound = CountBound::new(1, 20);
+/// Length of one `browser_press_key` key: one character or a named key such as `ArrowRight`.
+pub const KEY_CHARS: CountBound = CountBound::new(1, 10);
 /// `browser_press_key` `repeat`.
 pub const KEY_REPEAT: IntBound = IntBound::with_default(1, 100, 1);
 

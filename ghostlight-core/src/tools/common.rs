@@ -8,21 +8,27 @@ use crate::schema::{Field, FieldType};
 use crate::selector::Selector;
 
 /// Optional `tab` handle.
-pub const TAB: Field =
-    Field::optional("tab", FieldType::Handle(HandleKind::Tab), "Controlled tab; default: the only or active one.");
+pub const TAB: Field = Field::optional(
+    "tab",
+    FieldType::Handle(HandleKind::Tab),
+    "Controlled tab; default: the only or active one.",
+);
 
 /// Optional `timeout_ms`.
-pub const TIMEOUT_MS: Field = Field::optional("timeout_ms", FieldType::Integer(limits::TIMEOUT_MS), "Timeout (ms).");
+pub const TIMEOUT_MS: Field =
+    Field::optional("timeout_ms", FieldType::Integer(limits::TIMEOUT_MS), "Timeout (ms).");
 
 /// Optional `target` handle.
 pub const TARGET: Field =
     Field::optional("target", FieldType::Handle(HandleKind::Target), "Target handle from inspect/find.");
 
 /// Optional `selector`, the sibling of `target`.
-pub const SELECTOR: Field = Field::optional("selector", FieldType::Selector, "Control by name (instead of target).");
+pub const SELECTOR: Field =
+    Field::optional("selector", FieldType::Selector, "Control by name (instead of target).");
 
 /// Optional `view` handle from a screenshot.
-pub const VIEW: Field = Field::optional("view", FieldType::Handle(HandleKind::View), "View handle from a screenshot.");
+pub const VIEW: Field =
+    Field::optional("view", FieldType::Handle(HandleKind::View), "View handle from a screenshot.");
 
 /// Image-pixel `x` in a view.
 pub const X: Field = Field::optional("x", FieldType::Integer(limits::COORDINATE), "Image x (px).");

@@ -1,7 +1,7 @@
 //! One module per tool: its declaration, typed request, decoder and classification.
 
-pub mod common;
 pub mod click;
+pub mod common;
 pub mod diagnose;
 pub mod dialog;
 pub mod drag;

@@ -145,7 +145,10 @@ mod tests {
         assert_eq!(request.destination, Destination::Default { reuse: Reuse::Domain });
         assert_eq!(request.timeout_ms, 8_000);
         assert_eq!(request.beforeunload, None);
-        assert_eq!(decoded(json!({"url": "http://a.test/", "new_tab": true})).destination, Destination::NewTab);
+        assert_eq!(
+            decoded(json!({"url": "http://a.test/", "new_tab": true})).destination,
+            Destination::NewTab
+        );
         assert!(matches!(
             decoded(json!({"url": "http://a.test/", "tab": "tab_1", "new_tab": false})).destination,
             Destination::Tab(_)
@@ -176,7 +179,12 @@ mod tests {
         let long = format!("https://example.com/{}", "a".repeat(limits::URL_CHARS.max));
         refuse(T, json!({"url": long}), "/url", K::Length);
         refuse(T, json!({"url": "https://a.test", "tab": "tab_1", "new_tab": true}), "/tab", K::Conflict);
-        refuse(T, json!({"url": "https://a.test", "reuse": "domain", "new_tab": true}), "/reuse", K::Conflict);
+        refuse(
+            T,
+            json!({"url": "https://a.test", "reuse": "domain", "new_tab": true}),
+            "/reuse",
+            K::Conflict,
+        );
         refuse(T, json!({"url": "https://a.test", "reuse": "always"}), "/reuse", K::NotAllowed);
         refuse(T, json!({"url": "https://a.test", "beforeunload": "accept"}), "/beforeunload", K::NotAllowed);
         refuse(T, json!({"url": "https://a.test", "tab": "target_1"}), "/tab", K::InvalidHandle);
