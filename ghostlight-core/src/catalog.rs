@@ -4,6 +4,7 @@ use std::fmt;
 
 use serde_json::{Value, json};
 
+use crate::authority::{HostPattern, HostPatternError};
 use crate::capability::{Capability, CapabilitySet};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer};
 use crate::request::{Call, Request, Restrictions};
@@ -218,17 +219,23 @@ fn decode_restrictions(reader: &mut ObjectReader<'_>) -> Result<Restrictions, De
     let capabilities = reader
         .choice_list::<CapabilityChoice>(&RESTRICT_CAPABILITIES)?
         .map(|list| list.into_iter().map(|c| c.0).collect::<CapabilitySet>());
-    if let Some(hosts) = &hosts {
-        for (index, host) in hosts.iter().enumerate() {
-            if host.trim().is_empty() {
-                return Err(DecodeError::new(
-                    DecodeErrorKind::InvalidValue,
-                    reader.pointer(&RESTRICT_HOSTS).index(index),
-                    "must be a host pattern such as example.com or *.example.com",
-                ));
+    let hosts = match hosts {
+        None => None,
+        Some(texts) => {
+            let mut patterns = Vec::with_capacity(texts.len());
+            for (index, text) in texts.iter().enumerate() {
+                let pattern = HostPattern::parse(text).map_err(|error| {
+                    DecodeError::new(
+                        DecodeErrorKind::InvalidValue,
+                        reader.pointer(&RESTRICT_HOSTS).index(index),
+                        format_args!("{} ({error})", HostPatternError::ACCEPTED),
+                    )
+                })?;
+                patterns.push(pattern);
             }
+            Some(patterns)
         }
-    }
+    };
     Ok(Restrictions { hosts, capabilities })
 }
 

@@ -27,6 +27,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod authority;
 pub mod capability;
 pub mod catalog;
 pub mod decode;
@@ -38,6 +39,11 @@ pub mod schema;
 pub mod selector;
 pub mod tools;
 
+pub use authority::{
+    Admission, AuditRecord, AuditSink, AuthorityLayers, AuthoritySnapshot, Blocked, CompiledAuthority,
+    CredentialHandoff, HostPattern, OrganizationSettings, Refusal, Requirement, Settings, Site, authorize,
+    classify, policy_explain,
+};
 pub use capability::{Capability, CapabilitySet};
 pub use catalog::{
     Annotations, CATALOG, ToolDeclaration, ToolName, decode_call, decode_child, render_catalog,

@@ -194,3 +194,15 @@ pub const DIAGNOSE_CURSOR_CHARS: CountBound = CountBound::new(1, 128);
 
 /// Characters of a received value echoed back in a decode error (never for secret fields).
 pub const ECHO_CHARS: usize = 40;
+
+// --- authority ---
+
+/// Host patterns in one configuration list (`hosts.allow`, `hosts.deny`, `ceilings.hosts`)
+/// (chosen: generous for a person's policy, small enough that `policy_explain` stays bounded).
+pub const CONFIG_HOST_PATTERNS: CountBound = CountBound::new(0, 256);
+
+/// Folders in `uploads.roots` (chosen).
+pub const UPLOAD_ROOTS: CountBound = CountBound::new(0, 32);
+
+/// Length of `organization.name`, shown by `policy_explain` (chosen).
+pub const ORGANIZATION_NAME_CHARS: CountBound = CountBound::new(1, 100);

@@ -1,5 +1,6 @@
 //! The typed request: one variant per tool, each holding exactly one decoded branch.
 
+use crate::authority::HostPattern;
 use crate::capability::CapabilitySet;
 use crate::catalog::ToolName;
 use crate::tools::{
@@ -21,7 +22,7 @@ pub struct Call {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Restrictions {
     /// `restrict_hosts`: allow only these host patterns (`Some(vec![])` allows none).
-    pub hosts: Option<Vec<String>>,
+    pub hosts: Option<Vec<HostPattern>>,
     /// `restrict_capabilities`: allow only these capabilities (`Some(EMPTY)` allows none).
     pub capabilities: Option<CapabilitySet>,
 }
