@@ -241,3 +241,6 @@ impl crate::decode::WireChoice for CapabilityChoice {
         Capability::parse(name).map(CapabilityChoice)
     }
 }
+
+#[cfg(test)]
+mod tests;
