@@ -181,7 +181,10 @@ fn restrictions_decode_and_narrow_only() {
         &json!({"restrict_capabilities": ["read", "write"], "restrict_hosts": ["example.com"]}),
     )
     .expect("restrictions accepted");
-    assert_eq!(call.restrictions.capabilities, Some(CapabilitySet::of(&[Capability::Read, Capability::Write])));
+    assert_eq!(
+        call.restrictions.capabilities,
+        Some(CapabilitySet::of(&[Capability::Read, Capability::Write]))
+    );
     assert_eq!(call.restrictions.hosts.as_ref().map(Vec::len), Some(1));
     let none = decode_call(ToolName::PolicyExplain, &json!({"restrict_capabilities": []})).expect("empty");
     assert_eq!(none.restrictions.capabilities, Some(CapabilitySet::EMPTY));
@@ -191,9 +194,14 @@ fn restrictions_decode_and_narrow_only() {
     assert_eq!(error.kind(), DecodeErrorKind::NotAllowed);
     let error = decode_call(ToolName::PolicyExplain, &json!({"restrict_capabilities": ["read", "read"]}))
         .expect_err("duplicate accepted");
-    assert_eq!((error.kind(), error.pointer().as_str()), (DecodeErrorKind::Duplicate, "/restrict_capabilities/1"));
-    let too_many: Vec<String> = (0..=crate::limits::RESTRICTION_ENTRIES.max).map(|i| format!("h{i}.test")).collect();
-    let error = decode_call(ToolName::PolicyExplain, &json!({"restrict_hosts": too_many})).expect_err("bound");
+    assert_eq!(
+        (error.kind(), error.pointer().as_str()),
+        (DecodeErrorKind::Duplicate, "/restrict_capabilities/1")
+    );
+    let too_many: Vec<String> =
+        (0..=crate::limits::RESTRICTION_ENTRIES.max).map(|i| format!("h{i}.test")).collect();
+    let error =
+        decode_call(ToolName::PolicyExplain, &json!({"restrict_hosts": too_many})).expect_err("bound");
     assert_eq!((error.kind(), error.pointer().as_str()), (DecodeErrorKind::Length, "/restrict_hosts"));
 }
 
@@ -236,9 +244,27 @@ fn arbitrary_json() -> impl Strategy<Value = Value> {
         any::<f64>().prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
         "\\PC{0,12}".prop_map(Value::String),
         prop::sample::select(vec![
-            "target_1", "view_1", "tab_1", "snap_1", "rec_1", "list", "close", "zoom", "resize", "reload",
-            "document", "duration", "save", "respond", "click", "wait", "https://example.com", "/tmp/a",
-            "browser_navigate", "Enter", "",
+            "target_1",
+            "view_1",
+            "tab_1",
+            "snap_1",
+            "rec_1",
+            "list",
+            "close",
+            "zoom",
+            "resize",
+            "reload",
+            "document",
+            "duration",
+            "save",
+            "respond",
+            "click",
+            "wait",
+            "https://example.com",
+            "/tmp/a",
+            "browser_navigate",
+            "Enter",
+            "",
         ])
         .prop_map(Value::from),
     ];
