@@ -30,7 +30,7 @@ const BUTTON: Field = Field::optional(
     "Mouse button.",
 );
 const CLICK_COUNT: Field =
-    Field::optional("click_count", FieldType::Integer(limits::CLICK_COUNT), "Single, double or triple.");
+    Field::optional("click_count", FieldType::Integer(limits::CLICK_COUNT), "Click count.");
 
 /// The `landing` fact shared by the action tools of this group (click, fill_form, type_text,
 /// press_key, drag): the committed navigation an action caused, if any.
