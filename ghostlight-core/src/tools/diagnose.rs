@@ -188,4 +188,11 @@ mod tests {
         text_edges(T, json!({}), "match", DIAGNOSE_MATCH_CHARS);
         text_edges(T, json!({}), "after", DIAGNOSE_CURSOR_CHARS);
     }
+
+    #[test]
+    fn every_declared_field_is_read() {
+        crate::decode::UNREAD_FIELDS.with(|cell| cell.borrow_mut().clear());
+        accept(T, json!({}));
+        crate::decode::UNREAD_FIELDS.with(|cell| assert_eq!(*cell.borrow(), Vec::<String>::new()));
+    }
 }

@@ -201,4 +201,11 @@ mod tests {
     fn text_length_edges() {
         text_edges(T, json!({"action": "respond"}), "text", DIALOG_TEXT_CHARS);
     }
+
+    #[test]
+    fn every_declared_field_is_read() {
+        crate::decode::UNREAD_FIELDS.with(|cell| cell.borrow_mut().clear());
+        accept(T, json!({"action": "status"}));
+        crate::decode::UNREAD_FIELDS.with(|cell| assert_eq!(*cell.borrow(), Vec::<String>::new()));
+    }
 }

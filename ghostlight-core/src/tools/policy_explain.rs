@@ -36,7 +36,7 @@ const PROVENANCE: [Fact; 3] = [
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::PolicyExplain,
     title: "Explain Policy",
-    description: "Explain the authority in force: what each capability allows and why. Always available.",
+    description: "Explain the authority in force: what is allowed, and why a call was refused.",
     fields: &[],
     example: "{}",
     facts: &[
@@ -106,5 +106,12 @@ mod tests {
         refuse(T, json!({"capability": "read"}), "/capability", K::UnknownField);
         refuse(T, json!([]), "", K::WrongType);
         refuse(T, json!({"restrict_capabilities": ["admin"]}), "/restrict_capabilities/0", K::NotAllowed);
+    }
+
+    #[test]
+    fn every_declared_field_is_read() {
+        crate::decode::UNREAD_FIELDS.with(|cell| cell.borrow_mut().clear());
+        accept(T, json!({}));
+        crate::decode::UNREAD_FIELDS.with(|cell| assert_eq!(*cell.borrow(), Vec::<String>::new()));
     }
 }

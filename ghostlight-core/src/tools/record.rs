@@ -351,4 +351,11 @@ mod tests {
         refuse(T, json!({"action": "save", "target": "view_1"}), "/target", K::InvalidHandle);
         refuse(T, json!({"action": "start", "timeout_ms": 1000}), "/timeout_ms", K::UnknownField);
     }
+
+    #[test]
+    fn every_declared_field_is_read() {
+        crate::decode::UNREAD_FIELDS.with(|cell| cell.borrow_mut().clear());
+        accept(T, json!({"action": "status"}));
+        crate::decode::UNREAD_FIELDS.with(|cell| assert_eq!(*cell.borrow(), Vec::<String>::new()));
+    }
 }

@@ -494,4 +494,11 @@ mod tests {
         int_edges(T, json!({"condition": "load_ready"}), "timeout_ms", limits::TIMEOUT_MS);
         int_edges(T, json!({"condition": "text_present", "value": "a"}), "timeout_ms", limits::TIMEOUT_MS);
     }
+
+    #[test]
+    fn every_declared_field_is_read() {
+        crate::decode::UNREAD_FIELDS.with(|cell| cell.borrow_mut().clear());
+        accept(T, json!({"condition": "load_ready"}));
+        crate::decode::UNREAD_FIELDS.with(|cell| assert_eq!(*cell.borrow(), Vec::<String>::new()));
+    }
 }
