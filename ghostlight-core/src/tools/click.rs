@@ -8,7 +8,7 @@ use crate::limits;
 use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::{
-    Location, SELECTOR, TAB, TARGET, TIMEOUT_MS, VIEW, X, Y, read_location, read_timeout,
+    LANDING, Location, SELECTOR, TAB, TARGET, TIMEOUT_MS, VIEW, X, Y, read_location, read_timeout,
 };
 use crate::wire_choice;
 
@@ -31,18 +31,6 @@ const BUTTON: Field = Field::optional(
 );
 const CLICK_COUNT: Field =
     Field::optional("click_count", FieldType::Integer(limits::CLICK_COUNT), "Click count.");
-
-/// The `landing` fact shared by the action tools of this group (click, fill_form, type_text,
-/// press_key, drag): the committed navigation an action caused, if any.
-pub(crate) const LANDING: Fact = Fact::new(
-    "landing",
-    FactType::Object(&[
-        Fact::new("url", FactType::String, "Governed URL."),
-        Fact::new("title", FactType::String, "Bounded title."),
-        Fact::new("document_generation", FactType::Integer, "New document generation."),
-    ]),
-    "Committed navigation the action caused, if any.",
-);
 
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {

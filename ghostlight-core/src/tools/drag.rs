@@ -8,7 +8,7 @@ use crate::handles::{Handle, HandleKind};
 use crate::limits;
 use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
-use crate::tools::click::LANDING;
+use crate::tools::common::LANDING;
 use crate::tools::common::{TAB, TIMEOUT_MS, TargetRef, VIEW, read_target, read_timeout};
 
 const SOURCE_TARGET: Field =

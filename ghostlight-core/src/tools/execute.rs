@@ -12,7 +12,7 @@ use crate::handles::Handle;
 use crate::limits;
 use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
-use crate::tools::common::{TAB, TIMEOUT_MS, read_timeout};
+use crate::tools::common::{LANDING, TAB, TIMEOUT_MS, read_timeout};
 
 const SCRIPT: Field =
     Field::required("script", FieldType::Text(limits::SCRIPT_CHARS), "JavaScript to run in the page.")
@@ -22,12 +22,6 @@ const MAX_RESULT_CHARS: Field = Field::optional(
     FieldType::Integer(limits::SCRIPT_RESULT_CHARS),
     "Most result characters returned.",
 );
-
-const LANDING: [Fact; 3] = [
-    Fact::new("url", FactType::String, "Governed URL."),
-    Fact::new("title", FactType::String, "Bounded title."),
-    Fact::new("document_generation", FactType::Integer, "Document generation."),
-];
 
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
@@ -40,7 +34,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         Fact::new("tab", FactType::String, "Tab handle."),
         Fact::new("value", FactType::Any, "The script's result, bounded."),
         Fact::new("truncated", FactType::Boolean, "The result was cut at max_result_chars."),
-        Fact::new("landing", FactType::Object(&LANDING), "Governed committed navigation, if any."),
+        LANDING,
     ],
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
     decode,

@@ -9,7 +9,7 @@ use crate::handles::Handle;
 use crate::limits;
 use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
-use crate::tools::click::LANDING;
+use crate::tools::common::LANDING;
 use crate::tools::common::{SELECTOR, TAB, TARGET, TIMEOUT_MS, TargetRef, read_target, read_timeout};
 
 const FOCUSED: Field =
