@@ -248,3 +248,6 @@ impl crate::decode::WireChoice for CapabilityChoice {
         Capability::parse(name).map(CapabilityChoice)
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -278,14 +278,19 @@ impl<'a> ObjectReader<'a> {
                 DecodeError::new(
                     DecodeErrorKind::UnknownField,
                     pointer,
-                    "is not accepted inside a step: restrictions apply to the whole call",
+                    "is accepted only at the top level of a call: restrictions apply to the whole call",
                 )
             } else {
                 let names: Vec<&str> = fields.iter().map(|f| f.name).collect();
+                let accepted = if names.is_empty() {
+                    "no fields besides restrict_hosts and restrict_capabilities".to_owned()
+                } else {
+                    names.join(", ")
+                };
                 DecodeError::new(
                     DecodeErrorKind::UnknownField,
                     pointer,
-                    format_args!("is not an accepted field (accepted: {})", names.join(", ")),
+                    format_args!("is not an accepted field (accepted: {accepted})"),
                 )
             });
         }

@@ -33,6 +33,7 @@ pub mod catalog;
 pub mod decode;
 pub mod envelope;
 pub mod handles;
+pub mod language;
 pub mod limits;
 pub mod request;
 pub mod schema;

@@ -96,7 +96,7 @@ pub enum FieldType {
 pub const RESTRICT_HOSTS: Field = Field::optional(
     "restrict_hosts",
     FieldType::List { item: &FieldType::Text(HOST_PATTERN_CHARS), count: RESTRICTION_ENTRIES, unique: false },
-    "Allow only these host patterns.",
+    "Only these host patterns.",
 );
 
 /// The `restrict_capabilities` field every tool accepts.
@@ -105,9 +105,9 @@ pub const RESTRICT_CAPABILITIES: Field = Field::optional(
     FieldType::List {
         item: &FieldType::Choice { values: &Capability::NAMES, default: None },
         count: RESTRICTION_ENTRIES,
-        unique: true,
+        unique: false,
     },
-    "Allow only these capabilities.",
+    "Only these capabilities.",
 );
 
 /// The two restriction fields, appended to every tool's own fields.
@@ -121,7 +121,7 @@ pub const SELECTOR_ROLE: Field =
     Field::optional("role", FieldType::Choice { values: &ROLE_TOKENS, default: None }, "Role filter.");
 /// A selector's `exact` flag.
 pub const SELECTOR_EXACT: Field =
-    Field::optional("exact", FieldType::Bool { default: Some(false) }, "Exact name match.");
+    Field::optional("exact", FieldType::Bool { default: Some(false) }, "Exact match.");
 /// The `selector` object's own fields.
 pub const SELECTOR_FIELDS: [Field; 3] = [SELECTOR_NAME, SELECTOR_ROLE, SELECTOR_EXACT];
 
@@ -224,7 +224,7 @@ fn render_type(ty: &FieldType) -> Map<String, Value> {
             out.insert("type".into(), json!("string"));
         }
         FieldType::Selector => {
-            out = render_object(SELECTOR_FIELDS.iter());
+            out = render_selector();
         }
         FieldType::FillValue(bound) => {
             out.insert("type".into(), json!(["string", "boolean", "number"]));
@@ -255,6 +255,24 @@ fn render_type(ty: &FieldType) -> Map<String, Value> {
         }
     }
     out
+}
+
+/// The selector object, rendered compactly because it repeats on most tools: the role is
+/// advertised as a string whose description names the closed set's common members (the
+/// decoder refuses any other role and lists them all), and the name's length bound is left to
+/// the decoder's message.
+fn render_selector() -> Map<String, Value> {
+    let mut object = render_object(SELECTOR_FIELDS.iter());
+    if let Some(Value::Object(properties)) = object.get_mut("properties") {
+        if let Some(Value::Object(name)) = properties.get_mut(SELECTOR_NAME.name) {
+            strip_bounds(name);
+        }
+        properties.insert(
+            SELECTOR_ROLE.name.into(),
+            json!({"type": "string", "description": "Role, e.g. button, link, textbox."}),
+        );
+    }
+    object
 }
 
 fn insert_length(out: &mut Map<String, Value>, bound: CountBound) {

@@ -4,15 +4,11 @@
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::{Handle, HandleKind};
 use crate::limits;
-use crate::schema::{Field, FieldType};
+use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::selector::Selector;
 
 /// Optional `tab` handle.
-pub const TAB: Field = Field::optional(
-    "tab",
-    FieldType::Handle(HandleKind::Tab),
-    "Controlled tab; default: the only or active one.",
-);
+pub const TAB: Field = Field::optional("tab", FieldType::Handle(HandleKind::Tab), "Tab handle.");
 
 /// Optional `timeout_ms`.
 pub const TIMEOUT_MS: Field =
@@ -24,7 +20,7 @@ pub const TARGET: Field =
 
 /// Optional `selector`, the sibling of `target`.
 pub const SELECTOR: Field =
-    Field::optional("selector", FieldType::Selector, "Control by name (instead of target).");
+    Field::optional("selector", FieldType::Selector, "Control by name, instead of target.");
 
 /// Optional `view` handle from a screenshot.
 pub const VIEW: Field =
@@ -35,6 +31,18 @@ pub const X: Field = Field::optional("x", FieldType::Integer(limits::COORDINATE)
 
 /// Image-pixel `y` in a view.
 pub const Y: Field = Field::optional("y", FieldType::Integer(limits::COORDINATE), "Image y (px).");
+
+/// The `landing` fact of the tools that may cause a navigation: the governed committed landing
+/// an action caused, if any.
+pub const LANDING: Fact = Fact::new(
+    "landing",
+    FactType::Object(&[
+        Fact::new("url", FactType::String, "Governed URL."),
+        Fact::new("title", FactType::String, "Bounded title."),
+        Fact::new("document_generation", FactType::Integer, "New document generation."),
+    ]),
+    "Committed navigation the call caused, if any.",
+);
 
 /// Where a target-accepting field points: a perceived handle or a typed semantic selector.
 #[derive(Debug, Clone, PartialEq, Eq)]

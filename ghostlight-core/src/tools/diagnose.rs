@@ -1,38 +1,115 @@
-//! PLACEHOLDER for `diagnose` (replaced by the real declaration and decoder).
+//! `browser_diagnose`: bounded console and network evidence for a controlled tab.
 
-use crate::capability::CapabilitySet;
+use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
-use crate::decode::{DecodeError, ObjectReader};
+use crate::decode::{DecodeError, ObjectReader, WireChoice};
 use crate::handles::Handle;
+use crate::limits::{DIAGNOSE_CURSOR_CHARS, DIAGNOSE_LIMIT, DIAGNOSE_MATCH_CHARS};
 use crate::request::Request;
+use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::TAB;
+use crate::wire_choice;
+
+wire_choice! {
+    /// Which evidence to read.
+    pub enum Source {
+        /// Console and network.
+        Both => "both",
+        /// Console only.
+        Console => "console",
+        /// Network only.
+        Network => "network",
+    }
+}
+
+wire_choice! {
+    /// How much evidence to read.
+    pub enum Detail {
+        /// Console warnings, errors and exceptions; failed requests and HTTP error responses.
+        Problems => "problems",
+        /// Problems plus ordinary console events and successful requests.
+        All => "all",
+    }
+}
+
+const SOURCE: Field = Field::optional(
+    "source",
+    FieldType::Choice { values: Source::NAMES, default: Some("both") },
+    "Evidence source.",
+);
+const DETAIL: Field = Field::optional(
+    "detail",
+    FieldType::Choice { values: Detail::NAMES, default: Some("problems") },
+    "Problems only, or all.",
+);
+const MATCH: Field =
+    Field::optional("match", FieldType::Text(DIAGNOSE_MATCH_CHARS), "Literal text filter, any case.");
+const AFTER: Field =
+    Field::optional("after", FieldType::Text(DIAGNOSE_CURSOR_CHARS), "Cursor from a previous result.");
+const LIMIT: Field = Field::optional("limit", FieldType::Integer(DIAGNOSE_LIMIT), "Most entries.");
+
+const ENTRY: [Fact; 7] = [
+    Fact::new("source", FactType::String, "console or network."),
+    Fact::new("level", FactType::String, "Console level, or request outcome."),
+    Fact::new("text", FactType::NullableString, "Bounded console text."),
+    Fact::new("method", FactType::NullableString, "Request method."),
+    Fact::new("url", FactType::NullableString, "Governed URL, without query or fragment."),
+    Fact::new("status", FactType::NullableInteger, "HTTP status."),
+    Fact::new("problem", FactType::Boolean, "Counts as a problem."),
+];
 
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Diagnose,
     title: "Diagnose",
-    description: "PLACEHOLDER",
-    fields: &[TAB],
+    description: "Read a tab's recent console and network problems (or all events) in bounded pages.",
+    fields: &[TAB, SOURCE, DETAIL, MATCH, AFTER, LIMIT],
     example: "{}",
-    facts: &[],
+    facts: &[
+        Fact::new("tab", FactType::String, "Tab handle."),
+        Fact::new(
+            "entries",
+            FactType::ObjectArray(&ENTRY),
+            "Ordered bounded evidence (untrusted page content).",
+        ),
+        Fact::new("next_cursor", FactType::NullableString, "Pass as after to continue."),
+        Fact::new("truncated", FactType::Boolean, "More entries matched than returned."),
+        Fact::new("evicted", FactType::Integer, "Entries dropped from the bounded buffer."),
+        Fact::new("host_filtered", FactType::Integer, "Entries withheld by host policy."),
+        Fact::new(
+            "tracking_started",
+            FactType::Boolean,
+            "This call enabled observation; reproduce if needed.",
+        ),
+    ],
     annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: true },
     decode,
 };
 
-/// A decoded call (placeholder).
+/// A decoded `browser_diagnose` call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DiagnoseRequest {
-    /// Tab.
+    /// The explicitly named tab, if any.
     pub tab: Option<Handle>,
+    /// Which evidence to read (default both).
+    pub source: Source,
+    /// How much evidence to read (default problems).
+    pub detail: Detail,
+    /// Literal text an entry must contain, compared case-insensitively at run time.
+    pub pattern: Option<String>,
+    /// Opaque cursor: return only entries after it.
+    pub after: Option<String>,
+    /// Most entries to return.
+    pub limit: u64,
 }
 
 impl DiagnoseRequest {
-    /// Capabilities.
+    /// `read`.
     pub fn capabilities(&self) -> CapabilitySet {
-        CapabilitySet::EMPTY
+        CapabilitySet::of(&[Capability::Read])
     }
 
-    /// Tab.
+    /// The explicitly named tab.
     pub fn tab(&self) -> Option<&Handle> {
         self.tab.as_ref()
     }
@@ -40,5 +117,82 @@ impl DiagnoseRequest {
 
 fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
     let tab = reader.handle(&TAB)?;
-    Ok(Request::Diagnose(DiagnoseRequest { tab }))
+    let source = reader.choice_or_default::<Source>(&SOURCE)?;
+    let detail = reader.choice_or_default::<Detail>(&DETAIL)?;
+    let pattern = reader.text(&MATCH)?;
+    let after = reader.text(&AFTER)?;
+    let limit = reader.int_or_default(&LIMIT)?;
+    Ok(Request::Diagnose(DiagnoseRequest { tab, source, detail, pattern, after, limit }))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::decode::DecodeErrorKind as K;
+    use crate::tools::testing::{accept, int_edges, refuse, text_edges};
+
+    const T: ToolName = ToolName::Diagnose;
+
+    fn decoded(arguments: serde_json::Value) -> DiagnoseRequest {
+        match accept(T, arguments) {
+            Request::Diagnose(request) => request,
+            other => panic!("decoded as {other:?}"),
+        }
+    }
+
+    #[test]
+    fn defaults_and_values() {
+        let request = decoded(json!({}));
+        assert_eq!(
+            request,
+            DiagnoseRequest {
+                tab: None,
+                source: Source::Both,
+                detail: Detail::Problems,
+                pattern: None,
+                after: None,
+                limit: 50,
+            }
+        );
+        assert_eq!(request.capabilities(), CapabilitySet::of(&[Capability::Read]));
+        assert_eq!(request.tab(), None);
+        let request = decoded(json!({
+            "tab": "tab_1", "source": "network", "detail": "all", "match": "TypeError",
+            "after": "c_42", "limit": 7
+        }));
+        assert_eq!(request.tab().map(Handle::as_str), Some("tab_1"));
+        assert_eq!(request.source, Source::Network);
+        assert_eq!(request.detail, Detail::All);
+        assert_eq!(request.pattern.as_deref(), Some("TypeError"));
+        assert_eq!(request.after.as_deref(), Some("c_42"));
+        assert_eq!(request.limit, 7);
+        assert_eq!(decoded(json!({"source": "console"})).source, Source::Console);
+        assert_eq!(decoded(json!({"source": "both", "detail": "problems"})).detail, Detail::Problems);
+    }
+
+    #[test]
+    fn refusals() {
+        refuse(T, json!({"source": "dom"}), "/source", K::NotAllowed);
+        refuse(T, json!({"detail": "errors"}), "/detail", K::NotAllowed);
+        refuse(T, json!({"detail": 1}), "/detail", K::WrongType);
+        refuse(T, json!({"tab": "view_1"}), "/tab", K::InvalidHandle);
+        refuse(T, json!({"clear": true}), "/clear", K::UnknownField);
+        refuse(T, json!({"timeout_ms": 1000}), "/timeout_ms", K::UnknownField);
+    }
+
+    #[test]
+    fn edges() {
+        int_edges(T, json!({}), "limit", DIAGNOSE_LIMIT);
+        text_edges(T, json!({}), "match", DIAGNOSE_MATCH_CHARS);
+        text_edges(T, json!({}), "after", DIAGNOSE_CURSOR_CHARS);
+    }
+
+    #[test]
+    fn every_declared_field_is_read() {
+        crate::decode::UNREAD_FIELDS.with(|cell| cell.borrow_mut().clear());
+        accept(T, json!({}));
+        crate::decode::UNREAD_FIELDS.with(|cell| assert_eq!(*cell.borrow(), Vec::<String>::new()));
+    }
 }

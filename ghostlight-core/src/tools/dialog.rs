@@ -1,44 +1,211 @@
-//! PLACEHOLDER for `dialog` (replaced by the real declaration and decoder).
+//! `browser_dialog`: inspect or resolve the current JavaScript dialog.
 
-use crate::capability::CapabilitySet;
+use std::fmt;
+
+use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
-use crate::decode::{DecodeError, ObjectReader};
+use crate::decode::{DecodeError, ObjectReader, WireChoice};
 use crate::handles::Handle;
+use crate::limits::DIALOG_TEXT_CHARS;
 use crate::request::Request;
+use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::TAB;
+use crate::wire_choice;
+
+wire_choice! {
+    /// What to do with the current dialog, as named on the wire.
+    pub enum Action {
+        /// Report whether a dialog is blocking.
+        Status => "status",
+        /// Accept the dialog.
+        Accept => "accept",
+        /// Dismiss the dialog.
+        Dismiss => "dismiss",
+        /// Answer a prompt with text.
+        Respond => "respond",
+    }
+}
+
+const ACTION: Field = Field::required(
+    "action",
+    FieldType::Choice { values: Action::NAMES, default: None },
+    "What to do with the dialog.",
+);
+const TEXT: Field =
+    Field::optional("text", FieldType::Text(DIALOG_TEXT_CHARS), "Prompt answer (respond only).").sensitive();
 
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Dialog,
     title: "Dialog",
-    description: "PLACEHOLDER",
-    fields: &[TAB],
-    example: "{}",
-    facts: &[],
-    annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: true },
+    description: "Report, accept, dismiss or answer the JavaScript dialog blocking a tab.",
+    fields: &[ACTION, TEXT, TAB],
+    example: r#"{"action":"status"}"#,
+    facts: &[
+        Fact::new("tab", FactType::String, "Tab handle."),
+        Fact::new("dialog_type", FactType::NullableString, "alert, confirm, prompt or beforeunload."),
+        Fact::new("present", FactType::Boolean, "A dialog is blocking the tab."),
+        Fact::new("accepted", FactType::Boolean, "The dialog was accepted."),
+        Fact::new("handled", FactType::Boolean, "The dialog was resolved."),
+    ],
+    annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
     decode,
 };
 
-/// A decoded call (placeholder).
+/// One decoded dialog action with exactly the inputs its branch takes.
+#[derive(Clone, PartialEq, Eq)]
+pub enum DialogAction {
+    /// Report whether a dialog is blocking.
+    Status,
+    /// Accept the dialog.
+    Accept,
+    /// Dismiss the dialog.
+    Dismiss,
+    /// Answer a prompt with this text (possibly empty). Never audited or echoed.
+    Respond {
+        /// The prompt answer.
+        text: String,
+    },
+}
+
+impl DialogAction {
+    /// The wire name of the action.
+    pub fn action(&self) -> Action {
+        match self {
+            DialogAction::Status => Action::Status,
+            DialogAction::Accept => Action::Accept,
+            DialogAction::Dismiss => Action::Dismiss,
+            DialogAction::Respond { .. } => Action::Respond,
+        }
+    }
+}
+
+/// Debug output never shows the respond text, only its length.
+impl fmt::Debug for DialogAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DialogAction::Respond { text } => {
+                f.debug_struct("Respond").field("text_chars", &text.chars().count()).finish()
+            }
+            other => f.write_str(other.action().as_str()),
+        }
+    }
+}
+
+/// A decoded `browser_dialog` call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DialogRequest {
-    /// Tab.
+    /// What to do.
+    pub action: DialogAction,
+    /// The explicitly named tab, if any.
     pub tab: Option<Handle>,
 }
 
 impl DialogRequest {
-    /// Capabilities.
+    /// `read` for status; `action` for accept, dismiss and respond.
     pub fn capabilities(&self) -> CapabilitySet {
-        CapabilitySet::EMPTY
+        match self.action {
+            DialogAction::Status => CapabilitySet::of(&[Capability::Read]),
+            _ => CapabilitySet::of(&[Capability::Action]),
+        }
     }
 
-    /// Tab.
+    /// The explicitly named tab.
     pub fn tab(&self) -> Option<&Handle> {
         self.tab.as_ref()
     }
 }
 
 fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+    let action = reader.choice::<Action>(&ACTION)?;
+    let text = reader.text(&TEXT)?;
     let tab = reader.handle(&TAB)?;
-    Ok(Request::Dialog(DialogRequest { tab }))
+    let action = action.ok_or_else(|| reader.missing(&ACTION))?;
+    let action = match (action, text) {
+        (Action::Respond, Some(text)) => DialogAction::Respond { text },
+        (Action::Respond, None) => return Err(reader.missing(&TEXT)),
+        (_, Some(_)) => return Err(reader.not_here(&TEXT, "is valid only for respond")),
+        (Action::Status, None) => DialogAction::Status,
+        (Action::Accept, None) => DialogAction::Accept,
+        (Action::Dismiss, None) => DialogAction::Dismiss,
+    };
+    Ok(Request::Dialog(DialogRequest { action, tab }))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::decode::DecodeErrorKind as K;
+    use crate::tools::testing::{accept, refuse, text_edges};
+
+    const T: ToolName = ToolName::Dialog;
+
+    fn decoded(arguments: serde_json::Value) -> DialogRequest {
+        match accept(T, arguments) {
+            Request::Dialog(request) => request,
+            other => panic!("decoded as {other:?}"),
+        }
+    }
+
+    #[test]
+    fn branches_and_capabilities() {
+        let read = CapabilitySet::of(&[Capability::Read]);
+        let action = CapabilitySet::of(&[Capability::Action]);
+        let request = decoded(json!({"action": "status"}));
+        assert_eq!(request.action, DialogAction::Status);
+        assert_eq!(request.tab(), None);
+        assert_eq!(request.capabilities(), read);
+        let request = decoded(json!({"action": "accept", "tab": "tab_1"}));
+        assert_eq!(request.action, DialogAction::Accept);
+        assert_eq!(request.tab().map(Handle::as_str), Some("tab_1"));
+        assert_eq!(request.capabilities(), action);
+        let request = decoded(json!({"action": "dismiss"}));
+        assert_eq!(request.action, DialogAction::Dismiss);
+        assert_eq!(request.capabilities(), action);
+        let request = decoded(json!({"action": "respond", "text": "Ada"}));
+        assert_eq!(request.action, DialogAction::Respond { text: "Ada".into() });
+        assert_eq!(request.action.action(), Action::Respond);
+        assert_eq!(request.capabilities(), action);
+        // Empty text is a valid prompt answer.
+        assert_eq!(
+            decoded(json!({"action": "respond", "text": ""})).action,
+            DialogAction::Respond { text: String::new() }
+        );
+        // Debug never shows the text.
+        let shown = format!("{:?}", decoded(json!({"action": "respond", "text": "hunter2"})));
+        assert!(!shown.contains("hunter2"), "{shown}");
+    }
+
+    #[test]
+    fn refusals() {
+        refuse(T, json!({}), "/action", K::MissingField);
+        refuse(T, json!({"action": "close"}), "/action", K::NotAllowed);
+        refuse(T, json!({"action": true}), "/action", K::WrongType);
+        let error = refuse(T, json!({"action": "respond"}), "/text", K::MissingField);
+        assert_eq!(error.message(), "/text is required");
+        for action in ["status", "accept", "dismiss"] {
+            let error = refuse(T, json!({"action": action, "text": "secret"}), "/text", K::Conflict);
+            assert_eq!(error.message(), "/text is valid only for respond");
+            refuse(T, json!({"action": action, "text": ""}), "/text", K::Conflict);
+        }
+        // The text is never echoed, even when its type is wrong.
+        let error = refuse(T, json!({"action": "respond", "text": 12345}), "/text", K::WrongType);
+        assert!(!error.message().contains("12345"), "{}", error.message());
+        refuse(T, json!({"action": "status", "tab": "rec_1"}), "/tab", K::InvalidHandle);
+        refuse(T, json!({"action": "status", "timeout_ms": 1000}), "/timeout_ms", K::UnknownField);
+    }
+
+    #[test]
+    fn text_length_edges() {
+        text_edges(T, json!({"action": "respond"}), "text", DIALOG_TEXT_CHARS);
+    }
+
+    #[test]
+    fn every_declared_field_is_read() {
+        crate::decode::UNREAD_FIELDS.with(|cell| cell.borrow_mut().clear());
+        accept(T, json!({"action": "status"}));
+        crate::decode::UNREAD_FIELDS.with(|cell| assert_eq!(*cell.borrow(), Vec::<String>::new()));
+    }
 }

@@ -1,44 +1,117 @@
-//! PLACEHOLDER for `policy_explain` (replaced by the real declaration and decoder).
+//! `policy_explain`: the authority in force, as one compiled answer.
 
 use crate::capability::CapabilitySet;
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::Handle;
 use crate::request::Request;
-use crate::tools::common::TAB;
+use crate::schema::{Fact, FactType};
+
+const CAPABILITY_LINE: [Fact; 4] = [
+    Fact::new("capability", FactType::String, "read, action, write or execute."),
+    Fact::new("polarity", FactType::String, "allowed or denied."),
+    Fact::new("layer", FactType::String, "The layer that decides it."),
+    Fact::new("line", FactType::String, "The explaining sentence."),
+];
+
+const RULE: [Fact; 3] = [
+    Fact::new("layer", FactType::String, "Layer that authored the rule."),
+    Fact::new("capability", FactType::NullableString, "Capability it governs, if one."),
+    Fact::new("rule", FactType::String, "The rule, stated."),
+];
+
+const SETTING: [Fact; 3] = [
+    Fact::new("name", FactType::String, "Setting name."),
+    Fact::new("value", FactType::Any, "Setting value."),
+    Fact::new("layer", FactType::String, "Layer that authored it."),
+];
+
+const PROVENANCE: [Fact; 3] = [
+    Fact::new("passport", FactType::NullableString, "Passport in force, if any."),
+    Fact::new("issuer", FactType::NullableString, "Who issued it."),
+    Fact::new("layers", FactType::StringArray, "Layers in force, in precedence order."),
+];
 
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::PolicyExplain,
-    title: "PolicyExplain",
-    description: "PLACEHOLDER",
-    fields: &[TAB],
+    title: "Explain Policy",
+    description: "Explain the authority in force: what is allowed, and why a call was refused.",
+    fields: &[],
     example: "{}",
-    facts: &[],
-    annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: true },
+    facts: &[
+        Fact::new("situation", FactType::String, "One-sentence situation."),
+        Fact::new("capabilities", FactType::ObjectArray(&CAPABILITY_LINE), "One line per capability."),
+        Fact::new("rules", FactType::ObjectArray(&RULE), "Rules behind those lines."),
+        Fact::new("settings", FactType::ObjectArray(&SETTING), "Authored settings."),
+        Fact::new("ceilings", FactType::StringArray, "Permanent ceilings no layer can lift."),
+        Fact::new("startup", FactType::String, "Browser startup posture."),
+        Fact::new("organization", FactType::NullableString, "Organization identity, if any."),
+        Fact::new("provenance", FactType::Object(&PROVENANCE), "Passport provenance."),
+    ],
+    annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: false },
     decode,
 };
 
-/// A decoded call (placeholder).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PolicyExplainRequest {
-    /// Tab.
-    pub tab: Option<Handle>,
-}
+/// A decoded `policy_explain` call: it has no inputs beyond the restrictions.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PolicyExplainRequest;
 
 impl PolicyExplainRequest {
-    /// Capabilities.
+    /// The empty set: always available.
     pub fn capabilities(&self) -> CapabilitySet {
         CapabilitySet::EMPTY
     }
 
-    /// Tab.
+    /// Never a tab: the tool dispatches no browser.
     pub fn tab(&self) -> Option<&Handle> {
-        self.tab.as_ref()
+        None
     }
 }
 
-fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
-    let tab = reader.handle(&TAB)?;
-    Ok(Request::PolicyExplain(PolicyExplainRequest { tab }))
+fn decode(_reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+    Ok(Request::PolicyExplain(PolicyExplainRequest))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::catalog::decode_call;
+    use crate::decode::DecodeErrorKind as K;
+    use crate::tools::testing::{accept, refuse};
+
+    const T: ToolName = ToolName::PolicyExplain;
+
+    #[test]
+    fn accepts_nothing_but_restrictions() {
+        let request = accept(T, json!({}));
+        assert_eq!(request, Request::PolicyExplain(PolicyExplainRequest));
+        assert_eq!(request.capabilities(), CapabilitySet::EMPTY);
+        assert_eq!(request.tab(), None);
+        match decode_call(T, &json!({"restrict_capabilities": [], "restrict_hosts": ["example.com"]})) {
+            Ok(call) => {
+                assert_eq!(call.request, Request::PolicyExplain(PolicyExplainRequest));
+                assert_eq!(call.restrictions.capabilities, Some(CapabilitySet::EMPTY));
+            }
+            Err(error) => panic!("{error}"),
+        }
+    }
+
+    #[test]
+    fn refusals() {
+        refuse(T, json!({"tab": "tab_1"}), "/tab", K::UnknownField);
+        refuse(T, json!({"timeout_ms": 1000}), "/timeout_ms", K::UnknownField);
+        refuse(T, json!({"capability": "read"}), "/capability", K::UnknownField);
+        refuse(T, json!([]), "", K::WrongType);
+        refuse(T, json!({"restrict_capabilities": ["admin"]}), "/restrict_capabilities/0", K::NotAllowed);
+    }
+
+    #[test]
+    fn every_declared_field_is_read() {
+        crate::decode::UNREAD_FIELDS.with(|cell| cell.borrow_mut().clear());
+        accept(T, json!({}));
+        crate::decode::UNREAD_FIELDS.with(|cell| assert_eq!(*cell.borrow(), Vec::<String>::new()));
+    }
 }

@@ -1,44 +1,361 @@
-//! PLACEHOLDER for `record` (replaced by the real declaration and decoder).
+//! `browser_record`: a short memory-only GIF of browser work.
 
-use crate::capability::CapabilitySet;
+use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
-use crate::decode::{DecodeError, ObjectReader};
-use crate::handles::Handle;
+use crate::decode::{DecodeError, ObjectReader, WireChoice};
+use crate::handles::{Handle, HandleKind};
 use crate::request::Request;
-use crate::tools::common::TAB;
+use crate::schema::{Fact, FactType, Field, FieldType};
+use crate::tools::common::{SELECTOR, TAB, TARGET, TargetRef, read_target};
+use crate::wire_choice;
+
+wire_choice! {
+    /// The recording action, as named on the wire.
+    pub enum Action {
+        /// Start an owned recording.
+        Start => "start",
+        /// Report state and deadlines.
+        Status => "status",
+        /// Capture a final frame, stop and freeze.
+        Stop => "stop",
+        /// Deliver the replay (auto-stopping an active recording).
+        Save => "save",
+        /// Erase the captured bytes.
+        Discard => "discard",
+    }
+}
+
+const ACTION: Field = Field::required(
+    "action",
+    FieldType::Choice { values: Action::NAMES, default: None },
+    "Recording action.",
+);
+const RECORDING: Field = Field::optional(
+    "recording",
+    FieldType::Handle(HandleKind::Recording),
+    "Recording handle; default: the only one.",
+);
+const DOWNLOAD: Field =
+    Field::optional("download", FieldType::Bool { default: Some(false) }, "Save: browser downloads the GIF.");
 
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Record,
     title: "Record",
-    description: "PLACEHOLDER",
-    fields: &[TAB],
-    example: "{}",
-    facts: &[],
-    annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: true },
+    description: "Record browser work as a short memory-only GIF: start, then save or discard.",
+    fields: &[ACTION, TAB, RECORDING, TARGET, SELECTOR, DOWNLOAD],
+    example: r#"{"action":"start"}"#,
+    facts: &[
+        Fact::new("recording", FactType::String, "Recording handle."),
+        Fact::new("tab", FactType::String, "Recorded tab."),
+        Fact::new("state", FactType::String, "recording, stopped, discarded or expired."),
+        Fact::new(
+            "capture_deadline_ms",
+            FactType::NullableInteger,
+            "Milliseconds until capture stops itself.",
+        ),
+        Fact::new(
+            "retention_deadline_ms",
+            FactType::NullableInteger,
+            "Milliseconds until the frames are erased.",
+        ),
+        Fact::new("stop_reason", FactType::NullableString, "Why capture stopped."),
+        Fact::new("duration_ms", FactType::Integer, "Exact replay duration."),
+        Fact::new("frames", FactType::Integer, "Frames kept in the replay."),
+        Fact::new("captured_frames", FactType::Integer, "Frames captured."),
+        Fact::new("bytes", FactType::Integer, "Encoded GIF size."),
+        Fact::new("width", FactType::Integer, "Replay width (px)."),
+        Fact::new("height", FactType::Integer, "Replay height (px)."),
+        Fact::new("delivery", FactType::NullableString, "Where the replay went: client, download or attach."),
+    ],
+    annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: false },
     decode,
 };
 
-/// A decoded call (placeholder).
+/// Where a saved replay goes: exactly one place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Delivery {
+    /// Returned to the client as one `image/gif` content block.
+    Client,
+    /// Saved by the browser as a downloaded file.
+    Download,
+    /// Attached by the browser to this file input.
+    Attach(TargetRef),
+}
+
+/// One decoded recording action with exactly the inputs its branch takes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecordAction {
+    /// Start an owned recording of the named (or default) tab.
+    Start {
+        /// The explicitly named tab, if any.
+        tab: Option<Handle>,
+    },
+    /// Report state and deadlines.
+    Status {
+        /// The recording; `None` resolves the only owned recording.
+        recording: Option<Handle>,
+    },
+    /// Capture a final frame, stop and freeze.
+    Stop {
+        /// The recording; `None` resolves the only owned recording.
+        recording: Option<Handle>,
+    },
+    /// Deliver the replay to one place, auto-stopping an active recording.
+    Save {
+        /// The recording; `None` resolves the only owned recording.
+        recording: Option<Handle>,
+        /// Where the replay goes.
+        delivery: Delivery,
+    },
+    /// Erase the captured bytes.
+    Discard {
+        /// The recording; `None` resolves the only owned recording.
+        recording: Option<Handle>,
+    },
+}
+
+impl RecordAction {
+    /// The wire name of the action.
+    pub fn action(&self) -> Action {
+        match self {
+            RecordAction::Start { .. } => Action::Start,
+            RecordAction::Status { .. } => Action::Status,
+            RecordAction::Stop { .. } => Action::Stop,
+            RecordAction::Save { .. } => Action::Save,
+            RecordAction::Discard { .. } => Action::Discard,
+        }
+    }
+}
+
+/// A decoded `browser_record` call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RecordRequest {
-    /// Tab.
-    pub tab: Option<Handle>,
+    /// What to do.
+    pub action: RecordAction,
 }
 
 impl RecordRequest {
-    /// Capabilities.
+    /// start `read`; status, stop and discard none; save `write` when attaching to a file
+    /// input, otherwise `read`.
     pub fn capabilities(&self) -> CapabilitySet {
-        CapabilitySet::EMPTY
+        match &self.action {
+            RecordAction::Start { .. } => CapabilitySet::of(&[Capability::Read]),
+            RecordAction::Save { delivery: Delivery::Attach(_), .. } => {
+                CapabilitySet::of(&[Capability::Write])
+            }
+            RecordAction::Save { .. } => CapabilitySet::of(&[Capability::Read]),
+            RecordAction::Status { .. } | RecordAction::Stop { .. } | RecordAction::Discard { .. } => {
+                CapabilitySet::EMPTY
+            }
+        }
     }
 
-    /// Tab.
+    /// The explicitly named tab (only `start` names one).
     pub fn tab(&self) -> Option<&Handle> {
-        self.tab.as_ref()
+        match &self.action {
+            RecordAction::Start { tab } => tab.as_ref(),
+            _ => None,
+        }
     }
 }
 
 fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+    let action = reader.choice::<Action>(&ACTION)?;
     let tab = reader.handle(&TAB)?;
-    Ok(Request::Record(RecordRequest { tab }))
+    let recording = reader.handle(&RECORDING)?;
+    let target = read_target(reader, &TARGET, &SELECTOR)?;
+    let download = reader.bool_or_default(&DOWNLOAD)?;
+    let action = action.ok_or_else(|| reader.missing(&ACTION))?;
+    let target_field = match &target {
+        Some(TargetRef::Handle(_)) => Some(&TARGET),
+        Some(TargetRef::Selector(_)) => Some(&SELECTOR),
+        None => None,
+    };
+
+    if tab.is_some() && action != Action::Start {
+        return Err(reader.not_here(&TAB, "is valid only for start"));
+    }
+    if action != Action::Save {
+        if let Some(field) = target_field {
+            return Err(reader.not_here(field, "is valid only for save"));
+        }
+        if download {
+            return Err(reader.not_here(&DOWNLOAD, "is valid only for save"));
+        }
+    }
+    let action = match action {
+        Action::Start => {
+            if recording.is_some() {
+                return Err(reader.not_here(&RECORDING, "is not accepted for start: start returns a new one"));
+            }
+            RecordAction::Start { tab }
+        }
+        Action::Status => RecordAction::Status { recording },
+        Action::Stop => RecordAction::Stop { recording },
+        Action::Discard => RecordAction::Discard { recording },
+        Action::Save => {
+            let delivery = match (target, download) {
+                (Some(_), true) => {
+                    return Err(reader.conflict(&DOWNLOAD, target_field.unwrap_or(&TARGET)));
+                }
+                (Some(target), false) => Delivery::Attach(target),
+                (None, true) => Delivery::Download,
+                (None, false) => Delivery::Client,
+            };
+            RecordAction::Save { recording, delivery }
+        }
+    };
+    Ok(Request::Record(RecordRequest { action }))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::decode::DecodeErrorKind as K;
+    use crate::selector::{Role, Selector};
+    use crate::tools::testing::{accept, refuse};
+
+    const T: ToolName = ToolName::Record;
+
+    fn decoded(arguments: serde_json::Value) -> RecordRequest {
+        match accept(T, arguments) {
+            Request::Record(request) => request,
+            other => panic!("decoded as {other:?}"),
+        }
+    }
+
+    fn handle(text: &str, kind: HandleKind) -> Handle {
+        match Handle::parse(text, kind) {
+            Ok(handle) => handle,
+            Err(error) => panic!("{error:?}"),
+        }
+    }
+
+    #[test]
+    fn branches_and_capabilities() {
+        let read = CapabilitySet::of(&[Capability::Read]);
+        let rec = Some(handle("rec_1", HandleKind::Recording));
+
+        let request = decoded(json!({"action": "start"}));
+        assert_eq!(request.action, RecordAction::Start { tab: None });
+        assert_eq!(request.capabilities(), read);
+        assert_eq!(request.tab(), None);
+        let request = decoded(json!({"action": "start", "tab": "tab_1", "download": false}));
+        assert_eq!(request.action, RecordAction::Start { tab: Some(handle("tab_1", HandleKind::Tab)) });
+        assert_eq!(request.tab().map(Handle::as_str), Some("tab_1"));
+
+        for (action, expected) in [
+            ("status", RecordAction::Status { recording: None }),
+            ("stop", RecordAction::Stop { recording: None }),
+            ("discard", RecordAction::Discard { recording: None }),
+        ] {
+            let request = decoded(json!({"action": action}));
+            assert_eq!(request.action, expected);
+            assert_eq!(request.action.action().as_str(), action);
+            assert_eq!(request.capabilities(), CapabilitySet::EMPTY);
+            assert_eq!(request.tab(), None);
+            let request = decoded(json!({"action": action, "recording": "rec_1", "download": false}));
+            assert_eq!(request.capabilities(), CapabilitySet::EMPTY);
+            match request.action {
+                RecordAction::Status { recording }
+                | RecordAction::Stop { recording }
+                | RecordAction::Discard { recording } => assert_eq!(recording, rec),
+                other => panic!("{other:?}"),
+            }
+        }
+
+        let request = decoded(json!({"action": "save"}));
+        assert_eq!(request.action, RecordAction::Save { recording: None, delivery: Delivery::Client });
+        assert_eq!(request.capabilities(), read);
+        let request = decoded(json!({"action": "save", "recording": "rec_1", "download": false}));
+        assert_eq!(request.action, RecordAction::Save { recording: rec.clone(), delivery: Delivery::Client });
+        let request = decoded(json!({"action": "save", "download": true}));
+        assert_eq!(request.action, RecordAction::Save { recording: None, delivery: Delivery::Download });
+        assert_eq!(request.capabilities(), read);
+        let request = decoded(json!({"action": "save", "recording": "rec_1", "target": "target_1"}));
+        assert_eq!(
+            request.action,
+            RecordAction::Save {
+                recording: rec,
+                delivery: Delivery::Attach(TargetRef::Handle(handle("target_1", HandleKind::Target))),
+            }
+        );
+        assert_eq!(request.capabilities(), CapabilitySet::of(&[Capability::Write]));
+        let request = decoded(
+            json!({"action": "save", "selector": {"name": "Avatar", "role": "button"}, "download": false}),
+        );
+        assert_eq!(
+            request.action,
+            RecordAction::Save {
+                recording: None,
+                delivery: Delivery::Attach(TargetRef::Selector(Selector {
+                    name: "Avatar".into(),
+                    role: Some(Role::Button),
+                    exact: false,
+                })),
+            }
+        );
+        assert_eq!(request.capabilities(), CapabilitySet::of(&[Capability::Write]));
+    }
+
+    #[test]
+    fn refusals() {
+        refuse(T, json!({}), "/action", K::MissingField);
+        refuse(T, json!({"action": "pause"}), "/action", K::NotAllowed);
+        // tab only for start.
+        for action in ["status", "stop", "save", "discard"] {
+            let error = refuse(T, json!({"action": action, "tab": "tab_1"}), "/tab", K::Conflict);
+            assert_eq!(error.message(), "/tab is valid only for start");
+        }
+        // recording refused for start.
+        refuse(T, json!({"action": "start", "recording": "rec_1"}), "/recording", K::Conflict);
+        refuse(T, json!({"action": "status", "recording": "tab_1"}), "/recording", K::InvalidHandle);
+        // target, selector and download:true only for save.
+        for action in ["start", "status", "stop", "discard"] {
+            let error = refuse(T, json!({"action": action, "target": "target_1"}), "/target", K::Conflict);
+            assert_eq!(error.message(), "/target is valid only for save");
+            refuse(T, json!({"action": action, "selector": {"name": "A"}}), "/selector", K::Conflict);
+            refuse(T, json!({"action": action, "download": true}), "/download", K::Conflict);
+        }
+        // One place per save.
+        let error = refuse(
+            T,
+            json!({"action": "save", "target": "target_1", "download": true}),
+            "/download",
+            K::Conflict,
+        );
+        assert_eq!(error.message(), "/download cannot be combined with /target");
+        let error = refuse(
+            T,
+            json!({"action": "save", "selector": {"name": "A"}, "download": true}),
+            "/download",
+            K::Conflict,
+        );
+        assert_eq!(error.message(), "/download cannot be combined with /selector");
+        refuse(
+            T,
+            json!({"action": "save", "target": "target_1", "selector": {"name": "A"}}),
+            "/selector",
+            K::Conflict,
+        );
+        refuse(
+            T,
+            json!({"action": "save", "selector": {"name": "A", "id": 1}}),
+            "/selector/id",
+            K::UnknownField,
+        );
+        refuse(T, json!({"action": "save", "download": "yes"}), "/download", K::WrongType);
+        refuse(T, json!({"action": "save", "target": "view_1"}), "/target", K::InvalidHandle);
+        refuse(T, json!({"action": "start", "timeout_ms": 1000}), "/timeout_ms", K::UnknownField);
+    }
+
+    #[test]
+    fn every_declared_field_is_read() {
+        crate::decode::UNREAD_FIELDS.with(|cell| cell.borrow_mut().clear());
+        accept(T, json!({"action": "status"}));
+        crate::decode::UNREAD_FIELDS.with(|cell| assert_eq!(*cell.borrow(), Vec::<String>::new()));
+    }
 }

@@ -1,0 +1,394 @@
+//! Invariants over the whole catalog table, the rendered `tools/list` snapshot, and property
+//! tests of the decoders.
+
+use proptest::prelude::*;
+use serde_json::{Map, Value, json};
+
+use super::*;
+use crate::decode::UNREAD_FIELDS;
+
+/// The specification's catalog order.
+const SPEC_ORDER: [&str; 24] = [
+    "browser_tabs",
+    "browser_navigate",
+    "browser_history",
+    "browser_window",
+    "browser_read",
+    "browser_inspect",
+    "browser_find",
+    "browser_screenshot",
+    "browser_click",
+    "browser_scroll",
+    "browser_hover",
+    "browser_fill_form",
+    "browser_type_text",
+    "browser_press_key",
+    "browser_drag",
+    "browser_wait",
+    "browser_dialog",
+    "browser_upload",
+    "browser_execute",
+    "browser_sequence",
+    "browser_flow",
+    "browser_record",
+    "browser_diagnose",
+    "policy_explain",
+];
+
+/// The one schema object that cannot be closed: a flow step's `arguments` carries another
+/// tool's arguments, which that tool's decoder checks after `flow_ref` substitution.
+const OPEN_OBJECTS: [(&str, &str); 1] = [("browser_flow", "/properties/steps/items/properties/arguments")];
+
+#[test]
+fn twenty_four_unique_tools_in_spec_order() {
+    let names: Vec<&str> = CATALOG.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, SPEC_ORDER);
+    for (index, tool) in ToolName::ALL.iter().enumerate() {
+        assert_eq!(CATALOG[index].name, *tool, "CATALOG and ToolName::ALL disagree at {index}");
+        assert_eq!(ToolName::parse(tool.as_str()), Some(*tool));
+        assert_eq!(tool.declaration().name, *tool);
+    }
+    assert_eq!(ToolName::parse("browser_unknown"), None);
+}
+
+/// Walk every subschema, checking the portable-envelope rules; `path` is a JSON Pointer into
+/// the tool's input schema.
+fn check_schema(tool: &str, path: &str, schema: &Value, problems: &mut Vec<String>) {
+    let Value::Object(map) = schema else {
+        problems.push(format!("{tool}{path}: schema is not an object"));
+        return;
+    };
+    for combinator in ["oneOf", "anyOf", "allOf", "not", "if", "$ref"] {
+        if map.contains_key(combinator) {
+            problems.push(format!("{tool}{path}: uses {combinator}"));
+        }
+    }
+    let is_object = map.get("type") == Some(&json!("object"));
+    if is_object {
+        let open_allowed = OPEN_OBJECTS.contains(&(tool, path));
+        match map.get("additionalProperties") {
+            Some(Value::Bool(false)) => {}
+            None if open_allowed => {}
+            other => problems.push(format!("{tool}{path}: additionalProperties is {other:?}")),
+        }
+        if !open_allowed && !map.contains_key("properties") {
+            problems.push(format!("{tool}{path}: closed object without properties"));
+        }
+    }
+    if let Some(Value::Object(properties)) = map.get("properties") {
+        for (name, property) in properties {
+            let described = property
+                .get("description")
+                .and_then(Value::as_str)
+                .is_some_and(|d| !d.trim().is_empty() && d.len() <= 120);
+            if !described {
+                problems.push(format!("{tool}{path}/properties/{name}: missing or long description"));
+            }
+            check_schema(tool, &format!("{path}/properties/{name}"), property, problems);
+        }
+        if let Some(Value::Array(required)) = map.get("required") {
+            for name in required {
+                if !name.as_str().is_some_and(|n| properties.contains_key(n)) {
+                    problems.push(format!("{tool}{path}: required {name} is not a property"));
+                }
+            }
+        }
+    }
+    if let Some(items) = map.get("items") {
+        check_schema(tool, &format!("{path}/items"), items, problems);
+    }
+}
+
+#[test]
+fn input_schemas_are_flat_closed_and_described() {
+    let mut problems = Vec::new();
+    for declaration in &CATALOG {
+        let tool = declaration.name.as_str();
+        let schema = declaration.input_schema();
+        assert_eq!(schema["type"], "object", "{tool}");
+        check_schema(tool, "", &schema, &mut problems);
+        let properties = schema["properties"].as_object().cloned().unwrap_or_default();
+        for restriction in ["restrict_hosts", "restrict_capabilities"] {
+            if !properties.contains_key(restriction) {
+                problems.push(format!("{tool}: no {restriction}"));
+            }
+        }
+        let has_tab = properties.contains_key("tab");
+        if has_tab == (declaration.name == ToolName::PolicyExplain) {
+            problems.push(format!("{tool}: tab presence is wrong ({has_tab})"));
+        }
+        if schema["examples"].as_array().map(Vec::len) != Some(1) {
+            problems.push(format!("{tool}: examples must hold exactly one entry"));
+        }
+        assert!(!declaration.title.is_empty() && !declaration.description.is_empty(), "{tool}");
+    }
+    assert!(problems.is_empty(), "schema problems:\n{}", problems.join("\n"));
+}
+
+#[test]
+fn output_schemas_are_envelopes() {
+    for declaration in &CATALOG {
+        let schema = declaration.output_schema();
+        assert_eq!(schema["type"], "object");
+        assert_eq!(schema["properties"]["facts"]["type"], "object");
+        let required: Vec<&str> =
+            schema["required"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+        assert_eq!(
+            required,
+            ["invocation", "status", "effect", "readiness", "repeat_safe", "summary", "facts", "next_steps"]
+        );
+        let facts = schema["properties"]["facts"]["properties"].as_object().map(Map::len).unwrap_or(0);
+        assert!(facts > crate::schema::COMMON_FACTS.len(), "{} declares no facts", declaration.name);
+    }
+}
+
+#[test]
+fn every_example_decodes_and_reads_every_declared_field() {
+    for declaration in &CATALOG {
+        UNREAD_FIELDS.with(|cell| cell.borrow_mut().clear());
+        let example = declaration.example();
+        assert!(example.is_object(), "{}: example is not a JSON object", declaration.name);
+        let call = decode_call(declaration.name, &example)
+            .unwrap_or_else(|error| panic!("{} example refused: {error}", declaration.name));
+        assert_eq!(call.request.tool(), declaration.name);
+        let unread = UNREAD_FIELDS.with(|cell| cell.borrow().clone());
+        assert!(unread.is_empty(), "{}: declared but never read: {unread:?}", declaration.name);
+    }
+}
+
+#[test]
+fn every_tool_refuses_unknown_fields_and_non_objects() {
+    for declaration in &CATALOG {
+        let tool = declaration.name;
+        let mut arguments = declaration.example();
+        if let Value::Object(map) = &mut arguments {
+            map.insert("surprise".into(), json!(1));
+        }
+        let error = decode_call(tool, &arguments).expect_err("unknown field accepted");
+        assert_eq!((error.kind(), error.pointer().as_str()), (DecodeErrorKind::UnknownField, "/surprise"));
+        for value in [json!(null), json!([]), json!("{}"), json!(3)] {
+            let error = decode_call(tool, &value).expect_err("non-object accepted");
+            assert_eq!((error.kind(), error.pointer().as_str()), (DecodeErrorKind::WrongType, ""));
+            assert!(error.message().starts_with("arguments must be an object"), "{error}");
+        }
+    }
+}
+
+#[test]
+fn restrictions_decode_and_narrow_only() {
+    let call = decode_call(
+        ToolName::PolicyExplain,
+        &json!({"restrict_capabilities": ["read", "write"], "restrict_hosts": ["example.com"]}),
+    )
+    .expect("restrictions accepted");
+    assert_eq!(
+        call.restrictions.capabilities,
+        Some(CapabilitySet::of(&[Capability::Read, Capability::Write]))
+    );
+    assert_eq!(call.restrictions.hosts.as_ref().map(Vec::len), Some(1));
+    let none = decode_call(ToolName::PolicyExplain, &json!({"restrict_capabilities": []})).expect("empty");
+    assert_eq!(none.restrictions.capabilities, Some(CapabilitySet::EMPTY));
+    let error = decode_call(ToolName::PolicyExplain, &json!({"restrict_capabilities": ["admin"]}))
+        .expect_err("unknown capability accepted");
+    assert_eq!(error.pointer().as_str(), "/restrict_capabilities/0");
+    assert_eq!(error.kind(), DecodeErrorKind::NotAllowed);
+    let error = decode_call(ToolName::PolicyExplain, &json!({"restrict_capabilities": ["read", "read"]}))
+        .expect_err("duplicate accepted");
+    assert_eq!(
+        (error.kind(), error.pointer().as_str()),
+        (DecodeErrorKind::Duplicate, "/restrict_capabilities/1")
+    );
+    let too_many: Vec<String> =
+        (0..=crate::limits::RESTRICTION_ENTRIES.max).map(|i| format!("h{i}.test")).collect();
+    let error =
+        decode_call(ToolName::PolicyExplain, &json!({"restrict_hosts": too_many})).expect_err("bound");
+    assert_eq!((error.kind(), error.pointer().as_str()), (DecodeErrorKind::Length, "/restrict_hosts"));
+}
+
+#[test]
+fn catalog_snapshot() {
+    insta::assert_json_snapshot!("tools_list", render_catalog());
+}
+
+/// The part of `tools/list` a model reads on every turn: everything but output schemas.
+fn model_facing_bytes() -> usize {
+    let mut tools = render_catalog();
+    if let Value::Array(list) = &mut tools {
+        for tool in list {
+            if let Value::Object(map) = tool {
+                map.remove("outputSchema");
+            }
+        }
+    }
+    tools.to_string().len()
+}
+
+#[test]
+fn catalog_stays_smaller_than_the_leading_peer() {
+    // The leading peer spends 20,286 bytes on 25 tools; this guards against regressions
+    // (the figure itself is reported by `ghostlight tools --json | wc -c`).
+    let bytes = model_facing_bytes();
+    assert!(bytes < 20_286, "model-facing catalog is {bytes} bytes");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Property tests: no input panics a decoder, and every error points somewhere real.
+// ---------------------------------------------------------------------------------------------
+
+fn arbitrary_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        (0u64..40_000).prop_map(Value::from),
+        any::<f64>().prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
+        "\\PC{0,12}".prop_map(Value::String),
+        prop::sample::select(vec![
+            "target_1",
+            "view_1",
+            "tab_1",
+            "snap_1",
+            "rec_1",
+            "list",
+            "close",
+            "zoom",
+            "resize",
+            "reload",
+            "document",
+            "duration",
+            "save",
+            "respond",
+            "click",
+            "wait",
+            "https://example.com",
+            "/tmp/a",
+            "browser_navigate",
+            "Enter",
+            "",
+        ])
+        .prop_map(Value::from),
+    ];
+    leaf.prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::btree_map(field_name(), inner, 0..6)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+/// Field names: mostly ones some tool declares, sometimes anything.
+fn field_name() -> impl Strategy<Value = String> {
+    let mut known: Vec<String> = Vec::new();
+    for declaration in &CATALOG {
+        collect_names(&declaration.input_schema(), &mut known);
+    }
+    known.sort();
+    known.dedup();
+    prop_oneof![4 => prop::sample::select(known), 1 => "[a-z_]{1,8}"]
+}
+
+fn collect_names(schema: &Value, out: &mut Vec<String>) {
+    if let Some(Value::Object(properties)) = schema.get("properties") {
+        for (name, property) in properties {
+            out.push(name.clone());
+            collect_names(property, out);
+        }
+    }
+    if let Some(items) = schema.get("items") {
+        collect_names(items, out);
+    }
+}
+
+/// The error's pointer designates a member of `input`, or a missing member of an object that
+/// exists in `input`.
+fn pointer_is_real(input: &Value, error: &DecodeError) -> bool {
+    let pointer = error.pointer().as_str();
+    if input.pointer(pointer).is_some() {
+        return true;
+    }
+    if error.kind() != DecodeErrorKind::MissingField {
+        return false;
+    }
+    match pointer.rsplit_once('/') {
+        Some((parent, _)) => input.pointer(parent).is_some_and(Value::is_object),
+        None => false,
+    }
+}
+
+/// Apply one mutation, chosen by `choice`, at a member chosen by `index`.
+fn mutate(example: &Value, choice: u8, index: usize, replacement: Value, name: String) -> Value {
+    let mut out = example.clone();
+    let mut paths = Vec::new();
+    collect_paths(&out, String::new(), &mut paths);
+    let path = paths.get(index % paths.len().max(1)).cloned().unwrap_or_default();
+    match choice % 3 {
+        0 => {
+            if let Some(slot) = out.pointer_mut(&path) {
+                *slot = replacement;
+            }
+        }
+        1 => {
+            if let Some(Value::Object(map)) = out.pointer_mut(&path) {
+                map.insert(name, replacement);
+            }
+        }
+        _ => {
+            if let Some((parent, key)) = path.rsplit_once('/') {
+                match out.pointer_mut(parent) {
+                    Some(Value::Object(map)) => {
+                        map.remove(key);
+                    }
+                    Some(Value::Array(items)) if !items.is_empty() => {
+                        items.pop();
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    out
+}
+
+fn collect_paths(value: &Value, at: String, out: &mut Vec<String>) {
+    out.push(at.clone());
+    match value {
+        Value::Object(map) => {
+            for (key, member) in map {
+                collect_paths(member, format!("{at}/{}", key.replace('~', "~0").replace('/', "~1")), out);
+            }
+        }
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                collect_paths(item, format!("{at}/{index}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3_000))]
+
+    #[test]
+    fn arbitrary_arguments_never_panic(tool in prop::sample::select(ToolName::ALL.to_vec()), input in arbitrary_json()) {
+        if let Err(error) = decode_call(tool, &input) {
+            prop_assert!(pointer_is_real(&input, &error), "{tool}: {error} does not point into {input}");
+            prop_assert!(error.message().len() < 2_000);
+        }
+    }
+
+    #[test]
+    fn mutated_examples_never_panic(
+        tool in prop::sample::select(ToolName::ALL.to_vec()),
+        choice in any::<u8>(),
+        index in any::<usize>(),
+        replacement in arbitrary_json(),
+        name in field_name(),
+    ) {
+        let input = mutate(&tool.declaration().example(), choice, index, replacement, name);
+        if let Err(error) = decode_call(tool, &input) {
+            prop_assert!(pointer_is_real(&input, &error), "{tool}: {error} does not point into {input}");
+        }
+    }
+}

@@ -1,0 +1,108 @@
+//! The envelope language: pieces every Ghostlight-authored sentence is built from.
+//!
+//! Names reported by a browser are untrusted page text. They are normalized (whitespace
+//! collapsed, control and formatting characters removed) and bounded to
+//! [`TARGET_NAME_CHARS`] visible characters before a sentence may quote them; roles are
+//! narrowed to the closed [`Role`] set and rendered as nouns.
+
+use crate::limits::TARGET_NAME_CHARS;
+use crate::selector::Role;
+
+/// Normalize an accessible name for quoting: control and invisible formatting characters
+/// removed, whitespace runs collapsed to one space, trimmed, and bounded to
+/// [`TARGET_NAME_CHARS`] visible characters (the last one an ellipsis when cut). `None` when
+/// nothing visible remains.
+pub fn normalize_name(raw: &str) -> Option<String> {
+    bound_visible(raw, TARGET_NAME_CHARS)
+}
+
+/// Normalize page text (a title, a name) and bound it to `max` visible characters.
+pub fn bound_visible(raw: &str, max: usize) -> Option<String> {
+    let mut words = String::new();
+    for word in raw.split(|c: char| c.is_whitespace() || c.is_control()) {
+        let visible: String = word.chars().filter(|c| !is_invisible(*c)).collect();
+        if visible.is_empty() {
+            continue;
+        }
+        if !words.is_empty() {
+            words.push(' ');
+        }
+        words.push_str(&visible);
+    }
+    if words.is_empty() || max == 0 {
+        return None;
+    }
+    if words.chars().count() <= max {
+        return Some(words);
+    }
+    let mut cut: String = words.chars().take(max - 1).collect();
+    cut.truncate(cut.trim_end().len());
+    cut.push('…');
+    Some(cut)
+}
+
+/// Zero-width and bidirectional formatting characters that would let page text hide or
+/// reorder what a sentence says.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}' | '\u{00AD}'
+    )
+}
+
+/// A target as a sentence names it: `the "Save" button`, or `a button` when the name is
+/// withheld by privacy settings or unknown.
+pub fn target_phrase(role: Role, name: Option<&str>, preserve_names: bool) -> String {
+    let noun = role.noun();
+    match name.and_then(normalize_name) {
+        Some(name) if preserve_names => format!("the \"{name}\" {noun}"),
+        _ => format!("{} {noun}", indefinite_article(noun)),
+    }
+}
+
+/// `a` or `an` for a noun from the closed role set.
+pub fn indefinite_article(noun: &str) -> &'static str {
+    match noun.chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => "an",
+        _ => "a",
+    }
+}
+
+/// `1 step`, `2 steps`: a count with its noun.
+pub fn count(n: usize, singular: &str, plural: &str) -> String {
+    if n == 1 { format!("1 {singular}") } else { format!("{n} {plural}") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_normalized_and_bounded() {
+        assert_eq!(normalize_name("  Save\n\t changes "), Some("Save changes".into()));
+        assert_eq!(normalize_name("Pay\u{202E}lanigiro"), Some("Paylanigiro".into()));
+        assert_eq!(normalize_name("zero\u{200B}width"), Some("zerowidth".into()));
+        assert_eq!(normalize_name(" \u{200B} \n"), None);
+        let long = "é".repeat(200);
+        let bounded = normalize_name(&long).expect("visible");
+        assert_eq!(bounded.chars().count(), TARGET_NAME_CHARS);
+        assert!(bounded.ends_with('…'));
+        let exact = "x".repeat(TARGET_NAME_CHARS);
+        assert_eq!(normalize_name(&exact), Some(exact.clone()));
+    }
+
+    #[test]
+    fn target_phrases_follow_privacy() {
+        assert_eq!(target_phrase(Role::Button, Some("Save"), true), "the \"Save\" button");
+        assert_eq!(target_phrase(Role::Button, Some("Save"), false), "a button");
+        assert_eq!(target_phrase(Role::Img, None, true), "an image");
+        assert_eq!(target_phrase(Role::Textbox, Some("  "), true), "a text field");
+        assert_eq!(target_phrase(Role::Option, Some("Red"), false), "an option");
+    }
+
+    #[test]
+    fn counts() {
+        assert_eq!(count(1, "step", "steps"), "1 step");
+        assert_eq!(count(3, "step", "steps"), "3 steps");
+    }
+}
