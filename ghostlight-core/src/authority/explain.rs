@@ -13,6 +13,7 @@ use super::snapshot::AuthoritySnapshot;
 use crate::capability::{Capability, CapabilitySet};
 use crate::envelope::{Effect, Envelope, Readiness, Status};
 use crate::handles::Handle;
+use crate::language::count;
 
 /// The capability areas every explanation covers: `read`, `action`, `write`, `execute`.
 pub(crate) const CAPABILITY_AREAS: usize = Capability::ALL.len();
@@ -125,10 +126,6 @@ fn and_list(items: &[&str]) -> String {
     }
 }
 
-fn plural(count: usize, noun: &str) -> String {
-    if count == 1 { format!("1 {noun}") } else { format!("{count} {noun}s") }
-}
-
 fn situation(snapshot: &AuthoritySnapshot) -> String {
     let authority = snapshot.authority();
     let has = |layer| authority.layers().contains(&layer);
@@ -166,7 +163,7 @@ fn situation(snapshot: &AuthoritySnapshot) -> String {
     match snapshot.restrict_hosts() {
         Some([]) => sentence.push_str(" This call narrows hosts to none."),
         Some(patterns) => {
-            let patterns = plural(patterns.len(), "pattern");
+            let patterns = count(patterns.len(), "pattern", "patterns");
             sentence.push_str(&format!(" This call narrows hosts to those matching {patterns}."));
         }
         None => {}
@@ -178,7 +175,6 @@ fn hosts_phrase(authority: &CompiledAuthority) -> String {
     if authority.hosts_open() {
         return "on any host".to_owned();
     }
-    let count = |kind| authority.host_rules().iter().filter(|r| r.in_force && r.kind == kind).count();
     let allow = authority
         .host_rules()
         .iter()
@@ -190,14 +186,14 @@ fn hosts_phrase(authority: &CompiledAuthority) -> String {
     } else if allow.is_empty() {
         return "on no host".to_owned();
     } else {
-        format!("on hosts matching {}", plural(allow.len(), "allowed pattern"))
+        format!("on hosts matching {}", count(allow.len(), "allowed pattern", "allowed patterns"))
     };
-    let denies = count(HostRuleKind::Deny);
+    let denies = authority.host_rules().iter().filter(|r| r.in_force && r.kind == HostRuleKind::Deny).count();
     if denies > 0 {
-        phrase.push_str(&format!(" except {}", plural(denies, "denied pattern")));
+        phrase.push_str(&format!(", except {}", count(denies, "denied pattern", "denied patterns")));
     }
     if authority.ceiling_hosts().is_some() {
-        phrase.push_str(" within the organization ceiling");
+        phrase.push_str(", within the organization ceiling");
     }
     phrase
 }

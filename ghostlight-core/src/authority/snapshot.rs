@@ -166,6 +166,33 @@ mod tests {
     }
 
     #[test]
+    fn restrict_hosts_decode_as_host_patterns() {
+        use crate::{DecodeErrorKind, ToolName, decode_call};
+        let arguments = serde_json::json!({"restrict_hosts": ["*.Example.COM.", "[::1]:8080", "*"]});
+        let call = decode_call(ToolName::PolicyExplain, &arguments).unwrap_or_else(|e| panic!("{e}"));
+        let canonical: Vec<String> =
+            call.restrictions.hosts.iter().flatten().map(ToString::to_string).collect();
+        assert_eq!(canonical, ["*.example.com", "[::1]:8080", "*"]);
+        for (bad, index) in [
+            (serde_json::json!(["example.com", "https://example.com"]), 1),
+            (serde_json::json!(["user@example.com"]), 0),
+            (serde_json::json!(["a.*.example"]), 0),
+            (serde_json::json!(["example.com:99999"]), 0),
+            (serde_json::json!(["example.com/path"]), 0),
+        ] {
+            let error = decode_call(ToolName::Read, &serde_json::json!({"restrict_hosts": bad}))
+                .err()
+                .unwrap_or_else(|| panic!("accepted {bad}"));
+            assert_eq!(error.kind(), DecodeErrorKind::InvalidValue, "{error}");
+            assert_eq!(error.pointer().as_str(), format!("/restrict_hosts/{index}"));
+            assert!(
+                error.message().contains("must be a host pattern: an exact host (example.com, localhost"),
+                "{error}"
+            );
+        }
+    }
+
+    #[test]
     fn snapshots_are_shared_not_copied() {
         let snapshot = CompiledAuthority::default().snapshot(&Restrictions::default());
         let child = snapshot.clone();
