@@ -517,11 +517,24 @@ fn decode_step(
     reader.finish();
 
     let at = at.key(ARGUMENTS.name);
+    let given = arguments.is_some();
     let arguments = Value::Object(arguments.cloned().unwrap_or_default());
     check_arguments(tool, &arguments, &at, flow_tab)?;
     let refs = find_references(&arguments, &at)?;
     let child = if refs.is_empty() {
-        FlowChild::Decoded(decode_child(tool, &arguments, at)?)
+        let decoded = decode_child(tool, &arguments, at.clone()).map_err(|error| {
+            if given {
+                error
+            } else {
+                // Omitted arguments are `{}`; point at the missing object, not inside it.
+                DecodeError::new(
+                    DecodeErrorKind::MissingField,
+                    at.clone(),
+                    format_args!("is required: {tool} refused empty arguments ({error})"),
+                )
+            }
+        })?;
+        FlowChild::Decoded(decoded)
     } else {
         // The members themselves are known now, even though their values are not.
         ObjectReader::new(&arguments, at, tool.declaration().fields, false)?;
@@ -753,12 +766,14 @@ mod tests {
             "/steps/0/arguments",
             K::WrongType,
         );
-        refuse(
+        // Omitted arguments are `{}`: the error points at the missing object and names the field.
+        let error = refuse(
             T,
             flow(vec![json!({"id": "a", "tool": "browser_navigate"})]),
-            "/steps/0/arguments/url",
+            "/steps/0/arguments",
             K::MissingField,
         );
+        assert!(error.message().contains("/steps/0/arguments/url is required"), "{error}");
         let step = |arguments: Value| {
             flow(vec![read("a"), json!({"id": "b", "tool": "browser_navigate", "arguments": arguments})])
         };
