@@ -312,8 +312,8 @@ mod tests {
     }
 
     /// A run of calls carrying a password-like fill value, a script and dialog text leaves
-    /// none of them in the audit records. Runs against the real decoders; skipped (and named
-    /// on stderr) while those tools are still PLACEHOLDER modules.
+    /// none of them in the audit records (decoded by the real decoders, classified, authorized
+    /// under an all-open and the default authority, recorded as children of one flow).
     #[test]
     fn secrecy_no_payload_reaches_the_audit_records() {
         const PASSWORD: &str = "hunter2-Correct-Horse-Battery-Staple!";
@@ -328,19 +328,6 @@ mod tests {
             (ToolName::Execute, json!({"script": SCRIPT})),
             (ToolName::Dialog, json!({"action": "respond", "text": DIALOG})),
         ];
-        let placeholders: Vec<&str> = calls
-            .iter()
-            .map(|(tool, _)| *tool)
-            .filter(|tool| {
-                tool.declaration().description == "PLACEHOLDER"
-                    && std::env::var_os("GHOSTLIGHT_NO_PLACEHOLDER_SKIP").is_none()
-            })
-            .map(ToolName::as_str)
-            .collect();
-        if !placeholders.is_empty() {
-            eprintln!("secrecy test: skipped, PLACEHOLDER tools: {}", placeholders.join(", "));
-            return;
-        }
 
         let sink = MemoryAuditSink::new();
         let parent = invocation("flow1");

@@ -145,10 +145,6 @@ impl Request {
 }
 
 /// Table tests over every tool and branch, against the real decoders.
-///
-/// While a tool module is still the PLACEHOLDER stand-in (its declaration's description is
-/// `PLACEHOLDER`), its rows are skipped and named on stderr; set `GHOSTLIGHT_NO_PLACEHOLDER_SKIP`
-/// to run them anyway.
 #[cfg(test)]
 mod classification_table {
     use serde_json::{Value, json};
@@ -176,11 +172,6 @@ mod classification_table {
         constraints: &'static [Constraint],
     ) -> Row {
         Row { tool, arguments, capabilities, tab_bound, constraints, destination: None }
-    }
-
-    fn placeholder(tool: ToolName) -> bool {
-        tool.declaration().description == "PLACEHOLDER"
-            && std::env::var_os("GHOSTLIGHT_NO_PLACEHOLDER_SKIP").is_none()
     }
 
     fn rows() -> Vec<Row> {
@@ -372,15 +363,8 @@ mod classification_table {
 
     #[test]
     fn every_tool_and_branch_is_classified_as_the_spec_says() {
-        let mut skipped = Vec::new();
         let mut failures = Vec::new();
         for row in rows() {
-            if placeholder(row.tool) {
-                if !skipped.contains(&row.tool) {
-                    skipped.push(row.tool);
-                }
-                continue;
-            }
             let call = match decode_call(row.tool, &row.arguments) {
                 Ok(call) => call,
                 Err(error) => {
@@ -405,10 +389,6 @@ mod classification_table {
             if actual != wanted {
                 failures.push(format!("{} {}: got {actual:?}, want {wanted:?}", row.tool, row.arguments));
             }
-        }
-        if !skipped.is_empty() {
-            let names: Vec<&str> = skipped.iter().map(|t| t.as_str()).collect();
-            eprintln!("classification_table: skipped PLACEHOLDER tools: {}", names.join(", "));
         }
         assert!(failures.is_empty(), "{} rows misclassified:\n{}", failures.len(), failures.join("\n"));
     }

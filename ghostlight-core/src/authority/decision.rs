@@ -29,6 +29,7 @@ use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::ToolName;
 use crate::envelope::{Effect, Envelope, Readiness, Status};
 use crate::handles::Handle;
+use crate::limits::SUMMARY_CHARS;
 
 /// The next step every authority refusal offers.
 pub(crate) const EXPLAIN_NEXT_STEP: &str = "Call policy_explain to see what this authority allows and why.";
@@ -142,7 +143,15 @@ impl Blocked {
 
     /// The summary, e.g. `Blocked: browser_execute needs the execute capability, which the
     /// defaults layer denies.`
+    ///
+    /// A summary stays within [`SUMMARY_CHARS`]: when a very long host and rule would exceed
+    /// it, the rule is left to the `rule` fact.
     pub fn summary(&self) -> String {
+        let full = self.sentence(true);
+        if full.chars().count() <= SUMMARY_CHARS { full } else { self.sentence(false) }
+    }
+
+    fn sentence(&self, with_rule: bool) -> String {
         let tool = self.tool;
         match self.reason.as_ref() {
             BlockReason::Capability { capability, decided_by, .. } => {
@@ -159,13 +168,16 @@ impl Blocked {
                 format!("Blocked: {tool} close is forbidden by the {decided_by} layer's tab-close policy.")
             }
             BlockReason::Destination { site, verdict } => {
-                format!("Blocked: {tool} needs {site}, {}.", host_clause(verdict))
+                format!("Blocked: {tool} needs {site}, {}.", host_clause(verdict, with_rule))
             }
             BlockReason::DestinationNotWeb => {
                 format!("Blocked: {tool} needs a URL without a valid web host, which is never allowed.")
             }
             BlockReason::TabOutside { site, verdict, .. } => {
-                format!("Blocked: {tool} works on the tab's page on {site}, {}.", host_clause(verdict))
+                format!(
+                    "Blocked: {tool} works on the tab's page on {site}, {}.",
+                    host_clause(verdict, with_rule)
+                )
             }
             BlockReason::TabNotWeb { url } => format!(
                 "Blocked: {tool} works on the tab's page, a {} page outside authority.",
@@ -216,11 +228,12 @@ impl Blocked {
     }
 }
 
-fn host_clause(verdict: &HostVerdict) -> String {
+fn host_clause(verdict: &HostVerdict, with_rule: bool) -> String {
     match (verdict.decided_by, &verdict.rule) {
         (Decider::OrganizationCeiling, _) => "which is outside the organization ceiling".to_owned(),
         (Decider::Restriction, _) => "which this call's restrict_hosts leaves out".to_owned(),
-        (layer, Some(rule)) => format!("which the {layer} layer denies (rule {rule})"),
+        (layer, Some(rule)) if with_rule => format!("which the {layer} layer denies (rule {rule})"),
+        (layer, Some(_)) => format!("which the {layer} layer denies"),
         (layer, None) => format!("which the {layer} layer's host allow list does not include"),
     }
 }
@@ -622,6 +635,24 @@ mod tests {
             refusal.summary(),
             "Blocked: browser_navigate needs www.example.com, which this call's restrict_hosts leaves out."
         );
+    }
+
+    #[test]
+    fn summaries_stay_bounded_with_the_longest_hosts() {
+        let label = "a".repeat(63);
+        let host = format!("{label}.{label}.{label}.{}", "b".repeat(61));
+        let user: Settings =
+            serde_json::from_value(json!({"hosts": {"deny": [format!("*.{host}"), host.clone()]}}))
+                .unwrap_or_else(|e| panic!("{e}"));
+        let snapshot = AuthorityLayers { user: Some(user), organization: None }
+            .compile()
+            .snapshot(&Restrictions::default());
+        let read = requirement(ToolName::FillForm, &[Capability::Read], true);
+        let refusal = blocked(authorize(&snapshot, &read, Some(&url(&format!("https://{host}:65535/")))));
+        let summary = refusal.summary();
+        assert!(summary.chars().count() <= SUMMARY_CHARS, "{} characters", summary.chars().count());
+        assert!(summary.ends_with("which the user layer denies."), "{summary}");
+        assert_eq!(refusal.facts()["rule"], json!(host));
     }
 
     #[test]
