@@ -392,4 +392,65 @@ mod classification_table {
         }
         assert!(failures.is_empty(), "{} rows misclassified:\n{}", failures.len(), failures.join("\n"));
     }
+
+    /// Children of the composite wrappers classify exactly like direct calls of their tools.
+    #[test]
+    fn composite_children_classify_like_direct_calls() {
+        use crate::request::Request;
+        use crate::tools::flow::FlowChild;
+
+        let sequence = json!({"steps": [
+            {"action": "click", "target": "target_1"},
+            {"action": "fill", "fields": [{"target": "target_1", "value": "Ada"}], "submit_target": "target_2"},
+            {"action": "type_text", "focused": true, "text": "Ada"},
+            {"action": "press_key", "key": "Enter"},
+            {"action": "scroll"},
+            {"action": "hover", "target": "target_1"},
+            {"action": "wait", "condition": "load_ready"},
+        ]});
+        let call = decode_call(ToolName::Sequence, &sequence).unwrap_or_else(|e| panic!("{e}"));
+        let Request::Sequence(wrapper) = &call.request else { panic!("{:?}", call.request) };
+        let children: Vec<(ToolName, CapabilitySet, bool, &[Constraint])> = wrapper
+            .steps
+            .iter()
+            .map(|step| {
+                let r = classify(&step.request);
+                (r.tool(), r.capabilities(), r.is_tab_bound(), r.constraints())
+            })
+            .collect();
+        assert_eq!(
+            children,
+            [
+                (ToolName::Click, CapabilitySet::of(&[A]), true, &[][..]),
+                (ToolName::FillForm, CapabilitySet::of(&[R, W, A]), true, &[Credential][..]),
+                (ToolName::TypeText, CapabilitySet::of(&[A]), true, &[Credential][..]),
+                (ToolName::PressKey, CapabilitySet::of(&[A]), true, &[][..]),
+                (ToolName::Scroll, CapabilitySet::of(&[R]), true, &[][..]),
+                (ToolName::Hover, CapabilitySet::of(&[R]), true, &[][..]),
+                (ToolName::Wait, CapabilitySet::of(&[R]), true, &[][..]),
+            ]
+        );
+
+        let flow = json!({"steps": [
+            {"id": "open", "tool": "browser_navigate", "arguments": {"url": "https://Example.com:8443/x"}},
+            {"id": "run", "tool": "browser_execute", "arguments": {"script": "1"}},
+            {"id": "close", "tool": "browser_tabs", "arguments": {"action": "close", "tab": "tab_1"}},
+        ]});
+        let call = decode_call(ToolName::Flow, &flow).unwrap_or_else(|e| panic!("{e}"));
+        let Request::Flow(wrapper) = &call.request else { panic!("{:?}", call.request) };
+        let children: Vec<Requirement> = wrapper
+            .steps
+            .iter()
+            .map(|step| match &step.child {
+                FlowChild::Decoded(request) => classify(request),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        let destination = children.first().and_then(|r| r.destination().cloned());
+        assert!(
+            matches!(destination, Some(Destination::Site(site)) if site.to_string() == "example.com:8443")
+        );
+        assert_eq!(children.get(1).map(Requirement::capabilities), Some(CapabilitySet::of(&[X])));
+        assert_eq!(children.get(2).map(Requirement::constraints), Some(&[TabClose][..]));
+    }
 }

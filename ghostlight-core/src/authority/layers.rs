@@ -324,24 +324,23 @@ impl CompiledAuthority {
             });
         }
 
-        fn setting<T: Clone>(
+        // The highest layer that sets the key decides; the defaults set every key, so the
+        // fallback is only a type-level guarantee.
+        fn resolve<T>(
             authored: &[(Layer, Settings)],
             get: impl Fn(&Settings) -> Option<T>,
-        ) -> Option<Setting<T>> {
+            fallback: T,
+        ) -> Setting<T> {
             authored
                 .iter()
                 .rev()
                 .find_map(|(layer, s)| get(s).map(|value| Setting { value, decided_by: *layer }))
+                .unwrap_or(Setting { value: fallback, decided_by: Layer::Defaults })
         }
-        let fallback = |value| Setting { value, decided_by: Layer::Defaults };
-        let preserve_target_names =
-            setting(&authored, |s| s.privacy.preserve_target_names).unwrap_or_else(|| fallback(true));
-        let tab_close = setting(&authored, |s| s.tabs.close)
-            .unwrap_or(Setting { value: TabClosePolicy::Allowed, decided_by: Layer::Defaults });
-        let startup = setting(&authored, |s| s.browser.startup)
-            .unwrap_or(Setting { value: StartupPosture::Auto, decided_by: Layer::Defaults });
-        let upload_roots = setting(&authored, |s| s.uploads.roots.clone())
-            .unwrap_or(Setting { value: Vec::new(), decided_by: Layer::Defaults });
+        let preserve_target_names = resolve(&authored, |s| s.privacy.preserve_target_names, true);
+        let tab_close = resolve(&authored, |s| s.tabs.close, TabClosePolicy::Allowed);
+        let startup = resolve(&authored, |s| s.browser.startup, StartupPosture::Auto);
+        let upload_roots = resolve(&authored, |s| s.uploads.roots.clone(), Vec::new());
 
         CompiledAuthority(Arc::new(Compiled {
             layers: authored.iter().map(|(layer, _)| *layer).collect(),
