@@ -94,24 +94,14 @@ mod tests {
     use crate::decode::DecodeErrorKind as K;
     use crate::selector::{Role, Selector};
     use crate::tools::common::{TargetRef, ViewPoint};
-    use crate::tools::testing::{accept, int_edges, refuse};
+    use crate::tools::testing::{accept, handle, int_edges, refuse};
 
     const T: ToolName = ToolName::Click;
 
     fn decoded(arguments: Value) -> ClickRequest {
-        crate::decode::UNREAD_FIELDS.with(|cell| cell.borrow_mut().clear());
-        let request = match accept(T, arguments) {
+        match accept(T, arguments) {
             Request::Click(request) => request,
             other => panic!("decoded as {other:?}"),
-        };
-        crate::decode::UNREAD_FIELDS.with(|cell| assert_eq!(*cell.borrow(), Vec::<String>::new()));
-        request
-    }
-
-    fn handle(text: &str, kind: crate::handles::HandleKind) -> Handle {
-        match Handle::parse(text, kind) {
-            Ok(handle) => handle,
-            Err(error) => panic!("{text}: {error:?}"),
         }
     }
 

@@ -188,24 +188,14 @@ mod tests {
     use crate::decode::DecodeErrorKind as K;
     use crate::handles::HandleKind;
     use crate::selector::Selector;
-    use crate::tools::testing::{accept, int_edges, refuse, with};
+    use crate::tools::testing::{accept, handle, int_edges, refuse, with};
 
     const T: ToolName = ToolName::Scroll;
 
     fn decoded(arguments: Value) -> ScrollRequest {
-        crate::decode::UNREAD_FIELDS.with(|cell| cell.borrow_mut().clear());
-        let request = match accept(T, arguments) {
+        match accept(T, arguments) {
             Request::Scroll(request) => request,
             other => panic!("decoded as {other:?}"),
-        };
-        crate::decode::UNREAD_FIELDS.with(|cell| assert_eq!(*cell.borrow(), Vec::<String>::new()));
-        request
-    }
-
-    fn handle(text: &str, kind: HandleKind) -> Handle {
-        match Handle::parse(text, kind) {
-            Ok(handle) => handle,
-            Err(error) => panic!("{text}: {error:?}"),
         }
     }
 

@@ -3,16 +3,31 @@
 use serde_json::{Value, json};
 
 use crate::catalog::{ToolName, decode_call};
-use crate::decode::{DecodeError, DecodeErrorKind};
+use crate::decode::{DecodeError, DecodeErrorKind, UNREAD_FIELDS};
+use crate::handles::{Handle, HandleKind};
 use crate::limits::{CountBound, IntBound};
 use crate::request::{Call, Request};
 
-/// Decode `arguments` for `tool`, failing the test with the decode message if refused.
+/// Decode `arguments` for `tool`, failing the test with the decode message if refused, and
+/// check that the decoder asked for every declared field of every object it read.
 #[track_caller]
 pub(crate) fn accept(tool: ToolName, arguments: Value) -> Request {
-    match decode_call(tool, &arguments) {
+    UNREAD_FIELDS.with(|cell| cell.borrow_mut().clear());
+    let request = match decode_call(tool, &arguments) {
         Ok(Call { request, .. }) => request,
         Err(error) => panic!("{tool} refused {arguments}: {error}"),
+    };
+    let unread = UNREAD_FIELDS.with(|cell| std::mem::take(&mut *cell.borrow_mut()));
+    assert!(unread.is_empty(), "{tool} never read declared fields {unread:?} of {arguments}");
+    request
+}
+
+/// A handle of `kind` from its wire text, failing the test if it is malformed.
+#[track_caller]
+pub(crate) fn handle(text: &str, kind: HandleKind) -> Handle {
+    match Handle::parse(text, kind) {
+        Ok(handle) => handle,
+        Err(error) => panic!("{text}: {error:?}"),
     }
 }
 
