@@ -1262,9 +1262,8 @@ mod tests {
         assert_eq!(facts, ["completed", "total", "stopped", "steps"]);
     }
 
-    /// Tests written against the specification's meaning of other tools' inputs. They need the
-    /// real click/fill_form/wait decoders (the placeholders in this worktree accept only `tab`).
-    mod needs_real_decoders {
+    /// Flow steps decoded by the other tools' own decoders (read, fill_form, click, …).
+    mod through_child_decoders {
         use super::*;
 
         #[test]

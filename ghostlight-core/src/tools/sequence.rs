@@ -559,10 +559,9 @@ mod tests {
         assert!(DECLARATION.description.len() <= 90);
     }
 
-    /// Tests written against the specification's meaning of the step tools' inputs. They need
-    /// the real click/fill/type_text/press_key/hover/wait decoders (the placeholders in this
-    /// worktree accept only `tab`, so the union of step fields is empty here).
-    mod needs_real_decoders {
+    /// Steps decoded by the step tools' own decoders (click, fill_form, type_text, press_key,
+    /// scroll, hover, wait), and the step schema derived from their declarations.
+    mod through_step_decoders {
         use super::*;
         use crate::capability::Capability;
 
