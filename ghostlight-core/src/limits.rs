@@ -195,12 +195,16 @@ pub const DIAGNOSE_CURSOR_CHARS: CountBound = CountBound::new(1, 128);
 /// Characters of a received value echoed back in a decode error (never for secret fields).
 pub const ECHO_CHARS: usize = 40;
 
-// --- tools-d ---
+// ---------------------------------------------------------------------------------------------
+// Composition
+// ---------------------------------------------------------------------------------------------
 
 /// Length of a `browser_flow` step's `tool` name (chosen: above every tool name's length).
 pub const FLOW_TOOL_NAME_CHARS: CountBound = CountBound::new(1, 32);
 
-// --- authority ---
+// ---------------------------------------------------------------------------------------------
+// Authority configuration
+// ---------------------------------------------------------------------------------------------
 
 /// Host patterns in one configuration list (`hosts.allow`, `hosts.deny`, `ceilings.hosts`)
 /// (chosen: generous for a person's policy, small enough that `policy_explain` stays bounded).

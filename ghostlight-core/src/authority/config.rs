@@ -58,6 +58,10 @@ pub struct Settings {
 }
 
 /// An organization settings document: the user sections plus identity and ceilings.
+///
+/// The shared sections are repeated rather than `#[serde(flatten)]`ed from [`Settings`]:
+/// serde cannot combine `flatten` with `deny_unknown_fields`, and refusing unknown keys matters
+/// more here. [`OrganizationSettings::settings`] projects the shared part.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct OrganizationSettings {
