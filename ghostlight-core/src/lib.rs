@@ -35,6 +35,7 @@ pub mod envelope;
 pub mod handles;
 pub mod language;
 pub mod limits;
+pub mod port;
 pub mod request;
 pub mod schema;
 pub mod selector;

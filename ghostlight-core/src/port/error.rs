@@ -1,0 +1,191 @@
+//! [`PortError`]: how a browser adapter reports that work could not be done.
+//!
+//! Modelled on a driver error normalised through a kind: the executor never matches adapter
+//! internals, only [`PortErrorKind`] and [`PortError::effect`], which is what an envelope
+//! needs to say `effect: none` or `effect: unknown` truthfully.
+//!
+//! The message is written by the adapter for operators (logs, `Debug`), never shown to the
+//! model and never copied from a driver verbatim: drivers put page content (dialog text,
+//! typed values) into their messages.
+
+use super::types::ElementSummary;
+
+/// What went wrong, as far as the executor needs to know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum PortErrorKind {
+    /// No browser is connected and the adapter will not start one; see
+    /// [`PortError::startup`] for the refusal the model should read.
+    NotConnected,
+    /// The browser or driver stopped answering, or the connection broke.
+    Transport,
+    /// The browser process is gone (the adapter may start a new one on the next call).
+    BrowserGone,
+    /// The tab no longer exists.
+    TabGone,
+    /// The element reference belongs to a document that has gone (or the element was removed).
+    TargetStale,
+    /// Another element covers the target; [`PortError::obstruction`] names it.
+    Obstructed,
+    /// A JavaScript dialog blocks the page.
+    BlockedByDialog,
+    /// The browser did not finish in time.
+    Timeout,
+    /// This engine cannot do this operation.
+    Unsupported,
+    /// The input does not fit the page (e.g. a fill value that no option matches, a file input
+    /// that is not one, a point outside the page). Nothing was done.
+    InvalidInput,
+    /// A credential-class control was reached before anything was dispatched to it.
+    CredentialTarget,
+    /// The page threw while running a script.
+    ScriptError,
+    /// Anything else.
+    Other,
+}
+
+impl PortErrorKind {
+    /// A short lowercase code used in facts (`reason`) and logs.
+    pub const fn code(self) -> &'static str {
+        match self {
+            PortErrorKind::NotConnected => "not_connected",
+            PortErrorKind::Transport => "transport",
+            PortErrorKind::BrowserGone => "browser_gone",
+            PortErrorKind::TabGone => "tab_gone",
+            PortErrorKind::TargetStale => "target_stale",
+            PortErrorKind::Obstructed => "obstructed",
+            PortErrorKind::BlockedByDialog => "blocked_by_dialog",
+            PortErrorKind::Timeout => "timeout",
+            PortErrorKind::Unsupported => "unsupported",
+            PortErrorKind::InvalidInput => "invalid_input",
+            PortErrorKind::CredentialTarget => "credential_target",
+            PortErrorKind::ScriptError => "script_error",
+            PortErrorKind::Other => "browser_error",
+        }
+    }
+}
+
+/// Whether the failed operation may already have changed the page or browser.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PortEffect {
+    /// Nothing happened: the failure was detected before any effect.
+    None,
+    /// Something may have happened (the request was sent and the answer was lost).
+    Unknown,
+}
+
+/// Why no browser is available when startup belongs to a person (the spec's startup
+/// refusals). Carried by [`PortErrorKind::NotConnected`] errors.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StartupRefusal {
+    /// `browser.startup = "manual"`, or several installed browsers could serve: the user must
+    /// open one of `browsers` (display names, e.g. `Chromium`).
+    Manual {
+        /// Every eligible installed browser.
+        browsers: Vec<String>,
+    },
+    /// No installed browser has a usable registration; `browsers` are the browsers found.
+    NoRegistration {
+        /// The browsers found.
+        browsers: Vec<String>,
+    },
+    /// The browser registration names a connector of another Ghostlight installation.
+    OwnedElsewhere,
+}
+
+/// A browser adapter's error: a kind, whether an effect may have happened, and an
+/// operator-facing message.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{}: {message}", kind.code())]
+pub struct PortError {
+    kind: PortErrorKind,
+    effect: PortEffect,
+    message: String,
+    startup: Option<StartupRefusal>,
+    obstruction: Option<ElementSummary>,
+    failed_field: Option<usize>,
+}
+
+impl PortError {
+    /// An error of `kind` with nothing done (`effect: none`).
+    pub fn new(kind: PortErrorKind, message: impl Into<String>) -> Self {
+        PortError {
+            kind,
+            effect: PortEffect::None,
+            message: message.into(),
+            startup: None,
+            obstruction: None,
+            failed_field: None,
+        }
+    }
+
+    /// The same error, but the work may already have taken effect.
+    pub fn effect_unknown(mut self) -> Self {
+        self.effect = PortEffect::Unknown;
+        self
+    }
+
+    /// A connection or driver failure after the request was sent: effect unknown.
+    pub fn transport(message: impl Into<String>) -> Self {
+        PortError::new(PortErrorKind::Transport, message).effect_unknown()
+    }
+
+    /// No browser is connected and a person must start one.
+    pub fn startup(refusal: StartupRefusal) -> Self {
+        let mut error = PortError::new(PortErrorKind::NotConnected, "no browser is connected");
+        error.startup = Some(refusal);
+        error
+    }
+
+    /// The target is covered by `by`; nothing was clicked.
+    pub fn obstructed(by: Option<ElementSummary>) -> Self {
+        let mut error = PortError::new(PortErrorKind::Obstructed, "another element covers the target");
+        error.obstruction = by;
+        error
+    }
+
+    /// An [`PortErrorKind::InvalidInput`] about the fill field at `index` (0-based).
+    pub fn invalid_field(index: usize, message: impl Into<String>) -> Self {
+        let mut error = PortError::new(PortErrorKind::InvalidInput, message);
+        error.failed_field = Some(index);
+        error
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> PortErrorKind {
+        self.kind
+    }
+
+    /// Whether the work may have taken effect.
+    pub fn effect(&self) -> PortEffect {
+        self.effect
+    }
+
+    /// The operator-facing message (never shown to the model).
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The startup refusal, for [`PortErrorKind::NotConnected`].
+    pub fn startup_refusal(&self) -> Option<&StartupRefusal> {
+        self.startup.as_ref()
+    }
+
+    /// The element covering the target, for [`PortErrorKind::Obstructed`].
+    pub fn obstruction(&self) -> Option<&ElementSummary> {
+        self.obstruction.as_ref()
+    }
+
+    /// The fill field (0-based) an [`PortErrorKind::InvalidInput`] is about.
+    pub fn failed_field(&self) -> Option<usize> {
+        self.failed_field
+    }
+
+    /// Whether the connection to the browser is lost (transport or browser gone).
+    pub fn is_connection_lost(&self) -> bool {
+        matches!(self.kind, PortErrorKind::Transport | PortErrorKind::BrowserGone)
+    }
+}
+
+/// The result of a port operation.
+pub type PortResult<T> = Result<T, PortError>;

@@ -1,0 +1,180 @@
+//! The [`BrowserPort`]: the one seam between the executor and a browser.
+//!
+//! The port works at the level of browser work (open a tab, perceive controls, click an
+//! element), with typed inputs and outcomes. It knows nothing of tools, authority, handles or
+//! sentences: the executor decides what may be done, resolves its own handles to the port's
+//! opaque references ([`TabRef`], [`ElementRef`], …) and authors every word the model reads.
+//!
+//! Implementations: `ghostlight-webdriver` (chromedriver, geckodriver), a browser-extension
+//! connector, and the deterministic scripted port of the `testing` feature. No method assumes
+//! a WebDriver session exists. Every method may be called concurrently for different tabs;
+//! the executor serializes calls for one tab.
+//!
+//! Errors are [`PortError`]s: a [`PortErrorKind`] and whether an effect may already have
+//! happened ([`PortEffect`]).
+
+mod error;
+mod types;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use async_trait::async_trait;
+
+pub use error::{PortEffect, PortError, PortErrorKind, PortResult, StartupRefusal};
+pub use types::{
+    ActionReceipt, CaptureKind, Captured, ClickInput, CssRect, DiagnosticEntry, DiagnosticSource,
+    DiagnosticsPage, DiagnosticsQuery, DialogKind, DialogResolution, DocumentId, ElementRef, ElementState,
+    ElementSummary, FileStat, FillInput, FillOutcome, Focused, Geometry, HistoryMove, InlineFile, KeyInput,
+    NavigateInput, OpenedTab, PageState, PerceiveInput, PerceiveScope, PerceivedElement, Perception, Point,
+    PointerTarget, ReadInput, RecordCommand, RecordDelivery, RecordReport, RecordingRef, RecordingState,
+    ScriptOutcome, ScrollInput, ScrollOutcome, TabInfo, TabRef, TextMode, TextOutcome, TypeInput,
+    UploadDestination, UploadFiles, UploadInput, UploadOutcome,
+};
+
+/// A browser, as the executor drives it. Object-safe: use it as `Arc<dyn BrowserPort>`.
+///
+/// Operations that wait for the page take a `timeout`; an adapter answers
+/// [`PortErrorKind::Timeout`] when it runs out. Operations that change the page return the
+/// [`PageState`] afterwards, so the executor can tell a committed navigation (a new
+/// [`DocumentId`]) without another round trip.
+#[async_trait]
+pub trait BrowserPort: Send + Sync {
+    /// A short name of the engine for operators (`chromium`, `firefox`, `scripted`).
+    fn engine(&self) -> &str;
+
+    /// Every tab of the browser, with what it shows and whether it is selected in its window.
+    /// The first call may start the browser (adapters that start lazily).
+    async fn tabs(&self) -> PortResult<Vec<TabInfo>>;
+
+    /// Open a new tab and navigate it to `input.url`.
+    async fn open_tab(&self, input: &NavigateInput, timeout: Duration) -> PortResult<OpenedTab>;
+
+    /// Select `tab` in its window and focus the window.
+    async fn focus_tab(&self, tab: &TabRef) -> PortResult<Focused>;
+
+    /// Close `tab` ([`PortErrorKind::TabGone`] when it is already gone).
+    async fn close_tab(&self, tab: &TabRef) -> PortResult<()>;
+
+    /// What `tab` shows now.
+    async fn page(&self, tab: &TabRef) -> PortResult<PageState>;
+
+    /// Navigate `tab`.
+    async fn navigate(&self, tab: &TabRef, input: &NavigateInput, timeout: Duration)
+    -> PortResult<PageState>;
+
+    /// Move through `tab`'s history or reload it.
+    async fn history(&self, tab: &TabRef, step: HistoryMove, timeout: Duration) -> PortResult<PageState>;
+
+    /// Observed geometry of `tab`.
+    async fn geometry(&self, tab: &TabRef) -> PortResult<Geometry>;
+
+    /// Set `tab`'s zoom in percent; answers the observed geometry.
+    async fn set_zoom(&self, tab: &TabRef, percent: u32) -> PortResult<Geometry>;
+
+    /// Resize the window containing `tab` (outer size); answers the observed geometry.
+    async fn resize_window(&self, tab: &TabRef, width: u32, height: u32) -> PortResult<Geometry>;
+
+    /// Read text.
+    async fn read_text(&self, tab: &TabRef, input: &ReadInput) -> PortResult<TextOutcome>;
+
+    /// Perceive semantic elements (hidden content excluded, open shadow roots and
+    /// same-origin frames included, no editable values).
+    async fn perceive(&self, tab: &TabRef, input: &PerceiveInput) -> PortResult<Perception>;
+
+    /// Elements whose accessible name or visible text contains `text` (case-insensitive),
+    /// in document order, at most `max`; `controls_only` keeps interactive controls. Core
+    /// ranks them.
+    async fn find_text(
+        &self,
+        tab: &TabRef,
+        text: &str,
+        controls_only: bool,
+        max: usize,
+    ) -> PortResult<Vec<PerceivedElement>>;
+
+    /// The focused element, if any (for the credential preflight of focused typing).
+    async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<PerceivedElement>>;
+
+    /// Whether `element` is still attached and visible (`false` when its document is gone).
+    async fn element_present(&self, tab: &TabRef, element: &ElementRef) -> PortResult<bool>;
+
+    /// Whether visible text of the page contains `text` (case-insensitive).
+    async fn text_present(&self, tab: &TabRef, text: &str) -> PortResult<bool>;
+
+    /// Capture an image.
+    async fn capture(&self, tab: &TabRef, kind: &CaptureKind, timeout: Duration) -> PortResult<Captured>;
+
+    /// Click. An element covered by another answers [`PortErrorKind::Obstructed`] naming it,
+    /// without clicking through.
+    async fn click(&self, tab: &TabRef, input: &ClickInput, timeout: Duration) -> PortResult<ActionReceipt>;
+
+    /// Move the pointer over a target.
+    async fn hover(&self, tab: &TabRef, at: &PointerTarget, timeout: Duration) -> PortResult<ActionReceipt>;
+
+    /// Scroll.
+    async fn scroll(&self, tab: &TabRef, input: &ScrollInput, timeout: Duration)
+    -> PortResult<ScrollOutcome>;
+
+    /// Drag from one target to another.
+    async fn drag(
+        &self,
+        tab: &TabRef,
+        from: &PointerTarget,
+        to: &PointerTarget,
+        timeout: Duration,
+    ) -> PortResult<ActionReceipt>;
+
+    /// Fill controls. Every value is checked against its control first; a value that does not
+    /// fit refuses the whole fill with [`PortError::invalid_field`] before anything is set.
+    async fn fill(&self, tab: &TabRef, input: &FillInput, timeout: Duration) -> PortResult<FillOutcome>;
+
+    /// Type text through input events.
+    async fn type_text(
+        &self,
+        tab: &TabRef,
+        input: &TypeInput,
+        timeout: Duration,
+    ) -> PortResult<ActionReceipt>;
+
+    /// Press keys.
+    async fn press_keys(
+        &self,
+        tab: &TabRef,
+        input: &KeyInput,
+        timeout: Duration,
+    ) -> PortResult<ActionReceipt>;
+
+    /// The JavaScript dialog blocking `tab`, if any. Its text is never asked for.
+    async fn dialog(&self, tab: &TabRef) -> PortResult<Option<DialogKind>>;
+
+    /// Resolve the dialog blocking `tab` (answers the kind resolved;
+    /// [`PortErrorKind::InvalidInput`] when none is open).
+    async fn resolve_dialog(&self, tab: &TabRef, resolution: &DialogResolution) -> PortResult<DialogKind>;
+
+    /// What each local path is, as the adapter that would read it sees it.
+    async fn stat_files(&self, paths: &[PathBuf]) -> PortResult<Vec<FileStat>>;
+
+    /// Upload files to a file input or drop them at a point.
+    async fn upload(&self, tab: &TabRef, input: &UploadInput, timeout: Duration)
+    -> PortResult<UploadOutcome>;
+
+    /// Run a script; its completion value comes back as JSON.
+    async fn execute(&self, tab: &TabRef, script: &str, timeout: Duration) -> PortResult<ScriptOutcome>;
+
+    /// A recording command. Default: unsupported.
+    async fn record(&self, command: &RecordCommand) -> PortResult<RecordReport> {
+        let _ = command;
+        Err(PortError::new(PortErrorKind::Unsupported, "recording is not supported by this browser port"))
+    }
+
+    /// Console and network evidence of `tab`. Default: unsupported.
+    async fn diagnostics(&self, tab: &TabRef, query: &DiagnosticsQuery) -> PortResult<DiagnosticsPage> {
+        let _ = (tab, query);
+        Err(PortError::new(PortErrorKind::Unsupported, "diagnostics are not supported by this browser port"))
+    }
+
+    /// Wait `duration` on the adapter's timer (core has no runtime of its own). Used for
+    /// `duration` waits, polling and timeouts.
+    async fn sleep(&self, duration: Duration);
+}

@@ -1,0 +1,679 @@
+//! Typed inputs and outcomes of [`BrowserPort`](super::BrowserPort) operations.
+//!
+//! References to tabs, elements and recordings are adapter-defined opaque tokens: a WebDriver
+//! adapter may encode a window handle and an element id, an extension adapter a tab id and a
+//! node id. Core never looks inside them; it binds them to its own handles.
+//!
+//! Coordinates are CSS pixels. [`Point`]s given to input operations are relative to the
+//! top-left of the viewport; [`Captured::origin`] is in document coordinates.
+
+use std::path::PathBuf;
+
+use url::Url;
+
+use crate::authority::CredentialClass;
+use crate::decode::FillValue;
+use crate::envelope::Readiness;
+use crate::tools::click::MouseButton;
+use crate::tools::diagnose::{Detail, Source};
+use crate::tools::press_key::{Key, Modifier};
+use crate::tools::scroll::ScrollDirection;
+
+macro_rules! opaque_ref {
+    ($(#[$meta:meta])* $name:ident) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+        pub struct $name(String);
+
+        impl $name {
+            /// Wrap an adapter-defined token.
+            pub fn new(token: impl Into<String>) -> Self {
+                $name(token.into())
+            }
+
+            /// The adapter-defined token.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+    };
+}
+
+opaque_ref! {
+    /// An adapter's reference to one browser tab.
+    TabRef
+}
+
+opaque_ref! {
+    /// An adapter's reference to one element of one document. It goes stale with its document.
+    ElementRef
+}
+
+opaque_ref! {
+    /// An adapter's identity of a document (e.g. `performance.timeOrigin` + URL). Core turns
+    /// changes of identity into document generations.
+    DocumentId
+}
+
+opaque_ref! {
+    /// An adapter's reference to one recording.
+    RecordingRef
+}
+
+/// What a tab shows right now.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageState {
+    /// The current URL (may be `about:blank`).
+    pub url: Url,
+    /// The document title, unbounded page text (core bounds it).
+    pub title: String,
+    /// `document.readyState`.
+    pub readiness: Readiness,
+    /// The document's identity.
+    pub document: DocumentId,
+}
+
+/// One tab of the browser.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TabInfo {
+    /// The adapter's reference.
+    pub tab: TabRef,
+    /// What it shows.
+    pub page: PageState,
+    /// Whether it is the selected tab of its window.
+    pub active: bool,
+}
+
+/// A tab the adapter opened.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpenedTab {
+    /// The new tab.
+    pub tab: TabRef,
+    /// What it shows after the navigation.
+    pub page: PageState,
+}
+
+/// The result of focusing a tab.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Focused {
+    /// Whether the tab's window has the operating-system focus (headless browsers: `false`
+    /// unless they report otherwise).
+    pub window_focused: bool,
+}
+
+/// A navigation of an existing tab.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NavigateInput {
+    /// Where to go (already authorized).
+    pub url: Url,
+    /// Accept this navigation's own `beforeunload` prompt; otherwise such a prompt stops the
+    /// navigation with [`PortErrorKind::BlockedByDialog`](super::PortErrorKind::BlockedByDialog).
+    pub discard_beforeunload: bool,
+}
+
+/// A move through history.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HistoryMove {
+    /// One entry back.
+    Back,
+    /// One entry forward.
+    Forward,
+    /// Reload the current document.
+    Reload {
+        /// Bypass the HTTP cache.
+        bypass_cache: bool,
+    },
+}
+
+/// Observed geometry of a tab and its window.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Geometry {
+    /// Viewport width in CSS pixels.
+    pub viewport_width: u32,
+    /// Viewport height in CSS pixels.
+    pub viewport_height: u32,
+    /// Outer window width.
+    pub window_width: u32,
+    /// Outer window height.
+    pub window_height: u32,
+    /// `window.devicePixelRatio`.
+    pub device_scale: f64,
+    /// Zoom in percent (100 when the engine cannot report it).
+    pub zoom_percent: u32,
+    /// Horizontal scroll offset (CSS px).
+    pub scroll_x: f64,
+    /// Vertical scroll offset (CSS px).
+    pub scroll_y: f64,
+}
+
+/// Which text `read_text` extracts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextMode {
+    /// The main article only: navigation, ads, footers and banners stripped.
+    Article,
+    /// Visible text of the page.
+    Visible,
+    /// Article text when the page has one, else visible text.
+    ArticleOrVisible,
+}
+
+/// A text read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadInput {
+    /// Read one element's text instead of the page.
+    pub target: Option<ElementRef>,
+    /// What to read (ignored with a target).
+    pub mode: TextMode,
+    /// Read at most this many characters (the adapter may stop early; core bounds again).
+    pub max_chars: usize,
+}
+
+/// Text read from a page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextOutcome {
+    /// The text, whitespace-normalized by the adapter.
+    pub text: String,
+    /// Whether more text existed than was returned.
+    pub truncated: bool,
+}
+
+/// What `perceive` looks at.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PerceiveScope {
+    /// Interactive controls.
+    Controls,
+    /// Landmarks, headings and other structure.
+    Structure,
+    /// Controls and structure.
+    All,
+    /// One structure-only tree, optionally under `root`, at most `max_depth` deep.
+    Document {
+        /// The subtree root.
+        root: Option<ElementRef>,
+        /// Maximum depth below the root.
+        max_depth: u32,
+    },
+}
+
+/// A perception request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PerceiveInput {
+    /// What to return.
+    pub scope: PerceiveScope,
+    /// At most this many elements, in document order.
+    pub max_items: usize,
+}
+
+/// Element states a perception may report (default states are simply absent).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ElementState {
+    /// Disabled.
+    Disabled,
+    /// Checked (checkbox, radio, switch).
+    Checked,
+    /// Selected (option, tab).
+    Selected,
+    /// Expanded.
+    Expanded,
+    /// Has focus.
+    Focused,
+    /// Required.
+    Required,
+    /// Invalid.
+    Invalid,
+}
+
+impl ElementState {
+    /// The fact token.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ElementState::Disabled => "disabled",
+            ElementState::Checked => "checked",
+            ElementState::Selected => "selected",
+            ElementState::Expanded => "expanded",
+            ElementState::Focused => "focused",
+            ElementState::Required => "required",
+            ElementState::Invalid => "invalid",
+        }
+    }
+}
+
+/// One perceived element. Names come from labels, ARIA, alt, title, text or placeholder;
+/// never from an editable value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PerceivedElement {
+    /// The adapter's reference.
+    pub element: ElementRef,
+    /// The explicit or implicit ARIA role as the page reports it (core narrows it).
+    pub role: String,
+    /// The accessible name (core normalizes and bounds it).
+    pub name: Option<String>,
+    /// Non-default states.
+    pub states: Vec<ElementState>,
+    /// The credential class of a credential field.
+    pub credential: Option<CredentialClass>,
+    /// Depth below the root, for the `Document` scope.
+    pub depth: Option<u32>,
+    /// Visible text, when it differs from the name (used to rank `find` matches).
+    pub text: Option<String>,
+    /// Whether the element is interactive (a control).
+    pub control: bool,
+}
+
+/// A perception.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Perception {
+    /// Elements in document order.
+    pub elements: Vec<PerceivedElement>,
+    /// Whether more elements existed than were returned.
+    pub truncated: bool,
+}
+
+/// A role and name of an element the browser acted on, returned in the same receipt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ElementSummary {
+    /// The role as the page reports it (core narrows it).
+    pub role: String,
+    /// The accessible name (never an editable value).
+    pub name: Option<String>,
+}
+
+/// A rectangle in document CSS pixels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CssRect {
+    /// Left edge.
+    pub x: f64,
+    /// Top edge.
+    pub y: f64,
+    /// Width.
+    pub width: f64,
+    /// Height.
+    pub height: f64,
+}
+
+/// What to capture.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CaptureKind {
+    /// The viewport.
+    Viewport,
+    /// The whole page.
+    FullPage,
+    /// One element.
+    Element(ElementRef),
+    /// A rectangle of the document, rendered at `scale` image pixels per CSS pixel.
+    Region {
+        /// The rectangle (document coordinates).
+        rect: CssRect,
+        /// Output image pixels per CSS pixel.
+        scale: f64,
+    },
+}
+
+/// A capture: PNG bytes and where the image sits in the document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Captured {
+    /// PNG bytes.
+    pub png: Vec<u8>,
+    /// Image width in pixels.
+    pub width: u32,
+    /// Image height in pixels.
+    pub height: u32,
+    /// Document CSS coordinates of the image's top-left pixel.
+    pub origin: (f64, f64),
+    /// CSS pixels per image pixel.
+    pub css_per_pixel: f64,
+    /// The tab's geometry at capture time.
+    pub geometry: Geometry,
+}
+
+/// A point in viewport CSS pixels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Point {
+    /// From the viewport's left edge.
+    pub x: f64,
+    /// From the viewport's top edge.
+    pub y: f64,
+}
+
+/// Where pointer input goes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PointerTarget {
+    /// The centre of an element (scrolled into view first).
+    Element(ElementRef),
+    /// A viewport point.
+    Point(Point),
+}
+
+/// A click.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClickInput {
+    /// Where.
+    pub at: PointerTarget,
+    /// Which button.
+    pub button: MouseButton,
+    /// 1, 2 or 3 clicks.
+    pub count: u8,
+}
+
+/// The receipt of an input action: what was acted on and what the tab shows afterwards.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActionReceipt {
+    /// The element acted on, when the browser knows it (role and name in the same round
+    /// trip).
+    pub element: Option<ElementSummary>,
+    /// The tab afterwards (a changed document means the action committed a navigation).
+    pub page: PageState,
+}
+
+/// A scroll.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ScrollInput {
+    /// Scroll until the element is in view.
+    Reveal(ElementRef),
+    /// Scroll the page by a fraction of the viewport in a direction.
+    By {
+        /// Which way.
+        direction: ScrollDirection,
+        /// Fraction of the viewport's extent in that direction.
+        fraction: f64,
+    },
+    /// Wheel input at a point.
+    Wheel {
+        /// Where the wheel turns.
+        at: Point,
+        /// Vertical delta in CSS pixels (negative is up).
+        delta_y: f64,
+    },
+}
+
+/// What a scroll did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScrollOutcome {
+    /// Whether any scroll offset changed.
+    pub scrolled: bool,
+    /// Horizontal offset afterwards (CSS px), once scrolling settled.
+    pub offset_x: f64,
+    /// Vertical offset afterwards.
+    pub offset_y: f64,
+}
+
+/// A form fill: every value is checked against its control before any is set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FillInput {
+    /// Controls and values, in order.
+    pub fields: Vec<(ElementRef, FillValue)>,
+}
+
+/// What a fill did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FillOutcome {
+    /// How many controls were set.
+    pub filled: usize,
+    /// The tab afterwards.
+    pub page: PageState,
+}
+
+/// Text typed through input events.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeInput {
+    /// The control (focused first), or `None` for the currently focused control.
+    pub into: Option<ElementRef>,
+    /// The text (possibly empty with `clear_first`).
+    pub text: String,
+    /// Clear the control before typing.
+    pub clear_first: bool,
+}
+
+/// Keys pressed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeyInput {
+    /// Keys in order.
+    pub keys: Vec<Key>,
+    /// How many times the whole sequence is sent.
+    pub repeat: u32,
+    /// Modifiers held for every key.
+    pub modifiers: Vec<Modifier>,
+    /// Focus this element first.
+    pub target: Option<ElementRef>,
+}
+
+/// The kinds of JavaScript dialog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DialogKind {
+    /// `alert()`.
+    Alert,
+    /// `confirm()`.
+    Confirm,
+    /// `prompt()`.
+    Prompt,
+    /// A `beforeunload` prompt.
+    BeforeUnload,
+}
+
+impl DialogKind {
+    /// The `dialog_type` fact.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            DialogKind::Alert => "alert",
+            DialogKind::Confirm => "confirm",
+            DialogKind::Prompt => "prompt",
+            DialogKind::BeforeUnload => "beforeunload",
+        }
+    }
+}
+
+/// How to resolve a dialog.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DialogResolution {
+    /// Accept (OK).
+    Accept,
+    /// Dismiss (Cancel).
+    Dismiss,
+    /// Type into a prompt, then accept.
+    Respond(String),
+}
+
+/// What a local path is, as the adapter (which will read it) sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileStat {
+    /// A regular file of this many bytes.
+    File {
+        /// Size in bytes.
+        bytes: u64,
+    },
+    /// A directory.
+    Directory,
+    /// Nothing (or unreadable).
+    Missing,
+}
+
+/// One inline file to upload.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InlineFile {
+    /// The file name the page sees.
+    pub name: String,
+    /// The bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// The files of an upload.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UploadFiles {
+    /// Local paths the adapter reads (already checked with `stat_files`).
+    Paths(Vec<PathBuf>),
+    /// Bytes supplied by the caller or captured earlier.
+    Inline(Vec<InlineFile>),
+}
+
+/// Where an upload goes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum UploadDestination {
+    /// An `<input type=file>`.
+    Input(ElementRef),
+    /// Dropped at a viewport point.
+    Drop(Point),
+}
+
+/// An upload.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UploadInput {
+    /// Where.
+    pub to: UploadDestination,
+    /// What.
+    pub files: UploadFiles,
+}
+
+/// What an upload did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UploadOutcome {
+    /// Files attached or dropped.
+    pub count: usize,
+    /// Their total size.
+    pub bytes: u64,
+    /// The tab afterwards.
+    pub page: PageState,
+}
+
+/// What a script returned.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScriptOutcome {
+    /// The JSON value the script's completion value serialized to.
+    pub value: serde_json::Value,
+    /// The tab afterwards.
+    pub page: PageState,
+}
+
+/// A recording command. The adapter owns frames, bounds, deadlines and the GIF encode.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RecordCommand {
+    /// Start recording this tab.
+    Start(TabRef),
+    /// Report state.
+    Status(RecordingRef),
+    /// Capture a final frame and stop.
+    Stop(RecordingRef),
+    /// Stop if active, encode and deliver.
+    Save(RecordingRef, RecordDelivery),
+    /// Erase the captured frames.
+    Discard(RecordingRef),
+}
+
+/// Where a saved replay goes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RecordDelivery {
+    /// Returned to the client (the report carries the GIF).
+    Client,
+    /// Saved by the browser as a download.
+    Download,
+    /// Attached to a file input of this tab.
+    Attach(TabRef, ElementRef),
+}
+
+/// The state of a recording.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordingState {
+    /// Capturing frames.
+    Recording,
+    /// Stopped, frames kept until retention expires.
+    Stopped,
+    /// Erased (discarded or retention expired).
+    Discarded,
+}
+
+impl RecordingState {
+    /// The `state` fact.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            RecordingState::Recording => "recording",
+            RecordingState::Stopped => "stopped",
+            RecordingState::Discarded => "discarded",
+        }
+    }
+}
+
+/// A recording's report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordReport {
+    /// The recording.
+    pub recording: RecordingRef,
+    /// Its state after the command.
+    pub state: RecordingState,
+    /// Frames kept.
+    pub frames: u32,
+    /// Frames captured (some may have been dropped by bounds).
+    pub captured_frames: u32,
+    /// Encoded size (after a save) or captured frame bytes.
+    pub bytes: u64,
+    /// Playing time of the replay.
+    pub duration_ms: u64,
+    /// Frame width.
+    pub width: u32,
+    /// Frame height.
+    pub height: u32,
+    /// Milliseconds until capture stops on its own, while recording.
+    pub capture_deadline_ms: Option<u64>,
+    /// Milliseconds until the frames are erased, once stopped.
+    pub retention_deadline_ms: Option<u64>,
+    /// Why capture stopped (`requested`, `frame_limit`, `time_limit`, `byte_limit`, …).
+    pub stop_reason: Option<String>,
+    /// The GIF, for a client delivery.
+    pub gif: Option<Vec<u8>>,
+}
+
+/// A query of console and network evidence.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DiagnosticsQuery {
+    /// Which sources.
+    pub source: Source,
+    /// Problems only, or everything.
+    pub detail: Detail,
+    /// Case-insensitive literal match on the entry text or URL.
+    pub pattern: Option<String>,
+    /// Continue after this cursor.
+    pub after: Option<String>,
+    /// At most this many entries.
+    pub limit: usize,
+}
+
+/// Where a diagnostic entry came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiagnosticSource {
+    /// The console.
+    Console,
+    /// The network.
+    Network,
+}
+
+/// One piece of console or network evidence (untrusted page content).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DiagnosticEntry {
+    /// Console or network.
+    pub source: DiagnosticSource,
+    /// Console level (`error`, `warning`, `info`, …) or `request` / `failed`.
+    pub level: String,
+    /// Whether it is a problem (warning, error, exception, failed request, HTTP error).
+    pub problem: bool,
+    /// Console text.
+    pub text: Option<String>,
+    /// HTTP method.
+    pub method: Option<String>,
+    /// HTTP status.
+    pub status: Option<u16>,
+    /// Request URL (core strips query and fragment and filters by host).
+    pub url: Option<Url>,
+}
+
+/// A page of diagnostic evidence.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DiagnosticsPage {
+    /// Entries in order.
+    pub entries: Vec<DiagnosticEntry>,
+    /// Cursor for the next page.
+    pub next_cursor: Option<String>,
+    /// Whether more entries matched than were returned.
+    pub truncated: bool,
+    /// Entries evicted from the bounded buffer.
+    pub evicted: u64,
+    /// Whether this call started tracking (no earlier evidence exists).
+    pub tracking_started: bool,
+}
