@@ -91,6 +91,27 @@ pub enum DecodeErrorKind {
     InvalidValue,
 }
 
+impl DecodeErrorKind {
+    /// The snake_case code carried in the `rule` fact of an invalid-arguments envelope.
+    pub const fn code(self) -> &'static str {
+        match self {
+            DecodeErrorKind::WrongType => "wrong_type",
+            DecodeErrorKind::UnknownField => "unknown_field",
+            DecodeErrorKind::MissingField => "missing_field",
+            DecodeErrorKind::OutOfRange => "out_of_range",
+            DecodeErrorKind::Length => "length",
+            DecodeErrorKind::NotAllowed => "not_allowed",
+            DecodeErrorKind::InvalidUrl => "invalid_url",
+            DecodeErrorKind::InvalidHandle => "invalid_handle",
+            DecodeErrorKind::Conflict => "conflict",
+            DecodeErrorKind::Duplicate => "duplicate",
+            DecodeErrorKind::UnknownTool => "unknown_tool",
+            DecodeErrorKind::InvalidReference => "invalid_reference",
+            DecodeErrorKind::InvalidValue => "invalid_value",
+        }
+    }
+}
+
 /// A refused input: where, which rule, and a bounded message safe to show to the model.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]

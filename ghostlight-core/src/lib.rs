@@ -32,6 +32,7 @@ pub mod capability;
 pub mod catalog;
 pub mod decode;
 pub mod envelope;
+pub mod executor;
 pub mod handles;
 pub mod language;
 pub mod limits;
@@ -52,6 +53,8 @@ pub use catalog::{
 };
 pub use decode::{DecodeError, DecodeErrorKind, Pointer};
 pub use envelope::{Effect, Envelope, Readiness, Status};
+pub use executor::{Attachment, Cancellation, Ghostlight, GhostlightBuilder, ToolResult, UnknownTool};
 pub use handles::{Handle, HandleKind};
+pub use port::{BrowserPort, PortError, PortErrorKind};
 pub use request::{Call, Request, Restrictions};
 pub use selector::{Role, Selector};

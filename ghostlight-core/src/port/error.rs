@@ -40,6 +40,8 @@ pub enum PortErrorKind {
     CredentialTarget,
     /// The page threw while running a script.
     ScriptError,
+    /// The browser's local preserve-tabs interlock keeps this tab open.
+    TabPreserved,
     /// Anything else.
     Other,
 }
@@ -60,6 +62,7 @@ impl PortErrorKind {
             PortErrorKind::InvalidInput => "invalid_input",
             PortErrorKind::CredentialTarget => "credential_target",
             PortErrorKind::ScriptError => "script_error",
+            PortErrorKind::TabPreserved => "tab_preserved",
             PortErrorKind::Other => "browser_error",
         }
     }

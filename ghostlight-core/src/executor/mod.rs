@@ -1,0 +1,292 @@
+//! The executor: one call in, one truthful envelope out.
+//!
+//! ```text
+//! invoke(tool, arguments, cancellation)
+//!   decode     arguments ─▶ typed Request            (refusal: failed, nothing dispatched)
+//!   snapshot   authority ∩ restrictions ─▶ AuthoritySnapshot (immutable, shared with children)
+//!   classify   Request ─▶ Requirement
+//!   authorize  capabilities, tab-close policy, destination — before any browser contact
+//!   resolve    tab (leased: one call per tab at a time), its page (authorized again: a tab
+//!              outside authority blocks tab-bound work), target / view handles
+//!   dispatch   BrowserPort operation ─▶ typed outcome or PortError
+//!   govern     a committed landing is projected under the snapshot
+//!   render     Outcome ─▶ Envelope (+ attachments kept apart)
+//!   audit      payload-free record to the AuditSink
+//! ```
+//!
+//! Tool-specific steps live in `ops/<tool>.rs`; the steps they share live in [`run`].
+
+mod cancel;
+mod composite;
+mod mint;
+mod ops;
+mod outcome;
+mod run;
+mod selector_match;
+mod workspace;
+
+#[cfg(all(test, feature = "testing"))]
+mod tests;
+
+use std::pin::pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use futures::future::{Either, select};
+use serde_json::{Value, json};
+
+use crate::authority::{AuditRecord, AuditSink, CompiledAuthority};
+use crate::catalog::{ToolName, decode_call};
+use crate::envelope::{Effect, Envelope, Status};
+use crate::handles::{Handle, HandleKind};
+use crate::port::BrowserPort;
+use crate::request::Request;
+
+pub use cancel::{Cancellation, Cancelled};
+pub use outcome::Attachment;
+
+use outcome::Outcome;
+use run::Run;
+use workspace::{Claims, Workspace};
+
+/// What is shared by every workspace over one browser.
+pub(crate) struct Shared {
+    pub(crate) port: Arc<dyn BrowserPort>,
+    pub(crate) authority: CompiledAuthority,
+    pub(crate) audit: Arc<dyn AuditSink>,
+    pub(crate) claims: Claims,
+    /// Mint reproducible handles (tests only).
+    pub(crate) deterministic: bool,
+    /// Workspaces made so far (seeds deterministic minters).
+    pub(crate) workspaces: AtomicU64,
+}
+
+/// An audit sink that drops records (the default until the host supplies one).
+#[derive(Debug, Default)]
+pub struct DiscardAudit;
+
+impl AuditSink for DiscardAudit {
+    fn record(&self, _record: &AuditRecord) {}
+}
+
+/// The result of one invocation: the envelope, and rich content that travels beside it
+/// (screenshot PNGs, replay GIFs — never inside the envelope).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolResult {
+    /// The envelope.
+    pub envelope: Envelope,
+    /// Images, in order.
+    pub attachments: Vec<Attachment>,
+}
+
+impl ToolResult {
+    /// Whether an MCP edge sets `isError` (status `failed`, `blocked` or
+    /// `attention_required`).
+    pub fn is_error(&self) -> bool {
+        matches!(self.envelope.status, Status::Failed | Status::Blocked | Status::AttentionRequired)
+    }
+}
+
+/// A tool name outside the catalog (a protocol error at an MCP edge, not an envelope).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown tool {name:?}: Ghostlight 1.0 has 24 tools, listed by tools/list")]
+pub struct UnknownTool {
+    /// The name asked for (bounded).
+    pub name: String,
+}
+
+/// Ghostlight over one browser, as one workspace (one client's tabs and handles).
+///
+/// Cheap to clone (clones share the workspace); [`Ghostlight::workspace`] makes a sibling
+/// workspace over the same browser and authority, whose tabs the others can never see.
+#[derive(Clone)]
+pub struct Ghostlight {
+    shared: Arc<Shared>,
+    workspace: Arc<Workspace>,
+}
+
+impl std::fmt::Debug for Ghostlight {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ghostlight").field("engine", &self.shared.port.engine()).finish_non_exhaustive()
+    }
+}
+
+/// Builds a [`Ghostlight`].
+pub struct GhostlightBuilder {
+    port: Arc<dyn BrowserPort>,
+    authority: CompiledAuthority,
+    audit: Arc<dyn AuditSink>,
+    deterministic: bool,
+}
+
+impl GhostlightBuilder {
+    /// Mint the same handles in every run, for snapshot tests. Handles are then guessable:
+    /// never use this outside tests.
+    #[cfg(any(test, feature = "testing"))]
+    pub fn deterministic_handles(mut self) -> Self {
+        self.deterministic = true;
+        self
+    }
+
+    /// Use this compiled authority (default: the built-in defaults).
+    pub fn authority(mut self, authority: CompiledAuthority) -> Self {
+        self.authority = authority;
+        self
+    }
+
+    /// Send audit records here (default: dropped).
+    pub fn audit(mut self, sink: Arc<dyn AuditSink>) -> Self {
+        self.audit = sink;
+        self
+    }
+
+    /// The first workspace.
+    pub fn build(self) -> Ghostlight {
+        Ghostlight {
+            shared: Arc::new(Shared {
+                port: self.port,
+                authority: self.authority,
+                audit: self.audit,
+                claims: Claims::default(),
+                deterministic: self.deterministic,
+                workspaces: AtomicU64::new(1),
+            }),
+            workspace: Arc::new(Workspace::new(self.deterministic.then_some(0))),
+        }
+    }
+}
+
+impl Ghostlight {
+    /// Ghostlight over `port` with the default authority and no audit sink.
+    pub fn new(port: Arc<dyn BrowserPort>) -> Ghostlight {
+        Ghostlight::builder(port).build()
+    }
+
+    /// A builder over `port`.
+    pub fn builder(port: Arc<dyn BrowserPort>) -> GhostlightBuilder {
+        GhostlightBuilder {
+            port,
+            authority: CompiledAuthority::default(),
+            audit: Arc::new(DiscardAudit),
+            deterministic: false,
+        }
+    }
+
+    /// A new, empty workspace over the same browser, authority and audit sink.
+    pub fn workspace(&self) -> Ghostlight {
+        let seed = self.shared.workspaces.fetch_add(1, Ordering::Relaxed);
+        let workspace = Workspace::new(self.shared.deterministic.then_some(seed));
+        Ghostlight { shared: self.shared.clone(), workspace: Arc::new(workspace) }
+    }
+
+    /// The compiled authority.
+    pub fn authority(&self) -> &CompiledAuthority {
+        &self.shared.authority
+    }
+
+    /// The browser port.
+    pub fn port(&self) -> &Arc<dyn BrowserPort> {
+        &self.shared.port
+    }
+
+    /// Invoke `tool` by name. Only a name outside the catalog is an error; everything else,
+    /// including invalid arguments, is an envelope.
+    pub async fn invoke(
+        &self,
+        tool: &str,
+        arguments: &Value,
+        cancellation: &Cancellation,
+    ) -> Result<ToolResult, UnknownTool> {
+        let name = ToolName::parse(tool).ok_or_else(|| UnknownTool {
+            name: crate::language::bound_visible(tool, crate::limits::ECHO_CHARS).unwrap_or_default(),
+        })?;
+        Ok(self.invoke_tool(name, arguments, cancellation).await)
+    }
+
+    /// Invoke a catalog tool.
+    pub async fn invoke_tool(
+        &self,
+        tool: ToolName,
+        arguments: &Value,
+        cancellation: &Cancellation,
+    ) -> ToolResult {
+        let invocation = self.workspace.mint(HandleKind::Invocation);
+        let call = match decode_call(tool, arguments) {
+            Ok(call) => call,
+            Err(error) => {
+                self.shared.audit.record(&AuditRecord::invalid(invocation.clone(), tool));
+                return finish(invalid_arguments(tool, &error), &invocation);
+            }
+        };
+        let snapshot = self.shared.authority.snapshot(&call.restrictions);
+        let dispatched = AtomicBool::new(false);
+        let run = Run::new(
+            &self.shared,
+            &self.workspace,
+            snapshot,
+            invocation.clone(),
+            call.request.requirement(),
+            &dispatched,
+            None,
+        );
+        let work = pin!(execute(&run, &call.request));
+        let cancelled = pin!(cancellation.cancelled());
+        let outcome = match select(work, cancelled).await {
+            Either::Left((outcome, _)) => outcome,
+            Either::Right(((), _)) => cancelled_outcome(tool, dispatched.load(Ordering::SeqCst)),
+        };
+        self.audit(&run, &outcome);
+        finish(outcome, &invocation)
+    }
+
+    fn audit(&self, run: &Run<'_>, outcome: &Outcome) {
+        // Every path through `execute` authorizes first; a cancellation before that point
+        // leaves no record of a decision, and nothing happened to record.
+        let Some(record) = run.take_audit() else { return };
+        let mut record = record.finish(outcome.status, outcome.effect, run.started.elapsed());
+        if let Some(site) = outcome.landing.clone() {
+            record = record.with_landing(site);
+        }
+        self.shared.audit.record(&record);
+    }
+}
+
+fn finish(outcome: Outcome, invocation: &Handle) -> ToolResult {
+    let (envelope, attachments, _) = outcome.into_parts(invocation);
+    ToolResult { envelope, attachments }
+}
+
+/// The envelope of arguments that did not decode: `failed`, effect `none`, the pointer and
+/// rule in facts.
+fn invalid_arguments(tool: ToolName, error: &crate::decode::DecodeError) -> Outcome {
+    Outcome::failed("invalid_arguments", format!("Invalid arguments for {}: {error}", tool.as_str()))
+        .fact("pointer", error.pointer().as_str())
+        .fact("rule", error.kind().code())
+        .fact("tool", tool.as_str())
+}
+
+fn cancelled_outcome(tool: ToolName, dispatched: bool) -> Outcome {
+    let (summary, effect) = if dispatched {
+        (
+            format!(
+                "Cancelled {} after it reached the browser; whether it took effect is unknown.",
+                tool.as_str()
+            ),
+            Effect::Unknown,
+        )
+    } else {
+        (format!("Cancelled {} before anything was sent to the browser.", tool.as_str()), Effect::None)
+    };
+    Outcome::read(summary)
+        .with_status(Status::Cancelled)
+        .with_effect(effect)
+        .fact("tool", json!(tool.as_str()))
+}
+
+/// Authorize statically, then run the tool. Shared by direct calls and composite children.
+pub(crate) async fn execute(run: &Run<'_>, request: &Request) -> Outcome {
+    if let Err(refusal) = run.authorize(None) {
+        return refusal;
+    }
+    ops::dispatch(run, request).await
+}

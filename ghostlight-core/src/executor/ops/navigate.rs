@@ -1,0 +1,197 @@
+//! `browser_navigate`: go to a governed URL in the unambiguous tab, a named tab (reopened
+//! under the same handle when it closed), or a new tab; with no tab, adopt an unbound
+//! same-host tab (exact URL preferred) unless `reuse: "never"`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::authority::Site;
+use crate::port::{NavigateInput, PageState, PortError, PortErrorKind, TabRef};
+use crate::tools::navigate::{BeforeUnload, Destination, NavigateRequest, Reuse};
+
+use super::super::outcome::Outcome;
+use super::super::run::{Run, Step, host_of, unknown_handle};
+use super::super::workspace::TabSlot;
+
+/// How the tab was come by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum How {
+    /// An existing controlled tab navigated.
+    Navigated,
+    /// A new tab opened.
+    Opened,
+    /// A closed tab's handle got a new tab.
+    Reopened,
+    /// An unbound tab adopted.
+    Reused,
+}
+
+pub(crate) async fn run(run: &Run<'_>, request: &NavigateRequest) -> Outcome {
+    navigate(run, request).await.unwrap_or_else(|outcome| outcome)
+}
+
+async fn navigate(run: &Run<'_>, request: &NavigateRequest) -> Step<Outcome> {
+    let input = NavigateInput {
+        url: request.url.clone(),
+        discard_beforeunload: request.beforeunload == Some(BeforeUnload::Discard),
+    };
+    let timeout = Duration::from_millis(request.timeout_ms);
+    match &request.destination {
+        Destination::NewTab => open(run, request, &input, None).await,
+        Destination::Tab(handle) => {
+            let slot = run.workspace.slot(handle).ok_or_else(|| unknown_handle(handle))?;
+            in_slot(run, request, &input, slot).await
+        }
+        Destination::Default { reuse } => {
+            if let Some(pinned) = &run.pinned {
+                return in_slot(run, request, &input, pinned.clone()).await;
+            }
+            let live = run.workspace.slots().into_iter().filter(|slot| slot.tab().is_some()).count();
+            if live > 0 {
+                let slot = run.default_slot().await?;
+                return in_slot(run, request, &input, slot).await;
+            }
+            if *reuse == Reuse::Domain
+                && let Some(tab) = adoptable(run, &request.url).await?
+            {
+                return adopt(run, request, &input, tab, timeout).await;
+            }
+            open(run, request, &input, None).await
+        }
+    }
+}
+
+/// Navigate the tab of `slot`, or reopen it under the same handle when it has closed.
+async fn in_slot(
+    run: &Run<'_>,
+    request: &NavigateRequest,
+    input: &NavigateInput,
+    slot: Arc<TabSlot>,
+) -> Step<Outcome> {
+    let _guard = if run.pinned.is_some() { None } else { Some(slot.work.clone().lock_owned().await) };
+    let Some(tab) = slot.tab() else { return open(run, request, input, Some(slot)).await };
+    run.dispatching();
+    match run.port().navigate(&tab, input, Duration::from_millis(request.timeout_ms)).await {
+        Ok(page) => Ok(report(run, request, &slot, &page, How::Navigated)),
+        Err(error) if error.kind() == PortErrorKind::TabGone => {
+            run.forget_tab(&slot);
+            open(run, request, input, Some(slot)).await
+        }
+        Err(error) => Err(failure(run, request, &error).fact("tab", slot.handle.as_str())),
+    }
+}
+
+/// Open a new tab (for `slot` when reopening a closed handle).
+async fn open(
+    run: &Run<'_>,
+    request: &NavigateRequest,
+    input: &NavigateInput,
+    slot: Option<Arc<TabSlot>>,
+) -> Step<Outcome> {
+    run.dispatching();
+    let opened = run
+        .port()
+        .open_tab(input, Duration::from_millis(request.timeout_ms))
+        .await
+        .map_err(|e| failure(run, request, &e))?;
+    run.shared.claims.claim(&opened.tab);
+    let (slot, how) = match slot {
+        Some(slot) => {
+            slot.bind(opened.tab);
+            (slot, How::Reopened)
+        }
+        None => (run.workspace.add_slot(opened.tab), How::Opened),
+    };
+    Ok(report(run, request, &slot, &opened.page, how))
+}
+
+/// An unbound tab on the destination's site, exact URL first.
+async fn adoptable(run: &Run<'_>, url: &url::Url) -> Step<Option<TabRef>> {
+    let Some(site) = Site::from_url(url) else { return Ok(None) };
+    let tabs = run.port().tabs().await.map_err(|e| run.fail(&e, "look for a tab to reuse", None))?;
+    let unbound = tabs.iter().filter(|info| !run.shared.claims.is_claimed(&info.tab));
+    let same_site: Vec<_> =
+        unbound.filter(|info| Site::from_url(&info.page.url).as_ref() == Some(&site)).collect();
+    let exact = same_site.iter().find(|info| &info.page.url == url);
+    Ok(exact.or(same_site.first()).map(|info| info.tab.clone()))
+}
+
+/// Adopt an unbound tab: claim it, bind a slot, and navigate it unless it already shows the
+/// exact URL.
+async fn adopt(
+    run: &Run<'_>,
+    request: &NavigateRequest,
+    input: &NavigateInput,
+    tab: TabRef,
+    timeout: Duration,
+) -> Step<Outcome> {
+    if !run.shared.claims.claim(&tab) {
+        return open(run, request, input, None).await;
+    }
+    let slot = run.workspace.add_slot(tab.clone());
+    let _guard = slot.work.clone().lock_owned().await;
+    let current = run.port().page(&tab).await.map_err(|e| failure(run, request, &e))?;
+    let page = if current.url == request.url {
+        current
+    } else {
+        run.dispatching();
+        run.port().navigate(&tab, input, timeout).await.map_err(|e| failure(run, request, &e))?
+    };
+    Ok(report(run, request, &slot, &page, How::Reused))
+}
+
+fn failure(run: &Run<'_>, request: &NavigateRequest, error: &PortError) -> Outcome {
+    let host = host_of(&request.url);
+    if error.kind() == PortErrorKind::BlockedByDialog {
+        return Outcome::failed(
+            "beforeunload",
+            format!(
+                "The current page asked to confirm leaving, so the navigation to {host} stopped; nothing was \
+                 accepted."
+            ),
+        )
+        .fact("host", host)
+        .next("Repeat with beforeunload: \"discard\" to leave anyway, or call browser_dialog to decide.");
+    }
+    run.fail(error, &format!("navigate to {host}"), Some(request.timeout_ms)).fact("host", host)
+}
+
+fn report(run: &Run<'_>, request: &NavigateRequest, slot: &TabSlot, page: &PageState, how: How) -> Outcome {
+    let (generation, _) = slot.observe(&page.document, &page.url);
+    let governed = run.snapshot.govern(&page.url);
+    let host = host_of(&page.url);
+    let summary = match how {
+        How::Navigated => format!("Navigated to {host}."),
+        How::Opened => format!("Opened {host}."),
+        How::Reused => format!("Reused the {host} tab."),
+        How::Reopened => {
+            format!(
+                "{} had closed, so Ghostlight opened {host} in a new tab under the same handle.",
+                slot.handle
+            )
+        }
+    };
+    // Opening a new tab twice opens two tabs; every other path lands on the same page again.
+    let repeat_safe = !matches!(request.destination, Destination::NewTab);
+    let mut outcome = Outcome::applied(summary, repeat_safe)
+        .with_readiness(page.readiness)
+        .fact("tab", slot.handle.as_str())
+        .fact("url", governed.as_str())
+        .fact("title", run.title(page).unwrap_or_default())
+        .fact("created", matches!(how, How::Opened | How::Reopened))
+        .fact("reused", how == How::Reused)
+        .fact("document_generation", generation)
+        .fact("host", host.clone());
+    if how == How::Reopened {
+        outcome = outcome.fact("reopened", true);
+    }
+    outcome.landing = Site::from_url(&page.url);
+    if !governed.is_inside() {
+        outcome.summary =
+            format!("{} The page landed on {host}, which is outside authority.", outcome.summary);
+        outcome = outcome
+            .fact("outside_authority", true)
+            .next("Use browser_navigate to take the tab back to an allowed host.");
+    }
+    outcome
+}

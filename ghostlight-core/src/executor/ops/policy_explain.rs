@@ -1,0 +1,13 @@
+//! `policy_explain`: the compiled authority of this invocation; never touches a browser.
+
+use crate::tools::policy_explain::PolicyExplainRequest;
+
+use super::super::outcome::Outcome;
+use super::super::run::Run;
+
+pub(crate) async fn run(run: &Run<'_>, _request: &PolicyExplainRequest) -> Outcome {
+    let explanation = run.snapshot.explain();
+    let mut outcome = Outcome::read(explanation.summary);
+    outcome.facts = explanation.facts;
+    outcome
+}

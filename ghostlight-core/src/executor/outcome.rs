@@ -1,0 +1,364 @@
+//! [`Outcome`]: the typed result of one invocation before it becomes an [`Envelope`], and
+//! the language of failures shared by every tool.
+//!
+//! The invariants of the envelope are enforced here, once: a `partial` or `unknown` effect is
+//! never repeat-safe, a replay hint appears only when the call is repeat-safe, summaries are
+//! bounded, next steps are at most two.
+
+use serde_json::{Map, Value, json};
+
+use crate::authority::{CredentialClass, CredentialHandoff, Refusal, Site};
+use crate::catalog::ToolName;
+use crate::envelope::{Effect, Envelope, Readiness, Status};
+use crate::handles::Handle;
+use crate::language::{bound_visible, target_phrase};
+use crate::limits::{NEXT_STEPS_MAX, SUMMARY_CHARS};
+use crate::port::{PortEffect, PortError, PortErrorKind, StartupRefusal};
+use crate::selector::Role;
+
+/// Rich content that travels beside the envelope (never inside it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attachment {
+    /// `image/png` or `image/gif`.
+    pub mime_type: &'static str,
+    /// The bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// The typed result of an invocation.
+#[derive(Debug, Clone)]
+pub(crate) struct Outcome {
+    pub(crate) status: Status,
+    pub(crate) effect: Effect,
+    pub(crate) readiness: Readiness,
+    pub(crate) repeat_safe: bool,
+    pub(crate) summary: String,
+    pub(crate) facts: Map<String, Value>,
+    pub(crate) next_steps: Vec<String>,
+    /// A "repeat the call" hint, shown only when the call is repeat-safe.
+    pub(crate) replay_hint: Option<String>,
+    pub(crate) attachments: Vec<Attachment>,
+    /// A committed landing's site, for the audit record.
+    pub(crate) landing: Option<Site>,
+}
+
+impl Outcome {
+    /// A success with no effect (a read), repeat-safe.
+    pub(crate) fn read(summary: impl Into<String>) -> Self {
+        Outcome {
+            status: Status::Succeeded,
+            effect: Effect::None,
+            readiness: Readiness::NotApplicable,
+            repeat_safe: true,
+            summary: summary.into(),
+            facts: Map::new(),
+            next_steps: Vec::new(),
+            replay_hint: None,
+            attachments: Vec::new(),
+            landing: None,
+        }
+    }
+
+    /// A success that changed something. `repeat_safe` says whether doing it again is
+    /// harmless (scrolling to a target is; clicking is not).
+    pub(crate) fn applied(summary: impl Into<String>, repeat_safe: bool) -> Self {
+        Outcome { effect: Effect::Applied, repeat_safe, ..Outcome::read(summary) }
+    }
+
+    /// A failure with nothing done; `reason` is the closed `reason` fact.
+    pub(crate) fn failed(reason: &str, summary: impl Into<String>) -> Self {
+        let mut outcome = Outcome { status: Status::Failed, repeat_safe: false, ..Outcome::read(summary) };
+        outcome.facts.insert("reason".into(), json!(reason));
+        outcome
+    }
+
+    /// An authority refusal or credential handoff.
+    pub(crate) fn refused(refusal: &Refusal) -> Self {
+        Outcome {
+            status: refusal.status(),
+            effect: refusal.effect(),
+            repeat_safe: refusal.repeat_safe(),
+            facts: refusal.facts(),
+            next_steps: refusal.next_steps(),
+            ..Outcome::read(refusal.summary())
+        }
+    }
+
+    /// The credential handoff for `class` on `site`.
+    pub(crate) fn handoff(
+        tool: ToolName,
+        class: CredentialClass,
+        site: Option<Site>,
+        target: Option<Handle>,
+    ) -> Self {
+        Outcome::refused(&Refusal::CredentialHandoff(CredentialHandoff::new(tool, class, site, target)))
+    }
+
+    pub(crate) fn with_status(mut self, status: Status) -> Self {
+        self.status = status;
+        self
+    }
+
+    pub(crate) fn with_effect(mut self, effect: Effect) -> Self {
+        self.effect = effect;
+        self
+    }
+
+    pub(crate) fn with_readiness(mut self, readiness: Readiness) -> Self {
+        self.readiness = readiness;
+        self
+    }
+
+    pub(crate) fn fact(mut self, key: &str, value: impl Into<Value>) -> Self {
+        self.facts.insert(key.to_owned(), value.into());
+        self
+    }
+
+    pub(crate) fn next(mut self, step: impl Into<String>) -> Self {
+        self.next_steps.push(step.into());
+        self
+    }
+
+    pub(crate) fn replay(mut self, hint: impl Into<String>) -> Self {
+        self.replay_hint = Some(hint.into());
+        self
+    }
+
+    pub(crate) fn attach(mut self, attachment: Attachment) -> Self {
+        self.attachments.push(attachment);
+        self
+    }
+
+    /// The envelope, with the invariants applied.
+    pub(crate) fn into_parts(mut self, invocation: &Handle) -> (Envelope, Vec<Attachment>, Option<Site>) {
+        if matches!(self.effect, Effect::Partial | Effect::Unknown)
+            || !matches!(self.status, Status::Succeeded)
+        {
+            self.repeat_safe = false;
+        }
+        if self.repeat_safe
+            && let Some(hint) = self.replay_hint.take()
+        {
+            self.next_steps.push(hint);
+        }
+        self.next_steps.truncate(NEXT_STEPS_MAX);
+        let summary = bound_visible(&self.summary, SUMMARY_CHARS).unwrap_or_default();
+        let envelope = Envelope {
+            invocation: invocation.as_str().to_owned(),
+            status: self.status,
+            effect: self.effect,
+            readiness: self.readiness,
+            repeat_safe: self.repeat_safe,
+            summary,
+            facts: self.facts,
+            next_steps: self.next_steps,
+        };
+        (envelope, self.attachments, self.landing)
+    }
+}
+
+/// The next step after a stale target.
+pub(crate) const REINSPECT: &str =
+    "Call browser_inspect or browser_find on this tab for fresh targets, then act on those.";
+/// The next step after a stale view.
+pub(crate) const RECAPTURE: &str = "Call browser_screenshot for a current view, then use its coordinates.";
+/// The next step to see the tabs.
+pub(crate) const LIST_TABS: &str = "Call browser_tabs with action \"list\" to see the controlled tabs.";
+/// The next step after a dialog blocked work.
+pub(crate) const SEE_DIALOG: &str =
+    "Call browser_dialog with action \"status\", then accept or dismiss the dialog.";
+
+/// Render a port failure of the work described by `doing` (an infinitive phrase such as
+/// `click the "Save" button`). `timeout_ms` is the bound the call ran under.
+pub(crate) fn port_failure(error: &PortError, doing: &str, engine: &str, timeout_ms: Option<u64>) -> Outcome {
+    if let Some(refusal) = error.startup_refusal() {
+        return startup_refusal(refusal);
+    }
+    let unknown = error.effect() == PortEffect::Unknown;
+    let outcome = match error.kind() {
+        PortErrorKind::NotConnected => Outcome::failed(
+            "not_connected",
+            format!("No browser is connected, so Ghostlight could not {doing}."),
+        ),
+        PortErrorKind::Transport | PortErrorKind::BrowserGone if unknown => Outcome::failed(
+            error.kind().code(),
+            format!("Lost the browser connection while trying to {doing}; whether it happened is unknown."),
+        )
+        .next(LIST_TABS),
+        PortErrorKind::Transport | PortErrorKind::BrowserGone => Outcome::failed(
+            error.kind().code(),
+            format!("Could not reach the browser to {doing}; nothing was done."),
+        ),
+        PortErrorKind::TabGone => {
+            Outcome::failed("tab_gone", format!("The tab closed before Ghostlight could {doing}."))
+                .next(LIST_TABS)
+        }
+        PortErrorKind::TargetStale => Outcome::failed(
+            "target_stale",
+            format!("Could not {doing}: the element is gone from the page since it was inspected."),
+        )
+        .next(REINSPECT),
+        PortErrorKind::Obstructed => {
+            let cover = match error.obstruction() {
+                Some(by) => target_phrase(Role::narrow(&by.role), by.name.as_deref(), true),
+                None => "another element".to_owned(),
+            };
+            let mut outcome = Outcome::failed(
+                "obstructed",
+                format!("Did not {doing}: {cover} covers it, and Ghostlight does not click through."),
+            )
+            .next("Close or dismiss the covering element first, then try again.");
+            if let Some(by) = error.obstruction() {
+                let mut covering = Map::new();
+                covering.insert("role".into(), json!(Role::narrow(&by.role).token()));
+                if let Some(name) = by.name.as_deref().and_then(crate::language::normalize_name) {
+                    covering.insert("name".into(), json!(name));
+                }
+                outcome = outcome.fact("obstructed_by", Value::Object(covering));
+            }
+            outcome
+        }
+        PortErrorKind::BlockedByDialog => Outcome::failed(
+            "blocked_by_dialog",
+            format!("A JavaScript dialog blocks the page, so Ghostlight did not {doing}."),
+        )
+        .next(SEE_DIALOG),
+        PortErrorKind::Timeout => {
+            let bound = timeout_ms.map(|ms| format!(" after {ms} ms")).unwrap_or_default();
+            let tail = if unknown { "; whether it happened is unknown" } else { "" };
+            let mut outcome =
+                Outcome::failed("timeout", format!("Timed out{bound} trying to {doing}{tail}."));
+            if let Some(ms) = timeout_ms {
+                outcome = outcome.fact("timeout_ms", ms);
+            }
+            outcome
+        }
+        PortErrorKind::Unsupported => {
+            Outcome::failed("unsupported", format!("This browser ({engine}) cannot {doing}."))
+                .fact("engine", engine)
+        }
+        PortErrorKind::InvalidInput => Outcome::failed(
+            "invalid_input",
+            format!("The page did not accept the input, so Ghostlight did not {doing}."),
+        ),
+        PortErrorKind::CredentialTarget => {
+            return Outcome::handoff(ToolName::TypeText, CredentialClass::Password, None, None);
+        }
+        PortErrorKind::ScriptError => Outcome::failed(
+            "script_error",
+            "The script threw an error in the page; its message is not shown.",
+        ),
+        _ => Outcome::failed(error.kind().code(), format!("The browser could not {doing}.")),
+    };
+    if unknown { outcome.with_status(Status::Unknown).with_effect(Effect::Unknown) } else { outcome }
+}
+
+/// The spec's startup refusals, word for word: the summary holds the whole recovery
+/// instruction (no next steps), except for a registration owned elsewhere.
+pub(crate) fn startup_refusal(refusal: &StartupRefusal) -> Outcome {
+    let attention = |summary: String| Outcome::read(summary).with_status(Status::AttentionRequired);
+    let mut outcome = match refusal {
+        StartupRefusal::Manual { browsers } => {
+            let choice = match browsers.as_slice() {
+                [one] => format!("a {one} window"),
+                _ => format!("one of these browsers: {}", or_list(browsers)),
+            };
+            let mut outcome = attention(format!(
+                "No browser is connected. Ask the user to open {choice}, with the Ghostlight extension \
+                 installed, then repeat the call."
+            ))
+            .fact("reason", "browser_startup_manual")
+            .fact("browsers", json!(browsers));
+            if let [one] = browsers.as_slice() {
+                outcome = outcome.fact("browser", one.as_str());
+            }
+            outcome
+        }
+        StartupRefusal::NoRegistration { browsers } => {
+            let found = if browsers.is_empty() {
+                "no supported browser was found".to_owned()
+            } else {
+                format!("found {}", and_list(browsers))
+            };
+            let mut outcome = attention(format!(
+                "No installed browser can connect to Ghostlight yet ({found}). Ask the user to run \
+                 `ghostlight install`, then repeat the call."
+            ))
+            .fact("reason", "browser_startup_manual")
+            .fact("browsers", json!(browsers));
+            if let [one] = browsers.as_slice() {
+                outcome = outcome.fact("browser", one.as_str());
+            }
+            outcome
+        }
+        StartupRefusal::OwnedElsewhere => attention(
+            "Another Ghostlight installation owns the browser registration.".to_owned(),
+        )
+        .fact("reason", "native_host_owned_elsewhere")
+        .next("Ask the user to run `ghostlight install` from the installation that should own the browsers."),
+    };
+    outcome.repeat_safe = false;
+    outcome
+}
+
+fn or_list(items: &[String]) -> String {
+    join(items, "or")
+}
+
+fn and_list(items: &[String]) -> String {
+    join(items, "and")
+}
+
+fn join(items: &[String], conjunction: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} {conjunction} {last}", init.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn envelope(outcome: Outcome) -> Envelope {
+        outcome.into_parts(&Handle::from_token(crate::handles::HandleKind::Invocation, "t")).0
+    }
+
+    #[test]
+    fn unknown_effects_are_never_repeat_safe_and_hide_replay() {
+        let outcome = Outcome::applied("Clicked.", true).with_effect(Effect::Unknown).replay("Repeat it.");
+        let envelope = envelope(outcome);
+        assert!(!envelope.repeat_safe);
+        assert!(envelope.next_steps.is_empty());
+        let safe = envelope_of_read();
+        assert_eq!(safe.next_steps, ["Repeat it."]);
+    }
+
+    fn envelope_of_read() -> Envelope {
+        envelope(Outcome::read("Read.").replay("Repeat it."))
+    }
+
+    #[test]
+    fn startup_refusals_read_as_the_spec_says() {
+        let one = envelope(startup_refusal(&StartupRefusal::Manual { browsers: vec!["Chromium".into()] }));
+        assert_eq!(one.status, Status::AttentionRequired);
+        assert_eq!(
+            one.summary,
+            "No browser is connected. Ask the user to open a Chromium window, with the Ghostlight extension \
+             installed, then repeat the call."
+        );
+        assert_eq!(one.facts["browser"], "Chromium");
+        assert!(one.next_steps.is_empty());
+        let two = envelope(startup_refusal(&StartupRefusal::Manual {
+            browsers: vec!["Chromium".into(), "Firefox".into()],
+        }));
+        assert!(two.summary.contains("one of these browsers: Chromium or Firefox"), "{}", two.summary);
+        assert!(!two.facts.contains_key("browser"));
+        assert!(!two.summary.contains("choose"));
+        let elsewhere = envelope(startup_refusal(&StartupRefusal::OwnedElsewhere));
+        assert_eq!(elsewhere.summary, "Another Ghostlight installation owns the browser registration.");
+        assert_eq!(elsewhere.facts["reason"], "native_host_owned_elsewhere");
+        assert_eq!(elsewhere.next_steps.len(), 1);
+    }
+}

@@ -1,0 +1,1 @@
+//! Executor tests: composite (see mod.rs for the harness).

@@ -1,0 +1,1 @@
+//! Executor tests: input (see mod.rs for the harness).

@@ -1,0 +1,9 @@
+//! Executor tests over the scripted port: envelopes are snapshot-tested with insta (handles
+//! are deterministic in tests), handle rules and refusals each have a test.
+
+mod harness;
+
+mod composite;
+mod input;
+mod navigation;
+mod perception;

@@ -1,0 +1,1 @@
+//! Executor tests: navigation (see mod.rs for the harness).

@@ -1,0 +1,1 @@
+//! Executor tests: perception (see mod.rs for the harness).
