@@ -25,7 +25,7 @@ mod run;
 mod selector_match;
 mod workspace;
 
-#[cfg(all(test, feature = "testing"))]
+#[cfg(test)]
 mod tests;
 
 use std::pin::pin;
