@@ -44,6 +44,9 @@ use super::workspace::TabSlot;
 
 /// The closed `reason` of a step refused because it names another tab or a new one.
 const DIFFERENT_TAB: &str = "different_tab";
+/// The next step after a flow step was refused for naming another tab or a new one.
+const OTHER_TAB: &str =
+    "Work on another tab in a separate call that names it (browser_navigate opens new tabs).";
 /// The closed `reason` of a flow step whose reference did not resolve.
 const UNRESOLVED_REFERENCE: &str = "unresolved_reference";
 /// The closed `reason` of a composite whose own `timeout_ms` ran out between steps.
@@ -160,6 +163,9 @@ struct Aggregate {
     readiness: Readiness,
 }
 
+/// Add up the children: effect `unknown` if any child's is; `none` if nothing took effect;
+/// `applied` when every step ran and succeeded; `partial` otherwise. Status `succeeded` only
+/// when clean, else `unknown` if any child's is, else the first non-success's.
 fn aggregate(children: &[ChildRun], clean: bool) -> Aggregate {
     let envelopes = || children.iter().map(|child| &child.envelope);
     let effect = if envelopes().any(|e| e.effect == Effect::Unknown) {
@@ -182,7 +188,13 @@ fn aggregate(children: &[ChildRun], clean: bool) -> Aggregate {
         status,
         effect,
         repeat_safe: clean && envelopes().all(|e| e.repeat_safe),
-        readiness: children.last().map(|c| &c.envelope).map_or(Readiness::NotApplicable, |e| e.readiness),
+        // The page as the last step that observed one left it.
+        readiness: children
+            .iter()
+            .rev()
+            .map(|child| child.envelope.readiness)
+            .find(|r| *r != Readiness::NotApplicable)
+            .unwrap_or(Readiness::NotApplicable),
     }
 }
 
@@ -201,6 +213,7 @@ fn assemble(summary: String, totals: Aggregate, children: &mut [ChildRun]) -> Ou
     outcome
 }
 
+/// Capability names in canonical order, as a JSON array.
 fn capability_names(capabilities: CapabilitySet) -> Value {
     Value::Array(capabilities.iter().map(|c| json!(c.as_str())).collect())
 }
@@ -217,6 +230,8 @@ fn out_of_time(run: &Run<'_>, timeout_ms: u64) -> bool {
 
 // ----- browser_sequence -------------------------------------------------------------------
 
+/// `browser_sequence`: lease the tab once and run the steps on it, stopping at the first
+/// non-success.
 pub(crate) async fn sequence(run: &Run<'_>, request: &SequenceRequest) -> Outcome {
     let total = request.steps.len();
     let lease = match run.lease(request.tab()).await {
@@ -342,10 +357,15 @@ fn tab_refusal(request: &Request, flow_tab: Option<&Arc<TabSlot>>) -> Option<Out
     if let Request::Navigate(navigate) = request
         && navigate.destination == Destination::NewTab
     {
-        return Some(Outcome::failed(
+        let refusal = Outcome::failed(
             DIFFERENT_TAB,
             "This step asks for a new tab, but a flow runs on one tab; nothing was done.",
-        ));
+        )
+        .next(OTHER_TAB);
+        return Some(match flow_tab {
+            Some(slot) => refusal.fact("tab", slot.handle.as_str()),
+            None => refusal,
+        });
     }
     let named = request.tab()?;
     let flow_tab = flow_tab?;
@@ -358,12 +378,23 @@ fn tab_refusal(request: &Request, flow_tab: Option<&Arc<TabSlot>>) -> Option<Out
             ),
         )
         .fact("tab", flow_tab.handle.as_str())
+        .next(OTHER_TAB)
     })
 }
 
+/// The next step after a reference that did not resolve.
+const CHECK_REFERENCE: &str =
+    "Check the step id and pointer against that step's envelope in facts.steps, then fix the reference.";
+
+/// The next step after a dry run found a structurally wrong reference.
+const NAME_EARLIER_STEP: &str =
+    "Make each reference name an earlier step's id and a JSON Pointer into its envelope, such as /facts/url.";
+
 /// The failure of a step whose reference did not resolve (the problem never shows a value).
 fn reference_failure(step: &FlowStep, problem: &ReferenceProblem) -> Outcome {
-    Outcome::failed(UNRESOLVED_REFERENCE, problem.to_string()).fact("tool", step.tool.as_str())
+    Outcome::failed(UNRESOLVED_REFERENCE, problem.to_string())
+        .fact("tool", step.tool.as_str())
+        .next(CHECK_REFERENCE)
 }
 
 /// The failure of a step whose substituted arguments its tool's decoder refused. The sentence
@@ -384,11 +415,13 @@ fn decode_failure(step: &FlowStep, error: &DecodeError) -> Outcome {
     .fact("pointer", error.pointer().as_str())
     .fact("rule", error.kind().code())
     .fact("tool", step.tool.as_str())
+    .next(format!("Point the reference at a value that {} accepts in that field.", step.tool.as_str()))
 }
 
-/// `step 2 ("login", browser_click)`.
-fn step_phrase(index: usize, step: &FlowStep) -> String {
-    format!("step {} (\"{}\", {})", index + 1, step.id, step.tool.as_str())
+/// `step 2 ("login", browser_click)`, or with `total`, `step 2 of 5 ("login", browser_click)`.
+fn step_phrase(index: usize, step: &FlowStep, total: Option<usize>) -> String {
+    let of = total.map(|total| format!(" of {total}")).unwrap_or_default();
+    format!("step {}{of} (\"{}\", {})", index + 1, step.id, step.tool.as_str())
 }
 
 /// Recording of step envelopes into the aggregate under [`FLOW_CAPTURE_BUDGET_BYTES`]: once
@@ -414,6 +447,8 @@ impl Capture {
     }
 }
 
+/// `browser_flow`: run the named steps on one tab, resolving references into earlier results;
+/// `on_error` decides whether a non-success stops the flow; `dry_run` only checks.
 pub(crate) async fn flow(run: &Run<'_>, request: &FlowRequest) -> Outcome {
     if request.dry_run {
         return dry_run(run, request);
@@ -495,19 +530,19 @@ pub(crate) async fn flow(run: &Run<'_>, request: &FlowRequest) -> Outcome {
     let mut summary = match failures.first() {
         None => format!("Ran {ran} of {total} flow steps."),
         Some(&(index, child)) if ran < total && !timed_out => format!(
-            "Stopped after {} of {total}: {}",
-            step_phrase(index, &request.steps[index]),
+            "Stopped after {}: {}",
+            step_phrase(index, &request.steps[index], Some(total)),
             child.envelope.summary
         ),
         Some(&(index, child)) if failures.len() == 1 => format!(
             "Ran {ran} of {total} flow steps; {} did not succeed: {}",
-            step_phrase(index, &request.steps[index]),
+            step_phrase(index, &request.steps[index], None),
             child.envelope.summary
         ),
         Some(&(index, child)) => format!(
-            "Ran {ran} of {total} flow steps; {} did not succeed, the first {}: {}",
+            "Ran {ran} of {total} flow steps; {} did not succeed, the first being {}: {}",
             failures.len(),
-            step_phrase(index, &request.steps[index]),
+            step_phrase(index, &request.steps[index], None),
             child.envelope.summary
         ),
     };
@@ -571,7 +606,7 @@ fn dry_run(run: &Run<'_>, request: &FlowRequest) -> Outcome {
             }
             FlowChild::Deferred { .. } => match issues.iter().find(|issue| issue.step_index == index) {
                 Some(issue) => {
-                    problems.push((index, issue.problem.to_string(), Vec::new()));
+                    problems.push((index, issue.problem.to_string(), vec![NAME_EARLIER_STEP.to_owned()]));
                     (Status::Failed, Some(json!(UNRESOLVED_REFERENCE)))
                 }
                 None => {
@@ -605,14 +640,17 @@ fn dry_run(run: &Run<'_>, request: &FlowRequest) -> Outcome {
             vec!["Call browser_flow again without dry_run to run the steps.".to_owned()],
         ),
         Some((index, sentence, next)) if problems.len() == 1 => (
-            format!("{checked}; {} would not run: {sentence}", step_phrase(*index, &request.steps[*index])),
+            format!(
+                "{checked}; {} would not run: {sentence}",
+                step_phrase(*index, &request.steps[*index], None)
+            ),
             next.clone(),
         ),
         Some((index, sentence, next)) => (
             format!(
-                "{checked}; {} would not run, the first {}: {sentence}",
+                "{checked}; {} would not run, the first being {}: {sentence}",
                 problems.len(),
-                step_phrase(*index, &request.steps[*index])
+                step_phrase(*index, &request.steps[*index], None)
             ),
             next.clone(),
         ),
