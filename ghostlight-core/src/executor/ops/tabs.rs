@@ -65,7 +65,9 @@ async fn focus(run: &Run<'_>, handle: &Handle) -> Step<Outcome> {
 /// Close a tab; a tab already gone succeeds without touching the browser.
 async fn close(run: &Run<'_>, handle: &Handle) -> Step<Outcome> {
     let slot = run.workspace.slot(handle).ok_or_else(|| unknown_handle(handle))?;
-    let _guard = slot.work.clone().lock_owned().await;
+    // A flow that holds this tab locked for its steps has already serialized the work.
+    let pinned = run.pinned.as_ref().is_some_and(|pinned| &pinned.handle == handle);
+    let _guard = if pinned { None } else { Some(slot.work.clone().lock_owned().await) };
     let already = || {
         Outcome::read(format!("{handle} was already closed; nothing to do."))
             .fact("tab", handle.as_str())
