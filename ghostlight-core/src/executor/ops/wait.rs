@@ -93,13 +93,16 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
         WaitCondition::TargetPresent(target) | WaitCondition::TargetAbsent(target) => {
             match watch(run, &lease, &page, target).await.map_err(|o| fail_facts(o, 0))? {
                 Ok(watched) => Some(watched),
-                Err(Stale { phrase, .. }) if matches!(request.condition, WaitCondition::TargetAbsent(_)) => {
+                Err(Stale { phrase, handle })
+                    if matches!(request.condition, WaitCondition::TargetAbsent(_)) =>
+                {
                     // A handle of an older document: absent from the current one.
                     let host = host_of(&page.state.url);
                     let outcome = Outcome::read(format!(
                         "No wait was needed on {host}: {phrase} is gone (the page changed documents)."
                     ))
                     .fact("host", host)
+                    .fact("target", handle.as_str())
                     .fact("target_stale", true);
                     return Ok(progress.facts(outcome, true, page.state.readiness));
                 }
