@@ -9,7 +9,6 @@ use async_trait::async_trait;
 use futures::executor::block_on;
 use serde_json::{Value, json};
 
-use crate::authority::{AuditRecord, AuthorityLayers, MemoryAuditSink, Settings};
 use crate::envelope::{Effect, Envelope, Readiness, Status};
 use crate::executor::{Cancellation, Ghostlight};
 use crate::port::{
@@ -21,55 +20,37 @@ use crate::port::{
 };
 use crate::testing::{ScriptedBrowser, ScriptedElement, ScriptedPage};
 
+use super::harness::{HOME, Harness, NEXT};
+
 // ----- fixture ------------------------------------------------------------------------------
 
-const HOME: &str = "https://example.com/";
-const NEXT: &str = "https://example.com/next";
-
-/// Ghostlight over a scripted browser, with an audit sink to inspect.
+/// The shared [`Harness`] with one tab opened on [`HOME`].
 struct Fixture {
-    browser: Arc<ScriptedBrowser>,
-    ghostlight: Ghostlight,
-    audit: Arc<MemoryAuditSink>,
-    /// The tab handle of the tab [`Fixture::opened`] opened.
+    h: Harness,
+    /// The tab handle of that tab.
     tab: String,
 }
 
 impl Fixture {
-    /// Default authority, with `settings` as the user layer.
-    fn new(browser: ScriptedBrowser, settings: Value) -> Fixture {
-        let settings: Settings =
-            serde_json::from_value(settings).unwrap_or_else(|e| panic!("test settings: {e}"));
-        let authority = AuthorityLayers { user: Some(settings), organization: None }.compile();
-        let browser = Arc::new(browser);
-        let audit = Arc::new(MemoryAuditSink::new());
-        let ghostlight = Ghostlight::builder(browser.clone())
-            .authority(authority)
-            .audit(audit.clone())
-            .deterministic_handles()
-            .build();
-        Fixture { browser, ghostlight, audit, tab: String::new() }
-    }
-
     /// A browser serving `page` at [`HOME`], with a tab opened on it; calls cleared.
     fn on(page: ScriptedPage) -> Fixture {
         Fixture::opened(ScriptedBrowser::new().site(HOME, page), json!({}))
     }
 
-    /// Open [`HOME`] in `browser` under `settings`; calls cleared.
+    /// Open [`HOME`] in `browser` under the user `settings`; calls cleared.
     fn opened(browser: ScriptedBrowser, settings: Value) -> Fixture {
-        let mut fixture = Fixture::new(browser, settings);
-        let opened = fixture.call("browser_navigate", json!({"url": HOME}));
-        assert_eq!(opened.status, Status::Succeeded, "{opened:?}");
-        fixture.tab = opened.facts["tab"].as_str().unwrap_or_default().to_owned();
-        fixture.browser.clear_calls();
-        fixture
+        let h = Harness::with_user(browser, settings);
+        let tab = h.open(HOME);
+        h.browser.clear_calls();
+        Fixture { h, tab }
     }
 
     fn call(&self, tool: &str, arguments: Value) -> Envelope {
-        block_on(self.ghostlight.invoke(tool, &arguments, &Cancellation::never()))
-            .unwrap_or_else(|e| panic!("{tool}: {e}"))
-            .envelope
+        self.h.call(tool, arguments)
+    }
+
+    fn browser(&self) -> &ScriptedBrowser {
+        &self.h.browser
     }
 
     /// The browser's reference of the one tab the fixture opened.
@@ -79,25 +60,17 @@ impl Fixture {
 
     /// Navigate the fixture's tab to `url`.
     fn navigate(&self, url: &str) -> Envelope {
-        self.call("browser_navigate", json!({"url": url, "tab": self.tab}))
+        self.h.ok("browser_navigate", json!({"url": url, "tab": self.tab}))
     }
 
     fn methods(&self) -> Vec<&'static str> {
-        self.browser.method_names()
-    }
-
-    fn last_audit(&self) -> AuditRecord {
-        self.audit.records().pop().unwrap_or_else(|| panic!("no audit record"))
+        self.h.browser.method_names()
     }
 }
 
 /// The envelope as compact JSON text, for "never appears" assertions.
 fn text_of(envelope: &Envelope) -> String {
     serde_json::to_string(envelope).unwrap_or_else(|e| panic!("serialize: {e}"))
-}
-
-fn audit_text(records: &[AuditRecord]) -> String {
-    records.iter().map(|r| r.to_json().to_string()).collect::<Vec<_>>().join("\n")
 }
 
 fn items(envelope: &Envelope, key: &str) -> Vec<Value> {
@@ -201,7 +174,7 @@ fn inspected_targets_go_stale_after_a_navigation() {
     assert_eq!(inspected.facts["document_generation"], 1);
     let navigated = fixture.navigate(NEXT);
     assert_eq!(navigated.status, Status::Succeeded, "{navigated:?}");
-    fixture.browser.clear_calls();
+    fixture.browser().clear_calls();
     let click = fixture.call("browser_click", json!({"target": save}));
     insta::assert_json_snapshot!(click);
     assert_eq!(click.status, Status::Failed);
@@ -266,8 +239,7 @@ fn inspect_document_records_snapshots_and_diffs_them() {
 #[test]
 fn inspect_document_maps_a_subtree_to_a_depth() {
     let fixture = Fixture::on(structured(1));
-    let all = fixture.call("browser_inspect", json!({"scope": "all"}));
-    let main = target_of(&all, "items", "Mail");
+    let main = fixture.h.target(&fixture.tab, "Mail");
     let subtree = fixture.call("browser_inspect", json!({"scope": "document", "root": main, "max_depth": 1}));
     assert_eq!(subtree.status, Status::Succeeded, "{subtree:?}");
     assert_eq!(names(&subtree, "items"), ["Mail", "Inbox"]);
@@ -282,7 +254,7 @@ fn inspect_document_refuses_a_stale_root() {
     let all = fixture.call("browser_inspect", json!({"scope": "all"}));
     let main = target_of(&all, "items", "Mail");
     fixture.navigate(NEXT);
-    fixture.browser.clear_calls();
+    fixture.browser().clear_calls();
     let envelope = fixture.call("browser_inspect", json!({"scope": "document", "root": main}));
     assert_eq!(envelope.status, Status::Failed);
     assert_eq!(envelope.facts["reason"], "target_stale");
@@ -404,7 +376,7 @@ fn wait_times_out_as_failed_with_no_effect() {
     let sleeps = fixture.methods().iter().filter(|m| **m == "sleep").count();
     let checks = fixture.methods().iter().filter(|m| **m == "text_present").count();
     assert_eq!((sleeps, checks), (5, 6));
-    assert_eq!(fixture.browser.virtual_elapsed(), Duration::from_millis(450));
+    assert_eq!(fixture.browser().virtual_elapsed(), Duration::from_millis(450));
 }
 
 #[test]
@@ -478,7 +450,7 @@ fn wait_on_targets_treats_an_older_document_as_absent() {
     assert_eq!(absent.status, Status::Succeeded);
     assert_eq!(absent.facts["satisfied"], true);
 
-    fixture.browser.clear_calls();
+    fixture.browser().clear_calls();
     let stale = fixture.call("browser_wait", json!({"condition": "target_present", "target": discard}));
     insta::assert_json_snapshot!("wait_stale_target_present", stale);
     assert_eq!(stale.status, Status::Failed);
@@ -504,7 +476,7 @@ fn wait_for_a_duration_sleeps_the_whole_value() {
     let envelope = fixture.call("browser_wait", json!({"condition": "duration", "value": 9000}));
     insta::assert_json_snapshot!(envelope);
     assert_eq!(envelope.facts["elapsed_ms"], 9000);
-    assert_eq!(fixture.browser.virtual_elapsed(), Duration::from_millis(9000));
+    assert_eq!(fixture.browser().virtual_elapsed(), Duration::from_millis(9000));
 }
 
 #[test]
@@ -546,7 +518,7 @@ fn dialog_status_without_a_dialog() {
 #[test]
 fn dialog_status_and_accept() {
     let fixture = Fixture::on(status_page());
-    assert!(fixture.browser.raise_dialog(&fixture.tab_ref(), DialogKind::Confirm));
+    assert!(fixture.browser().raise_dialog(&fixture.tab_ref(), DialogKind::Confirm));
     let status = fixture.call("browser_dialog", json!({"action": "status"}));
     insta::assert_json_snapshot!("dialog_status_confirm", status);
     assert_eq!(status.summary, "A confirm dialog is blocking example.com.");
@@ -564,7 +536,7 @@ fn dialog_accepting_a_leave_page_prompt_lands_on_the_next_page() {
     let browser =
         ScriptedBrowser::new().site(HOME, status_page().beforeunload()).site(NEXT, ScriptedPage::new("Next"));
     let fixture = Fixture::opened(browser, json!({}));
-    let held = fixture.navigate(NEXT);
+    let held = fixture.call("browser_navigate", json!({"url": NEXT, "tab": fixture.tab}));
     assert_eq!(held.facts["reason"], "beforeunload");
     let accepted = fixture.call("browser_dialog", json!({"action": "accept"}));
     assert_eq!(
@@ -578,15 +550,16 @@ fn dialog_accepting_a_leave_page_prompt_lands_on_the_next_page() {
 fn dialog_respond_text_is_never_echoed_or_audited() {
     let secret = "Ada Lovelace 1815";
     let fixture = Fixture::on(status_page());
-    assert!(fixture.browser.raise_dialog(&fixture.tab_ref(), DialogKind::Prompt));
+    assert!(fixture.browser().raise_dialog(&fixture.tab_ref(), DialogKind::Prompt));
     let envelope = fixture.call("browser_dialog", json!({"action": "respond", "text": secret}));
     insta::assert_json_snapshot!(envelope);
     assert_eq!(envelope.summary, "Answered the prompt dialog on example.com.");
     assert_eq!(envelope.facts["accepted"], true);
     assert!(!text_of(&envelope).contains("Lovelace"));
-    let audit = audit_text(&fixture.audit.records());
+    let audit = fixture.h.audit_text();
     assert!(!audit.contains("Lovelace"), "{audit}");
-    assert_eq!(fixture.last_audit().tool().as_str(), "browser_dialog");
+    let records = fixture.h.audit_records();
+    assert_eq!(records.last().map(|r| r.tool().as_str()), Some("browser_dialog"));
 }
 
 #[test]
@@ -598,8 +571,8 @@ fn dialog_refuses_to_resolve_what_is_not_there() {
     assert_eq!(envelope.facts["reason"], "no_dialog");
     assert!(!fixture.methods().contains(&"resolve_dialog"));
 
-    assert!(fixture.browser.raise_dialog(&fixture.tab_ref(), DialogKind::Alert));
-    fixture.browser.clear_calls();
+    assert!(fixture.browser().raise_dialog(&fixture.tab_ref(), DialogKind::Alert));
+    fixture.browser().clear_calls();
     let respond = fixture.call("browser_dialog", json!({"action": "respond", "text": "hello"}));
     assert_eq!(respond.facts["reason"], "not_a_prompt");
     assert_eq!(respond.summary, "The alert dialog on example.com takes no text; nothing was answered.");
@@ -610,9 +583,9 @@ fn dialog_refuses_to_resolve_what_is_not_there() {
 #[test]
 fn dialog_works_when_the_dialog_blocks_the_page() {
     let fixture = Fixture::on(status_page());
-    assert!(fixture.browser.raise_dialog(&fixture.tab_ref(), DialogKind::Alert));
+    assert!(fixture.browser().raise_dialog(&fixture.tab_ref(), DialogKind::Alert));
     // The adapter cannot read the page while the dialog is open.
-    fixture.browser.fail_next("page", PortError::new(PortErrorKind::BlockedByDialog, "blocked"));
+    fixture.browser().fail_next("page", PortError::new(PortErrorKind::BlockedByDialog, "blocked"));
     let dismissed = fixture.call("browser_dialog", json!({"action": "dismiss"}));
     insta::assert_json_snapshot!(dismissed);
     assert_eq!(dismissed.status, Status::Succeeded, "{dismissed:?}");
@@ -624,10 +597,10 @@ fn dialog_works_when_the_dialog_blocks_the_page() {
 #[test]
 fn dialog_says_when_another_dialog_follows() {
     let fixture = Fixture::on(status_page());
-    assert!(fixture.browser.raise_dialog(&fixture.tab_ref(), DialogKind::Alert));
+    assert!(fixture.browser().raise_dialog(&fixture.tab_ref(), DialogKind::Alert));
     // The page reads fine before, and is blocked again after the resolution.
-    fixture.browser.fail_next("page", PortError::new(PortErrorKind::BlockedByDialog, "blocked"));
-    fixture.browser.fail_next("page", PortError::new(PortErrorKind::BlockedByDialog, "blocked"));
+    fixture.browser().fail_next("page", PortError::new(PortErrorKind::BlockedByDialog, "blocked"));
+    fixture.browser().fail_next("page", PortError::new(PortErrorKind::BlockedByDialog, "blocked"));
     let accepted = fixture.call("browser_dialog", json!({"action": "accept"}));
     assert_eq!(accepted.status, Status::Succeeded);
     assert_eq!(accepted.facts["present"], true);
@@ -640,18 +613,18 @@ fn dialog_refuses_a_tab_whose_page_was_never_seen() {
     let fixture = Fixture::on(status_page());
     let unknown = fixture.call("browser_dialog", json!({"action": "status", "tab": "tab_zzzzzz"}));
     assert_eq!(unknown.facts["reason"], "unknown_tab");
-    assert_eq!(fixture.browser.dispatch_count(), 0);
+    assert_eq!(fixture.browser().dispatch_count(), 0);
 }
 
 #[test]
 fn dialog_actions_need_the_action_capability() {
     let fixture = Fixture::on(status_page());
-    assert!(fixture.browser.raise_dialog(&fixture.tab_ref(), DialogKind::Confirm));
-    fixture.browser.clear_calls();
+    assert!(fixture.browser().raise_dialog(&fixture.tab_ref(), DialogKind::Confirm));
+    fixture.browser().clear_calls();
     let envelope =
         fixture.call("browser_dialog", json!({"action": "accept", "restrict_capabilities": ["read"]}));
     assert_eq!(envelope.status, Status::Blocked);
-    assert_eq!(fixture.browser.dispatch_count(), 0);
+    assert_eq!(fixture.browser().dispatch_count(), 0);
     let status =
         fixture.call("browser_dialog", json!({"action": "status", "restrict_capabilities": ["read"]}));
     assert_eq!(status.status, Status::Succeeded);
@@ -696,7 +669,7 @@ fn execute_never_presents_or_audits_the_script() {
     assert!(!text_of(&envelope).contains("secret-marker"));
     assert!(!envelope.summary.contains("result-marker"), "the result is never in the summary");
     assert_eq!(envelope.facts["value"]["marker"], "result-marker", "the result travels in facts");
-    let audit = audit_text(&fixture.audit.records());
+    let audit = fixture.h.audit_text();
     assert!(!audit.contains("secret-marker") && !audit.contains("result-marker"), "{audit}");
 }
 
@@ -715,7 +688,7 @@ fn execute_is_blocked_by_default_authority() {
     let envelope = fixture.call("browser_execute", json!({"script": SCRIPT}));
     insta::assert_json_snapshot!(envelope);
     assert_eq!(envelope.status, Status::Blocked);
-    assert_eq!(fixture.browser.dispatch_count(), 0, "nothing reaches the browser");
+    assert_eq!(fixture.browser().dispatch_count(), 0, "nothing reaches the browser");
     assert!(!text_of(&envelope).contains("secret-marker"));
 }
 
