@@ -37,8 +37,33 @@ async fn navigate(run: &Run<'_>, request: &NavigateRequest) -> Step<Outcome> {
     };
     let timeout = Duration::from_millis(request.timeout_ms);
     match &request.destination {
-        Destination::NewTab => open(run, request, &input, None).await,
+        Destination::NewTab => {
+            if let Some(pinned) = &run.pinned {
+                return Err(Outcome::failed(
+                    "different_tab",
+                    format!(
+                        "This step asks for a new tab, but its sequence or flow runs on {}; steps cannot change \
+                         tabs.",
+                        pinned.handle
+                    ),
+                )
+                .fact("tab", pinned.handle.as_str()));
+            }
+            open(run, request, &input, None).await
+        }
         Destination::Tab(handle) => {
+            if let Some(pinned) = &run.pinned
+                && handle != &pinned.handle
+            {
+                return Err(Outcome::failed(
+                    "different_tab",
+                    format!(
+                        "This step names {handle}, but its sequence or flow runs on {}; steps cannot change tabs.",
+                        pinned.handle
+                    ),
+                )
+                .fact("tab", pinned.handle.as_str()));
+            }
             let slot = run.workspace.slot(handle).ok_or_else(|| unknown_handle(handle))?;
             in_slot(run, request, &input, slot).await
         }
@@ -68,7 +93,9 @@ async fn in_slot(
     input: &NavigateInput,
     slot: Arc<TabSlot>,
 ) -> Step<Outcome> {
-    let _guard = if run.pinned.is_some() { None } else { Some(slot.work.clone().lock_owned().await) };
+    // A sequence or flow already holds its own tab's lock; taking it again would deadlock.
+    let pinned = run.pinned.as_ref().is_some_and(|pinned| Arc::ptr_eq(pinned, &slot));
+    let _guard = if pinned { None } else { Some(slot.work.clone().lock_owned().await) };
     let Some(tab) = slot.tab() else { return open(run, request, input, Some(slot)).await };
     run.dispatching();
     match run.port().navigate(&tab, input, Duration::from_millis(request.timeout_ms)).await {

@@ -1,5 +1,7 @@
 //! `browser_tabs`: list, focus or close this workspace's tabs.
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value, json};
 
 use crate::envelope::{Effect, Status};
@@ -52,6 +54,7 @@ async fn list(run: &Run<'_>) -> Step<Outcome> {
 
 async fn focus(run: &Run<'_>, handle: &Handle) -> Step<Outcome> {
     let lease = run.lease(Some(handle)).await?;
+    run.dispatching();
     let focused =
         run.port().focus_tab(&lease.tab).await.map_err(|e| run.fail_on(&lease, &e, "focus the tab", None))?;
     let place = lease.slot.state().url.map(|url| format!("the {} tab", host_of(&url)));
@@ -65,7 +68,9 @@ async fn focus(run: &Run<'_>, handle: &Handle) -> Step<Outcome> {
 /// Close a tab; a tab already gone succeeds without touching the browser.
 async fn close(run: &Run<'_>, handle: &Handle) -> Step<Outcome> {
     let slot = run.workspace.slot(handle).ok_or_else(|| unknown_handle(handle))?;
-    let _guard = slot.work.clone().lock_owned().await;
+    // A sequence or flow already holds its own tab's lock; taking it again would deadlock.
+    let pinned = run.pinned.as_ref().is_some_and(|pinned| Arc::ptr_eq(pinned, &slot));
+    let _guard = if pinned { None } else { Some(slot.work.clone().lock_owned().await) };
     let already = || {
         Outcome::read(format!("{handle} was already closed; nothing to do."))
             .fact("tab", handle.as_str())
