@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::authority::Site;
-use crate::port::{NavigateInput, PageState, PortError, PortErrorKind, TabRef};
+use crate::port::{DialogKind, NavigateInput, PageState, PortError, PortErrorKind, TabRef};
 use crate::tools::navigate::{BeforeUnload, Destination, NavigateRequest, Reuse};
 
 use super::super::outcome::Outcome;
@@ -104,7 +104,7 @@ async fn in_slot(
             run.forget_tab(&slot);
             open(run, request, input, Some(slot)).await
         }
-        Err(error) => Err(failure(run, request, &error).fact("tab", slot.handle.as_str())),
+        Err(error) => Err(failure_on(run, request, &tab, &error).await.fact("tab", slot.handle.as_str())),
     }
 }
 
@@ -120,7 +120,7 @@ async fn open(
         .port()
         .open_tab(input, Duration::from_millis(request.timeout_ms))
         .await
-        .map_err(|e| failure(run, request, &e))?;
+        .map_err(|e| failure(run, request, &e, None))?;
     run.shared.claims.claim(&opened.tab);
     let (slot, how) = match slot {
         Some(slot) => {
@@ -157,28 +157,64 @@ async fn adopt(
     }
     let slot = run.workspace.add_slot(tab.clone());
     let _guard = slot.work.clone().lock_owned().await;
-    let current = run.port().page(&tab).await.map_err(|e| failure(run, request, &e))?;
+    let current = run.port().page(&tab).await.map_err(|e| failure(run, request, &e, None))?;
     let page = if current.url == request.url {
         current
     } else {
         run.dispatching();
-        run.port().navigate(&tab, input, timeout).await.map_err(|e| failure(run, request, &e))?
+        match run.port().navigate(&tab, input, timeout).await {
+            Ok(page) => page,
+            Err(error) => {
+                return Err(failure_on(run, request, &tab, &error).await.fact("tab", slot.handle.as_str()));
+            }
+        }
     };
     Ok(report(run, request, &slot, &page, How::Reused))
 }
 
-fn failure(run: &Run<'_>, request: &NavigateRequest, error: &PortError) -> Outcome {
+/// Render a failed navigation of `tab`. A dialog that blocked it is asked about (its kind,
+/// never its text), so the sentence says which dialog it was and what resolves it.
+async fn failure_on(run: &Run<'_>, request: &NavigateRequest, tab: &TabRef, error: &PortError) -> Outcome {
+    let dialog = if error.kind() == PortErrorKind::BlockedByDialog {
+        run.port().dialog(tab).await.ok().flatten()
+    } else {
+        None
+    };
+    failure(run, request, error, dialog)
+}
+
+/// Render a failed navigation; `dialog` is the dialog still open on the tab, if any.
+fn failure(
+    run: &Run<'_>,
+    request: &NavigateRequest,
+    error: &PortError,
+    dialog: Option<DialogKind>,
+) -> Outcome {
     let host = host_of(&request.url);
-    if error.kind() == PortErrorKind::BlockedByDialog {
-        return Outcome::failed(
+    let leaving = || {
+        Outcome::failed(
             "beforeunload",
             format!(
                 "The current page asked to confirm leaving, so the navigation to {host} stopped; nothing was \
                  accepted."
             ),
         )
-        .fact("host", host)
-        .next("Repeat with beforeunload: \"discard\" to leave anyway, or call browser_dialog to decide.");
+        .fact("host", host.clone())
+        .fact("dialog_type", DialogKind::BeforeUnload.as_str())
+    };
+    match (error.kind(), dialog) {
+        // The prompt is still open: only resolving it moves on.
+        (PortErrorKind::BlockedByDialog, Some(DialogKind::BeforeUnload)) => {
+            return leaving().next(
+                "Call browser_dialog with action \"accept\" to leave the page, or \"dismiss\" to stay.",
+            );
+        }
+        // The prompt stopped the navigation and is gone.
+        (PortErrorKind::BlockedByDialog, None) => {
+            return leaving().next("Repeat with beforeunload: \"discard\" to leave anyway.");
+        }
+        // Another dialog (an alert, a confirm) blocks the page: the shared dialog failure.
+        _ => {}
     }
     run.fail(error, &format!("navigate to {host}"), Some(request.timeout_ms)).fact("host", host)
 }

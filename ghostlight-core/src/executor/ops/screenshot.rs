@@ -146,3 +146,52 @@ pub(crate) fn region_scale(rect: &CssRect, parent_css_per_pixel: f64) -> f64 {
     let wanted = if edge > 0.0 { REGION_TARGET_PIXELS / edge } else { REGION_MAX_SCALE };
     wanted.min(REGION_MAX_SCALE).max(parent_scale)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::handles::{Handle, HandleKind};
+    use crate::port::Geometry;
+    use crate::tools::common::ViewPoint;
+
+    #[test]
+    fn region_math() {
+        let view = ViewEntry {
+            slot: Handle::from_token(HandleKind::Tab, "1"),
+            generation: 1,
+            geometry: Geometry {
+                viewport_width: 1280,
+                viewport_height: 800,
+                window_width: 1280,
+                window_height: 900,
+                device_scale: 2.0,
+                zoom_percent: 100,
+                scroll_x: 0.0,
+                scroll_y: 400.0,
+            },
+            full_page: false,
+            origin: (0.0, 400.0),
+            css_per_pixel: 0.5,
+            width: 2560,
+            height: 1600,
+            png: None,
+        };
+        let region = |x, y, width, height| Region {
+            origin: ViewPoint { view: Handle::from_token(HandleKind::View, "1"), x, y },
+            width,
+            height,
+        };
+        let rect = region_rect(&view, &region(200, 100, 400, 200)).unwrap_or_else(|| panic!("inside"));
+        assert_eq!((rect.x, rect.y, rect.width, rect.height), (100.0, 450.0, 200.0, 100.0));
+        assert!(region_rect(&view, &region(2500, 0, 61, 10)).is_none());
+        assert!(region_rect(&view, &region(0, 1599, 1, 2)).is_none());
+        assert!(region_rect(&view, &region(2559, 1599, 1, 1)).is_some());
+        // About REGION_TARGET_PIXELS on the longer edge, at most 4×, never coarser than the parent.
+        assert!((region_scale(&rect, 0.5) - REGION_MAX_SCALE).abs() < 1e-9);
+        let wide = CssRect { x: 0.0, y: 0.0, width: 800.0, height: 10.0 };
+        assert!((region_scale(&wide, 1.0) - REGION_TARGET_PIXELS / 800.0).abs() < 1e-9);
+        let huge = CssRect { x: 0.0, y: 0.0, width: 1280.0, height: 3000.0 };
+        assert!((region_scale(&huge, 1.0) - 1.0).abs() < 1e-9, "never coarser than the parent");
+        assert!((region_scale(&huge, 0.25) - 4.0).abs() < 1e-9);
+    }
+}

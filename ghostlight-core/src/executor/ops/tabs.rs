@@ -57,12 +57,19 @@ async fn focus(run: &Run<'_>, handle: &Handle) -> Step<Outcome> {
     run.dispatching();
     let focused =
         run.port().focus_tab(&lease.tab).await.map_err(|e| run.fail_on(&lease, &e, "focus the tab", None))?;
-    let place = lease.slot.state().url.map(|url| format!("the {} tab", host_of(&url)));
-    let summary = format!("Focused {}.", place.unwrap_or_else(|| format!("tab {handle}")));
-    Ok(Outcome::applied(summary, true)
+    let host = lease.slot.state().url.map(|url| host_of(&url));
+    let summary = match &host {
+        Some(host) => format!("Focused the {host} tab."),
+        None => format!("Focused {handle}."),
+    };
+    let mut outcome = Outcome::applied(summary, true)
         .fact("tab", handle.as_str())
         .fact("active", true)
-        .fact("window_focused", focused.window_focused))
+        .fact("window_focused", focused.window_focused);
+    if let Some(host) = host {
+        outcome = outcome.fact("host", host);
+    }
+    Ok(outcome)
 }
 
 /// Close a tab; a tab already gone succeeds without touching the browser.
@@ -97,12 +104,16 @@ async fn close(run: &Run<'_>, handle: &Handle) -> Step<Outcome> {
         Err(error) => return Err(run.fail(&error, "close the tab", None).fact("tab", handle.as_str())),
     }
     run.forget_tab(&slot);
-    let summary = match place {
+    let summary = match &place {
         Some(host) => format!("Closed the {host} tab."),
         None => format!("Closed {handle}."),
     };
-    Ok(Outcome::applied(summary, true)
+    let mut outcome = Outcome::applied(summary, true)
         .with_effect(Effect::Applied)
         .fact("tab", handle.as_str())
-        .fact("closed", true))
+        .fact("closed", true);
+    if let Some(host) = place {
+        outcome = outcome.fact("host", host);
+    }
+    Ok(outcome)
 }

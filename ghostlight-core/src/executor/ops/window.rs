@@ -36,11 +36,12 @@ async fn zoom(run: &Run<'_>, request: &WindowRequest, percent: u64) -> Step<Outc
     let host = host_of(&page.state.url);
     let requested = u32::try_from(percent).unwrap_or(u32::MAX);
     run.dispatching();
-    let observed = run
-        .port()
-        .set_zoom(&lease.tab, requested)
-        .await
-        .map_err(|e| run.fail_on(&lease, &e, &format!("set the zoom of {host} to {percent}%"), None))?;
+    let observed = run.port().set_zoom(&lease.tab, requested).await.map_err(|e| {
+        run.fail_on(&lease, &e, &format!("set the zoom of {host} to {percent}%"), None)
+            .fact("action", "zoom")
+            .fact("percent", percent)
+            .fact("host", host.clone())
+    })?;
     let viewport = format!("{}×{}", observed.viewport_width, observed.viewport_height);
     let summary = if observed.zoom_percent == requested {
         format!("Set the zoom of {host} to {percent}%; the viewport is now {viewport}.")
@@ -71,6 +72,10 @@ async fn resize(run: &Run<'_>, request: &WindowRequest, width: u64, height: u64)
     run.dispatching();
     let observed = run.port().resize_window(&lease.tab, w, h).await.map_err(|e| {
         run.fail_on(&lease, &e, &format!("resize the window of {host} to {width}×{height}"), None)
+            .fact("action", "resize")
+            .fact("width", width)
+            .fact("height", height)
+            .fact("host", host.clone())
     })?;
     let viewport = format!("{}×{}", observed.viewport_width, observed.viewport_height);
     let summary = if (observed.window_width, observed.window_height) == (w, h) {
