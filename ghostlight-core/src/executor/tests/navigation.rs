@@ -655,6 +655,12 @@ fn screenshot_viewport() {
     // Image bytes never travel in facts.
     let facts = serde_json::to_string(&result.envelope.facts).unwrap_or_default();
     assert!(facts.len() < 400, "{facts}");
+    // The view keeps the image (small enough to reuse) and the capture's transform.
+    let view = Handle::parse(&fact_str(&result.envelope, "view"), HandleKind::View)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let entry = world.gl.workspace.view(&view).unwrap_or_else(|| panic!("registered"));
+    assert_eq!(entry.png.as_deref(), Some(&result.attachments[0].bytes));
+    assert_eq!((entry.origin, entry.css_per_pixel, entry.full_page), ((0.0, 0.0), 1.0, false));
 }
 
 #[test]
@@ -981,4 +987,59 @@ fn readiness_comes_from_the_page() {
     world.open("https://example.com/slow");
     assert_eq!(world.ok("browser_scroll", json!({})).readiness, Readiness::Loading);
     assert_eq!(world.ok("browser_screenshot", json!({})).readiness, Readiness::Loading);
+}
+
+// ----- inside a sequence or flow (a pinned tab) ----------------------------------------------
+
+impl World {
+    /// Run one call as a composite's child does: on `tab`, whose lock the composite holds.
+    fn pinned(&self, tab: &str, tool: crate::catalog::ToolName, arguments: Value) -> Envelope {
+        let call = crate::catalog::decode_call(tool, &arguments).unwrap_or_else(|e| panic!("{e}"));
+        let handle = Handle::parse(tab, HandleKind::Tab).unwrap_or_else(|e| panic!("{tab}: {e:?}"));
+        let slot = self.gl.workspace.slot(&handle).unwrap_or_else(|| panic!("no slot {handle}"));
+        let _held = block_on(slot.work.clone().lock_owned());
+        let invocation = self.gl.workspace.mint(HandleKind::Invocation);
+        let dispatched = std::sync::atomic::AtomicBool::new(false);
+        let run = super::super::run::Run::new(
+            &self.gl.shared,
+            &self.gl.workspace,
+            self.gl.shared.authority.snapshot(&call.restrictions),
+            invocation.clone(),
+            call.request.requirement(),
+            &dispatched,
+            Some(slot),
+        );
+        block_on(super::super::execute(&run, &call.request)).into_parts(&invocation).0
+    }
+}
+
+#[test]
+fn a_composite_may_close_its_own_tab_without_deadlock() {
+    use crate::catalog::ToolName;
+    let world = World::new(board());
+    let tab = world.open("https://example.com/");
+    let closed = world.pinned(&tab, ToolName::Tabs, json!({"action": "close", "tab": tab}));
+    assert_eq!(closed.status, Status::Succeeded, "{closed:#?}");
+    // Navigating the pinned handle reopens it, still under the composite's lock.
+    let reopened = world.pinned(&tab, ToolName::Navigate, json!({"url": "https://example.com/"}));
+    assert_eq!(reopened.facts["reopened"], true, "{reopened:#?}");
+}
+
+#[test]
+fn a_composite_step_cannot_navigate_another_tab_or_open_one() {
+    use crate::catalog::ToolName;
+    let world = World::new(board());
+    let first = world.open("https://example.com/");
+    let second = world.open("https://example.org/");
+    world.clear();
+    let other =
+        world.pinned(&first, ToolName::Navigate, json!({"url": "https://example.com/", "tab": second}));
+    assert_eq!(other.facts["reason"], "different_tab", "{other:#?}");
+    let fresh =
+        world.pinned(&first, ToolName::Navigate, json!({"url": "https://example.com/", "new_tab": true}));
+    assert_eq!(fresh.facts["reason"], "different_tab", "{fresh:#?}");
+    assert!(world.methods().is_empty(), "{:?}", world.methods());
+    let same =
+        world.pinned(&first, ToolName::Navigate, json!({"url": "https://example.com/next", "tab": first}));
+    assert_eq!(same.status, Status::Succeeded, "{same:#?}");
 }
