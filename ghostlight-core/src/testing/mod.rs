@@ -27,11 +27,6 @@
 //! assert_eq!(browser.method_names(), ["open_tab"]);
 //! ```
 
-#![allow(
-    clippy::result_large_err,
-    reason = "every helper answers the port's own `PortResult`, whose error type the trait fixes"
-)]
-
 mod browser;
 mod image;
 mod site;
