@@ -3,7 +3,8 @@
 //! `browser_hover` and `browser_drag` over the scripted port.
 //!
 //! Envelopes are snapshot-tested (handles are deterministic); each rule also has a plain
-//! assertion, usually on the port's call log.
+//! assertion, usually on the port's call log. The world here is the harness's, with the
+//! scripted browser behind a spy that records the viewport points pointer input went to.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -13,7 +14,7 @@ use async_trait::async_trait;
 use futures::executor::block_on;
 use serde_json::{Value, json};
 
-use crate::authority::{AuthorityLayers, CompiledAuthority, Settings};
+use crate::authority::CompiledAuthority;
 use crate::envelope::{Effect, Envelope, Readiness, Status};
 use crate::handles::{Handle, HandleKind};
 use crate::port::{
@@ -28,6 +29,7 @@ use crate::testing::{ScriptedBrowser, ScriptedElement, ScriptedPage};
 
 use super::super::workspace::TargetEntry;
 use super::super::{Cancellation, Ghostlight, ToolResult};
+use super::harness::{fact_str, user_authority};
 
 // ----- a world: the scripted browser behind a pointer spy, and one workspace ---------------
 
@@ -279,20 +281,6 @@ impl World {
     }
 }
 
-fn fact_str(envelope: &Envelope, key: &str) -> String {
-    envelope
-        .facts
-        .get(key)
-        .and_then(Value::as_str)
-        .unwrap_or_else(|| panic!("no {key}: {envelope:#?}"))
-        .to_owned()
-}
-
-fn authority(settings: Value) -> CompiledAuthority {
-    let user: Settings = serde_json::from_value(settings).unwrap_or_else(|e| panic!("settings: {e}"));
-    AuthorityLayers { user: Some(user), organization: None }.compile()
-}
-
 /// A site of a board: a heading, a menu button, a card and a list.
 fn board() -> ScriptedBrowser {
     ScriptedBrowser::new()
@@ -526,7 +514,7 @@ fn navigation_blocked_by_an_alert_says_so() {
 
 #[test]
 fn a_blocked_host_is_blocked_with_nothing_dispatched() {
-    let world = World::with_authority(board(), authority(json!({"hosts": {"deny": ["example.org"]}})));
+    let world = World::with_authority(board(), user_authority(json!({"hosts": {"deny": ["example.org"]}})));
     let envelope = world.env("browser_navigate", json!({"url": "https://example.org/"}));
     insta::assert_json_snapshot!(envelope);
     assert_eq!(envelope.status, Status::Blocked);
@@ -907,7 +895,7 @@ fn hover_a_point() {
 #[test]
 fn hover_withholds_names_under_privacy() {
     let world =
-        World::with_authority(board(), authority(json!({"privacy": {"preserve_target_names": false}})));
+        World::with_authority(board(), user_authority(json!({"privacy": {"preserve_target_names": false}})));
     world.open("https://example.com/");
     let envelope = world.ok("browser_hover", json!({"selector": {"name": "Menu"}}));
     assert_eq!(envelope.summary, "Hovered over a button on example.com.");
@@ -956,7 +944,7 @@ fn drag_between_points() {
 #[test]
 fn drag_withholds_names_under_privacy() {
     let world =
-        World::with_authority(board(), authority(json!({"privacy": {"preserve_target_names": false}})));
+        World::with_authority(board(), user_authority(json!({"privacy": {"preserve_target_names": false}})));
     world.open("https://example.com/");
     let envelope = world.ok(
         "browser_drag",
