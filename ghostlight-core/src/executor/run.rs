@@ -246,15 +246,22 @@ impl<'a> Run<'a> {
                     .collect();
                 match active.as_slice() {
                     [one] => Ok((*one).clone()),
-                    _ => Err(Outcome::failed(
-                        "ambiguous_tab",
-                        format!(
-                            "{} controlled tabs are open and none is the one selected tab, so name one with tab.",
-                            live.len()
-                        ),
-                    )
-                    .fact("tab_count", live.len())
-                    .next(LIST_TABS)),
+                    _ => {
+                        let why = match active.len() {
+                            0 => "none of them is selected in its window".to_owned(),
+                            n => format!("{n} of them are selected in their windows"),
+                        };
+                        Err(Outcome::failed(
+                            "ambiguous_tab",
+                            format!(
+                                "{} controlled tabs are open and {why}, so name one with tab.",
+                                live.len()
+                            ),
+                        )
+                        .fact("tab_count", live.len())
+                        .fact("selected_count", active.len())
+                        .next(LIST_TABS))
+                    }
                 }
             }
         }
