@@ -40,6 +40,8 @@ pub mod port;
 pub mod request;
 pub mod schema;
 pub mod selector;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 pub mod tools;
 
 pub use authority::{

@@ -259,13 +259,10 @@ pub(crate) fn startup_refusal(refusal: &StartupRefusal) -> Outcome {
     let attention = |summary: String| Outcome::read(summary).with_status(Status::AttentionRequired);
     let mut outcome = match refusal {
         StartupRefusal::Manual { browsers } => {
-            let choice = match browsers.as_slice() {
-                [one] => format!("a {one} window"),
-                _ => format!("one of these browsers: {}", or_list(browsers)),
-            };
             let mut outcome = attention(format!(
-                "No browser is connected. Ask the user to open {choice}, with the Ghostlight extension \
-                 installed, then repeat the call."
+                "No browser is connected. Ask the user to open a {} window with the Ghostlight extension \
+                 installed, then repeat the call.",
+                or_list(browsers)
             ))
             .fact("reason", "browser_startup_manual")
             .fact("browsers", json!(browsers));
@@ -345,7 +342,7 @@ mod tests {
         assert_eq!(one.status, Status::AttentionRequired);
         assert_eq!(
             one.summary,
-            "No browser is connected. Ask the user to open a Chromium window, with the Ghostlight extension \
+            "No browser is connected. Ask the user to open a Chromium window with the Ghostlight extension \
              installed, then repeat the call."
         );
         assert_eq!(one.facts["browser"], "Chromium");
@@ -353,7 +350,7 @@ mod tests {
         let two = envelope(startup_refusal(&StartupRefusal::Manual {
             browsers: vec!["Chromium".into(), "Firefox".into()],
         }));
-        assert!(two.summary.contains("one of these browsers: Chromium or Firefox"), "{}", two.summary);
+        assert!(two.summary.contains("open a Chromium or Firefox window"), "{}", two.summary);
         assert!(!two.facts.contains_key("browser"));
         assert!(!two.summary.contains("choose"));
         let elsewhere = envelope(startup_refusal(&StartupRefusal::OwnedElsewhere));

@@ -99,10 +99,16 @@ pub enum StartupRefusal {
 /// A browser adapter's error: a kind, whether an effect may have happened, and an
 /// operator-facing message.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{}: {message}", kind.code())]
+#[error("{}: {}", kind.code(), detail.message)]
 pub struct PortError {
     kind: PortErrorKind,
     effect: PortEffect,
+    /// Boxed so `PortResult` stays small on every path.
+    detail: Box<Detail>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Detail {
     message: String,
     startup: Option<StartupRefusal>,
     obstruction: Option<ElementSummary>,
@@ -115,10 +121,12 @@ impl PortError {
         PortError {
             kind,
             effect: PortEffect::None,
-            message: message.into(),
-            startup: None,
-            obstruction: None,
-            failed_field: None,
+            detail: Box::new(Detail {
+                message: message.into(),
+                startup: None,
+                obstruction: None,
+                failed_field: None,
+            }),
         }
     }
 
@@ -136,21 +144,21 @@ impl PortError {
     /// No browser is connected and a person must start one.
     pub fn startup(refusal: StartupRefusal) -> Self {
         let mut error = PortError::new(PortErrorKind::NotConnected, "no browser is connected");
-        error.startup = Some(refusal);
+        error.detail.startup = Some(refusal);
         error
     }
 
     /// The target is covered by `by`; nothing was clicked.
     pub fn obstructed(by: Option<ElementSummary>) -> Self {
         let mut error = PortError::new(PortErrorKind::Obstructed, "another element covers the target");
-        error.obstruction = by;
+        error.detail.obstruction = by;
         error
     }
 
     /// An [`PortErrorKind::InvalidInput`] about the fill field at `index` (0-based).
     pub fn invalid_field(index: usize, message: impl Into<String>) -> Self {
         let mut error = PortError::new(PortErrorKind::InvalidInput, message);
-        error.failed_field = Some(index);
+        error.detail.failed_field = Some(index);
         error
     }
 
@@ -166,22 +174,22 @@ impl PortError {
 
     /// The operator-facing message (never shown to the model).
     pub fn message(&self) -> &str {
-        &self.message
+        &self.detail.message
     }
 
     /// The startup refusal, for [`PortErrorKind::NotConnected`].
     pub fn startup_refusal(&self) -> Option<&StartupRefusal> {
-        self.startup.as_ref()
+        self.detail.startup.as_ref()
     }
 
     /// The element covering the target, for [`PortErrorKind::Obstructed`].
     pub fn obstruction(&self) -> Option<&ElementSummary> {
-        self.obstruction.as_ref()
+        self.detail.obstruction.as_ref()
     }
 
     /// The fill field (0-based) an [`PortErrorKind::InvalidInput`] is about.
     pub fn failed_field(&self) -> Option<usize> {
-        self.failed_field
+        self.detail.failed_field
     }
 
     /// Whether the connection to the browser is lost (transport or browser gone).

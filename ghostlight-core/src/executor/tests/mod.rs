@@ -7,3 +7,4 @@ mod composite;
 mod input;
 mod navigation;
 mod perception;
+mod pipeline;
