@@ -8,7 +8,8 @@
 //!   headers, bodies, cookies and post data are never asked for;
 //! * console text is normalized and bounded ([`CONSOLE_TEXT_CHARS`]); levels and methods are
 //!   bounded too;
-//! * the entry count never exceeds the requested `limit`.
+//! * the entry count never exceeds the requested `limit`;
+//! * `match` is applied again to what is shown, so it cannot probe a withheld query string.
 //!
 //! Sentences count problems by kind; they never quote evidence.
 
@@ -57,6 +58,7 @@ async fn diagnose(run: &Run<'_>, request: &DiagnoseRequest) -> Step<Outcome> {
         run.fail_on(&lease, &e, &format!("read console and network evidence on {host}"), None)
     })?;
 
+    let pattern = request.pattern.as_ref().map(|p| p.to_lowercase());
     let mut host_filtered: u64 = 0;
     let mut entries = Vec::new();
     let mut kinds = [0usize; KINDS.len()];
@@ -66,6 +68,11 @@ async fn diagnose(run: &Run<'_>, request: &DiagnoseRequest) -> Step<Outcome> {
             && !run.snapshot.allows_site(&site)
         {
             host_filtered += 1;
+            continue;
+        }
+        if let Some(pattern) = &pattern
+            && !matches_shown(entry, pattern)
+        {
             continue;
         }
         if entries.len() == limit {
@@ -103,6 +110,7 @@ async fn diagnose(run: &Run<'_>, request: &DiagnoseRequest) -> Step<Outcome> {
             match problems {
                 0 if entries.is_empty() => format!("Found no entries on {host}."),
                 0 => format!("Found {found} on {host}, none of them problems."),
+                1 => format!("Found {found} on {host}, 1 of them a problem{breakdown}."),
                 n => format!("Found {found} on {host}, {n} of them problems{breakdown}."),
             }
         }
@@ -137,9 +145,17 @@ async fn diagnose(run: &Run<'_>, request: &DiagnoseRequest) -> Step<Outcome> {
     }
     if waiting {
         outcome = outcome
-            .next("Reproduce the problem (or reload with browser_history), then call browser_diagnose.");
+            .next("To capture a page load, call browser_history with action \"reload\", then browser_diagnose again.");
     }
     Ok(outcome)
+}
+
+/// Whether `pattern` (lower-cased) occurs in what the model may see of `entry`: its text, or
+/// its URL without userinfo, query and fragment. The port matches the full URL; matching again
+/// here keeps `match` from probing the parts that are withheld.
+fn matches_shown(entry: &DiagnosticEntry, pattern: &str) -> bool {
+    entry.text.as_ref().is_some_and(|text| text.to_lowercase().contains(pattern))
+        || entry.url.as_ref().is_some_and(|url| bare_url(url).to_lowercase().contains(pattern))
 }
 
 /// Which [`KINDS`] a problem entry is.

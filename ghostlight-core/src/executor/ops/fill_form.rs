@@ -80,7 +80,9 @@ async fn fill(run: &Run<'_>, request: &FillFormRequest) -> Step<Outcome> {
     let fields_phrase = count(filled.filled, "field", "fields");
 
     let Some(submit) = submit else {
-        let outcome = Outcome::applied(format!("Filled {fields_phrase} on {host}."), true)
+        // Setting the same values again leaves the same values, unless the fill moved the page.
+        let repeat_safe = landing.is_none();
+        let outcome = Outcome::applied(format!("Filled {fields_phrase} on {host}."), repeat_safe)
             .with_readiness(state.readiness)
             .fact("tab", lease.handle().as_str())
             .fact("filled_count", filled.filled)
@@ -98,7 +100,8 @@ async fn fill(run: &Run<'_>, request: &FillFormRequest) -> Step<Outcome> {
     let receipt = match run.port().click(&lease.tab, &click, timeout).await {
         Ok(receipt) => receipt,
         Err(error) => {
-            let outcome = submit_failed(run, &lease, &error, &planned, &fields_phrase, request.timeout_ms)
+            let filled_sentence = format!("Filled {fields_phrase} on {host}.");
+            let outcome = submit_failed(run, &lease, &error, &planned, &filled_sentence, request.timeout_ms)
                 .fact("filled_count", filled.filled)
                 .fact("submitted", false)
                 .fact("host", host);
@@ -154,38 +157,25 @@ fn value_mismatch(run: &Run<'_>, lease: &Lease, fields: &[Resolved], index: usiz
 }
 
 /// The fields were filled but the submit click failed: `partial` when nothing was clicked,
-/// `unknown` when the click may have happened.
+/// `unknown` when the click may have happened. The port failure's own sentence follows the
+/// one about the fill.
 fn submit_failed(
     run: &Run<'_>,
     lease: &Lease,
     error: &PortError,
     planned: &str,
-    fields_phrase: &str,
+    filled: &str,
     timeout_ms: u64,
 ) -> Outcome {
     let mut outcome = run.fail_on(lease, error, &format!("click {planned}"), Some(timeout_ms));
     let clicked_maybe = error.effect() == PortEffect::Unknown;
-    let reason = outcome.summary.trim_end_matches('.').to_owned();
-    let lowered = lower_first(&reason);
     outcome.summary = if clicked_maybe {
-        format!("Filled {fields_phrase}, then {lowered}.")
+        format!("{filled} {}", outcome.summary)
     } else {
-        format!("Filled {fields_phrase} but did not submit: {lowered}.")
+        format!("{} but did not submit. {}", filled.trim_end_matches('.'), outcome.summary)
     };
     outcome.status = if clicked_maybe { Status::Unknown } else { Status::Failed };
     outcome.effect = if clicked_maybe { Effect::Unknown } else { Effect::Partial };
     outcome.repeat_safe = false;
     outcome
-}
-
-/// `text` with its first letter lower-cased (to continue a sentence), unless it starts with
-/// an acronym or a quoted name.
-fn lower_first(text: &str) -> String {
-    let mut chars = text.chars();
-    match (chars.next(), chars.next()) {
-        (Some(first), Some(second)) if first.is_uppercase() && !second.is_uppercase() => {
-            first.to_lowercase().chain(text.chars().skip(1)).collect()
-        }
-        _ => text.to_owned(),
-    }
 }

@@ -303,7 +303,11 @@ const STOP_REASON_CHARS: usize = 32;
 /// Milliseconds as seconds for a sentence: `4.2`, `60`.
 fn seconds(ms: u64) -> String {
     let tenths = ms.saturating_add(50) / 100;
-    if tenths.is_multiple_of(10) { format!("{}", tenths / 10) } else { format!("{}.{}", tenths / 10, tenths % 10) }
+    if tenths.is_multiple_of(10) {
+        format!("{}", tenths / 10)
+    } else {
+        format!("{}.{}", tenths / 10, tenths % 10)
+    }
 }
 
 #[cfg(test)]

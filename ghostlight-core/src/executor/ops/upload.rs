@@ -16,7 +16,6 @@
 use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
-use crate::authority::UploadRoot;
 use crate::envelope::Status;
 use crate::handles::Handle;
 use crate::language::count;
@@ -24,11 +23,13 @@ use crate::limits::{CAPTURE_REUSE_MAX_BYTES, UPLOAD_FILE_MAX_BYTES, UPLOAD_TOTAL
 use crate::port::{FileStat, InlineFile, UploadDestination, UploadFiles, UploadInput};
 use crate::tools::upload::{Upload, UploadRequest};
 
-use super::super::outcome::{Outcome, RECAPTURE};
+use super::super::outcome::Outcome;
 use super::super::run::{Lease, Run, Step, host_of};
 
 /// The file name a reused capture carries (Ghostlight's, not the caller's).
 const CAPTURE_FILE_NAME: &str = "capture.png";
+/// The next step when a capture's image is gone.
+const RECAPTURE_IMAGE: &str = "Take a new screenshot with browser_screenshot, then upload that view's image.";
 /// The next step of an authority refusal.
 const EXPLAIN: &str = "Call policy_explain to see what this authority allows and why.";
 
@@ -44,9 +45,11 @@ struct Payload {
 }
 
 async fn upload(run: &Run<'_>, request: &UploadRequest) -> Step<Outcome> {
-    if let Upload::Paths { paths, .. } = &request.upload {
-        check_roots(run, paths)?;
-    }
+    // The lexical forms checked against the roots are the paths the browser side reads.
+    let checked = match &request.upload {
+        Upload::Paths { paths, .. } => check_roots(run, paths)?,
+        _ => Vec::new(),
+    };
     let (lease, page) = run.enter(request.tab.as_ref()).await?;
     let host = host_of(&page.state.url);
     let tab_fact = |outcome: Outcome| outcome.fact("tab", lease.handle().as_str());
@@ -71,7 +74,7 @@ async fn upload(run: &Run<'_>, request: &UploadRequest) -> Step<Outcome> {
     };
 
     let payload = match &request.upload {
-        Upload::Paths { paths, .. } => stat(run, &lease, paths).await?,
+        Upload::Paths { .. } => stat(run, &lease, checked).await?,
         Upload::Files { files, .. } => {
             let mut inline = Vec::with_capacity(files.len());
             for (index, file) in files.iter().enumerate() {
@@ -139,8 +142,9 @@ fn file_input_phrase(run: &Run<'_>, name: Option<&str>) -> String {
     }
 }
 
-/// Path uploads need configured upload folders, and every path inside one of them.
-fn check_roots(run: &Run<'_>, paths: &[String]) -> Step<()> {
+/// Path uploads need configured upload folders, and every path inside one of them; answers
+/// the paths in the lexical form that was checked.
+fn check_roots(run: &Run<'_>, paths: &[String]) -> Step<Vec<PathBuf>> {
     let roots = run.snapshot.authority().upload_roots();
     let blocked = |summary: String| {
         Outcome::failed("upload_root_denied", summary)
@@ -156,17 +160,10 @@ fn check_roots(run: &Run<'_>, paths: &[String]) -> Step<()> {
                 .to_owned(),
         ));
     }
-    let canonical_roots: Vec<UploadRoot> = roots
-        .value
-        .iter()
-        .filter_map(|root| {
-            let canonical = std::fs::canonicalize(root.as_path()).ok()?;
-            UploadRoot::new(canonical.to_str()?).ok()
-        })
-        .collect();
+    let mut checked = Vec::with_capacity(paths.len());
     for (index, path) in paths.iter().enumerate() {
-        let path = canonical(Path::new(path));
-        let covered = roots.value.iter().chain(&canonical_roots).any(|root| root.covers(&path));
+        let path = lexical(Path::new(path));
+        let covered = roots.value.iter().any(|root| root.covers(&path));
         if !covered {
             return Err(blocked(format!(
                 "File {} of {} is outside the configured upload folders, so nothing was uploaded.",
@@ -175,24 +172,24 @@ fn check_roots(run: &Run<'_>, paths: &[String]) -> Step<()> {
             ))
             .fact("file", index + 1));
         }
+        checked.push(path);
     }
-    Ok(())
+    Ok(checked)
 }
 
-/// The path with symbolic links resolved when it exists here, else its lexical form (`.`
-/// and repeated separators removed; `..` kept, which no root covers).
-fn canonical(path: &Path) -> PathBuf {
-    std::fs::canonicalize(path)
-        .unwrap_or_else(|_| path.components().filter(|c| !matches!(c, Component::CurDir)).collect())
+/// The path in lexical normal form: `.` components and repeated separators removed; `..`
+/// kept, and no root covers a path containing one. Core reads no files, so symbolic links are
+/// not resolved here: the adapter that reads the file is the one that can see them.
+fn lexical(path: &Path) -> PathBuf {
+    path.components().filter(|c| !matches!(c, Component::CurDir)).collect()
 }
 
 /// Check every path as the browser side sees it: a regular file, within the per-file and
 /// total ceilings.
-async fn stat(run: &Run<'_>, lease: &Lease, paths: &[String]) -> Step<Payload> {
-    let list: Vec<PathBuf> = paths.iter().map(PathBuf::from).collect();
+async fn stat(run: &Run<'_>, lease: &Lease, list: Vec<PathBuf>) -> Step<Payload> {
     let stats =
         run.port().stat_files(&list).await.map_err(|e| run.fail_on(lease, &e, "check the files", None))?;
-    let of = paths.len();
+    let of = list.len();
     let refuse = |reason: &str, summary: String, index: usize| {
         Outcome::failed(reason, summary)
             .fact("tab", lease.handle().as_str())
@@ -264,7 +261,7 @@ fn captured(run: &Run<'_>, image: &Handle) -> Result<Payload, Outcome> {
     let view = run.workspace.view(image).ok_or_else(|| {
         Outcome::failed("unknown_view", format!("{image} is not a view this session has captured."))
             .fact("source_image", image.as_str())
-            .next(RECAPTURE)
+            .next(RECAPTURE_IMAGE)
     })?;
     let png = view.png.ok_or_else(|| {
         Outcome::failed(
@@ -275,7 +272,7 @@ fn captured(run: &Run<'_>, image: &Handle) -> Result<Payload, Outcome> {
             ),
         )
         .fact("source_image", image.as_str())
-        .next(RECAPTURE)
+        .next(RECAPTURE_IMAGE)
     })?;
     let bytes = u64::try_from(png.len()).unwrap_or(u64::MAX);
     if bytes > CAPTURE_REUSE_MAX_BYTES {
@@ -325,8 +322,9 @@ mod tests {
 
     #[test]
     fn lexical_paths_keep_parent_components() {
-        let path = canonical(Path::new("/nowhere-ghostlight/./a/../b"));
+        let path = lexical(Path::new("/data//./a/../b"));
         assert!(path.components().any(|c| matches!(c, Component::ParentDir)));
         assert!(!path.components().any(|c| matches!(c, Component::CurDir)));
+        assert_eq!(lexical(Path::new("/data/./uploads//a.txt")), Path::new("/data/uploads/a.txt"));
     }
 }
