@@ -589,6 +589,7 @@ fn upload_reuses_a_kept_capture_and_refuses_an_expired_one() {
     assert_no_leak(&h, &envelope, &["capture.png"]);
 
     let dropped = h.call("browser_upload", json!({"source_image": image, "view": image, "x": 10, "y": 20}));
+    insta::assert_json_snapshot!("upload_capture_dropped", dropped);
     assert_eq!(dropped.status, Status::Succeeded, "{}", dropped.summary);
     assert_eq!(
         dropped.summary,
@@ -654,6 +655,7 @@ fn record_save_attaches_to_a_file_input_of_the_recorded_tab() {
     h.ok("browser_record", json!({"action": "start"}));
     advance(&h, 1_000);
     let saved = h.result("browser_record", json!({"action": "save", "selector": {"name": "Resume"}}));
+    insta::assert_json_snapshot!("record_saved_attached", saved.envelope);
     assert_eq!(saved.envelope.status, Status::Succeeded, "{}", saved.envelope.summary);
     assert_eq!(
         saved.envelope.summary,
