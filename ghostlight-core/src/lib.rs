@@ -24,6 +24,39 @@
 //! let tools = ghostlight_core::render_catalog();
 //! assert_eq!(tools.as_array().map(Vec::len), Some(24));
 //! ```
+//!
+//! A [`Ghostlight`] runs calls against any [`BrowserPort`]: here the deterministic scripted
+//! port of the `testing` feature; in production `ghostlight-webdriver` (chromedriver,
+//! geckodriver). Every call answers one [`Envelope`] whose sentences Ghostlight wrote:
+//!
+//! ```
+//! # #[cfg(feature = "testing")] {
+//! use std::sync::Arc;
+//! use ghostlight_core::testing::{ScriptedBrowser, ScriptedElement, ScriptedPage};
+//! use ghostlight_core::{Cancellation, Ghostlight, Status};
+//! use serde_json::json;
+//!
+//! let browser = ScriptedBrowser::new().site(
+//!     "https://example.com/",
+//!     ScriptedPage::new("Example").text("Hello").element(ScriptedElement::button("Save")),
+//! );
+//! let ghostlight = Ghostlight::new(Arc::new(browser));
+//! let never = Cancellation::never();
+//!
+//! futures::executor::block_on(async {
+//!     let opened = ghostlight.invoke("browser_navigate", &json!({"url": "https://example.com/"}), &never).await?;
+//!     assert_eq!(opened.envelope.summary, "Opened example.com.");
+//!
+//!     let save = json!({"selector": {"name": "Save"}});
+//!     let clicked = ghostlight.invoke("browser_click", &save, &never).await?;
+//!     assert_eq!(clicked.envelope.status, Status::Succeeded);
+//!     assert_eq!(clicked.envelope.summary, "Clicked the \"Save\" button on example.com.");
+//!     assert!(!clicked.envelope.repeat_safe);
+//!     Ok::<(), ghostlight_core::UnknownTool>(())
+//! })
+//! .expect("every tool name above is in the catalog");
+//! # }
+//! ```
 
 #![forbid(unsafe_code)]
 
