@@ -158,6 +158,8 @@ struct Registries {
     view_order: VecDeque<Handle>,
     snapshots: HashMap<Handle, SnapshotEntry>,
     recordings: HashMap<Handle, RecordingRef>,
+    /// The tab slot each recording records.
+    recording_tabs: HashMap<Handle, Handle>,
 }
 
 /// One client's workspace.
@@ -299,7 +301,19 @@ impl Workspace {
     }
 
     pub(crate) fn forget_recording(&self, handle: &Handle) {
-        lock(&self.registries).recordings.remove(handle);
+        let mut registries = lock(&self.registries);
+        registries.recordings.remove(handle);
+        registries.recording_tabs.remove(handle);
+    }
+
+    /// Remember that `recording` records the tab of `slot`.
+    pub(crate) fn set_recording_tab(&self, recording: &Handle, slot: &Handle) {
+        lock(&self.registries).recording_tabs.insert(recording.clone(), slot.clone());
+    }
+
+    /// The tab slot `recording` records, when known.
+    pub(crate) fn recording_tab(&self, recording: &Handle) -> Option<Handle> {
+        lock(&self.registries).recording_tabs.get(recording).cloned()
     }
 }
 
