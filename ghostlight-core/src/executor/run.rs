@@ -16,7 +16,6 @@ use url::Url;
 use crate::authority::CredentialClass;
 use crate::authority::{AuditRecord, AuthoritySnapshot, Refusal, Requirement, Site};
 use crate::catalog::ToolName;
-use crate::envelope::Readiness;
 use crate::handles::Handle;
 use crate::language::{bound_visible, normalize_name, target_phrase};
 use crate::limits::TITLE_CHARS;
@@ -589,11 +588,6 @@ pub(crate) fn host_of(url: &Url) -> String {
         None if url.as_str() == "about:blank" => "a blank page".to_owned(),
         None => format!("a {}: page", url.scheme()),
     }
-}
-
-/// Readiness of a page state, for envelopes.
-pub(crate) fn readiness(state: &PageState) -> Readiness {
-    state.readiness
 }
 
 // ----- credential preflight (input tools) -----------------------------------------------------

@@ -82,10 +82,6 @@ impl TabSlot {
         lock(&self.state).tab.clone()
     }
 
-    pub(crate) fn generation(&self) -> u64 {
-        lock(&self.state).generation
-    }
-
     /// Record what the tab shows; a new document identity starts a new generation. Answers
     /// the generation and whether it changed.
     pub(crate) fn observe(&self, document: &DocumentId, url: &Url) -> (u64, bool) {
@@ -144,7 +140,6 @@ pub(crate) struct ViewEntry {
 #[derive(Debug, Clone)]
 pub(crate) struct SnapshotEntry {
     pub(crate) handle: Handle,
-    pub(crate) generation: u64,
     /// (depth, role, normalized name) in document order.
     pub(crate) nodes: Vec<(u32, Role, Option<String>)>,
 }
@@ -200,11 +195,6 @@ impl Workspace {
     /// The slot named by `handle`.
     pub(crate) fn slot(&self, handle: &Handle) -> Option<Arc<TabSlot>> {
         lock(&self.registries).slots.iter().find(|slot| &slot.handle == handle).cloned()
-    }
-
-    /// The slot bound to `tab`, if any.
-    pub(crate) fn slot_of(&self, tab: &TabRef) -> Option<Arc<TabSlot>> {
-        lock(&self.registries).slots.iter().find(|slot| slot.tab().as_ref() == Some(tab)).cloned()
     }
 
     /// A new slot bound to `tab`.
@@ -268,15 +258,13 @@ impl Workspace {
     pub(crate) fn replace_snapshot(
         &self,
         slot: &Handle,
-        generation: u64,
         nodes: Vec<(u32, Role, Option<String>)>,
     ) -> (Handle, Option<SnapshotEntry>) {
         let mut registries = lock(&self.registries);
         let handle =
             self.fresh(HandleKind::Snapshot, |h| registries.snapshots.values().any(|s| &s.handle == h));
-        let previous = registries
-            .snapshots
-            .insert(slot.clone(), SnapshotEntry { handle: handle.clone(), generation, nodes });
+        let previous =
+            registries.snapshots.insert(slot.clone(), SnapshotEntry { handle: handle.clone(), nodes });
         (handle, previous)
     }
 

@@ -24,7 +24,7 @@ use crate::tools::common::TargetRef;
 use crate::tools::inspect::{InspectRequest, InspectScope};
 
 use super::super::outcome::Outcome;
-use super::super::run::{Lease, Page, Run, Step, host_of};
+use super::super::run::{Lease, Run, Step, host_of};
 
 /// One snapshot node: depth, narrowed role, normalized name.
 type Node = (u32, Role, Option<String>);
@@ -81,7 +81,7 @@ async fn inspect(run: &Run<'_>, request: &InspectRequest) -> Step<Outcome> {
         outcome = outcome.fact("truncated", true);
     }
     outcome = if document {
-        snapshot(run, &lease, &page, elements, &host, outcome)
+        snapshot(run, &lease, elements, &host, outcome)
     } else {
         let noun = match request.scope {
             InspectScope::Controls => ("control", "controls"),
@@ -115,7 +115,6 @@ async fn inspect(run: &Run<'_>, request: &InspectRequest) -> Step<Outcome> {
 fn snapshot(
     run: &Run<'_>,
     lease: &Lease,
-    page: &Page,
     elements: &[PerceivedElement],
     host: &str,
     mut outcome: Outcome,
@@ -125,7 +124,7 @@ fn snapshot(
         .map(|e| (e.depth.unwrap_or(0), Role::narrow(&e.role), e.name.as_deref().and_then(normalize_name)))
         .collect();
     let n = nodes.len();
-    let (handle, previous) = run.workspace.replace_snapshot(lease.handle(), page.generation, nodes.clone());
+    let (handle, previous) = run.workspace.replace_snapshot(lease.handle(), nodes.clone());
     outcome = outcome.fact("snapshot", handle.as_str());
     let mapped = format!("Mapped {} of {host}", count(n, "structure node", "structure nodes"));
     let Some(previous) = previous else {

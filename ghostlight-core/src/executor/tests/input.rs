@@ -83,7 +83,7 @@ fn target(h: &Harness, tab: &str, name: &str) -> String {
         .workspace
         .add_target(TargetEntry {
             slot: slot.handle.clone(),
-            generation: slot.generation(),
+            generation: slot.state().generation,
             element: element.element.clone(),
             role: Role::narrow(&element.role),
             name: element.name.clone(),
@@ -105,7 +105,7 @@ fn view(h: &Harness, tab: &str, png: Option<Vec<u8>>) -> String {
         .workspace
         .add_view(ViewEntry {
             slot: slot.handle.clone(),
-            generation: slot.generation(),
+            generation: slot.state().generation,
             geometry,
             full_page: false,
             origin: (0.0, 0.0),

@@ -254,7 +254,7 @@ impl World {
         let element = self.browser.element_ref(&tab_ref, name).unwrap_or_else(|| panic!("no element {name}"));
         let target = self.gl.workspace.add_target(TargetEntry {
             slot: handle,
-            generation: slot.generation(),
+            generation: slot.state().generation,
             element,
             role,
             name: Some(name.to_owned()),
