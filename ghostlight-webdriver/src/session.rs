@@ -306,6 +306,13 @@ impl Session {
             self.in_frame = false;
         }
         let value = self.execute(&page::state_script(), Vec::new(), Sent::Read).await?;
+        if value.is_null() {
+            // WebDriver answers `null` for a script interrupted by a user prompt.
+            return Err(PortError::new(
+                PortErrorKind::BlockedByDialog,
+                "a dialog opened while the page was read",
+            ));
+        }
         let state = page::parse_state(value)?;
         self.remember_page(&state);
         Ok(state)
