@@ -43,6 +43,7 @@ async fn run(engine: Engine) {
     scenario(engine, "dialogs_status_accept_dismiss_respond", dialogs(b, site, engine)).await;
     scenario(engine, "beforeunload_blocks_or_is_discarded", beforeunload(b, site)).await;
     scenario(engine, "execute_values_and_errors", execute(b, site)).await;
+    scenario(engine, "slow_page_and_navigation_timeout", slow_page(b, site)).await;
     scenario(engine, "stat_files", stat_files(b)).await;
     browser.shutdown().await;
 }
@@ -285,6 +286,21 @@ async fn execute(b: &WebDriverBrowser, site: &Site) {
     assert_eq!(slow.effect(), PortEffect::Unknown);
     assert_eq!(value("2 + 2").await.expect("still works").value, json!(4));
     b.close_tab(tab).await.expect("close");
+}
+
+async fn slow_page(b: &WebDriverBrowser, site: &Site) {
+    let tab = open(b, site, "/s").await;
+    let slow = b.navigate(&tab, &go(site.url("/slow")), TIMEOUT).await.expect("a slow page loads");
+    assert_eq!(slow.title, "SLOW");
+    assert_eq!(slow.readiness, Readiness::Complete);
+    let cut = b
+        .navigate(&tab, &go(site.url("/slow?again")), Duration::from_millis(800))
+        .await
+        .expect_err("too slow");
+    assert_eq!(cut.kind(), PortErrorKind::Timeout);
+    assert_eq!(cut.effect(), PortEffect::Unknown);
+    b.sleep(common::SLOW_PAGE_DELAY).await;
+    b.close_tab(&tab).await.expect("close");
 }
 
 async fn stat_files(b: &WebDriverBrowser) {

@@ -46,10 +46,14 @@ pub async fn scenario<F: Future<Output = ()>>(engine: Engine, name: &str, body: 
     }
 }
 
+/// How long `/slow` takes to answer: longer than Firefox's prompt probe (2 s), so a Firefox
+/// navigation to it goes through the adapter's own wait for the page.
+pub const SLOW_PAGE_DELAY: Duration = Duration::from_millis(2500);
+
 /// A tiny loopback web site (tiny_http on 127.0.0.1:0), stopped on drop.
 ///
 /// - `/unload`: a page that asks to confirm leaving (`beforeunload`) once it was clicked;
-/// - `/slow`: a page whose response is delayed by 1 s;
+/// - `/slow`: a page whose response is delayed by [`SLOW_PAGE_DELAY`];
 /// - any other path: a page titled after the path (`/a` → `A`) with a button.
 pub struct Site {
     server: Arc<tiny_http::Server>,
@@ -67,7 +71,7 @@ impl Site {
             for request in serving.incoming_requests() {
                 let path = request.url().split(['?', '#']).next().unwrap_or("/").to_owned();
                 if path == "/slow" {
-                    std::thread::sleep(Duration::from_secs(1));
+                    std::thread::sleep(SLOW_PAGE_DELAY);
                 }
                 let body = page(&path);
                 let header =
