@@ -20,6 +20,8 @@ use serde_json::{Value, json};
 
 const TIMEOUT: Duration = Duration::from_secs(20);
 const SECRET: &str = "SECRETVALUE42";
+/// How often each timed perception runs (the median is printed; nothing is asserted).
+const TIMING_RUNS: usize = 5;
 
 #[tokio::test]
 async fn chromium() {
@@ -313,6 +315,16 @@ async fn structure_and_document(b: &WebDriverBrowser, site: &Site) {
     let shallow_roles: Vec<&str> = shallow.elements.iter().map(|el| el.role.as_str()).collect();
     assert_eq!(shallow_roles, vec!["banner", "navigation", "main", "complementary", "contentinfo"]);
 
+    // A subtree root inside a frame: the pass runs in the root's frame.
+    let controls = open(b, site, "/controls").await;
+    let paragraph = b.find_text(&controls, "frame paragraph", false, 10).await.expect("find in frame");
+    assert_eq!(paragraph.len(), 1);
+    let root = Some(paragraph[0].element.clone());
+    let framed = perceive(b, &controls, PerceiveScope::Document { root, max_depth: 3 }, 20).await;
+    let framed: Vec<(&str, Option<u32>)> =
+        framed.elements.iter().map(|el| (el.role.as_str(), el.depth)).collect();
+    assert_eq!(framed, vec![("paragraph", Some(0))]);
+
     let root = named(&tree.elements, "Details region").element.clone();
     let sub = perceive(b, &tab, PerceiveScope::Document { root: Some(root), max_depth: 12 }, 200).await;
     let sub_depths: Vec<(&str, Option<u32>)> =
@@ -335,17 +347,24 @@ async fn many_controls(b: &WebDriverBrowser, site: &Site, engine: Engine) {
     // Warm up once (script compilation, first style and layout pass).
     perceive(b, &tab, PerceiveScope::Controls, 10).await;
     for max in [80, 200, 1_000] {
-        let started = Instant::now();
-        let p = perceive(b, &tab, PerceiveScope::Controls, max).await;
-        let ms = started.elapsed().as_millis();
+        let mut times = Vec::new();
+        for _ in 0..TIMING_RUNS {
+            let started = Instant::now();
+            let p = perceive(b, &tab, PerceiveScope::Controls, max).await;
+            times.push(started.elapsed().as_millis());
+            assert_eq!(p.elements.len(), max.min(MANY_CONTROLS));
+            assert_eq!(p.truncated, max < MANY_CONTROLS);
+        }
+        times.sort_unstable();
         eprintln!(
-            "[{}] TIMING perceive controls max_items={max} on {MANY_CONTROLS} controls: {} items, truncated={}, {ms} ms",
+            "[{}] TIMING perceive controls max_items={max} on {MANY_CONTROLS} controls: {} items; \
+             min {} ms, median {} ms, max {} ms over {TIMING_RUNS} runs",
             engine.as_str(),
-            p.elements.len(),
-            p.truncated
+            max.min(MANY_CONTROLS),
+            times[0],
+            times[times.len() / 2],
+            times[times.len() - 1],
         );
-        assert_eq!(p.elements.len(), max.min(MANY_CONTROLS));
-        assert_eq!(p.truncated, max < MANY_CONTROLS);
     }
     let started = Instant::now();
     let found = b.find_text(&tab, "Button 4", false, 200).await.expect("find_text");
@@ -487,6 +506,14 @@ async fn focused(b: &WebDriverBrowser, site: &Site) {
 
     run_script(b, &tab, "document.getElementById('same').contentDocument.activeElement.blur(); document.activeElement.blur(); 1").await;
     assert_eq!(b.focused_element(&tab).await.expect("blurred"), None);
+
+    // Focus inside a cross-origin frame is still described (the credential preflight needs
+    // it): a real click on the iframe lands on the password field filling its centre.
+    b.testing_click(&tab, "#cross").await.expect("a click into the cross-origin frame");
+    let cross = b.focused_element(&tab).await.expect("focused").expect("cross-origin focus");
+    assert_eq!(cross.name.as_deref(), Some("Cross password"));
+    assert_eq!(cross.credential, Some(CredentialClass::Password));
+    assert!(b.element_present(&tab, &cross.element).await.expect("its ref switches frames"));
 }
 
 async fn element_present(b: &WebDriverBrowser, site: &Site) {

@@ -82,8 +82,13 @@ const FRAME: &str = r#"<!doctype html><html><head><title>Frame</title></head><bo
 <p>Frame paragraph text</p>
 </body></html>"#;
 
-const XFRAME: &str = r#"<!doctype html><html><head><title>Cross</title></head><body>
-<button id="xb">Cross button</button> <input type="password" id="xp" aria-label="Cross password">
+/// The cross-origin frame: its password field fills the frame's centre, so that a real click
+/// on the iframe element focuses it (Chromium); Firefox's click focuses only the frame, whose
+/// window then hands focus to the field.
+const XFRAME: &str = r#"<!doctype html><html><head><title>Cross</title></head><body style="margin:0">
+<input type="password" id="xp" aria-label="Cross password" style="display:block;box-sizing:border-box;width:300px;height:100px">
+<button id="xb">Cross button</button>
+<script>addEventListener('focus', () => { if (document.activeElement === document.body) document.getElementById('xp').focus(); });</script>
 </body></html>"#;
 
 const NESTED: &str = r#"<!doctype html><html><head><title>Nested</title></head><body>
