@@ -35,6 +35,15 @@
 //! field inside a payment provider's frame must not pass as "no credential field".
 //! `element_present` switches into the element's frame; a stale reference, a vanished frame
 //! or a missing element answers `false`, never an error.
+//!
+//! # Known limits
+//!
+//! - Everything is read by scripts in the page, so a hostile page that overrides DOM
+//!   prototypes (`getAttribute`, `checkVisibility`, `innerText`, …) can mislead roles, names
+//!   and credential classes.
+//! - `aria-hidden` content is kept (it is visible and clickable); only rendering decides.
+//! - Closed shadow roots are invisible to scripts and so to perception.
+//! - `read_text` reads the top document (or the target's frame) only, not frame contents.
 
 use std::future::Future;
 use std::pin::Pin;
