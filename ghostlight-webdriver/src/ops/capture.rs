@@ -1,23 +1,563 @@
-//! Capturing images: viewport, full page, element, region.
+//! Capturing images: viewport, full page, element, region (findings §5).
 //!
-//! Not implemented yet. See `docs/webdriver-findings.md` §5 (Chromium full page through
-//! `Session::cdp("Page.captureScreenshot", …)`, Firefox `moz/screenshot/full`; compute the
-//! image-to-CSS scale from each capture).
+//! Every capture states where its image sits in the document: `origin` (document CSS pixels
+//! of the top-left pixel) and `css_per_pixel`. The scale is always *measured*, never assumed
+//! from the device pixel ratio ("view transform rule"): the known CSS extent of what was
+//! captured divided by the PNG's own width. Chromium captures in device pixels (an emulated
+//! zoom of 150 % gives 1.5 image pixels per CSS pixel), Firefox in CSS pixels.
+//!
+//! - **Viewport**: WebDriver's Take Screenshot of the current window. Chromium's image
+//!   includes the scrollbar area, which `innerWidth` includes too.
+//! - **Full page**: Chromium through DevTools `Page.captureScreenshot` (`captureBeyondViewport`,
+//!   clipped to the CSS content size of `Page.getLayoutMetrics`, scale 1); Firefox through
+//!   geckodriver's `GET moz/screenshot/full`. A page larger than [`MAX_FULL_PAGE_SIDE`] or
+//!   [`MAX_FULL_PAGE_PIXELS`] is refused before anything is captured.
+//! - **Element**: WebDriver's Take Element Screenshot after scrolling the element into view
+//!   (the scroll stays, so the geometry of the capture is the page as it now is).
+//! - **Region**: the viewport image when the rectangle lies inside the viewport, else a
+//!   capture of the page beyond the viewport (Chromium: a DevTools clip of just the
+//!   rectangle; Firefox: the full page). The rectangle is cropped and resized with a
+//!   Lanczos filter to `round(width × scale) × round(height × scale)` pixels (at most
+//!   [`MAX_REGION_SIDE`] a side). A region never scrolls the page.
+//!
+//! A capture changes nothing on the page (apart from the element capture's scroll), so every
+//! failure answers `effect: none`; the whole capture is bounded by the call's timeout.
 
+use std::io::Cursor;
 use std::time::Duration;
 
-use ghostlight_core::port::{CaptureKind, Captured, PortResult, TabRef};
+use base64::Engine as _;
+use ghostlight_core::port::{
+    CaptureKind, Captured, CssRect, ElementRef, Geometry, PortError, PortErrorKind, PortResult, TabRef,
+};
+use image::imageops::{self, FilterType};
+use image::{ImageEncoder, RgbImage};
+use serde::Deserialize;
+use serde_json::{Value, json};
 
-use super::not_implemented;
+use super::window;
+use crate::commands::SessionCommand;
+use crate::config::Engine;
+use crate::errors::{self, Sent};
 use crate::session::Session;
 
-/// Capture an image of `tab`.
+/// The longest side of a full-page capture, in image pixels (Chromium's own texture limit).
+pub(crate) const MAX_FULL_PAGE_SIDE: u32 = 16_384;
+/// The largest area of a full-page capture, in image pixels.
+pub(crate) const MAX_FULL_PAGE_PIXELS: u64 = 100_000_000;
+/// The longest side of a region capture's output image, in pixels.
+pub(crate) const MAX_REGION_SIDE: u32 = 4_096;
+/// How many times a viewport capture is retaken when the page scrolled while it was taken.
+const STABLE_ATTEMPTS: usize = 3;
+/// How far (CSS px) scroll offsets may move between the readings around a viewport capture.
+const SCROLL_TOLERANCE: f64 = 0.5;
+/// How far (source image pixels) a region's rectangle may overshoot the captured image and
+/// still be clamped to it (rounding at the page's edge).
+const EDGE_TOLERANCE: f64 = 1.0;
+/// The resampling filter of region captures.
+const REGION_FILTER: FilterType = FilterType::Lanczos3;
+/// The most bytes a PNG decoder may allocate for bookkeeping (rows are streamed).
+const DECODE_LIMIT_BYTES: usize = 256 * 1024 * 1024;
+
+/// The element-geometry function expression (see the script's header).
+const ELEMENT_FN: &str = include_str!("../scripts/capture_element.js");
+/// The document-size function expression (see the script's header).
+const PAGE_SIZE_FN: &str = include_str!("../scripts/capture_page_size.js");
+
+/// Capture an image of `tab`, bounded by `timeout`.
 pub(crate) async fn capture(
     s: &mut Session,
     tab: &TabRef,
     kind: &CaptureKind,
     timeout: Duration,
 ) -> PortResult<Captured> {
-    let _ = (s, tab, kind, timeout);
-    Err(not_implemented("capture"))
+    match tokio::time::timeout(timeout, capture_now(s, tab, kind)).await {
+        Ok(result) => result,
+        Err(_) => Err(PortError::new(PortErrorKind::Timeout, "the capture did not finish in time")),
+    }
+}
+
+async fn capture_now(s: &mut Session, tab: &TabRef, kind: &CaptureKind) -> PortResult<Captured> {
+    match kind {
+        CaptureKind::Viewport => viewport(s, tab).await,
+        CaptureKind::FullPage => full_page(s, tab).await,
+        CaptureKind::Element(element) => element_capture(s, tab, element).await,
+        CaptureKind::Region { rect, scale } => region(s, tab, rect, *scale).await,
+    }
+}
+
+// ---- viewport --------------------------------------------------------------------------
+
+async fn viewport(s: &mut Session, tab: &TabRef) -> PortResult<Captured> {
+    let (png, geometry) = viewport_image(s, tab).await?;
+    let (width, height) = dimensions(&png)?;
+    Ok(Captured {
+        png,
+        width,
+        height,
+        origin: (geometry.scroll_x, geometry.scroll_y),
+        css_per_pixel: f64::from(geometry.viewport_width) / f64::from(width),
+        geometry,
+    })
+}
+
+/// The viewport's PNG and the geometry it was taken at: the geometry is read before and after
+/// the screenshot, and the screenshot retaken (a bounded number of times) when the page
+/// scrolled in between.
+async fn viewport_image(s: &mut Session, tab: &TabRef) -> PortResult<(Vec<u8>, Geometry)> {
+    let mut before = window::geometry(s, tab).await?;
+    let mut attempt = 1;
+    loop {
+        let png = s.client().screenshot().await.map_err(|e| errors::cmd(&e, Sent::Read))?;
+        let after = window::geometry(s, tab).await?;
+        if same_view(&before, &after) || attempt >= STABLE_ATTEMPTS {
+            return Ok((png, after));
+        }
+        before = after;
+        attempt += 1;
+    }
+}
+
+/// Whether two readings describe the same view (same viewport and scroll offsets).
+fn same_view(a: &Geometry, b: &Geometry) -> bool {
+    a.viewport_width == b.viewport_width
+        && a.viewport_height == b.viewport_height
+        && a.zoom_percent == b.zoom_percent
+        && (a.scroll_x - b.scroll_x).abs() <= SCROLL_TOLERANCE
+        && (a.scroll_y - b.scroll_y).abs() <= SCROLL_TOLERANCE
+}
+
+// ---- full page -------------------------------------------------------------------------
+
+/// The CSS content size of the document.
+#[derive(Debug, Clone, Copy, Deserialize)]
+struct PageSize {
+    width: f64,
+    height: f64,
+}
+
+async fn full_page(s: &mut Session, tab: &TabRef) -> PortResult<Captured> {
+    let geometry = window::geometry(s, tab).await?;
+    let (png, size) = full_page_image(s, &geometry).await?;
+    let (width, height) = dimensions(&png)?;
+    Ok(Captured {
+        png,
+        width,
+        height,
+        origin: (0.0, 0.0),
+        css_per_pixel: size.width / f64::from(width),
+        geometry,
+    })
+}
+
+/// The whole page's PNG and the CSS size it covers (the current tab is switched to).
+async fn full_page_image(s: &mut Session, geometry: &Geometry) -> PortResult<(Vec<u8>, PageSize)> {
+    match s.engine() {
+        Engine::Chromium => {
+            let size = chromium_content_size(s).await?;
+            check_full_page(size, geometry.device_scale)?;
+            let rect = CssRect { x: 0.0, y: 0.0, width: size.width, height: size.height };
+            Ok((chromium_clip(s, &rect).await?, size))
+        }
+        Engine::Firefox => {
+            let script = format!("return ({})();", PAGE_SIZE_FN.trim_end());
+            let value = s.execute(&script, Vec::new(), Sent::Read).await?;
+            let size: PageSize = serde_json::from_value(value).map_err(|_| unexpected("page size"))?;
+            check_full_page(size, geometry.device_scale)?;
+            let value = s.command(SessionCommand::full_screenshot(), Sent::Read).await?;
+            Ok((base64_png(&value)?, size))
+        }
+    }
+}
+
+/// Chromium's CSS content size (`Page.getLayoutMetrics`).
+async fn chromium_content_size(s: &mut Session) -> PortResult<PageSize> {
+    let metrics = s.cdp("Page.getLayoutMetrics", json!({}), Sent::Read).await?;
+    let size = metrics.get("cssContentSize").cloned().ok_or_else(|| unexpected("layout metrics"))?;
+    serde_json::from_value(size).map_err(|_| unexpected("layout metrics"))
+}
+
+/// A Chromium capture of `rect` (document CSS px) at its natural resolution, beyond the
+/// viewport where needed.
+async fn chromium_clip(s: &mut Session, rect: &CssRect) -> PortResult<Vec<u8>> {
+    let params = json!({
+        "format": "png",
+        "captureBeyondViewport": true,
+        "clip": { "x": rect.x, "y": rect.y, "width": rect.width, "height": rect.height, "scale": 1 },
+    });
+    let value = s.cdp("Page.captureScreenshot", params, Sent::Read).await?;
+    base64_png(value.get("data").unwrap_or(&Value::Null))
+}
+
+/// Refuse a full page whose image would exceed [`MAX_FULL_PAGE_SIDE`] or
+/// [`MAX_FULL_PAGE_PIXELS`] at `device_scale` image pixels per CSS pixel.
+fn check_full_page(size: PageSize, device_scale: f64) -> PortResult<()> {
+    let scale = if device_scale.is_finite() && device_scale > 0.0 { device_scale } else { 1.0 };
+    let (width, height) = (size.width * scale, size.height * scale);
+    let valid = width.is_finite() && height.is_finite() && width >= 1.0 && height >= 1.0;
+    if !valid {
+        return Err(PortError::new(PortErrorKind::Other, "the page reported no usable size"));
+    }
+    let side = f64::from(MAX_FULL_PAGE_SIDE);
+    if width.ceil() > side
+        || height.ceil() > side
+        || width.ceil() * height.ceil() > MAX_FULL_PAGE_PIXELS as f64
+    {
+        return Err(PortError::new(
+            PortErrorKind::InvalidInput,
+            format!(
+                "the full page would be {}×{} pixels, over the limit of {MAX_FULL_PAGE_SIDE} pixels a side \
+                 and {MAX_FULL_PAGE_PIXELS} pixels in all",
+                width.ceil(),
+                height.ceil()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+// ---- element ---------------------------------------------------------------------------
+
+/// Where an element sits (answer of `capture_element.js`).
+#[derive(Debug, Clone, Copy, Deserialize)]
+struct ElementBox {
+    x: f64,
+    y: f64,
+    width: f64,
+    height: f64,
+    complete: bool,
+}
+
+async fn element_capture(s: &mut Session, tab: &TabRef, element: &ElementRef) -> PortResult<Captured> {
+    let el = s.element(tab, element).await?;
+    let arg = serde_json::to_value(&el).map_err(|_| unexpected("element reference"))?;
+    let script = format!("return ({})(arguments[0], arguments[1]);", ELEMENT_FN.trim_end());
+    let before = element_box(s, &script, arg.clone(), true).await?;
+    if before.width < 1.0 || before.height < 1.0 {
+        return Err(PortError::new(
+            PortErrorKind::InvalidInput,
+            "the element has no visible area to capture",
+        ));
+    }
+    let png = el.screenshot().await.map_err(|e| errors::cmd(&e, Sent::Read))?;
+    // Read again: the driver scrolls the element into view itself, and may scroll further.
+    let at = element_box(s, &script, arg, false).await?;
+    if !at.complete {
+        return Err(PortError::new(
+            PortErrorKind::Unsupported,
+            "the element sits in a frame whose position in the page cannot be read",
+        ));
+    }
+    let geometry = window::geometry(s, tab).await?;
+    let (width, height) = dimensions(&png)?;
+    Ok(Captured {
+        png,
+        width,
+        height,
+        origin: (at.x, at.y),
+        css_per_pixel: at.width / f64::from(width),
+        geometry,
+    })
+}
+
+async fn element_box(s: &mut Session, script: &str, element: Value, scroll: bool) -> PortResult<ElementBox> {
+    let value = s.execute(script, vec![element, Value::Bool(scroll)], Sent::Read).await?;
+    serde_json::from_value(value).map_err(|_| unexpected("element box"))
+}
+
+// ---- region ----------------------------------------------------------------------------
+
+/// An image and where it sits: document CSS coordinates of its top-left pixel and CSS pixels
+/// per image pixel.
+struct Source {
+    png: Vec<u8>,
+    origin: (f64, f64),
+    css_per_pixel: f64,
+}
+
+async fn region(s: &mut Session, tab: &TabRef, rect: &CssRect, scale: f64) -> PortResult<Captured> {
+    let (out_width, out_height) = region_size(rect, scale)?;
+    let geometry = window::geometry(s, tab).await?;
+    let source = if inside_viewport(rect, &geometry) {
+        let (png, geometry) = viewport_image(s, tab).await?;
+        let (width, _) = dimensions(&png)?;
+        let css_per_pixel = f64::from(geometry.viewport_width) / f64::from(width);
+        Source { png, origin: (geometry.scroll_x, geometry.scroll_y), css_per_pixel }
+    } else {
+        beyond_viewport(s, rect, &geometry).await?
+    };
+    let png = crop_and_resize(&source, rect, out_width, out_height)?;
+    Ok(Captured {
+        png,
+        width: out_width,
+        height: out_height,
+        origin: (rect.x, rect.y),
+        css_per_pixel: rect.width / f64::from(out_width),
+        geometry,
+    })
+}
+
+/// The output size of a region: `round(width × scale) × round(height × scale)`, each side
+/// between 1 and [`MAX_REGION_SIDE`].
+fn region_size(rect: &CssRect, scale: f64) -> PortResult<(u32, u32)> {
+    let valid = [rect.x, rect.y, rect.width, rect.height, scale].iter().all(|v| v.is_finite())
+        && rect.x >= 0.0
+        && rect.y >= 0.0
+        && rect.width > 0.0
+        && rect.height > 0.0
+        && scale > 0.0;
+    if !valid {
+        return Err(PortError::new(
+            PortErrorKind::InvalidInput,
+            "the region or its scale is not a usable size",
+        ));
+    }
+    let side = |css: f64| {
+        let pixels = (css * scale).round();
+        if (1.0..=f64::from(MAX_REGION_SIDE)).contains(&pixels) {
+            Ok(pixels as u32)
+        } else {
+            Err(PortError::new(
+                PortErrorKind::InvalidInput,
+                format!("a region image must be 1 to {MAX_REGION_SIDE} pixels a side"),
+            ))
+        }
+    };
+    Ok((side(rect.width)?, side(rect.height)?))
+}
+
+/// Whether `rect` lies wholly inside the viewport of `geometry`.
+fn inside_viewport(rect: &CssRect, geometry: &Geometry) -> bool {
+    let left = geometry.scroll_x - SCROLL_TOLERANCE;
+    let top = geometry.scroll_y - SCROLL_TOLERANCE;
+    let right = geometry.scroll_x + f64::from(geometry.viewport_width) + SCROLL_TOLERANCE;
+    let bottom = geometry.scroll_y + f64::from(geometry.viewport_height) + SCROLL_TOLERANCE;
+    rect.x >= left && rect.y >= top && rect.x + rect.width <= right && rect.y + rect.height <= bottom
+}
+
+/// An image covering `rect` when it is not inside the viewport, without scrolling.
+async fn beyond_viewport(s: &mut Session, rect: &CssRect, geometry: &Geometry) -> PortResult<Source> {
+    match s.engine() {
+        Engine::Chromium => {
+            // Just the rectangle, widened to whole CSS pixels, at the natural resolution.
+            let x = rect.x.floor();
+            let y = rect.y.floor();
+            let clip = CssRect {
+                x,
+                y,
+                width: (rect.x + rect.width).ceil() - x,
+                height: (rect.y + rect.height).ceil() - y,
+            };
+            check_full_page(PageSize { width: clip.width, height: clip.height }, geometry.device_scale)?;
+            let png = chromium_clip(s, &clip).await?;
+            let (width, _) = dimensions(&png)?;
+            Ok(Source { png, origin: (clip.x, clip.y), css_per_pixel: clip.width / f64::from(width) })
+        }
+        Engine::Firefox => {
+            let (png, size) = full_page_image(s, geometry).await?;
+            let (width, _) = dimensions(&png)?;
+            Ok(Source { png, origin: (0.0, 0.0), css_per_pixel: size.width / f64::from(width) })
+        }
+    }
+}
+
+// ---- images ----------------------------------------------------------------------------
+
+/// Width and height from a PNG's header.
+fn dimensions(png: &[u8]) -> PortResult<(u32, u32)> {
+    let reader = png::Decoder::new(Cursor::new(png)).read_info().map_err(|_| bad_image())?;
+    let info = reader.info();
+    if info.width == 0 || info.height == 0 {
+        return Err(bad_image());
+    }
+    Ok((info.width, info.height))
+}
+
+/// A base64 PNG answered as a JSON string.
+fn base64_png(value: &Value) -> PortResult<Vec<u8>> {
+    let text = value.as_str().ok_or_else(|| unexpected("screenshot"))?;
+    base64::engine::general_purpose::STANDARD.decode(text).map_err(|_| bad_image())
+}
+
+/// Crop `rect` (document CSS px) out of `source` and resize it to `width × height`, as PNG.
+fn crop_and_resize(source: &Source, rect: &CssRect, width: u32, height: u32) -> PortResult<Vec<u8>> {
+    let (image_width, image_height) = dimensions(&source.png)?;
+    let to_pixels = |css: f64, origin: f64| (css - origin) / source.css_per_pixel;
+    let span = |from: f64, to: f64, limit: u32| -> PortResult<(u32, u32)> {
+        let limit = f64::from(limit);
+        if from < -EDGE_TOLERANCE || to > limit + EDGE_TOLERANCE {
+            return Err(PortError::new(PortErrorKind::InvalidInput, "the region lies outside the page"));
+        }
+        let start = from.round().clamp(0.0, limit - 1.0);
+        let end = to.round().clamp(start + 1.0, limit);
+        Ok((start as u32, (end - start) as u32))
+    };
+    let (x, crop_width) = span(
+        to_pixels(rect.x, source.origin.0),
+        to_pixels(rect.x + rect.width, source.origin.0),
+        image_width,
+    )?;
+    let (y, crop_height) = span(
+        to_pixels(rect.y, source.origin.1),
+        to_pixels(rect.y + rect.height, source.origin.1),
+        image_height,
+    )?;
+    let cropped = decode_crop(&source.png, x, y, crop_width, crop_height)?;
+    let resized = if (crop_width, crop_height) == (width, height) {
+        cropped
+    } else {
+        imageops::resize(&cropped, width, height, REGION_FILTER)
+    };
+    encode(&resized)
+}
+
+/// Decode only the rows and columns of a crop, as 8-bit RGB (screenshots are opaque).
+fn decode_crop(png: &[u8], x: u32, y: u32, width: u32, height: u32) -> PortResult<RgbImage> {
+    let mut decoder =
+        png::Decoder::new_with_limits(Cursor::new(png), png::Limits { bytes: DECODE_LIMIT_BYTES });
+    decoder.set_transformations(png::Transformations::normalize_to_color8());
+    let mut reader = decoder.read_info().map_err(|_| bad_image())?;
+    if reader.info().interlaced {
+        return Err(PortError::new(PortErrorKind::Other, "the browser answered an interlaced image"));
+    }
+    let channels = match reader.output_color_type() {
+        (png::ColorType::Grayscale, png::BitDepth::Eight) => 1,
+        (png::ColorType::GrayscaleAlpha, png::BitDepth::Eight) => 2,
+        (png::ColorType::Rgb, png::BitDepth::Eight) => 3,
+        (png::ColorType::Rgba, png::BitDepth::Eight) => 4,
+        _ => return Err(bad_image()),
+    };
+    let (first, columns) = (x as usize * channels, width as usize * channels);
+    let mut out = Vec::with_capacity(width as usize * height as usize * 3);
+    for row in 0..y + height {
+        let Some(line) = reader.next_row().map_err(|_| bad_image())? else {
+            return Err(bad_image());
+        };
+        if row < y {
+            continue;
+        }
+        let pixels = line.data().get(first..first + columns).ok_or_else(bad_image)?;
+        for pixel in pixels.chunks_exact(channels) {
+            match channels {
+                1 | 2 => out.extend_from_slice(&[pixel[0], pixel[0], pixel[0]]),
+                _ => out.extend_from_slice(&pixel[..3]),
+            }
+        }
+    }
+    RgbImage::from_raw(width, height, out).ok_or_else(bad_image)
+}
+
+/// Encode an RGB image as PNG.
+fn encode(image: &RgbImage) -> PortResult<Vec<u8>> {
+    let mut bytes = Vec::new();
+    image::codecs::png::PngEncoder::new(&mut bytes)
+        .write_image(image.as_raw(), image.width(), image.height(), image::ExtendedColorType::Rgb8)
+        .map_err(|_| PortError::new(PortErrorKind::Other, "the region image could not be encoded"))?;
+    Ok(bytes)
+}
+
+fn bad_image() -> PortError {
+    PortError::new(PortErrorKind::Other, "the browser answered an image that does not decode as PNG")
+}
+
+fn unexpected(what: &str) -> PortError {
+    PortError::new(PortErrorKind::Other, format!("the browser answered an unexpected {what} shape"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn png_of(width: u32, height: u32, paint: impl Fn(u32, u32) -> [u8; 3]) -> Vec<u8> {
+        let image = RgbImage::from_fn(width, height, |x, y| image::Rgb(paint(x, y)));
+        encode(&image).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn decode(png: &[u8]) -> RgbImage {
+        image::load_from_memory(png).unwrap_or_else(|e| panic!("{e}")).to_rgb8()
+    }
+
+    #[test]
+    fn region_sizes_round_and_are_bounded() {
+        let rect = CssRect { x: 10.0, y: 20.0, width: 100.4, height: 50.0 };
+        assert_eq!(region_size(&rect, 2.0).ok(), Some((201, 100)));
+        assert_eq!(region_size(&rect, 1.0).ok(), Some((100, 50)));
+        let kind = |r: PortResult<(u32, u32)>| r.err().map(|e| e.kind());
+        assert_eq!(kind(region_size(&rect, 41.0)), Some(PortErrorKind::InvalidInput));
+        assert_eq!(kind(region_size(&rect, 0.0)), Some(PortErrorKind::InvalidInput));
+        assert_eq!(kind(region_size(&rect, f64::NAN)), Some(PortErrorKind::InvalidInput));
+        assert_eq!(
+            kind(region_size(&CssRect { width: 0.0, ..rect }, 1.0)),
+            Some(PortErrorKind::InvalidInput)
+        );
+        assert_eq!(kind(region_size(&CssRect { x: -1.0, ..rect }, 1.0)), Some(PortErrorKind::InvalidInput));
+        assert_eq!(
+            kind(region_size(&CssRect { height: 0.001, ..rect }, 1.0)),
+            Some(PortErrorKind::InvalidInput)
+        );
+    }
+
+    #[test]
+    fn full_page_cap() {
+        assert!(check_full_page(PageSize { width: 1500.0, height: 5050.0 }, 1.0).is_ok());
+        assert!(check_full_page(PageSize { width: 1280.0, height: 16_384.0 }, 1.0).is_ok());
+        let refused = check_full_page(PageSize { width: 1280.0, height: 16_385.0 }, 1.0);
+        assert_eq!(refused.err().map(|e| e.kind()), Some(PortErrorKind::InvalidInput));
+        let refused = check_full_page(PageSize { width: 1280.0, height: 10_000.0 }, 2.0);
+        assert_eq!(refused.err().map(|e| e.kind()), Some(PortErrorKind::InvalidInput));
+        let refused = check_full_page(PageSize { width: 12_000.0, height: 12_000.0 }, 1.0);
+        assert_eq!(refused.err().map(|e| e.kind()), Some(PortErrorKind::InvalidInput), "area");
+        assert_eq!(
+            check_full_page(PageSize { width: 0.0, height: 10.0 }, 1.0).err().map(|e| e.kind()),
+            Some(PortErrorKind::Other)
+        );
+    }
+
+    #[test]
+    fn viewport_containment() {
+        let geometry = Geometry {
+            viewport_width: 800,
+            viewport_height: 600,
+            window_width: 800,
+            window_height: 700,
+            device_scale: 1.0,
+            zoom_percent: 100,
+            scroll_x: 0.0,
+            scroll_y: 1000.0,
+        };
+        let rect = |x, y, width, height| CssRect { x, y, width, height };
+        assert!(inside_viewport(&rect(0.0, 1000.0, 800.0, 600.0), &geometry));
+        assert!(inside_viewport(&rect(10.0, 1200.0, 50.0, 50.0), &geometry));
+        assert!(!inside_viewport(&rect(10.0, 900.0, 50.0, 200.0), &geometry));
+        assert!(!inside_viewport(&rect(790.0, 1200.0, 20.0, 20.0), &geometry));
+    }
+
+    #[test]
+    fn crop_and_magnify_keep_the_colours_in_place() {
+        // A 200×100 image at 2 image px per CSS px (origin (0, 500)): red left half, blue right.
+        let png = png_of(200, 100, |x, _| if x < 100 { [255, 0, 0] } else { [0, 0, 255] });
+        assert_eq!(dimensions(&png).ok(), Some((200, 100)));
+        let source = Source { png, origin: (0.0, 500.0), css_per_pixel: 0.5 };
+        // CSS (40, 510) 20×10 straddles the boundary at CSS x = 50; magnify 4× → 80×40.
+        let rect = CssRect { x: 40.0, y: 510.0, width: 20.0, height: 10.0 };
+        let out = decode(&crop_and_resize(&source, &rect, 80, 40).unwrap_or_else(|e| panic!("{e}")));
+        assert_eq!(out.dimensions(), (80, 40));
+        assert_eq!(out.get_pixel(10, 20).0, [255, 0, 0]);
+        assert_eq!(out.get_pixel(70, 20).0, [0, 0, 255]);
+        // Outside the image: refused, not clamped.
+        let far = CssRect { x: 90.0, y: 510.0, width: 20.0, height: 10.0 };
+        let refused = crop_and_resize(&source, &far, 20, 10);
+        assert_eq!(refused.err().map(|e| e.kind()), Some(PortErrorKind::InvalidInput));
+        // Same size: no resampling.
+        let same = CssRect { x: 0.0, y: 500.0, width: 10.0, height: 5.0 };
+        let out = decode(&crop_and_resize(&source, &same, 20, 10).unwrap_or_else(|e| panic!("{e}")));
+        assert_eq!(out.get_pixel(19, 9).0, [255, 0, 0]);
+    }
+
+    #[test]
+    fn malformed_images_are_errors() {
+        assert_eq!(dimensions(b"not a png").err().map(|e| e.kind()), Some(PortErrorKind::Other));
+        assert_eq!(base64_png(&json!(3)).err().map(|e| e.kind()), Some(PortErrorKind::Other));
+        assert_eq!(base64_png(&json!("***")).err().map(|e| e.kind()), Some(PortErrorKind::Other));
+    }
 }
