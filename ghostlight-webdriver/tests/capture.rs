@@ -56,6 +56,10 @@ async fn run(engine: Engine) {
     scenario(engine, "region_crops_and_magnifies", region_crops_and_magnifies(b, site)).await;
     scenario(engine, "region_beyond_the_viewport_does_not_scroll", region_beyond_the_viewport(b, site)).await;
     scenario(engine, "timeout_and_bad_input", timeout_and_bad_input(b, site)).await;
+    scenario(engine, "full_page_cut_short_leaves_the_page_as_it_was", full_page_cut_short(b, site)).await;
+    if engine == Engine::Chromium {
+        scenario(engine, "zoomed_captures_measure_their_scale", zoomed_captures(b, site)).await;
+    }
     scenario(engine, "end_to_end_through_core", end_to_end_through_core(&browser, site)).await;
     browser.shutdown().await;
     eprintln!("[{}] all capture scenarios: {} ms", engine.as_str(), started.elapsed().as_millis());
@@ -72,6 +76,13 @@ async fn scroll_to(b: &WebDriverBrowser, tab: &TabRef, y: f64) {
     let script = format!("window.scrollTo({{left: 0, top: {y}, behavior: 'instant'}}); window.scrollY");
     let value = b.execute(tab, &script, TIMEOUT).await.expect("scroll").value;
     assert_eq!(value.as_f64(), Some(y), "scrolled to {y}");
+}
+
+/// The layout viewport's width (`clientWidth`: without a classic scrollbar).
+async fn layout_width(b: &WebDriverBrowser, tab: &TabRef) -> f64 {
+    let value =
+        b.execute(tab, "document.documentElement.clientWidth", TIMEOUT).await.expect("clientWidth").value;
+    value.as_f64().expect("a number")
 }
 
 async fn shot(b: &WebDriverBrowser, tab: &TabRef, kind: CaptureKind) -> (Captured, RgbImage) {
@@ -204,6 +215,7 @@ async fn viewport_pixels_map_back_to_the_boxes(b: &WebDriverBrowser, site: &Site
 async fn full_page_covers_the_document(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/boxes").await;
     scroll_to(b, &tab, 700.0).await;
+    let layout_before = layout_width(b, &tab).await;
     let started = Instant::now();
     let (c, image) = shot(b, &tab, CaptureKind::FullPage).await;
     eprintln!("  full page {}×{} in {} ms", c.width, c.height, started.elapsed().as_millis());
@@ -231,6 +243,7 @@ async fn full_page_covers_the_document(b: &WebDriverBrowser, site: &Site) {
     // Capturing the whole page neither scrolls nor resizes the page.
     let after = b.geometry(&tab).await.expect("geometry");
     assert_eq!(after.scroll_y, 700.0, "the full-page capture kept the scroll position");
+    assert_eq!(layout_width(b, &tab).await, layout_before, "the layout width (scrollbars) is unchanged");
     assert_eq!(c.geometry, after);
     b.close_tab(&tab).await.expect("close");
 }
@@ -353,6 +366,69 @@ async fn timeout_and_bad_input(b: &WebDriverBrowser, site: &Site) {
     let error =
         b.capture(&tab, &CaptureKind::Region { rect: outside, scale: 1.0 }, TIMEOUT).await.expect_err("off");
     assert_eq!(error.kind(), PortErrorKind::InvalidInput, "{error}");
+    b.close_tab(&tab).await.expect("close");
+}
+
+async fn full_page_cut_short(b: &WebDriverBrowser, site: &Site) {
+    let tab = open(b, site, "/boxes").await;
+    scroll_to(b, &tab, 700.0).await;
+    let before = b.geometry(&tab).await.expect("geometry");
+    let layout = layout_width(b, &tab).await;
+    // Cut the capture short at different points: whatever step it reached, the page ends up
+    // as it was (the viewport emulation, if any, is undone even when the capture is dropped).
+    for ms in [30, 80, 150, 300, 600] {
+        let result = b.capture(&tab, &CaptureKind::FullPage, Duration::from_millis(ms)).await;
+        match &result {
+            Err(error) => assert_eq!(error.kind(), PortErrorKind::Timeout, "{error}"),
+            Ok(_) => eprintln!("  a full page within {ms} ms"),
+        }
+        let deadline = Instant::now() + Duration::from_secs(3);
+        loop {
+            let now = b.geometry(&tab).await.expect("geometry");
+            let width = layout_width(b, &tab).await;
+            if now == before && width == layout {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "after a capture cut at {ms} ms: {now:?} / {width}, was {before:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    b.close_tab(&tab).await.expect("close");
+}
+
+async fn zoomed_captures(b: &WebDriverBrowser, site: &Site) {
+    let tab = open(b, site, "/boxes").await;
+    let zoomed = b.set_zoom(&tab, 150).await.expect("zoom");
+    assert_eq!(zoomed.zoom_percent, 150);
+    // Viewport: device pixels; the scale comes from the image, not from an assumed DPR.
+    let (c, image) = shot(b, &tab, CaptureKind::Viewport).await;
+    assert_eq!(c.geometry, zoomed);
+    assert!((c.css_per_pixel - f64::from(zoomed.viewport_width) / f64::from(c.width)).abs() < 1e-9);
+    assert!((c.css_per_pixel - 1.0 / 1.5).abs() < 0.01, "about 2/3 CSS px per pixel: {}", c.css_per_pixel);
+    for colour_box in [RED, GREEN, BUTTON] {
+        check_box(&c, &image, &colour_box);
+    }
+    // Element: 120×80 CSS px at 1.5 pixels each.
+    let green = b.testing_element(&tab, &[], "#green").await.expect("element");
+    let (c, _) = shot(b, &tab, CaptureKind::Element(green)).await;
+    assert_eq!((c.width, c.height), (180, 120));
+    assert!((c.css_per_pixel - 1.0 / 1.5).abs() < 1e-9);
+    // Full page: the zoom is put back afterwards.
+    scroll_to(b, &tab, 300.0).await;
+    let before = b.geometry(&tab).await.expect("geometry");
+    let (c, image) = shot(b, &tab, CaptureKind::FullPage).await;
+    assert!((f64::from(c.height) * c.css_per_pixel - PAGE_HEIGHT).abs() <= 1.0);
+    check_box(&c, &image, &DEEP);
+    assert_eq!(b.geometry(&tab).await.expect("geometry"), before, "zoom and scroll are back");
+    // Region from the zoomed viewport, magnified: still the exact requested size.
+    let rect = CssRect { x: 120.0, y: 320.0, width: 100.0, height: 40.0 };
+    let (c, image) = shot(b, &tab, CaptureKind::Region { rect, scale: 3.0 }).await;
+    assert_eq!((c.width, c.height), (300, 120));
+    assert_colour(&image, 150, 60, [255, 255, 255], "white between the boxes");
+    b.set_zoom(&tab, 100).await.expect("unzoom");
     b.close_tab(&tab).await.expect("close");
 }
 
