@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use capture_support::{
-    BUTTON, ColourBox, DEEP, FRAME, GREEN, INNER, PAGE_HEIGHT, RED, Site, scenario, selected,
+    BUTTON, ColourBox, DEEP, FRAME, GREEN, INNER, PAGE_HEIGHT, RED, Site, TALL, scenario, selected,
 };
 use ghostlight_core::port::{
     BrowserPort, CaptureKind, Captured, CssRect, NavigateInput, PortEffect, PortErrorKind, TabRef,
@@ -281,6 +281,18 @@ async fn element_captures(b: &WebDriverBrowser, site: &Site) {
     assert!(c.geometry.scroll_y > 0.0, "scrolled into view");
     assert_eq!(c.geometry, b.geometry(&tab).await.expect("geometry"));
     assert_colour(&image, c.width / 2, c.height / 2, DEEP.rgb, "centre");
+
+    // Taller than the viewport: the image shows the visible part, and its origin says which.
+    scroll_to(b, &tab, 0.0).await;
+    let tall = b.testing_element(&tab, &[], "#tall").await.expect("element");
+    let (c, image) = shot(b, &tab, CaptureKind::Element(tall)).await;
+    let g = c.geometry;
+    assert_eq!(c.origin, (TALL.x, TALL.y.max(g.scroll_y)), "from the element's visible top");
+    let shown = f64::from(c.height) * c.css_per_pixel;
+    let visible = (TALL.y + TALL.height).min(g.scroll_y + f64::from(g.viewport_height)) - c.origin.1;
+    assert!((shown - visible).abs() <= 1.0, "{shown} CSS px shown, {visible} visible");
+    assert_colour(&image, c.width / 2, 2, TALL.rgb, "top row");
+    assert_colour(&image, c.width / 2, c.height - 3, TALL.rgb, "bottom row");
 
     // Inside a same-origin iframe: the origin is in top-document coordinates.
     scroll_to(b, &tab, 0.0).await;

@@ -14,7 +14,8 @@
 //!   `GET moz/screenshot/full`. A page larger than [`MAX_FULL_PAGE_SIDE`] or
 //!   [`MAX_FULL_PAGE_PIXELS`] is refused before anything is captured.
 //! - **Element**: WebDriver's Take Element Screenshot after scrolling the element into view
-//!   (the scroll stays, so the geometry of the capture is the page as it now is).
+//!   (the scroll stays, so the geometry of the capture is the page as it now is). The image
+//!   shows the element's part inside the viewport, and its origin says so.
 //! - **Region**: the viewport image when the rectangle lies inside the viewport, else the
 //!   full-page image (so a region never scrolls the page). The rectangle is cropped (only its
 //!   rows and columns are decoded) and resized with a Catmull-Rom filter to
@@ -347,14 +348,25 @@ async fn element_capture(s: &mut Session, tab: &TabRef, element: &ElementRef) ->
     }
     let geometry = window::geometry(s, tab).await?;
     let (width, height) = dimensions(&png)?;
-    Ok(Captured {
-        png,
-        width,
-        height,
-        origin: (at.x, at.y),
-        css_per_pixel: at.width / f64::from(width),
-        geometry,
-    })
+    let (origin, css_width) = visible_part(&at, &geometry);
+    Ok(Captured { png, width, height, origin, css_per_pixel: css_width / f64::from(width), geometry })
+}
+
+/// The document origin and CSS width of what an element screenshot shows: both engines clip
+/// the element's box to the viewport (an element taller than the viewport gives an image of
+/// its visible part; Firefox scrolls such an element to its bottom edge, Chromium to its top).
+/// A box entirely outside the viewport (not expected after scrolling it into view) is taken
+/// whole.
+fn visible_part(element: &ElementBox, geometry: &Geometry) -> ((f64, f64), f64) {
+    let left = element.x.max(geometry.scroll_x);
+    let top = element.y.max(geometry.scroll_y);
+    let right = (element.x + element.width).min(geometry.scroll_x + f64::from(geometry.viewport_width));
+    let bottom = (element.y + element.height).min(geometry.scroll_y + f64::from(geometry.viewport_height));
+    if right - left >= 1.0 && bottom - top >= 1.0 {
+        ((left, top), right - left)
+    } else {
+        ((element.x, element.y), element.width)
+    }
 }
 
 async fn element_box(s: &mut Session, script: &str, element: Value, scroll: bool) -> PortResult<ElementBox> {
@@ -626,6 +638,29 @@ mod tests {
             check_full_page(PageSize { width: 0.0, height: 10.0 }, 1.0).err().map(|e| e.kind()),
             Some(PortErrorKind::Other)
         );
+    }
+
+    #[test]
+    fn element_images_show_the_visible_part() {
+        let geometry = Geometry {
+            viewport_width: 1280,
+            viewport_height: 714,
+            window_width: 1280,
+            window_height: 800,
+            device_scale: 1.0,
+            zoom_percent: 100,
+            scroll_x: 0.0,
+            scroll_y: 386.0,
+        };
+        let element = |x, y, width, height| ElementBox { x, y, width, height, complete: true };
+        // Inside: the whole box.
+        assert_eq!(visible_part(&element(10.0, 400.0, 100.0, 50.0), &geometry), ((10.0, 400.0), 100.0));
+        // Taller than the viewport, scrolled to its bottom: from the viewport's top.
+        assert_eq!(visible_part(&element(900.0, 100.0, 100.0, 1000.0), &geometry), ((900.0, 386.0), 100.0));
+        // Wider than the viewport on the right.
+        assert_eq!(visible_part(&element(1200.0, 400.0, 300.0, 10.0), &geometry), ((1200.0, 400.0), 80.0));
+        // Outside (not expected): taken whole.
+        assert_eq!(visible_part(&element(10.0, 0.0, 100.0, 50.0), &geometry), ((10.0, 0.0), 100.0));
     }
 
     #[test]

@@ -74,6 +74,9 @@ pub const BUTTON: ColourBox =
 /// Yellow, far below the first viewport.
 pub const DEEP: ColourBox =
     ColourBox { id: "deep", x: 50.0, y: 1500.0, width: 300.0, height: 200.0, rgb: [255, 255, 0] };
+/// Cyan, taller than either engine's viewport.
+pub const TALL: ColourBox =
+    ColourBox { id: "tall", x: 900.0, y: 100.0, width: 100.0, height: 1000.0, rgb: [0, 255, 255] };
 /// The document height of `/boxes`.
 pub const PAGE_HEIGHT: f64 = 3000.0;
 /// The iframe of `/boxes`: border-box position, border width.
@@ -155,7 +158,7 @@ fn page(path: &str) -> String {
             format!(
                 "<!doctype html><html><head><title>Boxes</title>\
                  <style>html,body{{margin:0;padding:0;background:#fff}}</style></head><body>\
-                 {}{}{}{}\
+                 {}{}{}{}{}\
                  <iframe id=frame style=\"position:absolute;left:{fx}px;top:{fy}px;width:300px;height:150px;\
                  border:{border}px solid #000;padding:0\" srcdoc=\"{inner}\"></iframe>\
                  <div style=\"height:{PAGE_HEIGHT}px;width:1px\"></div></body></html>",
@@ -163,6 +166,7 @@ fn page(path: &str) -> String {
                 positioned(&GREEN, "div", ""),
                 positioned(&BUTTON, "button", "border:0;padding:0;color:rgb(0,0,255);font-size:12px"),
                 positioned(&DEEP, "div", ""),
+                positioned(&TALL, "div", ""),
             )
         }
     }
