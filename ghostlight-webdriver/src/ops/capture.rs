@@ -83,6 +83,7 @@ pub(crate) async fn capture(
     }
 }
 
+/// The capture itself, by kind (unbounded: [`capture`] bounds it).
 async fn capture_now(s: &mut Session, tab: &TabRef, kind: &CaptureKind) -> PortResult<Captured> {
     match kind {
         CaptureKind::Viewport => viewport(s, tab).await,
@@ -94,6 +95,7 @@ async fn capture_now(s: &mut Session, tab: &TabRef, kind: &CaptureKind) -> PortR
 
 // ---- viewport --------------------------------------------------------------------------
 
+/// The viewport, at the scroll offsets it shows.
 async fn viewport(s: &mut Session, tab: &TabRef) -> PortResult<Captured> {
     let (png, geometry) = viewport_image(s, tab).await?;
     let (width, height) = dimensions(&png)?;
@@ -138,10 +140,13 @@ fn same_view(a: &Geometry, b: &Geometry) -> bool {
 /// The CSS content size of the document.
 #[derive(Debug, Clone, Copy, Deserialize)]
 struct PageSize {
+    /// Width (CSS px).
     width: f64,
+    /// Height (CSS px).
     height: f64,
 }
 
+/// The whole page, from the document's top-left corner.
 async fn full_page(s: &mut Session, tab: &TabRef) -> PortResult<Captured> {
     let geometry = window::geometry(s, tab).await?;
     let (png, size) = full_page_image(s, &geometry).await?;
@@ -216,9 +221,13 @@ async fn chromium_content_size(s: &mut Session) -> PortResult<PageSize> {
 /// is dropped half-way (timeout, cancellation), the guard sends the same commands from a
 /// spawned task on the same (serialized) client, while the tab is still the current window.
 struct Restore {
+    /// The session's client (for the guard's spawned task).
     client: fantoccini::Client,
+    /// The command that puts the device metrics back.
     metrics: SessionCommand,
+    /// The scroll offsets to go back to.
     scroll: (f64, f64),
+    /// Whether dropping the guard must still restore.
     armed: bool,
 }
 
@@ -226,6 +235,7 @@ struct Restore {
 const SCROLL_BACK: &str = "window.scrollTo({left: arguments[0], top: arguments[1], behavior: 'instant'});";
 
 impl Restore {
+    /// The restoration of the tab as `geometry` observed it.
     fn new(s: &Session, geometry: &Geometry) -> Restore {
         let metrics = if geometry.zoom_percent == NO_ZOOM {
             SessionCommand::cdp("Emulation.clearDeviceMetricsOverride", json!({}))
@@ -249,6 +259,7 @@ impl Restore {
         }
     }
 
+    /// Restore now (disarms the guard); a failure answers `effect: unknown`.
     async fn run(mut self, s: &mut Session) -> PortResult<()> {
         self.armed = false;
         s.command(self.metrics.clone(), Sent::Act).await.map_err(not_restored)?;
@@ -276,6 +287,7 @@ impl Drop for Restore {
     }
 }
 
+/// A restoration failure: the page may still be emulated at its full size.
 fn not_restored(error: PortError) -> PortError {
     let restored = PortError::new(
         error.kind(),
@@ -319,13 +331,19 @@ fn check_full_page(size: PageSize, device_scale: f64) -> PortResult<()> {
 /// Where an element sits (answer of `capture_element.js`).
 #[derive(Debug, Clone, Copy, Deserialize)]
 struct ElementBox {
+    /// Left edge (document CSS px of the top-level document).
     x: f64,
+    /// Top edge.
     y: f64,
+    /// Border-box width.
     width: f64,
+    /// Border-box height.
     height: f64,
+    /// Whether every frame offset up to the top document was read.
     complete: bool,
 }
 
+/// One element, scrolled into view.
 async fn element_capture(s: &mut Session, tab: &TabRef, element: &ElementRef) -> PortResult<Captured> {
     let el = s.element(tab, element).await?;
     let arg = serde_json::to_value(&el).map_err(|_| unexpected("element reference"))?;
@@ -369,6 +387,7 @@ fn visible_part(element: &ElementBox, geometry: &Geometry) -> ((f64, f64), f64) 
     }
 }
 
+/// Run the element-geometry script on `element` (scrolling it into view first when `scroll`).
 async fn element_box(s: &mut Session, script: &str, element: Value, scroll: bool) -> PortResult<ElementBox> {
     let value = s.execute(script, vec![element, Value::Bool(scroll)], Sent::Read).await?;
     serde_json::from_value(value).map_err(|_| unexpected("element box"))
@@ -379,11 +398,15 @@ async fn element_box(s: &mut Session, script: &str, element: Value, scroll: bool
 /// An image and where it sits: document CSS coordinates of its top-left pixel and CSS pixels
 /// per image pixel.
 struct Source {
+    /// PNG bytes.
     png: Vec<u8>,
+    /// Document CSS coordinates of the top-left pixel.
     origin: (f64, f64),
+    /// CSS pixels per image pixel.
     css_per_pixel: f64,
 }
 
+/// A rectangle of the document, cropped from the viewport or the full page and resized.
 async fn region(s: &mut Session, tab: &TabRef, rect: &CssRect, scale: f64) -> PortResult<Captured> {
     let (out_width, out_height) = region_size(rect, scale)?;
     let geometry = window::geometry(s, tab).await?;
@@ -547,10 +570,12 @@ fn encode(image: &RgbImage) -> PortResult<Vec<u8>> {
     Ok(bytes)
 }
 
+/// The browser's image did not decode.
 fn bad_image() -> PortError {
     PortError::new(PortErrorKind::Other, "the browser answered an image that does not decode as PNG")
 }
 
+/// The browser answered `what` in a shape we did not expect.
 fn unexpected(what: &str) -> PortError {
     PortError::new(PortErrorKind::Other, format!("the browser answered an unexpected {what} shape"))
 }
