@@ -49,6 +49,12 @@ impl SessionCommand {
         }
     }
 
+    /// `GET moz/screenshot/full`: geckodriver's capture of the whole document, answered as a
+    /// base64 PNG string (geckodriver only).
+    pub(crate) fn full_screenshot() -> Self {
+        SessionCommand { method: Method::GET, path: "moz/screenshot/full", body: None }
+    }
+
     /// `POST goog/cdp/execute`: a Chrome DevTools Protocol command on the current window
     /// (chromedriver only).
     pub(crate) fn cdp(command: &str, params: Value) -> Self {
