@@ -41,7 +41,12 @@ impl WebDriverBrowser {
     /// The [`ElementRef`] of the first element matching the CSS `selector` in `tab`, inside
     /// the iframes matched by `frames` (CSS selectors, from the top document down): a
     /// stand-in for perception in tests of element operations.
-    pub async fn testing_element(&self, tab: &TabRef, frames: &[&str], selector: &str) -> PortResult<ElementRef> {
+    pub async fn testing_element(
+        &self,
+        tab: &TabRef,
+        frames: &[&str],
+        selector: &str,
+    ) -> PortResult<ElementRef> {
         let mut slot = self.acquire().await?;
         let Some(s) = slot.session.as_mut() else {
             return Err(ghostlight_core::port::PortError::new(
@@ -53,11 +58,12 @@ impl WebDriverBrowser {
         let mut ids: Vec<String> = Vec::new();
         for frame in frames {
             s.enter_frames(tab, &ids).await?;
-            let found = s.client().find(Locator::Css(frame)).await.map_err(|e| errors::cmd(&e, Sent::Read))?;
+            let found =
+                s.client().find(Locator::Css(frame)).await.map_err(|e| errors::cmd(&e, Sent::Read))?;
             ids.push(found.element_id().to_string());
         }
         s.enter_frames(tab, &ids).await?;
         let found = s.client().find(Locator::Css(selector)).await.map_err(|e| errors::cmd(&e, Sent::Read))?;
-        Ok(s.element_ref(&handle, &ids, &found.element_id().to_string()))
+        Ok(s.element_ref(&handle, &ids, found.element_id().as_ref()))
     }
 }

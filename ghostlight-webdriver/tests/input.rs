@@ -9,8 +9,9 @@ use std::time::{Duration, Instant};
 
 use ghostlight_core::decode::FillValue;
 use ghostlight_core::port::{
-    BrowserPort, ClickInput, ElementRef, FillInput, InlineFile, KeyInput, NavigateInput, Point, PointerTarget,
-    PortErrorKind, ScrollInput, TabRef, TypeInput, UploadDestination, UploadFiles, UploadInput,
+    BrowserPort, ClickInput, ElementRef, FillInput, InlineFile, KeyInput, NavigateInput, Point,
+    PointerTarget, PortErrorKind, ScrollInput, TabRef, TypeInput, UploadDestination, UploadFiles,
+    UploadInput,
 };
 use ghostlight_core::tools::click::MouseButton;
 use ghostlight_core::tools::press_key::{Key, Modifier, NamedKey};
@@ -22,7 +23,8 @@ use serde_json::{Value, json};
 
 const TIMEOUT: Duration = Duration::from_secs(15);
 
-const LOG: &str = "<script>window.__log = []; window.log = (entry) => window.__log.push(String(entry));</script>";
+const LOG: &str =
+    "<script>window.__log = []; window.log = (entry) => window.__log.push(String(entry));</script>";
 
 const CLICK_PAGE: &str = r#"<!doctype html><title>Click</title>
 <script>window.__log = []; window.log = (entry) => window.__log.push(String(entry));</script>
@@ -123,8 +125,20 @@ const UPLOAD_PAGE: &str = r#"<!doctype html><title>Upload</title>
   zone.addEventListener('drop', (e) => { e.preventDefault(); log('drop:' + Array.from(e.dataTransfer.files).map((f) => f.name + ':' + f.size + ':' + f.type).join(',')); });
 </script>"#;
 
-const PAGES: &[(&str, &str)] =
-    &[("/click", CLICK_PAGE), ("/scroll", SCROLL_PAGE), ("/drag", DRAG_PAGE), ("/form", FORM_PAGE), ("/upload", UPLOAD_PAGE)];
+const NAV_PAGE: &str = r#"<!doctype html><title>Nav</title>
+<a id=link href="/form">Go to the form</a>
+<button id=alert onclick="window.clicked = (window.clicked || 0) + 1; alert('hello'); window.returned = true">Alert</button>
+<input id=nag onchange="alert('changed')">
+<form action="/scroll" method=get><input id=q name=q></form>"#;
+
+const PAGES: &[(&str, &str)] = &[
+    ("/click", CLICK_PAGE),
+    ("/scroll", SCROLL_PAGE),
+    ("/drag", DRAG_PAGE),
+    ("/form", FORM_PAGE),
+    ("/upload", UPLOAD_PAGE),
+    ("/nav", NAV_PAGE),
+];
 
 #[tokio::test]
 async fn chromium() {
@@ -154,6 +168,7 @@ async fn run(engine: Engine) {
     scenario(engine, "fill_form_and_refuse_misfits", filling(b, site)).await;
     scenario(engine, "type_text_and_press_keys", keyboard(b, site)).await;
     scenario(engine, "upload_paths_inline_drop_and_refusals", uploading(b, site)).await;
+    scenario(engine, "navigation_and_dialogs_in_receipts", navigation_and_dialogs(b, site)).await;
     eprintln!("[{}] all input scenarios: {} ms", engine.as_str(), started.elapsed().as_millis());
     browser.shutdown().await;
 }
@@ -188,8 +203,9 @@ fn click(at: PointerTarget, button: MouseButton, count: u8) -> ClickInput {
 
 /// The centre of the element `expression` evaluates to, in viewport coordinates.
 async fn centre_of(b: &WebDriverBrowser, tab: &TabRef, expression: &str) -> Point {
-    let script =
-        format!("const r = ({expression}).getBoundingClientRect(); [r.left + r.width / 2, r.top + r.height / 2]");
+    let script = format!(
+        "const r = ({expression}).getBoundingClientRect(); [r.left + r.width / 2, r.top + r.height / 2]"
+    );
     let value = eval(b, tab, &script).await;
     let xy: (f64, f64) = serde_json::from_value(value).expect("a point");
     Point { x: xy.0, y: xy.1 }
@@ -206,26 +222,37 @@ async fn click_buttons(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/click").await;
     let inc = element(b, &tab, "#inc").await;
 
-    let receipt = b.click(&tab, &click(PointerTarget::Element(inc.clone()), MouseButton::Primary, 1), TIMEOUT).await.expect("click");
+    let receipt = b
+        .click(&tab, &click(PointerTarget::Element(inc.clone()), MouseButton::Primary, 1), TIMEOUT)
+        .await
+        .expect("click");
     let summary = receipt.element.expect("the receipt names the button");
     assert_eq!((summary.role.as_str(), summary.name.as_deref()), ("button", Some("Increment")));
     assert_eq!(receipt.page.url, site.url("/click"));
     assert_eq!(log(b, &tab).await, vec!["click:1"]);
 
     // A second, separate click right away is a click again, not the second of a double click.
-    b.click(&tab, &click(PointerTarget::Element(inc.clone()), MouseButton::Primary, 1), TIMEOUT).await.expect("click");
+    b.click(&tab, &click(PointerTarget::Element(inc.clone()), MouseButton::Primary, 1), TIMEOUT)
+        .await
+        .expect("click");
     assert_eq!(log(b, &tab).await, vec!["click:1", "click:1"]);
 
     clear_log(b, &tab).await;
-    b.click(&tab, &click(PointerTarget::Element(inc.clone()), MouseButton::Primary, 2), TIMEOUT).await.expect("double");
+    b.click(&tab, &click(PointerTarget::Element(inc.clone()), MouseButton::Primary, 2), TIMEOUT)
+        .await
+        .expect("double");
     assert_eq!(log(b, &tab).await, vec!["click:1", "click:2", "dblclick"]);
 
     clear_log(b, &tab).await;
-    b.click(&tab, &click(PointerTarget::Element(inc.clone()), MouseButton::Secondary, 1), TIMEOUT).await.expect("right");
+    b.click(&tab, &click(PointerTarget::Element(inc.clone()), MouseButton::Secondary, 1), TIMEOUT)
+        .await
+        .expect("right");
     assert!(log(b, &tab).await.contains(&"contextmenu".to_owned()));
 
     clear_log(b, &tab).await;
-    b.click(&tab, &click(PointerTarget::Element(inc.clone()), MouseButton::Middle, 1), TIMEOUT).await.expect("middle");
+    b.click(&tab, &click(PointerTarget::Element(inc.clone()), MouseButton::Middle, 1), TIMEOUT)
+        .await
+        .expect("middle");
     assert!(log(b, &tab).await.contains(&"auxclick:1".to_owned()));
 
     let hover = element(b, &tab, "#hover").await;
@@ -283,13 +310,19 @@ async fn click_targets(b: &WebDriverBrowser, site: &Site) {
 async fn points(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/click").await;
     let at = centre(b, &tab, "#inc").await;
-    let receipt = b.click(&tab, &click(PointerTarget::Point(at), MouseButton::Primary, 1), TIMEOUT).await.expect("point");
+    let receipt = b
+        .click(&tab, &click(PointerTarget::Point(at), MouseButton::Primary, 1), TIMEOUT)
+        .await
+        .expect("point");
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Increment"));
     assert_eq!(log(b, &tab).await, vec!["click:1"]);
 
     // A point on the shadow button: the receipt names the element inside the shadow root.
     let at = centre_of(b, &tab, "document.getElementById('host').shadowRoot.getElementById('shadow')").await;
-    let receipt = b.click(&tab, &click(PointerTarget::Point(at), MouseButton::Primary, 1), TIMEOUT).await.expect("shadow");
+    let receipt = b
+        .click(&tab, &click(PointerTarget::Point(at), MouseButton::Primary, 1), TIMEOUT)
+        .await
+        .expect("shadow");
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Shadow button"));
     assert!(log(b, &tab).await.contains(&"shadow".to_owned()));
 
@@ -299,7 +332,10 @@ async fn points(b: &WebDriverBrowser, site: &Site) {
     assert!(log(b, &tab).await.contains(&"mouseover".to_owned()));
 
     let outside = Point { x: -5.0, y: 10.0 };
-    let error = b.click(&tab, &click(PointerTarget::Point(outside), MouseButton::Primary, 1), TIMEOUT).await.expect_err("outside");
+    let error = b
+        .click(&tab, &click(PointerTarget::Point(outside), MouseButton::Primary, 1), TIMEOUT)
+        .await
+        .expect_err("outside");
     assert_eq!(error.kind(), PortErrorKind::InvalidInput);
     b.close_tab(&tab).await.expect("close");
 }
@@ -342,7 +378,9 @@ async fn scrolling(b: &WebDriverBrowser, site: &Site) {
     let outcome = b.scroll(&tab, &wheel, TIMEOUT).await.expect("wheel over the box");
     assert!(outcome.scrolled, "the box scrolled");
     assert_eq!(outcome.offset_y, 0.0, "the window did not");
-    assert!(eval(b, &tab, "document.getElementById('box').scrollTop").await.as_f64().unwrap_or_default() > 0.0);
+    assert!(
+        eval(b, &tab, "document.getElementById('box').scrollTop").await.as_f64().unwrap_or_default() > 0.0
+    );
 
     let error = b
         .scroll(&tab, &ScrollInput::Wheel { at: Point { x: 10.0, y: 99_999.0 }, delta_y: 10.0 }, TIMEOUT)
@@ -356,17 +394,28 @@ async fn dragging(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/drag").await;
     let boxed = element(b, &tab, "#box").await;
     let receipt = b
-        .drag(&tab, &PointerTarget::Element(boxed), &PointerTarget::Point(Point { x: 300.0, y: 100.0 }), TIMEOUT)
+        .drag(
+            &tab,
+            &PointerTarget::Element(boxed),
+            &PointerTarget::Point(Point { x: 300.0, y: 100.0 }),
+            TIMEOUT,
+        )
         .await
         .expect("pointer drag");
     assert!(receipt.element.is_some());
     assert_eq!(log(b, &tab).await, vec!["pointerdown", "pointerup"]);
     let at = centre(b, &tab, "#box").await;
-    assert!((at.x - 300.0).abs() <= 2.0 && (at.y - 100.0).abs() <= 2.0, "the box followed the pointer: {at:?}");
+    assert!(
+        (at.x - 300.0).abs() <= 2.0 && (at.y - 100.0).abs() <= 2.0,
+        "the box followed the pointer: {at:?}"
+    );
 
     clear_log(b, &tab).await;
     let (src, dst) = (element(b, &tab, "#src").await, element(b, &tab, "#dst").await);
-    let receipt = b.drag(&tab, &PointerTarget::Element(src), &PointerTarget::Element(dst), TIMEOUT).await.expect("html5 drag");
+    let receipt = b
+        .drag(&tab, &PointerTarget::Element(src), &PointerTarget::Element(dst), TIMEOUT)
+        .await
+        .expect("html5 drag");
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Drag me"));
     let events = log(b, &tab).await;
     assert!(events.contains(&"drop:payload".to_owned()), "{events:?}");
@@ -411,13 +460,18 @@ async fn filling(b: &WebDriverBrowser, site: &Site) {
     .await;
     assert_eq!(values, json!(["Ada", "fr", true, "42", "7", "hello", "line one\nline two", "Rich text"]));
     let events = log(b, &tab).await;
-    for expected in ["input:name", "change:name", "change:country", "change:agree", "react:hello", "input:editor"] {
+    for expected in
+        ["input:name", "change:name", "change:country", "change:agree", "react:hello", "input:editor"]
+    {
         assert!(events.contains(&expected.to_owned()), "{expected} in {events:?}");
     }
 
     // The select matches by value too; a checkbox already in the wanted state is left alone.
     let again = FillInput {
-        fields: vec![(country.clone(), FillValue::Text("de".into())), (agree.clone(), FillValue::Checked(true))],
+        fields: vec![
+            (country.clone(), FillValue::Text("de".into())),
+            (agree.clone(), FillValue::Checked(true)),
+        ],
     };
     b.fill(&tab, &again, TIMEOUT).await.expect("fill by value");
     assert_eq!(eval(b, &tab, "[country.value, agree.checked]").await, json!(["de", true]));
@@ -435,7 +489,8 @@ async fn filling(b: &WebDriverBrowser, site: &Site) {
         (volume.clone(), FillValue::Number(99.0), "out of range"),
     ];
     for (target, value, why) in misfits {
-        let input = FillInput { fields: vec![(name.clone(), FillValue::Text("Bob".into())), (target, value)] };
+        let input =
+            FillInput { fields: vec![(name.clone(), FillValue::Text("Bob".into())), (target, value)] };
         let error = b.fill(&tab, &input, TIMEOUT).await.expect_err(why);
         assert_eq!(error.kind(), PortErrorKind::InvalidInput, "{why}");
         assert_eq!(error.failed_field(), Some(1), "{why}");
@@ -469,10 +524,16 @@ async fn keyboard(b: &WebDriverBrowser, site: &Site) {
     assert_eq!(eval(b, &tab, "document.getElementById('notes').value").await, json!("héllo 👍\nbye"));
 
     // Control+A selects everything in the focused textarea.
-    let select_all = KeyInput { keys: vec![Key::Char('a')], repeat: 1, modifiers: vec![Modifier::Control], target: None };
+    let select_all =
+        KeyInput { keys: vec![Key::Char('a')], repeat: 1, modifiers: vec![Modifier::Control], target: None };
     let receipt = b.press_keys(&tab, &select_all, TIMEOUT).await.expect("select all");
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Notes"));
-    let selection = eval(b, &tab, "const n = document.getElementById('notes'); [n.selectionStart, n.selectionEnd === n.value.length]").await;
+    let selection = eval(
+        b,
+        &tab,
+        "const n = document.getElementById('notes'); [n.selectionStart, n.selectionEnd === n.value.length]",
+    )
+    .await;
     assert_eq!(selection, json!([0, true]));
 
     eval(b, &tab, "document.activeElement.blur(); 0").await;
@@ -482,14 +543,25 @@ async fn keyboard(b: &WebDriverBrowser, site: &Site) {
 
     // Enter in a text field submits its form.
     clear_log(b, &tab).await;
-    let enter = KeyInput { keys: vec![Key::Named(NamedKey::Enter)], repeat: 1, modifiers: vec![], target: Some(name.clone()) };
+    let enter = KeyInput {
+        keys: vec![Key::Named(NamedKey::Enter)],
+        repeat: 1,
+        modifiers: vec![],
+        target: Some(name.clone()),
+    };
     b.press_keys(&tab, &enter, TIMEOUT).await.expect("enter");
     assert!(log(b, &tab).await.contains(&"submit".to_owned()));
 
     // Repeated arrows move the caret.
-    let home = KeyInput { keys: vec![Key::Named(NamedKey::Home)], repeat: 1, modifiers: vec![], target: Some(name.clone()) };
+    let home = KeyInput {
+        keys: vec![Key::Named(NamedKey::Home)],
+        repeat: 1,
+        modifiers: vec![],
+        target: Some(name.clone()),
+    };
     b.press_keys(&tab, &home, TIMEOUT).await.expect("home");
-    let right = KeyInput { keys: vec![Key::Named(NamedKey::ArrowRight)], repeat: 3, modifiers: vec![], target: None };
+    let right =
+        KeyInput { keys: vec![Key::Named(NamedKey::ArrowRight)], repeat: 3, modifiers: vec![], target: None };
     b.press_keys(&tab, &right, TIMEOUT).await.expect("arrows");
     assert_eq!(eval(b, &tab, "document.getElementById('name').selectionStart").await, json!(3));
     b.close_tab(&tab).await.expect("close");
@@ -503,46 +575,143 @@ async fn uploading(b: &WebDriverBrowser, site: &Site) {
     std::fs::write(&second, b"a,b\n1,2\n").expect("write");
     let many = element(b, &tab, "#many").await;
 
-    let input = UploadInput { to: UploadDestination::Input(many.clone()), files: UploadFiles::Paths(vec![first.clone(), second.clone()]) };
+    let input = UploadInput {
+        to: UploadDestination::Input(many.clone()),
+        files: UploadFiles::Paths(vec![first.clone(), second.clone()]),
+    };
     let outcome = b.upload(&tab, &input, TIMEOUT).await.expect("upload paths");
     assert_eq!((outcome.count, outcome.bytes), (2, 13));
     assert_eq!(log(b, &tab).await, vec!["many:first.txt:5,second.csv:8"]);
 
     // Uploading again replaces the files (WebDriver alone would add to them).
     let inline = vec![InlineFile { name: "inline.bin".into(), bytes: vec![1, 2, 3, 4] }];
-    let input = UploadInput { to: UploadDestination::Input(many.clone()), files: UploadFiles::Inline(inline.clone()) };
+    let input = UploadInput {
+        to: UploadDestination::Input(many.clone()),
+        files: UploadFiles::Inline(inline.clone()),
+    };
     let outcome = b.upload(&tab, &input, TIMEOUT).await.expect("upload inline bytes");
     assert_eq!((outcome.count, outcome.bytes), (1, 4));
     assert_eq!(log(b, &tab).await.last().map(String::as_str), Some("many:inline.bin:4"));
-    let staged_readable = b
-        .execute(&tab, "document.getElementById('many').files[0].arrayBuffer().then((b) => b.byteLength)", TIMEOUT)
-        .await
-        .map(|outcome| outcome.value);
-    eprintln!("  inline file read after the upload returned: {staged_readable:?}");
+    // The page can read the staged bytes after the call (the browser reads files lazily).
+    let read = eval(
+        b,
+        &tab,
+        "document.getElementById('many').files[0].arrayBuffer().then((b) => Array.from(new Uint8Array(b)))",
+    )
+    .await;
+    assert_eq!(read, json!([1, 2, 3, 4]));
 
     let one = element(b, &tab, "#one").await;
-    let input = UploadInput { to: UploadDestination::Input(one), files: UploadFiles::Paths(vec![first.clone(), second.clone()]) };
+    let input = UploadInput {
+        to: UploadDestination::Input(one),
+        files: UploadFiles::Paths(vec![first.clone(), second.clone()]),
+    };
     let error = b.upload(&tab, &input, TIMEOUT).await.expect_err("two files into a single-file input");
     assert_eq!(error.kind(), PortErrorKind::InvalidInput);
 
     let text = element(b, &tab, "#text").await;
-    let input = UploadInput { to: UploadDestination::Input(text), files: UploadFiles::Paths(vec![first.clone()]) };
+    let input =
+        UploadInput { to: UploadDestination::Input(text), files: UploadFiles::Paths(vec![first.clone()]) };
     let error = b.upload(&tab, &input, TIMEOUT).await.expect_err("not a file input");
     assert_eq!(error.kind(), PortErrorKind::InvalidInput);
 
-    let missing = UploadInput { to: UploadDestination::Input(many), files: UploadFiles::Paths(vec![dir.path().join("missing")]) };
+    let missing = UploadInput {
+        to: UploadDestination::Input(many),
+        files: UploadFiles::Paths(vec![dir.path().join("missing")]),
+    };
     let error = b.upload(&tab, &missing, TIMEOUT).await.expect_err("a missing file");
     assert_eq!(error.kind(), PortErrorKind::InvalidInput);
 
-    let drop = UploadInput { to: UploadDestination::Drop(Point { x: 100.0, y: 250.0 }), files: UploadFiles::Paths(vec![first]) };
+    let drop = UploadInput {
+        to: UploadDestination::Drop(Point { x: 100.0, y: 250.0 }),
+        files: UploadFiles::Paths(vec![first]),
+    };
     let outcome = b.upload(&tab, &drop, TIMEOUT).await.expect("drop");
     assert_eq!((outcome.count, outcome.bytes), (1, 5));
     assert_eq!(log(b, &tab).await.last().map(String::as_str), Some("drop:first.txt:5:text/plain"));
 
-    let nowhere = UploadInput { to: UploadDestination::Drop(Point { x: 500.0, y: 50.0 }), files: UploadFiles::Inline(inline) };
+    let nowhere = UploadInput {
+        to: UploadDestination::Drop(Point { x: 500.0, y: 50.0 }),
+        files: UploadFiles::Inline(inline),
+    };
     let error = b.upload(&tab, &nowhere, TIMEOUT).await.expect_err("nothing accepts the drop there");
     assert_eq!(error.kind(), PortErrorKind::InvalidInput);
     b.close_tab(&tab).await.expect("close");
+}
+
+async fn navigation_and_dialogs(b: &WebDriverBrowser, site: &Site) {
+    let tab = open(b, site, "/nav").await;
+    let before = b.page(&tab).await.expect("page");
+
+    // A click that opens a dialog succeeds; the receipt answers the page before it.
+    let alert = element(b, &tab, "#alert").await;
+    let link = element(b, &tab, "#link").await;
+    let receipt = b
+        .click(&tab, &click(PointerTarget::Element(alert), MouseButton::Primary, 1), TIMEOUT)
+        .await
+        .expect("alert");
+    assert_eq!(receipt.page.document, before.document);
+    assert!(b.dialog(&tab).await.expect("dialog status").is_some(), "the dialog is open");
+    let error = b
+        .click(&tab, &click(PointerTarget::Element(link), MouseButton::Primary, 1), TIMEOUT)
+        .await
+        .expect_err("the open dialog blocks the next click");
+    assert_eq!(error.kind(), PortErrorKind::BlockedByDialog);
+    b.resolve_dialog(&tab, &ghostlight_core::port::DialogResolution::Accept).await.expect("accept");
+
+    // A fill whose change handler opens a dialog: the fill went through or the dialog is
+    // reported (with effect unknown), and the dialog is open either way.
+    let nag = element(b, &tab, "#nag").await;
+    let filled = b.fill(&tab, &FillInput { fields: vec![(nag, FillValue::Text("x".into()))] }, TIMEOUT).await;
+    eprintln!(
+        "  fill with a dialog in its change handler: {:?}",
+        filled.as_ref().map(|o| o.filled).map_err(|e| (e.kind(), e.effect()))
+    );
+    if let Err(error) = &filled {
+        assert_eq!(error.kind(), PortErrorKind::BlockedByDialog);
+    }
+    assert!(b.dialog(&tab).await.expect("dialog status").is_some(), "the change handler's dialog is open");
+    b.resolve_dialog(&tab, &ghostlight_core::port::DialogResolution::Accept).await.expect("accept");
+
+    // Enter in a GET form navigates.
+    let q = element(b, &tab, "#q").await;
+    let enter =
+        KeyInput { keys: vec![Key::Named(NamedKey::Enter)], repeat: 1, modifiers: vec![], target: Some(q) };
+    let receipt = b.press_keys(&tab, &enter, TIMEOUT).await.expect("enter");
+    eprintln!("  after Enter the receipt shows {}", receipt.page.url);
+    let landed = wait_for_url(b, &tab, "/scroll").await;
+    assert_ne!(landed.document, before.document);
+
+    // A link click navigates; the receipt's page may already be the new document.
+    let nav = b
+        .navigate(&tab, &NavigateInput { url: site.url("/nav"), discard_beforeunload: false }, TIMEOUT)
+        .await
+        .expect("back");
+    let link = element(b, &tab, "#link").await;
+    let receipt = b
+        .click(&tab, &click(PointerTarget::Element(link), MouseButton::Primary, 1), TIMEOUT)
+        .await
+        .expect("link");
+    eprintln!(
+        "  after the link click the receipt shows {} (new document: {})",
+        receipt.page.url,
+        receipt.page.document != nav.document
+    );
+    wait_for_url(b, &tab, "/form").await;
+    b.close_tab(&tab).await.expect("close");
+}
+
+/// Poll the tab until its URL path is `path` (bounded).
+async fn wait_for_url(b: &WebDriverBrowser, tab: &TabRef, path: &str) -> ghostlight_core::port::PageState {
+    let deadline = Instant::now() + TIMEOUT;
+    loop {
+        let page = b.page(tab).await.expect("page");
+        if page.url.path() == path && page.readiness == ghostlight_core::Readiness::Complete {
+            return page;
+        }
+        assert!(Instant::now() < deadline, "the tab never reached {path}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 // ---- end to end through core -------------------------------------------------------------
@@ -552,7 +721,8 @@ async fn uploading(b: &WebDriverBrowser, site: &Site) {
 /// the click answers `unsupported` and the test stops after checking that envelope.
 #[tokio::test]
 async fn end_to_end_click_through_core() {
-    let engines: Vec<Engine> = [Engine::Chromium, Engine::Firefox].into_iter().filter(|e| selected(*e)).collect();
+    let engines: Vec<Engine> =
+        [Engine::Chromium, Engine::Firefox].into_iter().filter(|e| selected(*e)).collect();
     let Some(engine) = engines.first().copied() else { return };
     let site = Site::start(PAGES);
     let browser = Arc::new(WebDriverBrowser::new(WebDriverConfig::for_engine(engine)));
@@ -568,8 +738,13 @@ async fn end_to_end_click_through_core() {
             .invoke("browser_click", &json!({ "selector": { "name": "Increment" } }), &never)
             .await
             .expect("a known tool");
-        if clicked.envelope.status == Status::Failed && clicked.envelope.facts.get("reason") == Some(&json!("unsupported")) {
-            eprintln!("[{}] end to end: perception is not implemented on this branch; click not checked", engine.as_str());
+        if clicked.envelope.status == Status::Failed
+            && clicked.envelope.facts.get("reason") == Some(&json!("unsupported"))
+        {
+            eprintln!(
+                "[{}] end to end: perception is not implemented on this branch; click not checked",
+                engine.as_str()
+            );
             return;
         }
         assert_eq!(clicked.envelope.status, Status::Succeeded, "{:?}", clicked.envelope);

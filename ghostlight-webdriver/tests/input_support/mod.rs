@@ -31,8 +31,15 @@ pub fn selected(engine: Engine) -> bool {
     true
 }
 
-/// Run one named scenario with a time bound, printing its duration.
+/// Run one named scenario with a time bound, printing its duration. When
+/// `GHOSTLIGHT_TEST_SCENARIOS` is set (a comma-separated list of name fragments), only the
+/// scenarios whose name contains one of them run.
 pub async fn scenario<F: Future<Output = ()>>(engine: Engine, name: &str, body: F) {
+    if let Ok(wanted) = std::env::var("GHOSTLIGHT_TEST_SCENARIOS")
+        && !wanted.split(',').any(|part| !part.trim().is_empty() && name.contains(part.trim()))
+    {
+        return;
+    }
     let started = Instant::now();
     eprintln!("[{}] {name} …", engine.as_str());
     match tokio::time::timeout(SCENARIO_TIMEOUT, body).await {
@@ -59,8 +66,9 @@ impl Site {
         let thread = std::thread::spawn(move || {
             for request in serving.incoming_requests() {
                 let path = request.url().split(['?', '#']).next().unwrap_or("/").to_owned();
-                let header = tiny_http::Header::from_bytes(&b"Content-Type"[..], &b"text/html; charset=utf-8"[..])
-                    .expect("a static header");
+                let header =
+                    tiny_http::Header::from_bytes(&b"Content-Type"[..], &b"text/html; charset=utf-8"[..])
+                        .expect("a static header");
                 let response = match pages.iter().find(|(p, _)| *p == path) {
                     Some((_, body)) => tiny_http::Response::from_string(*body).with_header(header),
                     None => tiny_http::Response::from_string("not found").with_status_code(404),

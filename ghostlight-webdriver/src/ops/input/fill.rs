@@ -20,7 +20,9 @@ use std::sync::LazyLock;
 use std::time::Duration;
 
 use ghostlight_core::decode::FillValue;
-use ghostlight_core::port::{ElementRef, FillInput, FillOutcome, PortError, PortErrorKind, PortResult, TabRef};
+use ghostlight_core::port::{
+    ElementRef, FillInput, FillOutcome, PortError, PortErrorKind, PortResult, TabRef,
+};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -59,7 +61,8 @@ pub(super) async fn fill(
     let mut groups: Vec<Group<'_>> = Vec::new();
     for (index, (element, value)) in input.fields.iter().enumerate() {
         let frames = refs::Element::parse(element)?.frames;
-        let value = encode(value).ok_or_else(|| PortError::invalid_field(index, "the number is not finite"))?;
+        let value =
+            encode(value).ok_or_else(|| PortError::invalid_field(index, "the number is not finite"))?;
         match groups.iter_mut().find(|group| group.frames == frames) {
             Some(group) => group.fields.push((index, element, value)),
             None => groups.push(Group { frames, fields: vec![(index, element, value)] }),
@@ -100,9 +103,10 @@ async fn run_group(s: &mut Session, tab: &TabRef, group: &Group<'_>, apply: bool
             let at = answer.index.and_then(|i| group.fields.get(i)).map(|(index, _, _)| *index);
             let reason = answer.reason.as_deref().unwrap_or_default();
             match at {
-                Some(_) if reason == "detached" => {
-                    Err(PortError::new(PortErrorKind::TargetStale, "a field's element is no longer in the page"))
-                }
+                Some(_) if reason == "detached" => Err(PortError::new(
+                    PortErrorKind::TargetStale,
+                    "a field's element is no longer in the page",
+                )),
                 Some(index) => Err(PortError::invalid_field(index, refusal(reason))),
                 None => Err(PortError::new(PortErrorKind::Other, "the fill script named no field")),
             }
@@ -153,7 +157,9 @@ mod tests {
 
     #[test]
     fn every_reason_has_own_words() {
-        for reason in ["control", "disabled", "readonly", "kind", "length", "format", "number", "range", "option"] {
+        for reason in
+            ["control", "disabled", "readonly", "kind", "length", "format", "number", "range", "option"]
+        {
             assert_ne!(refusal(reason), refusal("something else"), "{reason}");
         }
     }

@@ -18,7 +18,8 @@ use std::time::Duration;
 
 use fantoccini::actions::{InputSource, KeyAction, KeyActions};
 use ghostlight_core::port::{
-    ActionReceipt, ElementSummary, KeyInput, PageState, PortError, PortErrorKind, PortResult, TabRef, TypeInput,
+    ActionReceipt, ElementSummary, KeyInput, PageState, PortError, PortErrorKind, PortResult, TabRef,
+    TypeInput,
 };
 use ghostlight_core::tools::press_key::{Key, Modifier, NamedKey};
 use serde::Deserialize;
@@ -79,7 +80,8 @@ pub(super) async fn type_text(
         }
     };
     let arg = element.as_ref().map(element_arg).transpose()?.unwrap_or(Value::Null);
-    let options = json!({ "mode": "prepare", "clear": input.clear_first, "state": read.is_none(), "cap": NAME_CHARS });
+    let options =
+        json!({ "mode": "prepare", "clear": input.clear_first, "state": read.is_none(), "cap": NAME_CHARS });
     let mut focus: Focus = run(s, &FOCUS, vec![arg, options], Sent::Act).await?;
     let before = before_state(read, focus.state.take())?;
     focused(&focus)?;
@@ -151,7 +153,9 @@ fn focused(focus: &Focus) -> PortResult<()> {
     match focus.status.as_str() {
         "ok" => Ok(()),
         "file" => Err(PortError::new(PortErrorKind::InvalidInput, "text cannot be typed into a file input")),
-        "unfocusable" => Err(PortError::new(PortErrorKind::InvalidInput, "the element cannot take keyboard focus")),
+        "unfocusable" => {
+            Err(PortError::new(PortErrorKind::InvalidInput, "the element cannot take keyboard focus"))
+        }
         "nofocus" => Err(PortError::new(PortErrorKind::InvalidInput, "no element has keyboard focus")),
         _ => Err(PortError::new(PortErrorKind::Other, "the focus script answered an unknown status")),
     }

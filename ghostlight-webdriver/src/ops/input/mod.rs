@@ -54,6 +54,11 @@ const NAME_CHARS: usize = 200;
 /// driver's own timeout (set to `timeout`) answers first when it can.
 const TIMEOUT_GRACE: Duration = Duration::from_millis(500);
 
+/// How many times the page state is read after acting while a navigation races the read.
+const AFTER_READS: usize = 10;
+/// The pause between those reads.
+const AFTER_RETRY: Duration = Duration::from_millis(100);
+
 /// The shared helpers every input script starts with.
 const LIB_JS: &str = include_str!("../../scripts/input/lib.js");
 
@@ -149,7 +154,9 @@ pub(crate) async fn upload(
 async fn bounded<T>(timeout: Duration, work: impl Future<Output = PortResult<T>>) -> PortResult<T> {
     match tokio::time::timeout(timeout.saturating_add(TIMEOUT_GRACE), work).await {
         Ok(result) => result,
-        Err(_) => Err(PortError::new(PortErrorKind::Timeout, "the input did not finish in time").effect_unknown()),
+        Err(_) => {
+            Err(PortError::new(PortErrorKind::Timeout, "the input did not finish in time").effect_unknown())
+        }
     }
 }
 
@@ -208,15 +215,27 @@ fn element_arg(element: &WdElement) -> PortResult<Value> {
         .map_err(|_| PortError::new(PortErrorKind::Other, "an element reference did not encode"))
 }
 
-/// Run an input script and parse its answer.
-async fn run<T: DeserializeOwned>(s: &mut Session, script: &str, args: Vec<Value>, sent: Sent) -> PortResult<T> {
+/// Run an input script and parse its answer. Every input script answers an object; WebDriver
+/// answers `null` for a script a user prompt interrupted (a page handler the script set off
+/// opened a dialog), which is [`PortErrorKind::BlockedByDialog`].
+async fn run<T: DeserializeOwned>(
+    s: &mut Session,
+    script: &str,
+    args: Vec<Value>,
+    sent: Sent,
+) -> PortResult<T> {
     let value = s.execute(script, args, sent).await?;
-    serde_json::from_value(value).map_err(|_| {
-        let error = PortError::new(PortErrorKind::Other, "an input script answered an unexpected shape");
-        match sent {
-            Sent::Read => error,
-            Sent::Act => error.effect_unknown(),
+    let error = if value.is_null() {
+        PortError::new(PortErrorKind::BlockedByDialog, "a dialog opened while an input script ran")
+    } else {
+        match serde_json::from_value(value) {
+            Ok(answer) => return Ok(answer),
+            Err(_) => PortError::new(PortErrorKind::Other, "an input script answered an unexpected shape"),
         }
+    };
+    Err(match sent {
+        Sent::Read => error,
+        Sent::Act => error.effect_unknown(),
     })
 }
 
@@ -231,14 +250,42 @@ fn before_state(read: Option<PageState>, answered: Option<Value>) -> PortResult<
 
 /// The page after acting; the page before when a dialog the action opened blocks the read
 /// (see the module docs). Any other failure: effect unknown (the action was sent).
+///
+/// A read that races a navigation the action started can fail without a dialog (Firefox
+/// answers `null` for a script cut short by the unload); such a read is repeated, up to
+/// [`AFTER_READS`] times, [`AFTER_RETRY`] apart.
 async fn after(s: &mut Session, before: PageState) -> PortResult<PageState> {
-    match s.page_state().await {
-        Ok(state) => Ok(state),
-        Err(e) if e.kind() == PortErrorKind::BlockedByDialog => {
-            s.remember_page(&before);
-            Ok(before)
+    let mut last = None;
+    for _ in 0..AFTER_READS {
+        match s.page_state().await {
+            Ok(state) => return Ok(state),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    PortErrorKind::BlockedByDialog | PortErrorKind::Other | PortErrorKind::ScriptError
+                ) =>
+            {
+                if dialog_open(s).await? {
+                    s.remember_page(&before);
+                    return Ok(before);
+                }
+                last = Some(e);
+                tokio::time::sleep(AFTER_RETRY).await;
+            }
+            Err(e) => return Err(e.effect_unknown()),
         }
-        Err(e) => Err(e.effect_unknown()),
+    }
+    Err(last
+        .unwrap_or_else(|| PortError::new(PortErrorKind::Other, "the page could not be read after the input"))
+        .effect_unknown())
+}
+
+/// Whether a user prompt is open in the current tab (its text is dropped unread).
+async fn dialog_open(s: &mut Session) -> PortResult<bool> {
+    match s.client().get_alert_text().await {
+        Ok(_) => Ok(true),
+        Err(e) if e.is_no_such_alert() => Ok(false),
+        Err(e) => Err(errors::cmd(&e, Sent::Read).effect_unknown()),
     }
 }
 
@@ -275,7 +322,8 @@ mod tests {
     #[test]
     fn scripts_are_composed_with_the_page_state_and_helpers() {
         let script = compose("return 1;");
-        assert!(script.starts_with("const glPageState = ((function glPageState()"));
+        assert!(script.starts_with("const glPageState = ("));
+        assert!(script.contains("(function glPageState()"));
         assert!(script.contains("function glDeepHit(doc, x, y)"));
         assert!(script.ends_with("return 1;"));
     }

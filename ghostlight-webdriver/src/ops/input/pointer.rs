@@ -27,7 +27,9 @@
 use std::sync::LazyLock;
 use std::time::Duration;
 
-use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MOUSE_BUTTON_MIDDLE, MOUSE_BUTTON_RIGHT, MouseActions, PointerAction};
+use fantoccini::actions::{
+    InputSource, MOUSE_BUTTON_LEFT, MOUSE_BUTTON_MIDDLE, MOUSE_BUTTON_RIGHT, MouseActions, PointerAction,
+};
 use fantoccini::elements::Element as WdElement;
 use ghostlight_core::port::{
     ActionReceipt, ClickInput, ElementSummary, PageState, Point, PointerTarget, PortError, PortErrorKind,
@@ -37,7 +39,9 @@ use ghostlight_core::tools::click::MouseButton;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{NAME_CHARS, RawSummary, after, before_state, compose, element_arg, perform, pixel, resolve, run};
+use super::{
+    NAME_CHARS, RawSummary, after, before_state, compose, element_arg, perform, pixel, resolve, run,
+};
 use crate::config::Engine;
 use crate::errors::Sent;
 use crate::refs;
@@ -46,7 +50,8 @@ use crate::session::Session;
 /// The hit test (`scripts/input/target.js`).
 static TARGET: LazyLock<String> = LazyLock::new(|| compose(include_str!("../../scripts/input/target.js")));
 /// The scripted HTML5 drag for Firefox (`scripts/input/drag_html5.js`).
-static DRAG_HTML5: LazyLock<String> = LazyLock::new(|| compose(include_str!("../../scripts/input/drag_html5.js")));
+static DRAG_HTML5: LazyLock<String> =
+    LazyLock::new(|| compose(include_str!("../../scripts/input/drag_html5.js")));
 
 /// The id of the pointer input source.
 const POINTER_ID: &str = "ghostlight-mouse";
@@ -237,7 +242,8 @@ fn frames_of(target: &PointerTarget) -> PortResult<Option<Vec<String>>> {
 
 /// Locate a pointer target (see the module docs).
 async fn locate(s: &mut Session, tab: &TabRef, at: &PointerTarget, how: Locate) -> PortResult<Located> {
-    let options = |state: bool| json!({ "scroll": how.scroll, "check": how.check, "state": state, "cap": NAME_CHARS });
+    let options =
+        |state: bool| json!({ "scroll": how.scroll, "check": how.check, "state": state, "cap": NAME_CHARS });
     match at {
         PointerTarget::Element(element) => {
             let resolved = resolve(s, tab, element).await?;
@@ -286,7 +292,9 @@ fn accept(probe: &mut Probe) -> PortResult<()> {
     match probe.status.as_str() {
         "ok" => Ok(()),
         "covered" => Err(PortError::obstructed(probe.by.take().map(Into::into))),
-        "nobox" => Err(PortError::new(PortErrorKind::InvalidInput, "the element has no layout box to point at")),
+        "nobox" => {
+            Err(PortError::new(PortErrorKind::InvalidInput, "the element has no layout box to point at"))
+        }
         "outside" => Err(PortError::new(PortErrorKind::InvalidInput, "the point is outside the viewport")),
         _ => Err(PortError::new(PortErrorKind::Other, "the hit test answered an unknown status")),
     }

@@ -73,7 +73,10 @@ pub(super) async fn scroll(
         }
         ScrollInput::By { direction, fraction } => {
             if !fraction.is_finite() || *fraction <= 0.0 || *fraction > MAX_FRACTION {
-                return Err(PortError::new(PortErrorKind::InvalidInput, "the scroll fraction is out of range"));
+                return Err(PortError::new(
+                    PortErrorKind::InvalidInput,
+                    "the scroll fraction is out of range",
+                ));
             }
             let (x, y) = match direction {
                 ScrollDirection::Up => (0.0, -fraction),

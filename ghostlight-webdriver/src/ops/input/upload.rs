@@ -4,9 +4,9 @@
 //!   are sent); its current files are cleared first (`value = ''`), because WebDriver adds
 //!   each sent file to those already chosen. The paths then go through `Element Send Keys`,
 //!   joined by `\n` (a path holding a newline cannot be sent and is refused). Inline files are
-//!   first written to a private staging directory (see [`stage`]). Sending local paths needs a
-//!   driver on this machine: a remote Grid would need its file upload endpoint, which this
-//!   adapter does not use.
+//!   first written to a staging directory inside the browser profile (see [`stage`]). Sending
+//!   local paths needs a driver on this machine: a remote Grid would need its file upload
+//!   endpoint, which this adapter does not use.
 //! - **Drop.** No WebDriver command drops files, so `scripts/input/drop.js` builds `File`
 //!   objects from the bytes (sent base64) and dispatches `dragenter`, `dragover` and `drop`
 //!   at the element under the point. The events are untrusted. A point where nothing accepts
@@ -20,8 +20,8 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use ghostlight_core::limits::UPLOAD_TOTAL_MAX_BYTES;
 use ghostlight_core::port::{
-    ElementRef, InlineFile, Point, PortError, PortErrorKind, PortResult, TabRef, UploadDestination, UploadFiles,
-    UploadInput, UploadOutcome,
+    ElementRef, InlineFile, Point, PortError, PortErrorKind, PortResult, TabRef, UploadDestination,
+    UploadFiles, UploadInput, UploadOutcome,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -37,8 +37,10 @@ static DROP: LazyLock<String> = LazyLock::new(|| compose(include_str!("../../scr
 
 /// The most bytes one upload may carry (core checks the same bound first).
 const MAX_BYTES: u64 = UPLOAD_TOTAL_MAX_BYTES;
-/// The name of the staging directory made for inline files.
-const STAGING_PREFIX: &str = "ghostlight-upload-";
+/// The directory of the browser profile that holds staged inline files.
+const STAGING_DIR: &str = "ghostlight-uploads";
+/// The name prefix of one upload's staging directory.
+const STAGING_PREFIX: &str = "upload-";
 
 /// An upload script's answer.
 #[derive(Debug, Deserialize)]
@@ -64,17 +66,24 @@ pub(super) async fn upload(
 }
 
 /// Attach files to a file input.
-async fn to_input(s: &mut Session, tab: &TabRef, element: &ElementRef, files: &UploadFiles) -> PortResult<UploadOutcome> {
+async fn to_input(
+    s: &mut Session,
+    tab: &TabRef,
+    element: &ElementRef,
+    files: &UploadFiles,
+) -> PortResult<UploadOutcome> {
     // Local work first: nothing reaches the page when a file is missing or a name is bad.
-    let (paths, bytes, _staged) = match files {
-        UploadFiles::Paths(paths) => {
-            let bytes = local_sizes(paths).await?;
-            (paths.clone(), bytes, None)
-        }
+    let (paths, bytes) = match files {
+        UploadFiles::Paths(paths) => (paths.clone(), local_sizes(paths).await?),
         UploadFiles::Inline(files) => {
-            let (dir, paths) = stage(files).await?;
+            let Some((_, profile)) = s.process_info() else {
+                return Err(PortError::new(
+                    PortErrorKind::Unsupported,
+                    "inline files need a browser this adapter launched (they are staged in its profile)",
+                ));
+            };
             let bytes = files.iter().map(|file| file.bytes.len() as u64).sum();
-            (paths, bytes, Some(dir))
+            (stage(profile.join(STAGING_DIR), files).await?, bytes)
         }
     };
     let mut joined = Vec::with_capacity(paths.len());
@@ -99,7 +108,9 @@ async fn to_input(s: &mut Session, tab: &TabRef, element: &ElementRef, files: &U
     let before = before_state(resolved.before.clone(), answer.state.take())?;
     match answer.status.as_str() {
         "ok" => {}
-        "not_file" => return Err(PortError::new(PortErrorKind::InvalidInput, "the element is not a file input")),
+        "not_file" => {
+            return Err(PortError::new(PortErrorKind::InvalidInput, "the element is not a file input"));
+        }
         "disabled" => return Err(PortError::new(PortErrorKind::InvalidInput, "the file input is disabled")),
         "not_multiple" => {
             return Err(PortError::new(PortErrorKind::InvalidInput, "the file input takes one file only"));
@@ -118,7 +129,12 @@ async fn to_input(s: &mut Session, tab: &TabRef, element: &ElementRef, files: &U
 }
 
 /// Drop files at a viewport point.
-async fn drop_at(s: &mut Session, tab: &TabRef, point: Point, files: &UploadFiles) -> PortResult<UploadOutcome> {
+async fn drop_at(
+    s: &mut Session,
+    tab: &TabRef,
+    point: Point,
+    files: &UploadFiles,
+) -> PortResult<UploadOutcome> {
     let (x, y) = (pixel(point.x)?, pixel(point.y)?);
     let loaded = match files {
         UploadFiles::Inline(files) => files.clone(),
@@ -133,15 +149,21 @@ async fn drop_at(s: &mut Session, tab: &TabRef, point: Point, files: &UploadFile
         .map(|file| json!({ "name": file.name, "type": mime_type(&file.name), "data": STANDARD.encode(&file.bytes) }))
         .collect();
     s.tab(tab).await?;
-    let args = vec![json!({ "x": x, "y": y }), Value::Array(encoded), json!({ "state": true, "cap": NAME_CHARS })];
+    let args =
+        vec![json!({ "x": x, "y": y }), Value::Array(encoded), json!({ "state": true, "cap": NAME_CHARS })];
     let mut answer: Answer = run(s, &DROP, args, Sent::Act).await?;
     let before = before_state(None, answer.state.take())?;
     match (answer.status.as_str(), answer.accepted) {
         ("ok", true) => {}
         ("ok", false) => {
-            return Err(PortError::new(PortErrorKind::InvalidInput, "nothing at the point accepts dropped files"));
+            return Err(PortError::new(
+                PortErrorKind::InvalidInput,
+                "nothing at the point accepts dropped files",
+            ));
         }
-        ("outside", _) => return Err(PortError::new(PortErrorKind::InvalidInput, "the point is outside the viewport")),
+        ("outside", _) => {
+            return Err(PortError::new(PortErrorKind::InvalidInput, "the point is outside the viewport"));
+        }
         _ => return Err(PortError::new(PortErrorKind::Other, "the drop script answered an unknown status")),
     }
     let page = after(s, before).await?;
@@ -154,14 +176,16 @@ async fn local_sizes(paths: &[PathBuf]) -> PortResult<u64> {
     let sizes = tokio::task::spawn_blocking(move || {
         paths
             .iter()
-            .map(|path| std::fs::metadata(path).ok().filter(std::fs::Metadata::is_file).map(|meta| meta.len()))
+            .map(|path| {
+                std::fs::metadata(path).ok().filter(std::fs::Metadata::is_file).map(|meta| meta.len())
+            })
             .collect::<Option<Vec<u64>>>()
     })
     .await
     .map_err(|_| PortError::new(PortErrorKind::Other, "reading file sizes failed"))?;
-    sizes
-        .map(|sizes| sizes.iter().sum())
-        .ok_or_else(|| PortError::new(PortErrorKind::InvalidInput, "a file to upload is missing or not a regular file"))
+    sizes.map(|sizes| sizes.iter().sum()).ok_or_else(|| {
+        PortError::new(PortErrorKind::InvalidInput, "a file to upload is missing or not a regular file")
+    })
 }
 
 /// Read local files for a drop (bounded by [`MAX_BYTES`] in total).
@@ -185,35 +209,43 @@ async fn read_files(paths: &[PathBuf]) -> PortResult<Vec<InlineFile>> {
     .ok_or_else(|| PortError::new(PortErrorKind::InvalidInput, "a file to drop could not be read"))
 }
 
-/// Write inline files to a fresh private directory (mode 0700, one subdirectory per file so
-/// that equal names do not collide), answering the directory guard and the file paths.
+/// Write inline files to a fresh directory under `root` (one subdirectory per file, so that
+/// equal names do not collide), answering the file paths.
 ///
-/// The directory is removed when the guard drops, at the end of the upload. The browser
-/// keeps a reference to each chosen file and reads it again when the page reads it or
-/// submits the form, which therefore must happen within the same call (a page's `change`
-/// handler that reads the files at once does).
-async fn stage(files: &[InlineFile]) -> PortResult<(tempfile::TempDir, Vec<PathBuf>)> {
+/// Decision: the files stay until the browser profile is removed at shutdown. The browser
+/// keeps only a reference to each chosen file and reads it when the page reads it or submits
+/// the form, possibly long after the upload (a staging directory removed at the end of the
+/// call made those reads fail on both engines). `root` is therefore inside the profile of a
+/// browser this adapter launched; a session on a driver it did not launch has no such place,
+/// and inline files to a file input answer `Unsupported` there.
+async fn stage(root: PathBuf, files: &[InlineFile]) -> PortResult<Vec<PathBuf>> {
     for file in files {
         if !plain_name(&file.name) {
-            return Err(PortError::new(PortErrorKind::InvalidInput, "an inline file name is not a plain file name"));
+            return Err(PortError::new(
+                PortErrorKind::InvalidInput,
+                "an inline file name is not a plain file name",
+            ));
         }
     }
     let files = files.to_vec();
-    tokio::task::spawn_blocking(move || -> std::io::Result<(tempfile::TempDir, Vec<PathBuf>)> {
-        let dir = tempfile::Builder::new().prefix(STAGING_PREFIX).tempdir()?;
+    tokio::task::spawn_blocking(move || -> std::io::Result<Vec<PathBuf>> {
+        std::fs::create_dir_all(&root)?;
+        let dir = tempfile::Builder::new().prefix(STAGING_PREFIX).tempdir_in(&root)?.keep();
         let mut paths = Vec::with_capacity(files.len());
         for (number, file) in files.iter().enumerate() {
-            let sub = dir.path().join(number.to_string());
+            let sub = dir.join(number.to_string());
             std::fs::create_dir(&sub)?;
             let path = sub.join(&file.name);
             std::fs::write(&path, &file.bytes)?;
             paths.push(path);
         }
-        Ok((dir, paths))
+        Ok(paths)
     })
     .await
     .map_err(|_| PortError::new(PortErrorKind::Other, "staging inline files failed"))?
-    .map_err(|_| PortError::new(PortErrorKind::Other, "inline files could not be written to a temporary directory"))
+    .map_err(|_| {
+        PortError::new(PortErrorKind::Other, "inline files could not be written to the staging directory")
+    })
 }
 
 /// Whether `name` is one normal path component.
@@ -264,16 +296,21 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn staged_files_are_written_and_removed_with_the_guard() {
+    async fn staged_files_are_written_apart() {
+        let root = tempfile::tempdir().expect("a temp dir");
         let files = vec![
             InlineFile { name: "same.txt".into(), bytes: b"one".to_vec() },
             InlineFile { name: "same.txt".into(), bytes: b"two".to_vec() },
         ];
-        let (dir, paths) = stage(&files).await.expect("staged");
+        let paths = stage(root.path().join(STAGING_DIR), &files).await.expect("staged");
         assert_eq!(paths.len(), 2);
+        assert_ne!(paths[0], paths[1]);
         assert_eq!(std::fs::read(&paths[1]).expect("written"), b"two");
-        let root = dir.path().to_path_buf();
-        drop(dir);
-        assert!(!root.exists());
+        assert!(paths[0].starts_with(root.path().join(STAGING_DIR)));
+        let bad = [InlineFile { name: "../x".into(), bytes: vec![] }];
+        assert_eq!(
+            stage(root.path().to_path_buf(), &bad).await.expect_err("bad name").kind(),
+            PortErrorKind::InvalidInput
+        );
     }
 }
