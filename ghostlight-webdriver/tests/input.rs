@@ -23,9 +23,6 @@ use serde_json::{Value, json};
 
 const TIMEOUT: Duration = Duration::from_secs(15);
 
-const LOG: &str =
-    "<script>window.__log = []; window.log = (entry) => window.__log.push(String(entry));</script>";
-
 const CLICK_PAGE: &str = r#"<!doctype html><title>Click</title>
 <script>window.__log = []; window.log = (entry) => window.__log.push(String(entry));</script>
 <style>body { margin: 0; font: 16px sans-serif } button { width: 160px; height: 40px; margin: 8px }</style>
@@ -155,7 +152,6 @@ async fn firefox() {
 }
 
 async fn run(engine: Engine) {
-    let _ = LOG;
     let site = Site::start(PAGES);
     let browser = WebDriverBrowser::new(WebDriverConfig::for_engine(engine));
     let (b, site) = (&browser, &site);

@@ -15,7 +15,8 @@
 //!   opened blocks that read (`BlockedByDialog`), the receipt answers the page state taken
 //!   before acting: opening a dialog does not change the document, and a `PageState` cannot be
 //!   made up without reading it. A dialog that was already open makes the first script fail,
-//!   so a dialog error *after* a successful check means the action opened it.
+//!   so a dialog error *after* a successful check means the action opened it. A read that
+//!   races a navigation the action started (and finds no dialog) is repeated briefly.
 //! - **Actions.** Pointer, wheel and key input go through the WebDriver Actions API (trusted
 //!   events). Input state is released after every sequence so that nothing stays pressed and
 //!   a later, separate click is never counted as the second click of a double click.
