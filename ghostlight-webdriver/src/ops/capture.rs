@@ -580,42 +580,6 @@ fn unexpected(what: &str) -> PortError {
     PortError::new(PortErrorKind::Other, format!("the browser answered an unexpected {what} shape"))
 }
 
-/// Test-only access to element references (feature `testing`): the capture tests need an
-/// [`ElementRef`] before the perception operations exist.
-#[cfg(feature = "testing")]
-impl crate::WebDriverBrowser {
-    /// The [`ElementRef`] of the first element matching the CSS `selector` inside `frames`
-    /// (CSS selectors of iframes, from the top document down) of `tab`.
-    pub async fn testing_element(
-        &self,
-        tab: &TabRef,
-        frames: &[&str],
-        selector: &str,
-    ) -> PortResult<ElementRef> {
-        let mut slot = self.acquire().await?;
-        let s = slot
-            .session
-            .as_mut()
-            .ok_or_else(|| PortError::new(PortErrorKind::NotConnected, "no browser session is open"))?;
-        let find = |s: &Session, css: String| {
-            let client = s.client().clone();
-            async move {
-                let found = client.find(fantoccini::Locator::Css(&css)).await;
-                found.map(|e| e.element_id().to_string()).map_err(|e| errors::cmd(&e, Sent::Read))
-            }
-        };
-        let mut path: Vec<String> = Vec::new();
-        let mut handle = s.tab(tab).await?;
-        for frame in frames {
-            let id = find(s, (*frame).to_owned()).await?;
-            path.push(id);
-            handle = s.enter_frames(tab, &path).await?;
-        }
-        let id = find(s, selector.to_owned()).await?;
-        Ok(s.element_ref(&handle, &path, &id))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
