@@ -1,18 +1,672 @@
 //! `browser_sequence` and `browser_flow`: children run through the same executor path under
 //! the parent's one authority snapshot.
+//!
+//! ```text
+//! composite
+//!   bind      the tab: leased once and held locked for every step (children are pinned to it)
+//!   for each step
+//!     produce   the child request (a flow resolves references into earlier envelopes and
+//!               decodes again; a problem fails that step without effect)
+//!     execute   a child Run: own invocation handle, the same snapshot, the parent's dispatch
+//!               flag; static authorization, then the tool's op — exactly as a direct call
+//!     audit     one record per child, `child_of` the parent and the step's index
+//!     stop      at the first non-success (a flow with `on_error: "continue"` goes on)
+//!   aggregate status, effect (none / applied / partial / unknown), per-step rows, summary
+//! ```
+//!
+//! The wrapper's own `timeout_ms` bounds the whole run between steps: once it has elapsed, no
+//! further step starts (a step already running keeps its own timeout).
 
-use crate::tools::flow::FlowRequest;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use futures::lock::OwnedMutexGuard;
+use serde_json::{Map, Value, json};
+
+use crate::authority::{AuditRecord, Refusal};
+use crate::capability::CapabilitySet;
+use crate::catalog::ToolName;
+use crate::decode::DecodeError;
+use crate::envelope::{Effect, Envelope, Readiness, Status};
+use crate::handles::{Handle, HandleKind};
+use crate::language::count;
+use crate::limits::FLOW_CAPTURE_BUDGET_BYTES;
+use crate::request::Request;
+use crate::tools::flow::{ChildError, FlowChild, FlowRequest, FlowStep, OnError, ReferenceProblem};
+use crate::tools::navigate::Destination;
 use crate::tools::sequence::SequenceRequest;
 
-use super::outcome::Outcome;
-use super::run::Run;
+use super::outcome::{Attachment, Outcome};
+use super::run::{Run, Step, host_of, unknown_handle};
+use super::workspace::TabSlot;
 
-pub(crate) async fn sequence(run: &Run<'_>, request: &SequenceRequest) -> Outcome {
-    let _ = request;
-    super::ops::not_built(run)
+/// The closed `reason` of a step refused because it names another tab or a new one.
+const DIFFERENT_TAB: &str = "different_tab";
+/// The next step after a flow step was refused for naming another tab or a new one.
+const OTHER_TAB: &str =
+    "Work on another tab in a separate call that names it (browser_navigate opens new tabs).";
+/// The closed `reason` of a flow step whose reference did not resolve.
+const UNRESOLVED_REFERENCE: &str = "unresolved_reference";
+/// The closed `reason` of a composite whose own `timeout_ms` ran out between steps.
+const TIMEOUT: &str = "timeout";
+
+// ----- children ---------------------------------------------------------------------------
+
+/// One child step as it ended.
+struct ChildRun {
+    /// Its canonical envelope (invariants applied), under its own invocation handle.
+    envelope: Envelope,
+    /// Images it produced (they travel beside the aggregate envelope).
+    attachments: Vec<Attachment>,
+    /// The capabilities it required; `None` when it was never classified (its arguments did
+    /// not resolve or decode).
+    capabilities: Option<CapabilitySet>,
 }
 
+impl ChildRun {
+    fn succeeded(&self) -> bool {
+        self.envelope.status == Status::Succeeded
+    }
+
+    /// The child's closed `reason` fact, or its status when it has none.
+    fn reason(&self) -> String {
+        match self.envelope.facts.get("reason").and_then(Value::as_str) {
+            Some(reason) => reason.to_owned(),
+            None => self.envelope.status.as_str().to_owned(),
+        }
+    }
+}
+
+/// Records a child's audit exactly once: with its outcome, or — when the parent's work is
+/// dropped mid-step by a cancellation — as cancelled (effect unknown once anything was
+/// dispatched).
+struct ChildAudit<'r, 'a> {
+    child: &'r Run<'a>,
+    parent: &'r Handle,
+    index: usize,
+    armed: bool,
+}
+
+impl ChildAudit<'_, '_> {
+    fn finish(mut self, outcome: &Outcome) {
+        self.armed = false;
+        super::record_audit(self.child, outcome, Some((self.parent, self.index)));
+    }
+}
+
+impl Drop for ChildAudit<'_, '_> {
+    fn drop(&mut self) {
+        if self.armed {
+            let effect =
+                if self.child.dispatched.load(Ordering::SeqCst) { Effect::Unknown } else { Effect::None };
+            let cancelled = Outcome::read(String::new()).with_status(Status::Cancelled).with_effect(effect);
+            super::record_audit(self.child, &cancelled, Some((self.parent, self.index)));
+        }
+    }
+}
+
+/// Run step `index`'s `request` as a child of `run`: its own invocation handle, the parent's
+/// snapshot and dispatch flag, pinned to the composite's tab. With `refusal`, the child is
+/// authorized statically (authority refusals come first) and then refused without dispatch.
+async fn run_child(
+    run: &Run<'_>,
+    request: &Request,
+    index: usize,
+    pinned: Option<Arc<TabSlot>>,
+    refusal: Option<Outcome>,
+) -> ChildRun {
+    let invocation = run.workspace.mint(HandleKind::Invocation);
+    let requirement = request.requirement();
+    let capabilities = requirement.capabilities();
+    let child = Run::new(
+        run.shared,
+        run.workspace,
+        run.snapshot.clone(),
+        invocation.clone(),
+        requirement,
+        run.dispatched,
+        pinned,
+    );
+    let audit = ChildAudit { child: &child, parent: &run.invocation, index, armed: true };
+    let outcome = match refusal {
+        None => super::execute(&child, request).await,
+        Some(refusal) => match child.authorize(None) {
+            Err(blocked) => blocked,
+            Ok(()) => refusal,
+        },
+    };
+    audit.finish(&outcome);
+    let (envelope, attachments, _) = outcome.into_parts(&invocation);
+    ChildRun { envelope, attachments, capabilities: Some(capabilities) }
+}
+
+/// A flow step that never became a request (its reference did not resolve, or the resolved
+/// arguments did not decode): failed without effect, audited as invalid.
+fn unresolved_child(run: &Run<'_>, tool: ToolName, index: usize, outcome: Outcome) -> ChildRun {
+    let invocation = run.workspace.mint(HandleKind::Invocation);
+    let record = AuditRecord::invalid(invocation.clone(), tool).child_of(run.invocation.clone(), index);
+    run.shared.audit.record(&record);
+    let (envelope, attachments, _) = outcome.into_parts(&invocation);
+    ChildRun { envelope, attachments, capabilities: None }
+}
+
+// ----- aggregation ------------------------------------------------------------------------
+
+/// What a composite's children add up to. `clean` says every requested step ran and
+/// succeeded.
+struct Aggregate {
+    status: Status,
+    effect: Effect,
+    repeat_safe: bool,
+    readiness: Readiness,
+}
+
+/// Add up the children: effect `unknown` if any child's is; `none` if nothing took effect;
+/// `applied` when every step ran and succeeded; `partial` otherwise. Status `succeeded` only
+/// when clean, else `unknown` if any child's is, else the first non-success's.
+fn aggregate(children: &[ChildRun], clean: bool) -> Aggregate {
+    let envelopes = || children.iter().map(|child| &child.envelope);
+    let effect = if envelopes().any(|e| e.effect == Effect::Unknown) {
+        Effect::Unknown
+    } else if !envelopes().any(|e| matches!(e.effect, Effect::Applied | Effect::Partial)) {
+        Effect::None
+    } else if clean && !envelopes().any(|e| e.effect == Effect::Partial) {
+        Effect::Applied
+    } else {
+        Effect::Partial
+    };
+    let status = if clean {
+        Status::Succeeded
+    } else if envelopes().any(|e| e.status == Status::Unknown) {
+        Status::Unknown
+    } else {
+        envelopes().map(|e| e.status).find(|s| *s != Status::Succeeded).unwrap_or(Status::Failed)
+    };
+    Aggregate {
+        status,
+        effect,
+        repeat_safe: clean && envelopes().all(|e| e.repeat_safe),
+        // The page as the last step that observed one left it.
+        readiness: children
+            .iter()
+            .rev()
+            .map(|child| child.envelope.readiness)
+            .find(|r| *r != Readiness::NotApplicable)
+            .unwrap_or(Readiness::NotApplicable),
+    }
+}
+
+/// The aggregate outcome with its status, effect, readiness and the children's attachments.
+fn assemble(summary: String, totals: Aggregate, children: &mut [ChildRun]) -> Outcome {
+    let mut outcome = Outcome::read(summary)
+        .with_status(totals.status)
+        .with_effect(totals.effect)
+        .with_readiness(totals.readiness);
+    outcome.repeat_safe = totals.repeat_safe;
+    for child in children.iter_mut() {
+        for attachment in child.attachments.drain(..) {
+            outcome = outcome.attach(attachment);
+        }
+    }
+    outcome
+}
+
+/// Capability names in canonical order, as a JSON array.
+fn capability_names(capabilities: CapabilitySet) -> Value {
+    Value::Array(capabilities.iter().map(|c| json!(c.as_str())).collect())
+}
+
+/// The sentence saying the wrapper's own timeout stopped it before step `next` (zero-based).
+fn timeout_sentence(noun: &str, timeout_ms: u64, next: usize) -> String {
+    format!(" The {noun}'s {timeout_ms} ms timeout ran out before step {}.", next + 1)
+}
+
+/// Whether the wrapper's own timeout has run out.
+fn out_of_time(run: &Run<'_>, timeout_ms: u64) -> bool {
+    run.started.elapsed() >= Duration::from_millis(timeout_ms)
+}
+
+// ----- browser_sequence -------------------------------------------------------------------
+
+/// `browser_sequence`: lease the tab once and run the steps on it, stopping at the first
+/// non-success.
+pub(crate) async fn sequence(run: &Run<'_>, request: &SequenceRequest) -> Outcome {
+    let total = request.steps.len();
+    let lease = match run.lease(request.tab()).await {
+        Ok(lease) => lease,
+        Err(refusal) => {
+            return refusal.fact("completed_steps", 0).fact("total_steps", total).fact("steps", json!([]));
+        }
+    };
+    let mut children: Vec<ChildRun> = Vec::with_capacity(total);
+    let mut timed_out = false;
+    for (index, step) in request.steps.iter().enumerate() {
+        if out_of_time(run, request.timeout_ms) {
+            timed_out = true;
+            break;
+        }
+        let child = run_child(run, &step.request, index, Some(lease.slot.clone()), None).await;
+        let succeeded = child.succeeded();
+        children.push(child);
+        if !succeeded {
+            break;
+        }
+    }
+
+    let completed = children.iter().filter(|child| child.succeeded()).count();
+    let totals = aggregate(&children, completed == total);
+    let rows: Vec<Value> = request
+        .steps
+        .iter()
+        .zip(&children)
+        .map(|(step, child)| {
+            json!({
+                "action": step.action.as_str(),
+                "status": child.envelope.status.as_str(),
+                "effect": child.envelope.effect.as_str(),
+            })
+        })
+        .collect();
+    let host = lease.slot.state().url.map(|url| host_of(&url));
+    let failed = children.iter().position(|child| !child.succeeded());
+    let mut summary = match failed.map(|index| (index, &children[index])) {
+        Some((index, child)) => format!(
+            "Stopped at step {} of {total} ({}): {}",
+            index + 1,
+            request.steps[index].action.as_str(),
+            child.envelope.summary
+        ),
+        None => {
+            let place = host.clone().unwrap_or_else(|| lease.handle().to_string());
+            format!("Ran {completed} of {total} steps on {place}.")
+        }
+    };
+    let mut stopped_at = failed.map(|index| (index, children[index].reason()));
+    let mut next_steps = failed.map(|index| children[index].envelope.next_steps.clone()).unwrap_or_default();
+    if timed_out {
+        summary.push_str(&timeout_sentence("sequence", request.timeout_ms, children.len()));
+        stopped_at = Some((children.len(), TIMEOUT.to_owned()));
+        next_steps
+            .push("Run the remaining steps in a new call, or give the sequence a larger timeout_ms.".into());
+    }
+
+    let mut outcome = assemble(summary, totals, &mut children)
+        .fact("tab", lease.handle().as_str())
+        .fact("completed_steps", completed)
+        .fact("total_steps", total)
+        .fact("steps", Value::Array(rows));
+    if let Some((index, reason)) = stopped_at {
+        let action = request.steps.get(index).map_or("", |step| step.action.as_str());
+        outcome = outcome.fact("stopped_at", json!({"index": index + 1, "action": action, "reason": reason}));
+    }
+    if timed_out {
+        outcome = outcome.fact("reason", TIMEOUT).fact("timeout_ms", request.timeout_ms);
+    }
+    if failed.is_none()
+        && let Some(host) = host
+    {
+        outcome = outcome.fact("host", host);
+    }
+    outcome.next_steps = next_steps;
+    outcome
+}
+
+// ----- browser_flow -----------------------------------------------------------------------
+
+/// The flow's tab, locked for the rest of the flow.
+struct Binding {
+    slot: Arc<TabSlot>,
+    _guard: OwnedMutexGuard<()>,
+}
+
+impl Binding {
+    async fn lock(slot: Arc<TabSlot>) -> Binding {
+        let guard = slot.work.clone().lock_owned().await;
+        Binding { slot, _guard: guard }
+    }
+}
+
+/// The tab the flow runs on from its start: its `tab` (even when that tab has closed: a
+/// navigate step reopens it under the same handle), or the default tab when any tab is open.
+/// `None` when no tab is open: the first navigate step opens one.
+async fn bind_at_start(run: &Run<'_>, request: &FlowRequest) -> Step<Option<Binding>> {
+    let slot = match request.tab() {
+        Some(handle) => run.workspace.slot(handle).ok_or_else(|| unknown_handle(handle))?,
+        None => {
+            if !run.workspace.slots().iter().any(|slot| slot.tab().is_some()) {
+                return Ok(None);
+            }
+            run.default_slot().await?
+        }
+    };
+    Ok(Some(Binding::lock(slot).await))
+}
+
+/// The live slot a navigate step's envelope names in `facts.tab`.
+fn opened_slot(run: &Run<'_>, envelope: &Envelope) -> Option<Arc<TabSlot>> {
+    let text = envelope.facts.get("tab").and_then(Value::as_str)?;
+    let handle = Handle::parse(text, HandleKind::Tab).ok()?;
+    run.workspace.slot(&handle).filter(|slot| slot.tab().is_some())
+}
+
+/// Why a resolved flow step may not run on the flow's tab: it asks for a new tab, or names a
+/// tab other than `flow_tab`.
+fn tab_refusal(request: &Request, flow_tab: Option<&Arc<TabSlot>>) -> Option<Outcome> {
+    if let Request::Navigate(navigate) = request
+        && navigate.destination == Destination::NewTab
+    {
+        let refusal = Outcome::failed(
+            DIFFERENT_TAB,
+            "This step asks for a new tab, but a flow runs on one tab; nothing was done.",
+        )
+        .next(OTHER_TAB);
+        return Some(match flow_tab {
+            Some(slot) => refusal.fact("tab", slot.handle.as_str()),
+            None => refusal,
+        });
+    }
+    let named = request.tab()?;
+    let flow_tab = flow_tab?;
+    (named != &flow_tab.handle).then(|| {
+        Outcome::failed(
+            DIFFERENT_TAB,
+            format!(
+                "This step names {named}, but its flow runs on {}; steps cannot change tabs.",
+                flow_tab.handle
+            ),
+        )
+        .fact("tab", flow_tab.handle.as_str())
+        .next(OTHER_TAB)
+    })
+}
+
+/// The next step after a reference that did not resolve.
+const CHECK_REFERENCE: &str =
+    "Check the step id and pointer against that step's envelope in facts.steps, then fix the reference.";
+
+/// The next step after a dry run found a structurally wrong reference.
+const NAME_EARLIER_STEP: &str =
+    "Make each reference name an earlier step's id and a JSON Pointer into its envelope, such as /facts/url.";
+
+/// The failure of a step whose reference did not resolve (the problem never shows a value).
+fn reference_failure(step: &FlowStep, problem: &ReferenceProblem) -> Outcome {
+    Outcome::failed(UNRESOLVED_REFERENCE, problem.to_string())
+        .fact("tool", step.tool.as_str())
+        .next(CHECK_REFERENCE)
+}
+
+/// The failure of a step whose substituted arguments its tool's decoder refused. The sentence
+/// names the place and the rule but not the message, which could quote a substituted value
+/// taken from a page.
+fn decode_failure(step: &FlowStep, error: &DecodeError) -> Outcome {
+    Outcome::failed(
+        "invalid_arguments",
+        format!(
+            "{} refused the arguments of step \"{}\" once its references were substituted: the value at {} \
+             breaks rule {}.",
+            step.tool.as_str(),
+            step.id,
+            error.pointer().as_str(),
+            error.kind().code()
+        ),
+    )
+    .fact("pointer", error.pointer().as_str())
+    .fact("rule", error.kind().code())
+    .fact("tool", step.tool.as_str())
+    .next(format!("Point the reference at a value that {} accepts in that field.", step.tool.as_str()))
+}
+
+/// `step 2 ("login", browser_click)`, or with `total`, `step 2 of 5 ("login", browser_click)`.
+fn step_phrase(index: usize, step: &FlowStep, total: Option<usize>) -> String {
+    let of = total.map(|total| format!(" of {total}")).unwrap_or_default();
+    format!("step {}{of} (\"{}\", {})", index + 1, step.id, step.tool.as_str())
+}
+
+/// Recording of step envelopes into the aggregate under [`FLOW_CAPTURE_BUDGET_BYTES`]: once
+/// an envelope does not fit, it and every later one are left out.
+#[derive(Default)]
+struct Capture {
+    spent: usize,
+    exhausted: bool,
+    omitted: usize,
+}
+
+impl Capture {
+    /// Whether `envelope` (serialized) still fits; counts it as spent when it does.
+    fn admit(&mut self, envelope: &Value) -> bool {
+        let size = envelope.to_string().len();
+        if !self.exhausted && self.spent + size <= FLOW_CAPTURE_BUDGET_BYTES {
+            self.spent += size;
+            return true;
+        }
+        self.exhausted = true;
+        self.omitted += 1;
+        false
+    }
+}
+
+/// `browser_flow`: run the named steps on one tab, resolving references into earlier results;
+/// `on_error` decides whether a non-success stops the flow; `dry_run` only checks.
 pub(crate) async fn flow(run: &Run<'_>, request: &FlowRequest) -> Outcome {
-    let _ = request;
-    super::ops::not_built(run)
+    if request.dry_run {
+        return dry_run(run, request);
+    }
+    let total = request.steps.len();
+    let mut binding = match bind_at_start(run, request).await {
+        Ok(binding) => binding,
+        Err(refusal) => {
+            return refusal
+                .fact("completed", 0)
+                .fact("total", total)
+                .fact("stopped", true)
+                .fact("steps", json!([]));
+        }
+    };
+
+    // Every earlier step's canonical envelope, by id: references read these whether or not
+    // the capture budget let them into the aggregate.
+    let mut results: HashMap<&str, Value> = HashMap::new();
+    let mut capture = Capture::default();
+    let mut rows: Vec<Value> = Vec::with_capacity(total);
+    let mut children: Vec<ChildRun> = Vec::with_capacity(total);
+    let mut timed_out = false;
+    for (index, step) in request.steps.iter().enumerate() {
+        if out_of_time(run, request.timeout_ms) {
+            timed_out = true;
+            break;
+        }
+        let resolved = request.resolve_step(index, |id| results.get(id));
+        let child = match resolved {
+            None => break,
+            Some(Err(ChildError::Reference(problem))) => {
+                unresolved_child(run, step.tool, index, reference_failure(step, &problem))
+            }
+            Some(Err(ChildError::Decode(error))) => {
+                unresolved_child(run, step.tool, index, decode_failure(step, &error))
+            }
+            Some(Ok(child_request)) => {
+                let refusal = tab_refusal(&child_request, binding.as_ref().map(|b| &b.slot));
+                let pinned = binding.as_ref().map(|b| b.slot.clone());
+                let child = run_child(run, &child_request, index, pinned, refusal).await;
+                if binding.is_none()
+                    && step.tool == ToolName::Navigate
+                    && let Some(slot) = opened_slot(run, &child.envelope)
+                {
+                    binding = Some(Binding::lock(slot).await);
+                }
+                child
+            }
+        };
+
+        let envelope = serde_json::to_value(&child.envelope).unwrap_or(Value::Null);
+        let mut row = Map::new();
+        row.insert("id".into(), json!(step.id));
+        row.insert("tool".into(), json!(step.tool.as_str()));
+        row.insert("status".into(), json!(child.envelope.status.as_str()));
+        row.insert("effect".into(), json!(child.envelope.effect.as_str()));
+        if let Some(capabilities) = child.capabilities {
+            row.insert("capabilities".into(), capability_names(capabilities));
+        }
+        if capture.admit(&envelope) {
+            row.insert("envelope".into(), envelope.clone());
+        }
+        rows.push(Value::Object(row));
+        results.insert(step.id.as_str(), envelope);
+
+        let succeeded = child.succeeded();
+        children.push(child);
+        if !succeeded && request.on_error == OnError::Stop {
+            break;
+        }
+    }
+
+    let ran = children.len();
+    let completed = children.iter().filter(|child| child.succeeded()).count();
+    let totals = aggregate(&children, completed == total);
+    let failures: Vec<(usize, &ChildRun)> =
+        children.iter().enumerate().filter(|(_, child)| !child.succeeded()).collect();
+    let mut summary = match failures.first() {
+        None => format!("Ran {ran} of {total} flow steps."),
+        Some(&(index, child)) if ran < total && !timed_out => format!(
+            "Stopped after {}: {}",
+            step_phrase(index, &request.steps[index], Some(total)),
+            child.envelope.summary
+        ),
+        Some(&(index, child)) if failures.len() == 1 => format!(
+            "Ran {ran} of {total} flow steps; {} did not succeed: {}",
+            step_phrase(index, &request.steps[index], None),
+            child.envelope.summary
+        ),
+        Some(&(index, child)) => format!(
+            "Ran {ran} of {total} flow steps; {} did not succeed, the first being {}: {}",
+            failures.len(),
+            step_phrase(index, &request.steps[index], None),
+            child.envelope.summary
+        ),
+    };
+    let mut next_steps =
+        failures.first().map(|(_, child)| child.envelope.next_steps.clone()).unwrap_or_default();
+    let unsuccessful = failures.len();
+    if timed_out {
+        summary.push_str(&timeout_sentence("flow", request.timeout_ms, ran));
+        next_steps
+            .push("Run the remaining steps in a new call, or give the flow a larger timeout_ms.".into());
+    }
+
+    let mut outcome = assemble(summary, totals, &mut children)
+        .fact("completed", completed)
+        .fact("total", total)
+        .fact("stopped", ran < total)
+        .fact("ran", ran)
+        .fact("steps", Value::Array(rows));
+    if unsuccessful > 0 {
+        outcome = outcome.fact("unsuccessful", unsuccessful);
+    }
+    if capture.omitted > 0 {
+        outcome = outcome.fact("envelopes_omitted", capture.omitted);
+    }
+    if let Some(binding) = &binding {
+        outcome = outcome.fact("tab", binding.slot.handle.as_str());
+    }
+    if timed_out {
+        outcome = outcome.fact("reason", TIMEOUT).fact("timeout_ms", request.timeout_ms);
+    }
+    outcome.next_steps = next_steps;
+    outcome
+}
+
+/// A flow checked without running: every decoded step classified and authorized statically,
+/// every reference checked structurally; nothing reaches the browser.
+fn dry_run(run: &Run<'_>, request: &FlowRequest) -> Outcome {
+    let total = request.steps.len();
+    let issues = request.reference_problems();
+    let mut rows = Vec::with_capacity(total);
+    // (index, sentence, next steps) of each step that would not run.
+    let mut problems: Vec<(usize, String, Vec<String>)> = Vec::new();
+    let mut deferred = 0;
+    for (index, step) in request.steps.iter().enumerate() {
+        let mut row = Map::new();
+        row.insert("id".into(), json!(step.id));
+        row.insert("tool".into(), json!(step.tool.as_str()));
+        let (status, reason) = match &step.child {
+            FlowChild::Decoded(child) => {
+                let requirement = child.requirement();
+                row.insert("capabilities".into(), capability_names(requirement.capabilities()));
+                match run.snapshot.authorize(&requirement, None) {
+                    Ok(_) => (Status::Succeeded, None),
+                    Err(blocked) => {
+                        let refusal = Outcome::refused(&Refusal::Blocked(blocked));
+                        let reason = refusal.facts.get("reason").cloned();
+                        problems.push((index, refusal.summary, refusal.next_steps));
+                        (refusal.status, reason)
+                    }
+                }
+            }
+            FlowChild::Deferred { .. } => match issues.iter().find(|issue| issue.step_index == index) {
+                Some(issue) => {
+                    problems.push((index, issue.problem.to_string(), vec![NAME_EARLIER_STEP.to_owned()]));
+                    (Status::Failed, Some(json!(UNRESOLVED_REFERENCE)))
+                }
+                None => {
+                    deferred += 1;
+                    row.insert("deferred".into(), json!(true));
+                    (Status::Succeeded, None)
+                }
+            },
+        };
+        row.insert("status".into(), json!(status.as_str()));
+        row.insert("effect".into(), json!(Effect::None.as_str()));
+        if let Some(reason) = reason {
+            row.insert("reason".into(), reason);
+        }
+        rows.push(Value::Object(row));
+    }
+
+    let checked = format!("Checked {} without running them", count(total, "step", "steps"));
+    let (summary, next_steps) = match problems.first() {
+        None if deferred == 0 => (
+            format!("{checked}; all would be admitted."),
+            vec!["Call browser_flow again without dry_run to run the steps.".to_owned()],
+        ),
+        None => (
+            format!(
+                "{checked}; all would be admitted, and {} with references {} authorized when {} runs.",
+                count(deferred, "step", "steps"),
+                if deferred == 1 { "is" } else { "are" },
+                if deferred == 1 { "it" } else { "each" },
+            ),
+            vec!["Call browser_flow again without dry_run to run the steps.".to_owned()],
+        ),
+        Some((index, sentence, next)) if problems.len() == 1 => (
+            format!(
+                "{checked}; {} would not run: {sentence}",
+                step_phrase(*index, &request.steps[*index], None)
+            ),
+            next.clone(),
+        ),
+        Some((index, sentence, next)) => (
+            format!(
+                "{checked}; {} would not run, the first being {}: {sentence}",
+                problems.len(),
+                step_phrase(*index, &request.steps[*index], None)
+            ),
+            next.clone(),
+        ),
+    };
+    let mut outcome = Outcome::read(summary)
+        .fact("completed", 0)
+        .fact("total", total)
+        .fact("stopped", false)
+        .fact("dry_run", true)
+        .fact("steps", Value::Array(rows));
+    if !problems.is_empty() {
+        outcome = outcome.fact("not_admitted", problems.len());
+    }
+    if deferred > 0 {
+        outcome = outcome.fact("deferred_steps", deferred);
+    }
+    outcome.next_steps = next_steps;
+    outcome
 }

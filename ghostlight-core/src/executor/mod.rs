@@ -16,6 +16,10 @@
 //!
 //! Tool-specific steps live in `ops/<tool>.rs`; the steps they share live in [`run`].
 
+// `Step<T>` is `Result<T, Outcome>`: its error side is the invocation's answer, built once and
+// returned straight up; boxing it would cost an allocation and buy nothing.
+#![allow(clippy::result_large_err)]
+
 mod cancel;
 mod composite;
 mod mint;
@@ -240,14 +244,7 @@ impl Ghostlight {
     }
 
     fn audit(&self, run: &Run<'_>, outcome: &Outcome) {
-        // Every path through `execute` authorizes first; a cancellation before that point
-        // leaves no record of a decision, and nothing happened to record.
-        let Some(record) = run.take_audit() else { return };
-        let mut record = record.finish(outcome.status, outcome.effect, run.started.elapsed());
-        if let Some(site) = outcome.landing.clone() {
-            record = record.with_landing(site);
-        }
-        self.shared.audit.record(&record);
+        record_audit(run, outcome, None);
     }
 }
 
@@ -289,4 +286,20 @@ pub(crate) async fn execute(run: &Run<'_>, request: &Request) -> Outcome {
         return refusal;
     }
     ops::dispatch(run, request).await
+}
+
+/// Finish `run`'s audit record with `outcome` (status, effect, elapsed time, landing site) and
+/// send it to the sink; a child step of a sequence or flow names its parent invocation and
+/// zero-based step index. Every path through [`execute`] authorizes first; a run cancelled
+/// before that point holds no record of a decision, and nothing happened to record.
+pub(crate) fn record_audit(run: &Run<'_>, outcome: &Outcome, parent: Option<(&Handle, usize)>) {
+    let Some(record) = run.take_audit() else { return };
+    let mut record = record.finish(outcome.status, outcome.effect, run.started.elapsed());
+    if let Some((invocation, step)) = parent {
+        record = record.child_of(invocation.clone(), step);
+    }
+    if let Some(site) = outcome.landing.clone() {
+        record = record.with_landing(site);
+    }
+    run.shared.audit.record(&record);
 }

@@ -2,7 +2,7 @@
 //! the language of failures shared by every tool.
 //!
 //! The invariants of the envelope are enforced here, once: a `partial` or `unknown` effect is
-//! never repeat-safe, a replay hint appears only when the call is repeat-safe, summaries are
+//! never repeat-safe (and no op suggests replaying a call: next steps name other tools), summaries are
 //! bounded, next steps are at most two.
 
 use serde_json::{Map, Value, json};
@@ -35,8 +35,6 @@ pub(crate) struct Outcome {
     pub(crate) summary: String,
     pub(crate) facts: Map<String, Value>,
     pub(crate) next_steps: Vec<String>,
-    /// A "repeat the call" hint, shown only when the call is repeat-safe.
-    pub(crate) replay_hint: Option<String>,
     pub(crate) attachments: Vec<Attachment>,
     /// A committed landing's site, for the audit record.
     pub(crate) landing: Option<Site>,
@@ -53,7 +51,6 @@ impl Outcome {
             summary: summary.into(),
             facts: Map::new(),
             next_steps: Vec::new(),
-            replay_hint: None,
             attachments: Vec::new(),
             landing: None,
         }
@@ -119,11 +116,6 @@ impl Outcome {
         self
     }
 
-    pub(crate) fn replay(mut self, hint: impl Into<String>) -> Self {
-        self.replay_hint = Some(hint.into());
-        self
-    }
-
     pub(crate) fn attach(mut self, attachment: Attachment) -> Self {
         self.attachments.push(attachment);
         self
@@ -135,11 +127,6 @@ impl Outcome {
             || !matches!(self.status, Status::Succeeded)
         {
             self.repeat_safe = false;
-        }
-        if self.repeat_safe
-            && let Some(hint) = self.replay_hint.take()
-        {
-            self.next_steps.push(hint);
         }
         self.next_steps.truncate(NEXT_STEPS_MAX);
         let summary = bound_visible(&self.summary, SUMMARY_CHARS).unwrap_or_default();
@@ -323,17 +310,14 @@ mod tests {
     }
 
     #[test]
-    fn unknown_effects_are_never_repeat_safe_and_hide_replay() {
-        let outcome = Outcome::applied("Clicked.", true).with_effect(Effect::Unknown).replay("Repeat it.");
-        let envelope = envelope(outcome);
-        assert!(!envelope.repeat_safe);
-        assert!(envelope.next_steps.is_empty());
-        let safe = envelope_of_read();
-        assert_eq!(safe.next_steps, ["Repeat it."]);
-    }
-
-    fn envelope_of_read() -> Envelope {
-        envelope(Outcome::read("Read.").replay("Repeat it."))
+    fn unknown_effects_and_failures_are_never_repeat_safe() {
+        let unknown = envelope(Outcome::applied("Clicked.", true).with_effect(Effect::Unknown));
+        assert!(!unknown.repeat_safe);
+        let partial = envelope(Outcome::applied("Filled.", true).with_effect(Effect::Partial));
+        assert!(!partial.repeat_safe);
+        let failed = envelope(Outcome::failed("timeout", "Timed out."));
+        assert!(!failed.repeat_safe);
+        assert!(envelope(Outcome::read("Read.")).repeat_safe);
     }
 
     #[test]

@@ -16,7 +16,6 @@ use url::Url;
 use crate::authority::CredentialClass;
 use crate::authority::{AuditRecord, AuthoritySnapshot, Refusal, Requirement, Site};
 use crate::catalog::ToolName;
-use crate::envelope::Readiness;
 use crate::handles::Handle;
 use crate::language::{bound_visible, normalize_name, target_phrase};
 use crate::limits::TITLE_CHARS;
@@ -246,15 +245,22 @@ impl<'a> Run<'a> {
                     .collect();
                 match active.as_slice() {
                     [one] => Ok((*one).clone()),
-                    _ => Err(Outcome::failed(
-                        "ambiguous_tab",
-                        format!(
-                            "{} controlled tabs are open and none is the one selected tab, so name one with tab.",
-                            live.len()
-                        ),
-                    )
-                    .fact("tab_count", live.len())
-                    .next(LIST_TABS)),
+                    _ => {
+                        let why = match active.len() {
+                            0 => "none of them is selected in its window".to_owned(),
+                            n => format!("{n} of them are selected in their windows"),
+                        };
+                        Err(Outcome::failed(
+                            "ambiguous_tab",
+                            format!(
+                                "{} controlled tabs are open and {why}, so name one with tab.",
+                                live.len()
+                            ),
+                        )
+                        .fact("tab_count", live.len())
+                        .fact("selected_count", active.len())
+                        .next(LIST_TABS))
+                    }
                 }
             }
         }
@@ -584,7 +590,26 @@ pub(crate) fn host_of(url: &Url) -> String {
     }
 }
 
-/// Readiness of a page state, for envelopes.
-pub(crate) fn readiness(state: &PageState) -> Readiness {
-    state.readiness
+// ----- credential preflight (input tools) -----------------------------------------------------
+
+impl Run<'_> {
+    /// The credential preflight: a credential-class control stops the call before any value
+    /// is sent to it, asking for a visible user handoff (`attention_required`, effect none).
+    /// `credential` is the control's class as resolved (or as the browser reports the focused
+    /// control); `handle` its target handle when the call used one.
+    pub(crate) fn preflight(
+        &self,
+        lease: &Lease,
+        page: &Page,
+        credential: Option<CredentialClass>,
+        handle: Option<&Handle>,
+    ) -> Step<()> {
+        match credential {
+            None => Ok(()),
+            Some(class) => {
+                Err(Outcome::handoff(self.tool, class, Site::from_url(&page.state.url), handle.cloned())
+                    .fact("tab", lease.handle().as_str()))
+            }
+        }
+    }
 }

@@ -82,10 +82,6 @@ impl TabSlot {
         lock(&self.state).tab.clone()
     }
 
-    pub(crate) fn generation(&self) -> u64 {
-        lock(&self.state).generation
-    }
-
     /// Record what the tab shows; a new document identity starts a new generation. Answers
     /// the generation and whether it changed.
     pub(crate) fn observe(&self, document: &DocumentId, url: &Url) -> (u64, bool) {
@@ -144,7 +140,6 @@ pub(crate) struct ViewEntry {
 #[derive(Debug, Clone)]
 pub(crate) struct SnapshotEntry {
     pub(crate) handle: Handle,
-    pub(crate) generation: u64,
     /// (depth, role, normalized name) in document order.
     pub(crate) nodes: Vec<(u32, Role, Option<String>)>,
 }
@@ -158,6 +153,8 @@ struct Registries {
     view_order: VecDeque<Handle>,
     snapshots: HashMap<Handle, SnapshotEntry>,
     recordings: HashMap<Handle, RecordingRef>,
+    /// The tab slot each recording records.
+    recording_tabs: HashMap<Handle, Handle>,
 }
 
 /// One client's workspace.
@@ -198,11 +195,6 @@ impl Workspace {
     /// The slot named by `handle`.
     pub(crate) fn slot(&self, handle: &Handle) -> Option<Arc<TabSlot>> {
         lock(&self.registries).slots.iter().find(|slot| &slot.handle == handle).cloned()
-    }
-
-    /// The slot bound to `tab`, if any.
-    pub(crate) fn slot_of(&self, tab: &TabRef) -> Option<Arc<TabSlot>> {
-        lock(&self.registries).slots.iter().find(|slot| slot.tab().as_ref() == Some(tab)).cloned()
     }
 
     /// A new slot bound to `tab`.
@@ -266,15 +258,13 @@ impl Workspace {
     pub(crate) fn replace_snapshot(
         &self,
         slot: &Handle,
-        generation: u64,
         nodes: Vec<(u32, Role, Option<String>)>,
     ) -> (Handle, Option<SnapshotEntry>) {
         let mut registries = lock(&self.registries);
         let handle =
             self.fresh(HandleKind::Snapshot, |h| registries.snapshots.values().any(|s| &s.handle == h));
-        let previous = registries
-            .snapshots
-            .insert(slot.clone(), SnapshotEntry { handle: handle.clone(), generation, nodes });
+        let previous =
+            registries.snapshots.insert(slot.clone(), SnapshotEntry { handle: handle.clone(), nodes });
         (handle, previous)
     }
 
@@ -299,7 +289,19 @@ impl Workspace {
     }
 
     pub(crate) fn forget_recording(&self, handle: &Handle) {
-        lock(&self.registries).recordings.remove(handle);
+        let mut registries = lock(&self.registries);
+        registries.recordings.remove(handle);
+        registries.recording_tabs.remove(handle);
+    }
+
+    /// Remember that `recording` records the tab of `slot`.
+    pub(crate) fn set_recording_tab(&self, recording: &Handle, slot: &Handle) {
+        lock(&self.registries).recording_tabs.insert(recording.clone(), slot.clone());
+    }
+
+    /// The tab slot `recording` records, when known.
+    pub(crate) fn recording_tab(&self, recording: &Handle) -> Option<Handle> {
+        lock(&self.registries).recording_tabs.get(recording).cloned()
     }
 }
 

@@ -85,6 +85,13 @@ impl InlineFile {
     pub fn decoded_len(&self) -> u64 {
         self.decoded_len
     }
+
+    /// The contents as bytes. Call only after authorization and the credential preflight.
+    /// The decoder admitted only canonical, padded standard base64, so this fails only if
+    /// that invariant is broken (`None`).
+    pub fn decode(&self) -> Option<Vec<u8>> {
+        base64_decode(&self.data_base64)
+    }
 }
 
 /// Debug output shows only the decoded size.
@@ -376,6 +383,34 @@ fn base64_decoded_len(text: &str) -> Option<u64> {
     u64::try_from(text.len() / 4 * 3 - padding).ok()
 }
 
+/// Decode canonical, padded standard base64 (as [`base64_decoded_len`] admits it); `None`
+/// for anything else.
+fn base64_decode(text: &str) -> Option<Vec<u8>> {
+    fn sextet(byte: u8) -> Option<u32> {
+        let value = match byte {
+            b'A'..=b'Z' => byte - b'A',
+            b'a'..=b'z' => byte - b'a' + 26,
+            b'0'..=b'9' => byte - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        };
+        Some(u32::from(value))
+    }
+    let expected = usize::try_from(base64_decoded_len(text)?).ok()?;
+    let mut bytes = Vec::with_capacity(expected);
+    for chunk in text.as_bytes().chunks(4) {
+        let padding = chunk.iter().filter(|&&b| b == b'=').count();
+        let mut group = 0u32;
+        for &byte in chunk {
+            group = (group << 6) | if byte == b'=' { 0 } else { sextet(byte)? };
+        }
+        let [_, a, b, c] = group.to_be_bytes();
+        bytes.extend_from_slice(&[a, b, c][..3 - padding]);
+    }
+    (bytes.len() == expected).then_some(bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -603,6 +638,45 @@ mod tests {
         assert_eq!(base64_decoded_len("AAE="), Some(2));
         assert_eq!(base64_decoded_len("AQ=="), Some(1));
         assert_eq!(base64_decoded_len("AR=="), None);
+    }
+
+    #[test]
+    fn base64_decodes_what_it_admits() {
+        assert_eq!(base64_decode(""), Some(vec![]));
+        assert_eq!(base64_decode("Zg=="), Some(b"f".to_vec()));
+        assert_eq!(base64_decode("Zm8="), Some(b"fo".to_vec()));
+        assert_eq!(base64_decode("Zm9v"), Some(b"foo".to_vec()));
+        assert_eq!(base64_decode("Zm9vYmFy"), Some(b"foobar".to_vec()));
+        assert_eq!(base64_decode("+/+/"), Some(vec![0xfb, 0xff, 0xbf]));
+        assert_eq!(base64_decode("AR=="), None);
+        assert_eq!(base64_decode("Zm=v"), None);
+        let all: Vec<u8> = (0..=255).collect();
+        let request =
+            decoded(json!({"target": "target_1", "files": [{"name": "a", "data_base64": encode(&all)}]}));
+        match request.upload {
+            Upload::Files { files, .. } => {
+                assert_eq!(files.first().and_then(InlineFile::decode), Some(all));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A test-only encoder (standard alphabet, padded).
+    fn encode(bytes: &[u8]) -> String {
+        const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let mut out = String::new();
+        for chunk in bytes.chunks(3) {
+            let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+            let group = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+            for i in 0..4 {
+                if i <= chunk.len() {
+                    out.push(char::from(ALPHABET[((group >> (18 - 6 * i)) & 63) as usize]));
+                } else {
+                    out.push('=');
+                }
+            }
+        }
+        out
     }
 
     #[test]

@@ -1,11 +1,96 @@
-//! `browser_execute`.
+//! `browser_execute`: run the caller's JavaScript in the page.
+//!
+//! The result travels in the `value` fact (that is the point of the tool); the script source
+//! never appears anywhere in the envelope, and neither source nor result enters audit,
+//! summaries or next steps (CLARIFICATIONS). The summary names only the JSON type of the
+//! result. A result whose compact JSON is longer than `max_result_chars` comes back as a
+//! string holding the first `max_result_chars` characters of that JSON, with
+//! `truncated: true`. Running a script is never repeat-safe: it may mutate or navigate.
+
+use std::time::Duration;
+
+use serde_json::Value;
 
 use crate::tools::execute::ExecuteRequest;
 
 use super::super::outcome::Outcome;
-use super::super::run::Run;
+use super::super::run::{Run, Step, host_of};
 
 pub(crate) async fn run(run: &Run<'_>, request: &ExecuteRequest) -> Outcome {
-    let _ = request;
-    super::not_built(run)
+    execute(run, request).await.unwrap_or_else(|outcome| outcome)
+}
+
+async fn execute(run: &Run<'_>, request: &ExecuteRequest) -> Step<Outcome> {
+    let (lease, page) = run.enter(request.tab.as_ref()).await?;
+    let host = host_of(&page.state.url);
+    run.dispatching();
+    let result = run
+        .port()
+        .execute(&lease.tab, &request.script, Duration::from_millis(request.timeout_ms))
+        .await
+        .map_err(|e| {
+            run.fail_on(&lease, &e, &format!("run the script on {host}"), Some(request.timeout_ms))
+                .fact("host", host.clone())
+        })?;
+    let kind = json_kind(&result.value);
+    let max = usize::try_from(request.max_result_chars).unwrap_or(usize::MAX);
+    let (value, truncated) = bound_value(result.value, max);
+    let summary = if truncated {
+        format!(
+            "Ran the script on {host}; it returned {kind} too long to show whole, so value holds the first \
+             {max} characters of its JSON."
+        )
+    } else {
+        format!("Ran the script on {host}; it returned {kind}.")
+    };
+    let mut outcome = Outcome::applied(summary, false)
+        .with_readiness(result.page.readiness)
+        .fact("tab", lease.handle().as_str())
+        .fact("value", value)
+        .fact("truncated", truncated)
+        .fact("host", host);
+    if truncated {
+        outcome = outcome
+            .fact("max_result_chars", request.max_result_chars)
+            .next("Return a smaller value from the script, or raise max_result_chars (up to 20000).");
+    }
+    let landing = run.land(&lease, &result.page);
+    Ok(run.with_landing(outcome, landing, &result.page))
+}
+
+/// `value` as is when its compact JSON fits in `max` characters; otherwise the first `max`
+/// characters of that JSON, as a string, and `true`.
+fn bound_value(value: Value, max: usize) -> (Value, bool) {
+    let json = value.to_string();
+    match json.char_indices().nth(max) {
+        Some((end, _)) => (Value::String(json[..end].to_owned()), true),
+        None => (value, false),
+    }
+}
+
+/// The JSON type of a result, as a sentence names it.
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_are_cut_by_characters_of_their_json() {
+        let (value, cut) = bound_value(serde_json::json!({"a": "ééé"}), 8);
+        assert!(cut);
+        assert_eq!(value, Value::String("{\"a\":\"éé".to_owned()));
+        let (value, cut) = bound_value(serde_json::json!([1, 2]), 5);
+        assert!(!cut);
+        assert_eq!(value, serde_json::json!([1, 2]));
+    }
 }

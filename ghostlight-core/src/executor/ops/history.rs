@@ -1,11 +1,92 @@
-//! `browser_history`.
+//! `browser_history`: one step back or forward through a tab's history, or a reload.
+//!
+//! The move starts from the page the tab shows, so it is tab-bound: a tab outside authority
+//! blocks it. Where it lands is governed like any landing (the URL fact is projected, and a
+//! landing outside authority says so). A move that commits a new document starts a new
+//! document generation, which makes earlier target and view handles stale.
 
-use crate::tools::history::HistoryRequest;
+use std::time::Duration;
+
+use crate::authority::Site;
+use crate::port::{HistoryMove, PortErrorKind};
+use crate::tools::history::{HistoryAction, HistoryRequest};
 
 use super::super::outcome::Outcome;
-use super::super::run::Run;
+use super::super::run::{Run, Step, host_of};
+
+/// The next step when there is no history entry to move to.
+const ELSEWHERE: &str = "Call browser_navigate with a url to go somewhere else.";
 
 pub(crate) async fn run(run: &Run<'_>, request: &HistoryRequest) -> Outcome {
-    let _ = request;
-    super::not_built(run)
+    history(run, request).await.unwrap_or_else(|outcome| outcome)
+}
+
+async fn history(run: &Run<'_>, request: &HistoryRequest) -> Step<Outcome> {
+    let (lease, page) = run.enter(request.tab.as_ref()).await?;
+    let from = host_of(&page.state.url);
+    let step = match request.action {
+        HistoryAction::Back => HistoryMove::Back,
+        HistoryAction::Forward => HistoryMove::Forward,
+        HistoryAction::Reload { bypass_cache } => HistoryMove::Reload { bypass_cache },
+    };
+    run.dispatching();
+    let state = match run.port().history(&lease.tab, step, Duration::from_millis(request.timeout_ms)).await {
+        Ok(state) => state,
+        // At either end of history the port refuses the move as input that does not fit.
+        Err(error)
+            if error.kind() == PortErrorKind::InvalidInput && !matches!(step, HistoryMove::Reload { .. }) =>
+        {
+            let (way, entry) = match step {
+                HistoryMove::Forward => ("forward", "later"),
+                _ => ("back", "earlier"),
+            };
+            return Err(Outcome::failed(
+                "history_end",
+                format!(
+                    "There is no {entry} page in this tab's history to go {way} to, so the tab stayed on {from}."
+                ),
+            )
+            .fact("tab", lease.handle().as_str())
+            .fact("action", request.action.name().as_str())
+            .fact("host", from)
+            .next(ELSEWHERE));
+        }
+        Err(error) => {
+            let doing = match step {
+                HistoryMove::Back => format!("go back from {from}"),
+                HistoryMove::Forward => format!("go forward from {from}"),
+                HistoryMove::Reload { .. } => format!("reload {from}"),
+            };
+            return Err(run
+                .fail_on(&lease, &error, &doing, Some(request.timeout_ms))
+                .fact("action", request.action.name().as_str()));
+        }
+    };
+    let (generation, _) = lease.slot.observe(&state.document, &state.url);
+    let governed = run.snapshot.govern(&state.url);
+    let host = host_of(&state.url);
+    let summary = match request.action {
+        HistoryAction::Back => format!("Went back to {host}."),
+        HistoryAction::Forward => format!("Went forward to {host}."),
+        HistoryAction::Reload { bypass_cache: false } => format!("Reloaded {host}."),
+        HistoryAction::Reload { bypass_cache: true } => format!("Reloaded {host} without the cache."),
+    };
+    // Going back twice goes back two pages; a reload lands on the same page again.
+    let repeat_safe = matches!(request.action, HistoryAction::Reload { .. });
+    let mut outcome = Outcome::applied(summary, repeat_safe)
+        .with_readiness(state.readiness)
+        .fact("tab", lease.handle().as_str())
+        .fact("action", request.action.name().as_str())
+        .fact("url", governed.as_str())
+        .fact("title", run.title(&state).unwrap_or_default())
+        .fact("document_generation", generation)
+        .fact("host", host.clone());
+    outcome.landing = Site::from_url(&state.url);
+    if !governed.is_inside() {
+        outcome.summary = format!("{} The page on {host} is outside authority.", outcome.summary);
+        outcome = outcome
+            .fact("outside_authority", true)
+            .next("Use browser_navigate to take the tab back to an allowed host.");
+    }
+    Ok(outcome)
 }

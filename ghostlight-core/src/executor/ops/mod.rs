@@ -62,9 +62,3 @@ pub(crate) async fn dispatch(run: &Run<'_>, request: &Request) -> Outcome {
     }
 }
 
-/// The outcome of a tool whose execution is not built yet (never shipped: every tool has a
-/// real implementation; kept for work in progress).
-#[allow(dead_code)]
-pub(crate) fn not_built(run: &Run<'_>) -> Outcome {
-    Outcome::failed("unsupported", format!("{} is not available in this build.", run.tool.as_str()))
-}

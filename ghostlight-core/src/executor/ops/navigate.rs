@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::authority::Site;
-use crate::port::{NavigateInput, PageState, PortError, PortErrorKind, TabRef};
+use crate::port::{DialogKind, NavigateInput, PageState, PortError, PortErrorKind, TabRef};
 use crate::tools::navigate::{BeforeUnload, Destination, NavigateRequest, Reuse};
 
 use super::super::outcome::Outcome;
@@ -37,8 +37,33 @@ async fn navigate(run: &Run<'_>, request: &NavigateRequest) -> Step<Outcome> {
     };
     let timeout = Duration::from_millis(request.timeout_ms);
     match &request.destination {
-        Destination::NewTab => open(run, request, &input, None).await,
+        Destination::NewTab => {
+            if let Some(pinned) = &run.pinned {
+                return Err(Outcome::failed(
+                    "different_tab",
+                    format!(
+                        "This step asks for a new tab, but its sequence or flow runs on {}; steps cannot change \
+                         tabs.",
+                        pinned.handle
+                    ),
+                )
+                .fact("tab", pinned.handle.as_str()));
+            }
+            open(run, request, &input, None).await
+        }
         Destination::Tab(handle) => {
+            if let Some(pinned) = &run.pinned
+                && handle != &pinned.handle
+            {
+                return Err(Outcome::failed(
+                    "different_tab",
+                    format!(
+                        "This step names {handle}, but its sequence or flow runs on {}; steps cannot change tabs.",
+                        pinned.handle
+                    ),
+                )
+                .fact("tab", pinned.handle.as_str()));
+            }
             let slot = run.workspace.slot(handle).ok_or_else(|| unknown_handle(handle))?;
             in_slot(run, request, &input, slot).await
         }
@@ -68,7 +93,9 @@ async fn in_slot(
     input: &NavigateInput,
     slot: Arc<TabSlot>,
 ) -> Step<Outcome> {
-    let _guard = if run.pinned.is_some() { None } else { Some(slot.work.clone().lock_owned().await) };
+    // A sequence or flow already holds its own tab's lock; taking it again would deadlock.
+    let pinned = run.pinned.as_ref().is_some_and(|pinned| Arc::ptr_eq(pinned, &slot));
+    let _guard = if pinned { None } else { Some(slot.work.clone().lock_owned().await) };
     let Some(tab) = slot.tab() else { return open(run, request, input, Some(slot)).await };
     run.dispatching();
     match run.port().navigate(&tab, input, Duration::from_millis(request.timeout_ms)).await {
@@ -77,7 +104,7 @@ async fn in_slot(
             run.forget_tab(&slot);
             open(run, request, input, Some(slot)).await
         }
-        Err(error) => Err(failure(run, request, &error).fact("tab", slot.handle.as_str())),
+        Err(error) => Err(failure_on(run, request, &tab, &error).await.fact("tab", slot.handle.as_str())),
     }
 }
 
@@ -93,7 +120,7 @@ async fn open(
         .port()
         .open_tab(input, Duration::from_millis(request.timeout_ms))
         .await
-        .map_err(|e| failure(run, request, &e))?;
+        .map_err(|e| failure(run, request, &e, None))?;
     run.shared.claims.claim(&opened.tab);
     let (slot, how) = match slot {
         Some(slot) => {
@@ -130,28 +157,64 @@ async fn adopt(
     }
     let slot = run.workspace.add_slot(tab.clone());
     let _guard = slot.work.clone().lock_owned().await;
-    let current = run.port().page(&tab).await.map_err(|e| failure(run, request, &e))?;
+    let current = run.port().page(&tab).await.map_err(|e| failure(run, request, &e, None))?;
     let page = if current.url == request.url {
         current
     } else {
         run.dispatching();
-        run.port().navigate(&tab, input, timeout).await.map_err(|e| failure(run, request, &e))?
+        match run.port().navigate(&tab, input, timeout).await {
+            Ok(page) => page,
+            Err(error) => {
+                return Err(failure_on(run, request, &tab, &error).await.fact("tab", slot.handle.as_str()));
+            }
+        }
     };
     Ok(report(run, request, &slot, &page, How::Reused))
 }
 
-fn failure(run: &Run<'_>, request: &NavigateRequest, error: &PortError) -> Outcome {
+/// Render a failed navigation of `tab`. A dialog that blocked it is asked about (its kind,
+/// never its text), so the sentence says which dialog it was and what resolves it.
+async fn failure_on(run: &Run<'_>, request: &NavigateRequest, tab: &TabRef, error: &PortError) -> Outcome {
+    let dialog = if error.kind() == PortErrorKind::BlockedByDialog {
+        run.port().dialog(tab).await.ok().flatten()
+    } else {
+        None
+    };
+    failure(run, request, error, dialog)
+}
+
+/// Render a failed navigation; `dialog` is the dialog still open on the tab, if any.
+fn failure(
+    run: &Run<'_>,
+    request: &NavigateRequest,
+    error: &PortError,
+    dialog: Option<DialogKind>,
+) -> Outcome {
     let host = host_of(&request.url);
-    if error.kind() == PortErrorKind::BlockedByDialog {
-        return Outcome::failed(
+    let leaving = || {
+        Outcome::failed(
             "beforeunload",
             format!(
                 "The current page asked to confirm leaving, so the navigation to {host} stopped; nothing was \
                  accepted."
             ),
         )
-        .fact("host", host)
-        .next("Repeat with beforeunload: \"discard\" to leave anyway, or call browser_dialog to decide.");
+        .fact("host", host.clone())
+        .fact("dialog_type", DialogKind::BeforeUnload.as_str())
+    };
+    match (error.kind(), dialog) {
+        // The prompt is still open: only resolving it moves on.
+        (PortErrorKind::BlockedByDialog, Some(DialogKind::BeforeUnload)) => {
+            return leaving().next(
+                "Call browser_dialog with action \"accept\" to leave the page, or \"dismiss\" to stay.",
+            );
+        }
+        // The prompt stopped the navigation and is gone.
+        (PortErrorKind::BlockedByDialog, None) => {
+            return leaving().next("Repeat with beforeunload: \"discard\" to leave anyway.");
+        }
+        // Another dialog (an alert, a confirm) blocks the page: the shared dialog failure.
+        _ => {}
     }
     run.fail(error, &format!("navigate to {host}"), Some(request.timeout_ms)).fact("host", host)
 }

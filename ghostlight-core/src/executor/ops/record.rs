@@ -1,11 +1,333 @@
-//! `browser_record`.
+//! `browser_record`: a short memory-only GIF of browser work, owned by the browser side.
+//!
+//! * `start` is tab-bound (lease, observe, authorize the page) and registers a `rec_…`
+//!   handle, remembering the tab it records.
+//! * `status`, `stop` and `discard` are recording bookkeeping: not tab-bound, no capability.
+//! * `save` is tab-bound on the recorded tab when it is still open (a replay attached to a
+//!   file input needs that tab; a closed tab still lets a client or download save run under
+//!   the static authorization).
+//! * An omitted `recording` resolves to the workspace's only recording; none or several
+//!   refuse the call.
+//! * A save after retention expired (the browser answers `InvalidInput`, or reports the
+//!   recording erased) is a refusal (`retention_expired`), never an empty success; the handle
+//!   is forgotten.
+//!
+//! Repeat-safety: `start` is not (it starts another recording); `status` is a read; `stop`
+//! is (a stopped recording stays stopped); `discard` is destructive but repeat-safe (the
+//! frames are gone either way; a second discard answers that the handle is unknown, and
+//! changes nothing); a client save is (it returns the same replay again), a download or
+//! attach save is not (each is a real effect in the browser).
+//!
+//! The GIF travels as an `image/gif` attachment beside the envelope, never in facts.
 
-use crate::tools::record::RecordRequest;
+use serde_json::Value;
 
-use super::super::outcome::Outcome;
-use super::super::run::Run;
+use crate::handles::Handle;
+use crate::port::{
+    PortError, PortErrorKind, RecordCommand, RecordDelivery, RecordReport, RecordingRef, RecordingState,
+};
+use crate::tools::record::{Delivery, RecordAction, RecordRequest};
+
+use super::super::outcome::{Attachment, Outcome};
+use super::super::run::{Run, Step, host_of};
+
+/// The next step when there is no recording to act on.
+const START_ONE: &str = "Call browser_record with action \"start\" to start a recording.";
+/// The next step after starting.
+const THEN_SAVE: &str = "Do the browser work, then call browser_record with action \"save\".";
 
 pub(crate) async fn run(run: &Run<'_>, request: &RecordRequest) -> Outcome {
-    let _ = request;
-    super::not_built(run)
+    let result = match &request.action {
+        RecordAction::Start { tab } => start(run, tab.as_ref()).await,
+        RecordAction::Status { recording } => status(run, recording.as_ref()).await,
+        RecordAction::Stop { recording } => stop(run, recording.as_ref()).await,
+        RecordAction::Discard { recording } => discard(run, recording.as_ref()).await,
+        RecordAction::Save { recording, delivery } => save(run, recording.as_ref(), delivery).await,
+    };
+    result.unwrap_or_else(|outcome| outcome)
+}
+
+async fn start(run: &Run<'_>, tab: Option<&Handle>) -> Step<Outcome> {
+    let (lease, page) = run.enter(tab).await?;
+    let host = host_of(&page.state.url);
+    run.dispatching();
+    let report = run
+        .port()
+        .record(&RecordCommand::Start(lease.tab.clone()))
+        .await
+        .map_err(|e| run.fail_on(&lease, &e, &format!("record {host}"), None))?;
+    let handle = run.workspace.add_recording(report.recording.clone());
+    run.workspace.set_recording_tab(&handle, lease.handle());
+    let limit = match report.capture_deadline_ms {
+        Some(ms) => format!("; capture stops on its own after {} seconds", seconds(ms)),
+        None => String::new(),
+    };
+    let outcome = Outcome::applied(format!("Started recording {host} as {handle}{limit}."), false)
+        .with_readiness(page.state.readiness)
+        .fact("host", host)
+        .next(THEN_SAVE);
+    Ok(facts(outcome, &handle, Some(lease.handle()), &report, None))
+}
+
+async fn status(run: &Run<'_>, recording: Option<&Handle>) -> Step<Outcome> {
+    let (handle, reference) = resolve(run, recording)?;
+    let tab = run.workspace.recording_tab(&handle);
+    let report = match run.port().record(&RecordCommand::Status(reference)).await {
+        Ok(report) => report,
+        Err(error) if error.kind() == PortErrorKind::InvalidInput => {
+            run.workspace.forget_recording(&handle);
+            return Ok(Outcome::read(format!(
+                "{handle} has expired: the browser erased its frames when retention ran out."
+            ))
+            .fact("recording", handle.as_str())
+            .fact("state", "expired")
+            .next(START_ONE));
+        }
+        Err(error) => return Err(failure(run, &error, "report on the recording", &handle)),
+    };
+    let summary = match report.state {
+        RecordingState::Recording => {
+            let limit = report
+                .capture_deadline_ms
+                .map(|ms| format!("; capture stops on its own in {} seconds", seconds(ms)))
+                .unwrap_or_default();
+            format!("{handle} is recording{limit}.")
+        }
+        RecordingState::Stopped => {
+            let kept = report
+                .retention_deadline_ms
+                .map(|ms| format!(", kept for another {} seconds", seconds(ms)))
+                .unwrap_or_default();
+            format!("{handle} is stopped with a {}-second replay{kept}.", seconds(report.duration_ms))
+        }
+        RecordingState::Discarded => format!("{handle} has been discarded; nothing is left to save."),
+    };
+    Ok(facts(Outcome::read(summary), &handle, tab.as_ref(), &report, None))
+}
+
+async fn stop(run: &Run<'_>, recording: Option<&Handle>) -> Step<Outcome> {
+    let (handle, reference) = resolve(run, recording)?;
+    let tab = run.workspace.recording_tab(&handle);
+    run.dispatching();
+    let report = run.port().record(&RecordCommand::Stop(reference)).await.map_err(|error| {
+        if error.kind() == PortErrorKind::InvalidInput {
+            expired(run, &handle, "stopped")
+        } else {
+            failure(run, &error, "stop the recording", &handle)
+        }
+    })?;
+    if report.state == RecordingState::Discarded {
+        return Err(expired(run, &handle, "stopped"));
+    }
+    let kept = report
+        .retention_deadline_ms
+        .map(|ms| format!(", kept for {} seconds", seconds(ms)))
+        .unwrap_or_default();
+    let summary = format!("Stopped {handle}: a {}-second replay{kept}.", seconds(report.duration_ms));
+    let outcome = Outcome::applied(summary, true)
+        .next("Call browser_record with action \"save\" to get the replay, or \"discard\" to erase it.");
+    Ok(facts(outcome, &handle, tab.as_ref(), &report, None))
+}
+
+async fn discard(run: &Run<'_>, recording: Option<&Handle>) -> Step<Outcome> {
+    let (handle, reference) = resolve(run, recording)?;
+    let tab = run.workspace.recording_tab(&handle);
+    run.dispatching();
+    let report = match run.port().record(&RecordCommand::Discard(reference)).await {
+        Ok(report) => Some(report),
+        // Already erased by retention: the result the caller asked for.
+        Err(error) if error.kind() == PortErrorKind::InvalidInput => None,
+        Err(error) => return Err(failure(run, &error, "discard the recording", &handle)),
+    };
+    run.workspace.forget_recording(&handle);
+    let outcome = Outcome::applied(format!("Discarded {handle}; its frames are erased."), true);
+    Ok(match report {
+        Some(report) => facts(outcome, &handle, tab.as_ref(), &report, None),
+        None => {
+            let mut outcome = outcome.fact("recording", handle.as_str()).fact("state", "discarded");
+            if let Some(tab) = &tab {
+                outcome = outcome.fact("tab", tab.as_str());
+            }
+            outcome
+        }
+    })
+}
+
+async fn save(run: &Run<'_>, recording: Option<&Handle>, delivery: &Delivery) -> Step<Outcome> {
+    let (handle, reference) = resolve(run, recording)?;
+    let recorded = run.workspace.recording_tab(&handle);
+    // The recorded tab, when it is still open, is the page this save is authorized against;
+    // an attach needs a tab (the recorded one, else the default).
+    let open = recorded.as_ref().filter(|slot| run.workspace.slot(slot).and_then(|s| s.tab()).is_some());
+    let entered = match (open, delivery) {
+        (Some(slot), _) => Some(run.enter(Some(slot)).await?),
+        (None, Delivery::Attach(_)) => Some(run.enter(None).await?),
+        (None, _) => None,
+    };
+    let (port_delivery, place, tab) = match (delivery, &entered) {
+        (Delivery::Client, _) => {
+            (RecordDelivery::Client, "returned it to the client".to_owned(), recorded.clone())
+        }
+        (Delivery::Download, _) => {
+            (RecordDelivery::Download, "the browser saved it as a download".to_owned(), recorded.clone())
+        }
+        (Delivery::Attach(target), Some((lease, page))) => {
+            let resolved = run.target(lease, page, target).await?;
+            run.preflight(lease, page, resolved.credential, resolved.handle.as_ref())?;
+            let input = match resolved.name.as_deref().and_then(crate::language::normalize_name) {
+                Some(name) if run.preserve_names() => format!("the \"{name}\" file input"),
+                _ => "a file input".to_owned(),
+            };
+            let place = format!("attached it to {input} on {}", host_of(&page.state.url));
+            (RecordDelivery::Attach(lease.tab.clone(), resolved.element), place, Some(lease.handle().clone()))
+        }
+        // `entered` is always set for an attach above.
+        (Delivery::Attach(_), None) => {
+            return Err(Outcome::failed("no_tab", "No controlled tab is open to attach the replay in."));
+        }
+    };
+    let delivered = match delivery {
+        Delivery::Client => "client",
+        Delivery::Download => "download",
+        Delivery::Attach(_) => "attach",
+    };
+    run.dispatching();
+    let report =
+        run.port().record(&RecordCommand::Save(reference, port_delivery)).await.map_err(|error| {
+            if error.kind() == PortErrorKind::InvalidInput {
+                expired(run, &handle, "saved")
+            } else {
+                failure(run, &error, "save the replay", &handle)
+            }
+        })?;
+    if report.state == RecordingState::Discarded {
+        return Err(expired(run, &handle, "saved"));
+    }
+    let gif = match delivery {
+        Delivery::Client => Some(report.gif.clone().ok_or_else(|| {
+            Outcome::failed("browser_error", format!("The browser returned no replay for {handle}."))
+                .fact("recording", handle.as_str())
+        })?),
+        Delivery::Download | Delivery::Attach(_) => None,
+    };
+    let summary = format!("Saved a {}-second replay and {place}.", seconds(report.duration_ms));
+    // Returning the same replay again is harmless; a download or attach is an effect each time.
+    let mut outcome = Outcome::applied(summary, matches!(delivery, Delivery::Client));
+    if let Some((_, page)) = &entered {
+        outcome = outcome.with_readiness(page.state.readiness).fact("host", host_of(&page.state.url));
+    }
+    if let Some(bytes) = gif {
+        outcome = outcome.attach(Attachment { mime_type: "image/gif", bytes });
+    }
+    Ok(facts(outcome, &handle, tab.as_ref(), &report, Some(delivered)))
+}
+
+/// The recording named, or the workspace's only one.
+fn resolve(run: &Run<'_>, recording: Option<&Handle>) -> Step<(Handle, RecordingRef)> {
+    if let Some(handle) = recording {
+        let reference = run.workspace.recording(handle).ok_or_else(|| {
+            Outcome::failed("unknown_recording", format!("{handle} is not a recording of this session."))
+                .fact("recording", handle.as_str())
+                .next(START_ONE)
+        })?;
+        return Ok((handle.clone(), reference));
+    }
+    let mut all = run.workspace.recordings();
+    all.sort_by(|a, b| a.0.as_str().cmp(b.0.as_str()));
+    match all.len() {
+        0 => Err(Outcome::failed("no_recording", "This session has no recording.").next(START_ONE)),
+        1 => Ok(all.remove(0)),
+        n => Err(Outcome::failed(
+            "ambiguous_recording",
+            format!("This session has {n} recordings, so name one with recording."),
+        )
+        .fact("recording_count", n)
+        .fact("recordings", Value::from(all.iter().map(|(h, _)| h.as_str()).collect::<Vec<_>>()))),
+    }
+}
+
+/// The refusal for a recording whose frames are gone (retention expired or discarded).
+fn expired(run: &Run<'_>, handle: &Handle, done: &str) -> Outcome {
+    run.workspace.forget_recording(handle);
+    Outcome::failed(
+        "retention_expired",
+        format!("{handle} can no longer be {done}: its frames were erased when retention ran out or it was discarded."),
+    )
+    .fact("recording", handle.as_str())
+    .fact("state", "expired")
+    .next(START_ONE)
+}
+
+/// A port failure of a recording command.
+fn failure(run: &Run<'_>, error: &PortError, doing: &str, handle: &Handle) -> Outcome {
+    run.fail(error, doing, None).fact("recording", handle.as_str())
+}
+
+/// The recording facts every report carries.
+fn facts(
+    mut outcome: Outcome,
+    handle: &Handle,
+    tab: Option<&Handle>,
+    report: &RecordReport,
+    delivery: Option<&str>,
+) -> Outcome {
+    if let Some(tab) = tab {
+        outcome = outcome.fact("tab", tab.as_str());
+    }
+    outcome
+        .fact("recording", handle.as_str())
+        .fact("state", report.state.as_str())
+        .fact("frames", report.frames)
+        .fact("captured_frames", report.captured_frames)
+        .fact("bytes", report.bytes)
+        .fact("duration_ms", report.duration_ms)
+        .fact("width", report.width)
+        .fact("height", report.height)
+        .fact("capture_deadline_ms", report.capture_deadline_ms)
+        .fact("retention_deadline_ms", report.retention_deadline_ms)
+        .fact("stop_reason", report.stop_reason.as_deref().and_then(stop_reason))
+        .fact("delivery", delivery)
+}
+
+/// A stop reason as a bounded token (the adapter's words are not echoed beyond this).
+fn stop_reason(reason: &str) -> Option<&str> {
+    let token = reason.len() <= STOP_REASON_CHARS
+        && !reason.is_empty()
+        && reason.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
+    token.then_some(reason)
+}
+
+/// Longest stop-reason token echoed.
+const STOP_REASON_CHARS: usize = 32;
+
+/// Milliseconds as seconds for a sentence: `4.2`, `60`.
+fn seconds(ms: u64) -> String {
+    let tenths = ms.saturating_add(50) / 100;
+    if tenths.is_multiple_of(10) {
+        format!("{}", tenths / 10)
+    } else {
+        format!("{}.{}", tenths / 10, tenths % 10)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_read_naturally() {
+        assert_eq!(seconds(4_200), "4.2");
+        assert_eq!(seconds(4_249), "4.2");
+        assert_eq!(seconds(4_250), "4.3");
+        assert_eq!(seconds(60_000), "60");
+        assert_eq!(seconds(999), "1");
+        assert_eq!(seconds(0), "0");
+    }
+
+    #[test]
+    fn stop_reasons_are_tokens() {
+        assert_eq!(stop_reason("frame_limit"), Some("frame_limit"));
+        assert_eq!(stop_reason("Frame limit!"), None);
+        assert_eq!(stop_reason(""), None);
+    }
 }

@@ -1,5 +1,7 @@
 //! `browser_tabs`: list, focus or close this workspace's tabs.
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value, json};
 
 use crate::envelope::{Effect, Status};
@@ -52,20 +54,30 @@ async fn list(run: &Run<'_>) -> Step<Outcome> {
 
 async fn focus(run: &Run<'_>, handle: &Handle) -> Step<Outcome> {
     let lease = run.lease(Some(handle)).await?;
+    run.dispatching();
     let focused =
         run.port().focus_tab(&lease.tab).await.map_err(|e| run.fail_on(&lease, &e, "focus the tab", None))?;
-    let place = lease.slot.state().url.map(|url| format!("the {} tab", host_of(&url)));
-    let summary = format!("Focused {}.", place.unwrap_or_else(|| format!("tab {handle}")));
-    Ok(Outcome::applied(summary, true)
+    let host = lease.slot.state().url.map(|url| host_of(&url));
+    let summary = match &host {
+        Some(host) => format!("Focused the {host} tab."),
+        None => format!("Focused {handle}."),
+    };
+    let mut outcome = Outcome::applied(summary, true)
         .fact("tab", handle.as_str())
         .fact("active", true)
-        .fact("window_focused", focused.window_focused))
+        .fact("window_focused", focused.window_focused);
+    if let Some(host) = host {
+        outcome = outcome.fact("host", host);
+    }
+    Ok(outcome)
 }
 
 /// Close a tab; a tab already gone succeeds without touching the browser.
 async fn close(run: &Run<'_>, handle: &Handle) -> Step<Outcome> {
     let slot = run.workspace.slot(handle).ok_or_else(|| unknown_handle(handle))?;
-    let _guard = slot.work.clone().lock_owned().await;
+    // A sequence or flow already holds its own tab's lock; taking it again would deadlock.
+    let pinned = run.pinned.as_ref().is_some_and(|pinned| Arc::ptr_eq(pinned, &slot));
+    let _guard = if pinned { None } else { Some(slot.work.clone().lock_owned().await) };
     let already = || {
         Outcome::read(format!("{handle} was already closed; nothing to do."))
             .fact("tab", handle.as_str())
@@ -92,12 +104,16 @@ async fn close(run: &Run<'_>, handle: &Handle) -> Step<Outcome> {
         Err(error) => return Err(run.fail(&error, "close the tab", None).fact("tab", handle.as_str())),
     }
     run.forget_tab(&slot);
-    let summary = match place {
+    let summary = match &place {
         Some(host) => format!("Closed the {host} tab."),
         None => format!("Closed {handle}."),
     };
-    Ok(Outcome::applied(summary, true)
+    let mut outcome = Outcome::applied(summary, true)
         .with_effect(Effect::Applied)
         .fact("tab", handle.as_str())
-        .fact("closed", true))
+        .fact("closed", true);
+    if let Some(host) = place {
+        outcome = outcome.fact("host", host);
+    }
+    Ok(outcome)
 }
