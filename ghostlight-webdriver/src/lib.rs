@@ -34,6 +34,7 @@
 
 #![forbid(unsafe_code)]
 
+mod bidi;
 mod commands;
 mod config;
 mod errors;
