@@ -8,6 +8,10 @@
 //! `{"type": "success" | "error", "id", …}` replies and `{"type": "event", "method", "params"}`
 //! events in. Replies and events may arrive out of order (Firefox answered id 2 before id 1).
 //!
+//! Failures are [`PortErrorKind::Other`] or [`PortErrorKind::Timeout`], never `Transport`:
+//! a lost BiDi socket says nothing about the classic session, which the adapter would tear
+//! down on a transport error (an `Other` makes it probe the session first).
+//!
 //! One background task owns the socket. It ends when the socket closes or when the [`Bidi`]
 //! is dropped (the session that owns it ended): nothing outlives the session. Error replies
 //! are reduced to "failed": a driver's error message is never kept.
@@ -43,9 +47,13 @@ type Pending = Arc<Mutex<HashMap<u64, oneshot::Sender<Reply>>>>;
 
 /// One BiDi connection. Dropping it closes the connection and ends its task.
 pub(crate) struct Bidi {
+    /// Commands for the socket task to write.
     outgoing: mpsc::Sender<String>,
+    /// Commands waiting for their reply.
     pending: Pending,
+    /// The id of the last command sent.
     next_id: u64,
+    /// The socket task (aborted on drop).
     task: JoinHandle<()>,
 }
 
@@ -71,7 +79,7 @@ impl Bidi {
             Ok(Ok((socket, _response))) => socket,
             Ok(Err(_)) => {
                 return Err(PortError::new(
-                    PortErrorKind::Transport,
+                    PortErrorKind::Other,
                     "the WebDriver BiDi connection could not be opened",
                 ));
             }
@@ -125,10 +133,13 @@ impl Drop for Bidi {
     }
 }
 
+/// The error of a command whose connection closed.
 fn closed() -> PortError {
-    PortError::new(PortErrorKind::Transport, "the WebDriver BiDi connection closed")
+    PortError::new(PortErrorKind::Other, "the WebDriver BiDi connection closed")
 }
 
+/// Lock `mutex`, also after a panic elsewhere poisoned it (the data stays consistent: every
+/// critical section is a single insert or remove).
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use fantoccini::Locator;
-use ghostlight_core::port::{PortResult, TabRef};
+use ghostlight_core::port::{ElementRef, PortResult, TabRef};
 
 use crate::WebDriverBrowser;
 use crate::errors::{self, Sent};
@@ -36,5 +36,21 @@ impl WebDriverBrowser {
         let element =
             s.client().find(Locator::Css(selector)).await.map_err(|e| errors::cmd(&e, Sent::Read))?;
         element.click().await.map_err(|e| errors::cmd(&e, Sent::Act))
+    }
+
+    /// The [`ElementRef`] of the first element matching the CSS `selector` in `tab`'s top
+    /// document (for tests of operations that take an element before perception exists).
+    pub async fn testing_element(&self, tab: &TabRef, selector: &str) -> PortResult<ElementRef> {
+        let mut slot = self.acquire().await?;
+        let Some(s) = slot.session.as_mut() else {
+            return Err(ghostlight_core::port::PortError::new(
+                ghostlight_core::port::PortErrorKind::NotConnected,
+                "no session",
+            ));
+        };
+        let handle = s.tab(tab).await?;
+        let element =
+            s.client().find(Locator::Css(selector)).await.map_err(|e| errors::cmd(&e, Sent::Read))?;
+        Ok(s.element_ref(&handle, &[], element.element_id().as_ref()))
     }
 }

@@ -82,7 +82,9 @@ const EVENTS: [&str; 6] = [
 /// The evidence of one session: its BiDi connection and the buffers its task fills.
 #[derive(Debug)]
 pub(crate) struct Tracker {
+    /// The connection (its task files events into `store`).
     bidi: Bidi,
+    /// The evidence filed so far.
     store: Arc<Mutex<Store>>,
 }
 
@@ -127,6 +129,7 @@ async fn tracker(s: &mut Session) -> PortResult<Arc<Mutex<Store>>> {
     Ok(store)
 }
 
+/// Lock `mutex`, also after a panic elsewhere poisoned it.
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
@@ -142,6 +145,7 @@ fn parse_cursor(after: Option<&str>) -> PortResult<Option<u64>> {
     }
 }
 
+/// The error for a cursor this tab did not hand out.
 fn bad_cursor() -> PortError {
     PortError::new(PortErrorKind::InvalidInput, "the cursor is not one this browser handed out for this tab")
 }
@@ -149,16 +153,20 @@ fn bad_cursor() -> PortError {
 /// One stored entry and its sequence number in its tab.
 #[derive(Debug)]
 struct Filed {
+    /// Its sequence number in its tab (from 1).
     seq: u64,
+    /// The entry.
     entry: DiagnosticEntry,
 }
 
 /// The bounded evidence of one tab.
 #[derive(Debug, Default)]
 struct TabLog {
+    /// Entries, oldest first.
     entries: VecDeque<Filed>,
     /// The last sequence number handed out (0: none yet).
     last_seq: u64,
+    /// Entries evicted so far.
     evicted: u64,
     /// When the log was last written, in store ticks (to drop the stalest log at the cap).
     touched: u64,
@@ -167,6 +175,7 @@ struct TabLog {
 /// Everything the connection's task files, per tab.
 #[derive(Debug, Default)]
 pub(crate) struct Store {
+    /// Evidence per tab (top-level context id = window handle).
     tabs: HashMap<String, TabLog>,
     /// Frame context → parent context.
     parents: HashMap<String, String>,
@@ -174,7 +183,9 @@ pub(crate) struct Store {
     tracked: HashSet<String>,
     /// `(request id, redirect count)` of responses already filed, oldest first.
     seen: VecDeque<(String, u64)>,
+    /// The same ids, for lookups.
     seen_set: HashSet<(String, u64)>,
+    /// Events filed so far (the clock of [`TabLog::touched`]).
     ticks: u64,
 }
 
@@ -249,6 +260,7 @@ impl Store {
         })
     }
 
+    /// File a `log.entryAdded` event.
     fn console(&mut self, params: &Value) {
         let Some(context) = params.pointer("/source/context").and_then(Value::as_str) else { return };
         let exception = params.get("type").and_then(Value::as_str) == Some("javascript");
@@ -273,6 +285,7 @@ impl Store {
         self.file(context, entry);
     }
 
+    /// File a `network.responseStarted` or `responseCompleted` event, once per response.
     fn response(&mut self, params: &Value) {
         let Some(context) = params.get("context").and_then(Value::as_str) else { return };
         let Some(id) = params.pointer("/request/request").and_then(Value::as_str) else { return };
@@ -298,6 +311,7 @@ impl Store {
         self.file(context, entry);
     }
 
+    /// File a `network.fetchError` event.
     fn failure(&mut self, params: &Value) {
         let Some(context) = params.get("context").and_then(Value::as_str) else { return };
         let entry = DiagnosticEntry {
@@ -312,6 +326,7 @@ impl Store {
         self.file(context, entry);
     }
 
+    /// Learn a frame's parent from `browsingContext.contextCreated`.
     fn created(&mut self, params: &Value) {
         let (Some(context), Some(parent)) =
             (params.get("context").and_then(Value::as_str), params.get("parent").and_then(Value::as_str))
@@ -321,6 +336,7 @@ impl Store {
         self.link(context, parent);
     }
 
+    /// Forget a frame, or a closed tab and its evidence, on `browsingContext.contextDestroyed`.
     fn destroyed(&mut self, params: &Value) {
         let Some(context) = params.get("context").and_then(Value::as_str) else { return };
         if params.get("parent").and_then(Value::as_str).is_some() {
@@ -341,12 +357,14 @@ impl Store {
         }
     }
 
+    /// Remember that `frame` lives in `parent` (within [`MAX_KNOWN_FRAMES`]).
     fn link(&mut self, frame: &str, parent: &str) {
         if self.parents.len() < MAX_KNOWN_FRAMES || self.parents.contains_key(frame) {
             self.parents.insert(frame.to_owned(), parent.to_owned());
         }
     }
 
+    /// Remember a filed response (within [`MAX_SEEN_RESPONSES`]).
     fn remember(&mut self, key: (String, u64)) {
         if self.seen.len() == MAX_SEEN_RESPONSES
             && let Some(oldest) = self.seen.pop_front()
@@ -369,6 +387,8 @@ impl Store {
         None
     }
 
+    /// Add `entry` to the tab of `context`, evicting the oldest entry (or the stalest tab) at
+    /// the bounds.
     fn file(&mut self, context: &str, entry: DiagnosticEntry) {
         let Some(tab) = self.top_of(context) else { return };
         self.ticks += 1;

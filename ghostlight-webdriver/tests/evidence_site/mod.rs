@@ -57,7 +57,7 @@ pub fn closed_port() -> u16 {
 /// - `/later`: logs `gl-later` as an error 300 ms after loading.
 /// - `/framed`: a same-origin iframe (`/inner`) that logs `gl-frame` as an error after 300 ms.
 /// - `/anim`: a counter and background colour that change every 100 ms, and a file input
-///   `#file`.
+///   `#file` whose `change` events are counted in `window.changes`.
 /// - `/ok`: 200; `/favicon.ico`: 204; anything else: 404.
 pub struct Site {
     server: Arc<tiny_http::Server>,
@@ -140,6 +140,8 @@ fn page(path: &str, closed: u16) -> (u16, String) {
                 "Anim",
                 "<div id=n style=\"font: 80px sans-serif\">0</div><input type=file id=file>
                 <script>
+                window.changes = 0;
+                document.querySelector('#file').addEventListener('change', () => { window.changes += 1; });
                 let i = 0;
                 setInterval(() => {
                   i += 1;
