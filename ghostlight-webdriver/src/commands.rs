@@ -28,7 +28,6 @@ impl SessionCommand {
 
     /// `POST frame {"id": <element>}`: into the iframe element `element_id` of the current
     /// document.
-    #[allow(dead_code, reason = "internal API for the element operations still to come (perception, input)")]
     pub(crate) fn enter_frame(element_id: &str) -> Self {
         let reference = json!({ "element-6066-11e4-a52e-4f735466cecf": element_id });
         SessionCommand { method: Method::POST, path: "frame", body: Some(json!({ "id": reference })) }
