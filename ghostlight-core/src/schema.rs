@@ -319,6 +319,9 @@ pub enum FactType {
     StringArray,
     /// An array of objects with the listed members.
     ObjectArray(&'static [Fact]),
+    /// An array of rows: each row an array whose positions are the listed columns, trailing
+    /// empty columns omitted (compact: every agent reads facts twice).
+    Rows(&'static [Fact]),
     /// An object with the listed members.
     Object(&'static [Fact]),
 }
@@ -375,5 +378,19 @@ fn render_fact_type(ty: &FactType) -> Value {
             json!({"type": "array", "items": render_fact_object(members.iter())})
         }
         FactType::Object(members) => render_fact_object(members.iter()),
+        FactType::Rows(columns) => {
+            let prefix: Vec<Value> = columns
+                .iter()
+                .map(|column| {
+                    let mut item = match render_fact_type(&column.ty) {
+                        Value::Object(map) => map,
+                        _ => Map::new(),
+                    };
+                    item.insert("description".into(), Value::from(column.description));
+                    Value::Object(item)
+                })
+                .collect();
+            json!({"type": "array", "items": {"type": "array", "prefixItems": prefix, "items": false}})
+        }
     }
 }

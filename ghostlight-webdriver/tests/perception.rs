@@ -71,6 +71,23 @@ async fn run(engine: Engine) {
     browser.shutdown().await;
 }
 
+/// Rows of an inspect/find fact as objects keyed by the envelope's `columns` fact.
+fn rows(envelope: &ghostlight_core::Envelope, key: &str) -> Vec<serde_json::Value> {
+    let columns = envelope.facts["columns"].as_array().expect("a columns fact").clone();
+    let rows = envelope.facts[key].as_array().expect("rows").clone();
+    rows.iter()
+        .map(|row| {
+            let cells = row.as_array().expect("a row is an array");
+            let object: serde_json::Map<String, serde_json::Value> = columns
+                .iter()
+                .zip(cells)
+                .filter_map(|(column, cell)| Some((column.as_str()?.to_owned(), cell.clone())))
+                .collect();
+            serde_json::Value::Object(object)
+        })
+        .collect()
+}
+
 // ---- helpers --------------------------------------------------------------------------------
 
 async fn open(b: &WebDriverBrowser, site: &Site, path: &str) -> TabRef {
@@ -580,7 +597,7 @@ async fn end_to_end(engine: Engine) {
 
         let inspected = call("browser_inspect", json!({})).await;
         assert_eq!(inspected.facts["tab"], json!(tab));
-        let items = inspected.facts["items"].as_array().expect("items");
+        let items = rows(&inspected, "items");
         let item = |name: &str| {
             items.iter().find(|i| i["name"] == json!(name)).unwrap_or_else(|| panic!("{name} in {items:?}"))
         };
@@ -590,7 +607,7 @@ async fn end_to_end(engine: Engine) {
         assert!(item("Home")["target"].as_str().is_some_and(|t| t.starts_with("target_")));
 
         let found = call("browser_find", json!({ "text": "save" })).await;
-        let matches = found.facts["matches"].as_array().expect("matches");
+        let matches = rows(&found, "matches");
         assert_eq!(matches[0]["name"], "Save settings");
         assert_eq!(matches[0]["role"], "button");
 

@@ -32,11 +32,12 @@ const SCOPE: Field = Field::optional(
 const MAX_RESULTS: Field =
     Field::optional("max_results", FieldType::Integer(limits::FIND_MAX_RESULTS), "Most matches returned.");
 
-const MATCH: [Fact; 4] = [
+const MATCH: [Fact; 5] = [
     Fact::new("target", FactType::String, "Fresh target handle."),
     Fact::new("role", FactType::String, "Closed semantic role."),
-    Fact::new("name", FactType::String, "Bounded accessible name."),
+    Fact::new("name", FactType::String, "Bounded accessible name (\"\" when none)."),
     Fact::new("state", FactType::StringArray, "States such as checked or disabled."),
+    Fact::new("credential", FactType::Boolean, "true for a credential-class control."),
 ];
 
 /// The tool's declaration.
@@ -49,7 +50,8 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     facts: &[
         Fact::new("tab", FactType::String, "Tab handle."),
         Fact::new("document_generation", FactType::Integer, "Document generation."),
-        Fact::new("matches", FactType::ObjectArray(&MATCH), "Ranked matches, best first."),
+        Fact::new("columns", FactType::StringArray, "What each match row holds, in order."),
+        Fact::new("matches", FactType::Rows(&MATCH), "Ranked matches as rows, best first."),
     ],
     annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: true },
     decode,

@@ -40,13 +40,14 @@ const MAX_DEPTH: Field = Field::optional(
 const MAX_ITEMS: Field =
     Field::optional("max_items", FieldType::Integer(limits::INSPECT_MAX_ITEMS), "Most items returned.");
 
-const ITEM: [Fact; 6] = [
+/// Columns of an item row (scopes controls, structure, all); `depth` replaces `state` and
+/// `credential` in scope document (see the `columns` fact).
+const ITEM: [Fact; 5] = [
     Fact::new("target", FactType::String, "Fresh target handle."),
     Fact::new("role", FactType::String, "Closed semantic role."),
-    Fact::new("name", FactType::String, "Bounded accessible name."),
-    Fact::new("state", FactType::StringArray, "States such as checked or disabled."),
-    Fact::new("credential", FactType::Boolean, "A credential-class control."),
-    Fact::new("depth", FactType::NullableInteger, "Tree depth (document scope)."),
+    Fact::new("name", FactType::String, "Bounded accessible name (\"\" when none)."),
+    Fact::new("state", FactType::StringArray, "States such as checked (document scope: depth)."),
+    Fact::new("credential", FactType::Boolean, "true for a credential-class control."),
 ];
 const DIFF: [Fact; 3] = [
     Fact::new("added", FactType::Integer, "Nodes added."),
@@ -64,7 +65,8 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     facts: &[
         Fact::new("tab", FactType::String, "Tab handle."),
         Fact::new("document_generation", FactType::Integer, "Document generation."),
-        Fact::new("items", FactType::ObjectArray(&ITEM), "Visible items, bounded by max_items."),
+        Fact::new("columns", FactType::StringArray, "What each item row holds, in order."),
+        Fact::new("items", FactType::Rows(&ITEM), "Visible items as rows, bounded by max_items."),
         Fact::new("snapshot", FactType::NullableString, "Snapshot handle (document scope)."),
         Fact::new("diff", FactType::Object(&DIFF), "Changes since the prior snapshot (document scope)."),
     ],

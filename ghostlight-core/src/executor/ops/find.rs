@@ -6,11 +6,11 @@
 //! both), ranks them with [`element_rank`] (exact name, same name in another case, prefix,
 //! substring; a candidate the port matched by a rule core does not reproduce ranks last),
 //! keeps document order within a rank, and returns the best `max_results`, each registered
-//! as a fresh target. Matches are compact like inspect items (`{target, role, name?,
+//! as a fresh target. Matches are compact rows like inspect items (`[target, role, name?,
 //! state?, credential?}`); an element without an accessible name is named by its visible
 //! text, bounded like a name.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::language::{bound_visible, count, normalize_name};
 use crate::limits::{ECHO_CHARS, FIND_MAX_RESULTS};
@@ -19,7 +19,7 @@ use crate::tools::find::{FindRequest, FindScope};
 use super::super::outcome::Outcome;
 use super::super::run::{Run, Step, host_of};
 use super::super::selector_match::element_rank;
-use super::inspect::item;
+use super::inspect::{ITEM_COLUMNS, row};
 
 /// How many candidates core asks the port for before ranking: enough that the best matches
 /// of a long page are not cut off in document order before ranking sees them.
@@ -62,7 +62,7 @@ async fn find(run: &Run<'_>, request: &FindRequest) -> Step<Outcome> {
                 element.name = element.text.clone();
             }
             let target = run.register(&lease, page.generation, &element);
-            Value::Object(item(target.as_str(), &element, None, None))
+            row(target.as_str(), &element, None, None)
         })
         .collect();
     let n = matches.len();
@@ -76,6 +76,7 @@ async fn find(run: &Run<'_>, request: &FindRequest) -> Step<Outcome> {
         .with_readiness(page.state.readiness)
         .fact("tab", lease.handle().as_str())
         .fact("document_generation", page.generation)
+        .fact("columns", json!(ITEM_COLUMNS))
         .fact("matches", Value::Array(matches))
         .fact("count", n)
         .fact("host", host);

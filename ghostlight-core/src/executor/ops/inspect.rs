@@ -66,7 +66,7 @@ async fn inspect(run: &Run<'_>, request: &InspectRequest) -> Step<Outcome> {
         .map(|element| {
             let target = run.register(&lease, page.generation, element);
             let depth = document.then(|| element.depth.map_or(Value::Null, Value::from));
-            Value::Object(item(target.as_str(), element, None, depth))
+            row(target.as_str(), element, None, depth)
         })
         .collect();
     let n = items.len();
@@ -74,6 +74,7 @@ async fn inspect(run: &Run<'_>, request: &InspectRequest) -> Step<Outcome> {
         .with_readiness(page.state.readiness)
         .fact("tab", lease.handle().as_str())
         .fact("document_generation", page.generation)
+        .fact("columns", json!(if document { &TREE_COLUMNS[..] } else { &ITEM_COLUMNS[..] }))
         .fact("items", Value::Array(items))
         .fact("count", n)
         .fact("host", host.clone());
@@ -151,34 +152,41 @@ fn snapshot(
     outcome.fact("diff", Value::Object(fact)).fact("previous_snapshot", since.as_str())
 }
 
-/// One compact item or match (see the module documentation). `name` overrides the
-/// element's own name (find falls back to visible text); `depth` is `Some` in the document
-/// scope only.
-pub(super) fn item(
+/// The columns of item rows outside scope document.
+pub(super) const ITEM_COLUMNS: [&str; 5] = ["target", "role", "name", "state", "credential"];
+/// The columns of item rows in scope document (a structure-only tree).
+pub(super) const TREE_COLUMNS: [&str; 4] = ["target", "role", "name", "depth"];
+
+/// One item as a compact row `[target, role, name, state, credential]`, trailing empty
+/// columns omitted (`name` is `""` and `state` `[]` only when a later column is present); in
+/// scope document `[target, role, name, depth]`. Every agent pays for these bytes twice (the
+/// MCP text block repeats the envelope), so rows carry no keys: the `columns` fact names them.
+pub(super) fn row(
     target: &str,
     element: &PerceivedElement,
     name: Option<String>,
     depth: Option<Value>,
-) -> Map<String, Value> {
-    let mut item = Map::new();
-    item.insert("target".into(), json!(target));
-    item.insert("role".into(), json!(Role::narrow(&element.role).token()));
-    if let Some(name) = name.or_else(|| element.name.as_deref().and_then(normalize_name)) {
-        item.insert("name".into(), json!(name));
+) -> Value {
+    let name = name.or_else(|| element.name.as_deref().and_then(normalize_name)).unwrap_or_default();
+    let mut row = vec![json!(target), json!(Role::narrow(&element.role).token()), json!(name)];
+    if let Some(depth) = depth {
+        row.push(depth);
+        return Value::Array(row);
     }
     let mut states = element.states.clone();
     states.sort();
     states.dedup();
-    if !states.is_empty() {
-        item.insert("state".into(), json!(states.iter().map(|s| s.as_str()).collect::<Vec<_>>()));
-    }
+    let states: Vec<&str> = states.iter().map(|s| s.as_str()).collect();
     if element.credential.is_some() {
-        item.insert("credential".into(), json!(true));
+        row.push(json!(states));
+        row.push(json!(true));
+    } else if !states.is_empty() {
+        row.push(json!(states));
     }
-    if let Some(depth) = depth {
-        item.insert("depth".into(), depth);
+    while row.len() > 2 && row.last().is_some_and(|v| v.as_str() == Some("")) {
+        row.pop();
     }
-    item
+    Value::Array(row)
 }
 
 /// A structural diff between two snapshots.

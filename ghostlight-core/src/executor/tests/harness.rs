@@ -78,7 +78,7 @@ impl Harness {
     /// Inspect the tab and answer the target handle of the control named `name`.
     pub(crate) fn target(&self, tab: &str, name: &str) -> String {
         let envelope = self.ok("browser_inspect", json!({"tab": tab, "scope": "all", "max_items": 200}));
-        let items = envelope.facts["items"].as_array().cloned().unwrap_or_default();
+        let items = rows(&envelope, "items");
         items
             .iter()
             .find(|item| item["name"] == name)
@@ -96,6 +96,32 @@ impl Harness {
     pub(crate) fn audit_text(&self) -> String {
         self.audit.records().iter().map(|r| format!("{} {:?}", r.to_json(), r)).collect::<Vec<_>>().join("\n")
     }
+}
+
+/// The rows of an inspect/find fact (`items`, `matches`) as objects keyed by the envelope's
+/// `columns` fact; columns a row leaves out are absent, and an empty name is absent.
+pub(crate) fn rows(envelope: &Envelope, key: &str) -> Vec<Value> {
+    let columns: Vec<String> = envelope.facts["columns"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no columns in {envelope:?}"))
+        .iter()
+        .filter_map(|c| c.as_str().map(str::to_owned))
+        .collect();
+    let rows = envelope.facts[key].as_array().cloned().unwrap_or_else(|| panic!("no {key} in {envelope:?}"));
+    rows.iter()
+        .map(|row| {
+            let cells = row.as_array().unwrap_or_else(|| panic!("{key} row is not an array: {row}"));
+            assert!(cells.len() >= 2 && cells.len() <= columns.len(), "row {row} against {columns:?}");
+            let mut object = serde_json::Map::new();
+            for (column, cell) in columns.iter().zip(cells) {
+                let empty = cell.as_str() == Some("") || cell.as_array().is_some_and(Vec::is_empty);
+                if !empty {
+                    object.insert(column.clone(), cell.clone());
+                }
+            }
+            Value::Object(object)
+        })
+        .collect()
 }
 
 /// A fact as a string (panics when absent).

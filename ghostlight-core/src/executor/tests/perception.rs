@@ -73,8 +73,9 @@ fn text_of(envelope: &Envelope) -> String {
     serde_json::to_string(envelope).unwrap_or_else(|e| panic!("serialize: {e}"))
 }
 
+/// The rows of `key` as objects keyed by the `columns` fact (absent trailing columns absent).
 fn items(envelope: &Envelope, key: &str) -> Vec<Value> {
-    envelope.facts[key].as_array().cloned().unwrap_or_else(|| panic!("no {key} in {envelope:?}"))
+    super::harness::rows(envelope, key)
 }
 
 fn names(envelope: &Envelope, key: &str) -> Vec<String> {
