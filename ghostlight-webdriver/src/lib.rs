@@ -1,6 +1,347 @@
 //! # ghostlight-webdriver
 //!
-//! The WebDriver adapter of Ghostlight (chromedriver and geckodriver through fantoccini).
-//! It will implement `BrowserPort`; until then it holds nothing of its own.
+//! The WebDriver adapter of Ghostlight: a [`BrowserPort`] over chromedriver (Chromium) and
+//! geckodriver (Firefox), through fantoccini.
+//!
+//! [`WebDriverBrowser::new`] starts nothing. The first port call that needs the browser
+//! starts the driver on a free loopback port (or connects to a configured driver URL), opens
+//! a session, and keeps it; [`WebDriverBrowser::shutdown`] (or dropping the browser) closes
+//! the session, kills the driver and browser process group and removes the temporary
+//! profile. When the browser or driver dies, the failing call answers a
+//! [`PortErrorKind::BrowserGone`]/[`PortErrorKind::Transport`] error and the next call starts
+//! a fresh session (tabs of the old one then answer [`PortErrorKind::TabGone`]).
+//!
+//! ```no_run
+//! use std::time::Duration;
+//! use ghostlight_core::port::{BrowserPort, NavigateInput};
+//! use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
+//!
+//! # async fn demo() -> Result<(), ghostlight_core::PortError> {
+//! let browser = WebDriverBrowser::new(WebDriverConfig::for_engine(Engine::Firefox));
+//! let input = NavigateInput { url: "https://example.com/".parse().expect("a URL"), discard_beforeunload: false };
+//! let opened = browser.open_tab(&input, Duration::from_secs(10)).await?;
+//! println!("{} shows {}", opened.page.url, opened.page.title);
+//! browser.shutdown().await;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Module map: `config` (what to drive), `launch` (driver and browser processes),
+//! `session` (one WebDriver session and the adapter's per-session state), `errors` (driver
+//! errors → [`PortError`]), `refs` (opaque tokens), `page` (page state and document
+//! identity), `commands` (custom WebDriver commands), and `ops/` (one module per area of
+//! operations; `ops/mod.rs` documents the internal API for adding one).
 
 #![forbid(unsafe_code)]
+
+mod commands;
+mod config;
+mod errors;
+mod launch;
+mod ops;
+mod page;
+mod refs;
+mod session;
+#[cfg(feature = "testing")]
+mod testing;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use ghostlight_core::port::{
+    ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DiagnosticsPage, DiagnosticsQuery,
+    DialogKind, DialogResolution, ElementRef, FileStat, FillInput, FillOutcome, Focused, Geometry,
+    HistoryMove, KeyInput, NavigateInput, OpenedTab, PageState, PerceiveInput, PerceivedElement, Perception,
+    PointerTarget, PortError, PortErrorKind, PortResult, ReadInput, RecordCommand, RecordReport,
+    ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal, TabInfo, TabRef, TextOutcome, TypeInput,
+    UploadInput, UploadOutcome,
+};
+use tokio::sync::{Mutex, MutexGuard};
+
+pub use config::{
+    DEFAULT_WINDOW_HEIGHT, DEFAULT_WINDOW_WIDTH, DriverSource, Engine, Startup, WebDriverConfig,
+};
+#[cfg(feature = "testing")]
+pub use testing::ProcessInfo;
+
+use session::Session;
+
+/// How long the liveness probe after an unexplained driver error may take.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// A browser driven through WebDriver. Implements [`BrowserPort`].
+///
+/// One WebDriver session serves every tab; calls are serialized on it (a session has one
+/// current window, which each call switches as needed).
+#[derive(Debug)]
+pub struct WebDriverBrowser {
+    config: WebDriverConfig,
+    slot: Mutex<Slot>,
+}
+
+#[derive(Debug, Default)]
+struct Slot {
+    session: Option<Session>,
+    /// Sessions started so far (the next one gets `started + 1`).
+    started: u64,
+}
+
+/// Run `$body` with `$s: &mut Session` (started on demand), then settle the session.
+macro_rules! with_session {
+    ($self:ident, |$s:ident| $body:expr) => {{
+        let mut slot = $self.acquire().await?;
+        let result = match slot.session.as_mut() {
+            Some($s) => $body.await,
+            None => Err(PortError::new(PortErrorKind::NotConnected, "no browser session is open")),
+        };
+        settle(&mut slot, result).await
+    }};
+}
+
+impl WebDriverBrowser {
+    /// A browser for `config`. Starts nothing: the browser starts on the first call that
+    /// needs it (and never with [`Startup::Manual`]).
+    pub fn new(config: WebDriverConfig) -> Self {
+        WebDriverBrowser { config, slot: Mutex::new(Slot::default()) }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &WebDriverConfig {
+        &self.config
+    }
+
+    /// Close the session, stop the driver and browser, and remove the temporary profile.
+    /// The next port call would start a new browser.
+    pub async fn shutdown(&self) {
+        let session = self.slot.lock().await.session.take();
+        if let Some(session) = session {
+            session.close().await;
+        }
+    }
+
+    /// Lock the slot and make sure a session is live (starting one when allowed).
+    async fn acquire(&self) -> PortResult<MutexGuard<'_, Slot>> {
+        if self.config.startup == Startup::Manual {
+            return Err(PortError::startup(StartupRefusal::Manual {
+                browsers: vec![self.config.engine.display_name().to_owned()],
+            }));
+        }
+        let mut slot = self.slot.lock().await;
+        if slot.session.is_none() {
+            let number = slot.started + 1;
+            let session = Session::start(&self.config, number).await?;
+            slot.started = number;
+            slot.session = Some(session);
+        }
+        Ok(slot)
+    }
+}
+
+/// After an operation: tear the session down when its browser or driver is gone, so that
+/// the next call starts a fresh one.
+async fn settle<T>(slot: &mut Slot, result: PortResult<T>) -> PortResult<T> {
+    let Err(error) = result else { return result };
+    let gone = match error.kind() {
+        PortErrorKind::BrowserGone | PortErrorKind::Transport => true,
+        PortErrorKind::NotConnected => error.startup_refusal().is_none(),
+        // Firefox answers `UnknownError` to the call in flight when its browser dies.
+        PortErrorKind::Other => match slot.session.as_mut() {
+            Some(session) => match tokio::time::timeout(PROBE_TIMEOUT, session.probe()).await {
+                Ok(Ok(())) => false,
+                Ok(Err(probe)) => probe.is_connection_lost() || probe.kind() == PortErrorKind::NotConnected,
+                Err(_) => true,
+            },
+            None => false,
+        },
+        _ => false,
+    };
+    if !gone {
+        return Err(error);
+    }
+    if let Some(session) = slot.session.take() {
+        session.discard().await;
+    }
+    if error.kind() == PortErrorKind::Other {
+        let gone =
+            PortError::new(PortErrorKind::BrowserGone, "the browser stopped answering during the call");
+        return Err(match error.effect() {
+            ghostlight_core::port::PortEffect::Unknown => gone.effect_unknown(),
+            ghostlight_core::port::PortEffect::None => gone,
+        });
+    }
+    Err(error)
+}
+
+#[async_trait]
+impl BrowserPort for WebDriverBrowser {
+    fn engine(&self) -> &str {
+        self.config.engine.as_str()
+    }
+
+    async fn tabs(&self) -> PortResult<Vec<TabInfo>> {
+        with_session!(self, |s| ops::tabs::tabs(s))
+    }
+
+    async fn open_tab(&self, input: &NavigateInput, timeout: Duration) -> PortResult<OpenedTab> {
+        with_session!(self, |s| ops::tabs::open_tab(s, input, timeout))
+    }
+
+    async fn focus_tab(&self, tab: &TabRef) -> PortResult<Focused> {
+        with_session!(self, |s| ops::tabs::focus_tab(s, tab))
+    }
+
+    async fn close_tab(&self, tab: &TabRef) -> PortResult<()> {
+        with_session!(self, |s| ops::tabs::close_tab(s, tab))
+    }
+
+    async fn page(&self, tab: &TabRef) -> PortResult<PageState> {
+        with_session!(self, |s| ops::tabs::page(s, tab))
+    }
+
+    async fn navigate(
+        &self,
+        tab: &TabRef,
+        input: &NavigateInput,
+        timeout: Duration,
+    ) -> PortResult<PageState> {
+        with_session!(self, |s| ops::navigation::navigate(s, tab, input, timeout))
+    }
+
+    async fn history(&self, tab: &TabRef, step: HistoryMove, timeout: Duration) -> PortResult<PageState> {
+        with_session!(self, |s| ops::navigation::history(s, tab, step, timeout))
+    }
+
+    async fn geometry(&self, tab: &TabRef) -> PortResult<Geometry> {
+        with_session!(self, |s| ops::window::geometry(s, tab))
+    }
+
+    async fn set_zoom(&self, tab: &TabRef, percent: u32) -> PortResult<Geometry> {
+        with_session!(self, |s| ops::window::set_zoom(s, tab, percent))
+    }
+
+    async fn resize_window(&self, tab: &TabRef, width: u32, height: u32) -> PortResult<Geometry> {
+        with_session!(self, |s| ops::window::resize_window(s, tab, width, height))
+    }
+
+    async fn read_text(&self, tab: &TabRef, input: &ReadInput) -> PortResult<TextOutcome> {
+        with_session!(self, |s| ops::perception::read_text(s, tab, input))
+    }
+
+    async fn perceive(&self, tab: &TabRef, input: &PerceiveInput) -> PortResult<Perception> {
+        with_session!(self, |s| ops::perception::perceive(s, tab, input))
+    }
+
+    async fn find_text(
+        &self,
+        tab: &TabRef,
+        text: &str,
+        controls_only: bool,
+        max: usize,
+    ) -> PortResult<Vec<PerceivedElement>> {
+        with_session!(self, |s| ops::perception::find_text(s, tab, text, controls_only, max))
+    }
+
+    async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<PerceivedElement>> {
+        with_session!(self, |s| ops::perception::focused_element(s, tab))
+    }
+
+    async fn element_present(&self, tab: &TabRef, element: &ElementRef) -> PortResult<bool> {
+        with_session!(self, |s| ops::perception::element_present(s, tab, element))
+    }
+
+    async fn text_present(&self, tab: &TabRef, text: &str) -> PortResult<bool> {
+        with_session!(self, |s| ops::perception::text_present(s, tab, text))
+    }
+
+    async fn capture(&self, tab: &TabRef, kind: &CaptureKind, timeout: Duration) -> PortResult<Captured> {
+        with_session!(self, |s| ops::capture::capture(s, tab, kind, timeout))
+    }
+
+    async fn click(&self, tab: &TabRef, input: &ClickInput, timeout: Duration) -> PortResult<ActionReceipt> {
+        with_session!(self, |s| ops::input::click(s, tab, input, timeout))
+    }
+
+    async fn hover(&self, tab: &TabRef, at: &PointerTarget, timeout: Duration) -> PortResult<ActionReceipt> {
+        with_session!(self, |s| ops::input::hover(s, tab, at, timeout))
+    }
+
+    async fn scroll(
+        &self,
+        tab: &TabRef,
+        input: &ScrollInput,
+        timeout: Duration,
+    ) -> PortResult<ScrollOutcome> {
+        with_session!(self, |s| ops::input::scroll(s, tab, input, timeout))
+    }
+
+    async fn drag(
+        &self,
+        tab: &TabRef,
+        from: &PointerTarget,
+        to: &PointerTarget,
+        timeout: Duration,
+    ) -> PortResult<ActionReceipt> {
+        with_session!(self, |s| ops::input::drag(s, tab, from, to, timeout))
+    }
+
+    async fn fill(&self, tab: &TabRef, input: &FillInput, timeout: Duration) -> PortResult<FillOutcome> {
+        with_session!(self, |s| ops::input::fill(s, tab, input, timeout))
+    }
+
+    async fn type_text(
+        &self,
+        tab: &TabRef,
+        input: &TypeInput,
+        timeout: Duration,
+    ) -> PortResult<ActionReceipt> {
+        with_session!(self, |s| ops::input::type_text(s, tab, input, timeout))
+    }
+
+    async fn press_keys(
+        &self,
+        tab: &TabRef,
+        input: &KeyInput,
+        timeout: Duration,
+    ) -> PortResult<ActionReceipt> {
+        with_session!(self, |s| ops::input::press_keys(s, tab, input, timeout))
+    }
+
+    async fn dialog(&self, tab: &TabRef) -> PortResult<Option<DialogKind>> {
+        with_session!(self, |s| ops::dialogs::dialog(s, tab))
+    }
+
+    async fn resolve_dialog(&self, tab: &TabRef, resolution: &DialogResolution) -> PortResult<DialogKind> {
+        with_session!(self, |s| ops::dialogs::resolve_dialog(s, tab, resolution))
+    }
+
+    async fn stat_files(&self, paths: &[PathBuf]) -> PortResult<Vec<FileStat>> {
+        // Local metadata only: no browser needed, and none is started.
+        ops::files::stat_files(paths)
+    }
+
+    async fn upload(
+        &self,
+        tab: &TabRef,
+        input: &UploadInput,
+        timeout: Duration,
+    ) -> PortResult<UploadOutcome> {
+        with_session!(self, |s| ops::input::upload(s, tab, input, timeout))
+    }
+
+    async fn execute(&self, tab: &TabRef, script: &str, timeout: Duration) -> PortResult<ScriptOutcome> {
+        with_session!(self, |s| ops::script::execute(s, tab, script, timeout))
+    }
+
+    async fn record(&self, command: &RecordCommand) -> PortResult<RecordReport> {
+        with_session!(self, |s| ops::recording::record(s, command))
+    }
+
+    async fn diagnostics(&self, tab: &TabRef, query: &DiagnosticsQuery) -> PortResult<DiagnosticsPage> {
+        with_session!(self, |s| ops::evidence::diagnostics(s, tab, query))
+    }
+
+    async fn sleep(&self, duration: Duration) {
+        tokio::time::sleep(duration).await;
+    }
+}

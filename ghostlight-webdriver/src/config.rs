@@ -1,0 +1,141 @@
+//! [`WebDriverConfig`]: which browser to drive and how to reach its driver.
+
+use std::path::PathBuf;
+
+use url::Url;
+
+/// Default outer window width in pixels.
+pub const DEFAULT_WINDOW_WIDTH: u32 = 1280;
+/// Default outer window height in pixels.
+pub const DEFAULT_WINDOW_HEIGHT: u32 = 800;
+
+/// A browser engine the adapter can drive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Engine {
+    /// Chromium (or Chrome) through chromedriver.
+    #[default]
+    Chromium,
+    /// Firefox through geckodriver.
+    Firefox,
+}
+
+impl Engine {
+    /// The short lowercase engine name reported by `BrowserPort::engine` (`chromium`, `firefox`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Engine::Chromium => "chromium",
+            Engine::Firefox => "firefox",
+        }
+    }
+
+    /// The browser's display name, as a person would open it (`Chromium`, `Firefox`).
+    pub const fn display_name(self) -> &'static str {
+        match self {
+            Engine::Chromium => "Chromium",
+            Engine::Firefox => "Firefox",
+        }
+    }
+
+    /// The executable name of the engine's driver, looked up on `PATH`.
+    pub const fn driver_name(self) -> &'static str {
+        match self {
+            Engine::Chromium => "chromedriver",
+            Engine::Firefox => "geckodriver",
+        }
+    }
+}
+
+/// Where the WebDriver endpoint comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DriverSource {
+    /// Start the driver locally on a free loopback port and stop it (and the browser) on
+    /// shutdown.
+    Launch {
+        /// The driver executable; `None` looks up `chromedriver` / `geckodriver` on `PATH`.
+        driver_path: Option<PathBuf>,
+        /// The browser executable; `None` lets the driver find its default browser.
+        browser_path: Option<PathBuf>,
+    },
+    /// Use a driver (or a Selenium Grid) already listening at this URL. The adapter opens and
+    /// closes sessions there but starts or stops no process.
+    Connect(Url),
+}
+
+impl Default for DriverSource {
+    fn default() -> Self {
+        DriverSource::Launch { driver_path: None, browser_path: None }
+    }
+}
+
+/// Whether the adapter may start a browser by itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Startup {
+    /// Start (or connect to) the browser on the first call that needs it.
+    #[default]
+    Auto,
+    /// A person starts the browser: every call answers a startup refusal and nothing is
+    /// started.
+    Manual,
+}
+
+/// How [`WebDriverBrowser`](crate::WebDriverBrowser) reaches its browser.
+///
+/// The default drives a headless Chromium through `chromedriver` found on `PATH`, with a
+/// 1280×800 window, started on first use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WebDriverConfig {
+    /// The browser engine.
+    pub engine: Engine,
+    /// Where the driver comes from.
+    pub driver: DriverSource,
+    /// Run the browser without a visible window.
+    pub headless: bool,
+    /// Outer window width in pixels.
+    pub window_width: u32,
+    /// Outer window height in pixels.
+    pub window_height: u32,
+    /// Whether the adapter may start the browser itself.
+    pub startup: Startup,
+}
+
+impl Default for WebDriverConfig {
+    fn default() -> Self {
+        WebDriverConfig {
+            engine: Engine::default(),
+            driver: DriverSource::default(),
+            headless: true,
+            window_width: DEFAULT_WINDOW_WIDTH,
+            window_height: DEFAULT_WINDOW_HEIGHT,
+            startup: Startup::default(),
+        }
+    }
+}
+
+impl WebDriverConfig {
+    /// The default configuration for `engine` (headless, launched from `PATH`).
+    pub fn for_engine(engine: Engine) -> Self {
+        WebDriverConfig { engine, ..WebDriverConfig::default() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_is_headless_chromium_launched_from_path() {
+        let config = WebDriverConfig::default();
+        assert_eq!(config.engine, Engine::Chromium);
+        assert_eq!(config.driver, DriverSource::Launch { driver_path: None, browser_path: None });
+        assert!(config.headless);
+        assert_eq!((config.window_width, config.window_height), (1280, 800));
+        assert_eq!(config.startup, Startup::Auto);
+    }
+
+    #[test]
+    fn engine_names() {
+        assert_eq!(Engine::Firefox.as_str(), "firefox");
+        assert_eq!(Engine::Firefox.display_name(), "Firefox");
+        assert_eq!(Engine::Chromium.driver_name(), "chromedriver");
+    }
+}

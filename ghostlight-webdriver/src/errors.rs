@@ -1,0 +1,286 @@
+//! Mapping fantoccini errors onto [`PortError`]s.
+//!
+//! The mapping follows `docs/webdriver-findings.md` ("How the spike's errors map onto these
+//! kinds"). Driver messages are never copied: Chromium puts dialog text into them. A message
+//! written here is our own words plus the name of the error variant. A few messages are
+//! *inspected* (never stored) for a keyword: Chromium's `beforeunload` prompt shows up as an
+//! `InvalidArgument` "Unexpected dialog type beforeunload", and Firefox names the open
+//! dialog's type in `UnexpectedAlertOpen`.
+
+use fantoccini::error::{CmdError, ErrorStatus, NewSessionError, WebDriver};
+use ghostlight_core::port::{DialogKind, PortError, PortErrorKind};
+
+/// Whether the failing command could have changed the page or browser. It decides between
+/// `effect: none` and `effect: unknown` when the answer was lost or the work was cut short.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Sent {
+    /// The command only reads (title, URL, window rect, alert text): nothing can have
+    /// happened.
+    Read,
+    /// The command can act (navigate, click, run a script, resolve a dialog).
+    Act,
+}
+
+impl Sent {
+    fn apply(self, error: PortError) -> PortError {
+        match self {
+            Sent::Read => error,
+            Sent::Act => error.effect_unknown(),
+        }
+    }
+}
+
+/// Map a failed WebDriver command. `sent` says whether the command could have had an effect.
+pub(crate) fn cmd(error: &CmdError, sent: Sent) -> PortError {
+    match error {
+        CmdError::FailedC(e) if e.is_connect() => {
+            // Nothing reached the driver.
+            PortError::new(
+                PortErrorKind::NotConnected,
+                "the WebDriver endpoint refused the connection (FailedC)",
+            )
+        }
+        CmdError::FailedC(_) => {
+            sent.apply(PortError::new(PortErrorKind::Transport, "the WebDriver connection broke (FailedC)"))
+        }
+        CmdError::Failed(_) => {
+            sent.apply(PortError::new(PortErrorKind::Transport, "the WebDriver request failed (Failed)"))
+        }
+        CmdError::Lost(_) => {
+            sent.apply(PortError::new(PortErrorKind::Transport, "the WebDriver connection was lost (Lost)"))
+        }
+        CmdError::NotJson(_) | CmdError::Json(_) | CmdError::NotW3C(_) => sent.apply(PortError::new(
+            PortErrorKind::Transport,
+            format!("the driver gave a malformed answer ({})", variant(error)),
+        )),
+        CmdError::BadUrl(_) => PortError::new(
+            PortErrorKind::InvalidInput,
+            "the browser reported a URL that does not parse (BadUrl)",
+        ),
+        CmdError::InvalidArgument(..) => PortError::new(
+            PortErrorKind::InvalidInput,
+            "an argument was refused before sending (InvalidArgument)",
+        ),
+        CmdError::ImageDecodeError(_) | CmdError::PdfDecodeError(_) => sent.apply(PortError::new(
+            PortErrorKind::Other,
+            format!("the driver's encoded answer did not decode ({})", variant(error)),
+        )),
+        CmdError::WaitTimeout => {
+            sent.apply(PortError::new(PortErrorKind::Timeout, "a wait ran out of time (WaitTimeout)"))
+        }
+        CmdError::Standard(w) => standard(w, sent),
+        _ => {
+            sent.apply(PortError::new(PortErrorKind::Other, "the WebDriver command failed (unknown variant)"))
+        }
+    }
+}
+
+fn standard(w: &WebDriver, sent: Sent) -> PortError {
+    let name = format!("{:?}", w.error);
+    let kind = match w.error {
+        ErrorStatus::InvalidSessionId => PortErrorKind::BrowserGone,
+        ErrorStatus::NoSuchWindow => PortErrorKind::TabGone,
+        ErrorStatus::StaleElementReference
+        | ErrorStatus::NoSuchElement
+        | ErrorStatus::DetachedShadowRoot
+        | ErrorStatus::NoSuchShadowRoot
+        | ErrorStatus::NoSuchFrame => PortErrorKind::TargetStale,
+        ErrorStatus::UnexpectedAlertOpen => PortErrorKind::BlockedByDialog,
+        ErrorStatus::InvalidArgument if beforeunload_hint(w) => PortErrorKind::BlockedByDialog,
+        ErrorStatus::Timeout | ErrorStatus::ScriptTimeout => PortErrorKind::Timeout,
+        ErrorStatus::UnsupportedOperation
+        | ErrorStatus::UnknownCommand
+        | ErrorStatus::UnknownMethod
+        | ErrorStatus::UnknownPath => PortErrorKind::Unsupported,
+        ErrorStatus::InvalidArgument
+        | ErrorStatus::NoSuchAlert
+        | ErrorStatus::ElementNotInteractable
+        | ErrorStatus::ElementNotSelectable
+        | ErrorStatus::InvalidElementState
+        | ErrorStatus::InvalidSelector
+        | ErrorStatus::InvalidCoordinates
+        | ErrorStatus::MoveTargetOutOfBounds => PortErrorKind::InvalidInput,
+        ErrorStatus::ElementClickIntercepted => {
+            return PortError::obstructed(None);
+        }
+        ErrorStatus::JavascriptError => PortErrorKind::ScriptError,
+        ErrorStatus::SessionNotCreated => PortErrorKind::NotConnected,
+        _ => PortErrorKind::Other,
+    };
+    let error = PortError::new(kind, format!("the driver answered an error ({name})"));
+    match kind {
+        // Refused before any effect: the dialog, a wrong argument, a missing target.
+        PortErrorKind::BlockedByDialog
+        | PortErrorKind::InvalidInput
+        | PortErrorKind::TargetStale
+        | PortErrorKind::TabGone
+        | PortErrorKind::Unsupported
+        | PortErrorKind::NotConnected => error,
+        _ => sent.apply(error),
+    }
+}
+
+/// Map a failed session creation. Nothing was done to any page.
+pub(crate) fn new_session(error: &NewSessionError) -> PortError {
+    match error {
+        NewSessionError::BadWebdriverUrl(_) => PortError::new(
+            PortErrorKind::NotConnected,
+            "the configured WebDriver URL is invalid (BadWebdriverUrl)",
+        ),
+        NewSessionError::FailedC(e) if e.is_connect() => PortError::new(
+            PortErrorKind::NotConnected,
+            "the WebDriver endpoint refused the connection (FailedC)",
+        ),
+        NewSessionError::Failed(_) | NewSessionError::FailedC(_) | NewSessionError::Lost(_) => {
+            PortError::new(
+                PortErrorKind::Transport,
+                "the WebDriver connection broke while starting a session",
+            )
+        }
+        NewSessionError::NotW3C(_) => PortError::new(
+            PortErrorKind::Transport,
+            "the WebDriver endpoint does not speak W3C WebDriver (NotW3C)",
+        ),
+        NewSessionError::SessionNotCreated(w) => PortError::new(
+            PortErrorKind::NotConnected,
+            format!("the driver refused to start a browser session ({:?})", w.error),
+        ),
+        NewSessionError::UnexpectedError(e) => {
+            let mapped = cmd(e, Sent::Read);
+            PortError::new(
+                PortErrorKind::NotConnected,
+                format!("starting a browser session failed ({})", mapped.kind().code()),
+            )
+        }
+    }
+}
+
+/// The dialog kind an error names, when the driver names one. Only keywords are matched; the
+/// message itself is dropped.
+pub(crate) fn dialog_hint(error: &CmdError) -> Option<DialogKind> {
+    let CmdError::Standard(w) = error else { return None };
+    match w.error {
+        ErrorStatus::InvalidArgument if beforeunload_hint(w) => Some(DialogKind::BeforeUnload),
+        // Firefox: "Unexpected <type> dialog detected. Performed handler …". Chromium's message
+        // carries the dialog text instead, so only the fixed prefix is trusted.
+        ErrorStatus::UnexpectedAlertOpen => {
+            let message = w.message.as_ref();
+            let kind = message.strip_prefix("Unexpected ")?.split(' ').next()?;
+            let rest = message.strip_prefix("Unexpected ")?.strip_prefix(kind)?;
+            if !rest.starts_with(" dialog detected") {
+                return None;
+            }
+            match kind {
+                "alert" => Some(DialogKind::Alert),
+                "confirm" => Some(DialogKind::Confirm),
+                "prompt" => Some(DialogKind::Prompt),
+                "beforeunload" => Some(DialogKind::BeforeUnload),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Chromium's odd shape for an open `beforeunload` prompt.
+fn beforeunload_hint(w: &WebDriver) -> bool {
+    w.message.starts_with("Unexpected dialog type beforeunload")
+}
+
+/// Whether the error says a dialog is open (either engine's shape).
+pub(crate) fn is_dialog(error: &CmdError) -> bool {
+    match error {
+        CmdError::Standard(w) => {
+            w.error == ErrorStatus::UnexpectedAlertOpen
+                || (w.error == ErrorStatus::InvalidArgument && beforeunload_hint(w))
+        }
+        _ => false,
+    }
+}
+
+fn variant(error: &CmdError) -> &'static str {
+    match error {
+        CmdError::Standard(_) => "Standard",
+        CmdError::BadUrl(_) => "BadUrl",
+        CmdError::Failed(_) => "Failed",
+        CmdError::FailedC(_) => "FailedC",
+        CmdError::Lost(_) => "Lost",
+        CmdError::NotJson(_) => "NotJson",
+        CmdError::Json(_) => "Json",
+        CmdError::NotW3C(_) => "NotW3C",
+        CmdError::InvalidArgument(..) => "InvalidArgument",
+        CmdError::ImageDecodeError(_) => "ImageDecodeError",
+        CmdError::PdfDecodeError(_) => "PdfDecodeError",
+        CmdError::WaitTimeout => "WaitTimeout",
+        _ => "unknown",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ghostlight_core::port::PortEffect;
+
+    fn wd(status: ErrorStatus, message: &'static str) -> CmdError {
+        CmdError::Standard(WebDriver::new(status, message))
+    }
+
+    #[test]
+    fn standard_errors_map_to_kinds() {
+        let cases = [
+            (ErrorStatus::InvalidSessionId, PortErrorKind::BrowserGone),
+            (ErrorStatus::NoSuchWindow, PortErrorKind::TabGone),
+            (ErrorStatus::StaleElementReference, PortErrorKind::TargetStale),
+            (ErrorStatus::NoSuchElement, PortErrorKind::TargetStale),
+            (ErrorStatus::DetachedShadowRoot, PortErrorKind::TargetStale),
+            (ErrorStatus::UnexpectedAlertOpen, PortErrorKind::BlockedByDialog),
+            (ErrorStatus::Timeout, PortErrorKind::Timeout),
+            (ErrorStatus::ScriptTimeout, PortErrorKind::Timeout),
+            (ErrorStatus::UnsupportedOperation, PortErrorKind::Unsupported),
+            (ErrorStatus::UnknownCommand, PortErrorKind::Unsupported),
+            (ErrorStatus::InvalidArgument, PortErrorKind::InvalidInput),
+            (ErrorStatus::JavascriptError, PortErrorKind::ScriptError),
+        ];
+        for (status, kind) in cases {
+            assert_eq!(cmd(&wd(status, "x"), Sent::Read).kind(), kind);
+        }
+    }
+
+    #[test]
+    fn chromium_beforeunload_shape_is_a_dialog() {
+        let error = wd(ErrorStatus::InvalidArgument, "Unexpected dialog type beforeunload");
+        assert_eq!(cmd(&error, Sent::Act).kind(), PortErrorKind::BlockedByDialog);
+        assert_eq!(cmd(&error, Sent::Act).effect(), PortEffect::None);
+        assert_eq!(dialog_hint(&error), Some(DialogKind::BeforeUnload));
+        assert!(is_dialog(&error));
+    }
+
+    #[test]
+    fn firefox_names_the_dialog_type_and_chromium_text_is_not_trusted() {
+        let firefox =
+            wd(ErrorStatus::UnexpectedAlertOpen, "Unexpected confirm dialog detected. Performed handler");
+        assert_eq!(dialog_hint(&firefox), Some(DialogKind::Confirm));
+        let chromium = wd(ErrorStatus::UnexpectedAlertOpen, "unexpected alert open: {Alert text : prompt}");
+        assert_eq!(dialog_hint(&chromium), None);
+        let tricky = wd(ErrorStatus::UnexpectedAlertOpen, "Unexpected prompt");
+        assert_eq!(dialog_hint(&tricky), None);
+    }
+
+    #[test]
+    fn messages_never_carry_driver_text() {
+        let error = wd(ErrorStatus::UnexpectedAlertOpen, "unexpected alert open: {Alert text : secret}");
+        let mapped = cmd(&error, Sent::Act);
+        assert!(!mapped.message().contains("secret"));
+        assert!(mapped.message().contains("UnexpectedAlertOpen"));
+    }
+
+    #[test]
+    fn effect_follows_the_command() {
+        let timeout = wd(ErrorStatus::Timeout, "x");
+        assert_eq!(cmd(&timeout, Sent::Read).effect(), PortEffect::None);
+        assert_eq!(cmd(&timeout, Sent::Act).effect(), PortEffect::Unknown);
+        let lost = CmdError::Lost(std::io::Error::other("gone"));
+        assert_eq!(cmd(&lost, Sent::Act).kind(), PortErrorKind::Transport);
+        assert_eq!(cmd(&lost, Sent::Act).effect(), PortEffect::Unknown);
+    }
+}

@@ -1,0 +1,212 @@
+//! Navigation and history, with `beforeunload` handled as the findings describe (§3).
+//!
+//! Sessions ask for `unhandledPromptBehavior: {"default":"ignore","beforeUnload":"ignore"}`,
+//! so a `beforeunload` prompt stays open instead of being accepted silently:
+//! - Chromium: `Navigate To` (and `Refresh`) answers at once without navigating, and the
+//!   prompt is open;
+//! - Firefox: `Navigate To` blocks until the page-load timeout. Firefox navigations therefore
+//!   first wait at most [`FIREFOX_PROMPT_PROBE`], look for a prompt, and then keep waiting for
+//!   the page up to the call's own timeout.
+//!
+//! A prompt found this way is accepted when the caller asked to discard (`beforeunload:
+//! "discard"`), and the navigation is awaited. Otherwise it is dismissed, so the page stays as
+//! it was, and the call answers [`PortErrorKind::BlockedByDialog`] with effect none.
+//!
+//! Reload with `bypass_cache`: Chromium uses the DevTools `Page.reload {ignoreCache: true}`;
+//! Firefox has no WebDriver or DevTools equivalent here, so it runs Firefox's non-standard
+//! `location.reload(true)` (`forceGet`), which Firefox documents as reloading from the server.
+
+use std::time::Duration;
+
+use ghostlight_core::Readiness;
+use ghostlight_core::port::{
+    DialogKind, HistoryMove, NavigateInput, PageState, PortError, PortErrorKind, PortResult, TabRef,
+};
+use serde_json::json;
+use tokio::time::Instant;
+use url::Url;
+
+use crate::commands::SessionCommand;
+use crate::config::Engine;
+use crate::errors::{self, Sent};
+use crate::session::Session;
+
+use super::dialogs;
+
+/// How long a Firefox navigation waits before it looks for a `beforeunload` prompt.
+pub(crate) const FIREFOX_PROMPT_PROBE: Duration = Duration::from_secs(2);
+/// Pause between two page-state polls while a navigation finishes.
+const LOAD_POLL_INTERVAL: Duration = Duration::from_millis(100);
+/// One page-state poll may take this long while a navigation is in flight.
+const POLL_SCRIPT_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// What the navigation command itself waited for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Expect {
+    /// The command waits for the page to load (Navigate To, Back, Forward, Refresh).
+    Load,
+    /// The command only starts a reload (DevTools or script): wait for a new document.
+    NewDocument,
+}
+
+/// Navigate `tab` to `input.url`.
+pub(crate) async fn navigate(
+    s: &mut Session,
+    tab: &TabRef,
+    input: &NavigateInput,
+    timeout: Duration,
+) -> PortResult<PageState> {
+    s.tab(tab).await?;
+    go(s, &input.url, timeout, input.discard_beforeunload).await
+}
+
+/// Navigate the current tab (already switched to) to `url` within `timeout`.
+pub(crate) async fn go(
+    s: &mut Session,
+    url: &Url,
+    timeout: Duration,
+    discard: bool,
+) -> PortResult<PageState> {
+    let deadline = Instant::now() + timeout;
+    let before = s.page_state().await?;
+    s.set_page_load_timeout(first_wait(s.engine(), timeout)).await?;
+    let sent = s.command(SessionCommand::navigate(url), Sent::Act).await;
+    settle(s, &before, sent.map(drop), deadline, discard, Expect::Load).await
+}
+
+/// Move through `tab`'s history or reload it. A back or forward that leaves the page as it
+/// was (no entry in that direction) answers [`PortErrorKind::InvalidInput`].
+pub(crate) async fn history(
+    s: &mut Session,
+    tab: &TabRef,
+    step: HistoryMove,
+    timeout: Duration,
+) -> PortResult<PageState> {
+    s.tab(tab).await?;
+    let deadline = Instant::now() + timeout;
+    let before = s.page_state().await?;
+    s.set_page_load_timeout(first_wait(s.engine(), timeout)).await?;
+    let act = |e: fantoccini::error::CmdError| errors::cmd(&e, Sent::Act);
+    let (sent, expect) = match step {
+        HistoryMove::Back => (s.client().back().await.map_err(act), Expect::Load),
+        HistoryMove::Forward => (s.client().forward().await.map_err(act), Expect::Load),
+        HistoryMove::Reload { bypass_cache: false } => {
+            (s.client().refresh().await.map_err(act), Expect::Load)
+        }
+        HistoryMove::Reload { bypass_cache: true } => {
+            let sent = match s.engine() {
+                Engine::Chromium => {
+                    s.cdp("Page.reload", json!({ "ignoreCache": true }), Sent::Act).await.map(drop)
+                }
+                Engine::Firefox => s
+                    .execute("setTimeout(() => location.reload(true), 0);", Vec::new(), Sent::Act)
+                    .await
+                    .map(drop),
+            };
+            (sent, Expect::NewDocument)
+        }
+    };
+    let page = settle(s, &before, sent, deadline, false, expect).await?;
+    if matches!(step, HistoryMove::Back | HistoryMove::Forward)
+        && page.document == before.document
+        && page.url == before.url
+    {
+        return Err(PortError::new(
+            PortErrorKind::InvalidInput,
+            "there is no history entry in that direction",
+        ));
+    }
+    Ok(page)
+}
+
+/// The page-load timeout of the navigation command itself.
+fn first_wait(engine: Engine, timeout: Duration) -> Duration {
+    match engine {
+        Engine::Chromium => timeout,
+        Engine::Firefox => timeout.min(FIREFOX_PROMPT_PROBE),
+    }
+}
+
+/// After a navigation command: handle a `beforeunload` prompt, then wait for the page.
+async fn settle(
+    s: &mut Session,
+    before: &PageState,
+    sent: PortResult<()>,
+    deadline: Instant,
+    discard: bool,
+    expect: Expect,
+) -> PortResult<PageState> {
+    let mut waiting = match sent {
+        Ok(()) => expect == Expect::NewDocument,
+        // Firefox's blocked navigation, a slow page, or a prompt that raced the command.
+        Err(e) if matches!(e.kind(), PortErrorKind::Timeout | PortErrorKind::BlockedByDialog) => true,
+        Err(e) => return Err(e),
+    };
+    if dialogs::probe(s).await?.is_some() {
+        handle_prompt(s, discard).await?;
+        waiting = true;
+    }
+    if !waiting {
+        match s.page_state().await {
+            Err(e) if e.kind() == PortErrorKind::BlockedByDialog => {
+                handle_prompt(s, discard).await?;
+            }
+            other => return other,
+        }
+    }
+    wait_for_page(s, before, deadline, discard).await
+}
+
+/// A dialog is open after a navigation command. A `beforeunload` prompt is accepted (discard)
+/// or dismissed (answering `BlockedByDialog`, effect none); any other dialog was opened by a
+/// page and blocks the navigation's outcome (effect unknown).
+async fn handle_prompt(s: &mut Session, discard: bool) -> PortResult<()> {
+    match dialogs::probe(s).await? {
+        None => Ok(()),
+        Some(Some(DialogKind::BeforeUnload)) if discard => {
+            s.client().accept_alert().await.map_err(|e| errors::cmd(&e, Sent::Act))
+        }
+        Some(Some(DialogKind::BeforeUnload)) => {
+            s.client().dismiss_alert().await.map_err(|e| errors::cmd(&e, Sent::Act))?;
+            Err(PortError::new(
+                PortErrorKind::BlockedByDialog,
+                "a beforeunload prompt stopped the navigation; it was dismissed and the page stayed",
+            ))
+        }
+        Some(_) => {
+            Err(PortError::new(PortErrorKind::BlockedByDialog, "a dialog opened while the page loaded")
+                .effect_unknown())
+        }
+    }
+}
+
+/// Poll the page state until the document is complete and (when a navigation is pending)
+/// new, or until `deadline` ([`PortErrorKind::Timeout`], effect unknown).
+async fn wait_for_page(
+    s: &mut Session,
+    before: &PageState,
+    deadline: Instant,
+    discard: bool,
+) -> PortResult<PageState> {
+    loop {
+        let remaining = deadline.saturating_duration_since(Instant::now());
+        if remaining.is_zero() {
+            return Err(PortError::new(PortErrorKind::Timeout, "the page did not finish loading in time")
+                .effect_unknown());
+        }
+        s.set_script_timeout(remaining.min(POLL_SCRIPT_TIMEOUT)).await?;
+        match s.page_state().await {
+            Ok(page) if page.readiness == Readiness::Complete && page.document != before.document => {
+                return Ok(page);
+            }
+            Ok(_) => {}
+            Err(e) if e.kind() == PortErrorKind::BlockedByDialog => handle_prompt(s, discard).await?,
+            Err(e) if e.is_connection_lost() || e.kind() == PortErrorKind::TabGone => {
+                return Err(e.effect_unknown());
+            }
+            // Scripts fail while one document unloads and the next one starts.
+            Err(_) => {}
+        }
+        tokio::time::sleep(LOAD_POLL_INTERVAL.min(remaining)).await;
+    }
+}

@@ -1,0 +1,137 @@
+//! Window geometry, resizing and zoom.
+//!
+//! Geometry is always observed, never derived: the same outer window gives different CSS
+//! viewports on the two engines (findings §1).
+//!
+//! Zoom: WebDriver has no browser zoom. On Chromium the adapter emulates it faithfully with
+//! DevTools `Emulation.setDeviceMetricsOverride` (viewport ÷ z, device scale × z), per tab,
+//! re-applied after a resize of that tab's window and cleared at 100 %. Firefox answers
+//! [`PortErrorKind::Unsupported`]: its only zoom path needs geckodriver's system access, which
+//! would hand privileged script to whoever holds the session (findings §5).
+
+use ghostlight_core::port::{Geometry, PortError, PortErrorKind, PortResult, TabRef};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::commands::SessionCommand;
+use crate::config::Engine;
+use crate::errors::Sent;
+use crate::session::Session;
+
+/// The neutral zoom in percent.
+const NO_ZOOM: u32 = 100;
+
+const VIEWPORT_SCRIPT: &str = "return { width: window.innerWidth, height: window.innerHeight, \
+     scale: window.devicePixelRatio, x: window.scrollX, y: window.scrollY };";
+
+#[derive(Debug, Deserialize)]
+struct Viewport {
+    width: f64,
+    height: f64,
+    scale: f64,
+    x: f64,
+    y: f64,
+}
+
+#[derive(Debug, Deserialize)]
+struct WindowRect {
+    width: f64,
+    height: f64,
+}
+
+/// Observed geometry of `tab`.
+pub(crate) async fn geometry(s: &mut Session, tab: &TabRef) -> PortResult<Geometry> {
+    let handle = s.tab(tab).await?;
+    measure(s, &handle).await
+}
+
+/// Resize the window of `tab` (outer size), re-apply its emulated zoom, and observe.
+pub(crate) async fn resize_window(
+    s: &mut Session,
+    tab: &TabRef,
+    width: u32,
+    height: u32,
+) -> PortResult<Geometry> {
+    let handle = s.tab(tab).await?;
+    s.command(SessionCommand::set_window_size(width, height), Sent::Act).await?;
+    let zoom = s.zoom(&handle);
+    if zoom != NO_ZOOM {
+        apply_zoom(s, &handle, zoom).await?;
+    }
+    measure(s, &handle).await
+}
+
+/// Set `tab`'s zoom (Chromium: emulated; Firefox: unsupported) and observe.
+pub(crate) async fn set_zoom(s: &mut Session, tab: &TabRef, percent: u32) -> PortResult<Geometry> {
+    if s.engine() == Engine::Firefox {
+        return Err(PortError::new(PortErrorKind::Unsupported, "Firefox offers no zoom through WebDriver"));
+    }
+    if percent == 0 {
+        return Err(PortError::new(PortErrorKind::InvalidInput, "a zoom of 0 % is not a zoom"));
+    }
+    let handle = s.tab(tab).await?;
+    apply_zoom(s, &handle, percent).await?;
+    measure(s, &handle).await
+}
+
+async fn apply_zoom(s: &mut Session, handle: &str, percent: u32) -> PortResult<()> {
+    s.cdp("Emulation.clearDeviceMetricsOverride", json!({}), Sent::Act).await?;
+    s.set_zoom_record(handle, NO_ZOOM);
+    if percent == NO_ZOOM {
+        return Ok(());
+    }
+    let natural = viewport(s).await?;
+    let z = f64::from(percent) / 100.0;
+    let params = json!({
+        "width": (natural.width / z).round(),
+        "height": (natural.height / z).round(),
+        "deviceScaleFactor": natural.scale * z,
+        "mobile": false,
+    });
+    s.cdp("Emulation.setDeviceMetricsOverride", params, Sent::Act).await?;
+    s.set_zoom_record(handle, percent);
+    Ok(())
+}
+
+async fn viewport(s: &mut Session) -> PortResult<Viewport> {
+    let value = s.execute(VIEWPORT_SCRIPT, Vec::new(), Sent::Read).await?;
+    serde_json::from_value(value).map_err(|_| unexpected())
+}
+
+async fn measure(s: &mut Session, handle: &str) -> PortResult<Geometry> {
+    let viewport = viewport(s).await?;
+    let rect: Value = s.command(SessionCommand::window_rect(), Sent::Read).await?;
+    let rect: WindowRect = serde_json::from_value(rect).map_err(|_| unexpected())?;
+    Ok(Geometry {
+        viewport_width: px(viewport.width),
+        viewport_height: px(viewport.height),
+        window_width: px(rect.width),
+        window_height: px(rect.height),
+        device_scale: viewport.scale,
+        zoom_percent: s.zoom(handle),
+        scroll_x: viewport.x,
+        scroll_y: viewport.y,
+    })
+}
+
+/// A non-negative pixel count (the float-to-int `as` saturates; NaN becomes 0).
+fn px(value: f64) -> u32 {
+    value.round().max(0.0) as u32
+}
+
+fn unexpected() -> PortError {
+    PortError::new(PortErrorKind::Other, "the browser answered an unexpected geometry shape")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pixels_round_and_saturate() {
+        assert_eq!(px(853.4), 853);
+        assert_eq!(px(-3.0), 0);
+        assert_eq!(px(f64::NAN), 0);
+        assert_eq!(px(1e12), u32::MAX);
+    }
+}

@@ -1,0 +1,100 @@
+//! Page state and document identity, from one small script (`scripts/page_state.js`).
+//!
+//! [`DocumentId`] is `timeOrigin|nonce|epoch|url`: the document's `performance.timeOrigin`,
+//! a per-document nonce stamped on first sight, the count of back/forward-cache restores
+//! (`pageshow` with `persisted`), and the URL without fragment *at which the document was
+//! first stamped*.
+//!
+//! Decision: a same-document URL change (`#hash` or `history.pushState`) keeps the
+//! [`DocumentId`]. WebDriver element references stay valid across both on both engines, so
+//! targets stay usable; [`PageState::url`] still reports the new URL. A reload, a link or a
+//! `goto` gives a new document (new timeOrigin and nonce); a Chromium back/forward-cache
+//! restore keeps timeOrigin and nonce but bumps the epoch.
+
+use ghostlight_core::Readiness;
+use ghostlight_core::port::{DocumentId, PageState, PortError, PortErrorKind, PortResult};
+use serde::Deserialize;
+use url::Url;
+
+/// The page-state function expression (see the script's header).
+pub(crate) const PAGE_STATE_FN: &str = include_str!("scripts/page_state.js");
+
+/// An `Execute Script` body that answers the page state.
+pub(crate) fn state_script() -> String {
+    format!("return ({})();", PAGE_STATE_FN.trim_end())
+}
+
+/// An `Execute Script` body that reads and clears the kind of the last page dialog recorded
+/// by the page-state hooks (`null` when none was recorded or the dialog is still open).
+pub(crate) const TAKE_DIALOG_RECORD: &str = "const key = Symbol.for('gl.dialog'); \
+     const record = window[key]; \
+     if (!record || record.open) return null; \
+     window[key] = undefined; \
+     return record.kind;";
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawState {
+    url: String,
+    title: String,
+    ready_state: String,
+    time_origin: serde_json::Number,
+    nonce: String,
+    epoch: u64,
+    doc_url: String,
+}
+
+/// Parse the page-state script's answer.
+pub(crate) fn parse_state(value: serde_json::Value) -> PortResult<PageState> {
+    let raw: RawState = serde_json::from_value(value).map_err(|_| {
+        PortError::new(PortErrorKind::Other, "the page state script answered an unexpected shape")
+    })?;
+    let url = Url::parse(&raw.url)
+        .map_err(|_| PortError::new(PortErrorKind::Other, "the page reported a URL that does not parse"))?;
+    let document =
+        DocumentId::new(format!("{}|{}|{}|{}", raw.time_origin, raw.nonce, raw.epoch, raw.doc_url));
+    Ok(PageState { url, title: raw.title, readiness: readiness(&raw.ready_state), document })
+}
+
+/// `document.readyState` as core's [`Readiness`].
+pub(crate) fn readiness(ready_state: &str) -> Readiness {
+    match ready_state {
+        "loading" => Readiness::Loading,
+        "interactive" => Readiness::Interactive,
+        "complete" => Readiness::Complete,
+        _ => Readiness::Unknown,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn parses_state_and_builds_identity() {
+        let state = parse_state(json!({
+            "url": "http://127.0.0.1:1/a#x", "title": "A", "readyState": "complete",
+            "timeOrigin": 1700000000123.5, "nonce": "n1", "epoch": 0, "docUrl": "http://127.0.0.1:1/a"
+        }))
+        .expect("a well-formed state parses");
+        assert_eq!(state.url.as_str(), "http://127.0.0.1:1/a#x");
+        assert_eq!(state.readiness, Readiness::Complete);
+        assert_eq!(state.document.as_str(), "1700000000123.5|n1|0|http://127.0.0.1:1/a");
+    }
+
+    #[test]
+    fn odd_shapes_are_errors_not_panics() {
+        assert!(parse_state(json!(null)).is_err());
+        assert!(parse_state(json!({"url": "not a url"})).is_err());
+        assert_eq!(readiness("weird"), Readiness::Unknown);
+    }
+
+    #[test]
+    fn script_is_a_function_expression() {
+        let script = state_script();
+        assert!(script.starts_with("return ("));
+        assert!(script.contains("(function glPageState()"));
+        assert!(script.ends_with("}))();"));
+    }
+}

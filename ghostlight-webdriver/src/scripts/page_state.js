@@ -1,0 +1,66 @@
+// Ghostlight page state: one function expression, run through WebDriver "Execute Script".
+//
+// Returns {url, title, readyState, timeOrigin, nonce, epoch, docUrl}. On its first run in a
+// document it stamps the document (hidden symbol-keyed window properties, invisible to
+// ordinary property enumeration):
+// - `gl.doc`: a per-document nonce (crypto.randomUUID, or Math.random where that is missing);
+// - `gl.epoch`: a counter of `pageshow` events with `persisted` (back/forward-cache restores,
+//   which keep the document and its timeOrigin on Chromium);
+// - `gl.url`: the URL (without fragment) the document had when first stamped;
+// - wrappers around window.alert/confirm/prompt that record the kind of the last dialog in
+//   `gl.dialog` ({kind, open}) before the dialog opens. The record can only be read once the
+//   dialog is closed (no script runs while one is open); a closed record is cleared here.
+(function glPageState() {
+  const w = window;
+  const DOC = Symbol.for('gl.doc');
+  const EPOCH = Symbol.for('gl.epoch');
+  const URL_AT = Symbol.for('gl.url');
+  const DIALOG = Symbol.for('gl.dialog');
+  const withoutFragment = (href) => {
+    const at = href.indexOf('#');
+    return at < 0 ? href : href.slice(0, at);
+  };
+  const hidden = (key, value) =>
+    Object.defineProperty(w, key, { value, writable: true, configurable: true, enumerable: false });
+  if (typeof w[DOC] !== 'string') {
+    let nonce = '';
+    try {
+      nonce = w.crypto.randomUUID();
+    } catch (_) {
+      nonce = '';
+    }
+    if (!nonce) {
+      nonce = 'r' + Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
+    }
+    hidden(DOC, nonce);
+    hidden(EPOCH, 0);
+    hidden(URL_AT, withoutFragment(String(w.location.href)));
+    hidden(DIALOG, undefined);
+    w.addEventListener('pageshow', (event) => {
+      if (event.persisted) w[EPOCH] += 1;
+    }, true);
+    for (const kind of ['alert', 'confirm', 'prompt']) {
+      const original = w[kind];
+      if (typeof original !== 'function') continue;
+      w[kind] = function (...args) {
+        w[DIALOG] = { kind, open: true };
+        try {
+          return original.apply(this, args);
+        } finally {
+          w[DIALOG] = { kind, open: false };
+        }
+      };
+    }
+  }
+  const record = w[DIALOG];
+  if (record && !record.open) w[DIALOG] = undefined;
+  return {
+    url: String(w.location.href),
+    title: String(w.document.title),
+    readyState: String(w.document.readyState),
+    timeOrigin: w.performance.timeOrigin,
+    nonce: w[DOC],
+    epoch: w[EPOCH],
+    docUrl: w[URL_AT],
+  };
+})

@@ -1,0 +1,396 @@
+//! One live WebDriver session: the fantoccini [`Client`], the local driver process (when the
+//! adapter launched it), and the little state the adapter keeps per session.
+//!
+//! A session has one *current* window (and frame) on the driver side. [`Session`] tracks it
+//! so that each operation switches only when needed; see `ops/mod.rs` for how operations use
+//! this API.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use fantoccini::elements::Element as WdElement;
+use fantoccini::wd::{TimeoutConfiguration, WindowHandle};
+use fantoccini::{Client, ClientBuilder};
+use ghostlight_core::port::{ElementRef, PageState, PortError, PortErrorKind, PortResult, TabRef};
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::{Value, json};
+use url::Url;
+
+use crate::commands::SessionCommand;
+use crate::config::{DriverSource, Engine, WebDriverConfig};
+use crate::errors::{self, Sent};
+use crate::launch::{self, DriverProcess};
+use crate::page;
+use crate::refs::{Element, Tab};
+
+/// How long creating a session may take (Firefox: 5–14 s on a loaded machine).
+pub(crate) const SESSION_START_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long a polite `DELETE session` may take at shutdown before the processes are killed.
+pub(crate) const SESSION_CLOSE_TIMEOUT: Duration = Duration::from_secs(5);
+/// The script timeout a session starts with (operations narrow it to their own timeout).
+pub(crate) const DEFAULT_SCRIPT_TIMEOUT: Duration = Duration::from_secs(30);
+/// The page-load timeout a session starts with (operations narrow it to their own timeout).
+pub(crate) const DEFAULT_PAGE_LOAD_TIMEOUT: Duration = Duration::from_secs(30);
+/// The smallest timeout given to the driver (a zero timeout would fail at once).
+pub(crate) const MIN_DRIVER_TIMEOUT: Duration = Duration::from_millis(100);
+
+/// The driver-side timeouts last set on the session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Timeouts {
+    script: Duration,
+    page_load: Duration,
+}
+
+/// A live WebDriver session and what the adapter tracks about it.
+#[derive(Debug)]
+pub(crate) struct Session {
+    client: Client,
+    engine: Engine,
+    /// The session number encoded in every [`TabRef`] and [`ElementRef`] of this session.
+    number: u64,
+    /// The window the driver is switched to; `None` when unknown (after a failed or
+    /// cancelled switch, or after the current window was closed).
+    current: Option<String>,
+    /// Whether the driver is switched into a frame of `current` (not its top document).
+    in_frame: bool,
+    /// The tab most recently opened or focused through the adapter.
+    active: Option<String>,
+    /// Emulated zoom per window handle (Chromium only; absent means 100 %).
+    zoom: HashMap<String, u32>,
+    /// The last page state read per window handle (answered for a tab a dialog blocks).
+    last_page: HashMap<String, PageState>,
+    timeouts: Timeouts,
+    headless: bool,
+    process: Option<DriverProcess>,
+}
+
+impl Session {
+    /// Start the driver (when launching) and open a new session. `number` must differ from
+    /// every earlier session of the same browser.
+    pub(crate) async fn start(config: &WebDriverConfig, number: u64) -> PortResult<Session> {
+        let process = match &config.driver {
+            DriverSource::Launch { .. } => Some(DriverProcess::launch(config).await.map_err(|e| {
+                PortError::new(PortErrorKind::NotConnected, format!("the browser could not be started: {e}"))
+            })?),
+            DriverSource::Connect(_) => None,
+        };
+        let endpoint = match (&config.driver, &process) {
+            (_, Some(process)) => process.url().clone(),
+            (DriverSource::Connect(url), None) => with_trailing_slash(url),
+            (DriverSource::Launch { .. }, None) => {
+                return Err(PortError::new(PortErrorKind::NotConnected, "the driver did not start"));
+            }
+        };
+        let mut caps = launch::capabilities(config, process.as_ref().and_then(DriverProcess::profile_dir));
+        let timeouts = Timeouts { script: DEFAULT_SCRIPT_TIMEOUT, page_load: DEFAULT_PAGE_LOAD_TIMEOUT };
+        caps.insert(
+            "timeouts".into(),
+            json!({
+                "script": millis(timeouts.script),
+                "pageLoad": millis(timeouts.page_load),
+                "implicit": 0
+            }),
+        );
+        let connect =
+            ClientBuilder::new(HttpConnector::new()).capabilities(caps).connect(endpoint.as_str()).await;
+        let client = match tokio::time::timeout(SESSION_START_TIMEOUT, async { connect }).await {
+            Ok(Ok(client)) => client,
+            Ok(Err(error)) => return Err(errors::new_session(&error)),
+            Err(_) => {
+                return Err(PortError::new(
+                    PortErrorKind::NotConnected,
+                    "the browser session did not start in time",
+                ));
+            }
+        };
+        let handle = match client.window().await {
+            Ok(handle) => String::from(handle),
+            Err(error) => return Err(errors::cmd(&error, Sent::Read)),
+        };
+        Ok(Session {
+            client,
+            engine: config.engine,
+            number,
+            current: Some(handle.clone()),
+            in_frame: false,
+            active: Some(handle),
+            zoom: HashMap::new(),
+            last_page: HashMap::new(),
+            timeouts,
+            headless: config.headless,
+            process,
+        })
+    }
+
+    /// Close the session politely (bounded), then kill the driver and browser and remove the
+    /// profile.
+    pub(crate) async fn close(self) {
+        let Session { client, process, .. } = self;
+        let _ = tokio::time::timeout(SESSION_CLOSE_TIMEOUT, client.close()).await;
+        if let Some(process) = process {
+            process.shutdown().await;
+        }
+    }
+
+    /// Drop a session whose browser or driver is gone: kill what is left, without asking the
+    /// driver anything.
+    pub(crate) async fn discard(self) {
+        let Session { client, process, .. } = self;
+        // Dropping the last client lets fantoccini send its own best-effort DELETE.
+        drop(client);
+        if let Some(process) = process {
+            process.shutdown().await;
+        }
+    }
+
+    // ---- identity --------------------------------------------------------------------
+
+    /// The engine of this session.
+    pub(crate) fn engine(&self) -> Engine {
+        self.engine
+    }
+
+    /// Whether the browser runs headless.
+    pub(crate) fn headless(&self) -> bool {
+        self.headless
+    }
+
+    /// The fantoccini client. Commands sent through it act on the current window and frame:
+    /// call [`Session::tab`] or [`Session::element`] first.
+    pub(crate) fn client(&self) -> &Client {
+        &self.client
+    }
+
+    /// The driver process id and profile directory (local launches only).
+    pub(crate) fn process_info(&self) -> Option<(u32, std::path::PathBuf)> {
+        let process = self.process.as_ref()?;
+        Some((process.pid()?, process.profile_dir()?.to_path_buf()))
+    }
+
+    /// The [`TabRef`] of window `handle` in this session.
+    pub(crate) fn tab_ref(&self, handle: &str) -> TabRef {
+        Tab { session: self.number, handle: handle.to_owned() }.to_ref()
+    }
+
+    /// The [`ElementRef`] of element `id` inside `frames` (iframe element ids from the top
+    /// document down) of window `handle`.
+    #[allow(dead_code, reason = "internal API for the element operations still to come (perception, input)")]
+    pub(crate) fn element_ref(&self, handle: &str, frames: &[String], id: &str) -> ElementRef {
+        let tab = Tab { session: self.number, handle: handle.to_owned() };
+        Element { tab, frames: frames.to_vec(), id: id.to_owned() }.to_ref()
+    }
+
+    /// Decode `tab` and check it belongs to this session ([`PortErrorKind::TabGone`] when it
+    /// is from an earlier one).
+    pub(crate) fn handle_of(&self, tab: &TabRef) -> PortResult<String> {
+        let tab = Tab::parse(tab)?;
+        if tab.session != self.number {
+            return Err(PortError::new(
+                PortErrorKind::TabGone,
+                "the tab belonged to an earlier browser session",
+            ));
+        }
+        Ok(tab.handle)
+    }
+
+    // ---- switching -------------------------------------------------------------------
+
+    /// Make `tab`'s top-level document the driver's current browsing context, switching only
+    /// when needed. Answers the window handle.
+    pub(crate) async fn tab(&mut self, tab: &TabRef) -> PortResult<String> {
+        let handle = self.handle_of(tab)?;
+        self.switch_to(&handle).await?;
+        Ok(handle)
+    }
+
+    /// Switch to window `handle` (top-level document).
+    pub(crate) async fn switch_to(&mut self, handle: &str) -> PortResult<()> {
+        if self.current.as_deref() == Some(handle) && !self.in_frame {
+            return Ok(());
+        }
+        // Unknown until the switch is confirmed (a cancelled call leaves it unknown).
+        self.current = None;
+        let window = WindowHandle::try_from(handle.to_owned())
+            .map_err(|_| PortError::new(PortErrorKind::InvalidInput, "the tab reference is malformed"))?;
+        // Switch To Window also resets to the top-level document, and (unlike Switch To
+        // Frame) it works while a dialog is open.
+        self.client.switch_to_window(window).await.map_err(|e| errors::cmd(&e, Sent::Read))?;
+        self.current = Some(handle.to_owned());
+        self.in_frame = false;
+        Ok(())
+    }
+
+    /// Switch into `frames` (iframe element ids from the top document down) of `tab`.
+    /// Operations that ran in a frame need not switch back: the next [`Session::tab`] does.
+    #[allow(dead_code, reason = "internal API for the element operations still to come (perception, input)")]
+    pub(crate) async fn enter_frames(&mut self, tab: &TabRef, frames: &[String]) -> PortResult<String> {
+        let handle = self.tab(tab).await?;
+        for frame in frames {
+            self.in_frame = true;
+            self.command(SessionCommand::enter_frame(frame), Sent::Read).await?;
+        }
+        Ok(handle)
+    }
+
+    /// Resolve `element` to a fantoccini element in its own frame, switching window and
+    /// frames. The element must belong to `tab` ([`PortErrorKind::TargetStale`] otherwise).
+    #[allow(dead_code, reason = "internal API for the element operations still to come (perception, input)")]
+    pub(crate) async fn element(&mut self, tab: &TabRef, element: &ElementRef) -> PortResult<WdElement> {
+        let decoded = Element::parse(element)?;
+        let handle = self.handle_of(tab)?;
+        if decoded.tab.session != self.number || decoded.tab.handle != handle {
+            return Err(PortError::new(
+                PortErrorKind::TargetStale,
+                "the element belongs to another tab or session",
+            ));
+        }
+        self.enter_frames(tab, &decoded.frames).await?;
+        Ok(WdElement::from_element_id(self.client.clone(), decoded.id.into()))
+    }
+
+    /// The window the driver is switched to, if known.
+    pub(crate) fn current(&self) -> Option<&str> {
+        self.current.as_deref()
+    }
+
+    /// Forget the current window (after closing it: the driver does not switch by itself).
+    pub(crate) fn forget_current(&mut self) {
+        self.current = None;
+        self.in_frame = false;
+    }
+
+    /// The tab most recently opened or focused through the adapter.
+    pub(crate) fn active(&self) -> Option<&str> {
+        self.active.as_deref()
+    }
+
+    /// Record `handle` as the most recently opened or focused tab.
+    pub(crate) fn set_active(&mut self, handle: &str) {
+        self.active = Some(handle.to_owned());
+    }
+
+    /// Forget per-tab state of a closed window.
+    pub(crate) fn forget_tab(&mut self, handle: &str) {
+        self.zoom.remove(handle);
+        self.last_page.remove(handle);
+        if self.active.as_deref() == Some(handle) {
+            self.active = None;
+        }
+    }
+
+    // ---- commands --------------------------------------------------------------------
+
+    /// Send a custom session command; errors are mapped with `sent`.
+    pub(crate) async fn command(&mut self, command: SessionCommand, sent: Sent) -> PortResult<Value> {
+        self.client.issue_cmd(command).await.map_err(|e| errors::cmd(&e, sent))
+    }
+
+    /// Run `script` (a function body) with `args` in the current browsing context.
+    pub(crate) async fn execute(&mut self, script: &str, args: Vec<Value>, sent: Sent) -> PortResult<Value> {
+        self.client.execute(script, args).await.map_err(|e| errors::cmd(&e, sent))
+    }
+
+    /// Run a Chrome DevTools Protocol command on the current window (Chromium only).
+    pub(crate) async fn cdp(&mut self, command: &str, params: Value, sent: Sent) -> PortResult<Value> {
+        if self.engine != Engine::Chromium {
+            return Err(PortError::new(PortErrorKind::Unsupported, "DevTools commands need Chromium"));
+        }
+        self.command(SessionCommand::cdp(command, params), sent).await
+    }
+
+    /// The page state of the current tab's top-level document (switching out of a frame
+    /// first). Installs the page-side hooks on first sight of a document.
+    pub(crate) async fn page_state(&mut self) -> PortResult<PageState> {
+        if self.in_frame {
+            self.command(SessionCommand::top_frame(), Sent::Read).await?;
+            self.in_frame = false;
+        }
+        let value = self.execute(&page::state_script(), Vec::new(), Sent::Read).await?;
+        let state = page::parse_state(value)?;
+        self.remember_page(&state);
+        Ok(state)
+    }
+
+    /// Remember `state` as the current tab's last known page.
+    pub(crate) fn remember_page(&mut self, state: &PageState) {
+        if let Some(handle) = &self.current {
+            self.last_page.insert(handle.clone(), state.clone());
+        }
+    }
+
+    /// The last page state read from window `handle`, if any.
+    pub(crate) fn last_page(&self, handle: &str) -> Option<&PageState> {
+        self.last_page.get(handle)
+    }
+
+    /// Narrow the driver's script timeout to `timeout` (at least [`MIN_DRIVER_TIMEOUT`]);
+    /// sends nothing when it is already set.
+    pub(crate) async fn set_script_timeout(&mut self, timeout: Duration) -> PortResult<()> {
+        let wanted = Timeouts { script: timeout.max(MIN_DRIVER_TIMEOUT), ..self.timeouts };
+        self.update_timeouts(wanted).await
+    }
+
+    /// Narrow the driver's page-load timeout to `timeout` (at least [`MIN_DRIVER_TIMEOUT`]);
+    /// sends nothing when it is already set.
+    pub(crate) async fn set_page_load_timeout(&mut self, timeout: Duration) -> PortResult<()> {
+        let wanted = Timeouts { page_load: timeout.max(MIN_DRIVER_TIMEOUT), ..self.timeouts };
+        self.update_timeouts(wanted).await
+    }
+
+    async fn update_timeouts(&mut self, wanted: Timeouts) -> PortResult<()> {
+        if wanted == self.timeouts {
+            return Ok(());
+        }
+        let config =
+            TimeoutConfiguration::new(Some(wanted.script), Some(wanted.page_load), Some(Duration::ZERO));
+        self.client.update_timeouts(config).await.map_err(|e| errors::cmd(&e, Sent::Read))?;
+        self.timeouts = wanted;
+        Ok(())
+    }
+
+    /// The emulated zoom of window `handle` in percent (100 when none).
+    pub(crate) fn zoom(&self, handle: &str) -> u32 {
+        self.zoom.get(handle).copied().unwrap_or(100)
+    }
+
+    /// Record the emulated zoom of window `handle` (100 clears it).
+    pub(crate) fn set_zoom_record(&mut self, handle: &str, percent: u32) {
+        if percent == 100 {
+            self.zoom.remove(handle);
+        } else {
+            self.zoom.insert(handle.to_owned(), percent);
+        }
+    }
+
+    /// Whether the session still answers (a cheap command that needs the browser).
+    pub(crate) async fn probe(&mut self) -> PortResult<()> {
+        self.client.windows().await.map(|_| ()).map_err(|e| errors::cmd(&e, Sent::Read))
+    }
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// fantoccini joins paths onto the endpoint, so a Grid URL like `…/wd/hub` needs its slash.
+fn with_trailing_slash(url: &Url) -> Url {
+    let mut url = url.clone();
+    if !url.path().ends_with('/') {
+        let path = format!("{}/", url.path());
+        url.set_path(&path);
+    }
+    url
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grid_urls_get_a_trailing_slash() {
+        let url = Url::parse("http://127.0.0.1:4444/wd/hub").expect("static URL");
+        assert_eq!(with_trailing_slash(&url).as_str(), "http://127.0.0.1:4444/wd/hub/");
+        let root = Url::parse("http://127.0.0.1:4444").expect("static URL");
+        assert_eq!(with_trailing_slash(&root).as_str(), "http://127.0.0.1:4444/");
+    }
+}
