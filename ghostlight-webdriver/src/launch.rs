@@ -128,6 +128,7 @@ impl DriverProcess {
     }
 
     /// The driver's process id (also its process group id).
+    #[cfg(feature = "testing")]
     pub(crate) fn pid(&self) -> Option<u32> {
         self.child.id()
     }
