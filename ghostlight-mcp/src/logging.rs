@@ -1,10 +1,11 @@
 //! Logging: `tracing` to standard error only (standard output carries MCP messages).
 //!
 //! The level comes from `GHOSTLIGHT_MCP_LOG` (then `RUST_LOG`), `info` by default. Whatever
-//! it says, rmcp's own events are capped at `warn`: at `info` and below rmcp logs whole
-//! requests and responses, which would put tool arguments and envelopes in the log.
-//! Ghostlight's own events name the tool, the invocation handle, status, effect and timing,
-//! never arguments, typed text, scripts, paths, dialog text or facts.
+//! it says, events of other crates are capped at `warn`: at `info` and below rmcp logs whole
+//! requests and responses, and HTTP or WebDriver clients may log bodies, which would put tool
+//! arguments, typed text, scripts and envelopes in the log. Ghostlight's own events name the
+//! tool, the invocation handle, status, effect and timing, never arguments, typed text,
+//! scripts, paths, dialog text or facts.
 
 use tracing::Level;
 use tracing_subscriber::EnvFilter;
@@ -15,13 +16,10 @@ use tracing_subscriber::util::SubscriberInitExt as _;
 /// The environment variable read first for the log filter.
 pub const LOG_ENV: &str = "GHOSTLIGHT_MCP_LOG";
 
-/// Targets whose events may carry protocol payloads: capped at `warn`.
-const PAYLOAD_TARGETS: [&str; 1] = ["rmcp"];
-
-/// Whether an event of `target` at `level` may be logged whatever the filter says.
+/// Whether an event of `target` at `level` may be logged whatever the filter says: any event
+/// of Ghostlight's own crates, and `warn` or `error` from the others.
 fn payload_free(target: &str, level: &Level) -> bool {
-    !PAYLOAD_TARGETS.iter().any(|prefix| target == *prefix || target.starts_with(&format!("{prefix}::")))
-        || *level <= Level::WARN
+    target.starts_with("ghostlight") || *level <= Level::WARN
 }
 
 /// Install the global subscriber (stderr, no colour when stderr is not a terminal). Calling it
@@ -47,12 +45,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rmcp_is_capped_at_warn() {
+    fn other_crates_are_capped_at_warn() {
         assert!(!payload_free("rmcp::service", &Level::DEBUG));
         assert!(!payload_free("rmcp", &Level::INFO));
+        assert!(!payload_free("hyper_util::client", &Level::TRACE));
         assert!(payload_free("rmcp::service", &Level::WARN));
         assert!(payload_free("rmcp", &Level::ERROR));
         assert!(payload_free("ghostlight_mcp::server", &Level::DEBUG));
-        assert!(payload_free("rmcpx", &Level::DEBUG));
+        assert!(payload_free("ghostlight_mcp", &Level::TRACE));
     }
 }
