@@ -281,3 +281,46 @@ pub(crate) fn require_chromedriver() {
         "chromedriver is not on PATH: install Chromium and its driver (Debian: apt-get install chromium chromium-driver)"
     );
 }
+
+/// The real binary with `args`, driven by rmcp's child-process client; `path` replaces `PATH`
+/// when given. Returns the client and the server's process id.
+pub(crate) async fn spawn_binary(
+    args: &[&str],
+    path: Option<&Path>,
+) -> (RunningService<RoleClient, ()>, u32) {
+    let mut command = tokio::process::Command::new(binary());
+    command.args(args).env("GHOSTLIGHT_MCP_LOG", "info");
+    if let Some(path) = path {
+        command.env("PATH", path);
+    }
+    let (transport, _stderr) = rmcp::transport::TokioChildProcess::builder(command)
+        .stderr(std::process::Stdio::inherit())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start ghostlight-mcp: {e}"));
+    let pid = transport.id().unwrap_or_else(|| panic!("no process id"));
+    let client =
+        ().serve(transport).await.unwrap_or_else(|e| panic!("ghostlight-mcp did not initialize: {e}"));
+    (client, pid)
+}
+
+/// The processes whose parent is `pid`, with their command names (from `/proc`).
+pub(crate) fn children(pid: u32) -> Vec<(u32, String)> {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .filter_map(|entry| {
+            let child: u32 = entry.ok()?.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(format!("/proc/{child}/stat")).ok()?;
+            // `pid (comm) state ppid …`; comm may contain spaces and parentheses.
+            let (head, rest) = stat.rsplit_once(')')?;
+            let comm = head.split_once('(')?.1.to_owned();
+            let ppid: u32 = rest.split_whitespace().nth(1)?.parse().ok()?;
+            (ppid == pid).then_some((child, comm))
+        })
+        .collect()
+}
+
+/// Call `name` with `arguments` and return the checked envelope.
+pub(crate) async fn invoke(client: &RunningService<RoleClient, ()>, name: &str, arguments: Value) -> Value {
+    let result = client.call_tool(call(name, arguments)).await.unwrap_or_else(|e| panic!("{name}: {e}"));
+    envelope_of(&result)
+}
