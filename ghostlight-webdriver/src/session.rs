@@ -162,7 +162,9 @@ impl Session {
     }
 
     /// The driver process id and profile directory (local launches only).
-    #[cfg(feature = "testing")]
+    // Used by the `testing` helpers here and by uploads on the wd-input branch; until those
+    // merge, a dependent built without `testing` sees dead code.
+    #[cfg_attr(not(feature = "testing"), allow(dead_code))]
     pub(crate) fn process_info(&self) -> Option<(u32, std::path::PathBuf)> {
         let process = self.process.as_ref()?;
         Some((process.pid()?, process.profile_dir()?.to_path_buf()))
