@@ -69,12 +69,12 @@
 //! ```
 //!
 //! Features: `webdriver` (default) compiles the WebDriver browser in; `http` adds the
-//! streamable HTTP transport ([`http`]), loopback-bound and behind a bearer token.
+//! streamable HTTP transport (module `http`), loopback-bound and behind a bearer token.
 //!
 //! Modules: [`server`] (the rmcp handler), [`render`] (catalog and results as MCP values),
 //! [`config`] (the TOML file format, shared with the `ghostlight` command), [`options`] (flags
-//! resolved with the file), [`logging`] (stderr only), `browser` (WebDriver wiring) and
-//! [`http`].
+//! resolved with the file), [`logging`] (stderr only), `browser` (WebDriver wiring, feature
+//! `webdriver`) and `http` (feature `http`).
 //!
 //! [`BrowserPort`]: ghostlight_core::BrowserPort
 

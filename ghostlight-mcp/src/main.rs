@@ -19,7 +19,7 @@ use ghostlight_webdriver::WebDriverBrowser;
 
 /// Ghostlight's governed browser tools over MCP (stdio by default).
 #[derive(Debug, Parser)]
-#[command(name = "ghostlight-mcp", version, about, long_about = None)]
+#[command(name = "ghostlight-mcp", version)]
 struct Cli {
     #[command(flatten)]
     serve: ServeArgs,
