@@ -257,3 +257,40 @@ async fn waits_and_flows_report_progress() {
     assert_ne!(seen[0].progress_token, seen[2].progress_token);
     let _ = client.cancel().await;
 }
+
+/// A screenshot adds one `image/png` block; a replay saved to the client adds one `image/gif`
+/// block, a replay saved inside the browser none. The bytes are in neither rendering
+/// (`envelope_of` checks).
+#[tokio::test]
+async fn images_travel_as_blocks_beside_the_envelope() {
+    let client = connect(GhostlightServer::new(Arc::new(site()))).await;
+    let opened = client.call_tool(call("browser_navigate", json!({"url": "https://site1.example/"}))).await;
+    assert_eq!(status(&envelope_of(&opened.unwrap_or_else(|e| panic!("{e}")))), "succeeded");
+
+    let mime_types = |result: &rmcp::model::CallToolResult| -> Vec<String> {
+        result
+            .content
+            .iter()
+            .filter_map(|block| block.as_image().map(|image| image.mime_type.clone()))
+            .collect()
+    };
+    let shot =
+        client.call_tool(call("browser_screenshot", json!({}))).await.unwrap_or_else(|e| panic!("{e}"));
+    let envelope = envelope_of(&shot);
+    assert_eq!(status(&envelope), "succeeded", "{}", describe(&envelope));
+    assert_eq!(mime_types(&shot), ["image/png"]);
+
+    for (download, expected) in [(false, vec!["image/gif"]), (true, vec![])] {
+        let started = client.call_tool(call("browser_record", json!({"action": "start"}))).await;
+        let started = envelope_of(&started.unwrap_or_else(|e| panic!("{e}")));
+        assert_eq!(status(&started), "succeeded", "{}", describe(&started));
+        let recording = started["facts"]["recording"].clone();
+        let save = json!({"action": "save", "recording": recording, "download": download});
+        let saved =
+            client.call_tool(call("browser_record", save.clone())).await.unwrap_or_else(|e| panic!("{e}"));
+        let envelope = envelope_of(&saved);
+        assert_eq!(status(&envelope), "succeeded", "{save}: {}", describe(&envelope));
+        assert_eq!(mime_types(&saved), expected, "{save}");
+    }
+    let _ = client.cancel().await;
+}
