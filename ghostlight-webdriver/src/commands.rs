@@ -28,7 +28,6 @@ impl SessionCommand {
 
     /// `POST frame {"id": <element>}`: into the iframe element `element_id` of the current
     /// document.
-    #[allow(dead_code, reason = "internal API for the element operations still to come (perception, input)")]
     pub(crate) fn enter_frame(element_id: &str) -> Self {
         let reference = json!({ "element-6066-11e4-a52e-4f735466cecf": element_id });
         SessionCommand { method: Method::POST, path: "frame", body: Some(json!({ "id": reference })) }
@@ -47,6 +46,12 @@ impl SessionCommand {
             path: "window/rect",
             body: Some(json!({ "width": width, "height": height })),
         }
+    }
+
+    /// `GET moz/screenshot/full`: geckodriver's capture of the whole document, answered as a
+    /// base64 PNG string (geckodriver only).
+    pub(crate) fn full_screenshot() -> Self {
+        SessionCommand { method: Method::GET, path: "moz/screenshot/full", body: None }
     }
 
     /// `POST goog/cdp/execute`: a Chrome DevTools Protocol command on the current window

@@ -184,7 +184,7 @@ pub(crate) fn dialog_hint(error: &CmdError) -> Option<DialogKind> {
 
 /// Chromium's odd shape for an open `beforeunload` prompt.
 fn beforeunload_hint(w: &WebDriver) -> bool {
-    w.message.starts_with("Unexpected dialog type beforeunload")
+    w.message.contains("Unexpected dialog type beforeunload")
 }
 
 /// Whether the error says a dialog is open (either engine's shape).
@@ -248,7 +248,7 @@ mod tests {
 
     #[test]
     fn chromium_beforeunload_shape_is_a_dialog() {
-        let error = wd(ErrorStatus::InvalidArgument, "Unexpected dialog type beforeunload");
+        let error = wd(ErrorStatus::InvalidArgument, "invalid argument: Unexpected dialog type beforeunload");
         assert_eq!(cmd(&error, Sent::Act).kind(), PortErrorKind::BlockedByDialog);
         assert_eq!(cmd(&error, Sent::Act).effect(), PortEffect::None);
         assert_eq!(dialog_hint(&error), Some(DialogKind::BeforeUnload));

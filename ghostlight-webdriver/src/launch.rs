@@ -128,9 +128,6 @@ impl DriverProcess {
     }
 
     /// The driver's process id (also its process group id).
-    // Used by the `testing` helpers here and by uploads on the wd-input branch; until those
-    // merge, a dependent built without `testing` sees dead code.
-    #[cfg_attr(not(feature = "testing"), allow(dead_code))]
     pub(crate) fn pid(&self) -> Option<u32> {
         self.child.id()
     }

@@ -34,6 +34,7 @@
 
 #![forbid(unsafe_code)]
 
+mod bidi;
 mod commands;
 mod config;
 mod errors;
@@ -46,6 +47,7 @@ mod session;
 mod testing;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -53,9 +55,9 @@ use ghostlight_core::port::{
     ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DiagnosticsPage, DiagnosticsQuery,
     DialogKind, DialogResolution, ElementRef, FileStat, FillInput, FillOutcome, Focused, Geometry,
     HistoryMove, KeyInput, NavigateInput, OpenedTab, PageState, PerceiveInput, PerceivedElement, Perception,
-    PointerTarget, PortError, PortErrorKind, PortResult, ReadInput, RecordCommand, RecordReport,
-    ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal, TabInfo, TabRef, TextOutcome, TypeInput,
-    UploadInput, UploadOutcome,
+    PointerTarget, PortError, PortErrorKind, PortResult, ReadInput, RecordCommand, RecordDelivery,
+    RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal, TabInfo, TabRef, TextOutcome,
+    TypeInput, UploadInput, UploadOutcome,
 };
 use tokio::sync::{Mutex, MutexGuard};
 
@@ -77,12 +79,17 @@ const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
 #[derive(Debug)]
 pub struct WebDriverBrowser {
     config: WebDriverConfig,
-    slot: Mutex<Slot>,
+    /// Shared with recording tasks (weakly), which take the lock for one frame at a time.
+    slot: Arc<Mutex<Slot>>,
+    /// Recordings (frames in memory); they outlive a session restart.
+    recorder: ops::recording::Recorder,
 }
 
+/// The browser's session, when one is open.
 #[derive(Debug, Default)]
-struct Slot {
-    session: Option<Session>,
+pub(crate) struct Slot {
+    /// The live session.
+    pub(crate) session: Option<Session>,
     /// Sessions started so far (the next one gets `started + 1`).
     started: u64,
 }
@@ -103,7 +110,11 @@ impl WebDriverBrowser {
     /// A browser for `config`. Starts nothing: the browser starts on the first call that
     /// needs it (and never with [`Startup::Manual`]).
     pub fn new(config: WebDriverConfig) -> Self {
-        WebDriverBrowser { config, slot: Mutex::new(Slot::default()) }
+        WebDriverBrowser {
+            config,
+            slot: Arc::new(Mutex::new(Slot::default())),
+            recorder: ops::recording::Recorder::default(),
+        }
     }
 
     /// The configuration.
@@ -334,7 +345,21 @@ impl BrowserPort for WebDriverBrowser {
     }
 
     async fn record(&self, command: &RecordCommand) -> PortResult<RecordReport> {
-        with_session!(self, |s| ops::recording::record(s, command))
+        match command {
+            RecordCommand::Start(tab) => {
+                let weak = Arc::downgrade(&self.slot);
+                with_session!(self, |s| ops::recording::start(s, &self.recorder, weak, tab))
+            }
+            RecordCommand::Save(
+                recording,
+                delivery @ (RecordDelivery::Download | RecordDelivery::Attach(..)),
+            ) => {
+                let saved = ops::recording::save(&self.slot, &self.recorder, recording).await?;
+                with_session!(self, |s| ops::recording::deliver(s, saved, delivery))
+            }
+            // Status, stop, discard and a client save need no session of their own.
+            _ => ops::recording::record(&self.slot, &self.recorder, command).await,
+        }
     }
 
     async fn diagnostics(&self, tab: &TabRef, query: &DiagnosticsQuery) -> PortResult<DiagnosticsPage> {

@@ -42,7 +42,6 @@ impl Tab {
 }
 
 /// A decoded [`ElementRef`].
-#[allow(dead_code, reason = "internal API for the element operations still to come (perception, input)")]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Element {
     /// The tab holding the element.
@@ -53,7 +52,6 @@ pub(crate) struct Element {
     pub(crate) id: String,
 }
 
-#[allow(dead_code, reason = "internal API for the element operations still to come (perception, input)")]
 impl Element {
     /// Encode as an [`ElementRef`].
     pub(crate) fn to_ref(&self) -> ElementRef {

@@ -20,6 +20,7 @@ use crate::commands::SessionCommand;
 use crate::config::{DriverSource, Engine, WebDriverConfig};
 use crate::errors::{self, Sent};
 use crate::launch::{self, DriverProcess};
+use crate::ops::evidence::Tracker;
 use crate::page;
 use crate::refs::{Element, Tab};
 
@@ -61,6 +62,11 @@ pub(crate) struct Session {
     last_page: HashMap<String, PageState>,
     timeouts: Timeouts,
     headless: bool,
+    /// The WebDriver BiDi URL the driver granted (`webSocketUrl`), if any.
+    bidi_url: Option<Url>,
+    /// Console and network evidence, once a `diagnostics` call asked for it (its BiDi
+    /// connection ends with the session).
+    evidence: Option<Tracker>,
     process: Option<DriverProcess>,
 }
 
@@ -107,7 +113,14 @@ impl Session {
             Ok(handle) => String::from(handle),
             Err(error) => return Err(errors::cmd(&error, Sent::Read)),
         };
+        let bidi_url = client
+            .capabilities()
+            .and_then(|caps| caps.get("webSocketUrl"))
+            .and_then(Value::as_str)
+            .and_then(|url| Url::parse(url).ok());
         Ok(Session {
+            bidi_url,
+            evidence: None,
             client,
             engine: config.engine,
             number,
@@ -125,7 +138,9 @@ impl Session {
     /// Close the session politely (bounded), then kill the driver and browser and remove the
     /// profile.
     pub(crate) async fn close(self) {
-        let Session { client, process, .. } = self;
+        let Session { client, process, evidence, .. } = self;
+        // Close the BiDi connection (and end its task) before the session goes.
+        drop(evidence);
         let _ = tokio::time::timeout(SESSION_CLOSE_TIMEOUT, client.close()).await;
         if let Some(process) = process {
             process.shutdown().await;
@@ -135,7 +150,8 @@ impl Session {
     /// Drop a session whose browser or driver is gone: kill what is left, without asking the
     /// driver anything.
     pub(crate) async fn discard(self) {
-        let Session { client, process, .. } = self;
+        let Session { client, process, evidence, .. } = self;
+        drop(evidence);
         // Dropping the last client lets fantoccini send its own best-effort DELETE.
         drop(client);
         if let Some(process) = process {
@@ -150,6 +166,22 @@ impl Session {
         self.engine
     }
 
+    /// The number of this session (tokens of earlier sessions carry smaller numbers).
+    pub(crate) fn number(&self) -> u64 {
+        self.number
+    }
+
+    /// The WebDriver BiDi URL granted by the driver, if any.
+    pub(crate) fn bidi_url(&self) -> Option<&Url> {
+        self.bidi_url.as_ref()
+    }
+
+    /// The session's console and network evidence tracker (`None` until the first
+    /// `diagnostics` call).
+    pub(crate) fn evidence(&mut self) -> &mut Option<Tracker> {
+        &mut self.evidence
+    }
+
     /// Whether the browser runs headless.
     pub(crate) fn headless(&self) -> bool {
         self.headless
@@ -162,9 +194,6 @@ impl Session {
     }
 
     /// The driver process id and profile directory (local launches only).
-    // Used by the `testing` helpers here and by uploads on the wd-input branch; until those
-    // merge, a dependent built without `testing` sees dead code.
-    #[cfg_attr(not(feature = "testing"), allow(dead_code))]
     pub(crate) fn process_info(&self) -> Option<(u32, std::path::PathBuf)> {
         let process = self.process.as_ref()?;
         Some((process.pid()?, process.profile_dir()?.to_path_buf()))
@@ -177,7 +206,6 @@ impl Session {
 
     /// The [`ElementRef`] of element `id` inside `frames` (iframe element ids from the top
     /// document down) of window `handle`.
-    #[allow(dead_code, reason = "internal API for the element operations still to come (perception, input)")]
     pub(crate) fn element_ref(&self, handle: &str, frames: &[String], id: &str) -> ElementRef {
         let tab = Tab { session: self.number, handle: handle.to_owned() };
         Element { tab, frames: frames.to_vec(), id: id.to_owned() }.to_ref()
@@ -225,7 +253,6 @@ impl Session {
 
     /// Switch into `frames` (iframe element ids from the top document down) of `tab`.
     /// Operations that ran in a frame need not switch back: the next [`Session::tab`] does.
-    #[allow(dead_code, reason = "internal API for the element operations still to come (perception, input)")]
     pub(crate) async fn enter_frames(&mut self, tab: &TabRef, frames: &[String]) -> PortResult<String> {
         let handle = self.tab(tab).await?;
         for frame in frames {
@@ -237,7 +264,6 @@ impl Session {
 
     /// Resolve `element` to a fantoccini element in its own frame, switching window and
     /// frames. The element must belong to `tab` ([`PortErrorKind::TargetStale`] otherwise).
-    #[allow(dead_code, reason = "internal API for the element operations still to come (perception, input)")]
     pub(crate) async fn element(&mut self, tab: &TabRef, element: &ElementRef) -> PortResult<WdElement> {
         let decoded = Element::parse(element)?;
         let handle = self.handle_of(tab)?;
@@ -309,6 +335,13 @@ impl Session {
             self.in_frame = false;
         }
         let value = self.execute(&page::state_script(), Vec::new(), Sent::Read).await?;
+        if value.is_null() {
+            // WebDriver answers `null` for a script interrupted by a user prompt.
+            return Err(PortError::new(
+                PortErrorKind::BlockedByDialog,
+                "a dialog opened while the page was read",
+            ));
+        }
         let state = page::parse_state(value)?;
         self.remember_page(&state);
         Ok(state)

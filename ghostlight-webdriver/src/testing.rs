@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use fantoccini::Locator;
-use ghostlight_core::port::{PortResult, TabRef};
+use ghostlight_core::port::{ElementRef, PortResult, TabRef};
 
 use crate::WebDriverBrowser;
 use crate::errors::{self, Sent};
@@ -36,5 +36,34 @@ impl WebDriverBrowser {
         let element =
             s.client().find(Locator::Css(selector)).await.map_err(|e| errors::cmd(&e, Sent::Read))?;
         element.click().await.map_err(|e| errors::cmd(&e, Sent::Act))
+    }
+
+    /// The [`ElementRef`] of the first element matching the CSS `selector` in `tab`, inside
+    /// the iframes matched by `frames` (CSS selectors, from the top document down): a
+    /// stand-in for perception in tests of element operations.
+    pub async fn testing_element(
+        &self,
+        tab: &TabRef,
+        frames: &[&str],
+        selector: &str,
+    ) -> PortResult<ElementRef> {
+        let mut slot = self.acquire().await?;
+        let Some(s) = slot.session.as_mut() else {
+            return Err(ghostlight_core::port::PortError::new(
+                ghostlight_core::port::PortErrorKind::NotConnected,
+                "no browser session is open",
+            ));
+        };
+        let handle = s.tab(tab).await?;
+        let mut ids: Vec<String> = Vec::new();
+        for frame in frames {
+            s.enter_frames(tab, &ids).await?;
+            let found =
+                s.client().find(Locator::Css(frame)).await.map_err(|e| errors::cmd(&e, Sent::Read))?;
+            ids.push(found.element_id().to_string());
+        }
+        s.enter_frames(tab, &ids).await?;
+        let found = s.client().find(Locator::Css(selector)).await.map_err(|e| errors::cmd(&e, Sent::Read))?;
+        Ok(s.element_ref(&handle, &ids, found.element_id().as_ref()))
     }
 }

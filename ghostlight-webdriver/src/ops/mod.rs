@@ -56,13 +56,3 @@ pub(crate) mod evidence;
 pub(crate) mod input;
 pub(crate) mod perception;
 pub(crate) mod recording;
-
-use ghostlight_core::port::{PortError, PortErrorKind};
-
-/// The answer of an operation this adapter does not implement yet.
-pub(crate) fn not_implemented(operation: &'static str) -> PortError {
-    PortError::new(
-        PortErrorKind::Unsupported,
-        format!("{operation} is not implemented yet by the WebDriver adapter"),
-    )
-}

@@ -1,27 +1,218 @@
 //! Reading and perceiving the page: `read_text`, `perceive`, `find_text`,
 //! `focused_element`, `element_present`, `text_present`.
 //!
-//! Not implemented yet. The plan is in `docs/webdriver-findings.md` §2 (one bounded script
-//! per same-origin frame, `docs/perceive-spike.js`); build element references with
-//! `Session::element_ref(handle, &frames, id)`.
+//! # Perception
+//!
+//! One bounded, engine-neutral script (`scripts/perceive.js`, grown from
+//! `docs/perceive-spike.js`) walks one document (open shadow roots included) and answers
+//! items with WebDriver element references, role tokens, accessible names, non-default
+//! states, credential classes, the control flag, visible text and depths. Element references
+//! are only valid in their own frame (`docs/webdriver-findings.md` §2: Chromium fails the
+//! whole script when it returns a frame's element; Firefox returns a ref that is unusable
+//! from the top), so the script never descends into frames. It lists the visible iframes
+//! whose document it can reach (same origin) with their position among the items, and the
+//! adapter runs one more pass per such frame — switched into it with
+//! [`Session::enter_frames`] — splicing the frame's items in at the iframe's place. Each
+//! element's [`ElementRef`] carries the frame path. Cross-origin frames are skipped.
+//!
+//! The `max_items` cap holds across frames: a frame pass asks only for what can still fit
+//! before the iframe's position, and the spliced list is cut to the cap. `truncated` is set
+//! when an item was cut, when a pass found more than it could return, or when a frame was
+//! skipped for the frame limits ([`MAX_FRAME_PASSES`], [`MAX_FRAME_DEPTH`]).
+//!
+//! # Text
+//!
+//! `read_text` runs `scripts/read_text.js` (its header documents the article heuristic) in
+//! the top document, or in the target's frame. `text_present` runs `scripts/text_present.js`,
+//! which reads the text of same-origin frames directly (no references leave the page, so no
+//! frame switching is needed).
+//!
+//! # Focus and presence
+//!
+//! `focused_element` asks each document for its focused element; a focused iframe is entered
+//! and asked again. This descends into cross-origin frames too (WebDriver can switch into
+//! them): the answer feeds the credential preflight of focused typing, and a card-number
+//! field inside a payment provider's frame must not pass as "no credential field".
+//! `element_present` switches into the element's frame; a stale reference, a vanished frame
+//! or a missing element answers `false`, never an error.
+//!
+//! # Known limits
+//!
+//! - Everything is read by scripts in the page, so a hostile page that overrides DOM
+//!   prototypes (`getAttribute`, `checkVisibility`, `innerText`, …) can mislead roles, names
+//!   and credential classes.
+//! - `aria-hidden` content is kept (it is visible and clickable); only rendering decides.
+//! - Closed shadow roots are invisible to scripts and so to perception.
+//! - `read_text` reads the top document (or the target's frame) only, not frame contents.
 
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use ghostlight_core::authority::CredentialClass;
 use ghostlight_core::port::{
-    ElementRef, PerceiveInput, PerceivedElement, Perception, PortResult, ReadInput, TabRef, TextOutcome,
+    ElementRef, ElementState, PerceiveInput, PerceiveScope, PerceivedElement, Perception, PortError,
+    PortErrorKind, PortResult, ReadInput, TabRef, TextMode, TextOutcome,
 };
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
-use super::not_implemented;
+use crate::errors::Sent;
+use crate::refs;
 use crate::session::Session;
 
-/// Read text of the page or of one element.
-pub(crate) async fn read_text(s: &mut Session, tab: &TabRef, input: &ReadInput) -> PortResult<TextOutcome> {
-    let _ = (s, tab, input);
-    Err(not_implemented("read_text"))
+/// The WebDriver JSON key of an element reference.
+const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+/// The perception script (see its header).
+const PERCEIVE_FN: &str = include_str!("../scripts/perceive.js");
+/// The text-reading script (see its header).
+const READ_TEXT_FN: &str = include_str!("../scripts/read_text.js");
+/// The text-presence script (see its header).
+const TEXT_PRESENT_FN: &str = include_str!("../scripts/text_present.js");
+/// The element-presence script (see its header).
+const ELEMENT_PRESENT_FN: &str = include_str!("../scripts/element_present.js");
+
+static PERCEIVE_SCRIPT: LazyLock<String> = LazyLock::new(|| call(PERCEIVE_FN, 2));
+static READ_TEXT_SCRIPT: LazyLock<String> = LazyLock::new(|| call(READ_TEXT_FN, 2));
+static TEXT_PRESENT_SCRIPT: LazyLock<String> = LazyLock::new(|| call(TEXT_PRESENT_FN, 1));
+static ELEMENT_PRESENT_SCRIPT: LazyLock<String> = LazyLock::new(|| call(ELEMENT_PRESENT_FN, 1));
+
+/// How long one perception or reading script may run in the page.
+pub(crate) const READ_SCRIPT_TIMEOUT: Duration = Duration::from_secs(20);
+/// The most items one perception answers, whatever the caller asks (core asks at most 2,000
+/// for selector matching).
+pub(crate) const PERCEIVE_MAX_ITEMS: usize = 5_000;
+/// The deepest structure tree the `Document` scope walks, whatever the caller asks.
+pub(crate) const DOCUMENT_MAX_DEPTH: u32 = 64;
+/// Accessible names are cut to this many UTF-16 units in the page (core bounds them again,
+/// to 80 visible characters).
+pub(crate) const NAME_MAX_CHARS: usize = 160;
+/// Visible text of an element is cut to this many UTF-16 units in the page.
+pub(crate) const TEXT_MAX_CHARS: usize = 200;
+/// A `find_text` query longer than this is cut (core bounds queries far below it).
+pub(crate) const QUERY_MAX_CHARS: usize = 1_000;
+/// The most frame passes one perception makes (frames past it are skipped, `truncated`).
+pub(crate) const MAX_FRAME_PASSES: usize = 16;
+/// The deepest frame nesting perception, focus and text presence descend into.
+pub(crate) const MAX_FRAME_DEPTH: usize = 4;
+/// The most characters `read_text` returns, whatever the caller asks (core asks at most
+/// 50,000).
+pub(crate) const READ_MAX_CHARS: usize = 200_000;
+/// An article shorter than this many characters is not substantive: `ArticleOrVisible` then
+/// reads the visible text instead.
+pub(crate) const ARTICLE_MIN_CHARS: usize = 280;
+/// A text block shorter than this many characters is not a paragraph for the article
+/// heuristic.
+pub(crate) const ARTICLE_MIN_BLOCK_CHARS: usize = 25;
+/// The most text nodes the article heuristic scores.
+pub(crate) const ARTICLE_MAX_TEXT_NODES: usize = 50_000;
+
+/// `return (FN)(arguments[0], …);` for a script file holding one function expression.
+fn call(function: &str, arity: usize) -> String {
+    let args: Vec<String> = (0..arity).map(|i| format!("arguments[{i}]")).collect();
+    format!("return ({})({});", function.trim_end(), args.join(", "))
+}
+
+// ---- perception -----------------------------------------------------------------------------
+
+/// What one perception pass is asked (the script's `opts`).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PassOptions {
+    mode: &'static str,
+    max: usize,
+    max_depth: u32,
+    query: String,
+    controls_only: bool,
+    name_max: usize,
+    text_max: usize,
+}
+
+impl PassOptions {
+    fn new(mode: &'static str, max: usize) -> Self {
+        PassOptions {
+            mode,
+            max: max.min(PERCEIVE_MAX_ITEMS),
+            max_depth: 0,
+            query: String::new(),
+            controls_only: false,
+            name_max: NAME_MAX_CHARS,
+            text_max: TEXT_MAX_CHARS,
+        }
+    }
+}
+
+/// One pass's answer.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawPass {
+    items: Vec<RawItem>,
+    frames: Vec<RawFrame>,
+    truncated: bool,
+    #[serde(default)]
+    focus_frame: Option<Value>,
+}
+
+/// One item as the script answers it (short keys keep the transfer small).
+#[derive(Debug, Deserialize)]
+struct RawItem {
+    e: Value,
+    r: String,
+    n: Option<String>,
+    s: Vec<String>,
+    c: Option<String>,
+    k: bool,
+    t: Option<String>,
+    d: Option<u32>,
+}
+
+/// A reachable iframe: its element, how many items precede it, its depth offset.
+#[derive(Debug, Deserialize)]
+struct RawFrame {
+    e: Value,
+    at: usize,
+    d: u32,
+}
+
+/// The elements gathered from one document and its frames.
+#[derive(Debug, Default)]
+struct Gathered {
+    elements: Vec<PerceivedElement>,
+    truncated: bool,
+}
+
+/// Where a pass runs and what it starts from.
+struct PassPlace<'a> {
+    tab: &'a TabRef,
+    handle: &'a str,
+    /// Iframe element ids from the top document down.
+    frames: Vec<String>,
+    /// The subtree root (document scope), already serialized as a WebDriver element.
+    root: Option<Value>,
+    /// Whether the driver is already switched into `frames`.
+    entered: bool,
+    /// Added to every depth the pass reports.
+    depth_offset: u32,
+    /// Frame nesting level (0 for the top document).
+    level: usize,
 }
 
 /// Perceive semantic elements.
 pub(crate) async fn perceive(s: &mut Session, tab: &TabRef, input: &PerceiveInput) -> PortResult<Perception> {
-    let _ = (s, tab, input);
-    Err(not_implemented("perceive"))
+    let (mode, max_depth, root) = match &input.scope {
+        PerceiveScope::Controls => ("controls", 0, None),
+        PerceiveScope::Structure => ("structure", 0, None),
+        PerceiveScope::All => ("all", 0, None),
+        PerceiveScope::Document { root, max_depth } => {
+            ("document", (*max_depth).min(DOCUMENT_MAX_DEPTH), root.as_ref())
+        }
+    };
+    let mut options = PassOptions::new(mode, input.max_items);
+    options.max_depth = max_depth;
+    let gathered = gather_from(s, tab, &options, root).await?;
+    Ok(Perception { elements: gathered.elements, truncated: gathered.truncated })
 }
 
 /// Elements whose name or visible text contains `text`.
@@ -32,24 +223,344 @@ pub(crate) async fn find_text(
     controls_only: bool,
     max: usize,
 ) -> PortResult<Vec<PerceivedElement>> {
-    let _ = (s, tab, text, controls_only, max);
-    Err(not_implemented("find_text"))
+    let query: String = text.chars().take(QUERY_MAX_CHARS).collect();
+    if query.trim().is_empty() {
+        // Nothing to look for: core refuses empty text before it gets here.
+        s.tab(tab).await?;
+        return Ok(Vec::new());
+    }
+    let mut options = PassOptions::new("find", max);
+    options.query = query;
+    options.controls_only = controls_only;
+    Ok(gather_from(s, tab, &options, None).await?.elements)
 }
+
+/// Run the perception passes for `options`, from `root` (switching to its frame) or from the
+/// tab's top document.
+async fn gather_from(
+    s: &mut Session,
+    tab: &TabRef,
+    options: &PassOptions,
+    root: Option<&ElementRef>,
+) -> PortResult<Gathered> {
+    s.set_script_timeout(READ_SCRIPT_TIMEOUT).await?;
+    let handle = s.tab(tab).await?;
+    let place = match root {
+        Some(root) => {
+            let decoded = refs::Element::parse(root)?;
+            let element = s.element(tab, root).await?;
+            let value = serde_json::to_value(&element).map_err(|_| {
+                PortError::new(PortErrorKind::Other, "the subtree root could not be passed to the page")
+            })?;
+            PassPlace {
+                tab,
+                handle: &handle,
+                frames: decoded.frames,
+                root: Some(value),
+                entered: true,
+                depth_offset: 0,
+                level: 0,
+            }
+        }
+        None => PassPlace {
+            tab,
+            handle: &handle,
+            frames: Vec::new(),
+            root: None,
+            entered: true,
+            depth_offset: 0,
+            level: 0,
+        },
+    };
+    let mut passes = 0;
+    gather(s, place, options.clone(), &mut passes).await
+}
+
+/// One pass in `place`, then one per reachable frame (recursively), spliced in document
+/// order and cut to `options.max`.
+fn gather<'a>(
+    s: &'a mut Session,
+    place: PassPlace<'a>,
+    options: PassOptions,
+    passes: &'a mut usize,
+) -> Pin<Box<dyn Future<Output = PortResult<Gathered>> + Send + 'a>> {
+    Box::pin(async move {
+        if !place.entered {
+            s.enter_frames(place.tab, &place.frames).await?;
+        }
+        let args = vec![
+            serde_json::to_value(&options).map_err(|_| {
+                PortError::new(PortErrorKind::Other, "the perception options could not be encoded")
+            })?,
+            place.root.clone().unwrap_or(Value::Null),
+        ];
+        let answer = s.execute(&PERCEIVE_SCRIPT, args, Sent::Read).await?;
+        let raw: RawPass = serde_json::from_value(answer).map_err(|_| malformed("perception"))?;
+        let mut gathered =
+            Gathered { elements: Vec::with_capacity(raw.items.len()), truncated: raw.truncated };
+        for item in raw.items {
+            gathered.elements.push(element_of(s, place.handle, &place.frames, item, place.depth_offset)?);
+        }
+        let mut inserted = 0;
+        for frame in raw.frames {
+            if frame.at >= options.max {
+                // Its items would all fall past the cap.
+                continue;
+            }
+            if place.level + 1 > MAX_FRAME_DEPTH || *passes >= MAX_FRAME_PASSES {
+                gathered.truncated = true;
+                continue;
+            }
+            let Some(id) = element_id(&frame.e) else { return Err(malformed("perception")) };
+            *passes += 1;
+            let mut frames = place.frames.clone();
+            frames.push(id);
+            let inner = PassPlace {
+                tab: place.tab,
+                handle: place.handle,
+                frames,
+                root: None,
+                entered: false,
+                depth_offset: place.depth_offset + frame.d,
+                level: place.level + 1,
+            };
+            let mut inner_options = options.clone();
+            inner_options.max = options.max - frame.at;
+            let found = match gather(&mut *s, inner, inner_options, &mut *passes).await {
+                Ok(found) => found,
+                // The frame went away or navigated between the passes: nothing to add.
+                Err(e) if e.kind() == PortErrorKind::TargetStale => continue,
+                Err(e) => return Err(e),
+            };
+            gathered.truncated |= found.truncated;
+            let at = (frame.at + inserted).min(gathered.elements.len());
+            inserted += found.elements.len();
+            gathered.elements.splice(at..at, found.elements);
+        }
+        if gathered.elements.len() > options.max {
+            gathered.elements.truncate(options.max);
+            gathered.truncated = true;
+        }
+        Ok(gathered)
+    })
+}
+
+/// The WebDriver element id in an element's JSON (`{"element-6066-…": id}`).
+fn element_id(value: &Value) -> Option<String> {
+    value.get(ELEMENT_KEY)?.as_str().filter(|id| !id.is_empty()).map(str::to_owned)
+}
+
+/// The port's element for one script item found in `frames` of window `handle`.
+fn element_of(
+    s: &Session,
+    handle: &str,
+    frames: &[String],
+    item: RawItem,
+    depth_offset: u32,
+) -> PortResult<PerceivedElement> {
+    let id = element_id(&item.e).ok_or_else(|| malformed("perception"))?;
+    let mut states: Vec<ElementState> = item.s.iter().filter_map(|s| state(s)).collect();
+    states.sort();
+    states.dedup();
+    Ok(PerceivedElement {
+        element: s.element_ref(handle, frames, &id),
+        role: item.r,
+        name: item.n.filter(|n| !n.is_empty()),
+        states,
+        credential: item.c.as_deref().and_then(credential),
+        depth: item.d.map(|d| d.saturating_add(depth_offset)),
+        text: item.t.filter(|t| !t.is_empty()),
+        control: item.k,
+    })
+}
+
+/// The state a script token names.
+fn state(token: &str) -> Option<ElementState> {
+    Some(match token {
+        "disabled" => ElementState::Disabled,
+        "checked" => ElementState::Checked,
+        "selected" => ElementState::Selected,
+        "expanded" => ElementState::Expanded,
+        "focused" => ElementState::Focused,
+        "required" => ElementState::Required,
+        "invalid" => ElementState::Invalid,
+        _ => return None,
+    })
+}
+
+/// The credential class a script token names.
+fn credential(token: &str) -> Option<CredentialClass> {
+    Some(match token {
+        "password" => CredentialClass::Password,
+        "one_time_code" => CredentialClass::OneTimeCode,
+        "payment_card" => CredentialClass::PaymentCard,
+        _ => return None,
+    })
+}
+
+fn malformed(what: &'static str) -> PortError {
+    PortError::new(PortErrorKind::Other, format!("the {what} script answered an unexpected shape"))
+}
+
+// ---- focus and presence ---------------------------------------------------------------------
 
 /// The focused element, if any.
 pub(crate) async fn focused_element(s: &mut Session, tab: &TabRef) -> PortResult<Option<PerceivedElement>> {
-    let _ = (s, tab);
-    Err(not_implemented("focused_element"))
+    s.set_script_timeout(READ_SCRIPT_TIMEOUT).await?;
+    let handle = s.tab(tab).await?;
+    let options = serde_json::to_value(PassOptions::new("focus", 1))
+        .map_err(|_| PortError::new(PortErrorKind::Other, "the perception options could not be encoded"))?;
+    let mut frames: Vec<String> = Vec::new();
+    for level in 0..=MAX_FRAME_DEPTH {
+        if level > 0 {
+            s.enter_frames(tab, &frames).await?;
+        }
+        let answer = s.execute(&PERCEIVE_SCRIPT, vec![options.clone(), Value::Null], Sent::Read).await?;
+        let raw: RawPass = serde_json::from_value(answer).map_err(|_| malformed("perception"))?;
+        if let Some(item) = raw.items.into_iter().next() {
+            return element_of(s, &handle, &frames, item, 0).map(Some);
+        }
+        match raw.focus_frame.as_ref().and_then(element_id) {
+            Some(frame) => frames.push(frame),
+            None => return Ok(None),
+        }
+    }
+    // Focus lies deeper than the frames followed: report nothing rather than guess.
+    Ok(None)
 }
 
 /// Whether `element` is still attached and visible.
 pub(crate) async fn element_present(s: &mut Session, tab: &TabRef, element: &ElementRef) -> PortResult<bool> {
-    let _ = (s, tab, element);
-    Err(not_implemented("element_present"))
+    let found = match s.element(tab, element).await {
+        Ok(found) => found,
+        Err(e) if e.kind() == PortErrorKind::TargetStale => return Ok(false),
+        Err(e) => return Err(e),
+    };
+    s.set_script_timeout(READ_SCRIPT_TIMEOUT).await?;
+    let argument = serde_json::to_value(&found)
+        .map_err(|_| PortError::new(PortErrorKind::Other, "the element could not be passed to the page"))?;
+    match s.execute(&ELEMENT_PRESENT_SCRIPT, vec![argument], Sent::Read).await {
+        Ok(answer) => Ok(answer.as_bool() == Some(true)),
+        Err(e) if e.kind() == PortErrorKind::TargetStale => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+// ---- text -----------------------------------------------------------------------------------
+
+/// What the reading script is asked.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ReadOptions {
+    mode: &'static str,
+    max: usize,
+    min_article: usize,
+    min_block: usize,
+    max_nodes: usize,
+}
+
+/// The reading script's answer.
+#[derive(Debug, Deserialize)]
+struct RawText {
+    text: String,
+    truncated: bool,
+}
+
+/// Read text of the page or of one element.
+pub(crate) async fn read_text(s: &mut Session, tab: &TabRef, input: &ReadInput) -> PortResult<TextOutcome> {
+    let options = ReadOptions {
+        mode: match input.mode {
+            TextMode::Article => "article",
+            TextMode::Visible => "visible",
+            TextMode::ArticleOrVisible => "auto",
+        },
+        max: input.max_chars.min(READ_MAX_CHARS),
+        min_article: ARTICLE_MIN_CHARS,
+        min_block: ARTICLE_MIN_BLOCK_CHARS,
+        max_nodes: ARTICLE_MAX_TEXT_NODES,
+    };
+    let options = serde_json::to_value(&options)
+        .map_err(|_| PortError::new(PortErrorKind::Other, "the reading options could not be encoded"))?;
+    s.set_script_timeout(READ_SCRIPT_TIMEOUT).await?;
+    let target = match &input.target {
+        Some(target) => {
+            let element = s.element(tab, target).await?;
+            serde_json::to_value(&element).map_err(|_| {
+                PortError::new(PortErrorKind::Other, "the element could not be passed to the page")
+            })?
+        }
+        None => {
+            s.tab(tab).await?;
+            Value::Null
+        }
+    };
+    let answer = s.execute(&READ_TEXT_SCRIPT, vec![options, target], Sent::Read).await?;
+    let raw: RawText = serde_json::from_value(answer).map_err(|_| malformed("reading"))?;
+    // The page bounds in UTF-16 units; bound again in characters so the contract holds.
+    let (text, cut) = bound_chars(raw.text, input.max_chars);
+    Ok(TextOutcome { text, truncated: raw.truncated || cut })
 }
 
 /// Whether visible text of the page contains `text`.
 pub(crate) async fn text_present(s: &mut Session, tab: &TabRef, text: &str) -> PortResult<bool> {
-    let _ = (s, tab, text);
-    Err(not_implemented("text_present"))
+    s.set_script_timeout(READ_SCRIPT_TIMEOUT).await?;
+    s.tab(tab).await?;
+    let query: String = text.chars().take(QUERY_MAX_CHARS).collect();
+    let options = serde_json::json!({ "query": query, "maxFrameDepth": MAX_FRAME_DEPTH });
+    let answer = s.execute(&TEXT_PRESENT_SCRIPT, vec![options], Sent::Read).await?;
+    answer.as_bool().ok_or_else(|| malformed("text presence"))
+}
+
+/// `text` cut to `max` characters, and whether it was cut.
+fn bound_chars(text: String, max: usize) -> (String, bool) {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => (text[..end].to_owned(), true),
+        None => (text, false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn scripts_are_called_with_their_arguments() {
+        assert!(PERCEIVE_SCRIPT.starts_with("return ("));
+        assert!(PERCEIVE_SCRIPT.ends_with(")(arguments[0], arguments[1]);"));
+        assert!(ELEMENT_PRESENT_SCRIPT.ends_with(")(arguments[0]);"));
+    }
+
+    #[test]
+    fn element_ids_come_from_webdriver_element_json() {
+        assert_eq!(element_id(&json!({ ELEMENT_KEY: "abc" })), Some("abc".to_owned()));
+        assert_eq!(element_id(&json!({ ELEMENT_KEY: "" })), None);
+        assert_eq!(element_id(&json!({ "other": "abc" })), None);
+        assert_eq!(element_id(&json!("abc")), None);
+    }
+
+    #[test]
+    fn tokens_map_to_states_and_credential_classes() {
+        assert_eq!(state("invalid"), Some(ElementState::Invalid));
+        assert_eq!(state("readonly"), None);
+        assert_eq!(credential("one_time_code"), Some(CredentialClass::OneTimeCode));
+        assert_eq!(credential("payment_card"), Some(CredentialClass::PaymentCard));
+        assert_eq!(credential("other"), None);
+    }
+
+    #[test]
+    fn characters_are_bounded_on_scalar_values() {
+        assert_eq!(bound_chars("héllo".into(), 2), ("hé".into(), true));
+        assert_eq!(bound_chars("hé".into(), 2), ("hé".into(), false));
+    }
+
+    #[test]
+    fn pass_options_are_capped() {
+        let options = PassOptions::new("all", usize::MAX);
+        assert_eq!(options.max, PERCEIVE_MAX_ITEMS);
+        let value = serde_json::to_value(&options).expect("options encode");
+        assert_eq!(value["mode"], "all");
+        assert_eq!(value["controlsOnly"], false);
+        assert_eq!(value["nameMax"], NAME_MAX_CHARS);
+    }
 }

@@ -13,7 +13,7 @@
 
 use std::time::Duration;
 
-use ghostlight_core::port::{PortErrorKind, PortResult, ScriptOutcome, TabRef};
+use ghostlight_core::port::{PortError, PortErrorKind, PortResult, ScriptOutcome, TabRef};
 use serde_json::Value;
 
 use crate::errors::Sent;
@@ -58,7 +58,15 @@ pub(crate) async fn execute(
     let answer = s.execute(&wrapper(), vec![Value::String(script.to_owned())], Sent::Act).await?;
     let (value, in_call_state) = match answer {
         Value::Object(mut map) => (map.remove("value").unwrap_or(Value::Null), map.remove("state")),
-        other => (other, None),
+        // The wrapper always answers an object: `null` is WebDriver's answer for a script
+        // that a user prompt interrupted (e.g. a script that called `confirm()` itself).
+        _ => {
+            return Err(PortError::new(
+                PortErrorKind::BlockedByDialog,
+                "a dialog opened while the script ran",
+            )
+            .effect_unknown());
+        }
     };
     let value = scrub(value);
     // The page as it is now (the script may have navigated); when a dialog the script opened

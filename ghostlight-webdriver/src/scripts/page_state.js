@@ -45,7 +45,7 @@
       w[kind] = function (...args) {
         w[DIALOG] = { kind, open: true };
         try {
-          return original.apply(this, args);
+          return original.apply(w, args);
         } finally {
           w[DIALOG] = { kind, open: false };
         }

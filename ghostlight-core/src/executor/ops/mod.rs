@@ -61,4 +61,3 @@ pub(crate) async fn dispatch(run: &Run<'_>, request: &Request) -> Outcome {
         Request::Flow(request) => Box::pin(composite::flow(run, request)).await,
     }
 }
-

@@ -1,0 +1,233 @@
+//! A minimal WebDriver BiDi client: one WebSocket connection to the session's
+//! `webSocketUrl` (granted because the session asks for `webSocketUrl: true`), commands with
+//! replies, and events handed to a callback.
+//!
+//! fantoccini speaks classic WebDriver only, and the small third-party BiDi crates bring more
+//! than the few messages the adapter needs (see `docs/webdriver-findings.md` §8). This module
+//! knows the message envelope only: `{"id", "method", "params"}` out;
+//! `{"type": "success" | "error", "id", …}` replies and `{"type": "event", "method", "params"}`
+//! events in. Replies and events may arrive out of order (Firefox answered id 2 before id 1).
+//!
+//! Failures are [`PortErrorKind::Other`] or [`PortErrorKind::Timeout`], never `Transport`:
+//! a lost BiDi socket says nothing about the classic session, which the adapter would tear
+//! down on a transport error (an `Other` makes it probe the session first).
+//!
+//! One background task owns the socket. It ends when the socket closes or when the [`Bidi`]
+//! is dropped (the session that owns it ended): nothing outlives the session. Error replies
+//! are reduced to "failed": a driver's error message is never kept.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use futures::{SinkExt, StreamExt};
+use ghostlight_core::port::{PortError, PortErrorKind, PortResult};
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinHandle;
+use tokio_tungstenite::tungstenite::Message;
+use url::Url;
+
+/// How long opening the WebSocket may take (C 1–5 ms, F 8–9 ms in the spike).
+pub(crate) const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long one command may wait for its reply.
+pub(crate) const COMMAND_TIMEOUT: Duration = Duration::from_secs(5);
+/// Commands queued for the socket task at most.
+const COMMAND_QUEUE: usize = 16;
+
+/// What the socket task calls for every event: `(method, params)`.
+pub(crate) type EventHandler = Box<dyn FnMut(&str, &Value) + Send>;
+
+/// The answer to one command: its `result`, or `None` for an error reply (whose message is
+/// dropped unread).
+type Reply = Option<Value>;
+
+/// Commands waiting for their reply, by id.
+type Pending = Arc<Mutex<HashMap<u64, oneshot::Sender<Reply>>>>;
+
+/// One BiDi connection. Dropping it closes the connection and ends its task.
+pub(crate) struct Bidi {
+    /// Commands for the socket task to write.
+    outgoing: mpsc::Sender<String>,
+    /// Commands waiting for their reply.
+    pending: Pending,
+    /// The id of the last command sent.
+    next_id: u64,
+    /// The socket task (aborted on drop).
+    task: JoinHandle<()>,
+}
+
+impl std::fmt::Debug for Bidi {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Bidi").field("open", &self.is_open()).finish_non_exhaustive()
+    }
+}
+
+impl Bidi {
+    /// Connect to `url` (a `ws://` URL on the driver's host) and start the task that hands
+    /// every event to `handler`.
+    pub(crate) async fn connect(url: &Url, handler: EventHandler) -> PortResult<Bidi> {
+        if url.scheme() != "ws" {
+            // No TLS support is built in: drivers are reached on loopback or a private network.
+            return Err(PortError::new(
+                PortErrorKind::Unsupported,
+                "the driver's WebDriver BiDi URL is not a plain ws:// URL",
+            ));
+        }
+        let connecting = tokio_tungstenite::connect_async(url.as_str());
+        let socket = match tokio::time::timeout(CONNECT_TIMEOUT, connecting).await {
+            Ok(Ok((socket, _response))) => socket,
+            Ok(Err(_)) => {
+                return Err(PortError::new(
+                    PortErrorKind::Other,
+                    "the WebDriver BiDi connection could not be opened",
+                ));
+            }
+            Err(_) => {
+                return Err(PortError::new(
+                    PortErrorKind::Timeout,
+                    "the WebDriver BiDi connection did not open in time",
+                ));
+            }
+        };
+        let (outgoing, queue) = mpsc::channel(COMMAND_QUEUE);
+        let pending: Pending = Arc::default();
+        let task = tokio::spawn(pump(socket, queue, Arc::clone(&pending), handler));
+        Ok(Bidi { outgoing, pending, next_id: 0, task })
+    }
+
+    /// Whether the connection is still open (its task still runs).
+    pub(crate) fn is_open(&self) -> bool {
+        !self.task.is_finished()
+    }
+
+    /// Send `method` with `params` and wait (at most [`COMMAND_TIMEOUT`]) for the result.
+    pub(crate) async fn command(&mut self, method: &str, params: Value) -> PortResult<Value> {
+        self.next_id += 1;
+        let id = self.next_id;
+        let (reply, answer) = oneshot::channel();
+        lock(&self.pending).insert(id, reply);
+        let message = json!({ "id": id, "method": method, "params": params }).to_string();
+        let exchange = async {
+            self.outgoing.send(message).await.map_err(|_| closed())?;
+            answer.await.map_err(|_| closed())
+        };
+        let outcome = tokio::time::timeout(COMMAND_TIMEOUT, exchange).await;
+        lock(&self.pending).remove(&id);
+        match outcome {
+            Ok(Ok(Some(result))) => Ok(result),
+            Ok(Ok(None)) => {
+                Err(PortError::new(PortErrorKind::Other, "the driver refused a WebDriver BiDi command"))
+            }
+            Ok(Err(error)) => Err(error),
+            Err(_) => {
+                Err(PortError::new(PortErrorKind::Timeout, "a WebDriver BiDi command got no answer in time"))
+            }
+        }
+    }
+}
+
+impl Drop for Bidi {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// The error of a command whose connection closed.
+fn closed() -> PortError {
+    PortError::new(PortErrorKind::Other, "the WebDriver BiDi connection closed")
+}
+
+/// Lock `mutex`, also after a panic elsewhere poisoned it (the data stays consistent: every
+/// critical section is a single insert or remove).
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The socket task: write queued commands, read replies and events, until either side ends.
+async fn pump<S>(socket: S, mut queue: mpsc::Receiver<String>, pending: Pending, mut handler: EventHandler)
+where
+    S: futures::Stream<Item = Result<Message, tokio_tungstenite::tungstenite::Error>>
+        + futures::Sink<Message>
+        + Unpin,
+{
+    let (mut sink, mut stream) = socket.split();
+    loop {
+        tokio::select! {
+            incoming = stream.next() => match incoming {
+                Some(Ok(Message::Text(text))) => dispatch(text.as_str(), &pending, &mut handler),
+                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                // Pings are answered by tungstenite itself; binary frames are not BiDi.
+                Some(Ok(_)) => {}
+            },
+            command = queue.recv() => match command {
+                Some(text) => {
+                    if sink.send(Message::text(text)).await.is_err() {
+                        break;
+                    }
+                }
+                None => break,
+            },
+        }
+    }
+    // Waiters see their reply channel close.
+    lock(&pending).clear();
+}
+
+/// Route one incoming message: a reply to its waiter, an event to the handler.
+fn dispatch(text: &str, pending: &Pending, handler: &mut EventHandler) {
+    let Ok(message) = serde_json::from_str::<Value>(text) else { return };
+    match message.get("type").and_then(Value::as_str) {
+        Some("event") => {
+            let method = message.get("method").and_then(Value::as_str).unwrap_or_default();
+            let params = message.get("params").unwrap_or(&Value::Null);
+            handler(method, params);
+        }
+        Some(kind @ ("success" | "error")) => {
+            let Some(id) = message.get("id").and_then(Value::as_u64) else { return };
+            let Some(waiter) = lock(pending).remove(&id) else { return };
+            let reply = match kind {
+                "success" => Some(message.get("result").cloned().unwrap_or(Value::Null)),
+                _ => None,
+            };
+            let _ = waiter.send(reply);
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replies_go_to_their_waiter_and_events_to_the_handler() {
+        let pending: Pending = Arc::default();
+        let (first, mut first_answer) = oneshot::channel();
+        let (second, mut second_answer) = oneshot::channel();
+        lock(&pending).insert(1, first);
+        lock(&pending).insert(2, second);
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&events);
+        let mut handler: EventHandler = Box::new(move |method, params| {
+            lock(&seen).push((method.to_owned(), params.clone()));
+        });
+        dispatch(
+            r#"{"type":"error","id":2,"error":"unknown command","message":"secret text"}"#,
+            &pending,
+            &mut handler,
+        );
+        dispatch(
+            r#"{"type":"event","method":"log.entryAdded","params":{"level":"error"}}"#,
+            &pending,
+            &mut handler,
+        );
+        dispatch(r#"{"type":"success","id":1,"result":{"subscription":"x"}}"#, &pending, &mut handler);
+        dispatch("not json", &pending, &mut handler);
+        dispatch(r#"{"type":"success","id":99,"result":{}}"#, &pending, &mut handler);
+        assert_eq!(first_answer.try_recv().ok(), Some(Some(json!({"subscription": "x"}))));
+        assert_eq!(second_answer.try_recv().ok(), Some(None));
+        assert!(lock(&pending).is_empty());
+        assert_eq!(*lock(&events), vec![("log.entryAdded".to_owned(), json!({"level": "error"}))]);
+    }
+}

@@ -1,0 +1,166 @@
+//! Form fill: every value is checked against its control before any is set
+//! (`scripts/input/fill.js` says what fits which control and how each is set).
+//!
+//! Decision: values are set through the native `value` setter followed by `input` and
+//! `change` events (checkboxes and radios by a click when their state differs), not typed
+//! key by key. The setter on the element's prototype bypasses the instance-level setter that
+//! React-style frameworks use to track the last value they rendered, so their change
+//! detection sees the new value and their `onChange` runs; Vue and Angular listen to the same
+//! `input` event. The events are untrusted; widgets that react only to key events (typeahead
+//! lists) need `type_text`.
+//!
+//! Fields are grouped by document (frame path), in order of first appearance. With one group
+//! (the usual case) one script checks every field and sets them all in the same JavaScript
+//! task, so a misfit leaves everything untouched. With several, every group is checked first
+//! (one script each), then every group is set (re-checked by the same script; a page that
+//! changed in between can make a later group fail after an earlier one was set, which answers
+//! effect unknown).
+
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use ghostlight_core::decode::FillValue;
+use ghostlight_core::port::{
+    ElementRef, FillInput, FillOutcome, PortError, PortErrorKind, PortResult, TabRef,
+};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{after, compose, element_arg, run};
+use crate::errors::Sent;
+use crate::refs;
+use crate::session::Session;
+
+/// The fill script (`scripts/input/fill.js`).
+static FILL: LazyLock<String> = LazyLock::new(|| compose(include_str!("../../scripts/input/fill.js")));
+
+/// The fields of one document.
+struct Group<'a> {
+    frames: Vec<String>,
+    /// (index in the whole fill, element, encoded value)
+    fields: Vec<(usize, &'a ElementRef, Value)>,
+}
+
+/// The fill script's answer.
+#[derive(Debug, Deserialize)]
+struct Answer {
+    status: String,
+    #[serde(default)]
+    filled: usize,
+    index: Option<usize>,
+    reason: Option<String>,
+}
+
+/// Fill controls.
+pub(super) async fn fill(
+    s: &mut Session,
+    tab: &TabRef,
+    input: &FillInput,
+    timeout: Duration,
+) -> PortResult<FillOutcome> {
+    let mut groups: Vec<Group<'_>> = Vec::new();
+    for (index, (element, value)) in input.fields.iter().enumerate() {
+        let frames = refs::Element::parse(element)?.frames;
+        let value =
+            encode(value).ok_or_else(|| PortError::invalid_field(index, "the number is not finite"))?;
+        match groups.iter_mut().find(|group| group.frames == frames) {
+            Some(group) => group.fields.push((index, element, value)),
+            None => groups.push(Group { frames, fields: vec![(index, element, value)] }),
+        }
+    }
+    s.set_script_timeout(timeout).await?;
+    s.tab(tab).await?;
+    let before = s.page_state().await?;
+    if groups.len() > 1 {
+        for group in &groups {
+            run_group(s, tab, group, false).await?;
+        }
+    }
+    let mut filled = 0;
+    for (number, group) in groups.iter().enumerate() {
+        let result = run_group(s, tab, group, true).await;
+        // An earlier group was already set: whatever fails now leaves the page changed.
+        filled += if number == 0 { result? } else { result.map_err(PortError::effect_unknown)? };
+    }
+    let page = after(s, before).await?;
+    Ok(FillOutcome { filled, page })
+}
+
+/// Check (and with `apply`, set) one group's fields in their document.
+async fn run_group(s: &mut Session, tab: &TabRef, group: &Group<'_>, apply: bool) -> PortResult<usize> {
+    let mut elements = Vec::with_capacity(group.fields.len());
+    for (_, element, _) in &group.fields {
+        let element = s.element(tab, element).await?;
+        elements.push(element_arg(&element)?);
+    }
+    let values = group.fields.iter().map(|(_, _, value)| value.clone()).collect();
+    let sent = if apply { Sent::Act } else { Sent::Read };
+    let args = vec![Value::Array(elements), Value::Array(values), json!(apply)];
+    let answer: Answer = run(s, &FILL, args, sent).await?;
+    match answer.status.as_str() {
+        "ok" => Ok(answer.filled),
+        "invalid" => {
+            let at = answer.index.and_then(|i| group.fields.get(i)).map(|(index, _, _)| *index);
+            let reason = answer.reason.as_deref().unwrap_or_default();
+            match at {
+                Some(_) if reason == "detached" => Err(PortError::new(
+                    PortErrorKind::TargetStale,
+                    "a field's element is no longer in the page",
+                )),
+                Some(index) => Err(PortError::invalid_field(index, refusal(reason))),
+                None => Err(PortError::new(PortErrorKind::Other, "the fill script named no field")),
+            }
+        }
+        _ => Err(PortError::new(PortErrorKind::Other, "the fill script answered an unknown status")),
+    }
+}
+
+/// A fill value as the script takes it (`None` for a number that is not finite).
+fn encode(value: &FillValue) -> Option<Value> {
+    match value {
+        FillValue::Text(text) => Some(json!({ "t": "text", "v": text })),
+        FillValue::Checked(checked) => Some(json!({ "t": "checked", "v": checked })),
+        FillValue::Number(number) if number.is_finite() => Some(json!({ "t": "number", "v": number })),
+        FillValue::Number(_) => None,
+    }
+}
+
+/// Our words for the script's refusal reasons.
+fn refusal(reason: &str) -> &'static str {
+    match reason {
+        "control" => "the element is not a control that can be filled",
+        "disabled" => "the control is disabled",
+        "readonly" => "the control is read-only",
+        "kind" => "the value's type does not fit the control",
+        "length" => "the text is longer than the control allows",
+        "format" => "the text does not fit the input's type",
+        "number" => "the value is not a number",
+        "range" => "the number is outside the control's range or off its step",
+        "option" => "no option of the list matches the value",
+        "option_disabled" => "the matching option is disabled",
+        "radio_off" => "a checked radio button cannot be unchecked",
+        _ => "the value does not fit the control",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_encode_for_the_script() {
+        assert_eq!(encode(&FillValue::Text("a".into())), Some(json!({"t": "text", "v": "a"})));
+        assert_eq!(encode(&FillValue::Checked(true)), Some(json!({"t": "checked", "v": true})));
+        assert_eq!(encode(&FillValue::Number(2.5)), Some(json!({"t": "number", "v": 2.5})));
+        assert_eq!(encode(&FillValue::Number(f64::NAN)), None);
+    }
+
+    #[test]
+    fn every_reason_has_own_words() {
+        for reason in
+            ["control", "disabled", "readonly", "kind", "length", "format", "number", "range", "option"]
+        {
+            assert_ne!(refusal(reason), refusal("something else"), "{reason}");
+        }
+    }
+}

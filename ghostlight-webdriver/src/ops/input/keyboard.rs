@@ -1,0 +1,289 @@
+//! Keyboard input: `type_text` and `press_keys`.
+//!
+//! - **type_text** focuses the element (`scripts/input/focus.js`; focus must land on it or
+//!   inside it), or uses the focused element (through shadow roots and same-origin frames)
+//!   when none is given. `clear_first` selects the control's whole content and presses Delete
+//!   (a real key, so `beforeinput`/`input` fire; WebDriver's `Element Clear` fires only
+//!   `change`). The text then goes through `Element Send Keys` for a given element (one key
+//!   press per character, caret after the existing content) or through key actions for the
+//!   focused element (`\n` is pressed as Enter, `\r` is dropped). Characters in WebDriver's
+//!   reserved key range (U+E000–U+E05D) would be read as special keys and are refused.
+//! - **press_keys** focuses the target first when given, then sends key actions: for each
+//!   repetition, for each key: the modifiers down, the key down and up, the modifiers up.
+//!   Synthetic keys reach the page, never the browser's own shortcuts (F5 does not reload).
+//!   The receipt describes the element focused afterwards.
+
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use ghostlight_core::port::{
+    ActionReceipt, ElementSummary, KeyInput, PageState, PortError, PortErrorKind, PortResult, TabRef,
+    TypeInput,
+};
+use ghostlight_core::tools::press_key::{Key, Modifier, NamedKey};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{NAME_CHARS, RawSummary, after, before_state, compose, element_arg, perform, resolve, run};
+use crate::errors::{self, Sent};
+use crate::session::Session;
+
+/// The focus script (`scripts/input/focus.js`).
+static FOCUS: LazyLock<String> = LazyLock::new(|| compose(include_str!("../../scripts/input/focus.js")));
+
+/// The id of the key input source.
+const KEYBOARD_ID: &str = "ghostlight-keyboard";
+/// WebDriver's Delete key.
+const DELETE: char = '\u{E017}';
+/// WebDriver's Enter key.
+const ENTER: char = '\u{E007}';
+/// The first and last characters WebDriver reads as special keys.
+const RESERVED_KEYS: std::ops::RangeInclusive<char> = '\u{E000}'..='\u{E05D}';
+/// The most key actions one `press_keys` may send (core's own bounds stay far below).
+const MAX_KEY_ACTIONS: usize = 50_000;
+/// The most key actions sent in one `Perform Actions` request.
+const KEY_ACTIONS_PER_REQUEST: usize = 2_000;
+
+/// The focus script's answer.
+#[derive(Debug, Deserialize)]
+struct Focus {
+    status: String,
+    summary: Option<RawSummary>,
+    #[serde(default)]
+    clear: bool,
+    state: Option<Value>,
+}
+
+/// Type text through input events.
+pub(super) async fn type_text(
+    s: &mut Session,
+    tab: &TabRef,
+    input: &TypeInput,
+    timeout: Duration,
+) -> PortResult<ActionReceipt> {
+    if input.text.chars().any(|c| RESERVED_KEYS.contains(&c)) {
+        return Err(PortError::new(
+            PortErrorKind::InvalidInput,
+            "the text holds characters WebDriver reserves for special keys",
+        ));
+    }
+    s.set_script_timeout(timeout).await?;
+    let (element, read) = match &input.into {
+        Some(target) => {
+            let resolved = resolve(s, tab, target).await?;
+            (Some(resolved.element), resolved.before)
+        }
+        None => {
+            s.tab(tab).await?;
+            (None, None)
+        }
+    };
+    let arg = element.as_ref().map(element_arg).transpose()?.unwrap_or(Value::Null);
+    let options =
+        json!({ "mode": "prepare", "clear": input.clear_first, "state": read.is_none(), "cap": NAME_CHARS });
+    let mut focus: Focus = run(s, &FOCUS, vec![arg, options], Sent::Act).await?;
+    let before = before_state(read, focus.state.take())?;
+    focused(&focus)?;
+    if focus.clear {
+        perform(s, keys(&[DELETE], &[], 1)).await?;
+    }
+    if !input.text.is_empty() {
+        match &element {
+            Some(element) => match element.send_keys(&input.text).await {
+                Ok(()) => {}
+                // A key opened a dialog: the text was (partly) delivered.
+                Err(e) if errors::is_dialog(&e) => {}
+                Err(e) => return Err(errors::cmd(&e, Sent::Act).effect_unknown()),
+            },
+            None => {
+                let text: Vec<char> = input.text.chars().filter(|c| *c != '\r').map(typed).collect();
+                for chunk in text.chunks(KEY_ACTIONS_PER_REQUEST / 2) {
+                    perform(s, keys(chunk, &[], 1)).await?;
+                }
+            }
+        }
+    }
+    let page = after(s, before).await?;
+    Ok(ActionReceipt { element: focus.summary.map(Into::into), page })
+}
+
+/// Press keys.
+pub(super) async fn press_keys(
+    s: &mut Session,
+    tab: &TabRef,
+    input: &KeyInput,
+    timeout: Duration,
+) -> PortResult<ActionReceipt> {
+    let pressed = input.keys.iter().map(key_value).collect::<PortResult<Vec<char>>>()?;
+    let held: Vec<char> = input.modifiers.iter().copied().map(modifier_value).collect();
+    let repeat = usize::try_from(input.repeat).unwrap_or(usize::MAX);
+    let per_repeat = pressed.len() * 2 * (1 + held.len());
+    if pressed.is_empty() || repeat == 0 || per_repeat.saturating_mul(repeat) > MAX_KEY_ACTIONS {
+        return Err(PortError::new(PortErrorKind::InvalidInput, "the key sequence is empty or too long"));
+    }
+    s.set_script_timeout(timeout).await?;
+    let (before, target) = match &input.target {
+        Some(target) => {
+            let resolved = resolve(s, tab, target).await?;
+            let options = json!({ "mode": "prepare", "clear": false, "state": resolved.wants_state(), "cap": NAME_CHARS });
+            let mut focus: Focus = run(s, &FOCUS, vec![resolved.arg()?, options], Sent::Act).await?;
+            let before = before_state(resolved.before, focus.state.take())?;
+            focused(&focus)?;
+            (before, focus.summary.map(ElementSummary::from))
+        }
+        None => {
+            s.tab(tab).await?;
+            (s.page_state().await?, None)
+        }
+    };
+    let per_request = (KEY_ACTIONS_PER_REQUEST / per_repeat.max(1)).max(1);
+    let mut left = repeat;
+    while left > 0 {
+        let now = left.min(per_request);
+        perform(s, keys(&pressed, &held, now)).await?;
+        left -= now;
+    }
+    let (element, page) = focused_after(s, tab, before, target).await?;
+    Ok(ActionReceipt { element, page })
+}
+
+/// Refuse a focus that did not land.
+fn focused(focus: &Focus) -> PortResult<()> {
+    match focus.status.as_str() {
+        "ok" => Ok(()),
+        "file" => Err(PortError::new(PortErrorKind::InvalidInput, "text cannot be typed into a file input")),
+        "unfocusable" => {
+            Err(PortError::new(PortErrorKind::InvalidInput, "the element cannot take keyboard focus"))
+        }
+        "nofocus" => Err(PortError::new(PortErrorKind::InvalidInput, "no element has keyboard focus")),
+        _ => Err(PortError::new(PortErrorKind::Other, "the focus script answered an unknown status")),
+    }
+}
+
+/// The focused element and the page after key input, in one read of the top document; the
+/// page before (and the target's summary) when a dialog the keys opened blocks the read.
+async fn focused_after(
+    s: &mut Session,
+    tab: &TabRef,
+    before: PageState,
+    target: Option<ElementSummary>,
+) -> PortResult<(Option<ElementSummary>, PageState)> {
+    let read = async {
+        s.tab(tab).await?;
+        let options = json!({ "mode": "after", "clear": false, "state": true, "cap": NAME_CHARS });
+        run::<Focus>(s, &FOCUS, vec![Value::Null, options], Sent::Read).await
+    };
+    match read.await {
+        Ok(answer) => {
+            let page = before_state(None, answer.state)?;
+            s.remember_page(&page);
+            Ok((answer.summary.map(Into::into), page))
+        }
+        Err(e) if e.kind() == PortErrorKind::BlockedByDialog => {
+            s.remember_page(&before);
+            Ok((target, before))
+        }
+        Err(e) => Err(e.effect_unknown()),
+    }
+}
+
+/// Key actions: `repeat` times, each key pressed and released with `held` around it.
+fn keys(pressed: &[char], held: &[char], repeat: usize) -> KeyActions {
+    let mut actions = KeyActions::new(KEYBOARD_ID.to_owned());
+    for _ in 0..repeat {
+        for key in pressed {
+            for modifier in held {
+                actions = actions.then(KeyAction::Down { value: *modifier });
+            }
+            actions = actions.then(KeyAction::Down { value: *key }).then(KeyAction::Up { value: *key });
+            for modifier in held.iter().rev() {
+                actions = actions.then(KeyAction::Up { value: *modifier });
+            }
+        }
+    }
+    actions
+}
+
+/// A typed character as a key (`\n` is Enter).
+fn typed(c: char) -> char {
+    if c == '\n' { ENTER } else { c }
+}
+
+/// The WebDriver key value of a key.
+fn key_value(key: &Key) -> PortResult<char> {
+    match key {
+        Key::Char(c) if RESERVED_KEYS.contains(c) => Err(PortError::new(
+            PortErrorKind::InvalidInput,
+            "the key is a character WebDriver reserves for special keys",
+        )),
+        Key::Char(c) => Ok(*c),
+        Key::Named(named) => Ok(named_value(*named)),
+    }
+}
+
+/// The WebDriver key value of a named key.
+fn named_value(key: NamedKey) -> char {
+    match key {
+        NamedKey::Enter => ENTER,
+        NamedKey::Tab => '\u{E004}',
+        NamedKey::Escape => '\u{E00C}',
+        NamedKey::Backspace => '\u{E003}',
+        NamedKey::Delete => DELETE,
+        NamedKey::Insert => '\u{E016}',
+        NamedKey::Home => '\u{E011}',
+        NamedKey::End => '\u{E010}',
+        NamedKey::PageUp => '\u{E00E}',
+        NamedKey::PageDown => '\u{E00F}',
+        NamedKey::ArrowLeft => '\u{E012}',
+        NamedKey::ArrowUp => '\u{E013}',
+        NamedKey::ArrowRight => '\u{E014}',
+        NamedKey::ArrowDown => '\u{E015}',
+        NamedKey::Space => ' ',
+        NamedKey::F1 => '\u{E031}',
+        NamedKey::F2 => '\u{E032}',
+        NamedKey::F3 => '\u{E033}',
+        NamedKey::F4 => '\u{E034}',
+        NamedKey::F5 => '\u{E035}',
+        NamedKey::F6 => '\u{E036}',
+        NamedKey::F7 => '\u{E037}',
+        NamedKey::F8 => '\u{E038}',
+        NamedKey::F9 => '\u{E039}',
+        NamedKey::F10 => '\u{E03A}',
+        NamedKey::F11 => '\u{E03B}',
+        NamedKey::F12 => '\u{E03C}',
+    }
+}
+
+/// The WebDriver key value of a modifier.
+fn modifier_value(modifier: Modifier) -> char {
+    match modifier {
+        Modifier::Alt => '\u{E00A}',
+        Modifier::Control => '\u{E009}',
+        Modifier::Meta => '\u{E03D}',
+        Modifier::Shift => '\u{E008}',
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn named_keys_use_webdriver_codes() {
+        assert_eq!(named_value(NamedKey::Enter), '\u{E007}');
+        assert_eq!(named_value(NamedKey::ArrowUp), '\u{E013}');
+        assert_eq!(named_value(NamedKey::F12), '\u{E03C}');
+        assert_eq!(modifier_value(Modifier::Meta), '\u{E03D}');
+        assert!(key_value(&Key::Char('\u{E007}')).is_err());
+        assert_eq!(key_value(&Key::Char('a')).ok(), Some('a'));
+    }
+
+    #[test]
+    fn modifiers_wrap_every_key() {
+        let actions = format!("{:?}", keys(&['a', 'b'], &['\u{E009}'], 2));
+        assert_eq!(actions.matches("Down").count(), 8);
+        assert_eq!(actions.matches("Up").count(), 8);
+        assert_eq!(typed('\n'), ENTER);
+    }
+}

@@ -1,0 +1,345 @@
+//! Pointer and keyboard input, fills and uploads: `click`, `hover`, `scroll`, `drag`,
+//! `fill`, `type_text`, `press_keys`, `upload` (`docs/webdriver-findings.md` §4 and §7).
+//!
+//! Submodules: `pointer` (click, hover, drag), `scroll`, `keyboard` (type_text, press_keys),
+//! `fill`, `upload`. The page-side work is done by the scripts under
+//! `src/scripts/input/`, each prefixed with `lib.js` (role, accessible name, composed-tree
+//! walks, deep hit testing) and the page-state function.
+//!
+//! Decisions common to every operation here:
+//! - **Receipts in the same round trip.** The script that checks the target (hit test, focus,
+//!   file input) also answers the target's role and name and, for targets in the top document,
+//!   the page state *before* acting. Targets inside frames need one extra page-state read
+//!   first (the page state is a top-document read).
+//! - **Page afterwards.** After acting, the page state is read again. When a dialog the action
+//!   opened blocks that read (`BlockedByDialog`), the receipt answers the page state taken
+//!   before acting: opening a dialog does not change the document, and a `PageState` cannot be
+//!   made up without reading it. A dialog that was already open makes the first script fail,
+//!   so a dialog error *after* a successful check means the action opened it. A read that
+//!   races a navigation the action started (and finds no dialog) is repeated briefly.
+//! - **Actions.** Pointer, wheel and key input go through the WebDriver Actions API (trusted
+//!   events). Input state is released after every sequence so that nothing stays pressed and
+//!   a later, separate click is never counted as the second click of a double click.
+//! - **Time.** Every operation is bounded by its `timeout` (the driver's script timeout is
+//!   narrowed to it, and the whole operation runs under it); running out answers `Timeout`
+//!   with effect unknown.
+
+mod fill;
+mod keyboard;
+mod pointer;
+mod scroll;
+mod upload;
+
+use std::future::Future;
+use std::time::Duration;
+
+use fantoccini::actions::Actions;
+use fantoccini::elements::Element as WdElement;
+use ghostlight_core::port::{
+    ActionReceipt, ClickInput, ElementRef, ElementSummary, FillInput, FillOutcome, KeyInput, PageState,
+    PointerTarget, PortError, PortErrorKind, PortResult, ScrollInput, ScrollOutcome, TabRef, TypeInput,
+    UploadInput, UploadOutcome,
+};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::errors::{self, Sent};
+use crate::page;
+use crate::refs;
+use crate::session::Session;
+
+/// The longest accessible name a receipt carries, in characters (core bounds it again).
+const NAME_CHARS: usize = 200;
+/// Extra time granted beyond an operation's `timeout` before it is cut short, so that the
+/// driver's own timeout (set to `timeout`) answers first when it can.
+const TIMEOUT_GRACE: Duration = Duration::from_millis(500);
+
+/// How many times the page state is read after acting while a navigation races the read.
+const AFTER_READS: usize = 10;
+/// The pause between those reads.
+const AFTER_RETRY: Duration = Duration::from_millis(100);
+
+/// The shared helpers every input script starts with.
+const LIB_JS: &str = include_str!("../../scripts/input/lib.js");
+
+/// An input script: the page-state function and the shared helpers, then `body`.
+fn compose(body: &str) -> String {
+    format!("const glPageState = ({});\n{LIB_JS}\n{body}", page::PAGE_STATE_FN.trim_end())
+}
+
+/// Click.
+pub(crate) async fn click(
+    s: &mut Session,
+    tab: &TabRef,
+    input: &ClickInput,
+    timeout: Duration,
+) -> PortResult<ActionReceipt> {
+    bounded(timeout, pointer::click(s, tab, input, timeout)).await
+}
+
+/// Move the pointer over a target.
+pub(crate) async fn hover(
+    s: &mut Session,
+    tab: &TabRef,
+    at: &PointerTarget,
+    timeout: Duration,
+) -> PortResult<ActionReceipt> {
+    bounded(timeout, pointer::hover(s, tab, at, timeout)).await
+}
+
+/// Scroll.
+pub(crate) async fn scroll(
+    s: &mut Session,
+    tab: &TabRef,
+    input: &ScrollInput,
+    timeout: Duration,
+) -> PortResult<ScrollOutcome> {
+    bounded(timeout, scroll::scroll(s, tab, input, timeout)).await
+}
+
+/// Drag from one target to another.
+pub(crate) async fn drag(
+    s: &mut Session,
+    tab: &TabRef,
+    from: &PointerTarget,
+    to: &PointerTarget,
+    timeout: Duration,
+) -> PortResult<ActionReceipt> {
+    bounded(timeout, pointer::drag(s, tab, from, to, timeout)).await
+}
+
+/// Fill controls.
+pub(crate) async fn fill(
+    s: &mut Session,
+    tab: &TabRef,
+    input: &FillInput,
+    timeout: Duration,
+) -> PortResult<FillOutcome> {
+    bounded(timeout, fill::fill(s, tab, input, timeout)).await
+}
+
+/// Type text through input events.
+pub(crate) async fn type_text(
+    s: &mut Session,
+    tab: &TabRef,
+    input: &TypeInput,
+    timeout: Duration,
+) -> PortResult<ActionReceipt> {
+    bounded(timeout, keyboard::type_text(s, tab, input, timeout)).await
+}
+
+/// Press keys.
+pub(crate) async fn press_keys(
+    s: &mut Session,
+    tab: &TabRef,
+    input: &KeyInput,
+    timeout: Duration,
+) -> PortResult<ActionReceipt> {
+    bounded(timeout, keyboard::press_keys(s, tab, input, timeout)).await
+}
+
+/// Upload files to a file input or drop them at a point.
+pub(crate) async fn upload(
+    s: &mut Session,
+    tab: &TabRef,
+    input: &UploadInput,
+    timeout: Duration,
+) -> PortResult<UploadOutcome> {
+    bounded(timeout, upload::upload(s, tab, input, timeout)).await
+}
+
+// ---- shared helpers ----------------------------------------------------------------------
+
+/// Run `work` within `timeout` (plus [`TIMEOUT_GRACE`]).
+async fn bounded<T>(timeout: Duration, work: impl Future<Output = PortResult<T>>) -> PortResult<T> {
+    match tokio::time::timeout(timeout.saturating_add(TIMEOUT_GRACE), work).await {
+        Ok(result) => result,
+        Err(_) => {
+            Err(PortError::new(PortErrorKind::Timeout, "the input did not finish in time").effect_unknown())
+        }
+    }
+}
+
+/// A role and name as the input scripts answer them.
+#[derive(Debug, Deserialize)]
+struct RawSummary {
+    role: String,
+    name: Option<String>,
+}
+
+impl From<RawSummary> for ElementSummary {
+    fn from(raw: RawSummary) -> Self {
+        ElementSummary { role: raw.role, name: raw.name.filter(|name| !name.is_empty()) }
+    }
+}
+
+/// An element target, switched to: the driver is inside the element's frames.
+struct Resolved {
+    /// The element, usable in the current browsing context.
+    element: WdElement,
+    /// Whether the element lives in a frame (not the top document).
+    in_frame: bool,
+    /// The page state before acting, read up front for elements in frames (for the top
+    /// document it comes with the first script's answer).
+    before: Option<PageState>,
+}
+
+impl Resolved {
+    /// Whether the first script must answer the page state (top-document elements).
+    fn wants_state(&self) -> bool {
+        self.before.is_none()
+    }
+
+    /// The element as a script argument.
+    fn arg(&self) -> PortResult<Value> {
+        element_arg(&self.element)
+    }
+}
+
+/// Switch into `element`'s frames (reading the page state first when it lives in a frame).
+async fn resolve(s: &mut Session, tab: &TabRef, element: &ElementRef) -> PortResult<Resolved> {
+    let in_frame = !refs::Element::parse(element)?.frames.is_empty();
+    let before = if in_frame {
+        s.tab(tab).await?;
+        Some(s.page_state().await?)
+    } else {
+        None
+    };
+    let element = s.element(tab, element).await?;
+    Ok(Resolved { element, in_frame, before })
+}
+
+/// The WebDriver JSON reference of `element`, as a script argument.
+fn element_arg(element: &WdElement) -> PortResult<Value> {
+    serde_json::to_value(element)
+        .map_err(|_| PortError::new(PortErrorKind::Other, "an element reference did not encode"))
+}
+
+/// Run an input script and parse its answer. Every input script answers an object; WebDriver
+/// answers `null` for a script a user prompt interrupted (a page handler the script set off
+/// opened a dialog), which is [`PortErrorKind::BlockedByDialog`].
+async fn run<T: DeserializeOwned>(
+    s: &mut Session,
+    script: &str,
+    args: Vec<Value>,
+    sent: Sent,
+) -> PortResult<T> {
+    let value = s.execute(script, args, sent).await?;
+    let error = if value.is_null() {
+        PortError::new(PortErrorKind::BlockedByDialog, "a dialog opened while an input script ran")
+    } else {
+        match serde_json::from_value(value) {
+            Ok(answer) => return Ok(answer),
+            Err(_) => PortError::new(PortErrorKind::Other, "an input script answered an unexpected shape"),
+        }
+    };
+    Err(match sent {
+        Sent::Read => error,
+        Sent::Act => error.effect_unknown(),
+    })
+}
+
+/// The page state before acting: read up front, or answered by the first script.
+fn before_state(read: Option<PageState>, answered: Option<Value>) -> PortResult<PageState> {
+    match (read, answered) {
+        (Some(state), _) => Ok(state),
+        (None, Some(value)) => page::parse_state(value),
+        (None, None) => Err(PortError::new(PortErrorKind::Other, "the page state before acting is missing")),
+    }
+}
+
+/// The page after acting; the page before when a dialog the action opened blocks the read
+/// (see the module docs). Any other failure: effect unknown (the action was sent).
+///
+/// A read that races a navigation the action started can fail without a dialog (Firefox
+/// answers `null` for a script cut short by the unload); such a read is repeated, up to
+/// [`AFTER_READS`] times, [`AFTER_RETRY`] apart.
+async fn after(s: &mut Session, before: PageState) -> PortResult<PageState> {
+    let mut last = None;
+    for _ in 0..AFTER_READS {
+        match s.page_state().await {
+            Ok(state) => return Ok(state),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    PortErrorKind::BlockedByDialog | PortErrorKind::Other | PortErrorKind::ScriptError
+                ) =>
+            {
+                if dialog_open(s).await? {
+                    s.remember_page(&before);
+                    return Ok(before);
+                }
+                last = Some(e);
+                tokio::time::sleep(AFTER_RETRY).await;
+            }
+            Err(e) => return Err(e.effect_unknown()),
+        }
+    }
+    Err(last
+        .unwrap_or_else(|| PortError::new(PortErrorKind::Other, "the page could not be read after the input"))
+        .effect_unknown())
+}
+
+/// Whether a user prompt is open in the current tab (its text is dropped unread).
+async fn dialog_open(s: &mut Session) -> PortResult<bool> {
+    match s.client().get_alert_text().await {
+        Ok(_) => Ok(true),
+        Err(e) if e.is_no_such_alert() => Ok(false),
+        Err(e) => Err(errors::cmd(&e, Sent::Read).effect_unknown()),
+    }
+}
+
+/// Perform `actions`, then release the input state. A dialog error means the input opened a
+/// dialog (see the module docs): the input was delivered.
+async fn perform(s: &mut Session, actions: impl Into<Actions>) -> PortResult<()> {
+    let result = s.client().perform_actions(actions).await;
+    // Best effort: releasing after a dialog opened fails, and nothing is pressed then.
+    let _ = s.client().release_actions().await;
+    match result {
+        Ok(()) => Ok(()),
+        Err(e) if errors::is_dialog(&e) => Ok(()),
+        Err(e) => Err(errors::cmd(&e, Sent::Act)),
+    }
+}
+
+/// A finite coordinate as an integer number of CSS pixels (WebDriver pointer and wheel
+/// positions are integers).
+fn pixel(value: f64) -> PortResult<i64> {
+    if !value.is_finite() || value.abs() > MAX_COORDINATE {
+        return Err(PortError::new(PortErrorKind::InvalidInput, "a coordinate is not a usable number"));
+    }
+    // In range by the check above, so the conversion is exact.
+    Ok(value.floor() as i64)
+}
+
+/// The largest coordinate or delta accepted, in CSS pixels.
+const MAX_COORDINATE: f64 = 1_000_000.0;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripts_are_composed_with_the_page_state_and_helpers() {
+        let script = compose("return 1;");
+        assert!(script.starts_with("const glPageState = ("));
+        assert!(script.contains("(function glPageState()"));
+        assert!(script.contains("function glDeepHit(doc, x, y)"));
+        assert!(script.ends_with("return 1;"));
+    }
+
+    #[test]
+    fn pixels_are_floored_and_bounded() {
+        assert_eq!(pixel(10.7).ok(), Some(10));
+        assert_eq!(pixel(-0.5).ok(), Some(-1));
+        assert!(pixel(f64::NAN).is_err());
+        assert!(pixel(1e12).is_err());
+    }
+
+    #[test]
+    fn before_state_prefers_the_read_state() {
+        assert!(before_state(None, None).is_err());
+        assert!(before_state(None, Some(Value::Null)).is_err());
+    }
+}

@@ -1,0 +1,341 @@
+//! Click, hover and drag through the WebDriver Actions API.
+//!
+//! - **Where.** An element target is scrolled to the centre of the view (instantly), then
+//!   hit tested at its in-view centre point with `elementFromPoint` in its own document,
+//!   through open shadow roots. When the topmost element there is neither the target, nor
+//!   inside it, nor a `<label>` whose control is the target, the operation answers
+//!   [`PortError::obstructed`] naming the covering element, and nothing is clicked. A top-
+//!   document element is then pointed at exactly the point that was hit tested (viewport
+//!   origin); an element inside a frame is pointed at with the element origin (its in-view
+//!   centre, computed by the driver in the frame). A viewport [`Point`] is used as given
+//!   (floored to whole CSS pixels); the receipt describes the element there (or its nearest
+//!   named ancestor).
+//! - **Clicks** are one pointer move then `count` down/up pairs of the button; both drivers
+//!   count consecutive clicks at one place as double and triple clicks (`dblclick`,
+//!   `detail`). Actions rather than `Element Click` for every click: one path for every
+//!   button and count, and the point clicked is the point hit tested.
+//! - **Drag** is a press, a small lift move, a timed move onto the destination, a second
+//!   short move there, and a release. A source that is (or is inside) an element with
+//!   `draggable="true"` is an HTML5 drag: Chromium performs it from these Actions; Firefox
+//!   starts it but never drops (findings §4), so on Firefox it is done by the script events of
+//!   `scripts/input/drag_html5.js` (untrusted events; the receipt looks the same). Element
+//!   targets of one drag must share a document; a frame's element cannot be dragged to or
+//!   from a viewport point (`Unsupported`). Two elements: the source is scrolled into view
+//!   and the destination must then be in view too; with a point involved nothing is
+//!   scrolled (the point belongs to the current view).
+
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use fantoccini::actions::{
+    InputSource, MOUSE_BUTTON_LEFT, MOUSE_BUTTON_MIDDLE, MOUSE_BUTTON_RIGHT, MouseActions, PointerAction,
+};
+use fantoccini::elements::Element as WdElement;
+use ghostlight_core::port::{
+    ActionReceipt, ClickInput, ElementSummary, PageState, Point, PointerTarget, PortError, PortErrorKind,
+    PortResult, TabRef,
+};
+use ghostlight_core::tools::click::MouseButton;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{
+    NAME_CHARS, RawSummary, after, before_state, compose, element_arg, perform, pixel, resolve, run,
+};
+use crate::config::Engine;
+use crate::errors::Sent;
+use crate::refs;
+use crate::session::Session;
+
+/// The hit test (`scripts/input/target.js`).
+static TARGET: LazyLock<String> = LazyLock::new(|| compose(include_str!("../../scripts/input/target.js")));
+/// The scripted HTML5 drag for Firefox (`scripts/input/drag_html5.js`).
+static DRAG_HTML5: LazyLock<String> =
+    LazyLock::new(|| compose(include_str!("../../scripts/input/drag_html5.js")));
+
+/// The id of the pointer input source.
+const POINTER_ID: &str = "ghostlight-mouse";
+/// The most clicks one click may be (a triple click).
+const MAX_CLICKS: u8 = 3;
+/// How far the pointer moves right after the press, so that the page sees a drag begin.
+const DRAG_LIFT: f64 = 5.0;
+/// How long the move onto the destination takes (the driver interpolates moves).
+const DRAG_MOVE: Duration = Duration::from_millis(300);
+/// How long the short moves of a drag take.
+const DRAG_NUDGE: Duration = Duration::from_millis(50);
+
+/// The answer of the hit-test script.
+#[derive(Debug, Deserialize)]
+struct Probe {
+    status: String,
+    x: Option<f64>,
+    y: Option<f64>,
+    summary: Option<RawSummary>,
+    by: Option<RawSummary>,
+    #[serde(default)]
+    draggable: bool,
+    state: Option<Value>,
+}
+
+/// How the pointer reaches a target.
+#[derive(Debug, Clone)]
+enum Origin {
+    /// A viewport point of the top document.
+    Viewport { x: i64, y: i64 },
+    /// The in-view centre of an element in a frame (the driver computes it).
+    Element(WdElement),
+}
+
+impl Origin {
+    /// A pointer move onto this origin.
+    fn move_to(&self, duration: Option<Duration>) -> PointerAction {
+        match self {
+            Origin::Viewport { x, y } => PointerAction::MoveTo { duration, x: *x as f64, y: *y as f64 },
+            Origin::Element(element) => {
+                PointerAction::MoveToElement { element: element.clone(), duration, x: 0.0, y: 0.0 }
+            }
+        }
+    }
+}
+
+/// A located pointer target.
+#[derive(Debug)]
+struct Located {
+    origin: Origin,
+    /// The element (element targets).
+    element: Option<WdElement>,
+    /// The point (point targets, floored).
+    point: Option<(i64, i64)>,
+    summary: Option<ElementSummary>,
+    draggable: bool,
+    before: PageState,
+}
+
+/// How to locate a target.
+#[derive(Debug, Clone, Copy)]
+struct Locate {
+    /// Scroll an element target to the centre of the view first.
+    scroll: bool,
+    /// Refuse an element target covered by another element.
+    check: bool,
+}
+
+/// Click.
+pub(super) async fn click(
+    s: &mut Session,
+    tab: &TabRef,
+    input: &ClickInput,
+    timeout: Duration,
+) -> PortResult<ActionReceipt> {
+    if !(1..=MAX_CLICKS).contains(&input.count) {
+        return Err(PortError::new(PortErrorKind::InvalidInput, "a click is one to three clicks"));
+    }
+    s.set_script_timeout(timeout).await?;
+    let at = locate(s, tab, &input.at, Locate { scroll: true, check: true }).await?;
+    let button = button(input.button);
+    let mut mouse = MouseActions::new(POINTER_ID.to_owned()).then(at.origin.move_to(None));
+    for _ in 0..input.count {
+        mouse = mouse.then(PointerAction::Down { button }).then(PointerAction::Up { button });
+    }
+    perform(s, mouse).await?;
+    let page = after(s, at.before).await?;
+    Ok(ActionReceipt { element: at.summary, page })
+}
+
+/// Move the pointer over a target.
+pub(super) async fn hover(
+    s: &mut Session,
+    tab: &TabRef,
+    at: &PointerTarget,
+    timeout: Duration,
+) -> PortResult<ActionReceipt> {
+    s.set_script_timeout(timeout).await?;
+    let at = locate(s, tab, at, Locate { scroll: true, check: true }).await?;
+    perform(s, MouseActions::new(POINTER_ID.to_owned()).then(at.origin.move_to(None))).await?;
+    let page = after(s, at.before).await?;
+    Ok(ActionReceipt { element: at.summary, page })
+}
+
+/// Drag from one target to another.
+pub(super) async fn drag(
+    s: &mut Session,
+    tab: &TabRef,
+    from: &PointerTarget,
+    to: &PointerTarget,
+    timeout: Duration,
+) -> PortResult<ActionReceipt> {
+    let (source_frames, target_frames) = (frames_of(from)?, frames_of(to)?);
+    match (&source_frames, &target_frames) {
+        (Some(a), Some(b)) if a != b => {
+            return Err(PortError::new(
+                PortErrorKind::Unsupported,
+                "dragging between elements of different frames is not supported",
+            ));
+        }
+        (Some(frames), None) | (None, Some(frames)) if !frames.is_empty() => {
+            return Err(PortError::new(
+                PortErrorKind::Unsupported,
+                "dragging between an element in a frame and a viewport point is not supported",
+            ));
+        }
+        _ => {}
+    }
+    s.set_script_timeout(timeout).await?;
+    let both_elements = source_frames.is_some() && target_frames.is_some();
+    let source = locate(s, tab, from, Locate { scroll: both_elements, check: true }).await?;
+    let target = match locate(s, tab, to, Locate { scroll: false, check: false }).await {
+        Ok(target) => target,
+        Err(e) if e.kind() == PortErrorKind::InvalidInput => {
+            return Err(PortError::new(
+                PortErrorKind::InvalidInput,
+                "the drop target is not in view together with the drag source",
+            ));
+        }
+        Err(e) => return Err(e),
+    };
+    if source.draggable && s.engine() == Engine::Firefox {
+        scripted_html5_drag(s, &source, &target).await?;
+    } else {
+        let button = MOUSE_BUTTON_LEFT;
+        let mouse = MouseActions::new(POINTER_ID.to_owned())
+            .then(source.origin.move_to(None))
+            .then(PointerAction::Down { button })
+            .then(PointerAction::MoveBy { duration: Some(DRAG_NUDGE), x: DRAG_LIFT, y: DRAG_LIFT })
+            .then(target.origin.move_to(Some(DRAG_MOVE)))
+            .then(target.origin.move_to(Some(DRAG_NUDGE)))
+            .then(PointerAction::Up { button });
+        perform(s, mouse).await?;
+    }
+    let page = after(s, source.before).await?;
+    Ok(ActionReceipt { element: source.summary, page })
+}
+
+/// The HTML5 drag by script events (Firefox; see the module docs). The driver is in the
+/// targets' document: the last `locate` switched there.
+async fn scripted_html5_drag(s: &mut Session, source: &Located, target: &Located) -> PortResult<()> {
+    let element = |located: &Located| located.element.as_ref().map(element_arg).transpose();
+    let point = |located: &Located| located.point.map(|(x, y)| json!({ "x": x, "y": y }));
+    let args = vec![
+        element(source)?.unwrap_or(Value::Null),
+        point(source).unwrap_or(Value::Null),
+        element(target)?.unwrap_or(Value::Null),
+        point(target).unwrap_or(Value::Null),
+    ];
+    #[derive(Deserialize)]
+    struct Dragged {
+        status: String,
+    }
+    let answer: Dragged = run(s, &DRAG_HTML5, args, Sent::Act).await?;
+    match answer.status.as_str() {
+        "ok" => Ok(()),
+        _ => Err(PortError::new(PortErrorKind::InvalidInput, "nothing to drag or drop onto was found")),
+    }
+}
+
+/// The frame path of an element target (`None` for a point).
+fn frames_of(target: &PointerTarget) -> PortResult<Option<Vec<String>>> {
+    match target {
+        PointerTarget::Element(element) => Ok(Some(refs::Element::parse(element)?.frames)),
+        PointerTarget::Point(_) => Ok(None),
+    }
+}
+
+/// Locate a pointer target (see the module docs).
+async fn locate(s: &mut Session, tab: &TabRef, at: &PointerTarget, how: Locate) -> PortResult<Located> {
+    let options =
+        |state: bool| json!({ "scroll": how.scroll, "check": how.check, "state": state, "cap": NAME_CHARS });
+    match at {
+        PointerTarget::Element(element) => {
+            let resolved = resolve(s, tab, element).await?;
+            let args = vec![resolved.arg()?, Value::Null, options(resolved.wants_state())];
+            let mut probe: Probe = run(s, &TARGET, args, Sent::Read).await?;
+            let before = before_state(resolved.before.clone(), probe.state.take())?;
+            accept(&mut probe)?;
+            let origin = if resolved.in_frame {
+                Origin::Element(resolved.element.clone())
+            } else {
+                let (Some(x), Some(y)) = (probe.x, probe.y) else {
+                    return Err(PortError::new(PortErrorKind::Other, "the hit test answered no point"));
+                };
+                Origin::Viewport { x: pixel(x)?, y: pixel(y)? }
+            };
+            Ok(Located {
+                origin,
+                element: Some(resolved.element),
+                point: None,
+                summary: probe.summary.map(Into::into),
+                draggable: probe.draggable,
+                before,
+            })
+        }
+        PointerTarget::Point(Point { x, y }) => {
+            let (x, y) = (pixel(*x)?, pixel(*y)?);
+            s.tab(tab).await?;
+            let args = vec![Value::Null, json!({ "x": x, "y": y }), options(true)];
+            let mut probe: Probe = run(s, &TARGET, args, Sent::Read).await?;
+            let before = before_state(None, probe.state.take())?;
+            accept(&mut probe)?;
+            Ok(Located {
+                origin: Origin::Viewport { x, y },
+                element: None,
+                point: Some((x, y)),
+                summary: probe.summary.map(Into::into),
+                draggable: probe.draggable,
+                before,
+            })
+        }
+    }
+}
+
+/// Turn a hit test's refusal into the error the port promises.
+fn accept(probe: &mut Probe) -> PortResult<()> {
+    match probe.status.as_str() {
+        "ok" => Ok(()),
+        "covered" => Err(PortError::obstructed(probe.by.take().map(Into::into))),
+        "nobox" => {
+            Err(PortError::new(PortErrorKind::InvalidInput, "the element has no layout box to point at"))
+        }
+        "outside" => Err(PortError::new(PortErrorKind::InvalidInput, "the point is outside the viewport")),
+        _ => Err(PortError::new(PortErrorKind::Other, "the hit test answered an unknown status")),
+    }
+}
+
+/// The WebDriver button number.
+fn button(button: MouseButton) -> u64 {
+    match button {
+        MouseButton::Primary => MOUSE_BUTTON_LEFT,
+        MouseButton::Middle => MOUSE_BUTTON_MIDDLE,
+        MouseButton::Secondary => MOUSE_BUTTON_RIGHT,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_map_to_port_errors() {
+        let probe = |status: &str| Probe {
+            status: status.to_owned(),
+            x: None,
+            y: None,
+            summary: None,
+            by: Some(RawSummary { role: "dialog".into(), name: Some("Cookies".into()) }),
+            draggable: false,
+            state: None,
+        };
+        let covered = accept(&mut probe("covered")).expect_err("covered");
+        assert_eq!(covered.kind(), PortErrorKind::Obstructed);
+        assert_eq!(covered.obstruction().map(|by| by.role.as_str()), Some("dialog"));
+        assert_eq!(accept(&mut probe("nobox")).expect_err("nobox").kind(), PortErrorKind::InvalidInput);
+        assert_eq!(accept(&mut probe("outside")).expect_err("outside").kind(), PortErrorKind::InvalidInput);
+        assert!(accept(&mut probe("ok")).is_ok());
+    }
+
+    #[test]
+    fn buttons_map_to_webdriver_numbers() {
+        assert_eq!(button(MouseButton::Primary), 0);
+        assert_eq!(button(MouseButton::Middle), 1);
+        assert_eq!(button(MouseButton::Secondary), 2);
+    }
+}

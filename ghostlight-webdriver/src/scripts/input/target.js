@@ -1,0 +1,64 @@
+// Pointer target: where pointer input would land, and whether the target is what is there.
+// Runs in the target element's own document (its frame), after lib.js.
+//
+// arguments: [element | null, point {x, y} | null, options {scroll, check, state, cap}]
+// - element: scrolled to the centre of the view (instantly) when options.scroll, then, when
+//   options.check, hit tested at its in-view centre point (WebDriver's definition: the centre
+//   of the part of its first layout box inside the viewport, floored).
+// - point: a viewport point of this document; the element there is described.
+// Answers {status, x, y, summary, by, draggable, state}: status is
+//   'ok'        x, y: the point (viewport of this document); summary: the element hit or
+//               targeted; draggable: whether it (or an ancestor) has draggable="true";
+//   'covered'   another element is topmost at the target's centre; by: its summary;
+//   'nobox'     the element has no layout box (hidden, display:none, detached);
+//   'outside'   the point (or the target's centre) is outside the viewport.
+// state: the page state (glPageState) when options.state, taken before any input.
+const [target, point, options] = arguments;
+const cap = options.cap;
+const out = {};
+if (options.state) out.state = glPageState();
+const view = target ? target.ownerDocument.defaultView : window;
+const width = view.innerWidth;
+const height = view.innerHeight;
+if (target) {
+  if (!target.isConnected) return Object.assign(out, { status: 'nobox' });
+  if (options.scroll) target.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  const rects = target.getClientRects();
+  if (!rects.length || (rects[0].width === 0 && rects[0].height === 0)) {
+    return Object.assign(out, { status: 'nobox' });
+  }
+  const r = rects[0];
+  const left = Math.max(r.left, 0);
+  const right = Math.min(r.right, width);
+  const top = Math.max(r.top, 0);
+  const bottom = Math.min(r.bottom, height);
+  if (right <= left || bottom <= top) return Object.assign(out, { status: 'outside' });
+  const x = Math.floor((left + right) / 2);
+  const y = Math.floor((top + bottom) / 2);
+  const hit = glDeepHit(target.ownerDocument, x, y);
+  if (!hit) return Object.assign(out, { status: 'outside' });
+  // The target itself, something inside it, or a label that forwards to it.
+  let label = null;
+  for (let n = hit, i = 0; n && n.nodeType === 1 && i < GL_MAX_DEPTH; n = glParent(n), i++) {
+    if (n.localName === 'label') {
+      label = n;
+      break;
+    }
+  }
+  const forwards = label !== null && label.control === target;
+  if (options.check && !glInside(target, hit) && !forwards) {
+    return Object.assign(out, { status: 'covered', by: glSummary(glMeaningful(hit), cap) });
+  }
+  return Object.assign(out, {
+    status: 'ok', x, y, summary: glSummary(target, cap), draggable: glDraggable(target) !== null,
+  });
+}
+if (!(point.x >= 0 && point.y >= 0 && point.x < width && point.y < height)) {
+  return Object.assign(out, { status: 'outside' });
+}
+const hit = glDeepHit(document, point.x, point.y);
+if (!hit) return Object.assign(out, { status: 'outside' });
+return Object.assign(out, {
+  status: 'ok', x: point.x, y: point.y, summary: glSummary(glMeaningful(hit), cap),
+  draggable: glDraggable(hit) !== null,
+});

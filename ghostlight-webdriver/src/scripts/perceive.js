@@ -1,0 +1,498 @@
+// Ghostlight perception: one function expression, run through WebDriver "Execute Script" as
+// `return (FN)(arguments[0], arguments[1]);` in ONE document. Element references are valid
+// only in their own frame, so the adapter runs one pass per same-origin frame (switching into
+// it) and this script never descends into frames: it lists them for the adapter instead.
+//
+// opts = {mode, max, maxDepth, query, controlsOnly, nameMax, textMax}
+//   mode 'controls'  interactive elements
+//        'structure' landmarks, headings, lists, tables, images, dialogs… (non-controls)
+//        'all'       both
+//        'document'  a structure-only tree under `root` (or the document), with depths; the
+//                    root itself is depth 0, nodes nested in k structure nodes below it k + 1;
+//                    nodes deeper than maxDepth are left out (with their subtrees)
+//        'find'      controls whose name or visible text contains `query` (case-insensitive,
+//                    whitespace-normalized), plus (unless controlsOnly) the smallest visible
+//                    non-control elements whose text contains it
+//        'focus'     the focused element of this document (descending open shadow roots), or
+//                    the focused iframe as `focusFrame` for the adapter to enter
+//   max      at most this many items (in walk order: document order, an open shadow root's
+//            content before the host's light children)
+// root = the subtree root element (document mode) or null.
+//
+// Returns {items, frames, truncated, focusFrame}
+//   item  = {e: element, r: role token, n: name|null, s: [state], c: credential class|null,
+//            k: control?, t: visible text|null (only when it differs from the name), d: depth|null}
+//   frame = {e: iframe element, at: how many items precede it, d: depth offset} for each
+//           visible iframe whose document this one can reach (same origin)
+//
+// Hidden content (checkVisibility, empty client rects) is left out. Editable values are never
+// read: names come from aria-labelledby, aria-label, labels (nested controls removed), button
+// value or image alt, content (for roles named from content), title, placeholder - in that order.
+(function glPerceive(opts, root) {
+  'use strict';
+  const MODE = String(opts.mode);
+  const MAX = Math.max(0, Number(opts.max) | 0);
+  const MAX_DEPTH = Math.max(0, Number(opts.maxDepth) | 0);
+  const NAME_MAX = Math.max(1, Number(opts.nameMax) | 0);
+  const TEXT_MAX = Math.max(1, Number(opts.textMax) | 0);
+  const CONTROLS_ONLY = opts.controlsOnly === true;
+
+  // ---- text helpers ------------------------------------------------------------------------
+  // Cut to at most `max` UTF-16 units without splitting a surrogate pair.
+  const cut = (s, max) => {
+    if (s.length <= max) return s;
+    let end = max;
+    const code = s.charCodeAt(end - 1);
+    if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+    return s.slice(0, end);
+  };
+  const squash = (s) => (s == null ? '' : String(s)).replace(/\s+/g, ' ').trim();
+  const clean = (s, max) => cut(squash(s), max);
+  const QUERY = squash(opts.query).toLowerCase();
+
+  const FIELD_SELECTOR = 'input,select,textarea,[contenteditable]:not([contenteditable="false"])';
+  // Rendered text of `el` without the text or values of nested form fields.
+  function textOf(el, max) {
+    let raw;
+    if (el.querySelector(FIELD_SELECTOR)) {
+      const copy = el.cloneNode(true);
+      copy.querySelectorAll(FIELD_SELECTOR).forEach((n) => n.remove());
+      raw = copy.textContent;
+    } else {
+      raw = el.innerText !== undefined ? el.innerText : el.textContent;
+    }
+    return clean(raw, max);
+  }
+
+  function visible(el) {
+    if (typeof el.checkVisibility === 'function') {
+      if (!el.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true })) return false;
+    } else {
+      const view = el.ownerDocument.defaultView;
+      const style = view ? view.getComputedStyle(el) : null;
+      if (!style || style.display === 'none' || style.visibility === 'hidden') return false;
+    }
+    const rects = el.getClientRects();
+    for (let i = 0; i < rects.length; i++) {
+      if (rects[i].width > 0 || rects[i].height > 0) return true;
+    }
+    return false;
+  }
+
+  // ---- roles -------------------------------------------------------------------------------
+  const INTERACTIVE = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'textbox',
+    'searchbox', 'combobox', 'listbox', 'option', 'slider', 'spinbutton', 'tab', 'menuitem',
+    'menuitemcheckbox', 'menuitemradio', 'treeitem']);
+  const STRUCTURE = new Set(['banner', 'navigation', 'main', 'complementary', 'contentinfo',
+    'region', 'form', 'search', 'heading', 'list', 'table', 'grid', 'treegrid', 'img', 'figure',
+    'dialog', 'alertdialog', 'article', 'tablist', 'menu', 'menubar', 'toolbar', 'tree']);
+  // Roles whose accessible name may come from their content.
+  const FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem',
+    'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'heading', 'cell', 'columnheader',
+    'rowheader', 'tooltip', 'generic']);
+  const EDITABLE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
+  const SCOPING = 'article,aside,main,nav,section';
+
+  function hasAriaName(el) {
+    const label = el.getAttribute('aria-label');
+    return !!((label && label.trim()) || el.hasAttribute('aria-labelledby') || el.hasAttribute('title'));
+  }
+
+  function isEditableRoot(el) {
+    return el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable);
+  }
+
+  function inputRole(el) {
+    const type = (el.getAttribute('type') || 'text').toLowerCase();
+    switch (type) {
+      case 'hidden': return null;
+      case 'button': case 'submit': case 'reset': case 'image': case 'file': case 'color':
+        return 'button';
+      case 'checkbox': return 'checkbox';
+      case 'radio': return 'radio';
+      case 'range': return 'slider';
+      case 'number': return 'spinbutton';
+      case 'search': return el.list ? 'combobox' : 'searchbox';
+      default: return el.list ? 'combobox' : 'textbox';
+    }
+  }
+
+  function implicitRole(el) {
+    switch (el.localName) {
+      case 'a': case 'area': return el.hasAttribute('href') ? 'link' : null;
+      case 'button': case 'summary': return 'button';
+      case 'select': return (el.multiple || el.size > 1) ? 'listbox' : 'combobox';
+      case 'textarea': return 'textbox';
+      case 'input': return inputRole(el);
+      case 'option': {
+        const select = el.closest('select');
+        return select && (select.multiple || select.size > 1) ? 'option' : null;
+      }
+      case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': return 'heading';
+      case 'img': return el.getAttribute('alt') === '' ? null : 'img';
+      case 'nav': return 'navigation';
+      case 'main': return 'main';
+      case 'aside': return 'complementary';
+      case 'header': return el.parentElement && el.parentElement.closest(SCOPING) ? null : 'banner';
+      case 'footer': return el.parentElement && el.parentElement.closest(SCOPING) ? null : 'contentinfo';
+      case 'section': return hasAriaName(el) ? 'region' : null;
+      case 'form': return 'form';
+      case 'search': return 'search';
+      case 'ul': case 'ol': case 'menu': return 'list';
+      case 'li': return 'listitem';
+      case 'table': return 'table';
+      case 'dialog': return 'dialog';
+      case 'article': return 'article';
+      case 'figure': return 'figure';
+      case 'p': return 'paragraph';
+      case 'td': return 'cell';
+      case 'th': return (el.getAttribute('scope') || '').toLowerCase() === 'row' ? 'rowheader' : 'columnheader';
+      case 'blockquote': return 'blockquote';
+      case 'caption': return 'caption';
+      case 'dt': return 'term';
+      case 'dd': return 'definition';
+      case 'fieldset': case 'details': return 'group';
+      default: return null;
+    }
+  }
+
+  function roleOf(el) {
+    const attr = el.getAttribute('role');
+    if (attr) {
+      const token = attr.trim().split(/\s+/)[0].toLowerCase();
+      if (token && token !== 'presentation' && token !== 'none') return token;
+    }
+    const implicit = implicitRole(el);
+    if (implicit) return implicit;
+    if (isEditableRoot(el)) return 'textbox';
+    return null;
+  }
+
+  function isControl(el, role) {
+    if (role && INTERACTIVE.has(role)) return true;
+    if (isEditableRoot(el)) return true;
+    return el.hasAttribute('tabindex') && el.tabIndex >= 0 && el.localName !== 'iframe';
+  }
+
+  function isEditable(el, role) {
+    const tag = el.localName;
+    return tag === 'input' || tag === 'textarea' || tag === 'select' || el.isContentEditable ||
+      (role != null && EDITABLE_ROLES.has(role));
+  }
+
+  // ---- names -------------------------------------------------------------------------------
+  function labelText(label) {
+    const copy = label.cloneNode(true);
+    copy.querySelectorAll(FIELD_SELECTOR).forEach((n) => n.remove());
+    return copy.textContent;
+  }
+
+  function childAltName(el) {
+    const inner = el.querySelector('img[alt]:not([alt=""]),[aria-label]');
+    if (!inner) return '';
+    return clean(inner.getAttribute('aria-label') || inner.getAttribute('alt'), NAME_MAX);
+  }
+
+  // Accessible name; never an editable value. `editable` elements are not named from content.
+  function nameOf(el, role, editable) {
+    const labelledBy = el.getAttribute('aria-labelledby');
+    if (labelledBy) {
+      const scope = el.getRootNode();
+      const parts = [];
+      for (const id of labelledBy.trim().split(/\s+/)) {
+        const target = scope && scope.getElementById ? scope.getElementById(id) : null;
+        if (!target) continue;
+        const label = target.getAttribute('aria-label');
+        const text = target === el ? clean(label, NAME_MAX) : textOf(target, NAME_MAX) || clean(label, NAME_MAX);
+        if (text) parts.push(text);
+      }
+      const joined = clean(parts.join(' '), NAME_MAX);
+      if (joined) return joined;
+    }
+    const ariaLabel = clean(el.getAttribute('aria-label'), NAME_MAX);
+    if (ariaLabel) return ariaLabel;
+    const tag = el.localName;
+    if (el.labels && el.labels.length) {
+      const fromLabels = clean(Array.from(el.labels).map(labelText).join(' '), NAME_MAX);
+      if (fromLabels) return fromLabels;
+    }
+    if (tag === 'input') {
+      const type = (el.getAttribute('type') || 'text').toLowerCase();
+      if (type === 'button' || type === 'submit' || type === 'reset') {
+        const value = clean(el.getAttribute('value'), NAME_MAX);
+        if (value) return value;
+        if (type === 'submit') return 'Submit';
+        if (type === 'reset') return 'Reset';
+      }
+      if (type === 'image') return clean(el.getAttribute('alt'), NAME_MAX) || 'Submit';
+    }
+    if (tag === 'img' || tag === 'area') {
+      const alt = clean(el.getAttribute('alt'), NAME_MAX);
+      if (alt) return alt;
+    }
+    if (tag === 'fieldset') {
+      const legend = el.querySelector(':scope > legend');
+      if (legend) { const text = textOf(legend, NAME_MAX); if (text) return text; }
+    }
+    if (tag === 'table') {
+      const caption = el.querySelector(':scope > caption');
+      if (caption) { const text = textOf(caption, NAME_MAX); if (text) return text; }
+    }
+    if (tag === 'figure') {
+      const caption = el.querySelector(':scope > figcaption');
+      if (caption) { const text = textOf(caption, NAME_MAX); if (text) return text; }
+    }
+    if (!editable && FROM_CONTENT.has(role || 'generic')) {
+      const text = textOf(el, NAME_MAX) || childAltName(el);
+      if (text) return text;
+    }
+    const title = clean(el.getAttribute('title'), NAME_MAX);
+    if (title) return title;
+    const placeholder = clean(el.getAttribute('placeholder') || el.getAttribute('aria-placeholder'), NAME_MAX);
+    if (placeholder) return placeholder;
+    return null;
+  }
+
+  // ---- credential classes ------------------------------------------------------------------
+  const NOT_TEXT = new Set(['button', 'submit', 'reset', 'image', 'checkbox', 'radio', 'file',
+    'hidden', 'range', 'color', 'date', 'datetime-local', 'month', 'week', 'time']);
+  const AC_OTP = /(^|\s)one-time-code(\s|$)/;
+  const AC_CARD = /(^|\s)cc-(number|csc|exp|exp-month|exp-year)(\s|$)/;
+  const AC_PASSWORD = /(^|\s)(current|new)-password(\s|$)/;
+  const HINT_OTP = /otp|one.?time|totp|2fa|mfa|verification.?code/;
+  const HINT_CARD = /cvv|cvc|(^|[^a-z])csc([^a-z]|$)|card.?(number|num|no([^a-z]|$))|cc.?(num|csc|cvv|exp)|security.?code/;
+  const HINT_PASSWORD = /pass(word|wd|code|phrase)|(^|[^a-z])pass([^a-z]|$)|(^|[^a-z])pin([^a-z]|$)|secret|token/;
+
+  function credentialOf(el, name) {
+    const tag = el.localName;
+    if (tag === 'input') {
+      const type = (el.getAttribute('type') || 'text').toLowerCase();
+      if (type === 'password') return 'password';
+      if (NOT_TEXT.has(type)) return null;
+    } else if (tag !== 'textarea' && !el.isContentEditable) {
+      return null;
+    }
+    const autocomplete = (el.getAttribute('autocomplete') || '').toLowerCase();
+    if (AC_OTP.test(autocomplete)) return 'one_time_code';
+    if (AC_CARD.test(autocomplete)) return 'payment_card';
+    if (AC_PASSWORD.test(autocomplete)) return 'password';
+    const hay = [el.getAttribute('name'), el.id, name, el.getAttribute('aria-label'),
+      el.getAttribute('placeholder')].join(' ').toLowerCase();
+    if (HINT_OTP.test(hay)) return 'one_time_code';
+    if (HINT_CARD.test(hay)) return 'payment_card';
+    if (HINT_PASSWORD.test(hay)) return 'password';
+    return null;
+  }
+
+  // ---- states ------------------------------------------------------------------------------
+  function deepActive(doc) {
+    let active = doc.activeElement;
+    while (active && active.shadowRoot && active.shadowRoot.activeElement) {
+      active = active.shadowRoot.activeElement;
+    }
+    return active;
+  }
+  const FOCUSED = deepActive(document);
+
+  function matches(el, selector) {
+    try { return el.matches(selector); } catch (_) { return false; }
+  }
+
+  function statesOf(el) {
+    const states = [];
+    const aria = (name) => (el.getAttribute(name) || '').toLowerCase();
+    const tag = el.localName;
+    const type = tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : '';
+    if (matches(el, ':disabled') || aria('aria-disabled') === 'true') states.push('disabled');
+    if (((type === 'checkbox' || type === 'radio') && el.checked) || aria('aria-checked') === 'true') {
+      states.push('checked');
+    }
+    if ((tag === 'option' && el.selected) || aria('aria-selected') === 'true') states.push('selected');
+    const details = tag === 'summary' ? el.parentElement : null;
+    if (aria('aria-expanded') === 'true' || (details && details.localName === 'details' && details.open)) {
+      states.push('expanded');
+    }
+    if (el === FOCUSED) states.push('focused');
+    if (el.required === true || aria('aria-required') === 'true') states.push('required');
+    const invalid = aria('aria-invalid');
+    if ((invalid && invalid !== 'false') || matches(el, ':user-invalid')) states.push('invalid');
+    return states;
+  }
+
+  // ---- items -------------------------------------------------------------------------------
+  function describe(el, role, control, depth) {
+    const editable = isEditable(el, role);
+    const name = nameOf(el, role, editable);
+    let text = null;
+    if (!editable && (control || FROM_CONTENT.has(role || 'generic') || MODE === 'find')) {
+      const own = textOf(el, TEXT_MAX);
+      if (own && own !== name) text = own;
+    }
+    return {
+      e: el,
+      r: role || 'generic',
+      n: name,
+      s: statesOf(el),
+      c: credentialOf(el, name),
+      k: control,
+      t: text,
+      d: depth,
+    };
+  }
+
+  const result = { items: [], frames: [], truncated: false, focusFrame: null };
+
+  function frameDocument(el) {
+    try { return el.contentDocument; } catch (_) { return null; }
+  }
+
+  if (MODE === 'focus') {
+    const active = FOCUSED;
+    if (!active || active === document.body || active === document.documentElement) return result;
+    if (active.localName === 'iframe' || active.localName === 'frame') {
+      result.focusFrame = active;
+      return result;
+    }
+    const role = roleOf(active);
+    result.items.push(describe(active, role, isControl(active, role), null));
+    return result;
+  }
+
+  // ---- the walk ----------------------------------------------------------------------------
+  const found = []; // {item, seq}
+  const frames = []; // {el, seq, d}
+  const shadowRoots = [];
+  const seqOf = MODE === 'find' ? new Map() : null;
+  let seq = 0;
+  const stack = []; // flat pairs: element, parent depth
+  const pushChildren = (parent, depth) => {
+    const kids = parent.children;
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i], depth);
+  };
+  const pushTree = (el, depth) => {
+    // Pushed last, popped first: an open shadow root's content comes before light children.
+    pushChildren(el, depth);
+    if (el.shadowRoot) {
+      shadowRoots.push(el.shadowRoot);
+      pushChildren(el.shadowRoot, depth);
+    }
+  };
+  const wants = (item) => {
+    if (MODE !== 'find') return true;
+    const name = (item.n || '').toLowerCase();
+    const text = (item.t || '').toLowerCase();
+    return QUERY !== '' && (name.includes(QUERY) || text.includes(QUERY));
+  };
+  // Add an item unless the cap is reached; answers false when the walk must stop.
+  const add = (item, at) => {
+    if (found.length >= MAX) {
+      result.truncated = true;
+      return false;
+    }
+    found.push({ item, seq: at });
+    return true;
+  };
+
+  let stopped = false;
+  if (root) {
+    if (MODE === 'document' && visible(root)) {
+      const role = roleOf(root);
+      stopped = !add(describe(root, role, isControl(root, role), 0), seq);
+    }
+    seq++;
+    if (!stopped) pushTree(root, 0);
+  } else {
+    pushChildren(document, 0);
+  }
+
+  while (!stopped && stack.length) {
+    const depth = stack.pop();
+    const el = stack.pop();
+    const at = seq++;
+    if (seqOf) seqOf.set(el, at);
+    const tag = el.localName;
+    if (tag === 'iframe' || tag === 'frame') {
+      const doc = frameDocument(el);
+      if (doc && doc.documentElement && visible(el)) frames.push({ el, seq: at, d: depth });
+      continue;
+    }
+    if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'head' || tag === 'noscript') continue;
+    const role = roleOf(el);
+    const control = isControl(el, role);
+    const structure = !control && role != null && STRUCTURE.has(role);
+    let childDepth = depth;
+    let take = false;
+    switch (MODE) {
+      case 'controls': take = control; break;
+      case 'structure': take = structure; break;
+      case 'all': take = control || structure; break;
+      case 'document':
+        if (structure) {
+          childDepth = depth + 1;
+          if (childDepth > MAX_DEPTH) continue;
+          take = true;
+        }
+        break;
+      case 'find': take = control; break;
+      default: take = false;
+    }
+    if (take && visible(el)) {
+      const item = describe(el, role, control, MODE === 'document' ? childDepth : null);
+      if (wants(item) && !add(item, at)) break;
+    }
+    pushTree(el, childDepth);
+  }
+
+  // ---- find: the smallest visible non-control elements containing the text ---------------
+  if (MODE === 'find' && !CONTROLS_ONLY && QUERY !== '') {
+    // Runs after a truncated walk too: elements the walk never reached sort last and are cut.
+    // Never descended into; and never answered (text spread over the whole page).
+    const SKIP = new Set(['script', 'style', 'template', 'head', 'noscript', 'title', 'input',
+      'textarea', 'select', 'option', 'iframe', 'frame', 'svg']);
+    const WHOLE_PAGE = new Set(['html', 'body']);
+    const contains = (el) => squash(el.textContent).toLowerCase().includes(QUERY);
+    const insideControl = (el) => {
+      for (let node = el; node; ) {
+        if (node.nodeType === 1 && isControl(node, roleOf(node))) return true;
+        if (node.parentElement) node = node.parentElement;
+        else { const top = node.getRootNode(); node = top && top.host ? top.host : null; }
+      }
+      return false;
+    };
+    const texts = [];
+    const trees = [document].concat(shadowRoots);
+    for (const tree of trees) {
+      const pending = [];
+      const kids = tree === document ? [document.documentElement] : Array.from(tree.children);
+      for (const kid of kids) if (kid && contains(kid)) pending.push(kid);
+      while (pending.length) {
+        const el = pending.pop();
+        let deeper = false;
+        for (const kid of el.children) {
+          if (!SKIP.has(kid.localName) && contains(kid)) { deeper = true; pending.push(kid); }
+        }
+        if (deeper || SKIP.has(el.localName) || WHOLE_PAGE.has(el.localName) || el.isContentEditable) continue;
+        if (insideControl(el) || !visible(el)) continue;
+        texts.push(el);
+      }
+    }
+    for (const el of texts) {
+      const role = roleOf(el);
+      const item = describe(el, role, false, null);
+      found.push({ item, seq: seqOf.has(el) ? seqOf.get(el) : Number.MAX_SAFE_INTEGER });
+    }
+    found.sort((a, b) => a.seq - b.seq);
+    if (found.length > MAX) {
+      found.length = MAX;
+      result.truncated = true;
+    }
+  }
+
+  result.items = found.map((f) => f.item);
+  for (const frame of frames) {
+    let before = 0;
+    while (before < found.length && found[before].seq < frame.seq) before++;
+    result.frames.push({ e: frame.el, at: before, d: frame.d });
+  }
+  return result;
+})

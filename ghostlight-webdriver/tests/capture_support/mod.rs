@@ -1,0 +1,173 @@
+//! Helpers of the capture tests: engine selection, a timed scenario, and a loopback site with
+//! coloured boxes at known CSS positions. (A private module: the shared test support of the
+//! adapter was not committed when these tests were written.)
+
+#![allow(dead_code, unreachable_pub)]
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ghostlight_webdriver::Engine;
+use url::Url;
+
+/// The longest one scenario may take.
+pub const SCENARIO_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Whether `engine` is selected (`GHOSTLIGHT_TEST_ENGINES`, default both); panics when it is
+/// selected but its driver is not on `PATH`.
+pub fn selected(engine: Engine) -> bool {
+    let wanted = std::env::var("GHOSTLIGHT_TEST_ENGINES").unwrap_or_else(|_| "chromium,firefox".into());
+    if !wanted.split(',').any(|name| name.trim().eq_ignore_ascii_case(engine.as_str())) {
+        eprintln!("[{}] skipped: not in GHOSTLIGHT_TEST_ENGINES", engine.as_str());
+        return false;
+    }
+    let driver = engine.driver_name();
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let found = std::env::split_paths(&path).any(|dir| dir.join(driver).is_file());
+    assert!(found, "{driver} is not on PATH: install it, or limit GHOSTLIGHT_TEST_ENGINES");
+    true
+}
+
+/// Run one named scenario with a time bound, printing its duration.
+pub async fn scenario<F: Future<Output = ()>>(engine: Engine, name: &str, body: F) {
+    let started = Instant::now();
+    eprintln!("[{}] {name} …", engine.as_str());
+    match tokio::time::timeout(SCENARIO_TIMEOUT, body).await {
+        Ok(()) => eprintln!("[{}] {name}: ok in {} ms", engine.as_str(), started.elapsed().as_millis()),
+        Err(_) => panic!("[{}] {name} did not finish within {SCENARIO_TIMEOUT:?}", engine.as_str()),
+    }
+}
+
+/// A box of one colour at a known document position (CSS px).
+#[derive(Debug, Clone, Copy)]
+pub struct ColourBox {
+    pub id: &'static str,
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+    pub rgb: [u8; 3],
+}
+
+impl ColourBox {
+    /// Whether document point `(x, y)` lies inside the box.
+    pub fn contains(&self, x: f64, y: f64) -> bool {
+        x >= self.x && x < self.x + self.width && y >= self.y && y < self.y + self.height
+    }
+
+    /// The box's centre in document CSS px.
+    pub fn centre(&self) -> (f64, f64) {
+        (self.x + self.width / 2.0, self.y + self.height / 2.0)
+    }
+}
+
+/// Red, near the top.
+pub const RED: ColourBox =
+    ColourBox { id: "red", x: 100.0, y: 100.0, width: 200.0, height: 100.0, rgb: [255, 0, 0] };
+/// Green, near the top.
+pub const GREEN: ColourBox =
+    ColourBox { id: "green", x: 400.0, y: 150.0, width: 120.0, height: 80.0, rgb: [0, 255, 0] };
+/// A blue button with blue text (so its whole box is one colour); clicking it sets the title.
+pub const BUTTON: ColourBox =
+    ColourBox { id: "go", x: 600.0, y: 300.0, width: 160.0, height: 40.0, rgb: [0, 0, 255] };
+/// Yellow, far below the first viewport.
+pub const DEEP: ColourBox =
+    ColourBox { id: "deep", x: 50.0, y: 1500.0, width: 300.0, height: 200.0, rgb: [255, 255, 0] };
+/// Cyan, taller than either engine's viewport.
+pub const TALL: ColourBox =
+    ColourBox { id: "tall", x: 900.0, y: 100.0, width: 100.0, height: 1000.0, rgb: [0, 255, 255] };
+/// The document height of `/boxes`.
+pub const PAGE_HEIGHT: f64 = 3000.0;
+/// The iframe of `/boxes`: border-box position, border width.
+pub const FRAME: (f64, f64, f64) = (100.0, 420.0, 5.0);
+/// The magenta box inside the iframe, relative to the frame's content box.
+pub const INNER: ColourBox =
+    ColourBox { id: "inner", x: 20.0, y: 30.0, width: 100.0, height: 50.0, rgb: [255, 0, 255] };
+
+/// A tiny loopback web site (tiny_http on 127.0.0.1:0), stopped on drop.
+///
+/// - `/boxes`: white page, 3000 px tall, with the boxes above and an iframe;
+/// - `/huge`: a page 40 000 px tall (over the full-page cap).
+pub struct Site {
+    server: Arc<tiny_http::Server>,
+    port: u16,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Site {
+    /// Start the site.
+    pub fn start() -> Site {
+        let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").expect("a loopback test server"));
+        let port = server.server_addr().to_ip().expect("an IP listener").port();
+        let serving = Arc::clone(&server);
+        let thread = std::thread::spawn(move || {
+            for request in serving.incoming_requests() {
+                let path = request.url().split(['?', '#']).next().unwrap_or("/").to_owned();
+                let header =
+                    tiny_http::Header::from_bytes(&b"Content-Type"[..], &b"text/html; charset=utf-8"[..])
+                        .expect("a static header");
+                let _ = request.respond(tiny_http::Response::from_string(page(&path)).with_header(header));
+            }
+        });
+        Site { server, port, thread: Some(thread) }
+    }
+
+    /// The URL of `path` on this site.
+    pub fn url(&self, path: &str) -> Url {
+        Url::parse(&format!("http://127.0.0.1:{}{path}", self.port)).expect("a site URL")
+    }
+}
+
+impl Drop for Site {
+    fn drop(&mut self) {
+        self.server.unblock();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn positioned(b: &ColourBox, tag: &str, extra: &str) -> String {
+    let [r, g, bl] = b.rgb;
+    format!(
+        "<{tag} id={} style=\"position:absolute;left:{}px;top:{}px;width:{}px;height:{}px;\
+         background:rgb({r},{g},{bl});{extra}\"{}</{tag}>",
+        b.id,
+        b.x,
+        b.y,
+        b.width,
+        b.height,
+        if tag == "button" { " onclick=\"document.title='Clicked'\">Go" } else { ">" },
+    )
+}
+
+fn page(path: &str) -> String {
+    match path {
+        "/huge" => "<!doctype html><title>Huge</title><style>html,body{margin:0}</style>\
+                    <div style=\"height:40000px\"></div>"
+            .into(),
+        _ => {
+            let (fx, fy, border) = FRAME;
+            let [r, g, b] = INNER.rgb;
+            let inner = format!(
+                "<body style='margin:0;background:#fff'><div id={} style='position:absolute;left:{}px;top:{}px;\
+                 width:{}px;height:{}px;background:rgb({r},{g},{b})'></div></body>",
+                INNER.id, INNER.x, INNER.y, INNER.width, INNER.height
+            );
+            format!(
+                "<!doctype html><html><head><title>Boxes</title>\
+                 <style>html,body{{margin:0;padding:0;background:#fff}}</style></head><body>\
+                 {}{}{}{}{}\
+                 <iframe id=frame style=\"position:absolute;left:{fx}px;top:{fy}px;width:300px;height:150px;\
+                 border:{border}px solid #000;padding:0\" srcdoc=\"{inner}\"></iframe>\
+                 <div style=\"height:{PAGE_HEIGHT}px;width:1px\"></div></body></html>",
+                positioned(&RED, "div", ""),
+                positioned(&GREEN, "div", ""),
+                positioned(&BUTTON, "button", "border:0;padding:0;color:rgb(0,0,255);font-size:12px"),
+                positioned(&DEEP, "div", ""),
+                positioned(&TALL, "div", ""),
+            )
+        }
+    }
+}

@@ -1,0 +1,187 @@
+//! Shared helpers of the integration tests: engine selection, a loopback test site, process
+//! inspection, and timed scenarios.
+//!
+//! Every test runs against both engines unless `GHOSTLIGHT_TEST_ENGINES` (a comma-separated
+//! list, e.g. `chromium`) limits them locally. A selected engine whose driver is missing
+//! fails the test loudly: CI installs both.
+
+#![allow(dead_code, unreachable_pub)]
+
+use std::future::Future;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ghostlight_webdriver::Engine;
+use url::Url;
+
+/// The longest one scenario may take.
+pub const SCENARIO_TIMEOUT: Duration = Duration::from_secs(90);
+
+/// Whether `engine` is selected for this run; panics when it is selected but its driver is
+/// not on `PATH`.
+pub fn selected(engine: Engine) -> bool {
+    let wanted = std::env::var("GHOSTLIGHT_TEST_ENGINES").unwrap_or_else(|_| "chromium,firefox".into());
+    if !wanted.split(',').any(|name| name.trim().eq_ignore_ascii_case(engine.as_str())) {
+        eprintln!("[{}] skipped: not in GHOSTLIGHT_TEST_ENGINES", engine.as_str());
+        return false;
+    }
+    let driver = engine.driver_name();
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let found = std::env::split_paths(&path).any(|dir| dir.join(driver).is_file());
+    assert!(
+        found,
+        "{driver} is not on PATH: install it, or limit GHOSTLIGHT_TEST_ENGINES to the engines you have"
+    );
+    true
+}
+
+/// Run one named scenario with a time bound, printing its duration.
+pub async fn scenario<F: Future<Output = ()>>(engine: Engine, name: &str, body: F) {
+    let started = Instant::now();
+    eprintln!("[{}] {name} …", engine.as_str());
+    match tokio::time::timeout(SCENARIO_TIMEOUT, body).await {
+        Ok(()) => eprintln!("[{}] {name}: ok in {} ms", engine.as_str(), started.elapsed().as_millis()),
+        Err(_) => panic!("[{}] {name} did not finish within {SCENARIO_TIMEOUT:?}", engine.as_str()),
+    }
+}
+
+/// How long `/slow` takes to answer: longer than Firefox's prompt probe (2 s), so a Firefox
+/// navigation to it goes through the adapter's own wait for the page.
+pub const SLOW_PAGE_DELAY: Duration = Duration::from_millis(2500);
+
+/// A tiny loopback web site (tiny_http on 127.0.0.1:0), stopped on drop.
+///
+/// - `/unload`: a page that asks to confirm leaving (`beforeunload`) once it was clicked;
+/// - `/slow`: a page whose response is delayed by [`SLOW_PAGE_DELAY`];
+/// - any other path: a page titled after the path (`/a` → `A`) with a button.
+pub struct Site {
+    server: Arc<tiny_http::Server>,
+    port: u16,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Site {
+    /// Start the site.
+    pub fn start() -> Site {
+        let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").expect("a loopback test server"));
+        let port = server.server_addr().to_ip().expect("an IP listener").port();
+        let serving = Arc::clone(&server);
+        let thread = std::thread::spawn(move || {
+            for request in serving.incoming_requests() {
+                let path = request.url().split(['?', '#']).next().unwrap_or("/").to_owned();
+                if path == "/slow" {
+                    std::thread::sleep(SLOW_PAGE_DELAY);
+                }
+                let body = page(&path);
+                let header =
+                    tiny_http::Header::from_bytes(&b"Content-Type"[..], &b"text/html; charset=utf-8"[..])
+                        .expect("a static header");
+                let _ = request.respond(tiny_http::Response::from_string(body).with_header(header));
+            }
+        });
+        Site { server, port, thread: Some(thread) }
+    }
+
+    /// The URL of `path` on this site.
+    pub fn url(&self, path: &str) -> Url {
+        Url::parse(&format!("http://127.0.0.1:{}{path}", self.port)).expect("a site URL")
+    }
+}
+
+impl Drop for Site {
+    fn drop(&mut self) {
+        self.server.unblock();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn page(path: &str) -> String {
+    if path == "/unload" {
+        return "<!doctype html><title>Unload</title>\
+            <button id=arm onclick=\"window.armed = true\">Arm</button>\
+            <script>addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = ''; });</script>"
+            .into();
+    }
+    let name = path.trim_start_matches('/');
+    let title = name.to_uppercase();
+    format!(
+        "<!doctype html><title>{title}</title><h1>{title}</h1><button id=b>Button {title}</button>\
+         <div style=\"height: 3000px\"></div>"
+    )
+}
+
+/// Processes (not zombies) whose command line contains `needle`.
+pub fn processes_with(needle: &Path) -> Vec<u32> {
+    let needle = needle.to_string_lossy().into_owned();
+    scan(|pid, cmdline, _| (!cmdline.is_empty() && cmdline.contains(&needle)).then_some(pid))
+}
+
+/// Live (not zombie) processes of process group `group`.
+pub fn processes_in_group(group: u32) -> Vec<u32> {
+    scan(|pid, _, stat| (stat.group == group && stat.state != 'Z').then_some(pid))
+}
+
+/// The browser's main process: a child of the driver whose command line names the profile.
+pub fn browser_main(driver: u32, profile: &Path) -> Option<u32> {
+    let needle = profile.to_string_lossy().into_owned();
+    scan(|pid, cmdline, stat| (stat.parent == driver && cmdline.contains(&needle)).then_some(pid))
+        .first()
+        .copied()
+}
+
+/// The live child processes of this test process.
+pub fn own_children() -> Vec<u32> {
+    let me = std::process::id();
+    scan(|pid, _, stat| (stat.parent == me && stat.state != 'Z').then_some(pid))
+}
+
+/// Poll `check` until it answers true or `limit` passes.
+pub async fn eventually(limit: Duration, mut check: impl FnMut() -> bool) -> bool {
+    let deadline = Instant::now() + limit;
+    loop {
+        if check() {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+struct Stat {
+    state: char,
+    parent: u32,
+    group: u32,
+}
+
+fn scan(mut keep: impl FnMut(u32, &str, &Stat) -> Option<u32>) -> Vec<u32> {
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir("/proc") else { return found };
+    for entry in entries.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|name| name.parse::<u32>().ok()) else {
+            continue;
+        };
+        let cmdline = std::fs::read(entry.path().join("cmdline"))
+            .map(|bytes| String::from_utf8_lossy(&bytes).replace('\0', " "))
+            .unwrap_or_default();
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
+        // Fields after the parenthesised command name: state ppid pgrp …
+        let Some(rest) = stat.rsplit_once(')').map(|(_, rest)| rest) else { continue };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let (Some(state), Some(parent), Some(group)) = (
+            fields.first().and_then(|s| s.chars().next()),
+            fields.get(1).and_then(|s| s.parse().ok()),
+            fields.get(2).and_then(|s| s.parse().ok()),
+        ) else {
+            continue;
+        };
+        if let Some(pid) = keep(pid, &cmdline, &Stat { state, parent, group }) {
+            found.push(pid);
+        }
+    }
+    found
+}

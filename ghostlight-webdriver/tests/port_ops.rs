@@ -1,0 +1,313 @@
+//! The implemented `BrowserPort` operations against real headless browsers: one browser per
+//! engine, shared by the scenarios below (each scenario opens its own tabs).
+
+mod common;
+
+use std::time::Duration;
+
+use common::{Site, scenario, selected};
+use ghostlight_core::Readiness;
+use ghostlight_core::port::{
+    BrowserPort, DialogKind, DialogResolution, FileStat, HistoryMove, NavigateInput, PortEffect,
+    PortErrorKind, TabRef,
+};
+use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
+use serde_json::json;
+
+const TIMEOUT: Duration = Duration::from_secs(15);
+
+#[tokio::test]
+async fn chromium() {
+    if selected(Engine::Chromium) {
+        run(Engine::Chromium).await;
+    }
+}
+
+#[tokio::test]
+async fn firefox() {
+    if selected(Engine::Firefox) {
+        run(Engine::Firefox).await;
+    }
+}
+
+async fn run(engine: Engine) {
+    let site = Site::start();
+    let browser = WebDriverBrowser::new(WebDriverConfig::for_engine(engine));
+    let b = &browser;
+    let site = &site;
+    scenario(engine, "open_tab_page_and_document_identity", open_tab_page_and_document_identity(b, site))
+        .await;
+    scenario(engine, "tabs_focus_and_close", tabs_focus_and_close(b, site)).await;
+    scenario(engine, "history_back_forward_reload", history_back_forward_reload(b, site)).await;
+    scenario(engine, "geometry_resize_and_zoom", geometry_resize_and_zoom(b, site, engine)).await;
+    scenario(engine, "dialogs_status_accept_dismiss_respond", dialogs(b, site, engine)).await;
+    scenario(engine, "beforeunload_blocks_or_is_discarded", beforeunload(b, site)).await;
+    scenario(engine, "execute_values_and_errors", execute(b, site)).await;
+    scenario(engine, "slow_page_and_navigation_timeout", slow_page(b, site)).await;
+    scenario(engine, "stat_files", stat_files(b)).await;
+    browser.shutdown().await;
+}
+
+fn go(url: url::Url) -> NavigateInput {
+    NavigateInput { url, discard_beforeunload: false }
+}
+
+async fn open(b: &WebDriverBrowser, site: &Site, path: &str) -> TabRef {
+    b.open_tab(&go(site.url(path)), TIMEOUT).await.expect("open_tab").tab
+}
+
+async fn open_tab_page_and_document_identity(b: &WebDriverBrowser, site: &Site) {
+    let opened = b.open_tab(&go(site.url("/a")), TIMEOUT).await.expect("open_tab");
+    assert_eq!(opened.page.url, site.url("/a"));
+    assert_eq!(opened.page.title, "A");
+    assert_eq!(opened.page.readiness, Readiness::Complete);
+    let tab = opened.tab;
+
+    let again = b.page(&tab).await.expect("page");
+    assert_eq!(again.document, opened.page.document, "reading the page keeps its identity");
+
+    let hashed = b.execute(&tab, "location.hash = 'part'; 1", TIMEOUT).await.expect("hash").page;
+    assert_eq!(hashed.url.fragment(), Some("part"));
+    assert_eq!(hashed.document, opened.page.document, "a #hash change is the same document");
+
+    let pushed =
+        b.execute(&tab, "history.pushState({}, '', '/pushed'); 1", TIMEOUT).await.expect("push").page;
+    assert_eq!(pushed.url, site.url("/pushed"));
+    assert_eq!(pushed.document, opened.page.document, "pushState is the same document");
+
+    let navigated = b.navigate(&tab, &go(site.url("/b")), TIMEOUT).await.expect("navigate");
+    assert_eq!(navigated.title, "B");
+    assert_ne!(navigated.document, opened.page.document, "a navigation is a new document");
+
+    let reloaded =
+        b.history(&tab, HistoryMove::Reload { bypass_cache: false }, TIMEOUT).await.expect("reload");
+    assert_eq!(reloaded.url, site.url("/b"));
+    assert_ne!(reloaded.document, navigated.document, "a reload is a new document");
+
+    b.close_tab(&tab).await.expect("close");
+}
+
+async fn tabs_focus_and_close(b: &WebDriverBrowser, site: &Site) {
+    let first = open(b, site, "/t1").await;
+    let second = open(b, site, "/t2").await;
+    let tabs = b.tabs().await.expect("tabs");
+    let position = |t: &TabRef| tabs.iter().position(|info| &info.tab == t);
+    let (p1, p2) = (position(&first).expect("first listed"), position(&second).expect("second listed"));
+    assert!(p1 < p2, "tabs are listed in creation order");
+    assert_eq!(tabs[p2].page.title, "T2");
+    assert!(tabs[p2].active && !tabs[p1].active, "the tab opened last is active");
+
+    let focused = b.focus_tab(&first).await.expect("focus");
+    assert!(!focused.window_focused, "headless windows report no OS focus");
+    let tabs = b.tabs().await.expect("tabs");
+    let active: Vec<_> = tabs.iter().filter(|info| info.active).map(|info| info.tab.clone()).collect();
+    assert_eq!(active, vec![first.clone()]);
+
+    b.close_tab(&second).await.expect("close");
+    let again = b.close_tab(&second).await.expect_err("closing twice");
+    assert_eq!(again.kind(), PortErrorKind::TabGone);
+    assert_eq!(b.page(&second).await.expect_err("a closed tab").kind(), PortErrorKind::TabGone);
+    assert!(!b.tabs().await.expect("tabs").iter().any(|info| info.tab == second));
+    assert_eq!(b.page(&first).await.expect("the other tab lives").title, "T1");
+
+    let malformed = b.page(&TabRef::new("not a tab")).await.expect_err("malformed");
+    assert_eq!(malformed.kind(), PortErrorKind::InvalidInput);
+    b.close_tab(&first).await.expect("close");
+}
+
+async fn history_back_forward_reload(b: &WebDriverBrowser, site: &Site) {
+    let opened = b.open_tab(&go(site.url("/h1")), TIMEOUT).await.expect("open");
+    let tab = opened.tab;
+    let h2 = b.navigate(&tab, &go(site.url("/h2")), TIMEOUT).await.expect("navigate");
+    let back = b.history(&tab, HistoryMove::Back, TIMEOUT).await.expect("back");
+    assert_eq!(back.url, site.url("/h1"));
+    assert_ne!(back.document, h2.document);
+    let forward = b.history(&tab, HistoryMove::Forward, TIMEOUT).await.expect("forward");
+    assert_eq!(forward.url, site.url("/h2"));
+    let at_end = b.history(&tab, HistoryMove::Forward, TIMEOUT).await.expect_err("no forward entry");
+    assert_eq!(at_end.kind(), PortErrorKind::InvalidInput);
+
+    let hard =
+        b.history(&tab, HistoryMove::Reload { bypass_cache: true }, TIMEOUT).await.expect("hard reload");
+    assert_eq!(hard.url, site.url("/h2"));
+    assert_eq!(hard.readiness, Readiness::Complete);
+    assert_ne!(hard.document, forward.document, "a cache-bypassing reload is a new document");
+    b.close_tab(&tab).await.expect("close");
+}
+
+async fn geometry_resize_and_zoom(b: &WebDriverBrowser, site: &Site, engine: Engine) {
+    let tab = open(b, site, "/g").await;
+    let geometry = b.geometry(&tab).await.expect("geometry");
+    assert_eq!((geometry.window_width, geometry.window_height), (1280, 800));
+    assert!(geometry.viewport_width <= 1280 && geometry.viewport_width > 1000, "{geometry:?}");
+    assert!(geometry.viewport_height < 800 && geometry.viewport_height > 500, "{geometry:?}");
+    assert_eq!(geometry.zoom_percent, 100);
+
+    let resized = b.resize_window(&tab, 1000, 700).await.expect("resize");
+    assert_eq!((resized.window_width, resized.window_height), (1000, 700));
+    assert!(resized.viewport_width <= 1000 && resized.viewport_width > 800, "{resized:?}");
+
+    match engine {
+        Engine::Chromium => {
+            let zoomed = b.set_zoom(&tab, 150).await.expect("zoom");
+            assert_eq!(zoomed.zoom_percent, 150);
+            assert!((zoomed.device_scale - 1.5 * resized.device_scale).abs() < 1e-6, "{zoomed:?}");
+            let expected = (f64::from(resized.viewport_width) / 1.5).round() as u32;
+            assert!(zoomed.viewport_width.abs_diff(expected) <= 1, "{zoomed:?} vs {expected}");
+            let zoomed_resize = b.resize_window(&tab, 1200, 700).await.expect("resize while zoomed");
+            assert_eq!(zoomed_resize.zoom_percent, 150);
+            assert!(zoomed_resize.viewport_width > zoomed.viewport_width, "the zoom follows the resize");
+            let cleared = b.set_zoom(&tab, 100).await.expect("unzoom");
+            assert_eq!(cleared.zoom_percent, 100);
+            assert_eq!(cleared.device_scale, resized.device_scale);
+        }
+        Engine::Firefox => {
+            let error = b.set_zoom(&tab, 150).await.expect_err("no zoom on Firefox");
+            assert_eq!(error.kind(), PortErrorKind::Unsupported);
+        }
+    }
+    b.resize_window(&tab, 1280, 800).await.expect("restore size");
+    b.close_tab(&tab).await.expect("close");
+}
+
+async fn wait_for_dialog(b: &WebDriverBrowser, tab: &TabRef) -> DialogKind {
+    for _ in 0..50 {
+        if let Some(kind) = b.dialog(tab).await.expect("dialog status") {
+            return kind;
+        }
+        b.sleep(Duration::from_millis(50)).await;
+    }
+    panic!("no dialog opened");
+}
+
+async fn dialogs(b: &WebDriverBrowser, site: &Site, engine: Engine) {
+    let tab = open(b, site, "/d").await;
+    assert_eq!(b.dialog(&tab).await.expect("status"), None);
+    let none = b.resolve_dialog(&tab, &DialogResolution::Accept).await.expect_err("nothing to resolve");
+    assert_eq!(none.kind(), PortErrorKind::InvalidInput);
+
+    // alert: Firefox names the type; Chromium cannot until resolved (documented fallback).
+    b.execute(&tab, "setTimeout(() => alert('hello'), 0); 1", TIMEOUT).await.expect("schedule alert");
+    let status = wait_for_dialog(b, &tab).await;
+    match engine {
+        Engine::Firefox => assert_eq!(status, DialogKind::Alert),
+        Engine::Chromium => assert_eq!(status, DialogKind::Confirm, "unknown kinds report confirm"),
+    }
+    let blocked = b.execute(&tab, "1", TIMEOUT).await.expect_err("a dialog blocks scripts");
+    assert_eq!(blocked.kind(), PortErrorKind::BlockedByDialog, "{blocked:?}");
+    assert!(!blocked.message().contains("hello"), "dialog text never reaches errors");
+    assert_eq!(b.resolve_dialog(&tab, &DialogResolution::Accept).await.expect("accept"), DialogKind::Alert);
+    assert_eq!(b.dialog(&tab).await.expect("status"), None);
+
+    // confirm, dismissed.
+    b.execute(&tab, "setTimeout(() => { window.answer = confirm('sure?'); }, 0); 1", TIMEOUT)
+        .await
+        .expect("confirm");
+    wait_for_dialog(b, &tab).await;
+    if engine == Engine::Firefox {
+        let refused =
+            b.resolve_dialog(&tab, &DialogResolution::Respond("x".into())).await.expect_err("not a prompt");
+        assert_eq!(refused.kind(), PortErrorKind::InvalidInput);
+    }
+    assert_eq!(
+        b.resolve_dialog(&tab, &DialogResolution::Dismiss).await.expect("dismiss"),
+        DialogKind::Confirm
+    );
+    assert_eq!(b.execute(&tab, "window.answer", TIMEOUT).await.expect("answer").value, json!(false));
+
+    // A script that opens a dialog itself cannot answer its value.
+    let direct = b.execute(&tab, "confirm('direct?')", TIMEOUT).await.expect_err("interrupted by the dialog");
+    assert_eq!(direct.kind(), PortErrorKind::BlockedByDialog);
+    assert_eq!(direct.effect(), PortEffect::Unknown);
+    wait_for_dialog(b, &tab).await;
+    assert_eq!(b.resolve_dialog(&tab, &DialogResolution::Accept).await.expect("accept"), DialogKind::Confirm);
+
+    // prompt, answered.
+    b.execute(&tab, "setTimeout(() => { window.answer = prompt('name?', 'default'); }, 0); 1", TIMEOUT)
+        .await
+        .expect("prompt");
+    let status = wait_for_dialog(b, &tab).await;
+    if engine == Engine::Firefox {
+        assert_eq!(status, DialogKind::Prompt);
+    }
+    let resolved =
+        b.resolve_dialog(&tab, &DialogResolution::Respond("typed answer".into())).await.expect("respond");
+    assert_eq!(resolved, DialogKind::Prompt);
+    assert_eq!(b.execute(&tab, "window.answer", TIMEOUT).await.expect("answer").value, json!("typed answer"));
+    b.close_tab(&tab).await.expect("close");
+}
+
+async fn beforeunload(b: &WebDriverBrowser, site: &Site) {
+    let opened = b.open_tab(&go(site.url("/unload")), TIMEOUT).await.expect("open");
+    let tab = opened.tab;
+    // A real click gives the page the user activation that arms beforeunload.
+    b.testing_click(&tab, "#arm").await.expect("arm");
+    let short = Duration::from_secs(8);
+    let blocked = b.navigate(&tab, &go(site.url("/away")), short).await.expect_err("the prompt blocks");
+    assert_eq!(blocked.kind(), PortErrorKind::BlockedByDialog, "{blocked:?}");
+    assert_eq!(blocked.effect(), PortEffect::None);
+    assert_eq!(b.dialog(&tab).await.expect("status"), None, "the prompt was dismissed");
+    let stayed = b.page(&tab).await.expect("page");
+    assert_eq!(stayed.url, site.url("/unload"));
+    assert_eq!(stayed.document, opened.page.document, "the page stayed as it was");
+
+    let discard = NavigateInput { url: site.url("/away"), discard_beforeunload: true };
+    let left = b.navigate(&tab, &discard, short).await.expect("discard navigates");
+    assert_eq!(left.url, site.url("/away"));
+    assert_eq!(left.title, "AWAY");
+    b.close_tab(&tab).await.expect("close");
+}
+
+async fn execute(b: &WebDriverBrowser, site: &Site) {
+    let tab = open(b, site, "/x").await;
+    let tab = &tab;
+    let value = |script: &'static str| b.execute(tab, script, TIMEOUT);
+    assert_eq!(value("1 + 1").await.expect("expression").value, json!(2));
+    assert_eq!(value("let a = 2; a * 3").await.expect("statements").value, json!(6));
+    assert_eq!(value("document.title").await.expect("title").value, json!("X"));
+    assert_eq!(
+        value("({n: 1, s: 'x', l: [true, null]})").await.expect("object").value,
+        json!({"n": 1, "s": "x", "l": [true, null]})
+    );
+    assert_eq!(value("undefined").await.expect("undefined").value, json!(null));
+    assert_eq!(value("Promise.resolve(5)").await.expect("promise").value, json!(5));
+    assert_eq!(value("[document.body, 1]").await.expect("elements").value, json!(["[element]", 1]));
+    let outcome = value("document.title").await.expect("page");
+    assert_eq!(outcome.page.url, site.url("/x"));
+
+    let thrown = value("throw new Error('secret detail')").await.expect_err("throws");
+    assert_eq!(thrown.kind(), PortErrorKind::ScriptError);
+    assert!(!thrown.message().contains("secret"), "script errors are not copied");
+    let syntax = value("this is not javascript").await.expect_err("syntax");
+    assert_eq!(syntax.kind(), PortErrorKind::ScriptError);
+    let slow =
+        b.execute(tab, "new Promise(() => {})", Duration::from_millis(500)).await.expect_err("never settles");
+    assert_eq!(slow.kind(), PortErrorKind::Timeout);
+    assert_eq!(slow.effect(), PortEffect::Unknown);
+    assert_eq!(value("2 + 2").await.expect("still works").value, json!(4));
+    b.close_tab(tab).await.expect("close");
+}
+
+async fn slow_page(b: &WebDriverBrowser, site: &Site) {
+    let tab = open(b, site, "/s").await;
+    let slow = b.navigate(&tab, &go(site.url("/slow")), TIMEOUT).await.expect("a slow page loads");
+    assert_eq!(slow.title, "SLOW");
+    assert_eq!(slow.readiness, Readiness::Complete);
+    let cut = b
+        .navigate(&tab, &go(site.url("/slow?again")), Duration::from_millis(800))
+        .await
+        .expect_err("too slow");
+    assert_eq!(cut.kind(), PortErrorKind::Timeout);
+    assert_eq!(cut.effect(), PortEffect::Unknown);
+    b.sleep(common::SLOW_PAGE_DELAY).await;
+    b.close_tab(&tab).await.expect("close");
+}
+
+async fn stat_files(b: &WebDriverBrowser) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let file = dir.path().join("f.bin");
+    std::fs::write(&file, [0u8; 7]).expect("write");
+    let stats =
+        b.stat_files(&[file, dir.path().to_path_buf(), dir.path().join("missing")]).await.expect("stat");
+    assert_eq!(stats, vec![FileStat::File { bytes: 7 }, FileStat::Directory, FileStat::Missing]);
+}
