@@ -25,3 +25,13 @@ fn core_has_no_runtime_mcp_or_webdriver_dependency() {
     }
     assert!(tree.lines().any(|line| line.starts_with("serde_json ")), "unexpected tree:\n{tree}");
 }
+
+#[test]
+fn only_the_mcp_crate_depends_on_rmcp() {
+    for package in ["ghostlight-webdriver", "ghostlight-cli"] {
+        let tree = normal_dependencies(package);
+        assert!(!tree.lines().any(|line| line.starts_with("rmcp ")), "{package} depends on rmcp:\n{tree}");
+    }
+    let tree = normal_dependencies("ghostlight-mcp");
+    assert!(tree.lines().any(|line| line.starts_with("rmcp ")), "unexpected tree:\n{tree}");
+}

@@ -1,0 +1,341 @@
+//! The configuration file format (TOML), shared with the `ghostlight` command.
+//!
+//! Every section and key is optional and unknown keys are refused, so a typo is an error
+//! rather than a silently ignored rule. `[browser]` says which browser to drive; the authority
+//! sections are exactly the user settings document of
+//! [`ghostlight_core::authority::Settings`] (its `[browser] startup` key included).
+//!
+//! ```toml
+//! [browser]
+//! engine = "chromium"            # or "firefox"
+//! headless = true
+//! driver_url = "http://127.0.0.1:9515"   # connect to a running driver instead of starting one
+//! window = "1280x800"
+//! startup = "auto"               # or "manual": a person starts the browser
+//!
+//! [capabilities]
+//! allow = ["execute"]
+//!
+//! [hosts]
+//! allow = ["example.com", "*.example.com"]
+//!
+//! [privacy]
+//! preserve_target_names = false
+//!
+//! [tabs]
+//! close = "forbidden"
+//!
+//! [uploads]
+//! roots = ["/home/ada/Uploads"]
+//! ```
+//!
+//! ```
+//! use ghostlight_mcp::config::{BrowserEngine, ConfigFile};
+//!
+//! let file = ConfigFile::parse("[browser]\nengine = \"firefox\"\nwindow = \"800x600\"\n[hosts]\nallow = [\"example.com\"]\n")?;
+//! assert_eq!(file.browser.engine, Some(BrowserEngine::Firefox));
+//! assert_eq!(file.browser.window.map(|w| (w.width, w.height)), Some((800, 600)));
+//! assert!(file.settings().hosts.allow.is_some());
+//! assert!(ConfigFile::parse("[hosts]\nalow = []\n").is_err());
+//! # Ok::<(), ghostlight_mcp::ConfigError>(())
+//! ```
+
+use std::fmt;
+use std::path::Path;
+use std::str::FromStr;
+
+use ghostlight_core::authority::{
+    BrowserSettings, CapabilityRules, HostRules, PrivacySettings, Settings, StartupPosture, TabSettings,
+    UploadSettings,
+};
+use ghostlight_core::limits::{WINDOW_HEIGHT, WINDOW_WIDTH};
+use serde::{Deserialize, Deserializer};
+use url::Url;
+
+use crate::error::ConfigError;
+
+/// A whole configuration file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ConfigFile {
+    /// `[browser]`: which browser to drive, and who starts it.
+    pub browser: BrowserSection,
+    /// `[capabilities]`
+    pub capabilities: CapabilityRules,
+    /// `[hosts]`
+    pub hosts: HostRules,
+    /// `[privacy]`
+    pub privacy: PrivacySettings,
+    /// `[tabs]`
+    pub tabs: TabSettings,
+    /// `[uploads]`
+    pub uploads: UploadSettings,
+}
+
+/// `[browser]`
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BrowserSection {
+    /// `engine`: `"chromium"` (default) or `"firefox"`.
+    pub engine: Option<BrowserEngine>,
+    /// `headless` (default `true`).
+    pub headless: Option<bool>,
+    /// `driver_url`: connect to a WebDriver endpoint already listening there instead of
+    /// starting a driver.
+    pub driver_url: Option<DriverUrl>,
+    /// `window`: `"WIDTHxHEIGHT"` (default `"1280x800"`).
+    pub window: Option<WindowSize>,
+    /// `startup`: `"auto"` (default) or `"manual"`. Part of the authority settings too:
+    /// `policy_explain` reports it.
+    pub startup: Option<StartupPosture>,
+}
+
+impl ConfigFile {
+    /// Parse a configuration document.
+    pub fn parse(text: &str) -> Result<ConfigFile, ConfigError> {
+        toml::from_str(text).map_err(|error| ConfigError::Invalid { path: None, message: error.to_string() })
+    }
+
+    /// Read and parse the configuration file at `path`.
+    pub fn load(path: &Path) -> Result<ConfigFile, ConfigError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|source| ConfigError::Read { path: path.to_owned(), source })?;
+        ConfigFile::parse(&text).map_err(|error| match error {
+            ConfigError::Invalid { message, .. } => {
+                ConfigError::Invalid { path: Some(path.to_owned()), message }
+            }
+            other => other,
+        })
+    }
+
+    /// The authority sections as a user settings document.
+    pub fn settings(&self) -> Settings {
+        Settings {
+            capabilities: self.capabilities,
+            hosts: self.hosts.clone(),
+            privacy: self.privacy,
+            tabs: self.tabs,
+            browser: BrowserSettings { startup: self.browser.startup },
+            uploads: self.uploads.clone(),
+        }
+    }
+}
+
+/// A browser engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum BrowserEngine {
+    /// Chromium (or Chrome) through chromedriver.
+    #[default]
+    Chromium,
+    /// Firefox through geckodriver.
+    Firefox,
+}
+
+impl BrowserEngine {
+    /// The configuration value: `chromium` or `firefox`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            BrowserEngine::Chromium => "chromium",
+            BrowserEngine::Firefox => "firefox",
+        }
+    }
+}
+
+impl fmt::Display for BrowserEngine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An outer window size, written `WIDTHxHEIGHT`, within the bounds `browser_window` resize
+/// accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct WindowSize {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+}
+
+impl WindowSize {
+    /// The default window, 1280×800.
+    pub const DEFAULT: WindowSize = WindowSize { width: 1280, height: 800 };
+}
+
+impl Default for WindowSize {
+    fn default() -> Self {
+        WindowSize::DEFAULT
+    }
+}
+
+impl FromStr for WindowSize {
+    type Err = ConfigError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let invalid = || ConfigError::Window {
+            given: text.chars().take(40).collect(),
+            min_width: WINDOW_WIDTH.min,
+            max_width: WINDOW_WIDTH.max,
+            min_height: WINDOW_HEIGHT.min,
+            max_height: WINDOW_HEIGHT.max,
+        };
+        let (width, height) = text.trim().split_once(['x', 'X']).ok_or_else(invalid)?;
+        let width: u32 = width.trim().parse().map_err(|_| invalid())?;
+        let height: u32 = height.trim().parse().map_err(|_| invalid())?;
+        if !WINDOW_WIDTH.contains(u64::from(width)) || !WINDOW_HEIGHT.contains(u64::from(height)) {
+            return Err(invalid());
+        }
+        Ok(WindowSize { width, height })
+    }
+}
+
+impl fmt::Display for WindowSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.width, self.height)
+    }
+}
+
+impl<'de> Deserialize<'de> for WindowSize {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// The URL of a WebDriver endpoint: absolute `http` or `https`, without credentials.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct DriverUrl(Url);
+
+impl DriverUrl {
+    /// The URL.
+    pub fn url(&self) -> &Url {
+        &self.0
+    }
+
+    /// The URL, owned.
+    pub fn into_url(self) -> Url {
+        self.0
+    }
+}
+
+impl FromStr for DriverUrl {
+    type Err = ConfigError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let url = Url::parse(text.trim()).map_err(|error| ConfigError::DriverUrl(error.to_string()))?;
+        if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
+            return Err(ConfigError::DriverUrl("expected an absolute http or https URL".into()));
+        }
+        if !url.username().is_empty() || url.password().is_some() {
+            return Err(ConfigError::DriverUrl("credentials in the URL are not accepted".into()));
+        }
+        Ok(DriverUrl(url))
+    }
+}
+
+impl fmt::Display for DriverUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl<'de> Deserialize<'de> for DriverUrl {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ghostlight_core::authority::TabClosePolicy;
+    use ghostlight_core::{Capability, CapabilitySet};
+
+    use super::*;
+
+    fn parse(text: &str) -> ConfigFile {
+        ConfigFile::parse(text).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn empty_file_says_nothing() {
+        assert_eq!(parse(""), ConfigFile::default());
+        assert_eq!(parse("").settings(), Settings::default());
+    }
+
+    #[test]
+    fn full_file() {
+        let file = parse(
+            r#"
+            [browser]
+            engine = "firefox"
+            headless = false
+            driver_url = "http://127.0.0.1:4444/"
+            window = "1024x768"
+            startup = "manual"
+
+            [capabilities]
+            allow = ["execute"]
+            deny = ["write"]
+
+            [hosts]
+            allow = ["example.com"]
+            deny = ["ads.example.com"]
+
+            [privacy]
+            preserve_target_names = false
+
+            [tabs]
+            close = "forbidden"
+
+            [uploads]
+            roots = ["/srv/uploads"]
+            "#,
+        );
+        assert_eq!(file.browser.engine, Some(BrowserEngine::Firefox));
+        assert_eq!(file.browser.headless, Some(false));
+        assert_eq!(file.browser.driver_url.as_ref().map(|u| u.url().port()), Some(Some(4444)));
+        assert_eq!(file.browser.window, Some(WindowSize { width: 1024, height: 768 }));
+        let settings = file.settings();
+        assert_eq!(settings.browser.startup, Some(StartupPosture::Manual));
+        assert_eq!(settings.capabilities.allow, CapabilitySet::of(&[Capability::Execute]));
+        assert_eq!(settings.tabs.close, Some(TabClosePolicy::Forbidden));
+        assert_eq!(settings.privacy.preserve_target_names, Some(false));
+        assert_eq!(settings.hosts.deny.len(), 1);
+        assert!(settings.uploads.roots.is_some());
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_values_are_refused() {
+        for bad in [
+            "[browser]\nengin = \"firefox\"",
+            "[browser]\nengine = \"safari\"",
+            "[browser]\nwindow = \"big\"",
+            "[browser]\nwindow = \"100x100\"",
+            "[browser]\ndriver_url = \"ftp://127.0.0.1/\"",
+            "[browser]\ndriver_url = \"http://user:pw@127.0.0.1/\"",
+            "[capabilities]\nallow = [\"teleport\"]",
+            "[organization]\nname = \"Acme\"",
+            "[hosts]\nallow = \"example.com\"",
+        ] {
+            let error = ConfigFile::parse(bad).err().unwrap_or_else(|| panic!("accepted {bad:?}"));
+            assert!(matches!(error, ConfigError::Invalid { .. }), "{bad:?}: {error}");
+        }
+    }
+
+    #[test]
+    fn window_sizes() {
+        assert_eq!("1280x800".parse::<WindowSize>().ok(), Some(WindowSize::DEFAULT));
+        assert_eq!("800X600".parse::<WindowSize>().ok(), Some(WindowSize { width: 800, height: 600 }));
+        assert!("319x800".parse::<WindowSize>().is_err());
+        assert!("1280".parse::<WindowSize>().is_err());
+        assert_eq!(WindowSize::DEFAULT.to_string(), "1280x800");
+    }
+
+    #[test]
+    fn a_missing_file_names_its_path() {
+        let error = ConfigFile::load(Path::new("/nonexistent/ghostlight.toml")).err();
+        assert!(matches!(error, Some(ConfigError::Read { .. })));
+    }
+}

@@ -1,0 +1,326 @@
+//! Serving options: the command line ([`ServeArgs`], reusable by the `ghostlight` command with
+//! `#[command(flatten)]`) resolved with the configuration file into [`ServeOptions`].
+//!
+//! A flag overrides the same setting in the file; the file overrides the defaults (headless
+//! Chromium through `chromedriver` from `PATH`, a 1280×800 window, started on the first call
+//! that needs it, stdio transport).
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+
+use ghostlight_core::authority::{AuthorityLayers, Settings, StartupPosture};
+
+use crate::config::{BrowserEngine, ConfigFile, DriverUrl, WindowSize};
+use crate::error::ConfigError;
+
+/// The default HTTP listen address: loopback only.
+pub const DEFAULT_LISTEN: SocketAddr = SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 7861);
+
+/// The environment variable that may carry the HTTP bearer token.
+pub const TOKEN_ENV: &str = "GHOSTLIGHT_MCP_TOKEN";
+
+/// The shortest bearer token accepted.
+pub const TOKEN_MIN_CHARS: usize = 16;
+
+/// The `Host` values accepted by default over HTTP (rmcp's loopback list).
+pub const DEFAULT_ALLOWED_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
+
+/// Who starts the browser (the `--startup` flag).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum StartupArg {
+    /// Ghostlight starts the browser on the first call that needs it.
+    Auto,
+    /// A person starts the browser; calls ask them to.
+    Manual,
+}
+
+impl From<StartupArg> for StartupPosture {
+    fn from(arg: StartupArg) -> Self {
+        match arg {
+            StartupArg::Auto => StartupPosture::Auto,
+            StartupArg::Manual => StartupPosture::Manual,
+        }
+    }
+}
+
+/// The MCP transport (the `--transport` flag).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum TransportArg {
+    /// MCP over standard input and output (the default).
+    #[default]
+    Stdio,
+    /// Streamable HTTP on `--listen`, behind a bearer token (cargo feature `http`).
+    Http,
+}
+
+/// The command-line flags of `ghostlight-mcp`.
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
+pub struct ServeArgs {
+    /// Browser to drive [default: chromium].
+    #[arg(long, value_enum, value_name = "ENGINE")]
+    pub browser: Option<BrowserEngine>,
+    /// Show the browser window (default: headless).
+    #[arg(long)]
+    pub headed: bool,
+    /// Connect to a WebDriver endpoint already listening at URL instead of starting a driver.
+    #[arg(long, value_name = "URL")]
+    pub driver_url: Option<DriverUrl>,
+    /// Outer window size [default: 1280x800].
+    #[arg(long, value_name = "WxH")]
+    pub window: Option<WindowSize>,
+    /// Who starts the browser: `auto` starts it on the first call that needs it, `manual`
+    /// asks the person [default: auto].
+    #[arg(long, value_enum, value_name = "POSTURE")]
+    pub startup: Option<StartupArg>,
+    /// Configuration file (TOML): `[browser]` and the authority sections `[capabilities]`,
+    /// `[hosts]`, `[privacy]`, `[tabs]`, `[uploads]`.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// MCP transport.
+    #[arg(long, value_enum, default_value_t = TransportArg::Stdio)]
+    pub transport: TransportArg,
+    /// HTTP listen address (transport http).
+    #[arg(long, value_name = "ADDR", default_value_t = DEFAULT_LISTEN)]
+    pub listen: SocketAddr,
+    /// Bearer token HTTP clients must send (transport http; required there). Prefer the
+    /// environment variable: a flag is visible to other local users in the process list.
+    #[arg(long, env = TOKEN_ENV, hide_env_values = true, value_name = "TOKEN")]
+    pub token: Option<String>,
+    /// Also accept this `Host` header value over HTTP (repeatable; loopback names are always
+    /// accepted). Needed only when listening beyond loopback.
+    #[arg(long = "allow-host", value_name = "HOST")]
+    pub allow_hosts: Vec<String>,
+}
+
+impl Default for ServeArgs {
+    /// No flags given.
+    fn default() -> Self {
+        ServeArgs {
+            browser: None,
+            headed: false,
+            driver_url: None,
+            window: None,
+            startup: None,
+            config: None,
+            transport: TransportArg::Stdio,
+            listen: DEFAULT_LISTEN,
+            token: None,
+            allow_hosts: Vec::new(),
+        }
+    }
+}
+
+/// Which browser to drive and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrowserOptions {
+    /// The engine.
+    pub engine: BrowserEngine,
+    /// Without a visible window.
+    pub headless: bool,
+    /// Connect to this driver instead of starting one.
+    pub driver_url: Option<DriverUrl>,
+    /// Outer window size.
+    pub window: WindowSize,
+    /// Who starts the browser.
+    pub startup: StartupPosture,
+}
+
+impl Default for BrowserOptions {
+    fn default() -> Self {
+        BrowserOptions {
+            engine: BrowserEngine::Chromium,
+            headless: true,
+            driver_url: None,
+            window: WindowSize::DEFAULT,
+            startup: StartupPosture::Auto,
+        }
+    }
+}
+
+/// An operator-supplied bearer token (never printed by `Debug`).
+#[derive(Clone, PartialEq, Eq)]
+pub struct BearerToken(String);
+
+impl BearerToken {
+    /// Check a token: at least [`TOKEN_MIN_CHARS`] visible ASCII characters, no spaces.
+    pub fn new(token: &str) -> Result<BearerToken, ConfigError> {
+        if token.chars().count() < TOKEN_MIN_CHARS {
+            return Err(ConfigError::Token(format!(
+                "the HTTP bearer token must be at least {TOKEN_MIN_CHARS} characters"
+            )));
+        }
+        if !token.bytes().all(|b| b.is_ascii_graphic()) {
+            return Err(ConfigError::Token(
+                "the HTTP bearer token must be visible ASCII characters without spaces".into(),
+            ));
+        }
+        Ok(BearerToken(token.to_owned()))
+    }
+
+    /// The token.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for BearerToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("BearerToken(..)")
+    }
+}
+
+/// The transport to serve on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Transport {
+    /// Standard input and output.
+    Stdio,
+    /// Streamable HTTP.
+    Http(HttpOptions),
+}
+
+/// Streamable HTTP options.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpOptions {
+    /// Listen address.
+    pub listen: SocketAddr,
+    /// The token every request must carry as `Authorization: Bearer <token>`.
+    pub token: BearerToken,
+    /// Accepted `Host` header values (host or `host:port`).
+    pub allowed_hosts: Vec<String>,
+}
+
+/// Everything the binary needs: the browser, the authority layers and the transport.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServeOptions {
+    /// The browser.
+    pub browser: BrowserOptions,
+    /// The configured authority (the user layer, when anything was authored).
+    pub authority: AuthorityLayers,
+    /// The transport.
+    pub transport: Transport,
+}
+
+impl ServeArgs {
+    /// Read the configuration file (if any) and resolve everything.
+    pub fn resolve(&self) -> Result<ServeOptions, ConfigError> {
+        let file = match &self.config {
+            Some(path) => Some(ConfigFile::load(path)?),
+            None => None,
+        };
+        self.resolve_with(file.as_ref())
+    }
+
+    /// Resolve against an already parsed configuration file.
+    pub fn resolve_with(&self, file: Option<&ConfigFile>) -> Result<ServeOptions, ConfigError> {
+        let section = file.map(|f| &f.browser);
+        let startup = self.startup.map(StartupPosture::from).or_else(|| section.and_then(|s| s.startup));
+        let browser = BrowserOptions {
+            engine: self.browser.or_else(|| section.and_then(|s| s.engine)).unwrap_or_default(),
+            headless: if self.headed { false } else { section.and_then(|s| s.headless).unwrap_or(true) },
+            driver_url: self.driver_url.clone().or_else(|| section.and_then(|s| s.driver_url.clone())),
+            window: self.window.or_else(|| section.and_then(|s| s.window)).unwrap_or_default(),
+            startup: startup.unwrap_or(StartupPosture::Auto),
+        };
+        let user = match file {
+            Some(file) => {
+                let mut settings = file.settings();
+                settings.browser.startup = startup;
+                Some(settings)
+            }
+            None => startup.map(|startup| {
+                let mut settings = Settings::default();
+                settings.browser.startup = Some(startup);
+                settings
+            }),
+        };
+        let transport = match self.transport {
+            TransportArg::Stdio => Transport::Stdio,
+            TransportArg::Http => Transport::Http(self.http()?),
+        };
+        Ok(ServeOptions { browser, authority: AuthorityLayers { user, organization: None }, transport })
+    }
+
+    fn http(&self) -> Result<HttpOptions, ConfigError> {
+        if !cfg!(feature = "http") {
+            return Err(ConfigError::HttpUnavailable);
+        }
+        let token = self.token.as_deref().ok_or_else(|| {
+            ConfigError::Token(format!(
+                "the HTTP transport requires a bearer token: set {TOKEN_ENV} (or pass --token)"
+            ))
+        })?;
+        let mut allowed_hosts: Vec<String> = DEFAULT_ALLOWED_HOSTS.iter().map(|h| (*h).to_owned()).collect();
+        allowed_hosts.extend(self.allow_hosts.iter().cloned());
+        Ok(HttpOptions { listen: self.listen, token: BearerToken::new(token)?, allowed_hosts })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults() {
+        let options = ServeArgs::default().resolve_with(None).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(options.browser, BrowserOptions::default());
+        assert_eq!(options.authority, AuthorityLayers::default());
+        assert_eq!(options.transport, Transport::Stdio);
+    }
+
+    #[test]
+    fn flags_override_the_file() {
+        let file = ConfigFile::parse(
+            "[browser]\nengine = \"firefox\"\nheadless = true\nwindow = \"800x600\"\nstartup = \"manual\"\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let args = ServeArgs {
+            browser: Some(BrowserEngine::Chromium),
+            headed: true,
+            startup: Some(StartupArg::Auto),
+            ..ServeArgs::default()
+        };
+        let options = args.resolve_with(Some(&file)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(options.browser.engine, BrowserEngine::Chromium);
+        assert!(!options.browser.headless);
+        assert_eq!(options.browser.window, WindowSize { width: 800, height: 600 });
+        assert_eq!(options.browser.startup, StartupPosture::Auto);
+        let user = options.authority.user.unwrap_or_default();
+        assert_eq!(user.browser.startup, Some(StartupPosture::Auto));
+    }
+
+    #[test]
+    fn a_startup_flag_alone_is_a_user_setting() {
+        let args = ServeArgs { startup: Some(StartupArg::Manual), ..ServeArgs::default() };
+        let options = args.resolve_with(None).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(options.browser.startup, StartupPosture::Manual);
+        assert_eq!(options.authority.user.map(|u| u.browser.startup), Some(Some(StartupPosture::Manual)));
+    }
+
+    #[test]
+    fn tokens() {
+        assert!(BearerToken::new("short").is_err());
+        assert!(BearerToken::new("sixteen chars ok").is_err());
+        let token = BearerToken::new("0123456789abcdef").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(format!("{token:?}"), "BearerToken(..)");
+    }
+
+    #[cfg(feature = "http")]
+    #[test]
+    fn http_requires_a_token() {
+        let args = ServeArgs { transport: TransportArg::Http, ..ServeArgs::default() };
+        let error = args.resolve_with(None).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(error.contains(TOKEN_ENV), "{error}");
+        let args = ServeArgs { token: Some("0123456789abcdef".into()), ..args };
+        let options = args.resolve_with(None).unwrap_or_else(|e| panic!("{e}"));
+        let Transport::Http(http) = options.transport else { panic!("http") };
+        assert_eq!(http.listen, DEFAULT_LISTEN);
+        assert_eq!(http.allowed_hosts, DEFAULT_ALLOWED_HOSTS);
+    }
+
+    #[cfg(not(feature = "http"))]
+    #[test]
+    fn http_is_refused_without_the_feature() {
+        let args = ServeArgs { transport: TransportArg::Http, ..ServeArgs::default() };
+        assert!(matches!(args.resolve_with(None), Err(ConfigError::HttpUnavailable)));
+    }
+}

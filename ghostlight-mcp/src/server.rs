@@ -1,0 +1,182 @@
+//! [`GhostlightServer`]: the rmcp [`ServerHandler`] over one Ghostlight workspace.
+
+use std::borrow::Cow;
+use std::pin::pin;
+use std::sync::Arc;
+use std::time::Instant;
+
+use ghostlight_core::{BrowserPort, Cancellation, Ghostlight, ToolName, ToolResult};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ProtocolVersion, ServerCapabilities,
+    ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
+use serde_json::Value;
+
+use crate::render;
+
+/// The newest MCP protocol version served. Ghostlight's unit of isolation is the MCP session
+/// (one workspace per session); 2026-07-28 removed sessions (SEP-2567), so this server
+/// negotiates up to 2025-11-25, the newest revision with an `initialize` handshake.
+pub const NEWEST_PROTOCOL: ProtocolVersion = ProtocolVersion::V_2025_11_25;
+
+/// What the server tells clients at `initialize`.
+const INSTRUCTIONS: &str = "Ghostlight: governed browser tools. Every call answers one envelope \
+(status, effect, readiness, repeat_safe, summary, facts, next_steps) in structuredContent and, \
+for clients that ignore it, as the text block's summary, Next: lines and compact JSON. \
+policy_explain says what is allowed and why; browser_tabs lists this session's tabs.";
+
+/// Tools that report start and end progress when the client sent a progress token.
+const PROGRESS_TOOLS: [ToolName; 2] = [ToolName::Wait, ToolName::Flow];
+
+/// An MCP server over one Ghostlight workspace: `tools/list` is the core catalog and
+/// `tools/call` runs [`Ghostlight::invoke`].
+///
+/// One value serves one MCP session. [`GhostlightServer::session`] makes a server for another
+/// session over the same browser and authority, with its own workspace: its tabs and handles
+/// are invisible to every other session.
+#[derive(Debug, Clone)]
+pub struct GhostlightServer {
+    ghostlight: Ghostlight,
+}
+
+impl GhostlightServer {
+    /// A server over `port` with the default authority.
+    pub fn new(port: Arc<dyn BrowserPort>) -> Self {
+        GhostlightServer::over(Ghostlight::new(port))
+    }
+
+    /// A server over exactly this workspace (clones of a [`Ghostlight`] share their workspace;
+    /// use [`GhostlightServer::from_prototype`] for a fresh one).
+    pub fn over(ghostlight: Ghostlight) -> Self {
+        GhostlightServer { ghostlight }
+    }
+
+    /// A server over a new workspace of `prototype` (same browser, authority and audit sink).
+    pub fn from_prototype(prototype: &Ghostlight) -> Self {
+        GhostlightServer::over(prototype.workspace())
+    }
+
+    /// A server for another MCP session: same browser, authority and audit sink, a new and
+    /// empty workspace.
+    pub fn session(&self) -> Self {
+        GhostlightServer::from_prototype(&self.ghostlight)
+    }
+
+    /// The workspace this server acts in.
+    pub fn ghostlight(&self) -> &Ghostlight {
+        &self.ghostlight
+    }
+
+    /// Run one `tools/call`: the result with the envelope rendered twice and any image blocks,
+    /// or a protocol error for a tool name outside the catalog.
+    ///
+    /// Arguments are passed to the core decoder as they are: a missing `arguments` is `{}`,
+    /// and malformed arguments answer a `failed` envelope with `isError`, not an error.
+    pub async fn call(
+        &self,
+        name: &str,
+        arguments: &Value,
+        cancellation: &Cancellation,
+    ) -> Result<CallToolResult, ErrorData> {
+        let started = Instant::now();
+        let result = self.ghostlight.invoke(name, arguments, cancellation).await.map_err(|unknown| {
+            tracing::warn!(tool = %unknown.name, "tools/call for a tool outside the catalog");
+            ErrorData::invalid_params(unknown.to_string(), None)
+        })?;
+        log_call(name, &result, started);
+        render::call_result(&result).map_err(|error| {
+            tracing::error!(%error, "cannot render a result");
+            ErrorData::internal_error(error.to_string(), None)
+        })
+    }
+}
+
+/// One line per call: tool, invocation handle, status, effect, elapsed time. Never arguments,
+/// summaries or facts.
+fn log_call(tool: &str, result: &ToolResult, started: Instant) {
+    let envelope = &result.envelope;
+    tracing::info!(
+        tool,
+        invocation = %envelope.invocation,
+        status = envelope.status.as_str(),
+        effect = envelope.effect.as_str(),
+        images = result.attachments.len(),
+        elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        "tool call"
+    );
+}
+
+/// Send one progress notification; a failure to send only costs the notification.
+async fn progress(peer: &Peer<RoleServer>, token: &ProgressToken, done: bool, tool: &str) {
+    let (value, message) = if done { (1.0, "finished") } else { (0.0, "started") };
+    let param = ProgressNotificationParam::new(token.clone(), value)
+        .with_total(1.0)
+        .with_message(format!("{tool} {message}"));
+    if let Err(error) = peer.notify_progress(param).await {
+        tracing::debug!(%error, "cannot send a progress notification");
+    }
+}
+
+impl ServerHandler for GhostlightServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_protocol_version(NEWEST_PROTOCOL)
+            .with_server_info(
+                Implementation::new("ghostlight-mcp", env!("CARGO_PKG_VERSION")).with_title("Ghostlight"),
+            )
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(ProtocolVersion::known_up_to(&NEWEST_PROTOCOL))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(render::tools().to_vec()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        render::find_tool(name).cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let arguments = Value::Object(request.arguments.unwrap_or_default());
+        let name = request.name.as_ref();
+        let progress_token = ToolName::parse(name)
+            .filter(|tool| PROGRESS_TOOLS.contains(tool))
+            .and(context.meta.get_progress_token());
+        if let Some(token) = &progress_token {
+            progress(&context.peer, token, false, name).await;
+        }
+
+        // Bridge MCP cancellation (`notifications/cancelled` fires `context.ct`) to core's
+        // signal: core then stops at its next await point and answers `cancelled` (which rmcp,
+        // following the protocol, does not send to a client that cancelled).
+        let cancellation = Cancellation::new();
+        let mut call = pin!(self.call(name, &arguments, &cancellation));
+        let result = tokio::select! {
+            result = &mut call => result,
+            () = context.ct.cancelled() => {
+                tracing::info!(tool = name, "cancelled by the client");
+                cancellation.cancel();
+                call.await
+            }
+        };
+
+        if let Some(token) = &progress_token {
+            progress(&context.peer, token, true, name).await;
+        }
+        result.map(CallToolResponse::from)
+    }
+}
