@@ -82,11 +82,14 @@ def png_size(data: bytes) -> tuple[int, int]:
     return width, height
 
 
-def find_item(items: list[dict[str, Any]], role: str, name: str) -> str:
-    for item in items:
+def find_item(facts: dict[str, Any], role: str, name: str) -> str:
+    """The target of the inspect row with this role and name (rows are named by `columns`)."""
+    columns = facts["columns"]
+    rows = [dict(zip(columns, row)) for row in facts["items"]]
+    for item in rows:
         if item.get("role") == role and item.get("name") == name:
             return item["target"]
-    raise Failure(f"inspect found no {role} named {name!r} among {[(i.get('role'), i.get('name')) for i in items]}")
+    raise Failure(f"inspect found no {role} named {name!r} among {[(i.get('role'), i.get('name')) for i in rows]}")
 
 
 async def scenario(args: argparse.Namespace, steps: list[dict[str, Any]]) -> None:
@@ -134,10 +137,10 @@ async def scenario(args: argparse.Namespace, steps: list[dict[str, Any]]) -> Non
             check(refused["effect"] == "none", "a refused execute had an effect")
 
             _, inspected = await step("inspect", "browser_inspect", {})
-            items = inspected["facts"]["items"]
-            name_field = find_item(items, "textbox", "Name")
-            agree = find_item(items, "checkbox", "I agree")
-            send = find_item(items, "button", "Send")
+            facts = inspected["facts"]
+            name_field = find_item(facts, "textbox", "Name")
+            agree = find_item(facts, "checkbox", "I agree")
+            send = find_item(facts, "button", "Send")
 
             fields = [{"target": name_field, "value": "Ada"}, {"target": agree, "value": True}]
             _, filled = await step("fill_form", "browser_fill_form", {"fields": fields})
