@@ -125,7 +125,7 @@ const UPLOAD_PAGE: &str = r#"<!doctype html><title>Upload</title>
 const NAV_PAGE: &str = r#"<!doctype html><title>Nav</title>
 <a id=link href="/form">Go to the form</a>
 <button id=alert onclick="window.clicked = (window.clicked || 0) + 1; alert('hello'); window.returned = true">Alert</button>
-<input id=nag onchange="alert('changed')">
+<input id=nag onchange="if (!window.nagged) { window.nagged = true; alert('changed'); }">
 <form action="/scroll" method=get><input id=q name=q></form>"#;
 
 const PAGES: &[(&str, &str)] = &[
