@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use serde_json::{Map, Value};
 use url::Url;
 
 /// Default outer window width in pixels.
@@ -96,7 +97,20 @@ pub struct WebDriverConfig {
     pub window_height: u32,
     /// Whether the adapter may start the browser itself.
     pub startup: Startup,
+    /// More capabilities for the new-session request, e.g. what a Selenium Grid routes on
+    /// (`platformName`, `browserVersion`, `se:name`) or engine options
+    /// (`goog:loggingPrefs`). Merged into the adapter's own capabilities: a new key is added;
+    /// for a key the adapter sets too, an object is merged into the adapter's object one key
+    /// deep (yours win; `args` lists are appended to), anything else replaces it. The keys
+    /// the adapter depends on ([`RESERVED_CAPABILITIES`]) are never replaced.
+    pub extra_capabilities: Map<String, Value>,
 }
+
+/// Capabilities the adapter relies on and [`WebDriverConfig::extra_capabilities`] cannot
+/// replace: the dialog behaviour the navigation rules need, the BiDi URL the evidence needs,
+/// and the timeouts every bounded call sets.
+pub const RESERVED_CAPABILITIES: [&str; 4] =
+    ["unhandledPromptBehavior", "webSocketUrl", "pageLoadStrategy", "timeouts"];
 
 impl Default for WebDriverConfig {
     fn default() -> Self {
@@ -107,6 +121,7 @@ impl Default for WebDriverConfig {
             window_width: DEFAULT_WINDOW_WIDTH,
             window_height: DEFAULT_WINDOW_HEIGHT,
             startup: Startup::default(),
+            extra_capabilities: Map::new(),
         }
     }
 }
@@ -130,6 +145,7 @@ mod tests {
         assert!(config.headless);
         assert_eq!((config.window_width, config.window_height), (1280, 800));
         assert_eq!(config.startup, Startup::Auto);
+        assert!(config.extra_capabilities.is_empty());
     }
 
     #[test]

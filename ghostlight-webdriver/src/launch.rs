@@ -20,7 +20,7 @@ use serde_json::{Map, Value, json};
 use tokio::process::{Child, Command};
 use url::Url;
 
-use crate::config::{DriverSource, Engine, WebDriverConfig};
+use crate::config::{DriverSource, Engine, RESERVED_CAPABILITIES, WebDriverConfig};
 
 /// How long a freshly spawned driver may take to answer `GET /status` with `ready: true`.
 pub(crate) const DRIVER_READY_TIMEOUT: Duration = Duration::from_secs(20);
@@ -253,7 +253,35 @@ pub(crate) fn capabilities(config: &WebDriverConfig, profile: Option<&Path>) -> 
             caps.insert("moz:firefoxOptions".into(), Value::Object(options));
         }
     }
+    merge_extra(&mut caps, &config.extra_capabilities);
     caps
+}
+
+/// Merge the configured extra capabilities into `caps` (the rule is documented on
+/// [`WebDriverConfig::extra_capabilities`]).
+fn merge_extra(caps: &mut Map<String, Value>, extra: &Map<String, Value>) {
+    for (key, value) in extra {
+        if RESERVED_CAPABILITIES.contains(&key.as_str()) {
+            continue;
+        }
+        match (caps.get_mut(key), value) {
+            (Some(Value::Object(ours)), Value::Object(theirs)) => {
+                for (inner, value) in theirs {
+                    match (ours.get_mut(inner), value) {
+                        (Some(Value::Array(list)), Value::Array(more)) if inner == "args" => {
+                            list.extend(more.iter().cloned());
+                        }
+                        _ => {
+                            ours.insert(inner.clone(), value.clone());
+                        }
+                    }
+                }
+            }
+            _ => {
+                caps.insert(key.clone(), value.clone());
+            }
+        }
+    }
 }
 
 /// Reserve a free loopback port: bind port 0, read the port, release it.
@@ -305,6 +333,26 @@ mod tests {
             options["args"],
             json!(["-headless", "-width", "1280", "-height", "800", "-profile", "/tmp/q"])
         );
+    }
+
+    #[test]
+    fn extra_capabilities_are_merged_but_never_replace_reserved_keys() {
+        let extra = json!({
+            "goog:loggingPrefs": {"browser": "ALL"},
+            "goog:chromeOptions": {"args": ["--lang=de"], "prefs": {"intl.accept_languages": "de"}},
+            "unhandledPromptBehavior": "accept",
+            "se:name": "ghostlight",
+        });
+        let Value::Object(extra) = extra else { unreachable!("an object literal") };
+        let config = WebDriverConfig { extra_capabilities: extra, ..WebDriverConfig::default() };
+        let caps = capabilities(&config, None);
+        assert_eq!(caps["goog:loggingPrefs"], json!({"browser": "ALL"}));
+        assert_eq!(caps["se:name"], json!("ghostlight"));
+        assert_eq!(caps["unhandledPromptBehavior"], json!({"default": "ignore", "beforeUnload": "ignore"}));
+        let options = &caps["goog:chromeOptions"];
+        let args = options["args"].as_array().expect("args");
+        assert!(args.contains(&json!("--headless=new")) && args.last() == Some(&json!("--lang=de")));
+        assert_eq!(options["prefs"], json!({"intl.accept_languages": "de"}));
     }
 
     #[test]

@@ -40,7 +40,7 @@ async fn run(engine: Engine) {
     scenario(engine, "tabs_focus_and_close", tabs_focus_and_close(b, site)).await;
     scenario(engine, "history_back_forward_reload", history_back_forward_reload(b, site)).await;
     scenario(engine, "geometry_resize_and_zoom", geometry_resize_and_zoom(b, site, engine)).await;
-    scenario(engine, "dialogs_status_accept_dismiss_respond", dialogs(b, site, engine)).await;
+    scenario(engine, "dialogs_status_accept_dismiss_respond", dialogs(b, site)).await;
     scenario(engine, "beforeunload_blocks_or_is_discarded", beforeunload(b, site)).await;
     scenario(engine, "execute_values_and_errors", execute(b, site)).await;
     scenario(engine, "slow_page_and_navigation_timeout", slow_page(b, site)).await;
@@ -180,19 +180,15 @@ async fn wait_for_dialog(b: &WebDriverBrowser, tab: &TabRef) -> DialogKind {
     panic!("no dialog opened");
 }
 
-async fn dialogs(b: &WebDriverBrowser, site: &Site, engine: Engine) {
+async fn dialogs(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/d").await;
     assert_eq!(b.dialog(&tab).await.expect("status"), None);
     let none = b.resolve_dialog(&tab, &DialogResolution::Accept).await.expect_err("nothing to resolve");
     assert_eq!(none.kind(), PortErrorKind::InvalidInput);
 
-    // alert: Firefox names the type; Chromium cannot until resolved (documented fallback).
+    // alert: Firefox's errors name the type; Chromium learns it from WebDriver BiDi.
     b.execute(&tab, "setTimeout(() => alert('hello'), 0); 1", TIMEOUT).await.expect("schedule alert");
-    let status = wait_for_dialog(b, &tab).await;
-    match engine {
-        Engine::Firefox => assert_eq!(status, DialogKind::Alert),
-        Engine::Chromium => assert_eq!(status, DialogKind::Confirm, "unknown kinds report confirm"),
-    }
+    assert_eq!(wait_for_dialog(b, &tab).await, DialogKind::Alert);
     let blocked = b.execute(&tab, "1", TIMEOUT).await.expect_err("a dialog blocks scripts");
     assert_eq!(blocked.kind(), PortErrorKind::BlockedByDialog, "{blocked:?}");
     assert!(!blocked.message().contains("hello"), "dialog text never reaches errors");
@@ -203,12 +199,10 @@ async fn dialogs(b: &WebDriverBrowser, site: &Site, engine: Engine) {
     b.execute(&tab, "setTimeout(() => { window.answer = confirm('sure?'); }, 0); 1", TIMEOUT)
         .await
         .expect("confirm");
-    wait_for_dialog(b, &tab).await;
-    if engine == Engine::Firefox {
-        let refused =
-            b.resolve_dialog(&tab, &DialogResolution::Respond("x".into())).await.expect_err("not a prompt");
-        assert_eq!(refused.kind(), PortErrorKind::InvalidInput);
-    }
+    assert_eq!(wait_for_dialog(b, &tab).await, DialogKind::Confirm);
+    let refused =
+        b.resolve_dialog(&tab, &DialogResolution::Respond("x".into())).await.expect_err("not a prompt");
+    assert_eq!(refused.kind(), PortErrorKind::InvalidInput);
     assert_eq!(
         b.resolve_dialog(&tab, &DialogResolution::Dismiss).await.expect("dismiss"),
         DialogKind::Confirm
@@ -226,10 +220,7 @@ async fn dialogs(b: &WebDriverBrowser, site: &Site, engine: Engine) {
     b.execute(&tab, "setTimeout(() => { window.answer = prompt('name?', 'default'); }, 0); 1", TIMEOUT)
         .await
         .expect("prompt");
-    let status = wait_for_dialog(b, &tab).await;
-    if engine == Engine::Firefox {
-        assert_eq!(status, DialogKind::Prompt);
-    }
+    assert_eq!(wait_for_dialog(b, &tab).await, DialogKind::Prompt);
     let resolved =
         b.resolve_dialog(&tab, &DialogResolution::Respond("typed answer".into())).await.expect("respond");
     assert_eq!(resolved, DialogKind::Prompt);
