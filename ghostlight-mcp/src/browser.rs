@@ -26,6 +26,7 @@ pub fn webdriver_config(options: &BrowserOptions) -> WebDriverConfig {
             StartupPosture::Auto => Startup::Auto,
             StartupPosture::Manual => Startup::Manual,
         },
+        ..WebDriverConfig::default()
     }
 }
 
