@@ -4,6 +4,8 @@
 //!   Sending it writes the page's own confirmation, `Thank you, <name>. Agreed: yes|no.`,
 //!   into the page (no navigation).
 //! * `/hello`: a short article.
+//! * `/article`: a long article (200 paragraphs, about 60 KB of text), for size figures.
+//! * `/controls`: 500 labelled buttons, for size figures of an inspection.
 
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -33,6 +35,34 @@ const HELLO: &str = r#"<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Hello fixture</title></head>
 <body><main><article><h1>Hello</h1><p>Ghostlight reads this sentence from a fixture page.</p></article></main></body></html>"#;
 
+/// The long article served at `/article`.
+fn article() -> String {
+    let mut html = String::from(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Long article</title></head><body><main><article><h1>A long article</h1>",
+    );
+    for n in 1..=200 {
+        html.push_str(&format!(
+            "<p>Paragraph {n}. Ghostlight reads long pages in bounded pieces; this sentence pads the \
+             article so that a read has real text to carry, about three hundred characters per \
+             paragraph, which is the length of an ordinary paragraph in a news story or a manual.</p>"
+        ));
+    }
+    html.push_str("</article></main></body></html>");
+    html
+}
+
+/// The page of 500 controls served at `/controls`.
+fn controls() -> String {
+    let mut html = String::from(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Many controls</title></head><body><main>",
+    );
+    for n in 1..=500 {
+        html.push_str(&format!("<button type=\"button\">Control {n}</button>\n"));
+    }
+    html.push_str("</main></body></html>");
+    html
+}
+
 /// The running fixture site; stops when dropped.
 pub(crate) struct Fixture {
     server: Arc<tiny_http::Server>,
@@ -50,11 +80,14 @@ impl Fixture {
             server.server_addr().to_ip().map(|a| a.port()).unwrap_or_else(|| panic!("fixture: no port"));
         let serving = server.clone();
         let thread = std::thread::spawn(move || {
+            let (article, controls) = (article(), controls());
             for request in serving.incoming_requests() {
                 let path = request.url().split('?').next().unwrap_or("/").to_owned();
                 let (status, body) = match path.as_str() {
                     "/form" => (200, FORM),
                     "/hello" => (200, HELLO),
+                    "/article" => (200, article.as_str()),
+                    "/controls" => (200, controls.as_str()),
                     _ => (404, "<!doctype html><title>Not found</title><p>Not found</p>"),
                 };
                 let header = tiny_http::Header::from_bytes("Content-Type", "text/html; charset=utf-8")
