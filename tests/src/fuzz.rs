@@ -12,7 +12,9 @@ use ghostlight_core::authority::{AuthorityLayers, HostPattern, Site};
 use ghostlight_core::envelope::Effect;
 use ghostlight_core::limits::HOST_PATTERN_CHARS;
 use ghostlight_core::testing::{ScriptedBrowser, ScriptedElement, ScriptedPage};
-use ghostlight_core::tools::flow::{FlowRef, check_reference, find_references, is_json_pointer, resolve_arguments};
+use ghostlight_core::tools::flow::{
+    FlowRef, check_reference, find_references, is_json_pointer, resolve_arguments,
+};
 use ghostlight_core::{Cancellation, Ghostlight, Pointer, Restrictions, ToolName, decode_call};
 use ghostlight_mcp::config::ConfigFile;
 use serde_json::Value;
@@ -60,11 +62,8 @@ pub fn flow_ref(data: &[u8]) {
         Some(steps) => steps.iter().filter_map(Value::as_str).collect(),
         None => envelopes.keys().map(String::as_str).collect(),
     };
-    let index = input
-        .get("index")
-        .and_then(Value::as_u64)
-        .and_then(|n| usize::try_from(n).ok())
-        .unwrap_or(ids.len());
+    let index =
+        input.get("index").and_then(Value::as_u64).and_then(|n| usize::try_from(n).ok()).unwrap_or(ids.len());
 
     let found = find_references(arguments, &Pointer::root());
     let references = match &found {
@@ -109,7 +108,11 @@ pub fn flow_ref(data: &[u8]) {
 fn consistent_check(reference: &FlowRef, index: usize, ids: &[&str]) {
     let earlier = ids.get(..index).unwrap_or(ids);
     let expected = earlier.contains(&reference.step.as_str()) && is_json_pointer(&reference.pointer);
-    assert_eq!(check_reference(reference, index, ids).is_ok(), expected, "{reference:?} at {index} of {ids:?}");
+    assert_eq!(
+        check_reference(reference, index, ids).is_ok(),
+        expected,
+        "{reference:?} at {index} of {ids:?}"
+    );
 }
 
 /// Host patterns: the first line is a pattern, every further line a URL whose site it is

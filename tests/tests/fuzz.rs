@@ -53,7 +53,8 @@ fn libfuzzer_smoke_when_asked() {
         return;
     }
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let available = Command::new(&cargo).args(["fuzz", "--version"]).output().is_ok_and(|o| o.status.success());
+    let available =
+        Command::new(&cargo).args(["fuzz", "--version"]).output().is_ok_and(|o| o.status.success());
     if !available {
         eprintln!("skipped: cargo fuzz is not installed");
         return;
