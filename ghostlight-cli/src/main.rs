@@ -1,15 +1,42 @@
 //! `ghostlight`: the command-line edge of Ghostlight.
+//!
+//! Serve MCP over stdio (`ghostlight mcp`), call one tool or run a flow against a browser the
+//! command starts (`call`, `flow`), export the catalog as function-calling definitions
+//! (`tools`), explain the compiled authority (`policy explain`), manage the configuration file
+//! (`config init|check|path`) and check the machine (`doctor`).
+//!
+//! Exit codes: 0 success; 1 the browser work failed, was refused, or needs a person; 2 a usage
+//! or configuration error.
 
 #![forbid(unsafe_code)]
 
-use std::io::Write as _;
+mod commands;
+mod doctor;
+mod error;
+mod export;
+
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
+use ghostlight_mcp::ServeArgs;
+use ghostlight_mcp::options::BrowserArgs;
+
+use crate::error::CliError;
 
 /// Governed browser tools for AI models.
+///
+/// Ghostlight gives a model 24 browser tools; every call is checked against the authority you
+/// configured and answered with one envelope (status, effect, a summary, facts, next steps).
+///
+/// Start here: `ghostlight doctor` checks for a browser and its driver; `ghostlight mcp` serves
+/// the tools to an MCP client; `ghostlight call browser_navigate '{"url":"https://example.com"}'`
+/// tries one call.
+///
+/// Exit codes: 0 success, 1 the browser work failed or was refused, 2 usage or configuration
+/// error.
 #[derive(Debug, Parser)]
-#[command(name = "ghostlight", version, about, long_about = None)]
+#[command(name = "ghostlight", version, about, long_about)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -17,38 +44,172 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Print the tool catalog: one line per tool, or with --json exactly as MCP `tools/list`
-    /// carries it.
-    Tools {
-        /// Print the catalog as a JSON array of {name, title, description, inputSchema,
-        /// outputSchema, annotations}.
+    /// Serve the 24 tools over MCP on standard input and output (what an MCP client launches).
+    ///
+    /// The same server as the `ghostlight-mcp` binary: headless Chromium through chromedriver
+    /// by default, started on the first call that needs it. Logs go to standard error.
+    Mcp {
+        #[command(flatten)]
+        serve: ServeArgs,
+    },
+    /// Call one tool against a browser this command starts, then close it.
+    ///
+    /// Prints the summary and next steps (or the envelope JSON with --json). Screenshots and
+    /// replays are saved under --out, never printed.
+    ///
+    /// Example: ghostlight call browser_navigate '{"url":"https://example.com"}'
+    Call {
+        /// The tool, e.g. browser_navigate (see `ghostlight tools`).
+        tool: String,
+        /// The arguments as a JSON object, or `-` to read them from standard input.
+        #[arg(value_name = "ARGS_JSON|-", default_value = "{}")]
+        arguments: String,
+        /// Print the envelope as JSON instead of the summary.
         #[arg(long)]
         json: bool,
+        /// Directory screenshots (PNG) and replays (GIF) are saved in.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        out: PathBuf,
+        #[command(flatten)]
+        browser: BrowserArgs,
     },
+    /// Run a browser_flow arguments file (JSON) against one browser session.
+    ///
+    /// The flow runs as one browser_flow invocation; when it returns, one line per step is
+    /// printed, then the aggregate summary. Exits 1 when the flow stopped or failed.
+    ///
+    /// Example file: {"steps":[{"id":"open","tool":"browser_navigate","arguments":{"url":"https://example.com"}},
+    /// {"id":"read","tool":"browser_read","arguments":{"tab":{"flow_ref":{"step":"open","pointer":"/facts/tab"}}}}]}
+    Flow {
+        /// The flow file (`-` for standard input).
+        file: PathBuf,
+        /// Print the aggregate envelope as JSON instead of step lines.
+        #[arg(long)]
+        json: bool,
+        /// Directory screenshots and replays are saved in.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        out: PathBuf,
+        #[command(flatten)]
+        browser: BrowserArgs,
+    },
+    /// Print the tool catalog, or export it as function-calling tool definitions.
+    Tools {
+        /// Print the catalog as MCP `tools/list` carries it (same as --format mcp).
+        #[arg(long)]
+        json: bool,
+        /// Export as JSON for this API: mcp (tools/list entries), openai
+        /// ({"type":"function","function":{..}}) or anthropic ({name, description,
+        /// input_schema}).
+        #[arg(long, value_enum, value_name = "FORMAT")]
+        format: Option<ToolFormat>,
+    },
+    /// Explain the compiled authority.
+    Policy {
+        #[command(subcommand)]
+        command: PolicyCommand,
+    },
+    /// Create, check or locate configuration files.
+    Config {
+        #[command(subcommand)]
+        command: ConfigCommand,
+    },
+    /// Find browsers and drivers, check the configuration, and say what to install.
+    Doctor {
+        /// Also open and close a headless session with the configured browser.
+        #[arg(long)]
+        probe: bool,
+        #[command(flatten)]
+        browser: BrowserArgs,
+    },
+}
+
+/// The export formats of `ghostlight tools --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ToolFormat {
+    /// MCP `tools/list` entries.
+    Mcp,
+    /// OpenAI function tools.
+    Openai,
+    /// Anthropic tool definitions.
+    Anthropic,
+}
+
+#[derive(Debug, Subcommand)]
+enum PolicyCommand {
+    /// What the model may do under the configuration: the same data as the policy_explain
+    /// tool. No browser is started.
+    Explain {
+        /// Print the envelope as JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        browser: BrowserArgs,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum ConfigCommand {
+    /// Write a commented configuration file holding the defaults.
+    ///
+    /// Writes --config (or $GHOSTLIGHT_CONFIG, else the user file `ghostlight config path`
+    /// shows). Refuses to overwrite an existing file without --force.
+    Init {
+        /// The file to write.
+        #[arg(long, env = ghostlight_mcp::config::CONFIG_ENV, value_name = "FILE")]
+        config: Option<PathBuf>,
+        /// Overwrite an existing file.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Validate configuration files: FILE, else the user file and the organization file.
+    ///
+    /// Errors name the file, line, column and key.
+    Check {
+        /// The file to check.
+        #[arg(value_name = "FILE")]
+        file: Option<PathBuf>,
+        /// The file to check (same as FILE).
+        #[arg(long, env = ghostlight_mcp::config::CONFIG_ENV, value_name = "FILE", conflicts_with = "file")]
+        config: Option<PathBuf>,
+        /// Check FILE as an organization file ([organization], [ceilings] and the authority
+        /// sections).
+        #[arg(long)]
+        organization: bool,
+    },
+    /// Print where configuration files are looked for, and whether they exist.
+    Path,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
-        Command::Tools { json } => print_tools(json),
-    }
-}
-
-fn print_tools(json: bool) -> ExitCode {
-    let mut out = std::io::stdout().lock();
-    let written = if json {
-        writeln!(out, "{}", ghostlight_core::render_catalog())
-    } else {
-        ghostlight_core::CATALOG
-            .iter()
-            .try_for_each(|tool| writeln!(out, "{:<22} {}", tool.name.as_str(), tool.description))
+    let result = match cli.command {
+        Command::Mcp { serve } => commands::mcp(&serve),
+        Command::Call { tool, arguments, json, out, browser } => {
+            commands::call(&tool, &arguments, json, &out, &browser)
+        }
+        Command::Flow { file, json, out, browser } => commands::flow(&file, json, &out, &browser),
+        Command::Tools { json, format } => {
+            let format = format.or(json.then_some(ToolFormat::Mcp));
+            export::tools(format)
+        }
+        Command::Policy { command: PolicyCommand::Explain { json, browser } } => {
+            commands::policy_explain(json, &browser)
+        }
+        Command::Config { command } => match command {
+            ConfigCommand::Init { config, force } => commands::config_init(config, force),
+            ConfigCommand::Check { file, config, organization } => {
+                commands::config_check(file.or(config), organization)
+            }
+            ConfigCommand::Path => commands::config_path(),
+        },
+        Command::Doctor { probe, browser } => doctor::run(probe, &browser),
     };
-    match written {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+    match result {
+        Ok(code) => code,
+        Err(CliError::Output(error)) if error.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("ghostlight: cannot write the catalog: {error}");
-            ExitCode::from(2)
+            eprintln!("ghostlight: {error}");
+            ExitCode::from(error.exit_code())
         }
     }
 }

@@ -1,10 +1,95 @@
-//! The WebDriver browser the binary drives by default (cargo feature `webdriver`).
+//! The WebDriver browser the binaries drive by default (cargo feature `webdriver`), and the
+//! serving path both `ghostlight-mcp` and `ghostlight mcp` run ([`serve`]).
+
+use std::sync::Arc;
 
 use ghostlight_core::authority::StartupPosture;
-use ghostlight_webdriver::{DriverSource, Engine, Startup, WebDriverConfig};
+use ghostlight_core::{BrowserPort, Ghostlight};
+use ghostlight_webdriver::{DriverSource, Engine, Startup, WebDriverBrowser, WebDriverConfig};
 
 use crate::config::BrowserEngine;
-use crate::options::BrowserOptions;
+use crate::error::{ConfigError, ServeError};
+use crate::options::{BrowserOptions, ServeOptions, Transport};
+use crate::server::GhostlightServer;
+
+/// The WebDriver browser and a Ghostlight over it with the options' compiled authority and
+/// audit sink. The browser starts on the first call that needs it; call
+/// [`WebDriverBrowser::shutdown`] when done.
+pub fn ghostlight(options: &ServeOptions) -> Result<(Arc<WebDriverBrowser>, Ghostlight), ConfigError> {
+    let browser = Arc::new(WebDriverBrowser::new(webdriver_config(&options.browser)));
+    let port: Arc<dyn BrowserPort> = browser.clone();
+    let ghostlight = Ghostlight::builder(port)
+        .authority(options.authority.compile())
+        .audit(crate::audit::sink(&options.audit)?)
+        .build();
+    Ok((browser, ghostlight))
+}
+
+/// Serve MCP with `options` until the client closes the session (stdio) or a signal (Ctrl-C,
+/// SIGTERM) arrives, then close the browser.
+pub async fn serve(options: ServeOptions) -> Result<(), ServeError> {
+    let (browser, prototype) = ghostlight(&options)?;
+    tracing::info!(
+        engine = options.browser.engine.as_str(),
+        headless = options.browser.headless,
+        driver = if options.browser.driver_url.is_some() { "connect" } else { "launch" },
+        startup = options.browser.startup.as_str(),
+        organization = options.authority.organization.is_some(),
+        "browser starts on the first call that needs it"
+    );
+    let server = GhostlightServer::over(prototype);
+    let served = match options.transport {
+        Transport::Stdio => {
+            tracing::info!("MCP over stdio");
+            tokio::select! {
+                served = crate::serve_stdio(server) => served,
+                () = shutdown_signal() => Ok(()),
+            }
+        }
+        Transport::Http(http) => serve_http(server, &http).await,
+    };
+    browser.shutdown().await;
+    tracing::info!("stopped");
+    served
+}
+
+#[cfg(feature = "http")]
+async fn serve_http(server: GhostlightServer, http: &crate::options::HttpOptions) -> Result<(), ServeError> {
+    crate::http::serve(server, http, shutdown_signal()).await
+}
+
+#[cfg(not(feature = "http"))]
+async fn serve_http(
+    _server: GhostlightServer,
+    _http: &crate::options::HttpOptions,
+) -> Result<(), ServeError> {
+    Err(ConfigError::HttpUnavailable.into())
+}
+
+/// Ctrl-C, or SIGTERM on Unix.
+pub async fn shutdown_signal() {
+    let interrupt = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {}
+        () = terminate => {}
+    }
+    tracing::info!("shutting down on a signal");
+}
 
 /// The WebDriver adapter's configuration for `options`. A driver URL connects to that driver;
 /// otherwise the adapter starts `chromedriver`/`geckodriver` from `PATH` on the first call that

@@ -27,7 +27,18 @@
 //!
 //! [uploads]
 //! roots = ["/home/ada/Uploads"]
+//!
+//! [audit]
+//! destination = "file"           # "off" (default), "stderr" or "file"
+//! path = "/var/log/ghostlight/audit.jsonl"
 //! ```
+//!
+//! Where files are looked for ([`ConfigSources::discover`]): the user file is `--config`, else
+//! `$GHOSTLIGHT_CONFIG`, else `$XDG_CONFIG_HOME/ghostlight/config.toml` (or
+//! `~/.config/ghostlight/config.toml`) when it exists; the organization file is
+//! [`ORGANIZATION_PATH`] when it exists, parsed as
+//! [`OrganizationSettings`](ghostlight_core::authority::OrganizationSettings) and compiled as
+//! the organization layer (its ceilings bind every user setting).
 //!
 //! ```
 //! use ghostlight_mcp::config::{BrowserEngine, ConfigFile};
@@ -41,12 +52,12 @@
 //! ```
 
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use ghostlight_core::authority::{
-    BrowserSettings, CapabilityRules, HostRules, PrivacySettings, Settings, StartupPosture, TabSettings,
-    UploadSettings,
+    BrowserSettings, CapabilityRules, HostRules, OrganizationSettings, PrivacySettings, Settings,
+    StartupPosture, TabSettings, UploadSettings,
 };
 use ghostlight_core::limits::{WINDOW_HEIGHT, WINDOW_WIDTH};
 use serde::{Deserialize, Deserializer};
@@ -70,6 +81,31 @@ pub struct ConfigFile {
     pub tabs: TabSettings,
     /// `[uploads]`
     pub uploads: UploadSettings,
+    /// `[audit]`: where audit records go.
+    pub audit: AuditSection,
+}
+
+/// `[audit]`
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AuditSection {
+    /// `destination`: `"off"` (default), `"stderr"` or `"file"`.
+    pub destination: Option<AuditDestination>,
+    /// `path`: the JSON-lines file records are appended to (required with `"file"`).
+    pub path: Option<PathBuf>,
+}
+
+/// Where audit records go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AuditDestination {
+    /// Dropped.
+    #[default]
+    Off,
+    /// One JSON object per line on standard error.
+    Stderr,
+    /// One JSON object per line, appended to `[audit] path`.
+    File,
 }
 
 /// `[browser]`
@@ -93,19 +129,14 @@ pub struct BrowserSection {
 impl ConfigFile {
     /// Parse a configuration document.
     pub fn parse(text: &str) -> Result<ConfigFile, ConfigError> {
-        toml::from_str(text).map_err(|error| ConfigError::Invalid { path: None, message: error.to_string() })
+        parse_toml(text, None)
     }
 
     /// Read and parse the configuration file at `path`.
     pub fn load(path: &Path) -> Result<ConfigFile, ConfigError> {
         let text = std::fs::read_to_string(path)
             .map_err(|source| ConfigError::Read { path: path.to_owned(), source })?;
-        ConfigFile::parse(&text).map_err(|error| match error {
-            ConfigError::Invalid { message, .. } => {
-                ConfigError::Invalid { path: Some(path.to_owned()), message }
-            }
-            other => other,
-        })
+        parse_toml(&text, Some(path))
     }
 
     /// The authority sections as a user settings document.
@@ -120,6 +151,137 @@ impl ConfigFile {
         }
     }
 }
+
+/// Parse `text` as a TOML document of type `T`, locating any error by line and column.
+fn parse_toml<T: serde::de::DeserializeOwned>(text: &str, path: Option<&Path>) -> Result<T, ConfigError> {
+    toml::from_str(text).map_err(|error| {
+        let (line, column) = match error.span() {
+            Some(span) => line_column(text, span.start),
+            None => (None, None),
+        };
+        ConfigError::Invalid {
+            path: path.map(Path::to_owned),
+            line,
+            column,
+            message: error.message().trim().to_owned(),
+        }
+    })
+}
+
+/// The 1-based line and column of byte `offset` in `text`.
+fn line_column(text: &str, offset: usize) -> (Option<usize>, Option<usize>) {
+    let Some(before) = text.get(..offset) else { return (None, None) };
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (Some(line), Some(column))
+}
+
+/// The organization file, looked for when [`ConfigSources::discover`] runs.
+pub const ORGANIZATION_PATH: &str = "/etc/ghostlight/organization.toml";
+
+/// The environment variable naming the user configuration file (`--config` wins over it).
+pub const CONFIG_ENV: &str = "GHOSTLIGHT_CONFIG";
+
+/// Read and parse an organization settings file (`[organization]`, `[ceilings]` and the
+/// authority sections; unknown keys refused).
+pub fn load_organization(path: &Path) -> Result<OrganizationSettings, ConfigError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|source| ConfigError::Read { path: path.to_owned(), source })?;
+    parse_toml(&text, Some(path))
+}
+
+/// The default user configuration file: `$XDG_CONFIG_HOME/ghostlight/config.toml` when that
+/// variable holds an absolute path, else `$HOME/.config/ghostlight/config.toml`.
+pub fn default_user_path() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")))?;
+    Some(base.join("ghostlight").join("config.toml"))
+}
+
+/// Which configuration files apply.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ConfigSources {
+    /// The user file, and whether it was named explicitly (`--config`, `$GHOSTLIGHT_CONFIG`):
+    /// an explicit file must exist, the default one is skipped when absent.
+    pub user: Option<(PathBuf, bool)>,
+    /// The organization file, skipped when absent.
+    pub organization: Option<PathBuf>,
+}
+
+/// The configuration files read, parsed.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LoadedConfig {
+    /// The user file and its path, when one applied.
+    pub user: Option<(PathBuf, ConfigFile)>,
+    /// The organization file and its path, when one applied.
+    pub organization: Option<(PathBuf, OrganizationSettings)>,
+}
+
+impl ConfigSources {
+    /// The files that apply: `explicit` (the `--config` flag, which clap also fills from
+    /// `$GHOSTLIGHT_CONFIG`), else the default user file; and [`ORGANIZATION_PATH`].
+    pub fn discover(explicit: Option<&Path>) -> ConfigSources {
+        let user = match explicit {
+            Some(path) => Some((path.to_owned(), true)),
+            None => match std::env::var_os(CONFIG_ENV).filter(|v| !v.is_empty()) {
+                Some(path) => Some((PathBuf::from(path), true)),
+                None => default_user_path().map(|p| (p, false)),
+            },
+        };
+        ConfigSources { user, organization: Some(PathBuf::from(ORGANIZATION_PATH)) }
+    }
+
+    /// Read and parse the files that exist (an explicit user file must).
+    pub fn load(&self) -> Result<LoadedConfig, ConfigError> {
+        let user = match &self.user {
+            Some((path, explicit)) if *explicit || path.exists() => {
+                Some((path.clone(), ConfigFile::load(path)?))
+            }
+            _ => None,
+        };
+        let organization = match &self.organization {
+            Some(path) if path.exists() => Some((path.clone(), load_organization(path)?)),
+            _ => None,
+        };
+        Ok(LoadedConfig { user, organization })
+    }
+}
+
+/// A commented configuration file saying nothing but the defaults (what `ghostlight config
+/// init` writes). Every key is present, commented out, with its default.
+pub const DEFAULT_FILE: &str = r#"# Ghostlight configuration (TOML). Every key is optional; unknown keys are errors.
+# Shown values are the defaults. Check a file with `ghostlight config check`.
+
+[browser]
+# engine = "chromium"        # "chromium" (chromedriver) or "firefox" (geckodriver)
+# headless = true            # false shows the window
+# driver_url = "http://127.0.0.1:9515"   # connect to a running driver instead of starting one
+# window = "1280x800"        # outer window WIDTHxHEIGHT
+# startup = "auto"           # "manual": a person starts the browser
+
+[capabilities]
+# allow = ["read", "action", "write"]   # add "execute" to allow browser_execute
+# deny = []
+
+[hosts]
+# allow = ["example.com", "*.example.com"]   # absent: every host is allowed
+# deny = []
+
+[privacy]
+# preserve_target_names = true
+
+[tabs]
+# close = "allowed"          # "forbidden": browser_tabs close is refused
+
+[uploads]
+# roots = []                 # directories browser_upload may read files from (none: path uploads refused)
+
+[audit]
+# destination = "off"        # "off", "stderr" or "file" (JSON lines)
+# path = "/var/log/ghostlight/audit.jsonl"   # required with destination = "file"
+"#;
 
 /// A browser engine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Deserialize, clap::ValueEnum)]

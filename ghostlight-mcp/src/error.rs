@@ -25,10 +25,14 @@ pub enum ConfigError {
         source: std::io::Error,
     },
     /// The configuration file is not valid (TOML syntax, an unknown key, a bad value).
-    #[error("invalid configuration{}: {message}", path.as_ref().map(|p| format!(" in {}", p.display())).unwrap_or_default())]
+    #[error("{}: {message}", invalid_location(path.as_deref(), *line, *column))]
     Invalid {
         /// The file, when the text came from one.
         path: Option<PathBuf>,
+        /// The 1-based line of the error, when known.
+        line: Option<usize>,
+        /// The 1-based column of the error, when known.
+        column: Option<usize>,
         /// What is wrong, with its location in the file.
         message: String,
     },
@@ -54,6 +58,9 @@ pub enum ConfigError {
     /// The HTTP transport was asked for without a bearer token, or with an unusable one.
     #[error("{0}")]
     Token(String),
+    /// `[audit] destination = "file"` without a `path`, or the file could not be opened.
+    #[error("audit: {0}")]
+    Audit(String),
     /// The HTTP transport was asked for, but this build does not include it.
     #[error("this build of ghostlight-mcp has no HTTP transport (rebuild with the cargo feature `http`)")]
     HttpUnavailable,
@@ -75,4 +82,28 @@ pub enum ServeError {
     /// The serving task failed.
     #[error("the MCP service stopped abnormally: {0}")]
     Service(String),
+}
+
+/// `invalid configuration in FILE:LINE:COLUMN` (whatever parts are known).
+fn invalid_location(path: Option<&std::path::Path>, line: Option<usize>, column: Option<usize>) -> String {
+    let mut text = String::from("invalid configuration");
+    if path.is_some() || line.is_some() {
+        text.push_str(" in ");
+    }
+    if let Some(path) = path {
+        text.push_str(&path.display().to_string());
+    }
+    if let Some(line) = line {
+        if path.is_some() {
+            text.push(':');
+        } else {
+            text.push_str("line ");
+        }
+        text.push_str(&line.to_string());
+        if let Some(column) = column {
+            text.push(':');
+            text.push_str(&column.to_string());
+        }
+    }
+    text
 }

@@ -72,14 +72,16 @@
 //! streamable HTTP transport (module `http`), loopback-bound and behind a bearer token.
 //!
 //! Modules: [`server`] (the rmcp handler), [`render`] (catalog and results as MCP values),
-//! [`config`] (the TOML file format, shared with the `ghostlight` command), [`options`] (flags
-//! resolved with the file), [`logging`] (stderr only), `browser` (WebDriver wiring, feature
-//! `webdriver`) and `http` (feature `http`).
+//! [`config`] (the TOML file format and where files are looked for, shared with the
+//! `ghostlight` command), [`options`] (flags resolved with the files), [`audit`] (JSON-lines
+//! audit sink), [`logging`] (stderr only), `browser` (WebDriver wiring and the serving path
+//! both binaries run, feature `webdriver`) and `http` (feature `http`).
 //!
 //! [`BrowserPort`]: ghostlight_core::BrowserPort
 
 #![forbid(unsafe_code)]
 
+pub mod audit;
 #[cfg(feature = "webdriver")]
 pub mod browser;
 pub mod config;

@@ -10,7 +10,10 @@ use std::path::PathBuf;
 
 use ghostlight_core::authority::{AuthorityLayers, Settings, StartupPosture};
 
-use crate::config::{BrowserEngine, ConfigFile, DriverUrl, WindowSize};
+use crate::config::{
+    AuditDestination, BrowserEngine, CONFIG_ENV, ConfigFile, ConfigSources, DriverUrl, LoadedConfig,
+    WindowSize,
+};
 use crate::error::ConfigError;
 
 /// The default HTTP listen address: loopback only.
@@ -72,9 +75,11 @@ pub struct ServeArgs {
     /// asks the person [default: auto].
     #[arg(long, value_enum, value_name = "POSTURE")]
     pub startup: Option<StartupArg>,
-    /// Configuration file (TOML): `[browser]` and the authority sections `[capabilities]`,
-    /// `[hosts]`, `[privacy]`, `[tabs]`, `[uploads]`.
-    #[arg(long, value_name = "FILE")]
+    /// Configuration file (TOML): `[browser]`, `[audit]` and the authority sections
+    /// `[capabilities]`, `[hosts]`, `[privacy]`, `[tabs]`, `[uploads]` [default:
+    /// $XDG_CONFIG_HOME/ghostlight/config.toml when it exists]. The organization file
+    /// /etc/ghostlight/organization.toml applies on top when it exists.
+    #[arg(long, env = CONFIG_ENV, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// MCP transport.
     #[arg(long, value_enum, default_value_t = TransportArg::Stdio)]
@@ -106,6 +111,46 @@ impl Default for ServeArgs {
             listen: DEFAULT_LISTEN,
             token: None,
             allow_hosts: Vec::new(),
+        }
+    }
+}
+
+/// The browser flags alone (what `ghostlight call`, `flow` and `doctor` take: the flags of
+/// [`ServeArgs`] without the transport).
+#[derive(Debug, Clone, Default, PartialEq, Eq, clap::Args)]
+pub struct BrowserArgs {
+    /// Browser to drive [default: chromium].
+    #[arg(long, value_enum, value_name = "ENGINE")]
+    pub browser: Option<BrowserEngine>,
+    /// Show the browser window (default: headless).
+    #[arg(long)]
+    pub headed: bool,
+    /// Connect to a WebDriver endpoint already listening at URL instead of starting a driver.
+    #[arg(long, value_name = "URL")]
+    pub driver_url: Option<DriverUrl>,
+    /// Outer window size [default: 1280x800].
+    #[arg(long, value_name = "WxH")]
+    pub window: Option<WindowSize>,
+    /// Who starts the browser: `auto` or `manual` [default: auto].
+    #[arg(long, value_enum, value_name = "POSTURE")]
+    pub startup: Option<StartupArg>,
+    /// Configuration file (TOML) [default: $XDG_CONFIG_HOME/ghostlight/config.toml when it
+    /// exists]. /etc/ghostlight/organization.toml applies on top when it exists.
+    #[arg(long, env = CONFIG_ENV, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+impl BrowserArgs {
+    /// The same flags as [`ServeArgs`] (stdio transport).
+    pub fn serve_args(&self) -> ServeArgs {
+        ServeArgs {
+            browser: self.browser,
+            headed: self.headed,
+            driver_url: self.driver_url.clone(),
+            window: self.window,
+            startup: self.startup,
+            config: self.config.clone(),
+            ..ServeArgs::default()
         }
     }
 }
@@ -189,6 +234,18 @@ pub struct HttpOptions {
     pub allowed_hosts: Vec<String>,
 }
 
+/// Where audit records go.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum AuditOptions {
+    /// Dropped.
+    #[default]
+    Off,
+    /// JSON lines on standard error.
+    Stderr,
+    /// JSON lines appended to this file.
+    File(PathBuf),
+}
+
 /// Everything the binary needs: the browser, the authority layers and the transport.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServeOptions {
@@ -198,19 +255,26 @@ pub struct ServeOptions {
     pub authority: AuthorityLayers,
     /// The transport.
     pub transport: Transport,
+    /// Where audit records go.
+    pub audit: AuditOptions,
 }
 
 impl ServeArgs {
-    /// Read the configuration file (if any) and resolve everything.
+    /// Read the configuration files that apply ([`ConfigSources::discover`]) and resolve
+    /// everything.
     pub fn resolve(&self) -> Result<ServeOptions, ConfigError> {
-        let file = match &self.config {
-            Some(path) => Some(ConfigFile::load(path)?),
-            None => None,
-        };
-        self.resolve_with(file.as_ref())
+        let loaded = ConfigSources::discover(self.config.as_deref()).load()?;
+        self.resolve_loaded(&loaded)
     }
 
-    /// Resolve against an already parsed configuration file.
+    /// Resolve against already loaded files (user and organization).
+    pub fn resolve_loaded(&self, loaded: &LoadedConfig) -> Result<ServeOptions, ConfigError> {
+        let mut options = self.resolve_with(loaded.user.as_ref().map(|(_, file)| file))?;
+        options.authority.organization = loaded.organization.as_ref().map(|(_, org)| org.clone());
+        Ok(options)
+    }
+
+    /// Resolve against an already parsed user configuration file (no organization layer).
     pub fn resolve_with(&self, file: Option<&ConfigFile>) -> Result<ServeOptions, ConfigError> {
         let section = file.map(|f| &f.browser);
         let startup = self.startup.map(StartupPosture::from).or_else(|| section.and_then(|s| s.startup));
@@ -237,7 +301,22 @@ impl ServeArgs {
             TransportArg::Stdio => Transport::Stdio,
             TransportArg::Http => Transport::Http(self.http()?),
         };
-        Ok(ServeOptions { browser, authority: AuthorityLayers { user, organization: None }, transport })
+        let audit = match file.map(|f| &f.audit) {
+            None => AuditOptions::Off,
+            Some(section) => match section.destination.unwrap_or_default() {
+                AuditDestination::Off => AuditOptions::Off,
+                AuditDestination::Stderr => AuditOptions::Stderr,
+                AuditDestination::File => AuditOptions::File(section.path.clone().ok_or_else(|| {
+                    ConfigError::Audit("[audit] destination = \"file\" needs a path".into())
+                })?),
+            },
+        };
+        Ok(ServeOptions {
+            browser,
+            authority: AuthorityLayers { user, organization: None },
+            transport,
+            audit,
+        })
     }
 
     fn http(&self) -> Result<HttpOptions, ConfigError> {

@@ -1,0 +1,332 @@
+//! `mcp`, `call`, `flow`, `policy explain` and `config`.
+
+use std::io::{Read as _, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use ghostlight_core::{Cancellation, Status, ToolResult};
+use ghostlight_mcp::ServeArgs;
+use ghostlight_mcp::config::{self, ConfigFile, ConfigSources, LoadedConfig};
+use ghostlight_mcp::options::{BrowserArgs, ServeOptions};
+use serde_json::Value;
+
+use crate::error::CliError;
+
+/// How long the runtime waits for stray blocking tasks (a terminal stdin read) at exit.
+const RUNTIME_SHUTDOWN: std::time::Duration = std::time::Duration::from_secs(2);
+
+fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(CliError::Runtime)
+}
+
+/// `ghostlight mcp`: the `ghostlight-mcp` serving path.
+pub(crate) fn mcp(serve: &ServeArgs) -> Result<ExitCode, CliError> {
+    ghostlight_mcp::logging::init();
+    let options = serve.resolve()?;
+    let runtime = runtime()?;
+    let result = runtime.block_on(ghostlight_mcp::browser::serve(options));
+    runtime.shutdown_timeout(RUNTIME_SHUTDOWN);
+    result?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Read `text` as JSON arguments (`-`: standard input).
+fn arguments(text: &str, origin: &str) -> Result<Value, CliError> {
+    let text = if text == "-" {
+        let mut buffer = String::new();
+        std::io::stdin()
+            .read_to_string(&mut buffer)
+            .map_err(|source| CliError::File { path: PathBuf::from("<stdin>"), source })?;
+        buffer
+    } else {
+        text.to_owned()
+    };
+    let value: Value = serde_json::from_str(&text)
+        .map_err(|error| CliError::Usage(format!("{origin} is not valid JSON: {error}")))?;
+    if !value.is_object() {
+        return Err(CliError::Usage(format!("{origin} must be a JSON object")));
+    }
+    Ok(value)
+}
+
+/// Invoke one tool on a browser started for this command, then close the browser.
+fn invoke(options: &ServeOptions, tool: &str, arguments: &Value) -> Result<ToolResult, CliError> {
+    let (browser, ghostlight) = ghostlight_mcp::browser::ghostlight(options)?;
+    let runtime = runtime()?;
+    let result = runtime.block_on(async {
+        let result = ghostlight.invoke(tool, arguments, &Cancellation::never()).await;
+        browser.shutdown().await;
+        result
+    });
+    runtime.shutdown_timeout(RUNTIME_SHUTDOWN);
+    result.map_err(|unknown| CliError::Usage(format!("{unknown} (see `ghostlight tools`)")))
+}
+
+/// 0 when the invocation succeeded, 1 otherwise.
+fn status_code(result: &ToolResult) -> ExitCode {
+    if result.envelope.status == Status::Succeeded { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
+
+/// Save attachments under `out` as `<invocation>-<n>.png|gif`; returns the paths.
+fn save_attachments(result: &ToolResult, out: &Path) -> Result<Vec<PathBuf>, CliError> {
+    let mut saved = Vec::new();
+    if result.attachments.is_empty() {
+        return Ok(saved);
+    }
+    std::fs::create_dir_all(out).map_err(|source| CliError::File { path: out.to_owned(), source })?;
+    for (index, attachment) in result.attachments.iter().enumerate() {
+        let extension = if attachment.mime_type == "image/gif" { "gif" } else { "png" };
+        let path = out.join(format!("{}-{}.{extension}", result.envelope.invocation, index + 1));
+        std::fs::write(&path, &attachment.bytes)
+            .map_err(|source| CliError::File { path: path.clone(), source })?;
+        saved.push(path);
+    }
+    Ok(saved)
+}
+
+/// Print the envelope for a person: status, summary, facts, next steps.
+fn print_envelope(out: &mut impl Write, result: &ToolResult, facts: bool) -> std::io::Result<()> {
+    let envelope = &result.envelope;
+    writeln!(out, "{}", envelope.summary)?;
+    if facts {
+        for (key, value) in &envelope.facts {
+            print_fact(out, key, value)?;
+        }
+    }
+    for step in &envelope.next_steps {
+        writeln!(out, "Next: {step}")?;
+    }
+    Ok(())
+}
+
+/// One fact: strings as they are, string lists one item a line, anything else compact JSON.
+fn print_fact(out: &mut impl Write, key: &str, value: &Value) -> std::io::Result<()> {
+    match value {
+        Value::String(text) if text.contains('\n') => {
+            writeln!(out, "  {key}:")?;
+            for line in text.lines() {
+                writeln!(out, "    {line}")?;
+            }
+            Ok(())
+        }
+        Value::String(text) => writeln!(out, "  {key}: {text}"),
+        Value::Array(items) if !items.is_empty() && items.iter().all(Value::is_string) => {
+            writeln!(out, "  {key}:")?;
+            items.iter().filter_map(Value::as_str).try_for_each(|item| writeln!(out, "    - {item}"))
+        }
+        other => writeln!(out, "  {key}: {other}"),
+    }
+}
+
+/// `ghostlight call TOOL [ARGS_JSON|-]`.
+pub(crate) fn call(
+    tool: &str,
+    arguments_text: &str,
+    json: bool,
+    out_dir: &Path,
+    browser: &BrowserArgs,
+) -> Result<ExitCode, CliError> {
+    let arguments = arguments(arguments_text, "ARGS_JSON")?;
+    let options = browser.serve_args().resolve()?;
+    let result = invoke(&options, tool, &arguments)?;
+    let saved = save_attachments(&result, out_dir)?;
+    let mut out = std::io::stdout().lock();
+    if json {
+        writeln!(out, "{}", envelope_json(&result)?)?;
+        for path in &saved {
+            eprintln!("saved {}", path.display());
+        }
+    } else {
+        writeln!(out, "[{}] {}", result.envelope.status.as_str(), tool)?;
+        print_envelope(&mut out, &result, true)?;
+        for path in &saved {
+            writeln!(out, "Saved: {}", path.display())?;
+        }
+    }
+    Ok(status_code(&result))
+}
+
+fn envelope_json(result: &ToolResult) -> Result<String, CliError> {
+    serde_json::to_string_pretty(&result.envelope)
+        .map_err(|error| CliError::Output(std::io::Error::other(error.to_string())))
+}
+
+/// `ghostlight flow FILE`: one browser_flow invocation, then one line per step and the
+/// aggregate.
+pub(crate) fn flow(
+    file: &Path,
+    json: bool,
+    out_dir: &Path,
+    browser: &BrowserArgs,
+) -> Result<ExitCode, CliError> {
+    let text = if file == Path::new("-") {
+        "-".to_owned()
+    } else {
+        std::fs::read_to_string(file).map_err(|source| CliError::File { path: file.to_owned(), source })?
+    };
+    let arguments = arguments(&text, &file.display().to_string())?;
+    let options = browser.serve_args().resolve()?;
+    let result = invoke(&options, "browser_flow", &arguments)?;
+    let saved = save_attachments(&result, out_dir)?;
+    let mut out = std::io::stdout().lock();
+    if json {
+        writeln!(out, "{}", envelope_json(&result)?)?;
+        return Ok(status_code(&result));
+    }
+    let steps =
+        result.envelope.facts.get("steps").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    for (index, step) in steps.iter().enumerate() {
+        let field = |name: &str| step.get(name).and_then(Value::as_str).unwrap_or("-").to_owned();
+        let summary = step
+            .pointer("/envelope/summary")
+            .and_then(Value::as_str)
+            .map(|s| format!(" — {s}"))
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "[{}/{}] {} {} {}{summary}",
+            index + 1,
+            steps.len(),
+            field("id"),
+            field("tool"),
+            field("status"),
+        )?;
+    }
+    writeln!(out, "[{}] browser_flow", result.envelope.status.as_str())?;
+    print_envelope(&mut out, &result, false)?;
+    for path in &saved {
+        writeln!(out, "Saved: {}", path.display())?;
+    }
+    Ok(status_code(&result))
+}
+
+/// `ghostlight policy explain`: policy_explain over a browser that is never contacted.
+pub(crate) fn policy_explain(json: bool, browser: &BrowserArgs) -> Result<ExitCode, CliError> {
+    let options = browser.serve_args().resolve()?;
+    let result = invoke(&options, "policy_explain", &Value::Object(serde_json::Map::new()))?;
+    let mut out = std::io::stdout().lock();
+    if json {
+        writeln!(out, "{}", envelope_json(&result)?)?;
+        return Ok(status_code(&result));
+    }
+    let facts = &result.envelope.facts;
+    writeln!(out, "{}", result.envelope.summary)?;
+    if let Some(situation) = facts.get("situation").and_then(Value::as_str) {
+        writeln!(out, "{situation}")?;
+    }
+    for line in facts.get("capabilities").and_then(Value::as_array).into_iter().flatten() {
+        if let Some(text) = line.get("line").and_then(Value::as_str) {
+            writeln!(out, "  {text}")?;
+        }
+    }
+    for rule in facts.get("rules").and_then(Value::as_array).into_iter().flatten() {
+        let layer = rule.get("layer").and_then(Value::as_str).unwrap_or("-");
+        let text = rule.get("rule").and_then(Value::as_str).unwrap_or("-");
+        writeln!(out, "  rule ({layer}): {text}")?;
+    }
+    for setting in facts.get("settings").and_then(Value::as_array).into_iter().flatten() {
+        let name = setting.get("name").and_then(Value::as_str).unwrap_or("-");
+        let layer = setting.get("layer").and_then(Value::as_str).unwrap_or("-");
+        let value = setting.get("value").cloned().unwrap_or(Value::Null);
+        writeln!(out, "  setting {name} = {value} ({layer})")?;
+    }
+    for ceiling in
+        facts.get("ceilings").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str)
+    {
+        writeln!(out, "  ceiling: {ceiling}")?;
+    }
+    if let Some(startup) = facts.get("startup").and_then(Value::as_str) {
+        writeln!(out, "  startup: {startup}")?;
+    }
+    if let Some(organization) = facts.get("organization").and_then(Value::as_str) {
+        writeln!(out, "  organization: {organization}")?;
+    }
+    for step in &result.envelope.next_steps {
+        writeln!(out, "Next: {step}")?;
+    }
+    Ok(status_code(&result))
+}
+
+/// The user file `config init` writes and `config check` reads by default.
+fn user_path(explicit: Option<PathBuf>) -> Result<PathBuf, CliError> {
+    match ConfigSources::discover(explicit.as_deref()).user {
+        Some((path, _)) => Ok(path),
+        None => Err(CliError::Usage(
+            "no configuration directory: set XDG_CONFIG_HOME or HOME, or pass --config FILE".into(),
+        )),
+    }
+}
+
+/// `ghostlight config init`.
+pub(crate) fn config_init(explicit: Option<PathBuf>, force: bool) -> Result<ExitCode, CliError> {
+    let path = user_path(explicit)?;
+    if path.exists() && !force {
+        return Err(CliError::Usage(format!(
+            "{} already exists; pass --force to overwrite it",
+            path.display()
+        )));
+    }
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .map_err(|source| CliError::File { path: parent.to_owned(), source })?;
+    }
+    std::fs::write(&path, config::DEFAULT_FILE)
+        .map_err(|source| CliError::File { path: path.clone(), source })?;
+    println!("wrote {}", path.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `ghostlight config check`.
+pub(crate) fn config_check(file: Option<PathBuf>, organization: bool) -> Result<ExitCode, CliError> {
+    let mut out = std::io::stdout().lock();
+    if organization {
+        let path = file.ok_or_else(|| CliError::Usage("--organization needs the FILE to check".into()))?;
+        config::load_organization(&path)?;
+        writeln!(out, "ok: {} (organization)", path.display())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let explicit = file.is_some();
+    let sources = ConfigSources::discover(file.as_deref());
+    let loaded: LoadedConfig = sources.load()?;
+    // Resolve too: values that parse but cannot be used (an audit file without a path).
+    ServeArgs { config: loaded.user.as_ref().map(|(p, _)| p.clone()), ..ServeArgs::default() }
+        .resolve_loaded(&loaded)?;
+    match (&loaded.user, &sources.user) {
+        (Some((path, _)), _) => writeln!(out, "ok: {}", path.display())?,
+        (None, Some((path, _))) => writeln!(out, "no user file at {} (defaults apply)", path.display())?,
+        (None, None) => writeln!(out, "no user file (defaults apply)")?,
+    }
+    if !explicit {
+        match &loaded.organization {
+            Some((path, _)) => writeln!(out, "ok: {} (organization)", path.display())?,
+            None => writeln!(out, "no organization file at {}", config::ORGANIZATION_PATH)?,
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `ghostlight config path`.
+pub(crate) fn config_path() -> Result<ExitCode, CliError> {
+    let mut out = std::io::stdout().lock();
+    let exists = |path: &Path| if path.exists() { "exists" } else { "not found" };
+    match std::env::var_os(config::CONFIG_ENV).filter(|v| !v.is_empty()) {
+        Some(path) => {
+            let path = PathBuf::from(path);
+            writeln!(out, "user: {} ({}; from ${})", path.display(), exists(&path), config::CONFIG_ENV)?;
+        }
+        None => match config::default_user_path() {
+            Some(path) => writeln!(out, "user: {} ({})", path.display(), exists(&path))?,
+            None => writeln!(out, "user: none (HOME and XDG_CONFIG_HOME are unset)")?,
+        },
+    }
+    let organization = Path::new(config::ORGANIZATION_PATH);
+    writeln!(out, "organization: {} ({})", organization.display(), exists(organization))?;
+    writeln!(out, "override: --config FILE or ${}", config::CONFIG_ENV)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Parse a user file (for doctor).
+pub(crate) fn check_user_file(explicit: Option<&Path>) -> Result<Option<PathBuf>, CliError> {
+    let loaded = ConfigSources::discover(explicit).load()?;
+    Ok(loaded.user.map(|(path, _file): (PathBuf, ConfigFile)| path))
+}

@@ -1,0 +1,154 @@
+//! `ghostlight doctor`: find browsers and drivers, check the configuration, optionally open
+//! and close a headless session, and say exactly what to install.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+
+use ghostlight_core::{Cancellation, Status};
+use ghostlight_mcp::config::BrowserEngine;
+use ghostlight_mcp::options::BrowserArgs;
+use serde_json::json;
+
+use crate::error::CliError;
+
+/// A program doctor looks for: the names tried on `PATH`, and how to install it.
+struct Program {
+    role: &'static str,
+    names: &'static [&'static str],
+    install: &'static str,
+}
+
+const CHROMIUM: Program = Program {
+    role: "chromium",
+    names: &["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"],
+    install: "sudo apt-get install chromium chromium-driver",
+};
+const CHROMEDRIVER: Program = Program {
+    role: "chromedriver",
+    names: &["chromedriver"],
+    install: "sudo apt-get install chromium-driver",
+};
+const FIREFOX: Program = Program {
+    role: "firefox",
+    names: &["firefox-esr", "firefox"],
+    install: "sudo apt-get install firefox-esr",
+};
+const GECKODRIVER: Program =
+    Program { role: "geckodriver", names: &["geckodriver"], install: "cargo install geckodriver --locked" };
+
+/// The first `name` found on `PATH`.
+fn find(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|dir| dir.join(name)).find(|candidate| is_executable(candidate))
+}
+
+fn is_executable(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        path.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        path.is_file()
+    }
+}
+
+/// The first line of `program --version`.
+fn version(program: &Path) -> Option<String> {
+    let output =
+        Command::new(program).arg("--version").stdin(Stdio::null()).stderr(Stdio::null()).output().ok()?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    text.lines().next().map(|line| line.trim().to_owned()).filter(|line| !line.is_empty())
+}
+
+/// Report one program; whether it was found.
+fn report(
+    out: &mut impl std::io::Write,
+    program: &Program,
+    missing: &mut Vec<&'static str>,
+) -> std::io::Result<bool> {
+    for name in program.names {
+        if let Some(path) = find(name) {
+            let version = version(&path).unwrap_or_else(|| "version unknown".into());
+            writeln!(out, "found   {:<13} {} ({version})", program.role, path.display())?;
+            return Ok(true);
+        }
+    }
+    writeln!(out, "missing {:<13} install: {}", program.role, program.install)?;
+    missing.push(program.install);
+    Ok(false)
+}
+
+/// Run the checks. Exit 0 when the configured engine's browser and driver were found (and the
+/// probe, if asked, succeeded); 1 otherwise; 2 when the configuration is invalid.
+pub(crate) fn run(probe: bool, browser: &BrowserArgs) -> Result<ExitCode, CliError> {
+    let mut out = std::io::stdout().lock();
+    let mut missing = Vec::new();
+    let chromium = report(&mut out, &CHROMIUM, &mut missing)?;
+    let chromedriver = report(&mut out, &CHROMEDRIVER, &mut missing)?;
+    let mut firefox_missing = Vec::new();
+    let firefox = report(&mut out, &FIREFOX, &mut firefox_missing)?;
+    let geckodriver = report(&mut out, &GECKODRIVER, &mut firefox_missing)?;
+
+    let options = match browser.serve_args().resolve() {
+        Ok(options) => {
+            match crate::commands::check_user_file(browser.config.as_deref()) {
+                Ok(Some(path)) => writeln!(out, "config  ok: {}", path.display())?,
+                Ok(None) => writeln!(out, "config  no user file (defaults apply)")?,
+                Err(error) => writeln!(out, "config  {error}")?,
+            }
+            options
+        }
+        Err(error) => {
+            writeln!(out, "config  {error}")?;
+            writeln!(out, "Fix the configuration (see `ghostlight config check`).")?;
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let engine = options.browser.engine;
+    let connect = options.browser.driver_url.is_some();
+    let ready = match engine {
+        BrowserEngine::Chromium => chromium && (chromedriver || connect),
+        BrowserEngine::Firefox => firefox && (geckodriver || connect),
+    };
+    writeln!(out, "browser {engine} (configured), headless: {}", options.browser.headless)?;
+    let needed: Vec<&str> = match engine {
+        BrowserEngine::Chromium => missing.clone(),
+        BrowserEngine::Firefox => firefox_missing.clone(),
+    };
+    if !ready {
+        writeln!(out, "Not ready. Install what is missing:")?;
+        let mut seen = Vec::new();
+        for command in needed {
+            if !seen.contains(&command) {
+                writeln!(out, "  {command}")?;
+                seen.push(command);
+            }
+        }
+        return Ok(ExitCode::FAILURE);
+    }
+    if probe {
+        out.flush()?;
+        let (port, ghostlight) = ghostlight_mcp::browser::ghostlight(&options)?;
+        let runtime =
+            tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(CliError::Runtime)?;
+        let result = runtime.block_on(async {
+            let result =
+                ghostlight.invoke("browser_tabs", &json!({"action": "list"}), &Cancellation::never()).await;
+            port.shutdown().await;
+            result
+        });
+        runtime.shutdown_timeout(std::time::Duration::from_secs(2));
+        let envelope = result.map_err(|e| CliError::Usage(e.to_string()))?.envelope;
+        if envelope.status == Status::Succeeded {
+            writeln!(out, "probe   ok: opened and closed a {engine} session")?;
+        } else {
+            writeln!(out, "probe   failed: {}", envelope.summary)?;
+            return Ok(ExitCode::FAILURE);
+        }
+    }
+    writeln!(out, "Ready.")?;
+    Ok(ExitCode::SUCCESS)
+}

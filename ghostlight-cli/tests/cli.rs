@@ -1,0 +1,256 @@
+//! The `ghostlight` command end to end: help, exit codes, exports, configuration, doctor, and
+//! `call` / `flow` against headless Chromium on a fixture page.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::sync::Arc;
+
+use serde_json::Value;
+
+/// The binary with a private, empty configuration directory.
+fn ghostlight(home: &str, args: &[&str]) -> Output {
+    let dir = scratch(home);
+    Command::new(env!("CARGO_BIN_EXE_ghostlight"))
+        .args(args)
+        .env("XDG_CONFIG_HOME", &dir)
+        .env_remove("GHOSTLIGHT_CONFIG")
+        .output()
+        .unwrap_or_else(|e| panic!("the binary runs: {e}"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ghostlight-cli-test-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    dir
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn help_teaches_every_command() {
+    let help = stdout(&ghostlight("help", &["--help"]));
+    for command in ["mcp", "call", "flow", "tools", "policy", "config", "doctor", "Exit codes"] {
+        assert!(help.contains(command), "{command} missing from --help:\n{help}");
+    }
+    let call = stdout(&ghostlight("help", &["call", "--help"]));
+    assert!(call.contains("ARGS_JSON") && call.contains("--out") && call.contains("--browser"), "{call}");
+    let mcp = stdout(&ghostlight("help", &["mcp", "--help"]));
+    assert!(mcp.contains("--transport") && mcp.contains("--config"), "{mcp}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(ghostlight("usage", &["bogus"]).status.code(), Some(2));
+    assert_eq!(ghostlight("usage", &["call"]).status.code(), Some(2));
+    let bad_json = ghostlight("usage", &["call", "browser_read", "{not json"]);
+    assert_eq!(bad_json.status.code(), Some(2));
+    assert!(stderr(&bad_json).contains("not valid JSON"));
+    let unknown = ghostlight("usage", &["call", "browser_teleport", "{}"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(stderr(&unknown).contains("unknown tool"));
+}
+
+#[test]
+fn a_refused_call_exits_1_without_a_browser() {
+    let output = ghostlight("refused", &["call", "browser_execute", r#"{"script":"1"}"#]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.starts_with("[blocked] browser_execute\nBlocked: "), "{text}");
+    assert!(text.contains("execute capability"), "{text}");
+    let json = ghostlight("refused", &["call", "--json", "browser_execute", r#"{"script":"1"}"#]);
+    let envelope: Value = serde_json::from_slice(&json.stdout).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(envelope["status"], "blocked");
+}
+
+#[test]
+fn tools_export_for_openai_and_anthropic() {
+    let openai: Value = serde_json::from_slice(&ghostlight("tools", &["tools", "--format", "openai"]).stdout)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let openai = openai.as_array().unwrap_or_else(|| panic!("an array"));
+    assert_eq!(openai.len(), 24);
+    for tool in openai {
+        assert_eq!(tool["type"], "function");
+        let keys: Vec<&String> = tool["function"].as_object().map(|o| o.keys().collect()).unwrap_or_default();
+        assert_eq!(keys.len(), 3, "{keys:?}");
+        assert!(tool["function"]["name"].is_string());
+        assert!(tool["function"]["description"].is_string());
+        assert_eq!(tool["function"]["parameters"]["type"], "object");
+    }
+    let anthropic: Value =
+        serde_json::from_slice(&ghostlight("tools", &["tools", "--format", "anthropic"]).stdout)
+            .unwrap_or_else(|e| panic!("{e}"));
+    let anthropic = anthropic.as_array().unwrap_or_else(|| panic!("an array"));
+    assert_eq!(anthropic.len(), 24);
+    for tool in anthropic {
+        assert_eq!(tool.as_object().map(|o| o.len()), Some(3));
+        assert!(tool["name"].is_string() && tool["description"].is_string());
+        assert_eq!(tool["input_schema"]["type"], "object");
+    }
+    let mcp = ghostlight("tools", &["tools", "--format", "mcp"]);
+    assert_eq!(mcp.stdout, ghostlight("tools", &["tools", "--json"]).stdout);
+}
+
+#[test]
+fn config_init_then_check() {
+    let dir = scratch("config-init");
+    let path = dir.join("ghostlight").join("config.toml");
+    let _ = std::fs::remove_file(&path);
+    let init = ghostlight("config-init", &["config", "init"]);
+    assert_eq!(init.status.code(), Some(0), "{}", stderr(&init));
+    assert!(path.exists());
+    let again = ghostlight("config-init", &["config", "init"]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(stderr(&again).contains("--force"));
+    assert_eq!(ghostlight("config-init", &["config", "init", "--force"]).status.code(), Some(0));
+    let check = ghostlight("config-init", &["config", "check"]);
+    assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+    assert!(stdout(&check).contains(&format!("ok: {}", path.display())), "{}", stdout(&check));
+    let where_ = stdout(&ghostlight("config-init", &["config", "path"]));
+    assert!(
+        where_.contains(&path.display().to_string()) && where_.contains("/etc/ghostlight/organization.toml")
+    );
+}
+
+#[test]
+fn config_check_names_file_line_and_key() {
+    let dir = scratch("config-bad");
+    let file = dir.join("bad.toml");
+    std::fs::write(&file, "[browser]\nheadless = true\n[hosts]\nalow = [\"example.com\"]\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let path = file.display().to_string();
+    let check = ghostlight("config-bad", &["config", "check", &path]);
+    assert_eq!(check.status.code(), Some(2));
+    let error = stderr(&check);
+    assert!(error.contains(&format!("{path}:4:")), "{error}");
+    assert!(error.contains("alow"), "{error}");
+    // The same file refuses every browser command with exit 2.
+    let call = ghostlight("config-bad", &["call", "--config", &path, "browser_tabs", r#"{"action":"list"}"#]);
+    assert_eq!(call.status.code(), Some(2));
+    let org = dir.join("org.toml");
+    std::fs::write(&org, "[organization]\nname = \"Acme\"\n[ceilings]\ncapabilities = [\"read\"]\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let checked =
+        ghostlight("config-bad", &["config", "check", "--organization", &org.display().to_string()]);
+    assert_eq!(checked.status.code(), Some(0), "{}", stderr(&checked));
+}
+
+#[test]
+fn policy_explain_for_a_person() {
+    let dir = scratch("policy");
+    let file = dir.join("policy.toml");
+    std::fs::write(&file, "[capabilities]\nallow = [\"execute\"]\n").unwrap_or_else(|e| panic!("{e}"));
+    let output = ghostlight("policy", &["policy", "explain"]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    assert!(text.contains("execute is denied by the defaults layer."), "{text}");
+    let output = ghostlight("policy", &["policy", "explain", "--config", &file.display().to_string()]);
+    let text = stdout(&output);
+    assert!(text.contains("execute is allowed by the user layer."), "{text}");
+}
+
+#[test]
+fn doctor_lists_what_it_found() {
+    let output = ghostlight("doctor", &["doctor"]);
+    let text = stdout(&output);
+    for role in ["chromium", "chromedriver", "firefox", "geckodriver"] {
+        assert!(text.contains(role), "{role} missing:\n{text}");
+    }
+    assert!(text.contains("config"), "{text}");
+    // Without anything on PATH it says what to install and exits 1.
+    let empty = scratch("doctor-path");
+    let bare = Command::new(env!("CARGO_BIN_EXE_ghostlight"))
+        .arg("doctor")
+        .env("PATH", &empty)
+        .env("XDG_CONFIG_HOME", &empty)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(bare.status.code(), Some(1));
+    assert!(stdout(&bare).contains("sudo apt-get install chromium chromium-driver"), "{}", stdout(&bare));
+}
+
+/// A page server on 127.0.0.1.
+struct Fixture {
+    server: Arc<tiny_http::Server>,
+    base: String,
+}
+
+impl Fixture {
+    fn start() -> Fixture {
+        let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").unwrap_or_else(|e| panic!("{e}")));
+        let port = server.server_addr().to_ip().map(|a| a.port()).unwrap_or_else(|| panic!("no port"));
+        let serving = server.clone();
+        std::thread::spawn(move || {
+            for request in serving.incoming_requests() {
+                let body = "<!doctype html><title>Fixture</title><h1>Hello from the fixture</h1><p>Ghostlight reads this.</p>";
+                let header = tiny_http::Header::from_bytes("Content-Type", "text/html; charset=utf-8")
+                    .unwrap_or_else(|()| panic!("a header"));
+                let _ = request.respond(tiny_http::Response::from_string(body).with_header(header));
+            }
+        });
+        Fixture { server, base: format!("http://127.0.0.1:{port}") }
+    }
+}
+
+impl Drop for Fixture {
+    fn drop(&mut self) {
+        self.server.unblock();
+    }
+}
+
+fn have(program: &str) -> bool {
+    Command::new(program).arg("--version").output().is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn call_and_flow_against_headless_chromium() {
+    if !(have("chromium") && have("chromedriver")) {
+        eprintln!("skipped: chromium and chromedriver are not installed");
+        return;
+    }
+    let fixture = Fixture::start();
+    let url = format!("{}/hello", fixture.base);
+    let navigate = ghostlight("browser", &["call", "browser_navigate", &format!(r#"{{"url":"{url}"}}"#)]);
+    assert_eq!(navigate.status.code(), Some(0), "{}{}", stdout(&navigate), stderr(&navigate));
+    assert!(
+        stdout(&navigate).starts_with("[succeeded] browser_navigate\nOpened 127.0.0.1"),
+        "{}",
+        stdout(&navigate)
+    );
+
+    // A fresh process is a fresh browser: reading needs a controlled tab first, so a lone read
+    // answers honestly rather than reading some other page.
+    let read = ghostlight("browser", &["call", "--json", "browser_read", "{}"]);
+    let envelope: Value = serde_json::from_slice(&read.stdout).unwrap_or_else(|e| panic!("{e}"));
+    let succeeded = envelope["status"] == "succeeded";
+    assert_eq!(read.status.code(), Some(if succeeded { 0 } else { 1 }), "{envelope}");
+
+    let dir = scratch("flow");
+    let good = dir.join("good.json");
+    let flow = serde_json::json!({"steps": [
+        {"id": "open", "tool": "browser_navigate", "arguments": {"url": url}},
+        {"id": "read", "tool": "browser_read", "arguments": {"tab": {"flow_ref": {"step": "open", "pointer": "/facts/tab"}}}},
+    ]});
+    std::fs::write(&good, flow.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    let ran = ghostlight("browser", &["flow", &good.display().to_string()]);
+    let text = stdout(&ran);
+    assert_eq!(ran.status.code(), Some(0), "{text}{}", stderr(&ran));
+    assert!(text.starts_with("[1/2] open browser_navigate succeeded"), "{text}");
+    assert!(text.contains("[2/2] read browser_read succeeded"), "{text}");
+    assert!(text.contains("[succeeded] browser_flow"), "{text}");
+
+    let bad = dir.join("bad.json");
+    let flow = serde_json::json!({"steps": [
+        {"id": "open", "tool": "browser_navigate", "arguments": {"url": url}},
+        {"id": "read", "tool": "browser_read", "arguments": {"tab": {"flow_ref": {"step": "open", "pointer": "/facts/no_such_fact"}}}},
+    ]});
+    std::fs::write(&bad, flow.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    let failed = ghostlight("browser", &["flow", &bad.display().to_string()]);
+    assert_eq!(failed.status.code(), Some(1), "{}{}", stdout(&failed), stderr(&failed));
+    assert!(stdout(&failed).contains("[1/2] open browser_navigate succeeded"), "{}", stdout(&failed));
+}
