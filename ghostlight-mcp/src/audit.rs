@@ -54,3 +54,18 @@ pub fn sink(options: &AuditOptions) -> Result<Arc<dyn AuditSink>, ConfigError> {
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_destination_is_created_and_appended() {
+        let dir = std::env::temp_dir().join(format!("ghostlight-audit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.join("audit.jsonl");
+        assert!(sink(&AuditOptions::File(path.clone())).is_ok());
+        assert!(path.exists());
+        assert!(sink(&AuditOptions::File(dir.join("missing/dir/audit.jsonl"))).is_err());
+    }
+}

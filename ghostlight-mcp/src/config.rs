@@ -487,6 +487,17 @@ mod tests {
     }
 
     #[test]
+    fn errors_are_located_and_the_default_file_parses() {
+        let error = ConfigFile::parse("[browser]\nheadless = true\n[hosts]\nalow = []\n").err();
+        let Some(ConfigError::Invalid { line, column, message, .. }) = error else { panic!("{error:?}") };
+        assert_eq!((line, column), (Some(4), Some(1)));
+        assert!(message.contains("alow"), "{message}");
+        assert_eq!(parse(DEFAULT_FILE), ConfigFile::default());
+        let audit = parse("[audit]\ndestination = \"file\"\npath = \"/tmp/a.jsonl\"\n").audit;
+        assert_eq!(audit.destination, Some(AuditDestination::File));
+    }
+
+    #[test]
     fn window_sizes() {
         assert_eq!("1280x800".parse::<WindowSize>().ok(), Some(WindowSize::DEFAULT));
         assert_eq!("800X600".parse::<WindowSize>().ok(), Some(WindowSize { width: 800, height: 600 }));
