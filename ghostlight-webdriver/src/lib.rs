@@ -26,6 +26,51 @@
 //! # }
 //! ```
 //!
+//! ## A driver elsewhere: Selenium Grid, or a driver you started
+//!
+//! [`DriverSource::Connect`] points the adapter at a WebDriver endpoint it did not start: a
+//! chromedriver or geckodriver you run yourself, or a Selenium Grid hub (its URL, e.g.
+//! `http://grid.internal:4444/`, or `…/wd/hub/` for an old hub). The adapter opens and closes
+//! its session there and starts or kills no process. What a Grid routes on goes into
+//! [`WebDriverConfig::extra_capabilities`], merged into the adapter's own capabilities (see
+//! that field for the rule; `unhandledPromptBehavior`, `webSocketUrl`, `pageLoadStrategy` and
+//! `timeouts` are the adapter's and are never replaced):
+//!
+//! ```no_run
+//! use ghostlight_webdriver::{DriverSource, Engine, WebDriverBrowser, WebDriverConfig};
+//! use serde_json::json;
+//!
+//! let serde_json::Value::Object(extra) = json!({
+//!     "platformName": "linux",
+//!     "browserVersion": "stable",
+//!     "se:name": "ghostlight",
+//!     "goog:loggingPrefs": { "browser": "ALL" },
+//! }) else { unreachable!() };
+//! let config = WebDriverConfig {
+//!     driver: DriverSource::Connect("http://grid.internal:4444/".parse().expect("a URL")),
+//!     extra_capabilities: extra,
+//!     ..WebDriverConfig::for_engine(Engine::Chromium)
+//! };
+//! let browser = WebDriverBrowser::new(config);
+//! ```
+//!
+//! Known gaps with a remote driver:
+//! - **Uploads.** `paths` are sent to the driver as local paths, so they work only when the
+//!   driver runs on this machine; a Grid node would need each file pushed through Grid's
+//!   file endpoint (`POST /session/{id}/se/file`), which the adapter does not use yet. Inline
+//!   `files` and captured images are staged in the local browser profile, which a remote
+//!   session does not have: they answer [`PortErrorKind::Unsupported`]. Drops of a captured
+//!   image at a point work (the bytes travel in a script).
+//! - **Diagnostics and Chromium's dialog kinds** need WebDriver BiDi: the Grid must grant
+//!   `webSocketUrl` and proxy the `ws://` connection (Selenium 4.x does). TLS (`wss://`) is
+//!   not built in; without BiDi, diagnostics answer `unsupported` and an open dialog whose
+//!   kind the driver does not name is reported as a confirm.
+//! - **Window size** comes from the browser arguments the adapter adds (`--window-size`,
+//!   `-width`/`-height`); a node that ignores them keeps its own size (`browser_window`
+//!   resize still works).
+//!
+//! `tests/remote.rs` starts chromedriver on a free port and drives it this way.
+//!
 //! Module map: `config` (what to drive), `launch` (driver and browser processes),
 //! `session` (one WebDriver session and the adapter's per-session state), `errors` (driver
 //! errors → [`PortError`]), `refs` (opaque tokens), `page` (page state and document
