@@ -292,9 +292,21 @@ struct State {
     max_per_tab: usize,
     max_total: usize,
     elapsed: Duration,
+    /// Viewport points pointer input was sent to, in order (test observation).
+    points: Vec<Point>,
+    /// Capture kinds asked for, in order (test observation).
+    captures: Vec<CaptureKind>,
+    /// Text that `text_present` finds only once the virtual clock reaches the deadline.
+    appearing: Option<(String, Duration)>,
 }
 
 impl State {
+    /// Remember pointer input sent to a viewport point.
+    fn note_point(&mut self, at: &PointerTarget) {
+        if let PointerTarget::Point(point) = at {
+            self.points.push(*point);
+        }
+    }
     fn tab(&self, tab: &TabRef) -> PortResult<&Tab> {
         self.tabs.iter().find(|t| &t.tab == tab).ok_or_else(|| err(PortErrorKind::TabGone, "the tab is gone"))
     }
@@ -931,6 +943,23 @@ impl ScriptedBrowser {
         self.lock().max_total
     }
 
+    /// Make `text_present(text)` false until `sleep` has advanced the virtual clock by
+    /// `after`, then true (content that appears late, for polling waits).
+    pub fn text_appears_after(mut self, text: &str, after: Duration) -> Self {
+        self.setup().appearing = Some((text.to_owned(), after));
+        self
+    }
+
+    /// The viewport points pointer input (click, hover, drag, wheel) was sent to, in order.
+    pub fn pointer_points(&self) -> Vec<Point> {
+        self.lock().points.clone()
+    }
+
+    /// The capture kinds asked for, in order.
+    pub fn capture_kinds(&self) -> Vec<CaptureKind> {
+        self.lock().captures.clone()
+    }
+
     /// The virtual time `sleep` has advanced.
     pub fn virtual_elapsed(&self) -> Duration {
         self.lock().elapsed
@@ -1123,21 +1152,35 @@ impl BrowserPort for ScriptedBrowser {
 
     async fn text_present(&self, tab: &TabRef, text: &str) -> PortResult<bool> {
         self.call("text_present", Some(tab), |s| {
+            if let Some((appearing, at)) = &s.appearing
+                && appearing == text
+            {
+                return Ok(s.elapsed >= *at);
+            }
             Ok(s.live(tab)?.doc.page.visible_text.to_lowercase().contains(&text.to_lowercase()))
         })
         .await
     }
 
     async fn capture(&self, tab: &TabRef, kind: &CaptureKind, _timeout: Duration) -> PortResult<Captured> {
-        self.call("capture", Some(tab), |s| s.capture(tab, kind)).await
+        self.call("capture", Some(tab), |s| {
+            s.captures.push(kind.clone());
+            s.capture(tab, kind)
+        })
+        .await
     }
 
     async fn click(&self, tab: &TabRef, input: &ClickInput, _timeout: Duration) -> PortResult<ActionReceipt> {
-        self.call("click", Some(tab), |s| s.click(tab, input)).await
+        self.call("click", Some(tab), |s| {
+            s.note_point(&input.at);
+            s.click(tab, input)
+        })
+        .await
     }
 
     async fn hover(&self, tab: &TabRef, at: &PointerTarget, _timeout: Duration) -> PortResult<ActionReceipt> {
         self.call("hover", Some(tab), |s| {
+            s.note_point(at);
             let t = s.live(tab)?;
             Ok(t.receipt(t.pointer(at)?))
         })
@@ -1150,7 +1193,13 @@ impl BrowserPort for ScriptedBrowser {
         input: &ScrollInput,
         _timeout: Duration,
     ) -> PortResult<ScrollOutcome> {
-        self.call("scroll", Some(tab), |s| s.scroll(tab, input)).await
+        self.call("scroll", Some(tab), |s| {
+            if let ScrollInput::Wheel { at, .. } = input {
+                s.points.push(*at);
+            }
+            s.scroll(tab, input)
+        })
+        .await
     }
 
     async fn drag(
@@ -1161,6 +1210,8 @@ impl BrowserPort for ScriptedBrowser {
         _timeout: Duration,
     ) -> PortResult<ActionReceipt> {
         self.call("drag", Some(tab), |s| {
+            s.note_point(from);
+            s.note_point(to);
             let t = s.live(tab)?;
             let from = t.pointer(from)?;
             t.pointer(to)?;

@@ -4,26 +4,17 @@
 //!
 //! Envelopes are snapshot-tested (handles are deterministic); each rule also has a plain
 //! assertion, usually on the port's call log. The world here is the harness's, with the
-//! scripted browser behind a spy that records the viewport points pointer input went to.
+//! scripted browser, which records the viewport points pointer input went to.
 
-use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::Arc;
 
-use async_trait::async_trait;
 use futures::executor::block_on;
 use serde_json::{Value, json};
 
 use crate::authority::CompiledAuthority;
 use crate::envelope::{Effect, Envelope, Readiness, Status};
 use crate::handles::{Handle, HandleKind};
-use crate::port::{
-    ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DialogKind, DialogResolution, ElementRef,
-    FileStat, FillInput, FillOutcome, Focused, Geometry, HistoryMove, KeyInput, NavigateInput, OpenedTab,
-    PageState, PerceiveInput, PerceivedElement, Perception, Point, PointerTarget, PortError, PortErrorKind,
-    PortResult, ReadInput, ScriptOutcome, ScrollInput, ScrollOutcome, TabInfo, TabRef, TextOutcome,
-    TypeInput, UploadInput, UploadOutcome,
-};
+use crate::port::{CaptureKind, DialogKind, Point, PortError, PortErrorKind, TabRef};
 use crate::selector::Role;
 use crate::testing::{ScriptedBrowser, ScriptedElement, ScriptedPage};
 
@@ -31,170 +22,11 @@ use super::super::workspace::TargetEntry;
 use super::super::{Cancellation, Ghostlight, ToolResult};
 use super::harness::{fact_str, user_authority};
 
-// ----- a world: the scripted browser behind a pointer spy, and one workspace ---------------
-
-/// The scripted browser, recording every viewport point pointer input was sent to (the
-/// scripted port does not expose them).
-struct Spy {
-    inner: Arc<ScriptedBrowser>,
-    points: Mutex<Vec<Point>>,
-    captures: Mutex<Vec<CaptureKind>>,
-}
-
-impl Spy {
-    fn note(&self, at: &PointerTarget) {
-        if let PointerTarget::Point(point) = at {
-            self.points.lock().unwrap_or_else(|p| p.into_inner()).push(*point);
-        }
-    }
-}
-
-#[async_trait]
-impl BrowserPort for Spy {
-    fn engine(&self) -> &str {
-        self.inner.engine()
-    }
-    async fn tabs(&self) -> PortResult<Vec<TabInfo>> {
-        self.inner.tabs().await
-    }
-    async fn open_tab(&self, input: &NavigateInput, timeout: Duration) -> PortResult<OpenedTab> {
-        self.inner.open_tab(input, timeout).await
-    }
-    async fn focus_tab(&self, tab: &TabRef) -> PortResult<Focused> {
-        self.inner.focus_tab(tab).await
-    }
-    async fn close_tab(&self, tab: &TabRef) -> PortResult<()> {
-        self.inner.close_tab(tab).await
-    }
-    async fn page(&self, tab: &TabRef) -> PortResult<PageState> {
-        self.inner.page(tab).await
-    }
-    async fn navigate(
-        &self,
-        tab: &TabRef,
-        input: &NavigateInput,
-        timeout: Duration,
-    ) -> PortResult<PageState> {
-        self.inner.navigate(tab, input, timeout).await
-    }
-    async fn history(&self, tab: &TabRef, step: HistoryMove, timeout: Duration) -> PortResult<PageState> {
-        self.inner.history(tab, step, timeout).await
-    }
-    async fn geometry(&self, tab: &TabRef) -> PortResult<Geometry> {
-        self.inner.geometry(tab).await
-    }
-    async fn set_zoom(&self, tab: &TabRef, percent: u32) -> PortResult<Geometry> {
-        self.inner.set_zoom(tab, percent).await
-    }
-    async fn resize_window(&self, tab: &TabRef, width: u32, height: u32) -> PortResult<Geometry> {
-        self.inner.resize_window(tab, width, height).await
-    }
-    async fn read_text(&self, tab: &TabRef, input: &ReadInput) -> PortResult<TextOutcome> {
-        self.inner.read_text(tab, input).await
-    }
-    async fn perceive(&self, tab: &TabRef, input: &PerceiveInput) -> PortResult<Perception> {
-        self.inner.perceive(tab, input).await
-    }
-    async fn find_text(
-        &self,
-        tab: &TabRef,
-        text: &str,
-        controls_only: bool,
-        max: usize,
-    ) -> PortResult<Vec<PerceivedElement>> {
-        self.inner.find_text(tab, text, controls_only, max).await
-    }
-    async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<PerceivedElement>> {
-        self.inner.focused_element(tab).await
-    }
-    async fn element_present(&self, tab: &TabRef, element: &ElementRef) -> PortResult<bool> {
-        self.inner.element_present(tab, element).await
-    }
-    async fn text_present(&self, tab: &TabRef, text: &str) -> PortResult<bool> {
-        self.inner.text_present(tab, text).await
-    }
-    async fn capture(&self, tab: &TabRef, kind: &CaptureKind, timeout: Duration) -> PortResult<Captured> {
-        self.captures.lock().unwrap_or_else(|p| p.into_inner()).push(kind.clone());
-        self.inner.capture(tab, kind, timeout).await
-    }
-    async fn click(&self, tab: &TabRef, input: &ClickInput, timeout: Duration) -> PortResult<ActionReceipt> {
-        self.note(&input.at);
-        self.inner.click(tab, input, timeout).await
-    }
-    async fn hover(&self, tab: &TabRef, at: &PointerTarget, timeout: Duration) -> PortResult<ActionReceipt> {
-        self.note(at);
-        self.inner.hover(tab, at, timeout).await
-    }
-    async fn scroll(
-        &self,
-        tab: &TabRef,
-        input: &ScrollInput,
-        timeout: Duration,
-    ) -> PortResult<ScrollOutcome> {
-        if let ScrollInput::Wheel { at, .. } = input {
-            self.note(&PointerTarget::Point(*at));
-        }
-        self.inner.scroll(tab, input, timeout).await
-    }
-    async fn drag(
-        &self,
-        tab: &TabRef,
-        from: &PointerTarget,
-        to: &PointerTarget,
-        timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
-        self.note(from);
-        self.note(to);
-        self.inner.drag(tab, from, to, timeout).await
-    }
-    async fn fill(&self, tab: &TabRef, input: &FillInput, timeout: Duration) -> PortResult<FillOutcome> {
-        self.inner.fill(tab, input, timeout).await
-    }
-    async fn type_text(
-        &self,
-        tab: &TabRef,
-        input: &TypeInput,
-        timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
-        self.inner.type_text(tab, input, timeout).await
-    }
-    async fn press_keys(
-        &self,
-        tab: &TabRef,
-        input: &KeyInput,
-        timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
-        self.inner.press_keys(tab, input, timeout).await
-    }
-    async fn dialog(&self, tab: &TabRef) -> PortResult<Option<DialogKind>> {
-        self.inner.dialog(tab).await
-    }
-    async fn resolve_dialog(&self, tab: &TabRef, resolution: &DialogResolution) -> PortResult<DialogKind> {
-        self.inner.resolve_dialog(tab, resolution).await
-    }
-    async fn stat_files(&self, paths: &[PathBuf]) -> PortResult<Vec<FileStat>> {
-        self.inner.stat_files(paths).await
-    }
-    async fn upload(
-        &self,
-        tab: &TabRef,
-        input: &UploadInput,
-        timeout: Duration,
-    ) -> PortResult<UploadOutcome> {
-        self.inner.upload(tab, input, timeout).await
-    }
-    async fn execute(&self, tab: &TabRef, script: &str, timeout: Duration) -> PortResult<ScriptOutcome> {
-        self.inner.execute(tab, script, timeout).await
-    }
-    async fn sleep(&self, duration: Duration) {
-        self.inner.sleep(duration).await;
-    }
-}
+// ----- a world: the scripted browser and one workspace ------------------------------------
 
 /// One workspace over a scripted browser.
 struct World {
     browser: Arc<ScriptedBrowser>,
-    spy: Arc<Spy>,
     gl: Ghostlight,
 }
 
@@ -205,13 +37,8 @@ impl World {
 
     fn with_authority(browser: ScriptedBrowser, authority: CompiledAuthority) -> Self {
         let browser = Arc::new(browser);
-        let spy = Arc::new(Spy {
-            inner: browser.clone(),
-            points: Mutex::new(Vec::new()),
-            captures: Mutex::new(Vec::new()),
-        });
-        let gl = Ghostlight::builder(spy.clone()).authority(authority).deterministic_handles().build();
-        World { browser, spy, gl }
+        let gl = Ghostlight::builder(browser.clone()).authority(authority).deterministic_handles().build();
+        World { browser, gl }
     }
 
     /// Invoke a tool and answer its result.
@@ -273,11 +100,11 @@ impl World {
     }
 
     fn points(&self) -> Vec<Point> {
-        self.spy.points.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        self.browser.pointer_points()
     }
 
     fn captures(&self) -> Vec<CaptureKind> {
-        self.spy.captures.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        self.browser.capture_kinds()
     }
 }
 
@@ -350,7 +177,7 @@ fn default_tab_ambiguous_points_to_browser_tabs() {
     world.open("https://example.com/");
     world.open("https://example.org/");
     // Another workspace opens a tab: it is now the selected one, and it is not ours.
-    let other = World { browser: world.browser.clone(), spy: world.spy.clone(), gl: world.gl.workspace() };
+    let other = World { browser: world.browser.clone(), gl: world.gl.workspace() };
     other.open("https://example.com/next");
     world.clear();
     let envelope = world.env("browser_screenshot", json!({}));
@@ -469,7 +296,7 @@ fn navigate_reuse_never_opens_a_fresh_tab() {
 fn a_tab_claimed_by_another_workspace_is_never_reused() {
     let world = World::new(board());
     world.open("https://example.com/");
-    let other = World { browser: world.browser.clone(), spy: world.spy.clone(), gl: world.gl.workspace() };
+    let other = World { browser: world.browser.clone(), gl: world.gl.workspace() };
     world.clear();
     let envelope = other.ok("browser_navigate", json!({"url": "https://example.com/"}));
     assert_eq!(envelope.summary, "Opened example.com.");

@@ -1,23 +1,15 @@
 //! Executor tests: perception and page-level tools — `browser_inspect`, `browser_find`,
 //! `browser_wait`, `browser_dialog` and `browser_execute` — over the scripted port.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use async_trait::async_trait;
 use futures::executor::block_on;
 use serde_json::{Value, json};
 
 use crate::envelope::{Effect, Envelope, Readiness, Status};
 use crate::executor::{Cancellation, Ghostlight};
-use crate::port::{
-    ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DialogKind, DialogResolution, ElementRef,
-    ElementState, FileStat, FillInput, FillOutcome, Focused, Geometry, HistoryMove, KeyInput, NavigateInput,
-    OpenedTab, PageState, PerceiveInput, PerceivedElement, Perception, PointerTarget, PortError,
-    PortErrorKind, PortResult, ReadInput, ScriptOutcome, ScrollInput, ScrollOutcome, TabInfo, TabRef,
-    TextOutcome, TypeInput, UploadInput, UploadOutcome,
-};
+use crate::port::{DialogKind, ElementState, PortError, PortErrorKind, TabRef};
 use crate::testing::{ScriptedBrowser, ScriptedElement, ScriptedPage};
 
 use super::harness::{HOME, Harness, NEXT};
@@ -482,8 +474,11 @@ fn wait_for_a_duration_sleeps_the_whole_value() {
 
 #[test]
 fn wait_polls_until_the_condition_holds() {
-    let inner = ScriptedBrowser::new().site(HOME, status_page());
-    let port = Arc::new(Appearing { inner, text: "Published", after: Duration::from_millis(300) });
+    let port = Arc::new(
+        ScriptedBrowser::new()
+            .site(HOME, status_page())
+            .text_appears_after("Published", Duration::from_millis(300)),
+    );
     let ghostlight = Ghostlight::builder(port.clone()).deterministic_handles().build();
     let call = |tool: &str, arguments: Value| {
         block_on(ghostlight.invoke(tool, &arguments, &Cancellation::never()))
@@ -691,151 +686,4 @@ fn execute_is_blocked_by_default_authority() {
     assert_eq!(envelope.status, Status::Blocked);
     assert_eq!(fixture.browser().dispatch_count(), 0, "nothing reaches the browser");
     assert!(!text_of(&envelope).contains("secret-marker"));
-}
-
-// ----- a port whose page text appears after a virtual delay ---------------------------------
-
-/// The scripted browser, except that `text` becomes visible once `after` of virtual time has
-/// passed (the scripted pages themselves never change on their own).
-struct Appearing {
-    inner: ScriptedBrowser,
-    text: &'static str,
-    after: Duration,
-}
-
-#[async_trait]
-impl BrowserPort for Appearing {
-    fn engine(&self) -> &str {
-        self.inner.engine()
-    }
-    async fn tabs(&self) -> PortResult<Vec<TabInfo>> {
-        self.inner.tabs().await
-    }
-    async fn open_tab(&self, input: &NavigateInput, timeout: Duration) -> PortResult<OpenedTab> {
-        self.inner.open_tab(input, timeout).await
-    }
-    async fn focus_tab(&self, tab: &TabRef) -> PortResult<Focused> {
-        self.inner.focus_tab(tab).await
-    }
-    async fn close_tab(&self, tab: &TabRef) -> PortResult<()> {
-        self.inner.close_tab(tab).await
-    }
-    async fn page(&self, tab: &TabRef) -> PortResult<PageState> {
-        self.inner.page(tab).await
-    }
-    async fn navigate(
-        &self,
-        tab: &TabRef,
-        input: &NavigateInput,
-        timeout: Duration,
-    ) -> PortResult<PageState> {
-        self.inner.navigate(tab, input, timeout).await
-    }
-    async fn history(&self, tab: &TabRef, step: HistoryMove, timeout: Duration) -> PortResult<PageState> {
-        self.inner.history(tab, step, timeout).await
-    }
-    async fn geometry(&self, tab: &TabRef) -> PortResult<Geometry> {
-        self.inner.geometry(tab).await
-    }
-    async fn set_zoom(&self, tab: &TabRef, percent: u32) -> PortResult<Geometry> {
-        self.inner.set_zoom(tab, percent).await
-    }
-    async fn resize_window(&self, tab: &TabRef, width: u32, height: u32) -> PortResult<Geometry> {
-        self.inner.resize_window(tab, width, height).await
-    }
-    async fn read_text(&self, tab: &TabRef, input: &ReadInput) -> PortResult<TextOutcome> {
-        self.inner.read_text(tab, input).await
-    }
-    async fn perceive(&self, tab: &TabRef, input: &PerceiveInput) -> PortResult<Perception> {
-        self.inner.perceive(tab, input).await
-    }
-    async fn find_text(
-        &self,
-        tab: &TabRef,
-        text: &str,
-        controls_only: bool,
-        max: usize,
-    ) -> PortResult<Vec<PerceivedElement>> {
-        self.inner.find_text(tab, text, controls_only, max).await
-    }
-    async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<PerceivedElement>> {
-        self.inner.focused_element(tab).await
-    }
-    async fn element_present(&self, tab: &TabRef, element: &ElementRef) -> PortResult<bool> {
-        self.inner.element_present(tab, element).await
-    }
-    async fn text_present(&self, tab: &TabRef, text: &str) -> PortResult<bool> {
-        if text == self.text {
-            return Ok(self.inner.virtual_elapsed() >= self.after);
-        }
-        self.inner.text_present(tab, text).await
-    }
-    async fn capture(&self, tab: &TabRef, kind: &CaptureKind, timeout: Duration) -> PortResult<Captured> {
-        self.inner.capture(tab, kind, timeout).await
-    }
-    async fn click(&self, tab: &TabRef, input: &ClickInput, timeout: Duration) -> PortResult<ActionReceipt> {
-        self.inner.click(tab, input, timeout).await
-    }
-    async fn hover(&self, tab: &TabRef, at: &PointerTarget, timeout: Duration) -> PortResult<ActionReceipt> {
-        self.inner.hover(tab, at, timeout).await
-    }
-    async fn scroll(
-        &self,
-        tab: &TabRef,
-        input: &ScrollInput,
-        timeout: Duration,
-    ) -> PortResult<ScrollOutcome> {
-        self.inner.scroll(tab, input, timeout).await
-    }
-    async fn drag(
-        &self,
-        tab: &TabRef,
-        from: &PointerTarget,
-        to: &PointerTarget,
-        timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
-        self.inner.drag(tab, from, to, timeout).await
-    }
-    async fn fill(&self, tab: &TabRef, input: &FillInput, timeout: Duration) -> PortResult<FillOutcome> {
-        self.inner.fill(tab, input, timeout).await
-    }
-    async fn type_text(
-        &self,
-        tab: &TabRef,
-        input: &TypeInput,
-        timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
-        self.inner.type_text(tab, input, timeout).await
-    }
-    async fn press_keys(
-        &self,
-        tab: &TabRef,
-        input: &KeyInput,
-        timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
-        self.inner.press_keys(tab, input, timeout).await
-    }
-    async fn dialog(&self, tab: &TabRef) -> PortResult<Option<DialogKind>> {
-        self.inner.dialog(tab).await
-    }
-    async fn resolve_dialog(&self, tab: &TabRef, resolution: &DialogResolution) -> PortResult<DialogKind> {
-        self.inner.resolve_dialog(tab, resolution).await
-    }
-    async fn stat_files(&self, paths: &[PathBuf]) -> PortResult<Vec<FileStat>> {
-        self.inner.stat_files(paths).await
-    }
-    async fn upload(
-        &self,
-        tab: &TabRef,
-        input: &UploadInput,
-        timeout: Duration,
-    ) -> PortResult<UploadOutcome> {
-        self.inner.upload(tab, input, timeout).await
-    }
-    async fn execute(&self, tab: &TabRef, script: &str, timeout: Duration) -> PortResult<ScriptOutcome> {
-        self.inner.execute(tab, script, timeout).await
-    }
-    async fn sleep(&self, duration: Duration) {
-        self.inner.sleep(duration).await;
-    }
 }
