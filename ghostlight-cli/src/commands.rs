@@ -1,10 +1,10 @@
 //! `mcp`, `call`, `flow`, `policy explain` and `config`.
 
-use std::io::{Read as _, Write};
+use std::io::{IsTerminal as _, Read as _, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use ghostlight_core::{Cancellation, Status, ToolResult};
+use ghostlight_core::{Cancellation, NoProgress, Progress, Status, StepProgress, ToolResult};
 use ghostlight_mcp::ServeArgs;
 use ghostlight_mcp::config::{self, ConfigFile, ConfigSources, LoadedConfig};
 use ghostlight_mcp::options::{BrowserArgs, ServeOptions};
@@ -49,12 +49,18 @@ fn arguments(text: &str, origin: &str) -> Result<Value, CliError> {
     Ok(value)
 }
 
-/// Invoke one tool on a browser started for this command, then close the browser.
-fn invoke(options: &ServeOptions, tool: &str, arguments: &Value) -> Result<ToolResult, CliError> {
+/// Invoke one tool on a browser started for this command, then close the browser; steps of
+/// a composite are reported to `progress` as they end.
+fn invoke(
+    options: &ServeOptions,
+    tool: &str,
+    arguments: &Value,
+    progress: &dyn Progress,
+) -> Result<ToolResult, CliError> {
     let (browser, ghostlight) = ghostlight_mcp::browser::ghostlight(options)?;
     let runtime = runtime()?;
     let result = runtime.block_on(async {
-        let result = ghostlight.invoke(tool, arguments, &Cancellation::never()).await;
+        let result = ghostlight.invoke_observed(tool, arguments, &Cancellation::never(), progress).await;
         browser.shutdown().await;
         result
     });
@@ -128,7 +134,7 @@ pub(crate) fn call(
 ) -> Result<ExitCode, CliError> {
     let arguments = arguments(arguments_text, "ARGS_JSON")?;
     let options = browser.serve_args().resolve()?;
-    let result = invoke(&options, tool, &arguments)?;
+    let result = invoke(&options, tool, &arguments, &NoProgress)?;
     let saved = save_attachments(&result, out_dir)?;
     let mut out = std::io::stdout().lock();
     if json {
@@ -151,8 +157,8 @@ fn envelope_json(result: &ToolResult) -> Result<String, CliError> {
         .map_err(|error| CliError::Output(std::io::Error::other(error.to_string())))
 }
 
-/// `ghostlight flow FILE`: one browser_flow invocation, then one line per step and the
-/// aggregate.
+/// `ghostlight flow FILE`: one browser_flow invocation, printing one line per step as it
+/// ends (with a transient "running" line on a terminal), then the aggregate.
 pub(crate) fn flow(
     file: &Path,
     json: bool,
@@ -166,31 +172,18 @@ pub(crate) fn flow(
     };
     let arguments = arguments(&text, &file.display().to_string())?;
     let options = browser.serve_args().resolve()?;
-    let result = invoke(&options, "browser_flow", &arguments)?;
+    let result = if json {
+        invoke(&options, "browser_flow", &arguments, &NoProgress)?
+    } else {
+        let lines = StepLines::new(std::io::stderr().is_terminal());
+        lines.running(0, step_count(&arguments));
+        invoke(&options, "browser_flow", &arguments, &lines)?
+    };
     let saved = save_attachments(&result, out_dir)?;
     let mut out = std::io::stdout().lock();
     if json {
         writeln!(out, "{}", envelope_json(&result)?)?;
         return Ok(status_code(&result));
-    }
-    let steps =
-        result.envelope.facts.get("steps").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    for (index, step) in steps.iter().enumerate() {
-        let field = |name: &str| step.get(name).and_then(Value::as_str).unwrap_or("-").to_owned();
-        let summary = step
-            .pointer("/envelope/summary")
-            .and_then(Value::as_str)
-            .map(|s| format!(" — {s}"))
-            .unwrap_or_default();
-        writeln!(
-            out,
-            "[{}/{}] {} {} {}{summary}",
-            index + 1,
-            steps.len(),
-            field("id"),
-            field("tool"),
-            field("status"),
-        )?;
     }
     writeln!(out, "[{}] browser_flow", result.envelope.status.as_str())?;
     print_envelope(&mut out, &result, false)?;
@@ -200,10 +193,63 @@ pub(crate) fn flow(
     Ok(status_code(&result))
 }
 
+/// Steps in a flow's arguments (0 when they are not a list; the decoder will say why).
+fn step_count(arguments: &Value) -> usize {
+    arguments.get("steps").and_then(Value::as_array).map_or(0, Vec::len)
+}
+
+/// Prints one line per flow step on standard output as it ends; on a terminal, also keeps a
+/// transient "running step N of M" line on standard error, erased before each step line.
+struct StepLines {
+    terminal: bool,
+}
+
+/// Erase the terminal's current line (carriage return, then ANSI "erase line").
+const ERASE_LINE: &str = "\r\x1b[2K";
+
+impl StepLines {
+    fn new(terminal: bool) -> Self {
+        StepLines { terminal }
+    }
+
+    /// Show that step `index` (from 0) of `total` is running.
+    fn running(&self, index: usize, total: usize) {
+        if self.terminal && index < total {
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "{ERASE_LINE}running step {} of {total}…", index + 1);
+            let _ = err.flush();
+        }
+    }
+}
+
+impl Progress for StepLines {
+    fn step_finished(&self, step: StepProgress<'_>) {
+        if self.terminal {
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "{ERASE_LINE}");
+            let _ = err.flush();
+        }
+        // A closed standard output only costs the progress line; the exit code still tells.
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(
+            out,
+            "[{}/{}] {} {} {} — {}",
+            step.index + 1,
+            step.total,
+            step.id.unwrap_or("-"),
+            step.tool.as_str(),
+            step.envelope.status.as_str(),
+            step.envelope.summary
+        );
+        let _ = out.flush();
+        self.running(step.index + 1, step.total);
+    }
+}
+
 /// `ghostlight policy explain`: policy_explain over a browser that is never contacted.
 pub(crate) fn policy_explain(json: bool, browser: &BrowserArgs) -> Result<ExitCode, CliError> {
     let options = browser.serve_args().resolve()?;
-    let result = invoke(&options, "policy_explain", &Value::Object(serde_json::Map::new()))?;
+    let result = invoke(&options, "policy_explain", &Value::Object(serde_json::Map::new()), &NoProgress)?;
     let mut out = std::io::stdout().lock();
     if json {
         writeln!(out, "{}", envelope_json(&result)?)?;

@@ -75,8 +75,10 @@ enum Command {
     },
     /// Run a browser_flow arguments file (JSON) against one browser session.
     ///
-    /// The flow runs as one browser_flow invocation; when it returns, one line per step is
-    /// printed, then the aggregate summary. Exits 1 when the flow stopped or failed.
+    /// The flow runs as one browser_flow invocation: one line per step is printed as the step
+    /// ends (on a terminal, a "running step N of M" line shows what is in progress), then the
+    /// aggregate summary. With --json, only the aggregate envelope. Exits 1 when the flow
+    /// stopped or failed: how to smoke-test a web app from CI.
     ///
     /// Example file: {"steps":[{"id":"open","tool":"browser_navigate","arguments":{"url":"https://example.com"}},
     /// {"id":"read","tool":"browser_read","arguments":{"tab":{"flow_ref":{"step":"open","pointer":"/facts/tab"}}}}]}

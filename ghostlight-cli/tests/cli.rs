@@ -175,6 +175,18 @@ fn doctor_lists_what_it_found() {
 }
 
 /// A page server on 127.0.0.1.
+/// A static page.
+const HELLO_PAGE: &str =
+    "<!doctype html><title>Fixture</title><h1>Hello from the fixture</h1><p>Ghostlight reads this.</p>";
+
+/// A page whose button writes a greeting, by the page's own script, 1.5 s after a click.
+const GREET_PAGE: &str = r#"<!doctype html><title>Greeter</title>
+<label>Name <input id="name" value="Ada"></label>
+<button onclick="setTimeout(() => { document.getElementById('out').textContent =
+  'Hello, ' + document.getElementById('name').value + '!'; }, 1500)">Greet</button>
+<p id="out">Nobody greeted yet.</p>"#;
+
+/// The fixture site on 127.0.0.1: `/greet` is [`GREET_PAGE`], anything else [`HELLO_PAGE`].
 struct Fixture {
     server: Arc<tiny_http::Server>,
     base: String,
@@ -187,7 +199,7 @@ impl Fixture {
         let serving = server.clone();
         std::thread::spawn(move || {
             for request in serving.incoming_requests() {
-                let body = "<!doctype html><title>Fixture</title><h1>Hello from the fixture</h1><p>Ghostlight reads this.</p>";
+                let body = if request.url().starts_with("/greet") { GREET_PAGE } else { HELLO_PAGE };
                 let header = tiny_http::Header::from_bytes("Content-Type", "text/html; charset=utf-8")
                     .unwrap_or_else(|()| panic!("a header"));
                 let _ = request.respond(tiny_http::Response::from_string(body).with_header(header));
@@ -210,6 +222,7 @@ fn have(program: &str) -> bool {
 #[test]
 fn call_and_flow_against_headless_chromium() {
     if !(have("chromium") && have("chromedriver")) {
+        assert!(std::env::var_os("CI").is_none(), "CI must install chromium and chromedriver");
         eprintln!("skipped: chromium and chromedriver are not installed");
         return;
     }
@@ -232,17 +245,51 @@ fn call_and_flow_against_headless_chromium() {
 
     let dir = scratch("flow");
     let good = dir.join("good.json");
+    let tab = serde_json::json!({"flow_ref": {"step": "open", "pointer": "/facts/tab"}});
     let flow = serde_json::json!({"steps": [
-        {"id": "open", "tool": "browser_navigate", "arguments": {"url": url}},
-        {"id": "read", "tool": "browser_read", "arguments": {"tab": {"flow_ref": {"step": "open", "pointer": "/facts/tab"}}}},
+        {"id": "open", "tool": "browser_navigate", "arguments": {"url": format!("{}/greet", fixture.base)}},
+        {"id": "greet", "tool": "browser_click", "arguments": {"tab": tab, "selector": {"role": "button", "name": "Greet"}}},
+        {"id": "greeted", "tool": "browser_wait", "arguments": {"tab": tab, "condition": "text_present", "value": "Hello, Ada!", "timeout_ms": 15000}},
+        {"id": "read", "tool": "browser_read", "arguments": {"tab": tab}},
     ]});
     std::fs::write(&good, flow.to_string()).unwrap_or_else(|e| panic!("{e}"));
-    let ran = ghostlight("browser", &["flow", &good.display().to_string()]);
-    let text = stdout(&ran);
-    assert_eq!(ran.status.code(), Some(0), "{text}{}", stderr(&ran));
-    assert!(text.starts_with("[1/2] open browser_navigate succeeded"), "{text}");
-    assert!(text.contains("[2/2] read browser_read succeeded"), "{text}");
-    assert!(text.contains("[succeeded] browser_flow"), "{text}");
+
+    // Lines arrive as steps end: the click's line is out while the wait (≥ 1.5 s, the page's
+    // own timer) is still running.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ghostlight"))
+        .args(["flow", &good.display().to_string()])
+        .env("XDG_CONFIG_HOME", scratch("browser"))
+        .env_remove("GHOSTLIGHT_CONFIG")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("the binary runs: {e}"));
+    let stdout_pipe = child.stdout.take().unwrap_or_else(|| panic!("a piped stdout"));
+    let mut lines = Vec::new();
+    let mut running_after_click = None;
+    for line in std::io::BufRead::lines(std::io::BufReader::new(stdout_pipe)) {
+        let line = line.unwrap_or_else(|e| panic!("{e}"));
+        if line.starts_with("[2/4]") {
+            running_after_click = Some(child.try_wait().map(|status| status.is_none()).unwrap_or(false));
+        }
+        lines.push(line);
+    }
+    let status = child.wait().unwrap_or_else(|e| panic!("{e}"));
+    let text = lines.join("\n");
+    assert_eq!(status.code(), Some(0), "{text}");
+    assert_eq!(running_after_click, Some(true), "the step line came only at the end:\n{text}");
+    assert!(text.starts_with("[1/4] open browser_navigate succeeded — Opened 127.0.0.1"), "{text}");
+    assert!(text.contains("[2/4] greet browser_click succeeded — Clicked"), "{text}");
+    assert!(text.contains("[3/4] greeted browser_wait succeeded"), "{text}");
+    assert!(text.contains("[4/4] read browser_read succeeded"), "{text}");
+    assert!(text.contains("[succeeded] browser_flow\nRan 4 of 4 flow steps."), "{text}");
+
+    // The page's own result, through the JSON envelope.
+    let json = ghostlight("browser", &["flow", "--json", &good.display().to_string()]);
+    assert_eq!(json.status.code(), Some(0), "{}{}", stdout(&json), stderr(&json));
+    let envelope: Value = serde_json::from_slice(&json.stdout).unwrap_or_else(|e| panic!("{e}"));
+    let read = &envelope["facts"]["steps"][3]["envelope"]["facts"]["text"];
+    assert!(read.as_str().is_some_and(|t| t.contains("Hello, Ada!")), "{envelope}");
 
     let bad = dir.join("bad.json");
     let flow = serde_json::json!({"steps": [

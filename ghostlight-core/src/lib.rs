@@ -88,7 +88,10 @@ pub use catalog::{
 };
 pub use decode::{DecodeError, DecodeErrorKind, Pointer};
 pub use envelope::{Effect, Envelope, Readiness, Status};
-pub use executor::{Attachment, Cancellation, Ghostlight, GhostlightBuilder, ToolResult, UnknownTool};
+pub use executor::{
+    Attachment, Cancellation, Ghostlight, GhostlightBuilder, NoProgress, Progress, StepProgress, ToolResult,
+    UnknownTool,
+};
 pub use handles::{Handle, HandleKind};
 pub use port::{BrowserPort, PortError, PortErrorKind};
 pub use request::{Call, Request, Restrictions};

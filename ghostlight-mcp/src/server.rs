@@ -5,7 +5,9 @@ use std::pin::pin;
 use std::sync::Arc;
 use std::time::Instant;
 
-use ghostlight_core::{BrowserPort, Cancellation, Ghostlight, ToolName, ToolResult};
+use ghostlight_core::{
+    BrowserPort, Cancellation, Ghostlight, NoProgress, Progress, StepProgress, ToolName, ToolResult,
+};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
     PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ProtocolVersion, ServerCapabilities,
@@ -14,6 +16,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
 use serde_json::Value;
+use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
 use crate::render;
 
@@ -28,8 +31,9 @@ const INSTRUCTIONS: &str = "Ghostlight: governed browser tools. Every call answe
 for clients that ignore it, as the text block's summary, Next: lines and compact JSON. \
 policy_explain says what is allowed and why; browser_tabs lists this session's tabs.";
 
-/// Tools that report start and end progress when the client sent a progress token.
-const PROGRESS_TOOLS: [ToolName; 2] = [ToolName::Wait, ToolName::Flow];
+/// Tools that report progress when the client sent a progress token: `browser_wait` its start
+/// and end; `browser_sequence` and `browser_flow` their start and each step as it ends.
+const PROGRESS_TOOLS: [ToolName; 3] = [ToolName::Wait, ToolName::Sequence, ToolName::Flow];
 
 /// An MCP server over one Ghostlight workspace: `tools/list` is the core catalog and
 /// `tools/call` runs [`Ghostlight::invoke`].
@@ -81,8 +85,21 @@ impl GhostlightServer {
         arguments: &Value,
         cancellation: &Cancellation,
     ) -> Result<CallToolResult, ErrorData> {
+        self.call_observed(name, arguments, cancellation, &NoProgress).await
+    }
+
+    /// [`GhostlightServer::call`], reporting each step of a `browser_sequence` or
+    /// `browser_flow` to `progress` as it ends.
+    pub async fn call_observed(
+        &self,
+        name: &str,
+        arguments: &Value,
+        cancellation: &Cancellation,
+        progress: &dyn Progress,
+    ) -> Result<CallToolResult, ErrorData> {
         let started = Instant::now();
-        let result = self.ghostlight.invoke(name, arguments, cancellation).await.map_err(|unknown| {
+        let invoked = self.ghostlight.invoke_observed(name, arguments, cancellation, progress).await;
+        let result = invoked.map_err(|unknown| {
             tracing::warn!(tool = %unknown.name, "tools/call for a tool outside the catalog");
             ErrorData::invalid_params(unknown.to_string(), None)
         })?;
@@ -109,15 +126,48 @@ fn log_call(tool: &str, result: &ToolResult, started: Instant) {
     );
 }
 
-/// Send one progress notification; a failure to send only costs the notification.
-async fn progress(peer: &Peer<RoleServer>, token: &ProgressToken, done: bool, tool: &str) {
-    let (value, message) = if done { (1.0, "finished") } else { (0.0, "started") };
-    let param = ProgressNotificationParam::new(token.clone(), value)
-        .with_total(1.0)
-        .with_message(format!("{tool} {message}"));
+/// One progress notification: `value` of `total`, with a message naming the tool.
+async fn notify(peer: &Peer<RoleServer>, token: &ProgressToken, value: usize, total: usize, message: String) {
+    #[allow(clippy::cast_precision_loss)] // counts of steps, far below 2^52
+    let param = ProgressNotificationParam::new(token.clone(), value as f64)
+        .with_total(total as f64)
+        .with_message(message);
+    // A failure to send only costs the notification.
     if let Err(error) = peer.notify_progress(param).await {
         tracing::debug!(%error, "cannot send a progress notification");
     }
+}
+
+/// A composite step as a progress message (status and tool only: never arguments or page
+/// content).
+struct StepNote {
+    done: usize,
+    total: usize,
+    message: String,
+}
+
+/// Queues each ended step for the notifier (the executor calls it synchronously).
+struct StepNotes(Option<UnboundedSender<StepNote>>);
+
+impl Progress for StepNotes {
+    fn step_finished(&self, step: StepProgress<'_>) {
+        if let Some(sender) = &self.0 {
+            let id = step.id.map(|id| format!(" (\"{id}\")")).unwrap_or_default();
+            let message = format!(
+                "step {} of {}{id}: {} {}",
+                step.index + 1,
+                step.total,
+                step.tool.as_str(),
+                step.envelope.status.as_str()
+            );
+            let _ = sender.send(StepNote { done: step.index + 1, total: step.total, message });
+        }
+    }
+}
+
+/// Steps a composite's arguments ask for (0 when they are not a list; the decoder says why).
+fn requested_steps(arguments: &Value) -> usize {
+    arguments.get("steps").and_then(Value::as_array).map_or(0, Vec::len)
 }
 
 impl ServerHandler for GhostlightServer {
@@ -153,29 +203,58 @@ impl ServerHandler for GhostlightServer {
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = Value::Object(request.arguments.unwrap_or_default());
         let name = request.name.as_ref();
-        let progress_token = ToolName::parse(name)
-            .filter(|tool| PROGRESS_TOOLS.contains(tool))
-            .and(context.meta.get_progress_token());
+        let tool = ToolName::parse(name).filter(|tool| PROGRESS_TOOLS.contains(tool));
+        let progress_token = tool.and(context.meta.get_progress_token());
+        // Progress counts steps for a composite, and 0 → 1 for a wait; values only increase.
+        let total = match tool {
+            Some(ToolName::Sequence | ToolName::Flow) => requested_steps(&arguments),
+            _ => 1,
+        };
         if let Some(token) = &progress_token {
-            progress(&context.peer, token, false, name).await;
+            notify(&context.peer, token, 0, total, format!("{name} started")).await;
         }
 
         // Bridge MCP cancellation (`notifications/cancelled` fires `context.ct`) to core's
         // signal: core then stops at its next await point and answers `cancelled` (which rmcp,
         // following the protocol, does not send to a client that cancelled).
         let cancellation = Cancellation::new();
-        let mut call = pin!(self.call(name, &arguments, &cancellation));
-        let result = tokio::select! {
-            result = &mut call => result,
-            () = context.ct.cancelled() => {
-                tracing::info!(tool = name, "cancelled by the client");
-                cancellation.cancel();
-                call.await
-            }
+        let (sender, mut pending) = unbounded_channel();
+        let notes = StepNotes(progress_token.as_ref().map(|_| sender));
+        let (arguments, cancellation_ref) = (&arguments, &cancellation);
+        let work = async move {
+            let result = {
+                let mut call = pin!(self.call_observed(name, arguments, cancellation_ref, &notes));
+                tokio::select! {
+                    result = &mut call => result,
+                    () = context.ct.cancelled() => {
+                        tracing::info!(tool = name, "cancelled by the client");
+                        cancellation_ref.cancel();
+                        call.await
+                    }
+                }
+            };
+            // Closes the channel: the notifier ends once it has sent what is queued.
+            drop(notes);
+            result
         };
+        let peer = &context.peer;
+        let token = progress_token.as_ref();
+        let notifier = async move {
+            let mut done = 0;
+            while let Some(note) = pending.recv().await {
+                if let Some(token) = token {
+                    notify(peer, token, note.done, note.total, format!("{name} {}", note.message)).await;
+                }
+                done = note.done;
+            }
+            done
+        };
+        let (result, done) = tokio::join!(work, notifier);
 
-        if let Some(token) = &progress_token {
-            progress(&context.peer, token, true, name).await;
+        if let Some(token) = &progress_token
+            && done < total
+        {
+            notify(&context.peer, token, total, total, format!("{name} finished")).await;
         }
         result.map(CallToolResponse::from)
     }

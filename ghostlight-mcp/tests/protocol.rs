@@ -207,8 +207,9 @@ impl ClientHandler for Progress {
     }
 }
 
-/// `browser_wait` and `browser_flow` report a start and an end when the client sent a progress
-/// token; other tools send none.
+/// With a progress token, `browser_wait` reports its start and end, `browser_flow` and
+/// `browser_sequence` their start and each step as it ends (and an end when they stopped
+/// early); other tools send none. Values only increase.
 #[tokio::test]
 async fn waits_and_flows_report_progress() {
     let server = GhostlightServer::new(Arc::new(site()));
@@ -235,26 +236,38 @@ async fn waits_and_flows_report_progress() {
     let flow = json!({"steps": [{"id": "read", "tool": "browser_read", "arguments": {}}]});
     let flowed = client.call_tool(with_token("browser_flow", flow, 3)).await;
     assert_eq!(status(&envelope_of(&flowed.unwrap_or_else(|e| panic!("{e}")))), "succeeded");
+    let steps = json!({"steps": [
+        {"action": "click", "selector": {"name": "Nowhere at all"}},
+        {"action": "wait", "condition": "load_ready"},
+    ]});
+    let stopped = client.call_tool(with_token("browser_sequence", steps, 4)).await;
+    assert_eq!(status(&envelope_of(&stopped.unwrap_or_else(|e| panic!("{e}")))), "failed");
+    let read = client.call_tool(with_token("browser_read", json!({}), 5)).await;
+    assert_eq!(status(&envelope_of(&read.unwrap_or_else(|e| panic!("{e}")))), "succeeded");
 
     // Notifications may trail the response a little.
     tokio::time::sleep(Duration::from_millis(200)).await;
     let seen = progress.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
     // rmcp's client assigns its own token per request; pair them by message.
-    let summary: Vec<(String, f64)> =
-        seen.iter().map(|p| (p.message.clone().unwrap_or_default(), p.progress)).collect();
-    assert_eq!(
-        summary,
-        [
-            ("browser_wait started".to_owned(), 0.0),
-            ("browser_wait finished".to_owned(), 1.0),
-            ("browser_flow started".to_owned(), 0.0),
-            ("browser_flow finished".to_owned(), 1.0),
-        ],
-        "{seen:?}"
-    );
-    assert_eq!(seen[0].progress_token, seen[1].progress_token);
-    assert_eq!(seen[2].progress_token, seen[3].progress_token);
-    assert_ne!(seen[0].progress_token, seen[2].progress_token);
+    let summary: Vec<(String, f64, Option<f64>)> =
+        seen.iter().map(|p| (p.message.clone().unwrap_or_default(), p.progress, p.total)).collect();
+    let expected = [
+        ("browser_wait started", 0.0, 1.0),
+        ("browser_wait finished", 1.0, 1.0),
+        ("browser_flow started", 0.0, 1.0),
+        (r#"browser_flow step 1 of 1 ("read"): browser_read succeeded"#, 1.0, 1.0),
+        ("browser_sequence started", 0.0, 2.0),
+        ("browser_sequence step 1 of 2: browser_click failed", 1.0, 2.0),
+        ("browser_sequence finished", 2.0, 2.0),
+    ]
+    .map(|(message, value, total)| (message.to_owned(), value, Some(total)));
+    assert_eq!(summary, expected, "{seen:?}");
+    let token = |index: usize| seen[index].progress_token.clone();
+    assert_eq!(token(0), token(1));
+    assert_eq!(token(2), token(3));
+    assert!(token(4) == token(5) && token(5) == token(6));
+    assert_ne!(token(0), token(2));
+    assert_ne!(token(2), token(4));
     let _ = client.cancel().await;
 }
 

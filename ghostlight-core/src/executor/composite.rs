@@ -39,6 +39,7 @@ use crate::tools::navigate::Destination;
 use crate::tools::sequence::SequenceRequest;
 
 use super::outcome::{Attachment, Outcome};
+use super::progress::StepProgress;
 use super::run::{Run, Step, host_of, unknown_handle};
 use super::workspace::TabSlot;
 
@@ -128,7 +129,8 @@ async fn run_child(
         requirement,
         run.dispatched,
         pinned,
-    );
+    )
+    .observed(run.progress);
     let audit = ChildAudit { child: &child, parent: &run.invocation, index, armed: true };
     let outcome = match refusal {
         None => super::execute(&child, request).await,
@@ -248,6 +250,13 @@ pub(crate) async fn sequence(run: &Run<'_>, request: &SequenceRequest) -> Outcom
             break;
         }
         let child = run_child(run, &step.request, index, Some(lease.slot.clone()), None).await;
+        run.progress.step_finished(StepProgress {
+            index,
+            total,
+            id: None,
+            tool: step.request.requirement().tool(),
+            envelope: &child.envelope,
+        });
         let succeeded = child.succeeded();
         children.push(child);
         if !succeeded {
@@ -500,6 +509,13 @@ pub(crate) async fn flow(run: &Run<'_>, request: &FlowRequest) -> Outcome {
             }
         };
 
+        run.progress.step_finished(StepProgress {
+            index,
+            total,
+            id: Some(&step.id),
+            tool: step.tool,
+            envelope: &child.envelope,
+        });
         let envelope = serde_json::to_value(&child.envelope).unwrap_or(Value::Null);
         let mut row = Map::new();
         row.insert("id".into(), json!(step.id));

@@ -25,6 +25,7 @@ mod composite;
 mod mint;
 mod ops;
 mod outcome;
+mod progress;
 mod run;
 mod selector_match;
 mod workspace;
@@ -48,6 +49,7 @@ use crate::request::Request;
 
 pub use cancel::{Cancellation, Cancelled};
 pub use outcome::Attachment;
+pub use progress::{NoProgress, Progress, StepProgress};
 
 use outcome::Outcome;
 use run::Run;
@@ -201,10 +203,22 @@ impl Ghostlight {
         arguments: &Value,
         cancellation: &Cancellation,
     ) -> Result<ToolResult, UnknownTool> {
+        self.invoke_observed(tool, arguments, cancellation, &NoProgress).await
+    }
+
+    /// Invoke `tool` by name like [`Ghostlight::invoke`], reporting each step of a
+    /// `browser_sequence` or `browser_flow` to `progress` as it ends.
+    pub async fn invoke_observed(
+        &self,
+        tool: &str,
+        arguments: &Value,
+        cancellation: &Cancellation,
+        progress: &dyn Progress,
+    ) -> Result<ToolResult, UnknownTool> {
         let name = ToolName::parse(tool).ok_or_else(|| UnknownTool {
             name: crate::language::bound_visible(tool, crate::limits::ECHO_CHARS).unwrap_or_default(),
         })?;
-        Ok(self.invoke_tool(name, arguments, cancellation).await)
+        Ok(self.run_tool(name, arguments, cancellation, progress).await)
     }
 
     /// Invoke a catalog tool.
@@ -213,6 +227,16 @@ impl Ghostlight {
         tool: ToolName,
         arguments: &Value,
         cancellation: &Cancellation,
+    ) -> ToolResult {
+        self.run_tool(tool, arguments, cancellation, &NoProgress).await
+    }
+
+    async fn run_tool(
+        &self,
+        tool: ToolName,
+        arguments: &Value,
+        cancellation: &Cancellation,
+        progress: &dyn Progress,
     ) -> ToolResult {
         let invocation = self.workspace.mint(HandleKind::Invocation);
         let call = match decode_call(tool, arguments) {
@@ -232,7 +256,8 @@ impl Ghostlight {
             call.request.requirement(),
             &dispatched,
             None,
-        );
+        )
+        .observed(progress);
         let work = pin!(execute(&run, &call.request));
         let cancelled = pin!(cancellation.cancelled());
         let outcome = match select(work, cancelled).await {

@@ -28,6 +28,7 @@ use crate::tools::common::{TargetRef, ViewPoint};
 
 use super::Shared;
 use super::outcome::{LIST_TABS, Outcome, RECAPTURE, REINSPECT, port_failure};
+use super::progress::{NoProgress, Progress};
 use super::selector_match::{SelectorMatch, match_selector};
 use super::workspace::{TabSlot, TargetEntry, ViewEntry, Workspace};
 
@@ -55,6 +56,8 @@ pub(crate) struct Run<'a> {
     /// The tab a composite holds locked for its children.
     pub(crate) pinned: Option<Arc<TabSlot>>,
     pub(crate) started: Instant,
+    /// Who watches this invocation's steps (children report to their composite's watcher).
+    pub(crate) progress: &'a dyn Progress,
     audit: Mutex<Option<AuditRecord>>,
 }
 
@@ -119,8 +122,15 @@ impl<'a> Run<'a> {
             dispatched,
             pinned,
             started: Instant::now(),
+            progress: &NoProgress,
             audit: Mutex::new(None),
         }
+    }
+
+    /// Report this run's steps to `progress`.
+    pub(crate) fn observed(mut self, progress: &'a dyn Progress) -> Self {
+        self.progress = progress;
+        self
     }
 
     /// The browser.

@@ -420,3 +420,71 @@ fn a_flow_may_close_its_own_tab() {
     assert_eq!(envelope.status, Status::Succeeded, "{}", envelope.summary);
     assert_eq!(rows(&envelope)[1]["envelope"]["facts"]["closed"], true);
 }
+
+// ----- progress -----------------------------------------------------------------------------
+
+/// Every reported step as (index, total, id, tool, status, summary).
+type Reported = Vec<(usize, usize, Option<String>, ToolName, Status, String)>;
+
+/// Invoke with a progress observer that records every step it is told about.
+fn observed(h: &Harness, tool: &str, arguments: Value) -> (Envelope, Reported) {
+    let seen = std::sync::Mutex::new(Reported::new());
+    let record = |step: crate::executor::StepProgress<'_>| {
+        seen.lock().unwrap_or_else(|p| p.into_inner()).push((
+            step.index,
+            step.total,
+            step.id.map(str::to_owned),
+            step.tool,
+            step.envelope.status,
+            step.envelope.summary.clone(),
+        ));
+    };
+    let result = futures::executor::block_on(h.ghost.invoke_observed(
+        tool,
+        &arguments,
+        &crate::Cancellation::never(),
+        &record,
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    (result.envelope, seen.into_inner().unwrap_or_else(|p| p.into_inner()))
+}
+
+#[test]
+fn progress_reports_each_flow_step_as_it_ends_with_the_rows_envelopes() {
+    let h = Harness::new(fixture());
+    h.open(HOME);
+    let steps = json!([
+        step("save", "browser_click", json!({"selector": {"name": "Save"}})),
+        step("nowhere", "browser_click", json!({"selector": {"name": "Nowhere"}})),
+        step("read", "browser_read", json!({"max_chars": 500})),
+    ]);
+    let (envelope, seen) = observed(&h, "browser_flow", json!({"on_error": "continue", "steps": steps}));
+    let ids: Vec<Option<&str>> = seen.iter().map(|s| s.2.as_deref()).collect();
+    assert_eq!(ids, [Some("save"), Some("nowhere"), Some("read")]);
+    assert!(seen.iter().enumerate().all(|(i, s)| s.0 == i && s.1 == 3), "{seen:?}");
+    let statuses: Vec<Status> = seen.iter().map(|s| s.4).collect();
+    assert_eq!(statuses, [Status::Succeeded, Status::Failed, Status::Succeeded]);
+    for (reported, row) in seen.iter().zip(rows(&envelope)) {
+        assert_eq!(json!(reported.3.as_str()), row["tool"]);
+        assert_eq!(json!(reported.5), row["envelope"]["summary"], "the row's own summary");
+    }
+}
+
+#[test]
+fn progress_reports_sequence_steps_up_to_the_stop_and_nothing_for_plain_tools() {
+    let h = Harness::new(fixture());
+    h.open(HOME);
+    let (_, seen) = observed(
+        &h,
+        "browser_sequence",
+        json!({"steps": [click("Save"), click("Nowhere"), click("Subscribe")]}),
+    );
+    let reported: Vec<(usize, usize, Option<String>, ToolName, Status)> =
+        seen.iter().map(|s| (s.0, s.1, s.2.clone(), s.3, s.4)).collect();
+    assert_eq!(
+        reported,
+        [(0, 3, None, ToolName::Click, Status::Succeeded), (1, 3, None, ToolName::Click, Status::Failed)]
+    );
+    let (_, seen) = observed(&h, "browser_read", json!({}));
+    assert!(seen.is_empty(), "{seen:?}");
+}
