@@ -90,3 +90,97 @@ async fn manual_startup_asks_the_person() {
     assert_eq!(children(pid), []);
     let _ = client.cancel().await;
 }
+
+/// The binary applies its configuration's `[audit]` section: one JSON line per invocation in
+/// the named file, payload-free (the script's source and the arguments' values never appear).
+#[tokio::test]
+async fn the_audit_file_of_the_configuration_gets_one_payload_free_line_per_call() {
+    let (bin, _) = setup("audit");
+    let dir = bin.parent().unwrap_or_else(|| panic!("a parent")).to_owned();
+    let audit = dir.join("audit.jsonl");
+    let _ = std::fs::remove_file(&audit);
+    let config = dir.join("audit.toml");
+    let text = format!(
+        "[capabilities]\nallow = [\"read\", \"action\", \"write\", \"execute\"]\n[hosts]\nallow = [\"allowed.example\"]\n\
+         [audit]\ndestination = \"file\"\npath = {:?}\n",
+        audit.display().to_string()
+    );
+    std::fs::write(&config, text).unwrap_or_else(|e| panic!("{e}"));
+    let config_arg = config.to_string_lossy().into_owned();
+    let (client, _pid) = spawn_binary(&["--config", &config_arg], Some(&bin)).await;
+
+    const SECRET: &str = "secret-script-source-4711";
+    let calls = [
+        ("policy_explain", json!({})),
+        ("browser_navigate", json!({"url": "https://elsewhere.example/"})),
+        ("browser_read", json!({"bogus": SECRET})),
+        ("browser_execute", json!({"script": SECRET, "restrict_hosts": ["other.example"]})),
+    ];
+    let mut expected = Vec::new();
+    for (tool, arguments) in calls {
+        let envelope = invoke(&client, tool, arguments).await;
+        expected.push((tool, envelope["status"].as_str().unwrap_or("?").to_owned()));
+    }
+    let _ = client.cancel().await;
+
+    let written = std::fs::read_to_string(&audit).unwrap_or_else(|e| panic!("{}: {e}", audit.display()));
+    assert!(!written.contains(SECRET), "a payload reached the audit file:\n{written}");
+    let records: Vec<serde_json::Value> = written
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect();
+    let seen: Vec<(&str, String)> = records
+        .iter()
+        .map(|r| (r["tool"].as_str().unwrap_or("?"), r["status"].as_str().unwrap_or("?").to_owned()))
+        .collect();
+    assert_eq!(seen, expected, "{written}");
+    assert_eq!(expected[1].1, "blocked", "the configured host allow list applied");
+    assert_eq!(expected[2].1, "failed");
+}
+
+/// The organization file is compiled as the organization layer by the same path the binaries
+/// use (`ConfigSources::load` → `ServeArgs::resolve_loaded` → `browser::ghostlight`): its
+/// ceilings bind a user file that allows more, and `policy_explain` names the organization.
+/// (The binaries read it from `ORGANIZATION_PATH`, which no flag or variable overrides.)
+#[tokio::test]
+async fn the_organization_file_binds_the_user_file() {
+    use ghostlight_core::Cancellation;
+    use ghostlight_mcp::ServeArgs;
+    use ghostlight_mcp::config::ConfigSources;
+
+    let (bin, _) = setup("organization");
+    let dir = bin.parent().unwrap_or_else(|| panic!("a parent")).to_owned();
+    let user = dir.join("user.toml");
+    std::fs::write(&user, "[capabilities]\nallow = [\"read\", \"action\", \"write\", \"execute\"]\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let organization = dir.join("organization.toml");
+    std::fs::write(
+        &organization,
+        "[organization]\nname = \"Acme\"\n[ceilings]\ncapabilities = [\"read\"]\nhosts = [\"*.acme.example\"]\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let loaded = ConfigSources { user: Some((user, true)), organization: Some(organization) }
+        .load()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let options = ServeArgs::default().resolve_loaded(&loaded).unwrap_or_else(|e| panic!("{e}"));
+    let (browser, ghostlight) =
+        ghostlight_mcp::browser::ghostlight(&options).unwrap_or_else(|e| panic!("{e}"));
+    let call = |tool: &'static str, arguments: serde_json::Value| {
+        let ghostlight = ghostlight.clone();
+        async move {
+            let result = ghostlight.invoke(tool, &arguments, &Cancellation::never()).await;
+            serde_json::to_value(result.unwrap_or_else(|e| panic!("{e}")).envelope).unwrap_or_default()
+        }
+    };
+
+    let script = call("browser_execute", json!({"script": "1"})).await;
+    assert_eq!(script["status"], "blocked", "{script}");
+    assert!(script["summary"].as_str().is_some_and(|s| s.contains("organization")), "{script}");
+    let click = call("browser_click", json!({"selector": {"name": "Save"}})).await;
+    assert_eq!(click["status"], "blocked", "a ceiling of read only: {click}");
+    let outside = call("browser_navigate", json!({"url": "https://example.com/"})).await;
+    assert_eq!(outside["status"], "blocked", "outside the host ceiling: {outside}");
+    let explained = call("policy_explain", json!({})).await;
+    assert!(explained.to_string().contains("Acme"), "{explained}");
+    browser.shutdown().await;
+}
