@@ -70,8 +70,7 @@ async fn run(engine: Engine) {
         matrix.push(never_finishes_loading(&g, &site).await);
     })
     .await;
-    scenario(engine, "dialog_during_flow", async { matrix.push(dialog_during_flow(&g, &hosts).await) })
-        .await;
+    scenario(engine, "dialog_during_flow", async { matrix.push(dialog_during_flow(&g, &hosts).await) }).await;
     scenario(engine, "second_host_mid_sequence", async {
         matrix.extend(second_host_mid_sequence(&browser, &hosts).await);
     })
@@ -115,7 +114,8 @@ async fn ok(ghostlight: &Ghostlight, tool: &str, arguments: Value) -> Value {
 /// is unknown or partial.
 fn truthful(envelope: &Value) {
     assert_ne!(envelope["reason"], "invalid_arguments", "{envelope}");
-    if matches!(envelope["effect"].as_str(), Some("unknown" | "partial")) || envelope["status"] != "succeeded" {
+    if matches!(envelope["effect"].as_str(), Some("unknown" | "partial")) || envelope["status"] != "succeeded"
+    {
         assert_eq!(envelope["repeat_safe"], false, "{envelope}");
     }
 }
@@ -167,20 +167,33 @@ async fn killed_mid_call(engine: Engine, site: &Site, fault: Fault) -> String {
     assert!(matches!(waited["effect"].as_str(), Some("none" | "unknown")), "{waited}");
 
     // The Ghostlight keeps answering: the old tab is gone, navigation opens a fresh session.
+    let started = Instant::now();
     let old = call(&ghostlight, "browser_read", json!({"tab": tab})).await;
+    let old_took = started.elapsed();
     truthful(&old);
     assert_ne!(old["status"], "succeeded", "{old}");
+    let started = Instant::now();
     let again = call(&ghostlight, "browser_navigate", json!({"url": site.url("/two").as_str()})).await;
+    let again_took = started.elapsed();
     assert_eq!(again["status"], "succeeded", "{again}");
     let fresh = browser.testing_process().await.expect("a second browser");
     assert_ne!(fresh.profile_dir, process.profile_dir);
+    let started = Instant::now();
     browser.shutdown().await;
+    eprintln!(
+        "[{}]   shutdown after {fault:?} killed: {} ms",
+        engine.as_str(),
+        started.elapsed().as_millis()
+    );
     format!(
-        "{fault:?} killed during browser_wait → {} after {:.1}s; old tab → {}; navigate → {}",
+        "{fault:?} killed during browser_wait → {} after {:.1}s; old tab → {} after {:.1}s; navigate (a new \
+         browser) → {} after {:.1}s",
         outcome(&waited),
         elapsed.as_secs_f32(),
         outcome(&old),
-        outcome(&again)
+        old_took.as_secs_f32(),
+        outcome(&again),
+        again_took.as_secs_f32()
     )
 }
 
@@ -191,14 +204,21 @@ async fn killed_mid_call(engine: Engine, site: &Site, fault: Fault) -> String {
 /// Firefox's WebDriver tab (`new_tab`) has one entry; Chromium's has two (the WebDriver
 /// `about:blank` stays in its history), so on Chromium the page opens the tab by script and
 /// a second workspace adopts it.
-async fn tab_closed_by_page(engine: Engine, browser: &Arc<WebDriverBrowser>, g: &Ghostlight, site: &Site) -> String {
-    let first = ok(g, "browser_navigate", json!({"url": site.url("/opener").as_str(), "reuse": "never"})).await;
+async fn tab_closed_by_page(
+    engine: Engine,
+    browser: &Arc<WebDriverBrowser>,
+    g: &Ghostlight,
+    site: &Site,
+) -> String {
+    let first =
+        ok(g, "browser_navigate", json!({"url": site.url("/opener").as_str(), "reuse": "never"})).await;
     let keep = tab_of(&first);
     let adopter;
     let (g, how) = match engine {
         Engine::Firefox => {
             let opened =
-                ok(g, "browser_navigate", json!({"url": site.url("/closer").as_str(), "new_tab": true})).await;
+                ok(g, "browser_navigate", json!({"url": site.url("/closer").as_str(), "new_tab": true}))
+                    .await;
             (g, ("new_tab", tab_of(&opened)))
         }
         _ => {
@@ -216,7 +236,8 @@ async fn tab_closed_by_page(engine: Engine, browser: &Arc<WebDriverBrowser>, g: 
         }
     };
     let (how, closing) = how;
-    let clicked = call(g, "browser_click", json!({"tab": closing, "selector": {"name": "Close this tab"}})).await;
+    let clicked =
+        call(g, "browser_click", json!({"tab": closing, "selector": {"name": "Close this tab"}})).await;
     assert_eq!(clicked["status"], "succeeded", "{clicked}");
     let gone = {
         let mut gone = false;
@@ -239,15 +260,19 @@ async fn tab_closed_by_page(engine: Engine, browser: &Arc<WebDriverBrowser>, g: 
     truthful(&read);
     assert_eq!((read["status"].as_str(), read["effect"].as_str()), (Some("failed"), Some("none")), "{read}");
     assert!(matches!(read["facts"]["reason"].as_str(), Some("tab_gone" | "tab_closed")), "{read}");
-    let click = call(g, "browser_click", json!({"tab": closing, "selector": {"name": "Close this tab"}})).await;
+    let click =
+        call(g, "browser_click", json!({"tab": closing, "selector": {"name": "Close this tab"}})).await;
     truthful(&click);
-    assert_eq!((click["status"].as_str(), click["effect"].as_str()), (Some("failed"), Some("none")), "{click}");
+    assert_eq!(
+        (click["status"].as_str(), click["effect"].as_str()),
+        (Some("failed"), Some("none")),
+        "{click}"
+    );
     assert!(matches!(click["facts"]["reason"].as_str(), Some("tab_gone" | "tab_closed")), "{click}");
 
     // Still answering: the other tab reads, and the closed handle reopens by navigation.
     let other = ok(g, "browser_tabs", json!({"action": "list"})).await;
-    let reopened =
-        ok(g, "browser_navigate", json!({"tab": closing, "url": site.url("/two").as_str()})).await;
+    let reopened = ok(g, "browser_navigate", json!({"tab": closing, "url": site.url("/two").as_str()})).await;
     assert_eq!(reopened["facts"]["reopened"], true, "{reopened}");
     assert!(listed(g).await.contains(&closing));
     ok(g, "browser_tabs", json!({"action": "close", "tab": closing})).await;
@@ -303,12 +328,14 @@ async fn never_finishes_loading(g: &Ghostlight, site: &Site) -> String {
     hanging.release();
     ok(g, "browser_tabs", json!({"action": "close", "tab": tab})).await;
     format!(
-        "page never finishes loading → navigate {} (readiness {}) after {:.1}s; read {} after {:.1}s; navigate \
-         elsewhere {}",
+        "page never finishes loading → navigate {} (readiness {}) after {:.1}s; read {} (readiness {}, on the \
+         hanging page: {}) after {:.1}s; navigate elsewhere {}",
         outcome(&hung),
         hung["readiness"].as_str().unwrap_or("?"),
         took.as_secs_f32(),
         outcome(&read),
+        read["readiness"].as_str().unwrap_or("?"),
+        read["facts"]["url"].as_str().is_some_and(|url| url.starts_with(hanging.url("/").as_str())),
         read_took.as_secs_f32(),
         outcome(&away)
     )
@@ -317,7 +344,8 @@ async fn never_finishes_loading(g: &Ghostlight, site: &Site) -> String {
 /// A `browser_flow` whose second step opens an alert: the third step reports the dialog, the
 /// flow stops partial before its fourth, and `browser_dialog` resolves the dialog afterwards.
 async fn dialog_during_flow(g: &Ghostlight, hosts: &support::Site) -> String {
-    let start = ok(g, "browser_navigate", json!({"url": hosts.url("/counter").as_str(), "reuse": "never"})).await;
+    let start =
+        ok(g, "browser_navigate", json!({"url": hosts.url("/counter").as_str(), "reuse": "never"})).await;
     let tab = tab_of(&start);
     let steps = json!([
         { "id": "open", "tool": "browser_navigate", "arguments": { "url": hosts.url("/dialogs").as_str() } },
@@ -394,16 +422,19 @@ async fn second_host_mid_sequence(browser: &Arc<WebDriverBrowser>, hosts: &suppo
             assert_eq!(sequence["effect"], "partial", "{sequence}");
             assert_eq!(completed, json!(1), "{sequence}");
             let steps = sequence["facts"]["steps"].as_array().expect("step rows");
+            assert_eq!(steps[0]["effect"], "applied", "the click's row: {sequence}");
             let wait = steps.get(1).expect("the wait's row");
             assert_eq!(wait["status"], "blocked", "the wait was refused on the foreign page: {sequence}");
         }
         // Still answering: back to an allowed host in the same tab.
-        let back = ok(&g, "browser_navigate", json!({"tab": tab, "url": hosts.url("/counter").as_str()})).await;
+        let back =
+            ok(&g, "browser_navigate", json!({"tab": tab, "url": hosts.url("/counter").as_str()})).await;
         ok(&g, "browser_tabs", json!({"action": "close", "tab": tab})).await;
         rows.push(format!(
-            "click lands on {HOST_B} mid-sequence, allowed {allowed:?} → sequence {} (completed {completed}); \
-             navigate back {}",
+            "click lands on {HOST_B} mid-sequence, allowed {allowed:?} → sequence {} (completed {completed}, \
+             stopped at {}); navigate back {}",
             outcome(&sequence),
+            sequence["facts"].get("stopped_at").map_or_else(|| "-".to_owned(), Value::to_string),
             outcome(&back)
         ));
     }

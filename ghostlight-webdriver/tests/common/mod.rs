@@ -115,7 +115,7 @@ fn page(path: &str) -> String {
         return "<!doctype html><title>Closer</title><h1>Closer</h1>\
             <button id=close onclick=\"setTimeout(() => window.close(), 300)\">Close this tab</button>\
 "
-            .into();
+        .into();
     }
     if path == "/opener" {
         return "<!doctype html><title>Opener</title><h1>Opener</h1>\
