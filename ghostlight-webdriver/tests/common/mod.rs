@@ -8,8 +8,11 @@
 #![allow(dead_code, unreachable_pub)]
 
 use std::future::Future;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use ghostlight_webdriver::Engine;
@@ -54,6 +57,9 @@ pub const SLOW_PAGE_DELAY: Duration = Duration::from_millis(2500);
 ///
 /// - `/unload`: a page that asks to confirm leaving (`beforeunload`) once it was clicked;
 /// - `/slow`: a page whose response is delayed by [`SLOW_PAGE_DELAY`];
+/// - `/closer`: a page whose "Close this tab" button makes the page close its own tab
+///   (`window.close()` shortly after the click, so the click itself answers first);
+/// - `/opener`: a page whose "Open a closer" button opens `/closer?popup` by script;
 /// - any other path: a page titled after the path (`/a` → `A`) with a button.
 pub struct Site {
     server: Arc<tiny_http::Server>,
@@ -105,12 +111,109 @@ fn page(path: &str) -> String {
             <script>addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = ''; });</script>"
             .into();
     }
+    if path == "/closer" {
+        return "<!doctype html><title>Closer</title><h1>Closer</h1>\
+            <button id=close onclick=\"setTimeout(() => window.close(), 300)\">Close this tab</button>\
+"
+        .into();
+    }
+    if path == "/opener" {
+        return "<!doctype html><title>Opener</title><h1>Opener</h1>\
+            <button id=open onclick=\"window.open('/closer?popup')\">Open a closer</button>"
+            .into();
+    }
     let name = path.trim_start_matches('/');
     let title = name.to_uppercase();
     format!(
         "<!doctype html><title>{title}</title><h1>{title}</h1><button id=b>Button {title}</button>\
          <div style=\"height: 3000px\"></div>"
     )
+}
+
+/// A loopback server (its own port on 127.0.0.1) whose every answer never finishes: it sends
+/// the headers and the start of a page, then holds the connection open until the server is
+/// released (on drop at the latest), so the page never finishes loading.
+pub struct Hanging {
+    port: u16,
+    released: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+    /// Connections accepted so far.
+    accepted: Arc<AtomicUsize>,
+}
+
+impl Hanging {
+    /// Start the server.
+    pub fn start() -> Hanging {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback listener");
+        listener.set_nonblocking(true).expect("a non-blocking listener");
+        let port = listener.local_addr().expect("a bound address").port();
+        let released = Arc::new(AtomicBool::new(false));
+        let accepted = Arc::new(AtomicUsize::new(0));
+        let (flag, count) = (Arc::clone(&released), Arc::clone(&accepted));
+        let thread = std::thread::spawn(move || {
+            let mut held = Vec::new();
+            while !flag.load(Ordering::SeqCst) {
+                match listener.accept() {
+                    Ok((stream, _)) => {
+                        count.fetch_add(1, Ordering::SeqCst);
+                        let flag = Arc::clone(&flag);
+                        held.push(std::thread::spawn(move || hold(stream, &flag)));
+                    }
+                    Err(_) => std::thread::sleep(Duration::from_millis(20)),
+                }
+            }
+            for connection in held {
+                let _ = connection.join();
+            }
+        });
+        Hanging { port, released, thread: Some(thread), accepted }
+    }
+
+    /// The URL of `path` on this server.
+    pub fn url(&self, path: &str) -> Url {
+        Url::parse(&format!("http://127.0.0.1:{}{path}", self.port)).expect("a hanging URL")
+    }
+
+    /// Connections accepted so far.
+    pub fn accepted(&self) -> usize {
+        self.accepted.load(Ordering::SeqCst)
+    }
+
+    /// Close every held connection and stop accepting; waits for the server's threads.
+    pub fn release(&mut self) {
+        self.released.store(true, Ordering::SeqCst);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for Hanging {
+    fn drop(&mut self) {
+        self.release();
+    }
+}
+
+/// Answer one connection with headers and half a page, then hold it until `released`.
+fn hold(mut stream: TcpStream, released: &AtomicBool) {
+    let _ = stream.set_nonblocking(false);
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(500)));
+    let mut request = Vec::new();
+    let mut buffer = [0_u8; 1024];
+    while !request.windows(4).any(|w| w == b"\r\n\r\n") {
+        match stream.read(&mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => request.extend_from_slice(&buffer[..n]),
+        }
+    }
+    let head = "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: 100000\r\n\r\n\
+                <!doctype html><title>Hanging</title><h1>Still loading</h1><p>The rest never comes";
+    let _ = stream.write_all(head.as_bytes());
+    let _ = stream.flush();
+    while !released.load(Ordering::SeqCst) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = stream.shutdown(std::net::Shutdown::Both);
 }
 
 /// Processes (not zombies) whose command line contains `needle`.
