@@ -20,7 +20,8 @@ if [ "$mode" = smoke ]; then seconds=10; else seconds="${1:-60}"; shift || true;
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(decode flow_ref hosts config mcp)
 
-# Generated seeds: the catalog's examples.
+# Generated seeds: the catalog's examples (committed; a smoke run uses them as they are).
+if [ "$mode" != smoke ]; then
 #   decode: one file per tool, first byte = the tool's index, then its example.
 #   mcp: one file per tool, "NAME<TAB>EXAMPLE", plus every example in one session.
 mkdir -p fuzz/seeds/decode fuzz/seeds/mcp
@@ -40,6 +41,7 @@ for index, tool in enumerate(tools):
 with open(os.path.join(mcp, "session"), "w") as f:
     f.write("\n".join(session[:8]))
 ' fuzz/seeds/decode fuzz/seeds/mcp
+fi
 [ "$mode" = seed ] && exit 0
 
 for target in "${targets[@]}"; do

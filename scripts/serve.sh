@@ -9,9 +9,15 @@ say() { echo "serve.sh: $*" >&2; }
 
 command -v cargo >/dev/null || { say "cargo is required: https://rustup.rs"; exit 2; }
 
+# Debian names the packages chromium / chromium-driver; Ubuntu chromium-browser /
+# chromium-chromedriver.
+browser_package=chromium driver_package=chromium-driver
+if grep -qsE '^ID=ubuntu' /etc/os-release; then
+    browser_package=chromium-browser driver_package=chromium-chromedriver
+fi
 packages=()
-command -v chromium >/dev/null || command -v chromium-browser >/dev/null || packages+=(chromium)
-command -v chromedriver >/dev/null || packages+=(chromium-driver)
+command -v chromium >/dev/null || command -v chromium-browser >/dev/null || packages+=("$browser_package")
+command -v chromedriver >/dev/null || packages+=("$driver_package")
 if [ "${#packages[@]}" -gt 0 ]; then
     if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
         say "installing ${packages[*]}"
@@ -19,7 +25,7 @@ if [ "${#packages[@]}" -gt 0 ]; then
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${packages[@]}" >&2
     else
         say "missing ${packages[*]}; install them with:"
-        say "  sudo apt-get install chromium chromium-driver"
+        say "  sudo apt-get install ${packages[*]}"
         exit 2
     fi
 fi

@@ -7,6 +7,25 @@
 //!
 //! Exit codes: 0 success; 1 the browser work failed, was refused, or needs a person; 2 a usage
 //! or configuration error.
+//!
+//! ```sh
+//! ghostlight doctor --probe                       # browsers, drivers, configuration; opens one session
+//! ghostlight call browser_navigate '{"url":"https://example.com"}'
+//! ghostlight call --json --out shots browser_screenshot '{}'
+//! ghostlight flow smoke.json                      # one line per step as it ends; exit 1 if it stopped
+//! ghostlight tools --format openai > tools.json   # function-calling definitions
+//! ghostlight config init && ghostlight config check
+//! ```
+//!
+//! A flow file is `browser_flow` arguments; a step refers to an earlier one with `flow_ref`:
+//!
+//! ```json
+//! {"steps": [
+//!   {"id": "open", "tool": "browser_navigate", "arguments": {"url": "https://example.com"}},
+//!   {"id": "read", "tool": "browser_read",
+//!    "arguments": {"tab": {"flow_ref": {"step": "open", "pointer": "/facts/tab"}}}}
+//! ]}
+//! ```
 
 #![forbid(unsafe_code)]
 
