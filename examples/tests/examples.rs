@@ -103,11 +103,8 @@ fn run(name: &str, args: &[&str]) -> Run {
             None => thread::sleep(Duration::from_millis(50)),
         }
     };
-    let run = Run {
-        code,
-        stdout: stdout.join().unwrap_or_default(),
-        stderr: stderr.join().unwrap_or_default(),
-    };
+    let run =
+        Run { code, stdout: stdout.join().unwrap_or_default(), stderr: stderr.join().unwrap_or_default() };
     eprintln!("{name} {args:?}: exit {code:?} in {} ms", started.elapsed().as_millis());
     run
 }
