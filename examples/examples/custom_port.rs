@@ -51,6 +51,8 @@ enum Kind {
     Checkbox,
     /// Holds text (filled or typed).
     TextBox,
+    /// A heading: structure, not a control.
+    Heading,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -63,21 +65,22 @@ struct Element {
 #[derive(Debug, Clone)]
 struct Page {
     title: &'static str,
-    heading: &'static str,
     text: &'static str,
+    /// In document order; the first is the page's heading.
     elements: Vec<Element>,
 }
 
 fn toy_web() -> HashMap<&'static str, Page> {
     let link = |name, to| Element { role: "link", name, kind: Kind::Link(to) };
+    let heading = |name| Element { role: "heading", name, kind: Kind::Heading };
     HashMap::from([
         (
             "https://toy.example/",
             Page {
                 title: "Toy home",
-                heading: "Welcome to the toy browser",
                 text: "This page lives in a HashMap; no browser was started.",
                 elements: vec![
+                    heading("Welcome to the toy browser"),
                     link("About", "https://toy.example/about"),
                     Element { role: "textbox", name: "Email", kind: Kind::TextBox },
                     Element { role: "checkbox", name: "Remember me", kind: Kind::Checkbox },
@@ -93,9 +96,8 @@ fn toy_web() -> HashMap<&'static str, Page> {
             "https://toy.example/about",
             Page {
                 title: "About",
-                heading: "About",
                 text: "Ghostlight drove this page through the BrowserPort trait alone.",
-                elements: vec![link("Home", "https://toy.example/")],
+                elements: vec![heading("About"), link("Home", "https://toy.example/")],
             },
         ),
     ])
@@ -152,9 +154,8 @@ impl ToyBrowser {
     fn page_at(&self, url: &Url) -> Page {
         self.pages.get(url.as_str()).cloned().unwrap_or(Page {
             title: "Not found",
-            heading: "Not found",
             text: "The toy web has no page here.",
-            elements: Vec::new(),
+            elements: vec![Element { role: "heading", name: "Not found", kind: Kind::Heading }],
         })
     }
 
@@ -170,8 +171,14 @@ impl ToyBrowser {
     /// The whole visible text of a tab's document.
     fn text_of(&self, tab: &Tab) -> String {
         let page = self.page_at(tab.url());
-        let mut lines = vec![page.heading, page.text];
-        lines.extend(page.elements.iter().map(|e| e.name));
+        let mut lines = Vec::new();
+        for element in &page.elements {
+            lines.push(element.name);
+            // The paragraph sits under the heading.
+            if matches!(element.kind, Kind::Heading) {
+                lines.push(page.text);
+            }
+        }
         lines.extend(tab.added.iter().copied());
         lines.join("\n")
     }
@@ -189,7 +196,7 @@ impl ToyBrowser {
             credential: None,
             depth: None,
             text: None,
-            control: true,
+            control: !matches!(element.kind, Kind::Heading),
         }
     }
 
@@ -361,27 +368,19 @@ impl BrowserPort for ToyBrowser {
         let mut state = self.lock();
         let tab = state.tab(tab)?;
         let page = self.page_at(tab.url());
-        let heading = PerceivedElement {
-            element: ElementRef::new(format!("{}:heading", tab.document)),
-            role: "heading".to_owned(),
-            name: Some(page.heading.to_owned()),
-            states: Vec::new(),
-            credential: None,
-            depth: None,
-            text: None,
-            control: false,
-        };
-        let controls = page.elements.iter().enumerate().map(|(i, e)| self.perceived(tab, i, e));
+        let all = page.elements.iter().enumerate().map(|(i, e)| self.perceived(tab, i, e));
         let elements: Vec<PerceivedElement> = match &input.scope {
-            PerceiveScope::Controls => controls.collect(),
-            PerceiveScope::Structure => vec![heading],
-            PerceiveScope::All => std::iter::once(heading).chain(controls).collect(),
-            // A flat page: everything sits one level below the root.
-            PerceiveScope::Document { root: None, .. } => std::iter::once(heading)
-                .chain(controls)
-                .map(|e| PerceivedElement { depth: Some(1), ..e })
-                .collect(),
-            PerceiveScope::Document { root: Some(_), .. } => Vec::new(),
+            PerceiveScope::Controls => all.filter(|e| e.control).collect(),
+            PerceiveScope::Structure => all.filter(|e| !e.control).collect(),
+            PerceiveScope::All => all.collect(),
+            // A flat page: everything sits one level below the root, and nothing below that.
+            PerceiveScope::Document { root: None, .. } => {
+                all.map(|e| PerceivedElement { depth: Some(1), ..e }).collect()
+            }
+            PerceiveScope::Document { root: Some(root), .. } => {
+                self.element(tab, root)?;
+                Vec::new()
+            }
         };
         let truncated = elements.len() > input.max_items;
         Ok(Perception { elements: elements.into_iter().take(input.max_items).collect(), truncated })
@@ -391,13 +390,12 @@ impl BrowserPort for ToyBrowser {
         &self,
         tab: &TabRef,
         text: &str,
-        _controls_only: bool,
+        controls_only: bool,
         max: usize,
     ) -> PortResult<Vec<PerceivedElement>> {
         let mut state = self.lock();
         let tab = state.tab(tab)?;
         let wanted = text.to_lowercase();
-        // Every toy element is a control, so `controls_only` changes nothing.
         let page = self.page_at(tab.url());
         Ok(page
             .elements
@@ -405,6 +403,7 @@ impl BrowserPort for ToyBrowser {
             .enumerate()
             .filter(|(_, e)| e.name.to_lowercase().contains(&wanted))
             .map(|(i, e)| self.perceived(tab, i, e))
+            .filter(|e| e.control || !controls_only)
             .take(max)
             .collect())
     }
@@ -456,7 +455,8 @@ impl BrowserPort for ToyBrowser {
                     tab.checked.insert(index);
                 }
             }
-            Kind::TextBox => {}
+            // Clicking a text box or a heading changes nothing on a toy page.
+            Kind::TextBox | Kind::Heading => {}
         }
         let summary = ElementSummary { role: element.role.to_owned(), name: Some(element.name.to_owned()) };
         Ok(ActionReceipt { element: Some(summary), page: self.state_of(tab) })
