@@ -85,7 +85,10 @@ const TEXT_SCRIPT: &str = "return document.body.innerText.includes(arguments[0])
 
 /// Tools whose row has no bare figure, and why (printed as footnotes).
 pub(crate) const NO_BARE: [(&str, &str); 3] = [
-    ("browser_diagnose", "reads evidence the adapter already collected over BiDi; no browser command to compare"),
+    (
+        "browser_diagnose",
+        "reads evidence the adapter already collected over BiDi; no browser command to compare",
+    ),
     ("policy_explain", "no browser work at all"),
     (
         "browser_record",
@@ -164,7 +167,10 @@ impl Driver {
         let mut caps = Map::new();
         caps.insert("browserName".into(), json!("chrome"));
         caps.insert("goog:chromeOptions".into(), json!({ "args": args }));
-        caps.insert("unhandledPromptBehavior".into(), json!({ "default": "ignore", "beforeUnload": "ignore" }));
+        caps.insert(
+            "unhandledPromptBehavior".into(),
+            json!({ "default": "ignore", "beforeUnload": "ignore" }),
+        );
         caps.insert("pageLoadStrategy".into(), json!("normal"));
         let endpoint = format!("http://127.0.0.1:{port}/");
         let deadline = Instant::now() + START_TIMEOUT;
@@ -293,9 +299,10 @@ pub(crate) async fn run(site: &Site, reps: usize) -> Vec<(&'static str, Timing)>
     b.time("browser_read", |c, _| async move { read(&c).await }).await;
     b.goto(&url("/form")).await;
     b.time("browser_inspect", |c, _| async move { inspect(&c).await }).await;
-    b.time("browser_find", |c, _| async move {
-        execute(&c, QUERY_SCRIPT, vec![json!("Create account")]).await
-    })
+    b.time(
+        "browser_find",
+        |c, _| async move { execute(&c, QUERY_SCRIPT, vec![json!("Create account")]).await },
+    )
     .await;
     b.time("browser_fill_form", |c, i| async move {
         retype(&c, "#name", &format!("Ada {i}")).await?;
@@ -318,8 +325,7 @@ pub(crate) async fn run(site: &Site, reps: usize) -> Vec<(&'static str, Timing)>
         execute(&c, "window.scrollBy(0, arguments[0] * innerHeight / 2);", vec![json!(sign)]).await
     })
     .await;
-    b.time("browser_wait", |c, _| async move { execute(&c, TEXT_SCRIPT, vec![json!("Count")]).await })
-        .await;
+    b.time("browser_wait", |c, _| async move { execute(&c, TEXT_SCRIPT, vec![json!("Count")]).await }).await;
     b.time("browser_sequence", |c, _| async move {
         click(&c, "#inc").await?;
         execute(&c, TEXT_SCRIPT, vec![json!("Count")]).await
@@ -337,10 +343,8 @@ pub(crate) async fn run(site: &Site, reps: usize) -> Vec<(&'static str, Timing)>
     // Keyboard.
     b.goto(&url("/keys")).await;
     b.time("browser_type_text", |c, _| async move { retype(&c, "#q", "hello").await }).await;
-    b.time("browser_press_key", |c, _| async move {
-        c.find(Locator::Css("#q")).await?.send_keys("a").await
-    })
-    .await;
+    b.time("browser_press_key", |c, _| async move { c.find(Locator::Css("#q")).await?.send_keys("a").await })
+        .await;
 
     // Drag (HTML5 card onto its target).
     b.goto(&url("/drag")).await;

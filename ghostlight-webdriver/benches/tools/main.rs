@@ -175,9 +175,11 @@ impl Bench {
         for (tool, why) in bare::NO_BARE {
             println!("- {tool}: {why}");
         }
-        for (column, row, timing) in self.rows.iter().flat_map(|row| {
-            [("Ghostlight", row, Some(&row.ghostlight)), ("bare", row, row.bare.as_ref())]
-        }) {
+        for (column, row, timing) in self
+            .rows
+            .iter()
+            .flat_map(|row| [("Ghostlight", row, Some(&row.ghostlight)), ("bare", row, row.bare.as_ref())])
+        {
             if let Some(timing) = timing.filter(|t| !t.failures.is_empty()) {
                 println!(
                     "\n{column} {} failed {} times, e.g.: {}",
