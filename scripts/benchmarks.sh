@@ -35,8 +35,8 @@ section "Load: 50 concurrent calls across 5 tabs, then a 1,000-call session"
 cargo test -q -p ghostlight-mcp --test load -- --nocapture 2>&1 \
   | grep -E '^(spawn|50 concurrent|1,000-call|server VmRSS|test result)' || true
 
-section "WebDriver: one invocation per tool in headless Chromium"
-if [ -f ghostlight-webdriver/benches/tools.rs ]; then
+section "WebDriver: one invocation per tool in headless Chromium, next to bare WebDriver"
+if [ -f ghostlight-webdriver/benches/tools/main.rs ]; then
   cargo bench -q -p ghostlight-webdriver --bench tools
 else
   echo "(not yet available: cargo bench -p ghostlight-webdriver --bench tools)"

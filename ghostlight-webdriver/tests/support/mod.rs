@@ -1,8 +1,8 @@
 //! Shared support of the end-to-end tests and the tool benchmark: engine selection, timed
 //! scenarios, and a fixture web site served on two loopback hosts.
 //!
-//! `benches/tools.rs` includes this module by path, so it must not depend on anything that
-//! only a test target has.
+//! `benches/tools/main.rs` includes this module by path, so it must not depend on anything
+//! that only a test target has.
 //!
 //! Every test runs against both engines unless `GHOSTLIGHT_TEST_ENGINES` (a comma-separated
 //! list, e.g. `chromium`) limits them. A selected engine whose driver is missing fails

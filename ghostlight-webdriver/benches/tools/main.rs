@@ -1,7 +1,8 @@
-//! Wall time of each of the 24 tools through `Ghostlight::invoke` on headless Chromium:
-//! median, min and max over N repetitions of one representative call per tool, printed as a
-//! table. Figures are printed, never asserted; they include the driver round trips, so they
-//! depend on the machine and its load.
+//! Wall time of each of the 24 tools through `Ghostlight::invoke` on headless Chromium,
+//! next to the bare WebDriver commands a hand-written client would send for the same result
+//! (`bare.rs`): median, min and max over N repetitions of one representative call per tool,
+//! and the ratio of the medians, printed as one table. Figures are printed, never asserted;
+//! they include the driver round trips, so they depend on the machine and its load.
 //!
 //! ```sh
 //! cargo bench -p ghostlight-webdriver --bench tools
@@ -10,13 +11,18 @@
 //! ```
 //!
 //! Each row times the call only: what a repetition needs first (an open alert, a started
-//! recording, a fresh page) is set up outside the timed part. Chromium and chromedriver must
-//! be on `PATH`. The fixture pages are the end-to-end tests' (`tests/support`).
+//! recording, a fresh page) is set up outside the timed part. The Ghostlight rows run first;
+//! their browser is shut down before the bare session starts on its own chromedriver, so the
+//! two never share the machine (one after the other is less noisy on a small machine).
+//! Chromium and chromedriver must be on `PATH`. The fixture pages are the end-to-end tests'
+//! (`tests/support`), served once for both passes.
 
 #![allow(missing_docs)]
 
-#[path = "../tests/support/mod.rs"]
+#[path = "../../tests/support/mod.rs"]
 mod support;
+
+mod bare;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -33,12 +39,43 @@ const DEFAULT_REPS: usize = 15;
 /// Bound of one port call made while setting a repetition up.
 const SETUP_TIMEOUT: Duration = Duration::from_secs(15);
 
-/// One table row.
+/// The repetitions of one row in one column: their wall times and failures.
+#[derive(Debug, Default)]
+struct Timing {
+    times: Vec<Duration>,
+    failures: Vec<String>,
+}
+
+impl Timing {
+    /// Median, min and max in milliseconds (NaN when nothing was timed).
+    fn stats(&self) -> (f64, f64, f64) {
+        let mut ms: Vec<f64> = self.times.iter().map(|d| d.as_secs_f64() * 1e3).collect();
+        ms.sort_by(f64::total_cmp);
+        let median = match ms.len() {
+            0 => f64::NAN,
+            n if n % 2 == 1 => ms[n / 2],
+            n => (ms[n / 2 - 1] + ms[n / 2]) / 2.0,
+        };
+        (median, ms.first().copied().unwrap_or(f64::NAN), ms.last().copied().unwrap_or(f64::NAN))
+    }
+
+    /// `median (min–max)`, with the failure count when there were failures.
+    fn cell(&self) -> String {
+        let (median, min, max) = self.stats();
+        let failed = match self.failures.len() {
+            0 => String::new(),
+            n => format!(", {n} failed"),
+        };
+        format!("{median:.2} ({min:.2}–{max:.2}){failed}")
+    }
+}
+
+/// One table row: the Ghostlight call and, once the bare pass ran, its bare equivalent.
 struct Row {
     tool: &'static str,
     call: &'static str,
-    times: Vec<Duration>,
-    failures: Vec<String>,
+    ghostlight: Timing,
+    bare: Option<Timing>,
 }
 
 struct Bench {
@@ -91,47 +128,68 @@ impl Bench {
         S: FnMut(usize) -> F,
         F: std::future::Future<Output = ()>,
     {
-        let mut row = Row { tool, call, times: Vec::with_capacity(self.reps), failures: Vec::new() };
+        let mut row = Row { tool, call, ghostlight: Timing::default(), bare: None };
         for i in 0..self.reps {
             setup(i).await;
             let args = arguments(i);
             let started = Instant::now();
             let e = self.invoke(tool, &args).await;
-            row.times.push(started.elapsed());
+            row.ghostlight.times.push(started.elapsed());
             if e.status != Status::Succeeded {
-                row.failures.push(e.summary);
+                row.ghostlight.failures.push(e.summary);
             }
         }
         eprintln!("  {tool}: done");
         self.rows.push(row);
     }
 
+    /// Attach the bare timings to their rows by tool name.
+    fn attach(&mut self, bare: Vec<(&'static str, Timing)>) {
+        for (tool, timing) in bare {
+            if let Some(row) = self.rows.iter_mut().find(|row| row.tool == tool) {
+                row.bare = Some(timing);
+            }
+        }
+    }
+
     fn print(&self, total: Duration) {
         let engine = Engine::Chromium.as_str();
-        println!("\nGhostlight tools on headless {engine}, {} repetitions each (ms):\n", self.reps);
-        println!("| tool | call | median | min | max | failed |");
-        println!("| --- | --- | ---: | ---: | ---: | ---: |");
+        println!(
+            "\nGhostlight tools vs bare WebDriver on headless {engine}, {} repetitions each (ms):\n",
+            self.reps
+        );
+        println!("| tool | call | Ghostlight median (min–max) | bare median (min–max) | ratio |");
+        println!("| --- | --- | ---: | ---: | ---: |");
         for row in &self.rows {
-            let mut ms: Vec<f64> = row.times.iter().map(|d| d.as_secs_f64() * 1e3).collect();
-            ms.sort_by(f64::total_cmp);
-            let median = match ms.len() {
-                0 => f64::NAN,
-                n if n % 2 == 1 => ms[n / 2],
-                n => (ms[n / 2 - 1] + ms[n / 2]) / 2.0,
+            let (bare, ratio) = match &row.bare {
+                Some(bare) => (bare.cell(), format!("{:.1}×", row.ghostlight.stats().0 / bare.stats().0)),
+                None => ("-".to_owned(), "-".to_owned()),
             };
-            let (min, max) =
-                (ms.first().copied().unwrap_or(f64::NAN), ms.last().copied().unwrap_or(f64::NAN));
-            println!(
-                "| {} | {} | {median:.2} | {min:.2} | {max:.2} | {} |",
-                row.tool,
-                row.call,
-                row.failures.len()
-            );
+            println!("| {} | {} | {} | {bare} | {ratio} |", row.tool, row.call, row.ghostlight.cell());
         }
-        for row in self.rows.iter().filter(|r| !r.failures.is_empty()) {
-            println!("\n{} failed {} times, e.g.: {}", row.tool, row.failures.len(), row.failures[0]);
+        println!("\nBare column, per tool:");
+        for (tool, note) in bare::NOTES {
+            println!("- {tool}: {note}");
         }
-        println!("\nwhole run (browser start included): {:.1} s", total.as_secs_f64());
+        println!("\nNo bare figure (\"-\"):");
+        for (tool, why) in bare::NO_BARE {
+            println!("- {tool}: {why}");
+        }
+        for (column, row, timing) in self
+            .rows
+            .iter()
+            .flat_map(|row| [("Ghostlight", row, Some(&row.ghostlight)), ("bare", row, row.bare.as_ref())])
+        {
+            if let Some(timing) = timing.filter(|t| !t.failures.is_empty()) {
+                println!(
+                    "\n{column} {} failed {} times, e.g.: {}",
+                    row.tool,
+                    timing.failures.len(),
+                    timing.failures[0]
+                );
+            }
+        }
+        println!("\nwhole run (both browser starts included): {:.1} s", total.as_secs_f64());
     }
 }
 
@@ -162,6 +220,8 @@ async fn run(reps: usize) {
     let mut b = Bench { g, port, site, reps, rows: Vec::new() };
     cases(&mut b).await;
     browser.shutdown().await;
+    let bare = bare::run(&b.site, reps).await;
+    b.attach(bare);
     b.print(started.elapsed());
 }
 
