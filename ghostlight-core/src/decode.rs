@@ -479,6 +479,11 @@ impl<'a> ObjectReader<'a> {
             ));
         }
         match url::Url::parse(text) {
+            Ok(url) if url.port() == Some(0) => Err(DecodeError::new(
+                DecodeErrorKind::InvalidUrl,
+                self.pointer(field),
+                format_args!("{rule} with a port from 1 to 65535 (got port 0)"),
+            )),
             Ok(url) if matches!(url.scheme(), "http" | "https") && url.host().is_some() => Ok(Some(url)),
             Ok(url) => Err(DecodeError::new(
                 DecodeErrorKind::InvalidUrl,

@@ -90,8 +90,9 @@ pub struct Site {
 }
 
 impl Site {
-    /// The site of an `http` or `https` URL with a host; `None` for any other URL
-    /// (`about:blank`, `file:`, `data:`, …). Userinfo is ignored: it is never the host.
+    /// The site of an `http` or `https` URL with a host and a port a server can listen on;
+    /// `None` for any other URL (`about:blank`, `file:`, `data:`, port 0, …), so every site
+    /// can be named by a [`HostPattern`]. Userinfo is ignored: it is never the host.
     pub fn from_url(url: &Url) -> Option<Site> {
         let default = match url.scheme() {
             "http" => 80,
@@ -100,6 +101,9 @@ impl Site {
         };
         let host = HostName::from_url_host(url.host()?).ok()?;
         let port = url.port().unwrap_or(default);
+        if port == 0 {
+            return None;
+        }
         Some(Site { host, port, default_port: port == default })
     }
 
@@ -487,6 +491,9 @@ mod tests {
             "data:text/plain,hi",
             "ftp://example.com/",
             "chrome://settings",
+            // No server listens on port 0, and no host pattern can name it (found by fuzzing).
+            "http://[::1]:0/",
+            "http://example.com:0/",
         ] {
             let parsed = Url::parse(url).unwrap_or_else(|e| panic!("{url}: {e}"));
             assert_eq!(Site::from_url(&parsed), None, "{url}");
