@@ -484,6 +484,19 @@ impl<'a> ObjectReader<'a> {
                 self.pointer(field),
                 format_args!("{rule} with a port from 1 to 65535 (got port 0)"),
             )),
+            Ok(url)
+                if matches!(url.scheme(), "http" | "https")
+                    && url.host().is_some()
+                    && crate::authority::Site::from_url(&url).is_none() =>
+            {
+                Err(DecodeError::new(
+                    DecodeErrorKind::InvalidUrl,
+                    self.pointer(field),
+                    format_args!(
+                        "{rule} whose host names a web site (got a host with an empty label or a `*`)"
+                    ),
+                ))
+            }
             Ok(url) if matches!(url.scheme(), "http" | "https") && url.host().is_some() => Ok(Some(url)),
             Ok(url) => Err(DecodeError::new(
                 DecodeErrorKind::InvalidUrl,

@@ -53,13 +53,18 @@ impl HostName {
     }
 
     /// Normalise a host the `url` crate has parsed. Domains lose one trailing dot; a domain
-    /// with an empty label (`a..b`, or two trailing dots) is refused.
+    /// with an empty label (`a..b`, or two trailing dots) or a `*` is refused.
     fn from_url_host(host: Host<&str>) -> Result<HostName, HostPatternError> {
         match host {
             Host::Domain(domain) => {
                 let domain = domain.strip_suffix('.').unwrap_or(domain);
                 if domain.is_empty() || domain.split('.').any(str::is_empty) {
                     return Err(HostPatternError::EmptyLabel);
+                }
+                // The URL standard lets `*` into a domain, but patterns reserve it: a host
+                // no pattern could name is not one Ghostlight governs (found by fuzzing).
+                if domain.contains('*') {
+                    return Err(HostPatternError::Wildcard);
                 }
                 Ok(HostName(HostKind::Domain(domain.to_owned())))
             }
@@ -491,9 +496,12 @@ mod tests {
             "data:text/plain,hi",
             "ftp://example.com/",
             "chrome://settings",
-            // No server listens on port 0, and no host pattern can name it (found by fuzzing).
+            // No server listens on port 0, and no host pattern can name it, nor a host with
+            // `*` (found by fuzzing).
             "http://[::1]:0/",
             "http://example.com:0/",
+            "http://local.0*/",
+            "https://a*b.example/",
         ] {
             let parsed = Url::parse(url).unwrap_or_else(|e| panic!("{url}: {e}"));
             assert_eq!(Site::from_url(&parsed), None, "{url}");

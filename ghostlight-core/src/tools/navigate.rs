@@ -176,6 +176,8 @@ mod tests {
         refuse(T, json!({"url": "javascript:alert(1)"}), "/url", K::InvalidUrl);
         refuse(T, json!({"url": "https://"}), "/url", K::InvalidUrl);
         refuse(T, json!({"url": "http://[::1]:0/"}), "/url", K::InvalidUrl);
+        refuse(T, json!({"url": "http://local.0*/"}), "/url", K::InvalidUrl);
+        refuse(T, json!({"url": "http://a..b/"}), "/url", K::InvalidUrl);
         refuse(T, json!({"url": 5}), "/url", K::WrongType);
         let long = format!("https://example.com/{}", "a".repeat(limits::URL_CHARS.max));
         refuse(T, json!({"url": long}), "/url", K::Length);
