@@ -146,8 +146,9 @@ impl Serialize for Site {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum HostPatternError {
-    /// The pattern is empty or longer than [`HOST_PATTERN_CHARS`].
-    #[error("host patterns are 1 to {} characters", HOST_PATTERN_CHARS.max)]
+    /// The pattern is empty or longer than [`HOST_PATTERN_CHARS`], as written or once
+    /// normalised (an IDN label is longer as punycode).
+    #[error("host patterns are 1 to {} characters, as written and as punycode", HOST_PATTERN_CHARS.max)]
     Length,
     /// The pattern holds a scheme, path, userinfo, query, fragment, whitespace or control
     /// character: it is a URL or text, not a host.
@@ -226,7 +227,13 @@ impl HostPattern {
             (true, HostKind::Domain(domain)) => PatternHost::Subdomains(domain),
             (true, _) => return Err(HostPatternError::WildcardIp),
         };
-        Ok(HostPattern { host, port })
+        let pattern = HostPattern { host, port };
+        // The bound holds for the normalised form too (IDN labels grow as punycode), so every
+        // pattern Ghostlight shows can be written back (found by fuzzing).
+        if !HOST_PATTERN_CHARS.contains(pattern.to_string().chars().count()) {
+            return Err(HostPatternError::Length);
+        }
+        Ok(pattern)
     }
 
     /// Whether a page on `site` matches.
@@ -409,6 +416,10 @@ mod tests {
         }
         let long = format!("{}.example", "a".repeat(HOST_PATTERN_CHARS.max));
         assert_eq!(HostPattern::parse(&long), Err(E::Length));
+        // Short as written, too long as punycode (found by fuzzing).
+        let idn = vec!["ü"; HOST_PATTERN_CHARS.max / 2].join(".");
+        assert!(HOST_PATTERN_CHARS.contains(idn.chars().count()));
+        assert_eq!(HostPattern::parse(&idn), Err(E::Length));
     }
 
     #[test]
