@@ -50,11 +50,23 @@ impl Pointer {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// The pointer text as errors and facts show it: at most
+    /// [`POINTER_ECHO_CHARS`](crate::limits::POINTER_ECHO_CHARS) characters, a longer one cut
+    /// and ending with `…` (a caller's unknown member may have any key; found by fuzzing).
+    pub fn shown(&self) -> std::borrow::Cow<'_, str> {
+        let limit = crate::limits::POINTER_ECHO_CHARS;
+        match self.0.char_indices().nth(limit) {
+            None => std::borrow::Cow::Borrowed(&self.0),
+            Some((end, _)) => std::borrow::Cow::Owned(format!("{}…", &self.0[..end])),
+        }
+    }
 }
 
 impl fmt::Display for Pointer {
+    /// The [shown](Pointer::shown) text, or `arguments` for the root.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0.is_empty() { f.write_str("arguments") } else { f.write_str(&self.0) }
+        if self.0.is_empty() { f.write_str("arguments") } else { f.write_str(&self.shown()) }
     }
 }
 
@@ -118,14 +130,16 @@ impl DecodeErrorKind {
 pub struct DecodeError {
     kind: DecodeErrorKind,
     pointer: Pointer,
+    rule: String,
     message: String,
 }
 
 impl DecodeError {
-    /// A new error at `pointer`; `rule` follows the pointer in the message.
+    /// A new error at `pointer`; `rule` follows the (shown) pointer in the message.
     pub fn new(kind: DecodeErrorKind, pointer: Pointer, rule: impl fmt::Display) -> Self {
+        let rule = rule.to_string();
         let message = format!("{pointer} {rule}");
-        DecodeError { kind, pointer, message }
+        DecodeError { kind, pointer, rule, message }
     }
 
     /// The rule family.
@@ -133,7 +147,8 @@ impl DecodeError {
         self.kind
     }
 
-    /// The JSON Pointer of the offending (or missing) member.
+    /// The JSON Pointer of the offending (or missing) member, exact (show it with
+    /// [`Pointer::shown`]).
     pub fn pointer(&self) -> &Pointer {
         &self.pointer
     }
@@ -146,8 +161,7 @@ impl DecodeError {
     /// The same error relocated under `base` (used when a child step is decoded on its own).
     pub fn under(self, base: &Pointer) -> Self {
         let pointer = Pointer(format!("{}{}", base.0, self.pointer.0));
-        let rule = self.message.split_once(' ').map(|(_, rule)| rule.to_owned()).unwrap_or_default();
-        DecodeError::new(self.kind, pointer, rule)
+        DecodeError::new(self.kind, pointer, self.rule)
     }
 }
 

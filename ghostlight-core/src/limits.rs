@@ -194,6 +194,9 @@ pub const DIAGNOSE_CURSOR_CHARS: CountBound = CountBound::new(1, 128);
 
 /// Characters of a received value echoed back in a decode error (never for secret fields).
 pub const ECHO_CHARS: usize = 40;
+/// Characters of a JSON Pointer shown in a decode error or fact; a longer one (only an unknown
+/// member's key can make it so) is cut there and ends with `…` (chosen).
+pub const POINTER_ECHO_CHARS: usize = 200;
 
 // ---------------------------------------------------------------------------------------------
 // Composition

@@ -157,6 +157,29 @@ fn every_example_decodes_and_reads_every_declared_field() {
 }
 
 #[test]
+fn an_unknown_key_of_any_length_gives_a_bounded_message_and_an_exact_pointer() {
+    // Found by fuzzing: a 2,800-character key with `/`s in a flow step made a 4 KB message.
+    let key = format!("a b/{}", "x/".repeat(2_000));
+    let arguments = json!({"steps": [{"id": "open", "tool": "browser_navigate",
+        "arguments": {key.clone(): 1, "url": "https://example.com"}}]});
+    let error = decode_call(ToolName::Flow, &arguments).expect_err("unknown field accepted");
+    assert_eq!(error.kind(), DecodeErrorKind::UnknownField);
+    let exact = format!("/steps/0/arguments/{}", key.replace('/', "~1"));
+    assert_eq!(error.pointer().as_str(), exact);
+    let shown = error.pointer().shown();
+    assert_eq!(shown.chars().count(), crate::limits::POINTER_ECHO_CHARS + 1);
+    assert!(shown.starts_with("/steps/0/arguments/a b~1x~1") && shown.ends_with('…'), "{shown}");
+    // The rule survives the relocation of the child's error under the flow (the key has a space).
+    assert!(
+        error.message().ends_with(
+            "… is not an accepted field (accepted: url, tab, new_tab, reuse, beforeunload, timeout_ms)"
+        ),
+        "{error}"
+    );
+    assert!(error.message().chars().count() < 400, "{}", error.message().len());
+}
+
+#[test]
 fn every_tool_refuses_unknown_fields_and_non_objects() {
     for declaration in &CATALOG {
         let tool = declaration.name;

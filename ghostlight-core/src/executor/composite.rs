@@ -417,11 +417,11 @@ fn decode_failure(step: &FlowStep, error: &DecodeError) -> Outcome {
              breaks rule {}.",
             step.tool.as_str(),
             step.id,
-            error.pointer().as_str(),
+            error.pointer().shown(),
             error.kind().code()
         ),
     )
-    .fact("pointer", error.pointer().as_str())
+    .fact("pointer", error.pointer().shown().as_ref())
     .fact("rule", error.kind().code())
     .fact("tool", step.tool.as_str())
     .next(format!("Point the reference at a value that {} accepts in that field.", step.tool.as_str()))

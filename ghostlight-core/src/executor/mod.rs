@@ -282,7 +282,7 @@ fn finish(outcome: Outcome, invocation: &Handle) -> ToolResult {
 /// rule in facts.
 fn invalid_arguments(tool: ToolName, error: &crate::decode::DecodeError) -> Outcome {
     Outcome::failed("invalid_arguments", format!("Invalid arguments for {}: {error}.", tool.as_str()))
-        .fact("pointer", error.pointer().as_str())
+        .fact("pointer", error.pointer().shown().as_ref())
         .fact("rule", error.kind().code())
         .fact("tool", tool.as_str())
 }
