@@ -10,6 +10,19 @@ pub const DEFAULT_WINDOW_WIDTH: u32 = 1280;
 /// Default outer window height in pixels.
 pub const DEFAULT_WINDOW_HEIGHT: u32 = 800;
 
+/// The flags every Chromium the adapter launches gets (besides `--headless=new` when headless,
+/// its fresh `--user-data-dir` and `--window-size`): no sandbox (root in containers), no GPU, and
+/// none of the background networking that would flood a closed network.
+pub const CHROMIUM_FLAGS: [&str; 7] = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+];
+
 /// A browser engine the adapter can drive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Engine {

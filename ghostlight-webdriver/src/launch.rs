@@ -20,7 +20,7 @@ use serde_json::{Map, Value, json};
 use tokio::process::{Child, Command};
 use url::Url;
 
-use crate::config::{DriverSource, Engine, RESERVED_CAPABILITIES, WebDriverConfig};
+use crate::config::{CHROMIUM_FLAGS, DriverSource, Engine, RESERVED_CAPABILITIES, WebDriverConfig};
 
 /// How long a freshly spawned driver may take to answer `GET /status` with `ready: true`.
 pub(crate) const DRIVER_READY_TIMEOUT: Duration = Duration::from_secs(20);
@@ -211,18 +211,7 @@ pub(crate) fn capabilities(config: &WebDriverConfig, profile: Option<&Path>) -> 
             if config.headless {
                 args.push("--headless=new".into());
             }
-            args.extend(
-                [
-                    "--no-sandbox",
-                    "--disable-gpu",
-                    "--disable-quic",
-                    "--no-first-run",
-                    "--disable-background-networking",
-                    "--disable-component-update",
-                    "--disable-sync",
-                ]
-                .map(String::from),
-            );
+            args.extend(CHROMIUM_FLAGS.map(String::from));
             if let Some(profile) = profile {
                 args.push(format!("--user-data-dir={}", profile.display()));
             }

@@ -107,8 +107,8 @@ use ghostlight_core::port::{
 use tokio::sync::{Mutex, MutexGuard};
 
 pub use config::{
-    DEFAULT_WINDOW_HEIGHT, DEFAULT_WINDOW_WIDTH, DriverSource, Engine, RESERVED_CAPABILITIES, Startup,
-    WebDriverConfig,
+    CHROMIUM_FLAGS, DEFAULT_WINDOW_HEIGHT, DEFAULT_WINDOW_WIDTH, DriverSource, Engine, RESERVED_CAPABILITIES,
+    Startup, WebDriverConfig,
 };
 #[cfg(feature = "testing")]
 pub use testing::ProcessInfo;

@@ -22,6 +22,7 @@ use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerA
 use fantoccini::error::CmdError;
 use fantoccini::wd::WebDriverCompatibleCommand;
 use fantoccini::{Client, ClientBuilder, Locator};
+use ghostlight_webdriver::{CHROMIUM_FLAGS, DEFAULT_WINDOW_HEIGHT, DEFAULT_WINDOW_WIDTH};
 use hyper_util::client::legacy::connect::HttpConnector;
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
@@ -33,19 +34,8 @@ use super::support::Site;
 
 /// The driver the bare session runs on.
 const CHROMEDRIVER: &str = "chromedriver";
-/// The Chromium flags of the adapter's launch (`launch.rs`), besides the profile and size.
-const CHROMIUM_ARGS: [&str; 8] = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-];
 /// The adapter's default window size.
-const WINDOW: (u32, u32) = (1280, 800);
+const WINDOW: (u32, u32) = (DEFAULT_WINDOW_WIDTH, DEFAULT_WINDOW_HEIGHT);
 /// How long chromedriver may take to accept the session.
 const START_TIMEOUT: Duration = Duration::from_secs(60);
 /// Pause between two session attempts while chromedriver starts.
@@ -161,7 +151,9 @@ impl Driver {
             .spawn()
             .expect("chromedriver on PATH");
         let group = child.id().and_then(|id| i32::try_from(id).ok()).map(Pid::from_raw);
-        let mut args: Vec<String> = CHROMIUM_ARGS.map(String::from).to_vec();
+        // The adapter's own launch flags, headless.
+        let mut args: Vec<String> = vec!["--headless=new".to_owned()];
+        args.extend(CHROMIUM_FLAGS.map(String::from));
         args.push(format!("--user-data-dir={}", profile.path().display()));
         args.push(format!("--window-size={},{}", WINDOW.0, WINDOW.1));
         let mut caps = Map::new();
