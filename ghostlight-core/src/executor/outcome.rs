@@ -237,7 +237,12 @@ pub(crate) fn port_failure(error: &PortError, doing: &str, engine: &str, timeout
         ),
         _ => Outcome::failed(error.kind().code(), format!("The browser could not {doing}.")),
     };
-    if unknown { outcome.with_status(Status::Unknown).with_effect(Effect::Unknown) } else { outcome }
+    if unknown {
+        // Work was sent and its end not seen: the page's state is not known either.
+        outcome.with_status(Status::Unknown).with_effect(Effect::Unknown).with_readiness(Readiness::Unknown)
+    } else {
+        outcome
+    }
 }
 
 /// The spec's startup refusals, word for word: the summary holds the whole recovery

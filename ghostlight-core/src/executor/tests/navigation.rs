@@ -858,3 +858,20 @@ fn a_composite_step_cannot_navigate_another_tab_or_open_one() {
         world.pinned(&first, ToolName::Navigate, json!({"url": "https://example.com/next", "tab": first}));
     assert_eq!(same.status, Status::Succeeded, "{same:#?}");
 }
+
+#[test]
+fn a_navigation_whose_end_was_not_seen_is_unknown_in_effect_and_readiness() {
+    let world = World::new(board());
+    let tab = world.open("https://example.com/");
+    world
+        .browser
+        .fail_next("navigate", PortError::new(PortErrorKind::Timeout, "no load event").effect_unknown());
+    let envelope = world.env("browser_navigate", json!({"url": "https://example.com/slow", "tab": tab}));
+    assert_eq!(
+        (envelope.status, envelope.effect, envelope.readiness, envelope.repeat_safe),
+        (Status::Unknown, Effect::Unknown, Readiness::Unknown, false),
+        "{}",
+        envelope.summary
+    );
+    assert_eq!(envelope.facts["reason"], "timeout");
+}
