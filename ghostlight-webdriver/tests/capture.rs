@@ -4,6 +4,7 @@
 //! through core's `browser_screenshot`.
 
 mod capture_support;
+mod harness;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

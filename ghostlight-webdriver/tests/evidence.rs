@@ -2,6 +2,7 @@
 //! browsers, plus `browser_diagnose` end to end through core.
 
 mod evidence_site;
+mod harness;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

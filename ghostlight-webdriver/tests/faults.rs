@@ -18,6 +18,7 @@
 //! the hit call, then what the following calls answered.
 
 mod common;
+mod harness;
 mod support;
 
 use std::sync::Arc;

@@ -2,6 +2,7 @@
 //! browser per engine, shared by the scenarios below (each opens its own tab). Fixture pages
 //! record what happened into `window.__log`, read back through `execute`.
 
+mod harness;
 mod input_support;
 
 use std::sync::Arc;

@@ -2,6 +2,7 @@
 //! the next call starts a fresh session, and no process outlives `shutdown()` or a drop.
 
 mod common;
+mod harness;
 
 use std::time::Duration;
 

@@ -2,6 +2,7 @@
 //! `read_text`, `focused_element`, `element_present`, `text_present`, one browser per
 //! engine shared by the scenarios; plus one end-to-end run through core's executor.
 
+mod harness;
 mod perception_support;
 
 use std::sync::Arc;

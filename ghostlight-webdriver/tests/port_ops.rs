@@ -2,6 +2,7 @@
 //! engine, shared by the scenarios below (each scenario opens its own tabs).
 
 mod common;
+mod harness;
 
 use std::time::Duration;
 

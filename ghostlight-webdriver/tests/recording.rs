@@ -2,6 +2,7 @@
 //! `browser_record` end to end through core.
 
 mod evidence_site;
+mod harness;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};

@@ -3,6 +3,7 @@
 //! adapter), with extra capabilities passed through. Navigate, inspect and click through
 //! core; the page counts the click.
 
+mod harness;
 mod support;
 
 use std::io::{Read, Write};

@@ -2,6 +2,7 @@
 //! binary of its own, so that no other test's browser runs while child processes are counted.
 
 mod common;
+mod harness;
 
 use std::time::Duration;
 

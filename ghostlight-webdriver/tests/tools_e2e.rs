@@ -10,6 +10,7 @@
 //! `GHOSTLIGHT_TEST_SCENARIOS=fill,dialog`. Each scenario prints its wall time, and each
 //! engine ends with a table of the envelope statuses every tool answered.
 
+mod harness;
 mod support;
 
 use std::collections::BTreeMap;

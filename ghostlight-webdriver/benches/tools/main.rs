@@ -19,6 +19,8 @@
 
 #![allow(missing_docs)]
 
+#[path = "../../tests/harness/mod.rs"]
+mod harness;
 #[path = "../../tests/support/mod.rs"]
 mod support;
 

@@ -1,42 +1,21 @@
 //! Helpers of the capture tests: engine selection, a timed scenario, and a loopback site with
-//! coloured boxes at known CSS positions. (A private module: the shared test support of the
-//! adapter was not committed when these tests were written.)
+//! coloured boxes at known CSS positions.
 
 #![allow(dead_code, unreachable_pub)]
 
-use std::future::Future;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use ghostlight_webdriver::Engine;
-use url::Url;
+
+#[allow(unused_imports)] // each test target uses its own subset
+pub use crate::harness::{Site, selected};
 
 /// The longest one scenario may take.
 pub const SCENARIO_TIMEOUT: Duration = Duration::from_secs(120);
 
-/// Whether `engine` is selected (`GHOSTLIGHT_TEST_ENGINES`, default both); panics when it is
-/// selected but its driver is not on `PATH`.
-pub fn selected(engine: Engine) -> bool {
-    let wanted = std::env::var("GHOSTLIGHT_TEST_ENGINES").unwrap_or_else(|_| "chromium,firefox".into());
-    if !wanted.split(',').any(|name| name.trim().eq_ignore_ascii_case(engine.as_str())) {
-        eprintln!("[{}] skipped: not in GHOSTLIGHT_TEST_ENGINES", engine.as_str());
-        return false;
-    }
-    let driver = engine.driver_name();
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let found = std::env::split_paths(&path).any(|dir| dir.join(driver).is_file());
-    assert!(found, "{driver} is not on PATH: install it, or limit GHOSTLIGHT_TEST_ENGINES");
-    true
-}
-
-/// Run one named scenario with a time bound, printing its duration.
-pub async fn scenario<F: Future<Output = ()>>(engine: Engine, name: &str, body: F) {
-    let started = Instant::now();
-    eprintln!("[{}] {name} …", engine.as_str());
-    match tokio::time::timeout(SCENARIO_TIMEOUT, body).await {
-        Ok(()) => eprintln!("[{}] {name}: ok in {} ms", engine.as_str(), started.elapsed().as_millis()),
-        Err(_) => panic!("[{}] {name} did not finish within {SCENARIO_TIMEOUT:?}", engine.as_str()),
-    }
+/// Run one named scenario within [`SCENARIO_TIMEOUT`], printing its duration.
+pub async fn scenario<F: std::future::Future<Output = ()>>(engine: Engine, name: &str, body: F) {
+    crate::harness::scenario_within(SCENARIO_TIMEOUT, engine, name, body).await;
 }
 
 /// A box of one colour at a known document position (CSS px).
@@ -85,46 +64,14 @@ pub const FRAME: (f64, f64, f64) = (100.0, 420.0, 5.0);
 pub const INNER: ColourBox =
     ColourBox { id: "inner", x: 20.0, y: 30.0, width: 100.0, height: 50.0, rgb: [255, 0, 255] };
 
-/// A tiny loopback web site (tiny_http on 127.0.0.1:0), stopped on drop.
+/// The site's pages:
 ///
 /// - `/boxes`: white page, 3000 px tall, with the boxes above and an iframe;
 /// - `/huge`: a page 40 000 px tall (over the full-page cap).
-pub struct Site {
-    server: Arc<tiny_http::Server>,
-    port: u16,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
 impl Site {
     /// Start the site.
     pub fn start() -> Site {
-        let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").expect("a loopback test server"));
-        let port = server.server_addr().to_ip().expect("an IP listener").port();
-        let serving = Arc::clone(&server);
-        let thread = std::thread::spawn(move || {
-            for request in serving.incoming_requests() {
-                let path = request.url().split(['?', '#']).next().unwrap_or("/").to_owned();
-                let header =
-                    tiny_http::Header::from_bytes(&b"Content-Type"[..], &b"text/html; charset=utf-8"[..])
-                        .expect("a static header");
-                let _ = request.respond(tiny_http::Response::from_string(page(&path)).with_header(header));
-            }
-        });
-        Site { server, port, thread: Some(thread) }
-    }
-
-    /// The URL of `path` on this site.
-    pub fn url(&self, path: &str) -> Url {
-        Url::parse(&format!("http://127.0.0.1:{}{path}", self.port)).expect("a site URL")
-    }
-}
-
-impl Drop for Site {
-    fn drop(&mut self) {
-        self.server.unblock();
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
+        Site::serve(|path, _| (200, page(path)))
     }
 }
 

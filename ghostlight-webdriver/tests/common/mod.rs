@@ -18,42 +18,22 @@ use std::time::{Duration, Instant};
 use ghostlight_webdriver::Engine;
 use url::Url;
 
+#[allow(unused_imports)] // each test target uses its own subset
+pub use crate::harness::{Site, selected};
+
 /// The longest one scenario may take.
 pub const SCENARIO_TIMEOUT: Duration = Duration::from_secs(90);
 
-/// Whether `engine` is selected for this run; panics when it is selected but its driver is
-/// not on `PATH`.
-pub fn selected(engine: Engine) -> bool {
-    let wanted = std::env::var("GHOSTLIGHT_TEST_ENGINES").unwrap_or_else(|_| "chromium,firefox".into());
-    if !wanted.split(',').any(|name| name.trim().eq_ignore_ascii_case(engine.as_str())) {
-        eprintln!("[{}] skipped: not in GHOSTLIGHT_TEST_ENGINES", engine.as_str());
-        return false;
-    }
-    let driver = engine.driver_name();
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let found = std::env::split_paths(&path).any(|dir| dir.join(driver).is_file());
-    assert!(
-        found,
-        "{driver} is not on PATH: install it, or limit GHOSTLIGHT_TEST_ENGINES to the engines you have"
-    );
-    true
-}
-
-/// Run one named scenario with a time bound, printing its duration.
+/// Run one named scenario within [`SCENARIO_TIMEOUT`], printing its duration.
 pub async fn scenario<F: Future<Output = ()>>(engine: Engine, name: &str, body: F) {
-    let started = Instant::now();
-    eprintln!("[{}] {name} …", engine.as_str());
-    match tokio::time::timeout(SCENARIO_TIMEOUT, body).await {
-        Ok(()) => eprintln!("[{}] {name}: ok in {} ms", engine.as_str(), started.elapsed().as_millis()),
-        Err(_) => panic!("[{}] {name} did not finish within {SCENARIO_TIMEOUT:?}", engine.as_str()),
-    }
+    crate::harness::scenario_within(SCENARIO_TIMEOUT, engine, name, body).await;
 }
 
 /// How long `/slow` takes to answer: longer than Firefox's prompt probe (2 s), so a Firefox
 /// navigation to it goes through the adapter's own wait for the page.
 pub const SLOW_PAGE_DELAY: Duration = Duration::from_millis(2500);
 
-/// A tiny loopback web site (tiny_http on 127.0.0.1:0), stopped on drop.
+/// The site's pages:
 ///
 /// - `/unload`: a page that asks to confirm leaving (`beforeunload`) once it was clicked;
 /// - `/slow`: a page whose response is delayed by [`SLOW_PAGE_DELAY`];
@@ -61,46 +41,15 @@ pub const SLOW_PAGE_DELAY: Duration = Duration::from_millis(2500);
 ///   (`window.close()` shortly after the click, so the click itself answers first);
 /// - `/opener`: a page whose "Open a closer" button opens `/closer?popup` by script;
 /// - any other path: a page titled after the path (`/a` → `A`) with a button.
-pub struct Site {
-    server: Arc<tiny_http::Server>,
-    port: u16,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
 impl Site {
     /// Start the site.
     pub fn start() -> Site {
-        let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").expect("a loopback test server"));
-        let port = server.server_addr().to_ip().expect("an IP listener").port();
-        let serving = Arc::clone(&server);
-        let thread = std::thread::spawn(move || {
-            for request in serving.incoming_requests() {
-                let path = request.url().split(['?', '#']).next().unwrap_or("/").to_owned();
-                if path == "/slow" {
-                    std::thread::sleep(SLOW_PAGE_DELAY);
-                }
-                let body = page(&path);
-                let header =
-                    tiny_http::Header::from_bytes(&b"Content-Type"[..], &b"text/html; charset=utf-8"[..])
-                        .expect("a static header");
-                let _ = request.respond(tiny_http::Response::from_string(body).with_header(header));
+        Site::serve(|path, _| {
+            if path == "/slow" {
+                std::thread::sleep(SLOW_PAGE_DELAY);
             }
-        });
-        Site { server, port, thread: Some(thread) }
-    }
-
-    /// The URL of `path` on this site.
-    pub fn url(&self, path: &str) -> Url {
-        Url::parse(&format!("http://127.0.0.1:{}{path}", self.port)).expect("a site URL")
-    }
-}
-
-impl Drop for Site {
-    fn drop(&mut self) {
-        self.server.unblock();
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
+            (200, page(path))
+        })
     }
 }
 

@@ -7,40 +7,20 @@
 
 #![allow(dead_code, unreachable_pub)]
 
-use std::future::Future;
 use std::net::TcpListener;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use ghostlight_webdriver::Engine;
-use url::Url;
+
+#[allow(unused_imports)] // each test target uses its own subset
+pub use crate::harness::{Site, selected};
 
 /// The longest one scenario may take.
 pub const SCENARIO_TIMEOUT: Duration = Duration::from_secs(90);
 
-/// Whether `engine` is selected for this run; panics when it is selected but its driver is
-/// not on `PATH`.
-pub fn selected(engine: Engine) -> bool {
-    let wanted = std::env::var("GHOSTLIGHT_TEST_ENGINES").unwrap_or_else(|_| "chromium,firefox".into());
-    if !wanted.split(',').any(|name| name.trim().eq_ignore_ascii_case(engine.as_str())) {
-        eprintln!("[{}] skipped: not in GHOSTLIGHT_TEST_ENGINES", engine.as_str());
-        return false;
-    }
-    let driver = engine.driver_name();
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let found = std::env::split_paths(&path).any(|dir| dir.join(driver).is_file());
-    assert!(found, "{driver} is not on PATH: install it, or limit GHOSTLIGHT_TEST_ENGINES");
-    true
-}
-
-/// Run one named scenario with a time bound, printing its duration.
-pub async fn scenario<F: Future<Output = ()>>(engine: Engine, name: &str, body: F) {
-    let started = Instant::now();
-    eprintln!("[{}] {name} …", engine.as_str());
-    match tokio::time::timeout(SCENARIO_TIMEOUT, body).await {
-        Ok(()) => eprintln!("[{}] {name}: ok in {} ms", engine.as_str(), started.elapsed().as_millis()),
-        Err(_) => panic!("[{}] {name} did not finish within {SCENARIO_TIMEOUT:?}", engine.as_str()),
-    }
+/// Run one named scenario within [`SCENARIO_TIMEOUT`], printing its duration.
+pub async fn scenario<F: std::future::Future<Output = ()>>(engine: Engine, name: &str, body: F) {
+    crate::harness::scenario_within(SCENARIO_TIMEOUT, engine, name, body).await;
 }
 
 /// A loopback port nothing listens on (bound, then released).
@@ -49,7 +29,7 @@ pub fn closed_port() -> u16 {
     listener.local_addr().expect("an address").port()
 }
 
-/// A tiny loopback web site (tiny_http on 127.0.0.1:0), stopped on drop.
+/// The site's pages:
 ///
 /// - `/problems`: logs an error (5,000 characters long), a warning and an info line, throws
 ///   an uncaught error, and fetches `/missing?secret=1#frag` (404), `/ok?secret=1#frag`
@@ -59,45 +39,10 @@ pub fn closed_port() -> u16 {
 /// - `/anim`: a counter and background colour that change every 100 ms, and a file input
 ///   `#file` whose `change` events are counted in `window.changes`.
 /// - `/ok`: 200; `/favicon.ico`: 204; anything else: 404.
-pub struct Site {
-    server: Arc<tiny_http::Server>,
-    port: u16,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
 impl Site {
     /// Start the site; `/problems` fetches `closed` as its refused request.
     pub fn start(closed: u16) -> Site {
-        let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").expect("a loopback test server"));
-        let port = server.server_addr().to_ip().expect("an IP listener").port();
-        let serving = Arc::clone(&server);
-        let thread = std::thread::spawn(move || {
-            for request in serving.incoming_requests() {
-                let path = request.url().split(['?', '#']).next().unwrap_or("/").to_owned();
-                let (status, body) = page(&path, closed);
-                let header =
-                    tiny_http::Header::from_bytes(&b"Content-Type"[..], &b"text/html; charset=utf-8"[..])
-                        .expect("a static header");
-                let response =
-                    tiny_http::Response::from_string(body).with_status_code(status).with_header(header);
-                let _ = request.respond(response);
-            }
-        });
-        Site { server, port, thread: Some(thread) }
-    }
-
-    /// The URL of `path` on this site.
-    pub fn url(&self, path: &str) -> Url {
-        Url::parse(&format!("http://127.0.0.1:{}{path}", self.port)).expect("a site URL")
-    }
-}
-
-impl Drop for Site {
-    fn drop(&mut self) {
-        self.server.unblock();
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
+        Site::serve(move |path, _| page(path, closed))
     }
 }
 

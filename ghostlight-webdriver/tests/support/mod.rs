@@ -16,52 +16,21 @@ pub mod pages;
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use ghostlight_webdriver::Engine;
 use url::Url;
 
+#[allow(unused_imports)] // each test target uses its own subset
+pub use crate::harness::{selected, wanted};
+
 /// The longest one scenario may take.
 pub const SCENARIO_TIMEOUT: Duration = Duration::from_secs(90);
 
-/// The engines selected by `GHOSTLIGHT_TEST_ENGINES` (default both).
-pub fn wanted(engine: Engine) -> bool {
-    let wanted = std::env::var("GHOSTLIGHT_TEST_ENGINES").unwrap_or_else(|_| "chromium,firefox".into());
-    wanted.split(',').any(|name| name.trim().eq_ignore_ascii_case(engine.as_str()))
-}
-
-/// Whether `engine` is selected for this run; panics when it is selected but its driver is
-/// not on `PATH`.
-pub fn selected(engine: Engine) -> bool {
-    if !wanted(engine) {
-        eprintln!("[{}] skipped: not in GHOSTLIGHT_TEST_ENGINES", engine.as_str());
-        return false;
-    }
-    let driver = engine.driver_name();
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let found = std::env::split_paths(&path).any(|dir| dir.join(driver).is_file());
-    assert!(found, "{driver} is not on PATH: install it, or limit GHOSTLIGHT_TEST_ENGINES");
-    true
-}
-
-/// Run one named scenario with a time bound, printing its duration; answers its wall time
-/// (`None` when `GHOSTLIGHT_TEST_SCENARIOS` skipped it).
+/// Run one named scenario within [`SCENARIO_TIMEOUT`], printing its duration; answers its
+/// wall time (`None` when `GHOSTLIGHT_TEST_SCENARIOS` skipped it).
 pub async fn scenario<F: Future<Output = ()>>(engine: Engine, name: &str, body: F) -> Option<Duration> {
-    if let Ok(wanted) = std::env::var("GHOSTLIGHT_TEST_SCENARIOS")
-        && !wanted.split(',').any(|part| !part.trim().is_empty() && name.contains(part.trim()))
-    {
-        return None;
-    }
-    let started = Instant::now();
-    eprintln!("[{}] {name} …", engine.as_str());
-    match tokio::time::timeout(SCENARIO_TIMEOUT, body).await {
-        Ok(()) => {
-            let took = started.elapsed();
-            eprintln!("[{}] {name}: ok in {} ms", engine.as_str(), took.as_millis());
-            Some(took)
-        }
-        Err(_) => panic!("[{}] {name} did not finish within {SCENARIO_TIMEOUT:?}", engine.as_str()),
-    }
+    crate::harness::scenario_within(SCENARIO_TIMEOUT, engine, name, body).await
 }
 
 /// The first fixture host (every page).
