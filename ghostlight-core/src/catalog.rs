@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::authority::{HostPattern, HostPatternError};
 use crate::capability::{Capability, CapabilitySet};
@@ -145,6 +145,12 @@ impl ToolDeclaration {
     /// The rendered output schema: the envelope with this tool's facts.
     pub fn output_schema(&self) -> Value {
         render_output_schema(self.facts)
+    }
+
+    /// Where an envelope's `facts` depart from this tool's output schema (a wrong type, or an
+    /// undeclared member); empty when they fit. See [`crate::schema::fact_mismatches`].
+    pub fn fact_mismatches(&self, facts: &Map<String, Value>) -> Vec<String> {
+        crate::schema::fact_mismatches(self.facts, facts)
     }
 
     /// The declaration as MCP `tools/list` carries it.

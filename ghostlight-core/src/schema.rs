@@ -324,10 +324,17 @@ pub enum FactType {
     Rows(&'static [Fact]),
     /// An object with the listed members.
     Object(&'static [Fact]),
+    /// A value of either type (a row column whose meaning the `columns` fact names).
+    Either(&'static FactType, &'static FactType),
 }
 
 /// Facts that any envelope may carry whatever the tool: refusal reasons and their details.
-pub const COMMON_FACTS: [Fact; 3] = [
+pub const COMMON_FACTS: [Fact; 4] = [
+    Fact::new(
+        "host",
+        FactType::String,
+        "The page's host (with :port when not the default) the summary names.",
+    ),
     Fact::new("reason", FactType::String, "Closed reason code of a refusal or failure."),
     Fact::new("browsers", FactType::StringArray, "Eligible browsers (startup refusals)."),
     Fact::new("browser", FactType::String, "The one eligible browser (startup refusals)."),
@@ -378,6 +385,9 @@ fn render_fact_type(ty: &FactType) -> Value {
             json!({"type": "array", "items": render_fact_object(members.iter())})
         }
         FactType::Object(members) => render_fact_object(members.iter()),
+        FactType::Either(first, second) => {
+            json!({"anyOf": [render_fact_type(first), render_fact_type(second)]})
+        }
         FactType::Rows(columns) => {
             let prefix: Vec<Value> = columns
                 .iter()
@@ -392,5 +402,105 @@ fn render_fact_type(ty: &FactType) -> Value {
                 .collect();
             json!({"type": "array", "items": {"type": "array", "prefixItems": prefix, "items": false}})
         }
+    }
+}
+
+/// Where `facts` departs from the declared `declared` facts (and [`COMMON_FACTS`]): every member
+/// whose value does not have its declared type, at any depth. Empty when the facts fit the
+/// tool's output schema. Members the schema does not list are allowed (fact objects are open,
+/// as the rendered schema says). Tests of adapters and hosts run every envelope they see
+/// through it, so the published schema stays truthful.
+pub fn fact_mismatches(declared: &[Fact], facts: &Map<String, Value>) -> Vec<String> {
+    let mut mismatches = Vec::new();
+    let all: Vec<&Fact> = declared.iter().chain(COMMON_FACTS.iter()).collect();
+    check_members(&all, facts, "facts", &mut mismatches);
+    mismatches
+}
+
+fn check_members(declared: &[&Fact], actual: &Map<String, Value>, at: &str, out: &mut Vec<String>) {
+    for (name, value) in actual {
+        if let Some(fact) = declared.iter().find(|fact| fact.name == name) {
+            check_value(&fact.ty, value, &format!("{at}/{name}"), out);
+        }
+    }
+}
+
+fn check_value(ty: &FactType, value: &Value, at: &str, out: &mut Vec<String>) {
+    let fits = match *ty {
+        FactType::String => value.is_string(),
+        FactType::NullableString => value.is_string() || value.is_null(),
+        FactType::Integer => value.is_i64() || value.is_u64(),
+        FactType::NullableInteger => value.is_i64() || value.is_u64() || value.is_null(),
+        FactType::Boolean => value.is_boolean(),
+        FactType::Any => true,
+        FactType::StringArray => value.as_array().is_some_and(|items| items.iter().all(Value::is_string)),
+        FactType::Either(first, second) => {
+            let mut scratch = Vec::new();
+            check_value(first, value, at, &mut scratch);
+            let first_fits = scratch.is_empty();
+            scratch.clear();
+            check_value(second, value, at, &mut scratch);
+            first_fits || scratch.is_empty()
+        }
+        FactType::Object(members) => match value.as_object() {
+            Some(object) => {
+                let members: Vec<&Fact> = members.iter().collect();
+                check_members(&members, object, at, out);
+                true
+            }
+            None => false,
+        },
+        FactType::ObjectArray(members) => match value.as_array() {
+            Some(items) => {
+                let members: Vec<&Fact> = members.iter().collect();
+                for (index, item) in items.iter().enumerate() {
+                    match item.as_object() {
+                        Some(object) => check_members(&members, object, &format!("{at}/{index}"), out),
+                        None => out.push(format!("{at}/{index} is not an object")),
+                    }
+                }
+                true
+            }
+            None => false,
+        },
+        FactType::Rows(columns) => match value.as_array() {
+            Some(rows) => {
+                for (index, row) in rows.iter().enumerate() {
+                    let at = format!("{at}/{index}");
+                    match row.as_array() {
+                        Some(cells) if cells.len() <= columns.len() => {
+                            for (cell, column) in cells.iter().zip(columns) {
+                                check_value(&column.ty, cell, &format!("{at}/{}", column.name), out);
+                            }
+                        }
+                        Some(cells) => {
+                            out.push(format!("{at} has {} columns, over {}", cells.len(), columns.len()))
+                        }
+                        None => out.push(format!("{at} is not a row (an array)")),
+                    }
+                }
+                true
+            }
+            None => false,
+        },
+    };
+    if !fits {
+        out.push(format!("{at} is not {}: {value}", type_phrase(ty)));
+    }
+}
+
+fn type_phrase(ty: &FactType) -> &'static str {
+    match ty {
+        FactType::String => "a string",
+        FactType::NullableString => "a string or null",
+        FactType::Integer => "an integer",
+        FactType::NullableInteger => "an integer or null",
+        FactType::Boolean => "a boolean",
+        FactType::Any => "any value",
+        FactType::StringArray => "an array of strings",
+        FactType::ObjectArray(_) => "an array of objects",
+        FactType::Rows(_) => "an array of rows",
+        FactType::Object(_) => "an object",
+        FactType::Either(..) => "either declared type",
     }
 }

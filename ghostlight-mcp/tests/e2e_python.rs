@@ -73,6 +73,7 @@ fn python_sdk_drives_the_binary_end_to_end() {
             "navigate",
             "execute refused",
             "inspect",
+            "inspect document",
             "fill_form",
             "click",
             "read confirmation",

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use base64::Engine as _;
 use ghostlight_core::authority::{AuthorityLayers, Settings};
 use ghostlight_core::port::NavigateInput;
-use ghostlight_core::{Cancellation, Effect, Envelope, Ghostlight, Status, ToolResult};
+use ghostlight_core::{Cancellation, Effect, Envelope, Ghostlight, Status, ToolName, ToolResult};
 use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
 use serde_json::{Value, json};
 use support::pages::{ARTICLE_BOILERPLATE, ARTICLE_PARAGRAPHS};
@@ -131,6 +131,9 @@ impl<'s> E2e<'s> {
         let result = g.invoke(tool, &arguments, &self.never).await.expect("a catalog tool");
         let took = started.elapsed();
         let e = &result.envelope;
+        let declaration = ToolName::parse(tool).expect("a catalog tool").declaration();
+        let mismatches = declaration.fact_mismatches(&e.facts);
+        assert!(mismatches.is_empty(), "{tool}: facts depart from the output schema: {mismatches:?}\n{e:?}");
         if took > SLOW_CALL {
             eprintln!(
                 "[{}]   slow call: {tool} took {} ms ({})",

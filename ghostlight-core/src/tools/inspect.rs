@@ -46,7 +46,11 @@ const ITEM: [Fact; 5] = [
     Fact::new("target", FactType::String, "Fresh target handle."),
     Fact::new("role", FactType::String, "Closed semantic role."),
     Fact::new("name", FactType::String, "Bounded accessible name (\"\" when none)."),
-    Fact::new("state", FactType::StringArray, "States such as checked (document scope: depth)."),
+    Fact::new(
+        "state",
+        FactType::Either(&FactType::StringArray, &FactType::Integer),
+        "States such as checked; in scope document, the tree depth (an integer), as columns says.",
+    ),
     Fact::new("credential", FactType::Boolean, "true for a credential-class control."),
 ];
 const DIFF: [Fact; 3] = [
@@ -69,6 +73,11 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         Fact::new("items", FactType::Rows(&ITEM), "Visible items as rows, bounded by max_items."),
         Fact::new("snapshot", FactType::NullableString, "Snapshot handle (document scope)."),
         Fact::new("diff", FactType::Object(&DIFF), "Changes since the prior snapshot (document scope)."),
+        Fact::new(
+            "previous_snapshot",
+            FactType::String,
+            "The snapshot the diff compares with (document scope).",
+        ),
     ],
     annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: true },
     decode,

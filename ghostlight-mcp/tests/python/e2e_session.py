@@ -6,7 +6,7 @@ ours), over stdio, against a fixture page and headless Chromium.
 
 Checks: initialize; tools/list (24 tools, each equal to the core catalog entry in FILE); then a
 session on BASE/form: policy_explain, navigate, browser_execute refused (execute is denied by
-default), inspect, fill the form, click Send, read the page's own confirmation, list tabs, take
+default), inspect (controls, then a document tree), fill the form, click Send, read the page's own confirmation, list tabs, take
 a screenshot (one image/png block whose size matches the facts); an unknown tool is a protocol
 error. Every envelope is checked in both renderings: structured_content equals the JSON in the
 text block, the text starts with the summary and lists next_steps as "Next: " lines, is_error
@@ -141,6 +141,12 @@ async def scenario(args: argparse.Namespace, steps: list[dict[str, Any]]) -> Non
             name_field = find_item(facts, "textbox", "Name")
             agree = find_item(facts, "checkbox", "I agree")
             send = find_item(facts, "button", "Send")
+
+            # Scope document rows hold a depth where other scopes hold states: the SDK checks
+            # them against the tool's outputSchema.
+            _, tree = await step("inspect document", "browser_inspect", {"scope": "document", "max_depth": 4})
+            check(tree["facts"]["columns"][3] == "depth", f"document columns {tree['facts'].get('columns')}")
+            check(all(isinstance(row[3], int) for row in tree["facts"]["items"]), "a document row without a depth")
 
             fields = [{"target": name_field, "value": "Ada"}, {"target": agree, "value": True}]
             _, filled = await step("fill_form", "browser_fill_form", {"fields": fields})

@@ -52,9 +52,12 @@ impl Harness {
     }
 
     /// Invoke a tool and answer the whole result.
+    /// Every envelope is checked against the tool's declared output schema.
     pub(crate) fn result(&self, tool: &str, arguments: Value) -> ToolResult {
-        futures::executor::block_on(self.ghost.invoke(tool, &arguments, &Cancellation::never()))
-            .unwrap_or_else(|e| panic!("{e}"))
+        let result = futures::executor::block_on(self.ghost.invoke(tool, &arguments, &Cancellation::never()))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_conforms(tool, &result.envelope);
+        result
     }
 
     /// Invoke a tool and answer the envelope.
@@ -156,4 +159,16 @@ pub(crate) fn fixture() -> ScriptedBrowser {
         )
         .site(NEXT, ScriptedPage::new("Next page").text("You reached the next page."))
         .site(OTHER, ScriptedPage::new("Other").text("Another host."))
+}
+
+/// Panic unless the envelope's facts fit `tool`'s declared output schema.
+pub(crate) fn assert_conforms(tool: &str, envelope: &Envelope) {
+    let Some(name) = crate::catalog::ToolName::parse(tool) else { return };
+    let mismatches = name.declaration().fact_mismatches(&envelope.facts);
+    let listed: Vec<String> = mismatches.iter().map(|m| format!("{tool}: {m}")).collect();
+    assert!(
+        mismatches.is_empty(),
+        "facts depart from the output schema:\n{}\n{envelope:?}",
+        listed.join("\n")
+    );
 }

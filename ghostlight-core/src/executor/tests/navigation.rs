@@ -43,8 +43,10 @@ impl World {
 
     /// Invoke a tool and answer its result.
     fn call(&self, tool: &str, arguments: Value) -> ToolResult {
-        block_on(self.gl.invoke(tool, &arguments, &Cancellation::new()))
-            .unwrap_or_else(|e| panic!("{tool} is a catalog tool: {e}"))
+        let result = block_on(self.gl.invoke(tool, &arguments, &Cancellation::new()))
+            .unwrap_or_else(|e| panic!("{tool} is a catalog tool: {e}"));
+        super::harness::assert_conforms(tool, &result.envelope);
+        result
     }
 
     /// Invoke a tool and answer its envelope.
