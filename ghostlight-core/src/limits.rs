@@ -172,6 +172,8 @@ pub const UPLOAD_BASE64_CHARS: CountBound =
 pub const SCRIPT_CHARS: CountBound = CountBound::new(1, 20_000);
 /// `browser_execute` `max_result_chars`.
 pub const SCRIPT_RESULT_CHARS: IntBound = IntBound::with_default(100, 20_000, 8_000);
+/// Characters of a failed script's error name and of its message kept in the `error` fact.
+pub const SCRIPT_ERROR_CHARS: usize = 500;
 
 /// `browser_sequence` `steps` count.
 pub const SEQUENCE_STEPS: CountBound = CountBound::new(2, 8);

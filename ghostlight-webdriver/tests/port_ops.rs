@@ -267,11 +267,40 @@ async fn execute(b: &WebDriverBrowser, site: &Site) {
     let outcome = value("document.title").await.expect("page");
     assert_eq!(outcome.page.url, site.url("/x"));
 
-    let thrown = value("throw new Error('secret detail')").await.expect_err("throws");
+    // What only parses as a function body or as a parenthesised expression runs as that.
+    assert_eq!(value("return document.title").await.expect("a body with return").value, json!("X"));
+    assert_eq!(value("const n = 20;\nreturn n + 1;").await.expect("statements with return").value, json!(21));
+    assert_eq!(value("await Promise.resolve(7)").await.expect("top-level await").value, json!(null));
+    assert_eq!(value("return await Promise.resolve(7)").await.expect("return await").value, json!(7));
+    assert_eq!(value("{a: 1, b: [2]}").await.expect("an object literal").value, json!({"a": 1, "b": [2]}));
+    // A script runs once: a SyntaxError it throws while running is not a parse error.
+    let once = "window.glRuns = (window.glRuns || 0) + 1; JSON.parse('{');";
+    let thrown = value(once).await.expect_err("JSON.parse throws");
+    let failure = thrown.script_failure().expect("a script failure");
+    assert_eq!((failure.name.as_str(), failure.ran), ("SyntaxError", true));
+    assert_eq!(thrown.effect(), PortEffect::Unknown);
+    assert_eq!(value("window.glRuns").await.expect("runs").value, json!(1), "the script ran once");
+
+    let thrown = value("throw new TypeError('secret detail')").await.expect_err("throws");
     assert_eq!(thrown.kind(), PortErrorKind::ScriptError);
-    assert!(!thrown.message().contains("secret"), "script errors are not copied");
+    assert!(!thrown.message().contains("secret"), "script errors are not in the operator message");
+    let failure = thrown.script_failure().expect("a script failure");
+    assert_eq!(
+        (failure.name.as_str(), failure.message.as_str(), failure.ran),
+        ("TypeError", "secret detail", true)
+    );
+    let rejected = value("Promise.reject(new RangeError('late'))").await.expect_err("rejects");
+    assert_eq!(rejected.script_failure().map(|f| f.name.as_str()), Some("RangeError"));
+    let thrown_value = value("throw 42").await.expect_err("throws a number");
+    assert_eq!(
+        thrown_value.script_failure().map(|f| (f.name.as_str(), f.message.as_str())),
+        Some(("number", "42"))
+    );
     let syntax = value("this is not javascript").await.expect_err("syntax");
     assert_eq!(syntax.kind(), PortErrorKind::ScriptError);
+    assert_eq!(syntax.effect(), PortEffect::None, "nothing ran");
+    let failure = syntax.script_failure().expect("a script failure");
+    assert_eq!((failure.name.as_str(), failure.ran), ("SyntaxError", false));
     let slow =
         b.execute(tab, "new Promise(() => {})", Duration::from_millis(500)).await.expect_err("never settles");
     assert_eq!(slow.kind(), PortErrorKind::Timeout);

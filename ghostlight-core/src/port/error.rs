@@ -113,6 +113,20 @@ struct Detail {
     startup: Option<StartupRefusal>,
     obstruction: Option<ElementSummary>,
     failed_field: Option<usize>,
+    script: Option<ScriptFailure>,
+}
+
+/// How a caller's script failed in the page (for [`PortErrorKind::ScriptError`]). It is the
+/// script's own output, like its result: it goes to the model in facts and never into
+/// messages, logs or audit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScriptFailure {
+    /// The error's name as the page reports it (`SyntaxError`, `TypeError`, …).
+    pub name: String,
+    /// The error's message.
+    pub message: String,
+    /// Whether any of the script ran: `false` for a script that did not compile.
+    pub ran: bool,
 }
 
 impl PortError {
@@ -126,6 +140,7 @@ impl PortError {
                 startup: None,
                 obstruction: None,
                 failed_field: None,
+                script: None,
             }),
         }
     }
@@ -160,6 +175,24 @@ impl PortError {
         let mut error = PortError::new(PortErrorKind::InvalidInput, message);
         error.detail.failed_field = Some(index);
         error
+    }
+
+    /// The caller's script failed: it did not compile (`ran: false`, nothing happened) or it
+    /// threw while running (effect unknown: it may have acted before it threw).
+    pub fn script_failed(failure: ScriptFailure) -> Self {
+        let message = if failure.ran { "the script threw" } else { "the script did not compile" };
+        let mut error = PortError::new(PortErrorKind::ScriptError, message);
+        if failure.ran {
+            error = error.effect_unknown();
+        }
+        error.detail.script = Some(failure);
+        error
+    }
+
+    /// How the caller's script failed, for [`PortErrorKind::ScriptError`] from
+    /// [`PortError::script_failed`].
+    pub fn script_failure(&self) -> Option<&ScriptFailure> {
+        self.detail.script.as_ref()
     }
 
     /// What went wrong.

@@ -21,9 +21,9 @@ use crate::port::{
     ElementSummary, FileStat, FillInput, FillOutcome, Focused, Geometry, HistoryMove, KeyInput,
     NavigateInput, OpenedTab, PageState, PerceiveInput, PerceiveScope, PerceivedElement, Perception, Point,
     PointerTarget, PortError, PortErrorKind, PortResult, ReadInput, RecordCommand, RecordDelivery,
-    RecordReport, RecordingRef, RecordingState, ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal,
-    TabInfo, TabRef, TextMode, TextOutcome, TypeInput, UploadDestination, UploadFiles, UploadInput,
-    UploadOutcome,
+    RecordReport, RecordingRef, RecordingState, ScriptFailure, ScriptOutcome, ScrollInput, ScrollOutcome,
+    StartupRefusal, TabInfo, TabRef, TextMode, TextOutcome, TypeInput, UploadDestination, UploadFiles,
+    UploadInput, UploadOutcome,
 };
 use crate::tools::click::MouseButton;
 use crate::tools::diagnose::{Detail, Source};
@@ -663,7 +663,17 @@ impl State {
     fn execute(&self, tab: &TabRef, script: &str) -> PortResult<ScriptOutcome> {
         let t = self.live(tab)?;
         if script == "throw" {
-            return Err(err(PortErrorKind::ScriptError, "the script threw"));
+            let failure =
+                ScriptFailure { name: "Error".into(), message: "scripted failure".into(), ran: true };
+            return Err(PortError::script_failed(failure));
+        }
+        if script == "syntax(" {
+            let failure = ScriptFailure {
+                name: "SyntaxError".into(),
+                message: "Unexpected end of input".into(),
+                ran: false,
+            };
+            return Err(PortError::script_failed(failure));
         }
         let value = self.scripts.get(script).cloned().unwrap_or(Value::Null);
         Ok(ScriptOutcome { value, page: t.page_state() })

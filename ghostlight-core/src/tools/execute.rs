@@ -23,17 +23,25 @@ const MAX_RESULT_CHARS: Field = Field::optional(
     "Most result characters returned.",
 );
 
+/// Members of the `error` fact of a script that failed.
+const SCRIPT_ERROR: [Fact; 3] = [
+    Fact::new("name", FactType::String, "The error's name, e.g. SyntaxError or TypeError (bounded)."),
+    Fact::new("message", FactType::String, "The error's message (bounded)."),
+    Fact::new("ran", FactType::Boolean, "false when the script did not compile (nothing ran)."),
+];
+
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Execute,
     title: "Execute",
-    description: "Run JavaScript in the page; it may mutate or navigate, so prefer a semantic tool.",
+    description: "Run JavaScript in the page: an expression or a body using return; promises are awaited. It may mutate or navigate, so prefer a semantic tool.",
     fields: &[SCRIPT, TAB, MAX_RESULT_CHARS, TIMEOUT_MS],
     example: r#"{"script":"document.title"}"#,
     facts: &[
         Fact::new("tab", FactType::String, "Tab handle."),
         Fact::new("value", FactType::Any, "The script's result, bounded."),
         Fact::new("truncated", FactType::Boolean, "The result was cut at max_result_chars."),
+        Fact::new("error", FactType::Object(&SCRIPT_ERROR), "How the script failed, when it did."),
         LANDING,
     ],
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },

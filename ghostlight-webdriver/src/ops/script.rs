@@ -2,18 +2,21 @@
 //!
 //! The script is sent as an *argument* to a fixed wrapper that evaluates it with indirect
 //! `eval` in the page's global scope, so both an expression (`document.title`) and a
-//! statement list (`let a = 1; a + 1`) answer their completion value. A completion value that
-//! is a promise is awaited. The wrapper installs the page-state hooks first (so a dialog the
-//! script opens is recorded) and answers the page state with the value.
+//! statement list (`let a = 1; a + 1`) answer their completion value; a source that only
+//! parses as a function body (`return document.title`, top-level `await`) or as an expression
+//! in parentheses (`{a: 1}`) runs as that instead. A completion value that is a promise is
+//! awaited. The wrapper installs the page-state hooks first (so a dialog the script opens is
+//! recorded) and answers the page state with the value.
 //!
 //! Element, shadow-root, frame and window references in the value never leave the adapter:
-//! each is replaced by a marker string ([`ELEMENT_MARKER`], …). A script that throws answers
-//! [`PortErrorKind::ScriptError`] (its message is not kept); a script that runs out of time
-//! answers [`PortErrorKind::Timeout`]; both with effect unknown.
+//! each is replaced by a marker string ([`ELEMENT_MARKER`], …). A script that does not compile
+//! or throws answers [`PortError::script_failed`] with the error's name and message (for the
+//! model's facts only; effect none when nothing ran, unknown otherwise); a script that runs
+//! out of time answers [`PortErrorKind::Timeout`] with effect unknown.
 
 use std::time::Duration;
 
-use ghostlight_core::port::{PortError, PortErrorKind, PortResult, ScriptOutcome, TabRef};
+use ghostlight_core::port::{PortError, PortErrorKind, PortResult, ScriptFailure, ScriptOutcome, TabRef};
 use serde_json::Value;
 
 use crate::errors::Sent;
@@ -37,13 +40,61 @@ const REFERENCE_KEYS: [(&str, &str); 4] = [
     ("window-fcc6-11e5-b4f8-330a88ab9d7f", WINDOW_MARKER),
 ];
 
+/// The wrapper run by Execute Script with the caller's source as `arguments[0]`. It answers
+/// `{value, state}`, or `{error: {name, message, ran}, state}` when the script failed.
+///
+/// The source is first evaluated as a program (indirect `eval`, global scope: `document.title`
+/// and `let a = 1; a + 1` answer their completion value). A program that does not parse is
+/// compiled (never run) as an async function body, which admits `return` and `await`, then as
+/// a parenthesised expression (an object literal such as `{a: 1}`); the first that compiles
+/// runs. A prefixed statement sets a private flag when the program starts, so a `SyntaxError`
+/// the script throws while running (e.g. from `JSON.parse`) is never mistaken for a parse
+/// error and the script never runs twice.
+const WRAPPER_BODY: &str = r#"
+const source = arguments[0];
+const flag = 'glScriptStarted' + Math.random().toString(36).slice(2);
+const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor;
+const describe = (e, ran) => {
+  let name = 'Error';
+  let message = '';
+  try {
+    name = e !== null && typeof e === 'object' && typeof e.name === 'string' ? e.name : typeof e;
+    message = e !== null && typeof e === 'object' && 'message' in e ? String(e.message) : String(e);
+  } catch (_) {}
+  return { error: { name, message, ran }, state: glPageState() };
+};
+const done = (v) => ({ value: v === undefined ? null : v, state: glPageState() });
+Object.defineProperty(globalThis, flag, { value: false, writable: true, configurable: true });
+let value;
+try {
+  value = (0, eval)('void (globalThis[' + JSON.stringify(flag) + '] = true);\n' + source);
+} catch (e) {
+  const started = globalThis[flag];
+  delete globalThis[flag];
+  if (started || !(e instanceof SyntaxError)) return describe(e, true);
+  let body = null;
+  let failure = e;
+  try {
+    body = new AsyncFunction(source);
+  } catch (bodyError) {
+    failure = bodyError;
+    try {
+      body = new AsyncFunction('return (' + source + '\n);');
+    } catch (_) {}
+  }
+  if (body === null) return describe(failure, false);
+  try {
+    value = body.call(globalThis);
+  } catch (thrown) {
+    return describe(thrown, true);
+  }
+}
+delete globalThis[flag];
+return Promise.resolve(value).then(done, (e) => describe(e, true));
+"#;
+
 fn wrapper() -> String {
-    format!(
-        "const glPageState = ({}); glPageState(); \
-         const value = (0, eval)(arguments[0]); \
-         return Promise.resolve(value).then((v) => ({{ value: v === undefined ? null : v, state: glPageState() }}));",
-        page::PAGE_STATE_FN.trim_end()
-    )
+    format!("const glPageState = ({}); glPageState();{WRAPPER_BODY}", page::PAGE_STATE_FN.trim_end())
 }
 
 /// Run `script` in `tab`'s top document within `timeout`.
@@ -57,7 +108,12 @@ pub(crate) async fn execute(
     s.set_script_timeout(timeout).await?;
     let answer = s.execute(&wrapper(), vec![Value::String(script.to_owned())], Sent::Act).await?;
     let (value, in_call_state) = match answer {
-        Value::Object(mut map) => (map.remove("value").unwrap_or(Value::Null), map.remove("state")),
+        Value::Object(mut map) => {
+            if let Some(error) = map.remove("error") {
+                return Err(PortError::script_failed(failure(&error)));
+            }
+            (map.remove("value").unwrap_or(Value::Null), map.remove("state"))
+        }
         // The wrapper always answers an object: `null` is WebDriver's answer for a script
         // that a user prompt interrupted (e.g. a script that called `confirm()` itself).
         _ => {
@@ -84,6 +140,16 @@ pub(crate) async fn execute(
         Err(e) => return Err(e.effect_unknown()),
     };
     Ok(ScriptOutcome { value, page })
+}
+
+/// The wrapper's `error` answer as a [`ScriptFailure`] (a malformed one counts as having run).
+fn failure(error: &Value) -> ScriptFailure {
+    let text = |key: &str| error.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
+    ScriptFailure {
+        name: text("name"),
+        message: text("message"),
+        ran: error.get("ran").and_then(Value::as_bool).unwrap_or(true),
+    }
 }
 
 /// Replace WebDriver references in `value` by markers.

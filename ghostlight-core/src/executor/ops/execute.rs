@@ -9,8 +9,11 @@
 
 use std::time::Duration;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
+use crate::envelope::{Effect, Readiness, Status};
+use crate::limits::SCRIPT_ERROR_CHARS;
+use crate::port::ScriptFailure;
 use crate::tools::execute::ExecuteRequest;
 
 use super::super::outcome::Outcome;
@@ -28,9 +31,11 @@ async fn execute(run: &Run<'_>, request: &ExecuteRequest) -> Step<Outcome> {
         .port()
         .execute(&lease.tab, &request.script, Duration::from_millis(request.timeout_ms))
         .await
-        .map_err(|e| {
-            run.fail_on(&lease, &e, &format!("run the script on {host}"), Some(request.timeout_ms))
-                .fact("host", host.clone())
+        .map_err(|e| match e.script_failure() {
+            Some(failure) => script_failed(failure, &host).fact("tab", lease.handle().as_str()),
+            None => run
+                .fail_on(&lease, &e, &format!("run the script on {host}"), Some(request.timeout_ms))
+                .fact("host", host.clone()),
         })?;
     let kind = json_kind(&result.value);
     let max = usize::try_from(request.max_result_chars).unwrap_or(usize::MAX);
@@ -56,6 +61,40 @@ async fn execute(run: &Run<'_>, request: &ExecuteRequest) -> Step<Outcome> {
     }
     let landing = run.land(&lease, &result.page);
     Ok(run.with_landing(outcome, landing, &result.page))
+}
+
+/// The script did not compile (nothing ran: `failed`, effect none) or threw while running
+/// (`unknown`: it may have acted first). The error's name and message are the script's own
+/// output, so, like a result, they travel in the `error` fact and never in the sentence.
+fn script_failed(failure: &ScriptFailure, host: &str) -> Outcome {
+    let error = json!({
+        "name": bounded(&failure.name),
+        "message": bounded(&failure.message),
+        "ran": failure.ran,
+    });
+    let outcome = if failure.ran {
+        Outcome::failed(
+            "script_error",
+            format!("The script threw an error on {host} (see the error fact); what it did before that is unknown."),
+        )
+        .with_status(Status::Unknown)
+        .with_effect(Effect::Unknown)
+        .with_readiness(Readiness::Unknown)
+    } else {
+        Outcome::failed(
+            "script_syntax_error",
+            format!("The script did not compile (see the error fact), so nothing ran on {host}."),
+        )
+    };
+    outcome
+        .fact("error", error)
+        .fact("host", host)
+        .next("Fix the script and call browser_execute again; it may be an expression, statements ending in one, or a body that uses return.")
+}
+
+/// `text` cut to [`SCRIPT_ERROR_CHARS`] characters.
+fn bounded(text: &str) -> String {
+    text.chars().take(SCRIPT_ERROR_CHARS).collect()
 }
 
 /// `value` as is when its compact JSON fits in `max` characters; otherwise the first `max`

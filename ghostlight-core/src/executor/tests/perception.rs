@@ -670,12 +670,26 @@ fn execute_never_presents_or_audits_the_script() {
 }
 
 #[test]
-fn execute_reports_a_script_error_without_its_message() {
+fn execute_reports_a_thrown_error_in_facts_only() {
     let fixture = scripting(Value::Null);
     let envelope = fixture.call("browser_execute", json!({"script": "throw"}));
     insta::assert_json_snapshot!(envelope);
-    assert_eq!(envelope.status, Status::Failed);
+    assert_eq!((envelope.status, envelope.effect), (Status::Unknown, Effect::Unknown), "it may have acted");
     assert_eq!(envelope.facts["reason"], "script_error");
+    assert_eq!(envelope.facts["error"], json!({"name": "Error", "message": "scripted failure", "ran": true}));
+    assert!(!envelope.summary.contains("scripted failure"), "the message is not presented");
+    assert!(!fixture.h.audit_text().contains("scripted failure"), "nor audited");
+}
+
+#[test]
+fn execute_reports_a_script_that_did_not_compile_as_failed_without_effect() {
+    let fixture = scripting(Value::Null);
+    let envelope = fixture.call("browser_execute", json!({"script": "syntax("}));
+    insta::assert_json_snapshot!(envelope);
+    assert_eq!((envelope.status, envelope.effect), (Status::Failed, Effect::None));
+    assert_eq!(envelope.facts["reason"], "script_syntax_error");
+    assert_eq!(envelope.facts["error"]["ran"], false);
+    assert!(!envelope.summary.contains("Unexpected"), "the message is not presented");
 }
 
 #[test]
