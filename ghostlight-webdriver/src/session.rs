@@ -359,7 +359,13 @@ impl Session {
                 "a dialog opened while the page was read",
             ));
         }
-        let state = page::parse_state(value)?;
+        let mut state = page::parse_state(value)?;
+        if state.url.scheme() == "chrome-error" {
+            // Chromium's error page: the URL that failed is what WebDriver reports.
+            if let Ok(url) = self.client().current_url().await {
+                state.url = url;
+            }
+        }
         self.remember_page(&state);
         Ok(state)
     }

@@ -9,8 +9,8 @@ use std::time::Duration;
 use common::{Site, scenario, selected};
 use ghostlight_core::Readiness;
 use ghostlight_core::port::{
-    BrowserPort, DialogKind, DialogResolution, FileStat, HistoryMove, NavigateInput, PortEffect,
-    PortErrorKind, TabRef,
+    BrowserPort, DialogKind, DialogResolution, FileStat, HistoryMove, NavigateInput, NetworkError,
+    PortEffect, PortErrorKind, TabRef,
 };
 use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
 use serde_json::json;
@@ -45,6 +45,7 @@ async fn run(engine: Engine) {
     scenario(engine, "beforeunload_blocks_or_is_discarded", beforeunload(b, site)).await;
     scenario(engine, "execute_values_and_errors", execute(b, site)).await;
     scenario(engine, "slow_page_and_navigation_timeout", slow_page(b, site)).await;
+    scenario(engine, "pages_that_do_not_load", pages_that_do_not_load(b, site)).await;
     scenario(engine, "stat_files", stat_files(b)).await;
     browser.shutdown().await;
 }
@@ -307,6 +308,36 @@ async fn execute(b: &WebDriverBrowser, site: &Site) {
     assert_eq!(slow.effect(), PortEffect::Unknown);
     assert_eq!(value("2 + 2").await.expect("still works").value, json!(4));
     b.close_tab(tab).await.expect("close");
+}
+
+/// A refused connection and a port the browser keeps closed are network failures with no
+/// effect, on an existing tab and on a new one (which is closed again); the tab still works.
+async fn pages_that_do_not_load(b: &WebDriverBrowser, site: &Site) {
+    let tab = open(b, site, "/n").await;
+    let closed_port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+        listener.local_addr().expect("an address").port()
+    };
+    let refused = url::Url::parse(&format!("http://127.0.0.1:{closed_port}/")).expect("a URL");
+    let blocked = url::Url::parse("http://127.0.0.1:1/").expect("a URL");
+    for (url, expected) in [(refused, NetworkError::ConnectionRefused), (blocked, NetworkError::PortBlocked)]
+    {
+        let error = b.navigate(&tab, &go(url.clone()), TIMEOUT).await.expect_err("the page does not load");
+        assert_eq!(error.kind(), PortErrorKind::Network, "{url}: {error}");
+        assert_eq!(error.effect(), PortEffect::None);
+        let failure = error.network_failure().expect("why it failed");
+        assert_eq!(failure.error, expected, "{url}: {}", failure.browser_code);
+        let page = b.page(&tab).await.expect("the tab answers");
+        assert_eq!(page.url, url, "the tab reports the URL that failed, not the browser's error page");
+
+        let tabs_before = b.tabs().await.expect("tabs").len();
+        let error = b.open_tab(&go(url.clone()), TIMEOUT).await.expect_err("a new tab does not load either");
+        assert_eq!(error.kind(), PortErrorKind::Network);
+        assert_eq!(b.tabs().await.expect("tabs").len(), tabs_before, "the failed new tab is closed");
+    }
+    let back = b.navigate(&tab, &go(site.url("/n")), TIMEOUT).await.expect("the tab still navigates");
+    assert_eq!(back.title, "N");
+    b.close_tab(&tab).await.expect("close");
 }
 
 async fn slow_page(b: &WebDriverBrowser, site: &Site) {

@@ -13,7 +13,7 @@ use crate::envelope::{Effect, Envelope, Readiness, Status};
 use crate::handles::Handle;
 use crate::language::{bound_visible, target_phrase};
 use crate::limits::{NEXT_STEPS_MAX, SUMMARY_CHARS};
-use crate::port::{PortEffect, PortError, PortErrorKind, StartupRefusal};
+use crate::port::{NetworkError, PortEffect, PortError, PortErrorKind, StartupRefusal};
 use crate::selector::Role;
 
 /// Rich content that travels beside the envelope (never inside it).
@@ -228,6 +228,21 @@ pub(crate) fn port_failure(error: &PortError, doing: &str, engine: &str, timeout
             "invalid_input",
             format!("The page did not accept the input, so Ghostlight did not {doing}."),
         ),
+        PortErrorKind::Network => {
+            let (error_code, browser_code) = match error.network_failure() {
+                Some(failure) => (failure.error, failure.browser_code.as_str()),
+                None => (NetworkError::Other, ""),
+            };
+            let code = bounded_code(browser_code);
+            let shown = if code.is_empty() { String::new() } else { format!(" ({code})") };
+            Outcome::failed(
+                "network_error",
+                format!("Could not {doing}: {}{shown}; nothing was loaded.", network_phrase(error_code)),
+            )
+            .fact("network_error", error_code.as_str())
+            .fact("browser_code", code)
+            .next("Check the URL, or that the site is up and reachable from this browser, then try again.")
+        }
         PortErrorKind::CredentialTarget => {
             return Outcome::handoff(ToolName::TypeText, CredentialClass::Password, None, None);
         }
@@ -243,6 +258,27 @@ pub(crate) fn port_failure(error: &PortError, doing: &str, engine: &str, timeout
     } else {
         outcome
     }
+}
+
+/// What a failed page load means, as a clause.
+fn network_phrase(error: NetworkError) -> &'static str {
+    match error {
+        NetworkError::NameNotResolved => "the host name does not resolve",
+        NetworkError::ConnectionRefused => "the connection was refused",
+        NetworkError::ConnectionReset => "the connection was reset",
+        NetworkError::TimedOut => "the connection timed out",
+        NetworkError::Tls => "the site's certificate or TLS setup was rejected",
+        NetworkError::PortBlocked => "the browser refuses that port",
+        NetworkError::Offline => "the browser is offline",
+        NetworkError::Blocked => "the browser blocked the request",
+        NetworkError::Other => "the browser could not load it",
+    }
+}
+
+/// A browser's error code as shown: ASCII letters, digits, `_` and `-`, at most 64 of them
+/// (the code comes from the page's error document).
+fn bounded_code(code: &str) -> String {
+    code.chars().filter(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-')).take(64).collect()
 }
 
 /// The spec's startup refusals, word for word: the summary holds the whole recovery

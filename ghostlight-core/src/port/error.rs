@@ -40,6 +40,9 @@ pub enum PortErrorKind {
     CredentialTarget,
     /// The page threw while running a script.
     ScriptError,
+    /// The browser could not load the URL (no such host, connection refused, TLS rejected, …);
+    /// [`PortError::network_failure`] says why. The page was not reached.
+    Network,
     /// The browser's local preserve-tabs interlock keeps this tab open.
     TabPreserved,
     /// Anything else.
@@ -63,6 +66,7 @@ impl PortErrorKind {
             PortErrorKind::CredentialTarget => "credential_target",
             PortErrorKind::ScriptError => "script_error",
             PortErrorKind::TabPreserved => "tab_preserved",
+            PortErrorKind::Network => "network_error",
             PortErrorKind::Other => "browser_error",
         }
     }
@@ -114,6 +118,41 @@ struct Detail {
     obstruction: Option<ElementSummary>,
     failed_field: Option<usize>,
     script: Option<ScriptFailure>,
+    network: Option<NetworkFailure>,
+}
+
+/// Why the browser could not load a URL, as a closed category plus the browser's own code
+/// (for [`PortErrorKind::Network`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NetworkFailure {
+    /// The closed category.
+    pub error: NetworkError,
+    /// The browser's code, e.g. `ERR_NAME_NOT_RESOLVED` (Chromium) or `dnsNotFound` (Firefox).
+    pub browser_code: String,
+}
+
+crate::wire_choice! {
+    /// Closed categories of a failed page load.
+    pub enum NetworkError {
+        /// The host name does not resolve.
+        NameNotResolved => "name_not_resolved",
+        /// Nothing accepted the connection.
+        ConnectionRefused => "connection_refused",
+        /// The connection was reset or closed early.
+        ConnectionReset => "connection_reset",
+        /// The connection or the response timed out.
+        TimedOut => "timed_out",
+        /// The site's certificate or TLS setup was rejected.
+        Tls => "tls_error",
+        /// The browser refuses that port (a port kept for other protocols).
+        PortBlocked => "port_blocked",
+        /// The browser has no network.
+        Offline => "offline",
+        /// The browser or a policy blocked the request.
+        Blocked => "blocked",
+        /// Any other load failure.
+        Other => "other",
+    }
 }
 
 /// How a caller's script failed in the page (for [`PortErrorKind::ScriptError`]). It is the
@@ -141,6 +180,7 @@ impl PortError {
                 obstruction: None,
                 failed_field: None,
                 script: None,
+                network: None,
             }),
         }
     }
@@ -187,6 +227,21 @@ impl PortError {
         }
         error.detail.script = Some(failure);
         error
+    }
+
+    /// The browser could not load the URL; nothing was reached (effect none).
+    pub fn network(failure: NetworkFailure) -> Self {
+        let mut error = PortError::new(
+            PortErrorKind::Network,
+            format!("the page did not load: {}", failure.browser_code),
+        );
+        error.detail.network = Some(failure);
+        error
+    }
+
+    /// Why the page did not load, for [`PortErrorKind::Network`].
+    pub fn network_failure(&self) -> Option<&NetworkFailure> {
+        self.detail.network.as_ref()
     }
 
     /// How the caller's script failed, for [`PortErrorKind::ScriptError`] from

@@ -21,7 +21,10 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 
-pub use error::{PortEffect, PortError, PortErrorKind, PortResult, ScriptFailure, StartupRefusal};
+pub use error::{
+    NetworkError, NetworkFailure, PortEffect, PortError, PortErrorKind, PortResult, ScriptFailure,
+    StartupRefusal,
+};
 pub use types::{
     ActionReceipt, CaptureKind, Captured, ClickInput, CssRect, DiagnosticEntry, DiagnosticSource,
     DiagnosticsPage, DiagnosticsQuery, DialogKind, DialogResolution, DocumentId, ElementRef, ElementState,

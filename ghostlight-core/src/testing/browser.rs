@@ -19,11 +19,11 @@ use crate::port::{
     ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DiagnosticEntry, DiagnosticSource,
     DiagnosticsPage, DiagnosticsQuery, DialogKind, DialogResolution, DocumentId, ElementRef, ElementState,
     ElementSummary, FileStat, FillInput, FillOutcome, Focused, Geometry, HistoryMove, KeyInput,
-    NavigateInput, OpenedTab, PageState, PerceiveInput, PerceiveScope, PerceivedElement, Perception, Point,
-    PointerTarget, PortError, PortErrorKind, PortResult, ReadInput, RecordCommand, RecordDelivery,
-    RecordReport, RecordingRef, RecordingState, ScriptFailure, ScriptOutcome, ScrollInput, ScrollOutcome,
-    StartupRefusal, TabInfo, TabRef, TextMode, TextOutcome, TypeInput, UploadDestination, UploadFiles,
-    UploadInput, UploadOutcome,
+    NavigateInput, NetworkError, NetworkFailure, OpenedTab, PageState, PerceiveInput, PerceiveScope,
+    PerceivedElement, Perception, Point, PointerTarget, PortError, PortErrorKind, PortResult, ReadInput,
+    RecordCommand, RecordDelivery, RecordReport, RecordingRef, RecordingState, ScriptFailure, ScriptOutcome,
+    ScrollInput, ScrollOutcome, StartupRefusal, TabInfo, TabRef, TextMode, TextOutcome, TypeInput,
+    UploadDestination, UploadFiles, UploadInput, UploadOutcome,
 };
 use crate::tools::click::MouseButton;
 use crate::tools::diagnose::{Detail, Source};
@@ -56,6 +56,17 @@ pub struct ScriptedBrowser {
 
 fn err(kind: PortErrorKind, message: &str) -> PortError {
     PortError::new(kind, message)
+}
+
+/// Hosts under `.invalid` (RFC 2606) never resolve: loading one fails as a network error.
+fn unreachable_host(url: &Url) -> PortResult<()> {
+    match url.host_str() {
+        Some(host) if host.ends_with(".invalid") => Err(PortError::network(NetworkFailure {
+            error: NetworkError::NameNotResolved,
+            browser_code: "ERR_NAME_NOT_RESOLVED".into(),
+        })),
+        _ => Ok(()),
+    }
 }
 
 fn invalid(message: &str) -> PortError {
@@ -362,6 +373,7 @@ impl State {
     }
 
     fn navigate(&mut self, tab: &TabRef, input: &NavigateInput) -> PortResult<PageState> {
+        unreachable_host(&input.url)?;
         let t = self.live_mut(tab)?;
         if t.doc.page.beforeunload && !input.discard_beforeunload {
             t.dialog = Some(DialogKind::BeforeUnload);
@@ -1050,6 +1062,7 @@ impl BrowserPort for ScriptedBrowser {
 
     async fn open_tab(&self, input: &NavigateInput, _timeout: Duration) -> PortResult<OpenedTab> {
         self.call("open_tab", None, |s| {
+            unreachable_host(&input.url)?;
             let tab = s.open(input.url.clone());
             Ok(OpenedTab { page: s.tab(&tab)?.page_state(), tab })
         })

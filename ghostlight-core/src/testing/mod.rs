@@ -2,7 +2,8 @@
 //! host frameworks (feature `testing`).
 //!
 //! [`ScriptedBrowser`] serves [`ScriptedPage`] fixtures registered by exact URL (other web URLs
-//! get a default page titled with their host). Tabs keep history and a document identity that
+//! get a default page titled with their host; hosts under `.invalid` fail to load as a network
+//! error, `ERR_NAME_NOT_RESOLVED`). Tabs keep history and a document identity that
 //! changes on every navigation, reload or history move; element references name their
 //! document (`t1:d3:2`), so they go stale with it. It uses no real time, randomness or
 //! threads: `sleep` advances a virtual clock.

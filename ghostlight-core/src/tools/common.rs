@@ -32,6 +32,16 @@ pub const X: Field = Field::optional("x", FieldType::Integer(limits::COORDINATE)
 /// Image-pixel `y` in a view.
 pub const Y: Field = Field::optional("y", FieldType::Integer(limits::COORDINATE), "Image y (px).");
 
+/// The `network_error` fact of a page load that failed (closed category).
+pub const NETWORK_ERROR: Fact = Fact::new(
+    "network_error",
+    FactType::String,
+    "Why the page did not load: name_not_resolved, connection_refused, connection_reset, timed_out, tls_error, port_blocked, offline, blocked or other.",
+);
+/// The `browser_code` fact of a page load that failed (the browser's own code).
+pub const BROWSER_CODE: Fact =
+    Fact::new("browser_code", FactType::String, "The browser's error code, e.g. ERR_NAME_NOT_RESOLVED.");
+
 /// The `landing` fact of the tools that may cause a navigation: the governed committed landing
 /// an action caused, if any.
 pub const LANDING: Fact = Fact::new(

@@ -6,7 +6,7 @@ use crate::decode::{DecodeError, ObjectReader, WireChoice};
 use crate::handles::Handle;
 use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
-use crate::tools::common::{TAB, TIMEOUT_MS, read_timeout};
+use crate::tools::common::{BROWSER_CODE, NETWORK_ERROR, TAB, TIMEOUT_MS, read_timeout};
 use crate::wire_choice;
 
 wire_choice! {
@@ -42,6 +42,8 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         Fact::new("url", FactType::String, "Governed URL."),
         Fact::new("title", FactType::String, "Bounded title."),
         Fact::new("document_generation", FactType::Integer, "Document generation."),
+        NETWORK_ERROR,
+        BROWSER_CODE,
     ],
     annotations: Annotations { read_only: false, destructive: false, idempotent: false, open_world: true },
     decode,

@@ -6,7 +6,7 @@ use crate::decode::{DecodeError, ObjectReader, WireChoice};
 use crate::handles::Handle;
 use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
-use crate::tools::common::{TAB, TIMEOUT_MS, read_timeout};
+use crate::tools::common::{BROWSER_CODE, NETWORK_ERROR, TAB, TIMEOUT_MS, read_timeout};
 use crate::wire_choice;
 
 wire_choice! {
@@ -55,6 +55,8 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         Fact::new("created", FactType::Boolean, "A new tab was opened."),
         Fact::new("reused", FactType::Boolean, "An existing same-host tab was adopted."),
         Fact::new("document_generation", FactType::Integer, "Document generation."),
+        NETWORK_ERROR,
+        BROWSER_CODE,
     ],
     annotations: Annotations { read_only: false, destructive: false, idempotent: false, open_world: true },
     decode,

@@ -12,6 +12,10 @@
 //! "discard"`), and the navigation is awaited. Otherwise it is dismissed, so the page stays as
 //! it was, and the call answers [`PortErrorKind::BlockedByDialog`] with effect none.
 //!
+//! A page that does not load (no such host, refused connection, TLS rejected, a port the
+//! browser keeps closed) answers [`PortErrorKind::Network`]: both engines then show their own
+//! error page, whose code a probe reads after the navigation command.
+//!
 //! Reload with `bypass_cache`: Chromium uses the DevTools `Page.reload {ignoreCache: true}`;
 //! Firefox has no WebDriver or DevTools equivalent here, so it runs Firefox's non-standard
 //! `location.reload(true)` (`forceGet`), which Firefox documents as reloading from the server.
@@ -20,9 +24,10 @@ use std::time::Duration;
 
 use ghostlight_core::Readiness;
 use ghostlight_core::port::{
-    DialogKind, HistoryMove, NavigateInput, PageState, PortError, PortErrorKind, PortResult, TabRef,
+    DialogKind, HistoryMove, NavigateInput, NetworkError, NetworkFailure, PageState, PortError,
+    PortErrorKind, PortResult, TabRef,
 };
-use serde_json::json;
+use serde_json::{Value, json};
 use tokio::time::Instant;
 use url::Url;
 
@@ -71,7 +76,67 @@ pub(crate) async fn go(
     let before = s.page_state().await?;
     s.set_page_load_timeout(first_wait(s.engine(), timeout)).await?;
     let sent = s.command(SessionCommand::navigate(url), Sent::Act).await;
-    settle(s, &before, sent.map(drop), deadline, discard, Expect::Load).await
+    match settle(s, &before, sent.map(drop), deadline, discard, Expect::Load).await {
+        // Chromium shows some failures (a refused port) as a loaded error page.
+        Ok(page) => match load_failure(s).await {
+            Some(failure) => Err(PortError::network(failure)),
+            None => Ok(page),
+        },
+        // Chromium answers `net::ERR_…` and Firefox `Reached error page` as unknown errors.
+        Err(error) if error.kind() == PortErrorKind::Other => match load_failure(s).await {
+            Some(failure) => Err(PortError::network(failure)),
+            None => Err(error),
+        },
+        Err(error) => Err(error),
+    }
+}
+
+/// The browser's error page's code, when the current tab shows one instead of the site.
+async fn load_failure(s: &mut Session) -> Option<NetworkFailure> {
+    let script = format!("return ({})();", LOAD_FAILURE_FN.trim_end());
+    match s.execute(&script, Vec::new(), Sent::Read).await {
+        Ok(Value::String(code)) => Some(network_failure(&code)),
+        _ => None,
+    }
+}
+
+/// The probe that reads a browser error page's code (see the script's header).
+const LOAD_FAILURE_FN: &str = include_str!("../scripts/load_failure.js");
+
+/// A browser's load-failure code as core's closed category (Chromium's `ERR_…` names,
+/// Firefox's `about:neterror` codes, `certerror:…` for Firefox's certificate page).
+pub(crate) fn network_failure(code: &str) -> NetworkFailure {
+    let (certificate, code) = match code.strip_prefix("certerror:") {
+        Some(rest) => (true, rest),
+        None => (false, code),
+    };
+    let error = match code {
+        _ if certificate => NetworkError::Tls,
+        _ if code.starts_with("ERR_CERT_") || code.starts_with("ERR_SSL_") => NetworkError::Tls,
+        "nssFailure2" | "nssBadCert" | "sslv3Used" | "inadequateSecurityError" => NetworkError::Tls,
+        "ERR_NAME_NOT_RESOLVED" | "ERR_NAME_RESOLUTION_FAILED" | "dnsNotFound" => {
+            NetworkError::NameNotResolved
+        }
+        "ERR_CONNECTION_REFUSED"
+        | "ERR_ADDRESS_UNREACHABLE"
+        | "ERR_CONNECTION_FAILED"
+        | "connectionFailure" => NetworkError::ConnectionRefused,
+        "ERR_CONNECTION_RESET"
+        | "ERR_CONNECTION_CLOSED"
+        | "ERR_CONNECTION_ABORTED"
+        | "ERR_EMPTY_RESPONSE"
+        | "netReset"
+        | "netInterrupt" => NetworkError::ConnectionReset,
+        "ERR_CONNECTION_TIMED_OUT" | "ERR_TIMED_OUT" | "netTimeout" => NetworkError::TimedOut,
+        "ERR_UNSAFE_PORT" | "deniedPortAccess" => NetworkError::PortBlocked,
+        "ERR_INTERNET_DISCONNECTED" | "netOffline" => NetworkError::Offline,
+        "ERR_BLOCKED_BY_CLIENT"
+        | "ERR_BLOCKED_BY_ADMINISTRATOR"
+        | "ERR_BLOCKED_BY_RESPONSE"
+        | "blockedByPolicy" => NetworkError::Blocked,
+        _ => NetworkError::Other,
+    };
+    NetworkFailure { error, browser_code: code.to_owned() }
 }
 
 /// Move through `tab`'s history or reload it. A back or forward that leaves the page as it
@@ -208,5 +273,36 @@ async fn wait_for_page(
             Err(_) => {}
         }
         tokio::time::sleep(LOAD_POLL_INTERVAL.min(remaining)).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn load_failure_codes_map_to_closed_categories() {
+        let cases = [
+            ("ERR_NAME_NOT_RESOLVED", NetworkError::NameNotResolved),
+            ("dnsNotFound", NetworkError::NameNotResolved),
+            ("ERR_CONNECTION_REFUSED", NetworkError::ConnectionRefused),
+            ("connectionFailure", NetworkError::ConnectionRefused),
+            ("ERR_CONNECTION_RESET", NetworkError::ConnectionReset),
+            ("netTimeout", NetworkError::TimedOut),
+            ("ERR_CERT_AUTHORITY_INVALID", NetworkError::Tls),
+            ("certerror:SEC_ERROR_UNKNOWN_ISSUER", NetworkError::Tls),
+            ("ERR_UNSAFE_PORT", NetworkError::PortBlocked),
+            ("deniedPortAccess", NetworkError::PortBlocked),
+            ("netOffline", NetworkError::Offline),
+            ("ERR_BLOCKED_BY_CLIENT", NetworkError::Blocked),
+            ("ERR_SOMETHING_NEW", NetworkError::Other),
+        ];
+        for (code, error) in cases {
+            assert_eq!(network_failure(code).error, error, "{code}");
+        }
+        assert_eq!(
+            network_failure("certerror:SEC_ERROR_UNKNOWN_ISSUER").browser_code,
+            "SEC_ERROR_UNKNOWN_ISSUER"
+        );
     }
 }

@@ -877,3 +877,30 @@ fn a_navigation_whose_end_was_not_seen_is_unknown_in_effect_and_readiness() {
     );
     assert_eq!(envelope.facts["reason"], "timeout");
 }
+
+#[test]
+fn a_page_that_does_not_load_is_a_network_failure_with_no_effect() {
+    let world = World::new(ScriptedBrowser::new());
+    let tab = world.open("https://example.com/");
+    for arguments in [
+        json!({"url": "https://nowhere.invalid/", "tab": tab}),
+        json!({"url": "https://nowhere.invalid/", "new_tab": true}),
+    ] {
+        let envelope = world.env("browser_navigate", arguments);
+        assert_eq!(
+            (envelope.status, envelope.effect),
+            (Status::Failed, Effect::None),
+            "{}",
+            envelope.summary
+        );
+        assert_eq!(envelope.facts["reason"], "network_error");
+        assert_eq!(envelope.facts["network_error"], "name_not_resolved");
+        assert_eq!(envelope.facts["browser_code"], "ERR_NAME_NOT_RESOLVED");
+        assert_eq!(
+            envelope.summary,
+            "Could not navigate to nowhere.invalid: the host name does not resolve (ERR_NAME_NOT_RESOLVED); \
+             nothing was loaded."
+        );
+        assert_eq!(envelope.next_steps.len(), 1);
+    }
+}
