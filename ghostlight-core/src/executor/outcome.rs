@@ -243,6 +243,26 @@ pub(crate) fn port_failure(error: &PortError, doing: &str, engine: &str, timeout
             .fact("browser_code", code)
             .next("Check the URL, or that the site is up and reachable from this browser, then try again.")
         }
+        PortErrorKind::TooLarge => {
+            let mut outcome = Outcome::failed(
+                "capture_too_large",
+                format!("Did not {doing}: it is too large for one image."),
+            );
+            if let Some(size) = error.oversize() {
+                outcome = Outcome::failed(
+                    "capture_too_large",
+                    format!(
+                        "Did not {doing}: it would be {}×{} pixels, over the limit of {} pixels a side and {} in all.",
+                        size.width, size.height, size.max_side, size.max_pixels
+                    ),
+                )
+                .fact("width", size.width)
+                .fact("height", size.height)
+                .fact("max_side", size.max_side)
+                .fact("max_pixels", size.max_pixels);
+            }
+            outcome.next("Capture the viewport (scroll with browser_scroll first) or one target instead.")
+        }
         PortErrorKind::CredentialTarget => {
             return Outcome::handoff(ToolName::TypeText, CredentialClass::Password, None, None);
         }
@@ -348,6 +368,24 @@ mod tests {
 
     fn envelope(outcome: Outcome) -> Envelope {
         outcome.into_parts(&Handle::from_token(crate::handles::HandleKind::Invocation, "t")).0
+    }
+
+    #[test]
+    fn a_capture_too_large_names_its_size_and_the_limit_in_sentence_and_facts() {
+        let oversize =
+            crate::port::Oversize { width: 1265, height: 21_198, max_side: 16_384, max_pixels: 100_000_000 };
+        let error = PortError::too_large(oversize);
+        let failed =
+            envelope(port_failure(&error, "capture the full page of example.com", "chromium", Some(8000)));
+        assert_eq!(
+            failed.summary,
+            "Did not capture the full page of example.com: it would be 1265×21198 pixels, over the limit of \
+             16384 pixels a side and 100000000 in all."
+        );
+        assert_eq!((failed.status, failed.effect), (Status::Failed, Effect::None));
+        assert_eq!(failed.facts["reason"], "capture_too_large");
+        assert_eq!((&failed.facts["width"], &failed.facts["height"]), (&json!(1265), &json!(21_198)));
+        assert_eq!(failed.next_steps.len(), 1);
     }
 
     #[test]

@@ -43,6 +43,9 @@ pub enum PortErrorKind {
     /// The browser could not load the URL (no such host, connection refused, TLS rejected, …);
     /// [`PortError::network_failure`] says why. The page was not reached.
     Network,
+    /// The capture would exceed what the browser can render in one image;
+    /// [`PortError::oversize`] gives the size and the limit. Nothing was captured.
+    TooLarge,
     /// The browser's local preserve-tabs interlock keeps this tab open.
     TabPreserved,
     /// Anything else.
@@ -67,6 +70,7 @@ impl PortErrorKind {
             PortErrorKind::ScriptError => "script_error",
             PortErrorKind::TabPreserved => "tab_preserved",
             PortErrorKind::Network => "network_error",
+            PortErrorKind::TooLarge => "capture_too_large",
             PortErrorKind::Other => "browser_error",
         }
     }
@@ -119,6 +123,20 @@ struct Detail {
     failed_field: Option<usize>,
     script: Option<ScriptFailure>,
     network: Option<NetworkFailure>,
+    oversize: Option<Oversize>,
+}
+
+/// A capture refused for its size (for [`PortErrorKind::TooLarge`]), in image pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Oversize {
+    /// The image width the capture would have.
+    pub width: u64,
+    /// The image height the capture would have.
+    pub height: u64,
+    /// The most pixels a side may have.
+    pub max_side: u64,
+    /// The most pixels the image may have in all.
+    pub max_pixels: u64,
 }
 
 /// Why the browser could not load a URL, as a closed category plus the browser's own code
@@ -181,6 +199,7 @@ impl PortError {
                 failed_field: None,
                 script: None,
                 network: None,
+                oversize: None,
             }),
         }
     }
@@ -237,6 +256,25 @@ impl PortError {
         );
         error.detail.network = Some(failure);
         error
+    }
+
+    /// The capture would be `oversize.width`×`oversize.height` pixels, over the limits it
+    /// names; nothing was captured.
+    pub fn too_large(oversize: Oversize) -> Self {
+        let mut error = PortError::new(
+            PortErrorKind::TooLarge,
+            format!(
+                "the capture would be {}×{} pixels, over {} a side or {} in all",
+                oversize.width, oversize.height, oversize.max_side, oversize.max_pixels
+            ),
+        );
+        error.detail.oversize = Some(oversize);
+        error
+    }
+
+    /// The refused capture's size and limits, for [`PortErrorKind::TooLarge`].
+    pub fn oversize(&self) -> Option<Oversize> {
+        self.detail.oversize
     }
 
     /// Why the page did not load, for [`PortErrorKind::Network`].

@@ -22,7 +22,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 
 pub use error::{
-    NetworkError, NetworkFailure, PortEffect, PortError, PortErrorKind, PortResult, ScriptFailure,
+    NetworkError, NetworkFailure, Oversize, PortEffect, PortError, PortErrorKind, PortResult, ScriptFailure,
     StartupRefusal,
 };
 pub use types::{

@@ -31,7 +31,8 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use ghostlight_core::port::{
-    CaptureKind, Captured, CssRect, ElementRef, Geometry, PortError, PortErrorKind, PortResult, TabRef,
+    CaptureKind, Captured, CssRect, ElementRef, Geometry, Oversize, PortError, PortErrorKind, PortResult,
+    TabRef,
 };
 use image::imageops::{self, FilterType};
 use image::{ImageEncoder, RgbImage};
@@ -313,15 +314,12 @@ fn check_full_page(size: PageSize, device_scale: f64) -> PortResult<()> {
         || height.ceil() > side
         || width.ceil() * height.ceil() > MAX_FULL_PAGE_PIXELS as f64
     {
-        return Err(PortError::new(
-            PortErrorKind::InvalidInput,
-            format!(
-                "the full page would be {}×{} pixels, over the limit of {MAX_FULL_PAGE_SIDE} pixels a side \
-                 and {MAX_FULL_PAGE_PIXELS} pixels in all",
-                width.ceil(),
-                height.ceil()
-            ),
-        ));
+        return Err(PortError::too_large(Oversize {
+            width: width.ceil() as u64,
+            height: height.ceil() as u64,
+            max_side: u64::from(MAX_FULL_PAGE_SIDE),
+            max_pixels: MAX_FULL_PAGE_PIXELS,
+        }));
     }
     Ok(())
 }
@@ -618,11 +616,16 @@ mod tests {
         assert!(check_full_page(PageSize { width: 1500.0, height: 5050.0 }, 1.0).is_ok());
         assert!(check_full_page(PageSize { width: 1280.0, height: 16_384.0 }, 1.0).is_ok());
         let refused = check_full_page(PageSize { width: 1280.0, height: 16_385.0 }, 1.0);
-        assert_eq!(refused.err().map(|e| e.kind()), Some(PortErrorKind::InvalidInput));
+        assert_eq!(refused.as_ref().err().map(|e| e.kind()), Some(PortErrorKind::TooLarge));
+        let size = refused.err().and_then(|e| e.oversize()).map(|o| (o.width, o.height, o.max_side));
+        assert_eq!(size, Some((1280, 16_385, u64::from(MAX_FULL_PAGE_SIDE))));
         let refused = check_full_page(PageSize { width: 1280.0, height: 10_000.0 }, 2.0);
-        assert_eq!(refused.err().map(|e| e.kind()), Some(PortErrorKind::InvalidInput));
+        assert_eq!(
+            refused.err().and_then(|e| e.oversize()).map(|o| (o.width, o.height)),
+            Some((2560, 20_000))
+        );
         let refused = check_full_page(PageSize { width: 12_000.0, height: 12_000.0 }, 1.0);
-        assert_eq!(refused.err().map(|e| e.kind()), Some(PortErrorKind::InvalidInput), "area");
+        assert_eq!(refused.err().map(|e| e.kind()), Some(PortErrorKind::TooLarge), "area");
         assert_eq!(
             check_full_page(PageSize { width: 0.0, height: 10.0 }, 1.0).err().map(|e| e.kind()),
             Some(PortErrorKind::Other)

@@ -197,7 +197,8 @@ mod tests {
     #[test]
     fn wrapper_passes_the_script_as_an_argument() {
         let script = wrapper();
-        assert!(script.contains("(0, eval)(arguments[0])"));
+        assert!(script.contains("const source = arguments[0];"));
+        assert!(script.contains("(0, eval)("), "a program runs through indirect eval");
         assert!(script.contains("function glPageState()"));
     }
 }
