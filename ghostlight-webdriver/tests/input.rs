@@ -328,6 +328,15 @@ async fn points(b: &WebDriverBrowser, site: &Site) {
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Hover me"));
     assert!(log(b, &tab).await.contains(&"mouseover".to_owned()));
 
+    // A point on no control (the page's margin): the document is not named by its text.
+    let margin = Point { x: 2.0, y: 2.0 };
+    let receipt = b
+        .click(&tab, &click(PointerTarget::Point(margin), MouseButton::Primary, 1), TIMEOUT)
+        .await
+        .expect("a point on the margin");
+    let element = receipt.element.expect("the element hit");
+    assert_eq!(element.name, None, "a page's whole text is not a name: {element:?}");
+
     let outside = Point { x: -5.0, y: 10.0 };
     let error = b
         .click(&tab, &click(PointerTarget::Point(outside), MouseButton::Primary, 1), TIMEOUT)

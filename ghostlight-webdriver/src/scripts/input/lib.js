@@ -4,7 +4,8 @@
 //
 // - glRole(el), glName(el, cap), glSummary(el, cap): the role and accessible name of an
 //   element, never an editable value (input values, textarea text and contenteditable text
-//   are skipped wherever they would appear).
+//   are skipped wherever they would appear). Text names roles named by their content; any
+//   other element only when its text is short (never the body or the document).
 // - glParent(node): the parent in the composed tree (a shadow root answers its host).
 // - glInside(outer, node): whether node is outer or inside it, across shadow roots.
 // - glDeepHit(doc, x, y): the topmost element at viewport point (x, y) of doc, through open
@@ -31,6 +32,12 @@ const GL_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'text
   'img', 'dialog']);
 // Roles whose content is a value the user edits.
 const GL_EDITABLE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider', 'listbox']);
+// Roles named by their content (WAI-ARIA "name from content"); other elements only by short text.
+const GL_NAME_FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'option', 'tab',
+  'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'heading', 'cell', 'gridcell',
+  'columnheader', 'rowheader', 'row', 'tooltip']);
+// Longest text that names an element outside those roles (the names core shows are this long).
+const GL_GENERIC_NAME_CHARS = 80;
 // Elements whose text never names anything (scripts, styles, editable or value-bearing content).
 const GL_SKIP_TEXT = new Set(['script', 'style', 'noscript', 'template', 'textarea', 'select', 'input']);
 
@@ -141,8 +148,15 @@ function glName(el, cap) {
     if (type === 'reset') return 'Reset';
   }
   if (!glEditable(el)) {
-    const text = glText(el, cap);
-    if (text) return text;
+    if (GL_NAME_FROM_CONTENT.has(glRole(el))) {
+      const text = glText(el, cap);
+      if (text) return text;
+    } else if (tag !== 'body' && tag !== 'html') {
+      // A generic element is named by its text only when that text is short: a container's
+      // text is its content, not its name.
+      const text = glText(el, GL_GENERIC_NAME_CHARS + 1);
+      if (text && text.length <= GL_GENERIC_NAME_CHARS) return text.slice(0, cap);
+    }
   }
   const title = glNorm(el.getAttribute('title'), cap);
   if (title) return title;
