@@ -164,6 +164,8 @@ async fn roles_and_names(b: &WebDriverBrowser, site: &Site) {
         ("Volume", "slider"),
         ("Quantity", "spinbutton"),
         ("Agree", "checkbox"),
+        // A card the page made draggable is a control, named by its label (core says "control").
+        ("Task card", "generic"),
     ] {
         assert_eq!(role_of(e, name), role, "role of {name:?}");
         assert!(named(e, name).control, "{name:?} is a control");

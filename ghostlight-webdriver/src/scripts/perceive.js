@@ -168,9 +168,12 @@
     return null;
   }
 
+  // Interactive: an interactive role, an editable root, a focusable element, or one the page
+  // made draggable (a card a person would drag is a control even without a role).
   function isControl(el, role) {
     if (role && INTERACTIVE.has(role)) return true;
     if (isEditableRoot(el)) return true;
+    if (el.getAttribute('draggable') === 'true') return true;
     return el.hasAttribute('tabindex') && el.tabIndex >= 0 && el.localName !== 'iframe';
   }
 

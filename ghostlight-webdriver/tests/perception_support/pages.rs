@@ -49,6 +49,7 @@ fn controls(port: u16) -> String {
 <select id="country" aria-label="Country"><option>France</option><option>Spain</option></select>
 <div role="button" tabindex="0">Custom</div>
 <div role="switch" aria-checked="true" tabindex="0">Dark mode</div>
+<div draggable="true" aria-label="Task card">Write the report</div>
 <input type="range" aria-label="Volume">
 <input type="number" aria-label="Quantity">
 <button disabled>Disabled button</button>
