@@ -240,6 +240,16 @@ impl BrowserPort for WebDriverBrowser {
         with_session!(self, |s| ops::tabs::tabs(s))
     }
 
+    /// Never starts a browser: without a session no page can have opened anything.
+    async fn opened_tabs(&self) -> PortResult<Vec<TabRef>> {
+        let mut slot = self.slot.lock().await;
+        let result = match slot.session.as_mut() {
+            Some(session) => session.take_opened().await,
+            None => return Ok(Vec::new()),
+        };
+        settle(&mut slot, result).await
+    }
+
     async fn open_tab(&self, input: &NavigateInput, timeout: Duration) -> PortResult<OpenedTab> {
         with_session!(self, |s| ops::tabs::open_tab(s, input, timeout))
     }

@@ -5,7 +5,7 @@
 //! so that each operation switches only when needed; see `ops/mod.rs` for how operations use
 //! this API.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use fantoccini::elements::Element as WdElement;
@@ -57,6 +57,9 @@ pub(crate) struct Session {
     in_frame: bool,
     /// The tab most recently opened or focused through the adapter.
     active: Option<String>,
+    /// Window handles the adapter has seen: the first window, tabs it opened, and tabs
+    /// already reported by [`Session::take_opened`]. Any other window a page opened itself.
+    known_windows: HashSet<String>,
     /// Emulated zoom per window handle (Chromium only; absent means 100 %).
     zoom: HashMap<String, u32>,
     /// The last page state read per window handle (answered for a tab a dialog blocks).
@@ -138,6 +141,7 @@ impl Session {
             number,
             current: Some(handle.clone()),
             in_frame: false,
+            known_windows: HashSet::from([handle.clone()]),
             active: Some(handle),
             zoom: HashMap::new(),
             last_page: HashMap::new(),
@@ -316,6 +320,24 @@ impl Session {
     }
 
     /// Forget per-tab state of a closed window.
+    /// Remember a window the adapter opened itself (it is never reported as opened by a page).
+    pub(crate) fn know_window(&mut self, handle: &str) {
+        self.known_windows.insert(handle.to_owned());
+    }
+
+    /// The windows pages opened by themselves since the last call, in the driver's order
+    /// (which is creation order on both engines); each is reported once.
+    pub(crate) async fn take_opened(&mut self) -> PortResult<Vec<TabRef>> {
+        let handles = self.client.windows().await.map_err(|e| errors::cmd(&e, Sent::Read))?;
+        let mut opened = Vec::new();
+        for handle in handles.into_iter().map(String::from) {
+            if self.known_windows.insert(handle.clone()) {
+                opened.push(self.tab_ref(&handle));
+            }
+        }
+        Ok(opened)
+    }
+
     pub(crate) fn forget_tab(&mut self, handle: &str) {
         self.zoom.remove(handle);
         self.last_page.remove(handle);

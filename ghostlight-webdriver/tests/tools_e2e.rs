@@ -85,6 +85,7 @@ async fn run(engine: Engine) {
     step!("record", record(&e));
     step!("diagnose", diagnose(&e));
     step!("landing_outside_authority", landing_outside(&e));
+    step!("tabs_the_page_opens_join_the_workspace", popups(&e));
     let total = started.elapsed();
     browser.shutdown().await;
     e.report(&times, total);
@@ -1063,4 +1064,37 @@ async fn landing_outside(e: &E2e<'_>) {
     let back = json!({ "selector": { "name": "Visit the second host" }, "restrict_hosts": ["127.0.0.1"] });
     let refused = e.expect(Status::Blocked, "browser_click", back).await;
     assert_eq!(refused.effect, Effect::None);
+}
+
+/// A tab the page opens (`window.open`, a `target=_blank` link) while a click runs joins the
+/// workspace: the click names it, it can be read by its handle and closed again.
+async fn popups(e: &E2e<'_>) {
+    let home = e.goto("/popups").await;
+    let tab = home.facts["tab"].as_str().expect("a tab").to_owned();
+    for (control, path, title) in
+        [("Open help", "/tabs/help", "Tab help"), ("Read the terms", "/tabs/terms", "Tab terms")]
+    {
+        let clicked = e.ok("browser_click", json!({ "tab": tab, "selector": { "name": control } })).await;
+        let mut opened = clicked.facts.get("opened_tabs").cloned().unwrap_or(Value::Null);
+        if opened.is_null() {
+            // A link's tab may appear just after the click answered: the next action sees it.
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            let again = e.ok("browser_press_key", json!({ "tab": tab, "key": "Shift" })).await;
+            opened = again.facts.get("opened_tabs").cloned().unwrap_or(Value::Null);
+        }
+        let popup = opened[0]["tab"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{control}: no opened tab in {:?}", clicked.facts))
+            .to_owned();
+        assert_ne!(popup, tab);
+        assert_eq!(opened[0]["url"], json!(e.site.url(path).as_str()), "{control}");
+        assert_eq!(opened[0]["title"], json!(title), "{control}");
+        let read = e.ok("browser_read", json!({ "tab": popup })).await;
+        assert!(read.facts["text"].as_str().is_some_and(|t| t.contains(title)), "{:?}", read.facts);
+        let listed = e.ok("browser_tabs", json!({ "action": "list" })).await;
+        let handles: Vec<&str> =
+            listed.facts["tabs"].as_array().into_iter().flatten().filter_map(|t| t["tab"].as_str()).collect();
+        assert!(handles.contains(&popup.as_str()), "{handles:?}");
+        e.ok("browser_tabs", json!({ "action": "close", "tab": popup })).await;
+    }
 }

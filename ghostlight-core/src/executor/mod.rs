@@ -25,6 +25,7 @@ mod composite;
 mod mint;
 mod ops;
 mod outcome;
+mod popups;
 mod progress;
 mod run;
 mod selector_match;
@@ -310,7 +311,8 @@ pub(crate) async fn execute(run: &Run<'_>, request: &Request) -> Outcome {
     if let Err(refusal) = run.authorize(None) {
         return refusal;
     }
-    ops::dispatch(run, request).await
+    let outcome = ops::dispatch(run, request).await;
+    popups::adopt_opened(run, request, outcome).await
 }
 
 /// Finish `run`'s audit record with `outcome` (status, effect, elapsed time, landing site) and

@@ -53,6 +53,15 @@ pub trait BrowserPort: Send + Sync {
     /// Open a new tab and navigate it to `input.url`.
     async fn open_tab(&self, input: &NavigateInput, timeout: Duration) -> PortResult<OpenedTab>;
 
+    /// Tabs the browser opened by itself since the last call (a page's `window.open`, a link
+    /// with `target="_blank"`), oldest first; tabs opened through [`BrowserPort::open_tab`]
+    /// are never among them. The executor asks after each call that acted on a page and binds
+    /// these tabs to the workspace that acted. The default answers none (an adapter that
+    /// cannot see them).
+    async fn opened_tabs(&self) -> PortResult<Vec<TabRef>> {
+        Ok(Vec::new())
+    }
+
     /// Select `tab` in its window and focus the window.
     async fn focus_tab(&self, tab: &TabRef) -> PortResult<Focused>;
 

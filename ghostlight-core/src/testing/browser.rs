@@ -309,6 +309,8 @@ struct State {
     captures: Vec<CaptureKind>,
     /// Text that `text_present` finds only once the virtual clock reaches the deadline.
     appearing: Option<(String, Duration)>,
+    /// Tabs pages opened by themselves, not yet reported by `opened_tabs`.
+    popups: Vec<TabRef>,
 }
 
 impl State {
@@ -530,6 +532,14 @@ impl State {
             Some(ClickEffect::Remove) => {
                 t.doc.page.elements[i].hidden = true;
                 t.doc.focused = None;
+            }
+            Some(ClickEffect::OpenTab(href)) => {
+                let url = t.url().join(&href).map_err(|_| invalid("the fixture's popup is not a URL"))?;
+                let page = t.page_state();
+                let opened = self.open(url);
+                self.popups.push(opened);
+                self.active = Some(tab.clone());
+                return Ok(ActionReceipt { element: Some(summary), page });
             }
             None => {}
         }
@@ -1058,6 +1068,11 @@ impl BrowserPort for ScriptedBrowser {
             Ok(s.tabs.iter().map(info).collect())
         })
         .await
+    }
+
+    /// Not logged as a call: the executor asks after every call that acted on a page.
+    async fn opened_tabs(&self) -> PortResult<Vec<TabRef>> {
+        Ok(std::mem::take(&mut self.lock().popups))
     }
 
     async fn open_tab(&self, input: &NavigateInput, _timeout: Duration) -> PortResult<OpenedTab> {

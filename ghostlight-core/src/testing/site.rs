@@ -31,6 +31,9 @@ pub enum ClickEffect {
     Dialog(DialogKind),
     /// Removes the element from its document (its references go stale).
     Remove,
+    /// Opens a new tab at this URL (resolved against the document's URL), as a page's
+    /// `window.open` does; the executor learns of it through `opened_tabs`.
+    OpenTab(String),
 }
 
 /// One element of a fixture page. Its reference in a document is its 1-based position in
@@ -182,6 +185,12 @@ impl ScriptedElement {
     /// A primary click opens a dialog of `kind`.
     pub fn opens_dialog(mut self, kind: DialogKind) -> Self {
         self.on_click = Some(ClickEffect::Dialog(kind));
+        self
+    }
+
+    /// Clicking it opens a new tab at `url`, as a page's `window.open` does.
+    pub fn opens_tab(mut self, url: &str) -> Self {
+        self.on_click = Some(ClickEffect::OpenTab(url.to_owned()));
         self
     }
 

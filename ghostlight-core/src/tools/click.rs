@@ -8,7 +8,8 @@ use crate::limits;
 use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::{
-    LANDING, Location, SELECTOR, TAB, TARGET, TIMEOUT_MS, VIEW, X, Y, read_location, read_timeout,
+    LANDING, Location, OPENED_TABS, SELECTOR, TAB, TARGET, TIMEOUT_MS, VIEW, X, Y, read_location,
+    read_timeout,
 };
 use crate::wire_choice;
 
@@ -45,6 +46,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         Fact::new("view", FactType::String, "View clicked, when a point was used."),
         Fact::new("activated", FactType::Boolean, "The click was delivered."),
         LANDING,
+        OPENED_TABS,
     ],
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
     decode,

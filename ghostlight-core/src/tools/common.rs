@@ -32,6 +32,18 @@ pub const X: Field = Field::optional("x", FieldType::Integer(limits::COORDINATE)
 /// Image-pixel `y` in a view.
 pub const Y: Field = Field::optional("y", FieldType::Integer(limits::COORDINATE), "Image y (px).");
 
+/// The `opened_tabs` fact of the tools that act on a page: tabs the page opened by itself
+/// (`window.open`, `target="_blank"`) while the call ran, now controlled under these handles.
+pub const OPENED_TABS: Fact = Fact::new(
+    "opened_tabs",
+    FactType::ObjectArray(&[
+        Fact::new("tab", FactType::String, "New tab handle."),
+        Fact::new("url", FactType::String, "Governed URL."),
+        Fact::new("title", FactType::String, "Bounded title."),
+    ]),
+    "Tabs the page opened while the call ran, if any.",
+);
+
 /// The `network_error` fact of a page load that failed (closed category).
 pub const NETWORK_ERROR: Fact = Fact::new(
     "network_error",

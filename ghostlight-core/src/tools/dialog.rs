@@ -9,7 +9,7 @@ use crate::handles::Handle;
 use crate::limits::DIALOG_TEXT_CHARS;
 use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
-use crate::tools::common::TAB;
+use crate::tools::common::{OPENED_TABS, TAB};
 use crate::wire_choice;
 
 wire_choice! {
@@ -47,6 +47,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         Fact::new("present", FactType::Boolean, "A dialog is blocking the tab."),
         Fact::new("accepted", FactType::Boolean, "The dialog was accepted."),
         Fact::new("handled", FactType::Boolean, "The dialog was resolved."),
+        OPENED_TABS,
     ],
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
     decode,

@@ -8,7 +8,7 @@ use crate::handles::{Handle, HandleKind};
 use crate::limits;
 use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
-use crate::tools::common::LANDING;
+use crate::tools::common::{LANDING, OPENED_TABS};
 use crate::tools::common::{TAB, TIMEOUT_MS, TargetRef, VIEW, read_target, read_timeout};
 
 const SOURCE_TARGET: Field =
@@ -47,6 +47,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         Fact::new("tab", FactType::String, "Tab handle."),
         Fact::new("dragged", FactType::Boolean, "The drag was delivered."),
         LANDING,
+        OPENED_TABS,
     ],
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
     decode,

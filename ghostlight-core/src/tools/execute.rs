@@ -12,7 +12,7 @@ use crate::handles::Handle;
 use crate::limits;
 use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
-use crate::tools::common::{LANDING, TAB, TIMEOUT_MS, read_timeout};
+use crate::tools::common::{LANDING, OPENED_TABS, TAB, TIMEOUT_MS, read_timeout};
 
 const SCRIPT: Field =
     Field::required("script", FieldType::Text(limits::SCRIPT_CHARS), "JavaScript to run in the page.")
@@ -43,6 +43,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         Fact::new("truncated", FactType::Boolean, "The result was cut at max_result_chars."),
         Fact::new("error", FactType::Object(&SCRIPT_ERROR), "How the script failed, when it did."),
         LANDING,
+        OPENED_TABS,
     ],
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
     decode,

@@ -9,7 +9,7 @@ use crate::handles::{Handle, HandleKind};
 use crate::limits;
 use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
-use crate::tools::common::LANDING;
+use crate::tools::common::{LANDING, OPENED_TABS};
 use crate::tools::common::{SELECTOR, TAB, TARGET, TIMEOUT_MS, TargetRef, read_target, read_timeout};
 
 const VALUE: Field = Field::required(
@@ -44,6 +44,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         Fact::new("filled_count", FactType::Integer, "Controls filled."),
         Fact::new("submitted", FactType::Boolean, "The submit control was activated."),
         LANDING,
+        OPENED_TABS,
     ],
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
     decode,

@@ -9,7 +9,7 @@ use crate::handles::Handle;
 use crate::limits::{self, CountBound};
 use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
-use crate::tools::common::LANDING;
+use crate::tools::common::{LANDING, OPENED_TABS};
 use crate::tools::common::{SELECTOR, TAB, TARGET, TargetRef, read_target};
 use crate::wire_choice;
 
@@ -122,6 +122,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         Fact::new("key", FactType::String, "Key or key sequence pressed."),
         Fact::new("pressed", FactType::Boolean, "The keys were delivered."),
         LANDING,
+        OPENED_TABS,
     ],
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
     decode,

@@ -9,7 +9,7 @@ use crate::handles::Handle;
 use crate::limits;
 use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
-use crate::tools::common::LANDING;
+use crate::tools::common::{LANDING, OPENED_TABS};
 use crate::tools::common::{SELECTOR, TAB, TARGET, TIMEOUT_MS, TargetRef, read_target, read_timeout};
 
 const FOCUSED: Field =
@@ -32,6 +32,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         Fact::new("typed", FactType::Boolean, "The text was typed."),
         Fact::new("character_count", FactType::Integer, "Characters typed (Unicode scalar values)."),
         LANDING,
+        OPENED_TABS,
     ],
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
     decode,

@@ -71,6 +71,7 @@ pub(crate) async fn open_tab(
 ) -> PortResult<OpenedTab> {
     let created = s.client().new_window(true).await.map_err(|e| errors::cmd(&e, Sent::Act))?;
     let handle = String::from(created.handle);
+    s.know_window(&handle);
     s.switch_to(&handle).await?;
     s.set_active(&handle);
     match navigation::go(s, &input.url, timeout, input.discard_beforeunload).await {

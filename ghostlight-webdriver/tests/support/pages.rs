@@ -121,6 +121,11 @@ pub fn respond(ask: &Ask<'_>) -> Reply {
              <p><a id=home href=\"/counter\">Counter page</a></p>",
             ask.ports[1]
         ),
+        "/popups" => format!(
+            "{HEAD}<title>Popups</title><h1>Popups</h1>\
+             <button onclick=\"window.open('/tabs/help')\">Open help</button>\
+             <p><a target=_blank href=\"/tabs/terms\">Read the terms</a></p>"
+        ),
         "/landing" => format!(
             "{HEAD}<title>Landing</title><h1>Second host landing</h1><p id=where>landed on {}</p>",
             ask.host

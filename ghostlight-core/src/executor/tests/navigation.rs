@@ -904,3 +904,32 @@ fn a_page_that_does_not_load_is_a_network_failure_with_no_effect() {
         assert_eq!(envelope.next_steps.len(), 1);
     }
 }
+
+#[test]
+fn a_tab_the_page_opens_joins_the_workspace_and_the_click_says_so() {
+    let page = ScriptedPage::new("Home").element(ScriptedElement::button("Open help").opens_tab("/help"));
+    let help = ScriptedPage::new("Help").text("How to use this site");
+    let browser =
+        ScriptedBrowser::new().site("https://example.com/", page).site("https://example.com/help", help);
+    let world = World::new(browser);
+    let tab = world.open("https://example.com/");
+    let button = world.target(&tab, "Open help", Role::Button);
+    let clicked = world.ok("browser_click", json!({"target": button, "tab": tab}));
+    let opened = &clicked.facts["opened_tabs"];
+    let popup = opened[0]["tab"].as_str().expect("the new tab's handle").to_owned();
+    assert_ne!(popup, tab);
+    assert_eq!(opened[0]["url"], "https://example.com/help");
+    assert_eq!(opened[0]["title"], "Help");
+    assert_eq!(
+        clicked.summary,
+        format!(
+            "Clicked the \"Open help\" button on example.com; the page opened a new tab, {popup} on example.com."
+        )
+    );
+    let read = world.ok("browser_read", json!({"tab": popup}));
+    assert_eq!(read.facts["text"], "How to use this site");
+    let listed = world.ok("browser_tabs", json!({"action": "list"}));
+    assert_eq!(listed.facts["tabs"].as_array().map(Vec::len), Some(2));
+    let again = world.ok("browser_read", json!({"tab": tab}));
+    assert!(again.facts.get("opened_tabs").is_none(), "a read never adopts tabs");
+}

@@ -1,0 +1,70 @@
+//! Tabs a page opens by itself (`window.open`, a link with `target="_blank"`) while a call acts
+//! on it join the calling workspace under fresh tab handles, and the call says so: the summary
+//! gains a clause and the facts an `opened_tabs` list (handle, governed URL, title).
+//!
+//! The executor asks the port after every call that acted on a page ([`may_open_tabs`]); a
+//! tab another workspace already claimed is left alone. A page that opens a tab later, on a
+//! timer, is seen after the next such call.
+
+use serde_json::{Map, Value, json};
+
+use crate::envelope::Effect;
+use crate::request::Request;
+
+use super::outcome::Outcome;
+use super::run::{Run, host_of};
+
+/// Whether `request` acts on a page in a way that can open a tab (composites' steps are asked
+/// about one by one).
+fn may_open_tabs(request: &Request) -> bool {
+    matches!(
+        request,
+        Request::Click(_)
+            | Request::PressKey(_)
+            | Request::TypeText(_)
+            | Request::FillForm(_)
+            | Request::Drag(_)
+            | Request::Dialog(_)
+            | Request::Execute(_)
+    )
+}
+
+/// Bind the tabs the page opened while `request` ran and say so in `outcome`.
+pub(crate) async fn adopt_opened(run: &Run<'_>, request: &Request, mut outcome: Outcome) -> Outcome {
+    if !may_open_tabs(request) || outcome.effect == Effect::None {
+        return outcome;
+    }
+    let Ok(opened) = run.port().opened_tabs().await else { return outcome };
+    let mut rows = Vec::new();
+    let mut phrases = Vec::new();
+    for tab in opened {
+        if !run.shared.claims.claim(&tab) {
+            continue;
+        }
+        let slot = run.workspace.add_slot(tab.clone());
+        let mut row = Map::new();
+        row.insert("tab".into(), json!(slot.handle.as_str()));
+        match run.port().page(&tab).await {
+            Ok(page) => {
+                slot.observe(&page.document, &page.url);
+                row.insert("url".into(), json!(run.url(&page)));
+                if let Some(title) = run.title(&page) {
+                    row.insert("title".into(), json!(title));
+                }
+                phrases.push(format!("{} on {}", slot.handle.as_str(), host_of(&page.url)));
+            }
+            Err(_) => phrases.push(slot.handle.as_str().to_owned()),
+        }
+        rows.push(Value::Object(row));
+    }
+    if rows.is_empty() {
+        return outcome;
+    }
+    let end = outcome.summary.trim_end_matches('.').to_owned();
+    outcome.summary = match phrases.as_slice() {
+        [one] => format!("{end}; the page opened a new tab, {one}."),
+        many => format!("{end}; the page opened {} new tabs: {}.", many.len(), many.join(", ")),
+    };
+    outcome.facts.insert("opened_tabs".into(), Value::Array(rows));
+    outcome
+}
