@@ -118,8 +118,8 @@ fn wire_form(keys: &[Key], modifiers: &[Modifier]) -> String {
 
 /// What a sentence says was pressed (`Control+A then Backspace`, `3 character keys then
 /// Enter`), and how many character keys it counted instead of naming. A sequence pressed
-/// more than once is called `the sequence …`, so that the count that follows reads as
-/// repeats of the whole.
+/// more than once is called `the sequence (…, then …)`, so that the count that follows reads
+/// as repeats of the whole.
 fn sentence_keys(keys: &[Key], modifiers: &[Modifier], repeat: u32) -> (String, usize) {
     let shortcut = is_shortcut(modifiers);
     let mut parts: Vec<String> = Vec::new();
@@ -146,7 +146,7 @@ fn sentence_keys(keys: &[Key], modifiers: &[Modifier], repeat: u32) -> (String, 
     flush(&mut parts, &mut run_of_chars);
     let mut said = parts.join(" then ");
     if parts.len() > 1 && repeat > 1 {
-        said = format!("the sequence {said}");
+        said = format!("the sequence ({})", parts.join(", then "));
     }
     if counted > 0 && !modifiers.is_empty() {
         let held: Vec<&str> = modifiers.iter().map(|m| m.as_str()).collect();
@@ -175,7 +175,7 @@ mod tests {
         );
         assert_eq!(
             sentence_keys(&[named(NamedKey::ArrowDown), named(NamedKey::Enter)], &[], 2),
-            ("the sequence ArrowDown then Enter".into(), 0)
+            ("the sequence (ArrowDown, then Enter)".into(), 0)
         );
         assert_eq!(
             sentence_keys(&[Key::Char('a'), Key::Char('b')], &[Modifier::Shift], 1),
