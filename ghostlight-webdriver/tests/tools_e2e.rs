@@ -800,6 +800,11 @@ async fn drag(e: &E2e<'_>) {
     )
     .await;
     assert_eq!(e.until_text("#drop-status", "Dropped: card-payload").await, "Dropped: card-payload");
+    // Selectors: the card by its label, the drop zone by the text it shows.
+    e.js("document.getElementById('drop-status').textContent = 'Nothing dropped'").await;
+    let by_text = json!({ "source_selector": { "name": "Drag card" }, "destination_selector": { "name": "Drop here" } });
+    e.ok("browser_drag", by_text).await;
+    assert_eq!(e.until_text("#drop-status", "Dropped: card-payload").await, "Dropped: card-payload");
 
     let shot = e.ok("browser_screenshot", json!({})).await;
     let scale = u64_fact(&shot, "/width") as f64 / e.js("innerWidth").await.as_f64().expect("a width");

@@ -397,7 +397,28 @@ impl<'a> Run<'a> {
             .perceive(&lease.tab, &input)
             .await
             .map_err(|e| self.fail_on(lease, &e, "look for the named control", None))?;
-        match match_selector(selector, &perception.elements) {
+        let mut matched = match_selector(selector, &perception.elements);
+        // Nothing is called that: look for an element showing the text (a clickable `div`, a
+        // drop zone's label), matched and named by its visible text (never an editable value).
+        let by_text: Vec<PerceivedElement>;
+        if matches!(matched, SelectorMatch::None) && matches!(selector.role, None | Some(Role::Control)) {
+            let found = self
+                .port()
+                .find_text(&lease.tab, &selector.name, false, SELECTOR_SCAN_ITEMS)
+                .await
+                .map_err(|e| self.fail_on(lease, &e, "look for the named control", None))?;
+            by_text = found
+                .into_iter()
+                .map(|mut element| {
+                    if let Some(text) = element.text.take() {
+                        element.name = Some(text);
+                    }
+                    element
+                })
+                .collect();
+            matched = match_selector(selector, &by_text);
+        }
+        match matched {
             SelectorMatch::One(element) => {
                 let _ = page;
                 Ok(resolved_from(element))

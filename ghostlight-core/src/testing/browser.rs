@@ -69,6 +69,9 @@ fn unreachable_host(url: &Url) -> PortResult<()> {
     }
 }
 
+/// Longest visible text a receipt uses as the name of a nameless element.
+const RECEIPT_TEXT_NAME_CHARS: usize = 80;
+
 fn invalid(message: &str) -> PortError {
     err(PortErrorKind::InvalidInput, message)
 }
@@ -209,9 +212,12 @@ impl Tab {
         ElementRef::new(format!("{}:{}:{}", self.tab.as_str(), self.doc.id.as_str(), index + 1))
     }
 
+    /// What a receipt says of an element: its name, or (as a browser names a nameless
+    /// element) its visible text when that is short.
     fn summary(&self, index: usize) -> ElementSummary {
         let e = self.el(index);
-        ElementSummary { role: e.role.clone(), name: e.name.clone() }
+        let short_text = e.text.clone().filter(|text| text.chars().count() <= RECEIPT_TEXT_NAME_CHARS);
+        ElementSummary { role: e.role.clone(), name: e.name.clone().or(short_text) }
     }
 
     fn perceived(&self, index: usize, depth: Option<u32>) -> PerceivedElement {

@@ -832,3 +832,21 @@ fn input_audit_records_carry_no_payloads() {
     }
     assert!(h.audit_records().len() >= 4);
 }
+
+#[test]
+fn a_selector_no_control_answers_finds_an_element_by_its_visible_text() {
+    let board = "https://example.com/board";
+    let mut column = ScriptedElement::custom("generic", "unused").control(false).text("Done column");
+    column.name = None;
+    let browser = fixture()
+        .site(board, ScriptedPage::new("Board").element(ScriptedElement::button("Card")).element(column));
+    let h = Harness::new(browser);
+    h.open(board);
+    let clicked = h.ok("browser_click", json!({"selector": {"name": "done column"}}));
+    assert_eq!(clicked.summary, "Clicked the \"Done column\" control on example.com.");
+    // A role other than control keeps to named elements.
+    let refused = h.call("browser_click", json!({"selector": {"name": "Done column", "role": "button"}}));
+    assert_eq!(refused.facts["reason"], "no_match");
+    let refused = h.call("browser_click", json!({"selector": {"name": "Nowhere"}}));
+    assert_eq!(refused.facts["reason"], "no_match");
+}
