@@ -9,9 +9,9 @@ use ghostlight_core::{
     BrowserPort, Cancellation, Ghostlight, NoProgress, Progress, StepProgress, ToolName, ToolResult,
 };
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ProtocolVersion, ServerCapabilities,
-    ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CustomRequest, CustomResult, ErrorCode,
+    Implementation, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
+    ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
@@ -30,6 +30,9 @@ const INSTRUCTIONS: &str = "Ghostlight: governed browser tools. Every call answe
 (status, effect, readiness, repeat_safe, summary, facts, next_steps) in structuredContent and, \
 for clients that ignore it, as the text block's summary, Next: lines and compact JSON. \
 policy_explain says what is allowed and why; browser_tabs lists this session's tabs.";
+
+/// The MCP method of a tool call.
+const TOOLS_CALL: &str = "tools/call";
 
 /// Tools that report progress when the client sent a progress token: `browser_wait` its start
 /// and end; `browser_sequence` and `browser_flow` their start and each step as it ends.
@@ -194,6 +197,30 @@ impl ServerHandler for GhostlightServer {
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
         render::find_tool(name).cloned()
+    }
+
+    /// rmcp hands over a `tools/call` whose params do not fit the protocol's shape (arguments
+    /// that are not an object) as a custom request. The contract answers malformed arguments
+    /// with a `failed` envelope, not a protocol error, so the call goes to the decoder as it
+    /// is; only a missing or unknown tool name is a protocol error (invalid params). Any other
+    /// method is unknown.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        if request.method != TOOLS_CALL {
+            return Err(ErrorData::new(ErrorCode::METHOD_NOT_FOUND, request.method, None));
+        }
+        let params = request.params.unwrap_or(Value::Null);
+        let Some(name) = params.get("name").and_then(Value::as_str) else {
+            return Err(ErrorData::invalid_params("tools/call needs params.name, the tool's name", None));
+        };
+        let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
+        let result = self.call(name, &arguments, &Cancellation::new()).await?;
+        serde_json::to_value(result)
+            .map(CustomResult)
+            .map_err(|error| ErrorData::internal_error(error.to_string(), None))
     }
 
     async fn call_tool(

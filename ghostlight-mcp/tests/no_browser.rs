@@ -184,3 +184,74 @@ async fn the_organization_file_binds_the_user_file() {
     assert!(explained.to_string().contains("Acme"), "{explained}");
     browser.shutdown().await;
 }
+
+/// Raw JSON-RPC lines a strict client library would never send: `arguments` that are not an
+/// object still answer a `failed` envelope (the contract's invalid-arguments rule); a call
+/// without a tool name or with an unknown one is a protocol error (invalid params), and so is
+/// an unknown method (method not found). The server keeps answering.
+#[test]
+fn malformed_tool_calls_on_the_wire() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+
+    let (bin, config) = setup("raw-lines");
+    let mut child = Command::new(support::binary())
+        .args(["--config", &config.to_string_lossy()])
+        .env("PATH", &bin)
+        .env("GHOSTLIGHT_MCP_LOG", "warn")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start ghostlight-mcp: {e}"));
+    let lines = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18",
+            "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "browser_read", "arguments": "x"}}),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "browser_read", "arguments": [1]}}),
+        json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"arguments": {}}}),
+        json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "browser_teleport", "arguments": 3}}),
+        json!({"jsonrpc": "2.0", "id": 6, "method": "browser/teleport"}),
+        json!({"jsonrpc": "2.0", "id": 7, "method": "ping"}),
+    ];
+    let mut stdin = child.stdin.take().unwrap_or_else(|| panic!("no stdin"));
+    for line in &lines {
+        writeln!(stdin, "{line}").unwrap_or_else(|e| panic!("{e}"));
+    }
+    let stdout = child.stdout.take().unwrap_or_else(|| panic!("no stdout"));
+    let (sender, answers) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut by_id = std::collections::BTreeMap::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while by_id.len() < 7 {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        let line = answers.recv_timeout(left).unwrap_or_else(|_| panic!("answers so far: {by_id:?}"));
+        let answer: serde_json::Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        if let Some(id) = answer["id"].as_u64() {
+            by_id.insert(id, answer);
+        }
+    }
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+
+    for id in [2, 3] {
+        let result = &by_id[&id]["result"];
+        assert_eq!(result["isError"], true, "{result}");
+        let envelope = &result["structuredContent"];
+        assert_eq!(envelope["status"], "failed", "{envelope}");
+        assert_eq!(envelope["facts"]["reason"], "invalid_arguments", "{envelope}");
+        assert_eq!(envelope["facts"]["tool"], "browser_read", "{envelope}");
+    }
+    assert_eq!(by_id[&4]["error"]["code"], -32602, "{}", by_id[&4]);
+    assert_eq!(by_id[&5]["error"]["code"], -32602, "{}", by_id[&5]);
+    assert_eq!(by_id[&6]["error"]["code"], -32601, "{}", by_id[&6]);
+    assert_eq!(by_id[&7]["result"], json!({}), "still answering");
+}

@@ -249,6 +249,25 @@ impl<'a> Run<'a> {
             [one] => Ok(one.clone()),
             _ => {
                 let tabs = self.port().tabs().await.map_err(|e| self.fail(&e, "choose a tab", None))?;
+                // A tab that closed meanwhile (its page closed it) no longer counts.
+                let live: Vec<Arc<TabSlot>> = live
+                    .into_iter()
+                    .filter(|slot| {
+                        let open = slot.tab().is_some_and(|tab| tabs.iter().any(|info| info.tab == tab));
+                        if !open {
+                            self.forget_tab(slot);
+                        }
+                        open
+                    })
+                    .collect();
+                match live.as_slice() {
+                    [] => {
+                        return Err(Outcome::failed("no_tab", "No controlled tab is open any more.")
+                            .next("Call browser_navigate with a url to open one."));
+                    }
+                    [one] => return Ok(one.clone()),
+                    _ => {}
+                }
                 let active: Vec<&Arc<TabSlot>> = live
                     .iter()
                     .filter(|slot| tabs.iter().any(|t| t.active && Some(&t.tab) == slot.tab().as_ref()))

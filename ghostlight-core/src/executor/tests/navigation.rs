@@ -7,6 +7,7 @@
 //! scripted browser, which records the viewport points pointer input went to.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use futures::executor::block_on;
 use serde_json::{Value, json};
@@ -14,7 +15,7 @@ use serde_json::{Value, json};
 use crate::authority::CompiledAuthority;
 use crate::envelope::{Effect, Envelope, Readiness, Status};
 use crate::handles::{Handle, HandleKind};
-use crate::port::{CaptureKind, DialogKind, Point, PortError, PortErrorKind, TabRef};
+use crate::port::{CaptureKind, DialogKind, NavigateInput, Point, PortError, PortErrorKind, TabRef};
 use crate::selector::Role;
 use crate::testing::{ScriptedBrowser, ScriptedElement, ScriptedPage};
 
@@ -932,4 +933,24 @@ fn a_tab_the_page_opens_joins_the_workspace_and_the_click_says_so() {
     assert_eq!(listed.facts["tabs"].as_array().map(Vec::len), Some(2));
     let again = world.ok("browser_read", json!({"tab": tab}));
     assert!(again.facts.get("opened_tabs").is_none(), "a read never adopts tabs");
+}
+
+#[test]
+fn the_default_tab_ignores_a_tab_that_closed_meanwhile() {
+    let world = World::new(ScriptedBrowser::new());
+    let first = world.open("https://example.com/");
+    let second = world.open("https://example.org/");
+    // The page of the second tab closes it (the workspace still holds its handle), and a tab
+    // no workspace controls is the one selected.
+    let port: &dyn crate::port::BrowserPort = world.browser.as_ref();
+    block_on(port.close_tab(&world.tab_ref(&second))).unwrap_or_else(|e| panic!("{e}"));
+    let elsewhere = NavigateInput {
+        url: url::Url::parse("https://example.net/").expect("a URL"),
+        discard_beforeunload: false,
+    };
+    block_on(port.open_tab(&elsewhere, Duration::from_secs(1))).unwrap_or_else(|e| panic!("{e}"));
+    let read = world.ok("browser_read", json!({}));
+    assert_eq!(read.facts["tab"], first.as_str(), "the only open tab is the default");
+    let listed = world.ok("browser_tabs", json!({"action": "list"}));
+    assert_eq!(listed.facts["count"], 1);
 }
