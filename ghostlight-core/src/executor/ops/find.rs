@@ -5,7 +5,7 @@
 //! the scope's kind (`control`: controls, `text`: elements that are not controls, `any`:
 //! both), ranks them with [`element_rank`] (exact name, same name in another case, prefix,
 //! substring; a candidate the port matched by a rule core does not reproduce ranks last),
-//! keeps document order within a rank, and returns the best `max_results`, each registered
+//! puts controls first within a rank and keeps document order otherwise, and returns the best `max_results`, each registered
 //! as a fresh target. Matches are compact rows like inspect items (`[target, role, name?,
 //! state?, credential?}`); an element without an accessible name is named by its visible
 //! text, bounded like a name.
@@ -47,10 +47,11 @@ async fn find(run: &Run<'_>, request: &FindRequest) -> Step<Outcome> {
         })
         .map(|element| {
             let rank = element_rank(&request.text, &element);
-            ((rank.is_none(), rank), element)
+            ((rank.is_none(), rank, !element.control), element)
         })
         .collect();
-    // A stable sort: document order within a rank.
+    // A stable sort: controls before other elements within a rank (a file input before its
+    // label of the same name), then document order.
     ranked.sort_by_key(|(rank, _)| *rank);
     let max_results = usize::try_from(request.max_results).unwrap_or(FIND_MAX_RESULTS.max as usize);
     let more = ranked.len() > max_results;

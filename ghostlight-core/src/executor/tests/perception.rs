@@ -273,11 +273,14 @@ fn find_ranks_exact_then_case_then_prefix_then_substring() {
     let envelope = fixture.call("browser_find", json!({"text": "Submit"}));
     insta::assert_json_snapshot!(envelope);
     assert_eq!(envelope.summary, "Found 6 matches for \"Submit\" on example.com.");
-    // Ties keep document order.
+    // Within a rank controls come first (the button before the heading of the same name),
+    // then document order.
     assert_eq!(
         names(&envelope, "matches"),
         ["Submit", "Submit", "submit", "Submit order later", "Submit now", "Resubmit"]
     );
+    let first = &envelope.facts["matches"][0];
+    assert_eq!(first[1], "button", "{first}");
     assert_eq!(fixture.methods(), ["page", "find_text"]);
 }
 
