@@ -737,7 +737,8 @@ impl State {
         if let Some(RecordDelivery::Attach(tab, element)) = delivery {
             let t = self.tab(tab)?;
             if t.el(t.element(element)?).kind != FieldKind::FileInput {
-                return Err(invalid("the attach target is not a file input"));
+                // As the WebDriver adapter answers (`InvalidInput` means the recording expired).
+                return Err(err(PortErrorKind::Other, "the attach target is not a file input"));
             }
         }
         let entry = self.recording(recording)?;

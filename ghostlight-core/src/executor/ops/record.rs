@@ -164,6 +164,7 @@ async fn save(run: &Run<'_>, recording: Option<&Handle>, delivery: &Delivery) ->
         (None, Delivery::Attach(_)) => Some(run.enter(None).await?),
         (None, _) => None,
     };
+    let mut attach_doing = String::new();
     let (port_delivery, place, tab) = match (delivery, &entered) {
         (Delivery::Client, _) => {
             (RecordDelivery::Client, "returned it to the client".to_owned(), recorded.clone())
@@ -179,6 +180,8 @@ async fn save(run: &Run<'_>, recording: Option<&Handle>, delivery: &Delivery) ->
                 _ => "a file input".to_owned(),
             };
             let place = format!("attached it to {input} on {}", host_of(&page.state.url));
+            let phrase = run.phrase(resolved.role, resolved.name.as_deref());
+            attach_doing = format!("attach the replay to {phrase} (only a file input takes one)");
             (RecordDelivery::Attach(lease.tab.clone(), resolved.element), place, Some(lease.handle().clone()))
         }
         // `entered` is always set for an attach above.
@@ -196,8 +199,10 @@ async fn save(run: &Run<'_>, recording: Option<&Handle>, delivery: &Delivery) ->
         run.port().record(&RecordCommand::Save(reference, port_delivery)).await.map_err(|error| {
             if error.kind() == PortErrorKind::InvalidInput {
                 expired(run, &handle, "saved")
-            } else {
+            } else if attach_doing.is_empty() {
                 failure(run, &error, "save the replay", &handle)
+            } else {
+                failure(run, &error, &attach_doing, &handle)
             }
         })?;
     if report.state == RecordingState::Discarded {

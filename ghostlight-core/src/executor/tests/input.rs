@@ -666,6 +666,23 @@ fn record_save_attaches_to_a_file_input_of_the_recorded_tab() {
 }
 
 #[test]
+fn record_save_to_a_control_that_is_no_file_input_says_so_and_keeps_the_recording() {
+    let h = Harness::new(browser());
+    h.open(FORM);
+    h.ok("browser_record", json!({"action": "start"}));
+    advance(&h, 1_000);
+    let refused = h.call("browser_record", json!({"action": "save", "selector": {"name": "Name"}}));
+    assert_eq!(refused.status, Status::Failed, "{}", refused.summary);
+    assert_eq!(
+        refused.summary,
+        "The browser could not attach the replay to the \"Name\" text field (only a file input takes one)."
+    );
+    assert_ne!(refused.facts["reason"], "retention_expired");
+    // The recording is still there to save elsewhere.
+    h.ok("browser_record", json!({"action": "save", "download": true}));
+}
+
+#[test]
 fn record_save_after_retention_expired_is_a_refusal() {
     let h = Harness::new(browser());
     h.open(HOME);
