@@ -302,6 +302,15 @@ async fn execute(b: &WebDriverBrowser, site: &Site) {
     assert_eq!(syntax.effect(), PortEffect::None, "nothing ran");
     let failure = syntax.script_failure().expect("a script failure");
     assert_eq!((failure.name.as_str(), failure.ran), ("SyntaxError", false));
+    // A navigation the script starts is waited for (Firefox commits it after the script
+    // answers); a same-document one is not.
+    let moved = value("location.href = '/moved'").await.expect("a navigating script");
+    assert_eq!(moved.page.url, site.url("/moved"), "the outcome shows the new page");
+    assert_eq!(moved.page.title, "MOVED");
+    let started = std::time::Instant::now();
+    let hashed = value("location.hash = 'part'; 1").await.expect("a same-document navigation");
+    assert_eq!(hashed.page.url.fragment(), Some("part"));
+    assert!(started.elapsed() < Duration::from_secs(3), "no wait for a new document");
     let slow =
         b.execute(tab, "new Promise(() => {})", Duration::from_millis(500)).await.expect_err("never settles");
     assert_eq!(slow.kind(), PortErrorKind::Timeout);

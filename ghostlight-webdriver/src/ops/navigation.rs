@@ -247,7 +247,7 @@ async fn handle_prompt(s: &mut Session, discard: bool) -> PortResult<()> {
 
 /// Poll the page state until the document is complete and (when a navigation is pending)
 /// new, or until `deadline` ([`PortErrorKind::Timeout`], effect unknown).
-async fn wait_for_page(
+pub(crate) async fn wait_for_page(
     s: &mut Session,
     before: &PageState,
     deadline: Instant,

@@ -16,12 +16,19 @@
 
 use std::time::Duration;
 
-use ghostlight_core::port::{PortError, PortErrorKind, PortResult, ScriptFailure, ScriptOutcome, TabRef};
+use tokio::time::Instant as TokioInstant;
+
+use ghostlight_core::port::{
+    PageState, PortError, PortErrorKind, PortResult, ScriptFailure, ScriptOutcome, TabRef,
+};
 use serde_json::Value;
+use url::Url;
 
 use crate::errors::Sent;
 use crate::page;
 use crate::session::Session;
+
+use super::navigation;
 
 /// What an element in a script's value is replaced by.
 pub(crate) const ELEMENT_MARKER: &str = "[element]";
@@ -53,6 +60,16 @@ const REFERENCE_KEYS: [(&str, &str); 4] = [
 const WRAPPER_BODY: &str = r#"
 const source = arguments[0];
 const flag = 'glScriptStarted' + Math.random().toString(36).slice(2);
+// A navigation to another document the script starts (`location.href = …`) may commit after
+// the script answers (Firefox): the Navigation API's `navigate` event says one started.
+let navigated = null;
+const onNavigate = (e) => {
+  try {
+    if (!e.destination.sameDocument && !e.downloadRequest) navigated = String(e.destination.url);
+  } catch (_) {}
+};
+try { window.navigation.addEventListener('navigate', onNavigate); } catch (_) {}
+const stopWatching = () => { try { window.navigation.removeEventListener('navigate', onNavigate); } catch (_) {} };
 const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor;
 const describe = (e, ran) => {
   let name = 'Error';
@@ -61,9 +78,10 @@ const describe = (e, ran) => {
     name = e !== null && typeof e === 'object' && typeof e.name === 'string' ? e.name : typeof e;
     message = e !== null && typeof e === 'object' && 'message' in e ? String(e.message) : String(e);
   } catch (_) {}
+  stopWatching();
   return { error: { name, message, ran }, state: glPageState() };
 };
-const done = (v) => ({ value: v === undefined ? null : v, state: glPageState() });
+const done = (v) => { stopWatching(); return { value: v === undefined ? null : v, navigated, state: glPageState() }; };
 Object.defineProperty(globalThis, flag, { value: false, writable: true, configurable: true });
 let value;
 try {
@@ -105,14 +123,19 @@ pub(crate) async fn execute(
     timeout: Duration,
 ) -> PortResult<ScriptOutcome> {
     s.tab(tab).await?;
+    let deadline = TokioInstant::now() + timeout;
     s.set_script_timeout(timeout).await?;
     let answer = s.execute(&wrapper(), vec![Value::String(script.to_owned())], Sent::Act).await?;
-    let (value, in_call_state) = match answer {
+    let (value, ran_in, navigated) = match answer {
         Value::Object(mut map) => {
             if let Some(error) = map.remove("error") {
                 return Err(PortError::script_failed(failure(&error)));
             }
-            (map.remove("value").unwrap_or(Value::Null), map.remove("state"))
+            // Where a navigation the script started to another document goes, if any.
+            let navigated = map.remove("navigated").and_then(|v| v.as_str().map(str::to_owned));
+            // The page as the script left it, in the same call.
+            let ran_in = map.remove("state").map(page::parse_state).transpose()?;
+            (map.remove("value").unwrap_or(Value::Null), ran_in, navigated)
         }
         // The wrapper always answers an object: `null` is WebDriver's answer for a script
         // that a user prompt interrupted (e.g. a script that called `confirm()` itself).
@@ -125,21 +148,58 @@ pub(crate) async fn execute(
         }
     };
     let value = scrub(value);
-    // The page as it is now (the script may have navigated); when a dialog the script opened
-    // blocks that read, the state taken in the same call.
-    let page = match s.page_state().await {
-        Ok(page) => page,
-        Err(e) if e.kind() == PortErrorKind::BlockedByDialog => match in_call_state {
-            Some(state) => {
-                let page = page::parse_state(state)?;
+    let destination = navigated.and_then(|url| Url::parse(&url).ok());
+    // The page as it is now (the script may have navigated). A read that a dialog blocks
+    // answers the state taken in the same call, unless a navigation is under way (Firefox
+    // answers `null` to scripts while one document unloads).
+    let now = match s.page_state().await {
+        Ok(page) => Some(page),
+        Err(e) if e.kind() == PortErrorKind::BlockedByDialog && destination.is_some() => None,
+        Err(e) if e.kind() == PortErrorKind::BlockedByDialog => match ran_in {
+            Some(page) => {
                 s.remember_page(&page);
-                page
+                return Ok(ScriptOutcome { value, page });
             }
             None => return Err(e.effect_unknown()),
         },
         Err(e) => return Err(e.effect_unknown()),
     };
+    let page = match (ran_in, destination, now) {
+        (Some(before), Some(destination), now) => {
+            // Until the destination's document shows: Firefox may still answer the old
+            // document, or a transient `about:blank`, or the old URL in between.
+            let pending = |page: &PageState| {
+                page.document == before.document
+                    || (page.url.scheme() == "about" && destination.scheme() != "about")
+                    || (same_page(&page.url, &before.url) && !same_page(&destination, &before.url))
+            };
+            let mut page = now.unwrap_or_else(|| before.clone());
+            while pending(&page) {
+                page = landed(s, &page, deadline).await?;
+            }
+            page
+        }
+        (_, _, Some(page)) => page,
+        // `now` is `None` only with a destination: unreachable without the call's own state.
+        (_, _, None) => {
+            return Err(PortError::new(PortErrorKind::Other, "the page could not be read after the script")
+                .effect_unknown());
+        }
+    };
     Ok(ScriptOutcome { value, page })
+}
+
+/// Whether two URLs name the same page (fragments aside).
+fn same_page(a: &Url, b: &Url) -> bool {
+    let (mut a, mut b) = (a.clone(), b.clone());
+    a.set_fragment(None);
+    b.set_fragment(None);
+    a == b
+}
+
+/// The next complete document after `from` (effect unknown when none comes by `deadline`).
+async fn landed(s: &mut Session, from: &PageState, deadline: TokioInstant) -> PortResult<PageState> {
+    navigation::wait_for_page(s, from, deadline, false).await.map_err(PortError::effect_unknown)
 }
 
 /// The wrapper's `error` answer as a [`ScriptFailure`] (a malformed one counts as having run).
