@@ -57,6 +57,8 @@ pub(crate) struct Session {
     in_frame: bool,
     /// The tab most recently opened or focused through the adapter.
     active: Option<String>,
+    /// Whether the last page state read found Chromium's error page ([`Session::read_error_page`]).
+    read_error_page: bool,
     /// Window handles the adapter has seen: the first window, tabs it opened, and tabs
     /// already reported by [`Session::take_opened`]. Any other window a page opened itself.
     known_windows: HashSet<String>,
@@ -142,6 +144,7 @@ impl Session {
             current: Some(handle.clone()),
             in_frame: false,
             known_windows: HashSet::from([handle.clone()]),
+            read_error_page: false,
             active: Some(handle),
             zoom: HashMap::new(),
             last_page: HashMap::new(),
@@ -382,7 +385,8 @@ impl Session {
             ));
         }
         let mut state = page::parse_state(value)?;
-        if state.url.scheme() == "chrome-error" {
+        self.read_error_page = state.url.scheme() == "chrome-error";
+        if self.read_error_page {
             // Chromium's error page: the URL that failed is what WebDriver reports.
             if let Ok(url) = self.client().current_url().await {
                 state.url = url;
@@ -390,6 +394,12 @@ impl Session {
         }
         self.remember_page(&state);
         Ok(state)
+    }
+
+    /// Whether the last page state read found Chromium's own error page (a load that failed
+    /// although the navigation command succeeded); its answer carries the URL that failed.
+    pub(crate) fn read_error_page(&self) -> bool {
+        self.read_error_page
     }
 
     /// Remember `state` as the current tab's last known page.

@@ -244,12 +244,8 @@ pub(crate) fn port_failure(error: &PortError, doing: &str, engine: &str, timeout
             .next("Check the URL, or that the site is up and reachable from this browser, then try again.")
         }
         PortErrorKind::TooLarge => {
-            let mut outcome = Outcome::failed(
-                "capture_too_large",
-                format!("Did not {doing}: it is too large for one image."),
-            );
-            if let Some(size) = error.oversize() {
-                outcome = Outcome::failed(
+            let outcome = match error.oversize() {
+                Some(size) => Outcome::failed(
                     "capture_too_large",
                     format!(
                         "Did not {doing}: it would be {}×{} pixels, over the limit of {} pixels a side and {} in all.",
@@ -259,8 +255,12 @@ pub(crate) fn port_failure(error: &PortError, doing: &str, engine: &str, timeout
                 .fact("width", size.width)
                 .fact("height", size.height)
                 .fact("max_side", size.max_side)
-                .fact("max_pixels", size.max_pixels);
-            }
+                .fact("max_pixels", size.max_pixels),
+                None => Outcome::failed(
+                    "capture_too_large",
+                    format!("Did not {doing}: it is too large for one image."),
+                ),
+            };
             outcome.next("Capture the viewport (scroll with browser_scroll first) or one target instead.")
         }
         PortErrorKind::CredentialTarget => {

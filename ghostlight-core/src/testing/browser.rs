@@ -69,9 +69,6 @@ fn unreachable_host(url: &Url) -> PortResult<()> {
     }
 }
 
-/// Longest visible text a receipt uses as the name of a nameless element.
-const RECEIPT_TEXT_NAME_CHARS: usize = 80;
-
 fn invalid(message: &str) -> PortError {
     err(PortErrorKind::InvalidInput, message)
 }
@@ -216,7 +213,8 @@ impl Tab {
     /// element) its visible text when that is short.
     fn summary(&self, index: usize) -> ElementSummary {
         let e = self.el(index);
-        let short_text = e.text.clone().filter(|text| text.chars().count() <= RECEIPT_TEXT_NAME_CHARS);
+        let short_text =
+            e.text.clone().filter(|text| text.chars().count() <= crate::limits::TARGET_NAME_CHARS);
         ElementSummary { role: e.role.clone(), name: e.name.clone().or(short_text) }
     }
 

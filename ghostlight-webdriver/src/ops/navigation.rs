@@ -77,7 +77,9 @@ pub(crate) async fn go(
     s.set_page_load_timeout(first_wait(s.engine(), timeout)).await?;
     let sent = s.command(SessionCommand::navigate(url), Sent::Act).await;
     match settle(s, &before, sent.map(drop), deadline, discard, Expect::Load).await {
-        // Chromium shows some failures (a refused port) as a loaded error page.
+        // Chromium shows some failures (a blocked port) as a loaded error page, which the
+        // page read that ended the wait recognised: only then is the code probed.
+        Ok(page) if !s.read_error_page() => Ok(page),
         Ok(page) => match load_failure(s).await {
             Some(failure) => Err(PortError::network(failure)),
             None => Ok(page),

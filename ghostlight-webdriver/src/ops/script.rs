@@ -22,7 +22,7 @@ use ghostlight_core::port::{
     PageState, PortError, PortErrorKind, PortResult, ScriptFailure, ScriptOutcome, TabRef,
 };
 use serde_json::Value;
-use url::Url;
+use url::{Position, Url};
 
 use crate::errors::Sent;
 use crate::page;
@@ -191,10 +191,7 @@ pub(crate) async fn execute(
 
 /// Whether two URLs name the same page (fragments aside).
 fn same_page(a: &Url, b: &Url) -> bool {
-    let (mut a, mut b) = (a.clone(), b.clone());
-    a.set_fragment(None);
-    b.set_fragment(None);
-    a == b
+    a[..Position::AfterQuery] == b[..Position::AfterQuery]
 }
 
 /// The next complete document after `from` (effect unknown when none comes by `deadline`).

@@ -35,6 +35,7 @@ use std::time::Duration;
 
 use fantoccini::actions::Actions;
 use fantoccini::elements::Element as WdElement;
+use ghostlight_core::limits::TARGET_NAME_CHARS;
 use ghostlight_core::port::{
     ActionReceipt, ClickInput, ElementRef, ElementSummary, FillInput, FillOutcome, KeyInput, PageState,
     PointerTarget, PortError, PortErrorKind, PortResult, ScrollInput, ScrollOutcome, TabRef, TypeInput,
@@ -63,9 +64,14 @@ const AFTER_RETRY: Duration = Duration::from_millis(100);
 /// The shared helpers every input script starts with.
 const LIB_JS: &str = include_str!("../../scripts/input/lib.js");
 
-/// An input script: the page-state function and the shared helpers, then `body`.
+/// An input script: the page-state function and the shared helpers, then `body`. The helpers
+/// name an element outside the roles named by their content by its text only when it is no
+/// longer than a name core shows ([`TARGET_NAME_CHARS`]).
 fn compose(body: &str) -> String {
-    format!("const glPageState = ({});\n{LIB_JS}\n{body}", page::PAGE_STATE_FN.trim_end())
+    format!(
+        "const glPageState = ({});\nconst GL_GENERIC_NAME_CHARS = {TARGET_NAME_CHARS};\n{LIB_JS}\n{body}",
+        page::PAGE_STATE_FN.trim_end()
+    )
 }
 
 /// Click.

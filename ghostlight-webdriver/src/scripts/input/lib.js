@@ -36,8 +36,8 @@ const GL_EDITABLE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutt
 const GL_NAME_FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'option', 'tab',
   'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'heading', 'cell', 'gridcell',
   'columnheader', 'rowheader', 'row', 'tooltip']);
-// Longest text that names an element outside those roles (the names core shows are this long).
-const GL_GENERIC_NAME_CHARS = 80;
+// GL_GENERIC_NAME_CHARS (defined by the adapter before these helpers, from core's name bound):
+// the longest text that names an element outside those roles.
 // Elements whose text never names anything (scripts, styles, editable or value-bearing content).
 const GL_SKIP_TEXT = new Set(['script', 'style', 'noscript', 'template', 'textarea', 'select', 'input']);
 
