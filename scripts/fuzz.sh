@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run every cargo-fuzz target for a while (default 60 s each), seeding the corpora first.
 # Usage: scripts/fuzz.sh [--smoke | --seed] [SECONDS] [TARGET...]
-#   --smoke  10 s per target (what the workspace test runs with GHOSTLIGHT_FUZZ_SMOKE=1)
+#   --smoke  10 s per target (the last phase of scripts/test.sh)
 #   --seed   only (re)write the generated seeds under fuzz/seeds/ and exit
 # Needs `cargo install cargo-fuzz`; builds on stable with RUSTC_BOOTSTRAP=1.
 #

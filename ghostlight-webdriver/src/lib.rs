@@ -87,12 +87,13 @@ mod launch;
 mod ops;
 mod page;
 mod refs;
+mod repair;
 mod session;
 #[cfg(feature = "testing")]
 mod testing;
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -140,16 +141,49 @@ pub(crate) struct Slot {
     started: u64,
 }
 
-/// Run `$body` with `$s: &mut Session` (started on demand), then settle the session.
+/// Run `$body` with `$s: &mut Session` (started on demand, its queued repairs run first),
+/// then settle the session. When the call is dropped half-way, [`RepairsOnDrop`] runs what
+/// the body left queued.
 macro_rules! with_session {
     ($self:ident, |$s:ident| $body:expr) => {{
         let mut slot = $self.acquire().await?;
         let result = match slot.session.as_mut() {
-            Some($s) => $body.await,
+            Some($s) => {
+                let _repairs = RepairsOnDrop { slot: Arc::downgrade(&$self.slot), queue: $s.repair_queue() };
+                $s.run_repairs().await;
+                $body.await
+            }
             None => Err(PortError::new(PortErrorKind::NotConnected, "no browser session is open")),
         };
         settle(&mut slot, result).await
     }};
+}
+
+/// Dropped with a call's future: when that left repairs queued (the call was cancelled in the
+/// middle of an operation that changes a page for a moment), a task waits for the session and
+/// runs them, so the page is put back even if no other call follows.
+struct RepairsOnDrop {
+    /// The browser's session slot (weak: the task must not keep a dropped browser alive).
+    slot: Weak<Mutex<Slot>>,
+    /// The session's repair queue (a completed call leaves it empty).
+    queue: repair::RepairQueue,
+}
+
+impl Drop for RepairsOnDrop {
+    fn drop(&mut self) {
+        if self.queue.is_empty() {
+            return;
+        }
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
+        let weak = self.slot.clone();
+        runtime.spawn(async move {
+            let Some(slot) = weak.upgrade() else { return };
+            let mut slot = slot.lock().await;
+            if let Some(session) = slot.session.as_mut() {
+                session.run_repairs().await;
+            }
+        });
+    }
 }
 
 impl WebDriverBrowser {

@@ -24,6 +24,7 @@ use crate::ops::dialogs::PromptWatch;
 use crate::ops::evidence::Tracker;
 use crate::page;
 use crate::refs::{Element, Tab};
+use crate::repair::{REPAIR_TIMEOUT, RepairQueue};
 
 /// How long creating a session may take (Firefox: 5–14 s on a loaded machine).
 pub(crate) const SESSION_START_TIMEOUT: Duration = Duration::from_secs(60);
@@ -77,6 +78,8 @@ pub(crate) struct Session {
     /// driver granted no BiDi URL or the connection failed).
     prompts: Option<PromptWatch>,
     process: Option<DriverProcess>,
+    /// Repairs that dropped operations left to do ([`Session::run_repairs`]).
+    repairs: RepairQueue,
 }
 
 impl Session {
@@ -151,6 +154,7 @@ impl Session {
             timeouts,
             headless: config.headless,
             process,
+            repairs: RepairQueue::default(),
         })
     }
 
@@ -450,6 +454,21 @@ impl Session {
             self.zoom.remove(handle);
         } else {
             self.zoom.insert(handle.to_owned(), percent);
+        }
+    }
+
+    // ---- repairs ---------------------------------------------------------------------
+
+    /// The queue an operation's guard pushes its repair onto when the operation is dropped.
+    pub(crate) fn repair_queue(&self) -> RepairQueue {
+        self.repairs.clone()
+    }
+
+    /// Run every queued repair, each bounded by [`REPAIR_TIMEOUT`]. A repair that fails (its
+    /// tab closed meanwhile) is dropped: there is nothing left to put back.
+    pub(crate) async fn run_repairs(&mut self) {
+        for repair in self.repairs.take() {
+            let _ = tokio::time::timeout(REPAIR_TIMEOUT, repair.apply(self)).await;
         }
     }
 

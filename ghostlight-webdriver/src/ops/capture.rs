@@ -43,6 +43,7 @@ use super::window;
 use crate::commands::SessionCommand;
 use crate::config::Engine;
 use crate::errors::{self, Sent};
+use crate::repair::{Repair, RepairQueue};
 use crate::session::Session;
 
 /// The longest side of a full-page capture, in image pixels (Chromium's own texture limit).
@@ -71,14 +72,18 @@ const ELEMENT_FN: &str = include_str!("../scripts/capture_element.js");
 /// The document-size function expression (see the script's header).
 const PAGE_SIZE_FN: &str = include_str!("../scripts/capture_page_size.js");
 
-/// Capture an image of `tab`, bounded by `timeout`.
+/// Capture an image of `tab`, bounded by `timeout`. A Chromium full page that runs out of
+/// time is put back before the timeout is answered (see [`Restore`]).
 pub(crate) async fn capture(
     s: &mut Session,
     tab: &TabRef,
     kind: &CaptureKind,
     timeout: Duration,
 ) -> PortResult<Captured> {
-    match tokio::time::timeout(timeout, capture_now(s, tab, kind)).await {
+    let result = tokio::time::timeout(timeout, capture_now(s, tab, kind)).await;
+    // Dropping the capture queued its page's restoration; run it while the session is ours.
+    s.run_repairs().await;
+    match result {
         Ok(result) => result,
         Err(_) => Err(PortError::new(PortErrorKind::Timeout, "the capture did not finish in time")),
     }
@@ -150,7 +155,8 @@ struct PageSize {
 /// The whole page, from the document's top-left corner.
 async fn full_page(s: &mut Session, tab: &TabRef) -> PortResult<Captured> {
     let geometry = window::geometry(s, tab).await?;
-    let (png, size) = full_page_image(s, &geometry).await?;
+    let handle = s.tab(tab).await?;
+    let (png, size) = full_page_image(s, &handle, &geometry).await?;
     let (width, height) = dimensions(&png)?;
     Ok(Captured {
         png,
@@ -162,10 +168,14 @@ async fn full_page(s: &mut Session, tab: &TabRef) -> PortResult<Captured> {
     })
 }
 
-/// The whole page's PNG and the CSS size it covers (the current tab is switched to).
-async fn full_page_image(s: &mut Session, geometry: &Geometry) -> PortResult<(Vec<u8>, PageSize)> {
+/// The whole page's PNG and the CSS size it covers (window `handle` is the current one).
+async fn full_page_image(
+    s: &mut Session,
+    handle: &str,
+    geometry: &Geometry,
+) -> PortResult<(Vec<u8>, PageSize)> {
     match s.engine() {
-        Engine::Chromium => chromium_full_page(s, geometry).await,
+        Engine::Chromium => chromium_full_page(s, handle, geometry).await,
         Engine::Firefox => {
             let script = format!("return ({})();", PAGE_SIZE_FN.trim_end());
             let value = s.execute(&script, Vec::new(), Sent::Read).await?;
@@ -184,10 +194,14 @@ async fn full_page_image(s: &mut Session, geometry: &Geometry) -> PortResult<(Ve
 /// Not `captureBeyondViewport`: on this Chromium it leaves the tab without scrollbars until
 /// the next navigation (the layout viewport grows by the scrollbar's width), which would
 /// move the page under every earlier view.
-async fn chromium_full_page(s: &mut Session, geometry: &Geometry) -> PortResult<(Vec<u8>, PageSize)> {
+async fn chromium_full_page(
+    s: &mut Session,
+    handle: &str,
+    geometry: &Geometry,
+) -> PortResult<(Vec<u8>, PageSize)> {
     let size = chromium_content_size(s).await?;
     check_full_page(size, geometry.device_scale)?;
-    let restore = Restore::new(s, geometry);
+    let restore = Restore::new(s, handle, geometry);
     let emulate = json!({
         "width": size.width.ceil(),
         "height": size.height.ceil(),
@@ -218,26 +232,22 @@ async fn chromium_content_size(s: &mut Session) -> PortResult<PageSize> {
 }
 
 /// Puts a Chromium tab back after a full-page capture: its device metrics (the emulated zoom
-/// as it was, or none) and its scroll offsets. Run it with [`Restore::run`]; when the capture
-/// is dropped half-way (timeout, cancellation), the guard sends the same commands from a
-/// spawned task on the same (serialized) client, while the tab is still the current window.
+/// as it was, or none) and its scroll offsets. Run it with [`Restore::run`]. The guard stays
+/// armed until the restoration has completed: when the capture (or the restoration itself) is
+/// dropped half-way — a timeout, a cancelled call — the guard queues the same restoration on
+/// the session ([`Session::queue_repair`]), which runs it before anything else touches the
+/// browser ([`Session::run_repairs`]): at the end of [`capture`] for a timeout, at the start
+/// of the next call (or from a task that waits for the session) for a cancellation.
 struct Restore {
-    /// The session's client (for the guard's spawned task).
-    client: fantoccini::Client,
-    /// The command that puts the device metrics back.
-    metrics: SessionCommand,
-    /// The scroll offsets to go back to.
-    scroll: (f64, f64),
-    /// Whether dropping the guard must still restore.
-    armed: bool,
+    /// The restoration, queued on drop while armed.
+    repair: Option<Repair>,
+    /// Where a dropped restoration goes.
+    queue: RepairQueue,
 }
 
-/// Scroll back instantly to `(arguments[0], arguments[1])`.
-const SCROLL_BACK: &str = "window.scrollTo({left: arguments[0], top: arguments[1], behavior: 'instant'});";
-
 impl Restore {
-    /// The restoration of the tab as `geometry` observed it.
-    fn new(s: &Session, geometry: &Geometry) -> Restore {
+    /// The restoration of window `handle` as `geometry` observed it.
+    fn new(s: &Session, handle: &str, geometry: &Geometry) -> Restore {
         let metrics = if geometry.zoom_percent == NO_ZOOM {
             SessionCommand::cdp("Emulation.clearDeviceMetricsOverride", json!({}))
         } else {
@@ -252,39 +262,26 @@ impl Restore {
                 }),
             )
         };
-        Restore {
-            client: s.client().clone(),
-            metrics,
-            scroll: (geometry.scroll_x, geometry.scroll_y),
-            armed: true,
-        }
+        let repair =
+            Repair { handle: handle.to_owned(), metrics, scroll: (geometry.scroll_x, geometry.scroll_y) };
+        Restore { repair: Some(repair), queue: s.repair_queue() }
     }
 
-    /// Restore now (disarms the guard); a failure answers `effect: unknown`.
+    /// Restore now; the guard disarms only once it has. A failure answers `effect: unknown`.
     async fn run(mut self, s: &mut Session) -> PortResult<()> {
-        self.armed = false;
-        s.command(self.metrics.clone(), Sent::Act).await.map_err(not_restored)?;
-        let (x, y) = self.scroll;
-        if x != 0.0 || y != 0.0 {
-            s.execute(SCROLL_BACK, vec![json!(x), json!(y)], Sent::Act).await.map_err(not_restored)?;
+        if let Some(repair) = &self.repair {
+            repair.apply(s).await.map_err(not_restored)?;
         }
+        self.repair = None;
         Ok(())
     }
 }
 
 impl Drop for Restore {
     fn drop(&mut self) {
-        if !self.armed {
-            return;
+        if let Some(repair) = self.repair.take() {
+            self.queue.push(repair);
         }
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
-        let (client, metrics, (x, y)) = (self.client.clone(), self.metrics.clone(), self.scroll);
-        runtime.spawn(async move {
-            let _ = client.issue_cmd(metrics).await;
-            if x != 0.0 || y != 0.0 {
-                let _ = client.execute(SCROLL_BACK, vec![json!(x), json!(y)]).await;
-            }
-        });
     }
 }
 
@@ -414,7 +411,7 @@ async fn region(s: &mut Session, tab: &TabRef, rect: &CssRect, scale: f64) -> Po
         let css_per_pixel = f64::from(geometry.viewport_width) / f64::from(width);
         Source { png, origin: (geometry.scroll_x, geometry.scroll_y), css_per_pixel }
     } else {
-        beyond_viewport(s, &geometry).await?
+        beyond_viewport(s, tab, &geometry).await?
     };
     let png = crop_and_resize(&source, rect, out_width, out_height)?;
     Ok(Captured {
@@ -467,8 +464,9 @@ fn inside_viewport(rect: &CssRect, geometry: &Geometry) -> bool {
 
 /// An image covering `rect` when it is not inside the viewport: the full page (which does
 /// not scroll the page, or puts its scroll offsets back).
-async fn beyond_viewport(s: &mut Session, geometry: &Geometry) -> PortResult<Source> {
-    let (png, size) = full_page_image(s, geometry).await?;
+async fn beyond_viewport(s: &mut Session, tab: &TabRef, geometry: &Geometry) -> PortResult<Source> {
+    let handle = s.tab(tab).await?;
+    let (png, size) = full_page_image(s, &handle, geometry).await?;
     let (width, _) = dimensions(&png)?;
     Ok(Source { png, origin: (0.0, 0.0), css_per_pixel: size.width / f64::from(width) })
 }

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The project's test command (README.md, and exactly what CI runs): it installs what the tests
+# need when it is missing, checks formatting, lints and docs, runs the whole test suite against
+# real headless browsers, then a libFuzzer smoke run of every fuzz target. Idempotent: with
+# everything present the install phase takes a second.
+#
+# Installs when missing: Chromium + chromedriver and Firefox ESR (Debian packages; as root, else
+# through sudo), geckodriver and cargo-fuzz (`cargo install`), and the official MCP Python SDK in a
+# virtual environment at .venv-mcp (the real MCP client the end-to-end tests drive the server
+# with). At the end (also after a failure) it prints the wall time of each phase.
+#
+# Options (environment, for local runs; CI sets none): GHOSTLIGHT_TEST_SKIP_LINT=1 skips
+# fmt/clippy/doc, GHOSTLIGHT_TEST_SKIP_FUZZ=1 skips the fuzz smoke.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+export PATH="$HOME/.cargo/bin:$PATH"
+
+command -v cargo >/dev/null || { echo "scripts/test.sh: cargo is required (https://rustup.rs)" >&2; exit 2; }
+
+# ---- phase timing ---------------------------------------------------------------------------
+phase_names=()
+phase_seconds=()
+phase_started=0
+current_phase=""
+begin() {
+    finish
+    current_phase="$1"
+    phase_started=$SECONDS
+    printf '\n==> %s\n' "$1" >&2
+}
+finish() {
+    if [ -n "$current_phase" ]; then
+        phase_names+=("$current_phase")
+        phase_seconds+=($((SECONDS - phase_started)))
+        current_phase=""
+    fi
+}
+report() {
+    local status=$?
+    finish
+    printf '\nphase times (wall, seconds):\n' >&2
+    local i
+    for i in "${!phase_names[@]}"; do
+        printf '  %-10s %5d\n' "${phase_names[$i]}" "${phase_seconds[$i]}" >&2
+    done
+    printf '  %-10s %5d\n' total "$SECONDS" >&2
+    [ "$status" -eq 0 ] || printf 'scripts/test.sh failed (exit %d)\n' "$status" >&2
+}
+trap report EXIT
+
+# ---- install --------------------------------------------------------------------------------
+begin install
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+packages=()
+command -v chromium >/dev/null || packages+=(chromium)
+command -v chromedriver >/dev/null || packages+=(chromium-driver)
+command -v firefox-esr >/dev/null || packages+=(firefox-esr)
+python3 -c "import ensurepip" >/dev/null 2>&1 || packages+=(python3-venv)
+command -v c++ >/dev/null || packages+=(g++)  # libFuzzer is C++
+if [ "${#packages[@]}" -gt 0 ]; then
+    echo "installing ${packages[*]}" >&2
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+fi
+command -v geckodriver >/dev/null || cargo install --locked --quiet geckodriver
+if [ "${GHOSTLIGHT_TEST_SKIP_FUZZ:-0}" != 1 ]; then
+    cargo fuzz --version >/dev/null 2>&1 || cargo install --locked --quiet cargo-fuzz
+fi
+if [ ! -x .venv-mcp/bin/python ] || ! .venv-mcp/bin/python -c "import mcp" >/dev/null 2>&1; then
+    python3 -m venv .venv-mcp
+    .venv-mcp/bin/pip install --quiet --disable-pip-version-check mcp
+fi
+# Versions, for the record. `sed -n 1p` reads all its input: `head` would close the pipe early
+# and geckodriver panics on a broken pipe (which pipefail turns into a failed run).
+{
+    chromium --version; chromedriver --version; firefox-esr --version
+    geckodriver --version | sed -n 1p
+    .venv-mcp/bin/python -c "import importlib.metadata as m; print('mcp', m.version('mcp'))"
+    rustc --version
+} >&2
+
+# ---- lint -----------------------------------------------------------------------------------
+if [ "${GHOSTLIGHT_TEST_SKIP_LINT:-0}" != 1 ]; then
+    begin lint
+    cargo fmt --all -- --check
+    cargo clippy --workspace --all-targets --all-features --quiet -- -D warnings
+    RUSTDOCFLAGS=-Dwarnings cargo doc --workspace --all-features --no-deps --quiet
+fi
+
+# ---- build and test -------------------------------------------------------------------------
+begin build
+cargo test --workspace --all-features --no-run --quiet
+begin tests
+cargo test --workspace --all-features
+
+# ---- fuzz smoke -----------------------------------------------------------------------------
+if [ "${GHOSTLIGHT_TEST_SKIP_FUZZ:-0}" != 1 ]; then
+    begin fuzz
+    bash scripts/fuzz.sh --smoke
+fi
