@@ -27,10 +27,10 @@ use ghostlight_core::decode::FillValue;
 use ghostlight_core::port::{
     ActionReceipt, CaptureKind, Captured, ClickInput, DiagnosticsPage, DiagnosticsQuery, DialogKind,
     DialogResolution, DocumentId, ElementRef, ElementState, ElementSummary, FileStat, FillInput, FillOutcome,
-    Focused, Geometry, HistoryMove, KeyInput, NavigateInput, OpenedTab, PageState, PerceiveInput,
-    PerceiveScope, PerceivedElement, Perception, PointerTarget, PortResult, ReadInput, RecordCommand,
-    RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome, TabInfo, TabRef, TextOutcome, TypeInput,
-    UploadInput, UploadOutcome,
+    Focused, FocusedElement, Gate, Geometry, HistoryMove, KeyInput, NavigateInput, OpenedTab, PageState,
+    PerceiveInput, PerceiveScope, PerceivedElement, Perception, PointerTarget, PortResult, ReadInput,
+    RecordCommand, RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome, TabInfo, TabRef, TextOutcome,
+    TypeInput, UploadInput, UploadOutcome,
 };
 use ghostlight_core::tools::click::MouseButton;
 use ghostlight_core::{BrowserPort, Ghostlight, PortError, PortErrorKind, Readiness};
@@ -408,7 +408,7 @@ impl BrowserPort for ToyBrowser {
             .collect())
     }
 
-    async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<PerceivedElement>> {
+    async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<FocusedElement>> {
         self.lock().tab(tab)?;
         // The toy browser has no focus.
         Ok(None)
@@ -426,11 +426,25 @@ impl BrowserPort for ToyBrowser {
         Ok(self.text_of(tab).to_lowercase().contains(&text.to_lowercase()))
     }
 
-    async fn capture(&self, _tab: &TabRef, _kind: &CaptureKind, _timeout: Duration) -> PortResult<Captured> {
+    async fn capture(
+        &self,
+        _tab: &TabRef,
+        _kind: &CaptureKind,
+        _gate: &Gate,
+        _timeout: Duration,
+    ) -> PortResult<Captured> {
         Err(unsupported("take screenshots: it renders nothing"))
     }
 
-    async fn click(&self, tab: &TabRef, input: &ClickInput, _timeout: Duration) -> PortResult<ActionReceipt> {
+    // Gates: the toy browser has no frames, so every document it shows is the page the
+    // executor authorized, and no point can land in another.
+    async fn click(
+        &self,
+        tab: &TabRef,
+        input: &ClickInput,
+        _gate: &Gate,
+        _timeout: Duration,
+    ) -> PortResult<ActionReceipt> {
         let PointerTarget::Element(target) = &input.at else {
             return Err(unsupported("click a point: it has no layout"));
         };
@@ -459,10 +473,16 @@ impl BrowserPort for ToyBrowser {
             Kind::TextBox | Kind::Heading => {}
         }
         let summary = ElementSummary { role: element.role.to_owned(), name: Some(element.name.to_owned()) };
-        Ok(ActionReceipt { element: Some(summary), page: self.state_of(tab) })
+        Ok(ActionReceipt { element: Some(summary), page: self.state_of(tab), keys_withheld: 0 })
     }
 
-    async fn hover(&self, tab: &TabRef, at: &PointerTarget, _timeout: Duration) -> PortResult<ActionReceipt> {
+    async fn hover(
+        &self,
+        tab: &TabRef,
+        at: &PointerTarget,
+        _gate: &Gate,
+        _timeout: Duration,
+    ) -> PortResult<ActionReceipt> {
         let PointerTarget::Element(target) = at else {
             return Err(unsupported("hover a point: it has no layout"));
         };
@@ -470,13 +490,14 @@ impl BrowserPort for ToyBrowser {
         let tab = state.tab(tab)?;
         let (_, element) = self.element(tab, target)?;
         let summary = ElementSummary { role: element.role.to_owned(), name: Some(element.name.to_owned()) };
-        Ok(ActionReceipt { element: Some(summary), page: self.state_of(tab) })
+        Ok(ActionReceipt { element: Some(summary), page: self.state_of(tab), keys_withheld: 0 })
     }
 
     async fn scroll(
         &self,
         tab: &TabRef,
         input: &ScrollInput,
+        _gate: &Gate,
         _timeout: Duration,
     ) -> PortResult<ScrollOutcome> {
         let mut state = self.lock();
@@ -499,6 +520,7 @@ impl BrowserPort for ToyBrowser {
         _tab: &TabRef,
         _from: &PointerTarget,
         _to: &PointerTarget,
+        _gate: &Gate,
         _timeout: Duration,
     ) -> PortResult<ActionReceipt> {
         Err(unsupported("drag: nothing is draggable"))
@@ -541,9 +563,7 @@ impl BrowserPort for ToyBrowser {
         input: &TypeInput,
         _timeout: Duration,
     ) -> PortResult<ActionReceipt> {
-        let Some(target) = &input.into else {
-            return Err(unsupported("type into the focused control: it has no focus"));
-        };
+        let target = &input.into;
         let mut state = self.lock();
         let tab = state.tab(tab)?;
         let (index, element) = self.element(tab, target)?;
@@ -556,7 +576,7 @@ impl BrowserPort for ToyBrowser {
         }
         value.push_str(&input.text);
         let summary = ElementSummary { role: element.role.to_owned(), name: Some(element.name.to_owned()) };
-        Ok(ActionReceipt { element: Some(summary), page: self.state_of(tab) })
+        Ok(ActionReceipt { element: Some(summary), page: self.state_of(tab), keys_withheld: 0 })
     }
 
     async fn press_keys(
@@ -586,6 +606,7 @@ impl BrowserPort for ToyBrowser {
         &self,
         _tab: &TabRef,
         _input: &UploadInput,
+        _gate: &Gate,
         _timeout: Duration,
     ) -> PortResult<UploadOutcome> {
         Err(unsupported("upload files: it has no file inputs"))

@@ -99,11 +99,11 @@ use std::time::Duration;
 use async_trait::async_trait;
 use ghostlight_core::port::{
     ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DiagnosticsPage, DiagnosticsQuery,
-    DialogKind, DialogResolution, ElementRef, FileStat, FillInput, FillOutcome, Focused, Geometry,
-    HistoryMove, KeyInput, NavigateInput, OpenedTab, PageState, PerceiveInput, PerceivedElement, Perception,
-    PointerTarget, PortError, PortErrorKind, PortResult, ReadInput, RecordCommand, RecordDelivery,
-    RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal, TabInfo, TabRef, TextOutcome,
-    TypeInput, UploadInput, UploadOutcome,
+    DialogKind, DialogResolution, ElementRef, FileStat, FillInput, FillOutcome, Focused, FocusedElement,
+    Gate, Geometry, HistoryMove, KeyInput, NavigateInput, OpenedTab, PageState, PerceiveInput,
+    PerceivedElement, Perception, PointerTarget, PortError, PortErrorKind, PortResult, ReadInput,
+    RecordCommand, RecordDelivery, RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal,
+    TabInfo, TabRef, TextOutcome, TypeInput, UploadInput, UploadOutcome,
 };
 use tokio::sync::{Mutex, MutexGuard};
 
@@ -343,7 +343,7 @@ impl BrowserPort for WebDriverBrowser {
         with_session!(self, |s| ops::perception::find_text(s, tab, text, controls_only, max))
     }
 
-    async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<PerceivedElement>> {
+    async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<FocusedElement>> {
         with_session!(self, |s| ops::perception::focused_element(s, tab))
     }
 
@@ -355,25 +355,44 @@ impl BrowserPort for WebDriverBrowser {
         with_session!(self, |s| ops::perception::text_present(s, tab, text))
     }
 
-    async fn capture(&self, tab: &TabRef, kind: &CaptureKind, timeout: Duration) -> PortResult<Captured> {
-        with_session!(self, |s| ops::capture::capture(s, tab, kind, timeout))
+    async fn capture(
+        &self,
+        tab: &TabRef,
+        kind: &CaptureKind,
+        gate: &Gate,
+        timeout: Duration,
+    ) -> PortResult<Captured> {
+        with_session!(self, |s| ops::capture::capture(s, tab, kind, gate, timeout))
     }
 
-    async fn click(&self, tab: &TabRef, input: &ClickInput, timeout: Duration) -> PortResult<ActionReceipt> {
-        with_session!(self, |s| ops::input::click(s, tab, input, timeout))
+    async fn click(
+        &self,
+        tab: &TabRef,
+        input: &ClickInput,
+        gate: &Gate,
+        timeout: Duration,
+    ) -> PortResult<ActionReceipt> {
+        with_session!(self, |s| ops::input::click(s, tab, input, gate, timeout))
     }
 
-    async fn hover(&self, tab: &TabRef, at: &PointerTarget, timeout: Duration) -> PortResult<ActionReceipt> {
-        with_session!(self, |s| ops::input::hover(s, tab, at, timeout))
+    async fn hover(
+        &self,
+        tab: &TabRef,
+        at: &PointerTarget,
+        gate: &Gate,
+        timeout: Duration,
+    ) -> PortResult<ActionReceipt> {
+        with_session!(self, |s| ops::input::hover(s, tab, at, gate, timeout))
     }
 
     async fn scroll(
         &self,
         tab: &TabRef,
         input: &ScrollInput,
+        gate: &Gate,
         timeout: Duration,
     ) -> PortResult<ScrollOutcome> {
-        with_session!(self, |s| ops::input::scroll(s, tab, input, timeout))
+        with_session!(self, |s| ops::input::scroll(s, tab, input, gate, timeout))
     }
 
     async fn drag(
@@ -381,9 +400,10 @@ impl BrowserPort for WebDriverBrowser {
         tab: &TabRef,
         from: &PointerTarget,
         to: &PointerTarget,
+        gate: &Gate,
         timeout: Duration,
     ) -> PortResult<ActionReceipt> {
-        with_session!(self, |s| ops::input::drag(s, tab, from, to, timeout))
+        with_session!(self, |s| ops::input::drag(s, tab, from, to, gate, timeout))
     }
 
     async fn fill(&self, tab: &TabRef, input: &FillInput, timeout: Duration) -> PortResult<FillOutcome> {
@@ -425,9 +445,10 @@ impl BrowserPort for WebDriverBrowser {
         &self,
         tab: &TabRef,
         input: &UploadInput,
+        gate: &Gate,
         timeout: Duration,
     ) -> PortResult<UploadOutcome> {
-        with_session!(self, |s| ops::input::upload(s, tab, input, timeout))
+        with_session!(self, |s| ops::input::upload(s, tab, input, gate, timeout))
     }
 
     async fn execute(&self, tab: &TabRef, script: &str, timeout: Duration) -> PortResult<ScriptOutcome> {
@@ -436,9 +457,9 @@ impl BrowserPort for WebDriverBrowser {
 
     async fn record(&self, command: &RecordCommand) -> PortResult<RecordReport> {
         match command {
-            RecordCommand::Start(tab) => {
+            RecordCommand::Start(tab, gate) => {
                 let weak = Arc::downgrade(&self.slot);
-                with_session!(self, |s| ops::recording::start(s, &self.recorder, weak, tab))
+                with_session!(self, |s| ops::recording::start(s, &self.recorder, weak, tab, gate))
             }
             RecordCommand::Save(
                 recording,

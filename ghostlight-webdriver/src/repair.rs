@@ -22,8 +22,21 @@ use crate::session::Session;
 /// operation left in flight on the driver).
 pub(crate) const REPAIR_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Scroll back instantly to `(arguments[0], arguments[1])`.
-const SCROLL_BACK: &str = "window.scrollTo({left: arguments[0], top: arguments[1], behavior: 'instant'});";
+/// Scroll back instantly to `(arguments[0], arguments[1])`, retrying every 16 ms for up to
+/// a second until the page is there: the renderer applies restored device metrics after the
+/// DevTools command answers, and a scroll made while the viewport still has the emulated
+/// full-page height is clamped to the top (seen under load).
+const SCROLL_BACK: &str = "const [x, y] = arguments;
+return new Promise((resolve) => {
+  let tries = 0;
+  const step = () => {
+    window.scrollTo({left: x, top: y, behavior: 'instant'});
+    const there = Math.abs(window.scrollX - x) < 1 && Math.abs(window.scrollY - y) < 1;
+    if (there || ++tries >= 60) { resolve(there); return; }
+    setTimeout(step, 16);
+  };
+  step();
+});";
 
 /// Putting one tab back as it was: a DevTools command that restores its device metrics, then
 /// its scroll offsets.

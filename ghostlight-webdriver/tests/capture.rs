@@ -13,7 +13,7 @@ use capture_support::{
     BUTTON, ColourBox, DEEP, FRAME, GREEN, INNER, PAGE_HEIGHT, RED, Site, TALL, scenario, selected,
 };
 use ghostlight_core::port::{
-    BrowserPort, CaptureKind, Captured, CssRect, NavigateInput, PortEffect, PortErrorKind, TabRef,
+    BrowserPort, CaptureKind, Captured, CssRect, Gate, NavigateInput, PortEffect, PortErrorKind, TabRef,
 };
 use ghostlight_core::{Cancellation, Ghostlight, Status};
 use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
@@ -87,7 +87,10 @@ async fn layout_width(b: &WebDriverBrowser, tab: &TabRef) -> f64 {
 }
 
 async fn shot(b: &WebDriverBrowser, tab: &TabRef, kind: CaptureKind) -> (Captured, RgbImage) {
-    let captured = b.capture(tab, &kind, TIMEOUT).await.unwrap_or_else(|e| panic!("capture {kind:?}: {e}"));
+    let captured = b
+        .capture(tab, &kind, &Gate::open(), TIMEOUT)
+        .await
+        .unwrap_or_else(|e| panic!("capture {kind:?}: {e}"));
     let image = image::load_from_memory_with_format(&captured.png, image::ImageFormat::Png)
         .expect("the capture is a PNG")
         .to_rgb8();
@@ -252,7 +255,8 @@ async fn full_page_covers_the_document(b: &WebDriverBrowser, site: &Site) {
 async fn full_page_over_the_cap_is_refused(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/huge").await;
     let started = Instant::now();
-    let error = b.capture(&tab, &CaptureKind::FullPage, TIMEOUT).await.expect_err("over the cap");
+    let error =
+        b.capture(&tab, &CaptureKind::FullPage, &Gate::open(), TIMEOUT).await.expect_err("over the cap");
     assert_eq!(error.kind(), PortErrorKind::TooLarge, "{error}");
     assert_eq!(error.effect(), PortEffect::None);
     let oversize = error.oversize().expect("the size and the limit");
@@ -364,8 +368,10 @@ async fn region_beyond_the_viewport(b: &WebDriverBrowser, site: &Site) {
 
 async fn timeout_and_bad_input(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/boxes").await;
-    let error =
-        b.capture(&tab, &CaptureKind::FullPage, Duration::from_millis(1)).await.expect_err("too short");
+    let error = b
+        .capture(&tab, &CaptureKind::FullPage, &Gate::open(), Duration::from_millis(1))
+        .await
+        .expect_err("too short");
     assert_eq!(error.kind(), PortErrorKind::Timeout, "{error}");
     assert_eq!(error.effect(), PortEffect::None, "a capture has no effect");
     // The session still serves captures afterwards.
@@ -373,12 +379,16 @@ async fn timeout_and_bad_input(b: &WebDriverBrowser, site: &Site) {
     assert!(c.width > 0);
 
     let huge = CssRect { x: 0.0, y: 0.0, width: 1200.0, height: 100.0 };
-    let error =
-        b.capture(&tab, &CaptureKind::Region { rect: huge, scale: 4.0 }, TIMEOUT).await.expect_err("cap");
+    let error = b
+        .capture(&tab, &CaptureKind::Region { rect: huge, scale: 4.0 }, &Gate::open(), TIMEOUT)
+        .await
+        .expect_err("cap");
     assert_eq!(error.kind(), PortErrorKind::InvalidInput, "{error}");
     let outside = CssRect { x: 0.0, y: 2990.0, width: 100.0, height: 100.0 };
-    let error =
-        b.capture(&tab, &CaptureKind::Region { rect: outside, scale: 1.0 }, TIMEOUT).await.expect_err("off");
+    let error = b
+        .capture(&tab, &CaptureKind::Region { rect: outside, scale: 1.0 }, &Gate::open(), TIMEOUT)
+        .await
+        .expect_err("off");
     assert_eq!(error.kind(), PortErrorKind::InvalidInput, "{error}");
     b.close_tab(&tab).await.expect("close");
 }
@@ -398,7 +408,7 @@ async fn full_page_cut_short(b: &WebDriverBrowser, site: &Site) {
     // The capture's own timeout cuts it: whatever step it reached, the page is as it was by the
     // time the capture answers (no waiting: the next reading must already see it).
     for ms in cut_points() {
-        match b.capture(&tab, &CaptureKind::FullPage, Duration::from_millis(ms)).await {
+        match b.capture(&tab, &CaptureKind::FullPage, &Gate::open(), Duration::from_millis(ms)).await {
             Err(error) => {
                 assert_eq!(error.kind(), PortErrorKind::Timeout, "{error}");
                 cut += 1;
@@ -414,7 +424,8 @@ async fn full_page_cut_short(b: &WebDriverBrowser, site: &Site) {
     // page back before it does anything else.
     let (mut finished, mut cut) = (0, 0);
     for ms in cut_points() {
-        let capture = b.capture(&tab, &CaptureKind::FullPage, TIMEOUT);
+        let open = Gate::open();
+        let capture = b.capture(&tab, &CaptureKind::FullPage, &open, TIMEOUT);
         match tokio::time::timeout(Duration::from_millis(ms), capture).await {
             Err(_) => cut += 1,
             Ok(result) => {

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use ghostlight_core::decode::FillValue;
 use ghostlight_core::port::{
-    BrowserPort, ClickInput, ElementRef, FillInput, InlineFile, KeyInput, NavigateInput, Point,
+    BrowserPort, ClickInput, ElementRef, FillInput, Gate, InlineFile, KeyInput, NavigateInput, Point,
     PointerTarget, PortErrorKind, ScrollInput, TabRef, TypeInput, UploadDestination, UploadFiles,
     UploadInput,
 };
@@ -220,7 +220,12 @@ async fn click_buttons(b: &WebDriverBrowser, site: &Site) {
     let inc = element(b, &tab, "#inc").await;
 
     let receipt = b
-        .click(&tab, &click(PointerTarget::Element(inc.clone()), MouseButton::Primary, 1), TIMEOUT)
+        .click(
+            &tab,
+            &click(PointerTarget::Element(inc.clone()), MouseButton::Primary, 1),
+            &Gate::open(),
+            TIMEOUT,
+        )
         .await
         .expect("click");
     let summary = receipt.element.expect("the receipt names the button");
@@ -229,31 +234,51 @@ async fn click_buttons(b: &WebDriverBrowser, site: &Site) {
     assert_eq!(log(b, &tab).await, vec!["click:1"]);
 
     // A second, separate click right away is a click again, not the second of a double click.
-    b.click(&tab, &click(PointerTarget::Element(inc.clone()), MouseButton::Primary, 1), TIMEOUT)
-        .await
-        .expect("click");
+    b.click(
+        &tab,
+        &click(PointerTarget::Element(inc.clone()), MouseButton::Primary, 1),
+        &Gate::open(),
+        TIMEOUT,
+    )
+    .await
+    .expect("click");
     assert_eq!(log(b, &tab).await, vec!["click:1", "click:1"]);
 
     clear_log(b, &tab).await;
-    b.click(&tab, &click(PointerTarget::Element(inc.clone()), MouseButton::Primary, 2), TIMEOUT)
-        .await
-        .expect("double");
+    b.click(
+        &tab,
+        &click(PointerTarget::Element(inc.clone()), MouseButton::Primary, 2),
+        &Gate::open(),
+        TIMEOUT,
+    )
+    .await
+    .expect("double");
     assert_eq!(log(b, &tab).await, vec!["click:1", "click:2", "dblclick"]);
 
     clear_log(b, &tab).await;
-    b.click(&tab, &click(PointerTarget::Element(inc.clone()), MouseButton::Secondary, 1), TIMEOUT)
-        .await
-        .expect("right");
+    b.click(
+        &tab,
+        &click(PointerTarget::Element(inc.clone()), MouseButton::Secondary, 1),
+        &Gate::open(),
+        TIMEOUT,
+    )
+    .await
+    .expect("right");
     assert!(log(b, &tab).await.contains(&"contextmenu".to_owned()));
 
     clear_log(b, &tab).await;
-    b.click(&tab, &click(PointerTarget::Element(inc.clone()), MouseButton::Middle, 1), TIMEOUT)
-        .await
-        .expect("middle");
+    b.click(
+        &tab,
+        &click(PointerTarget::Element(inc.clone()), MouseButton::Middle, 1),
+        &Gate::open(),
+        TIMEOUT,
+    )
+    .await
+    .expect("middle");
     assert!(log(b, &tab).await.contains(&"auxclick:1".to_owned()));
 
     let hover = element(b, &tab, "#hover").await;
-    let receipt = b.hover(&tab, &PointerTarget::Element(hover), TIMEOUT).await.expect("hover");
+    let receipt = b.hover(&tab, &PointerTarget::Element(hover), &Gate::open(), TIMEOUT).await.expect("hover");
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Hover me"));
     assert!(log(b, &tab).await.contains(&"mouseover".to_owned()));
     b.close_tab(&tab).await.expect("close");
@@ -264,7 +289,7 @@ async fn click_targets(b: &WebDriverBrowser, site: &Site) {
 
     let covered = element(b, &tab, "#covered").await;
     let error = b
-        .click(&tab, &click(PointerTarget::Element(covered), MouseButton::Primary, 1), TIMEOUT)
+        .click(&tab, &click(PointerTarget::Element(covered), MouseButton::Primary, 1), &Gate::open(), TIMEOUT)
         .await
         .expect_err("an overlay covers the button");
     assert_eq!(error.kind(), PortErrorKind::Obstructed);
@@ -274,7 +299,7 @@ async fn click_targets(b: &WebDriverBrowser, site: &Site) {
 
     let hidden = element(b, &tab, "#hidden").await;
     let error = b
-        .click(&tab, &click(PointerTarget::Element(hidden), MouseButton::Primary, 1), TIMEOUT)
+        .click(&tab, &click(PointerTarget::Element(hidden), MouseButton::Primary, 1), &Gate::open(), TIMEOUT)
         .await
         .expect_err("a hidden button has no box");
     assert_eq!(error.kind(), PortErrorKind::InvalidInput);
@@ -282,20 +307,22 @@ async fn click_targets(b: &WebDriverBrowser, site: &Site) {
     // A visually hidden checkbox under its label: the label forwards the click.
     let agree = element(b, &tab, "#agree").await;
     let receipt = b
-        .click(&tab, &click(PointerTarget::Element(agree), MouseButton::Primary, 1), TIMEOUT)
+        .click(&tab, &click(PointerTarget::Element(agree), MouseButton::Primary, 1), &Gate::open(), TIMEOUT)
         .await
         .expect("the label forwards to the checkbox");
     assert_eq!(receipt.element.map(|e| e.role).as_deref(), Some("checkbox"));
     assert_eq!(eval(b, &tab, "document.getElementById('agree').checked").await, json!(true));
 
     let far = element(b, &tab, "#far").await;
-    b.click(&tab, &click(PointerTarget::Element(far), MouseButton::Primary, 1), TIMEOUT).await.expect("far");
+    b.click(&tab, &click(PointerTarget::Element(far), MouseButton::Primary, 1), &Gate::open(), TIMEOUT)
+        .await
+        .expect("far");
     assert!(log(b, &tab).await.contains(&"far".to_owned()));
     assert!(eval(b, &tab, "scrollY").await.as_f64().unwrap_or_default() > 1000.0, "scrolled to the button");
 
     let inner = b.testing_element(&tab, &["#frame"], "#inner").await.expect("the frame's button");
     let receipt = b
-        .click(&tab, &click(PointerTarget::Element(inner), MouseButton::Primary, 1), TIMEOUT)
+        .click(&tab, &click(PointerTarget::Element(inner), MouseButton::Primary, 1), &Gate::open(), TIMEOUT)
         .await
         .expect("a button in a frame");
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Inner"));
@@ -308,7 +335,7 @@ async fn points(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/click").await;
     let at = centre(b, &tab, "#inc").await;
     let receipt = b
-        .click(&tab, &click(PointerTarget::Point(at), MouseButton::Primary, 1), TIMEOUT)
+        .click(&tab, &click(PointerTarget::Point(at), MouseButton::Primary, 1), &Gate::open(), TIMEOUT)
         .await
         .expect("point");
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Increment"));
@@ -317,21 +344,22 @@ async fn points(b: &WebDriverBrowser, site: &Site) {
     // A point on the shadow button: the receipt names the element inside the shadow root.
     let at = centre_of(b, &tab, "document.getElementById('host').shadowRoot.getElementById('shadow')").await;
     let receipt = b
-        .click(&tab, &click(PointerTarget::Point(at), MouseButton::Primary, 1), TIMEOUT)
+        .click(&tab, &click(PointerTarget::Point(at), MouseButton::Primary, 1), &Gate::open(), TIMEOUT)
         .await
         .expect("shadow");
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Shadow button"));
     assert!(log(b, &tab).await.contains(&"shadow".to_owned()));
 
     let at = centre(b, &tab, "#hover").await;
-    let receipt = b.hover(&tab, &PointerTarget::Point(at), TIMEOUT).await.expect("hover at a point");
+    let receipt =
+        b.hover(&tab, &PointerTarget::Point(at), &Gate::open(), TIMEOUT).await.expect("hover at a point");
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Hover me"));
     assert!(log(b, &tab).await.contains(&"mouseover".to_owned()));
 
     // A point on no control (the page's margin): the document is not named by its text.
     let margin = Point { x: 2.0, y: 2.0 };
     let receipt = b
-        .click(&tab, &click(PointerTarget::Point(margin), MouseButton::Primary, 1), TIMEOUT)
+        .click(&tab, &click(PointerTarget::Point(margin), MouseButton::Primary, 1), &Gate::open(), TIMEOUT)
         .await
         .expect("a point on the margin");
     let element = receipt.element.expect("the element hit");
@@ -339,7 +367,7 @@ async fn points(b: &WebDriverBrowser, site: &Site) {
 
     let outside = Point { x: -5.0, y: 10.0 };
     let error = b
-        .click(&tab, &click(PointerTarget::Point(outside), MouseButton::Primary, 1), TIMEOUT)
+        .click(&tab, &click(PointerTarget::Point(outside), MouseButton::Primary, 1), &Gate::open(), TIMEOUT)
         .await
         .expect_err("outside");
     assert_eq!(error.kind(), PortErrorKind::InvalidInput);
@@ -351,21 +379,21 @@ async fn scrolling(b: &WebDriverBrowser, site: &Site) {
     let height = eval(b, &tab, "innerHeight").await.as_f64().expect("a height");
 
     let up = ScrollInput::By { direction: ScrollDirection::Up, fraction: 0.5 };
-    let outcome = b.scroll(&tab, &up, TIMEOUT).await.expect("scroll up at the top");
+    let outcome = b.scroll(&tab, &up, &Gate::open(), TIMEOUT).await.expect("scroll up at the top");
     assert!(!outcome.scrolled, "nothing to scroll up at the top");
     assert_eq!(outcome.offset_y, 0.0);
 
     let down = ScrollInput::By { direction: ScrollDirection::Down, fraction: 0.5 };
-    let outcome = b.scroll(&tab, &down, TIMEOUT).await.expect("scroll down");
+    let outcome = b.scroll(&tab, &down, &Gate::open(), TIMEOUT).await.expect("scroll down");
     assert!(outcome.scrolled);
     assert!((outcome.offset_y - (height / 2.0).floor()).abs() <= 1.0, "{} vs {height}", outcome.offset_y);
 
     let right = ScrollInput::By { direction: ScrollDirection::Right, fraction: 0.25 };
-    let outcome = b.scroll(&tab, &right, TIMEOUT).await.expect("scroll right");
+    let outcome = b.scroll(&tab, &right, &Gate::open(), TIMEOUT).await.expect("scroll right");
     assert!(outcome.scrolled && outcome.offset_x > 0.0);
 
     let target = element(b, &tab, "#target").await;
-    let outcome = b.scroll(&tab, &ScrollInput::Reveal(target), TIMEOUT).await.expect("reveal");
+    let outcome = b.scroll(&tab, &ScrollInput::Reveal(target), &Gate::open(), TIMEOUT).await.expect("reveal");
     assert!(outcome.scrolled && outcome.offset_y > 2000.0, "{outcome:?}");
     let revealed = eval(b, &tab, "const r = document.getElementById('target').getBoundingClientRect(); r.top >= 0 && r.bottom <= innerHeight").await;
     assert_eq!(revealed, json!(true));
@@ -373,7 +401,7 @@ async fn scrolling(b: &WebDriverBrowser, site: &Site) {
     eval(b, &tab, "scrollTo(0, 0); 0").await;
     let wheel = ScrollInput::Wheel { at: Point { x: 600.0, y: 400.0 }, delta_y: 400.0 };
     let started = Instant::now();
-    let outcome = b.scroll(&tab, &wheel, TIMEOUT).await.expect("wheel");
+    let outcome = b.scroll(&tab, &wheel, &Gate::open(), TIMEOUT).await.expect("wheel");
     eprintln!("  wheel settled in {} ms at {}", started.elapsed().as_millis(), outcome.offset_y);
     assert!(outcome.scrolled);
     assert_eq!(outcome.offset_y, 400.0, "the offset is read once the smooth scroll settled");
@@ -381,7 +409,7 @@ async fn scrolling(b: &WebDriverBrowser, site: &Site) {
     // The wheel over a scrollable box scrolls the box, not the window.
     eval(b, &tab, "scrollTo(0, 0); 0").await;
     let wheel = ScrollInput::Wheel { at: Point { x: 100.0, y: 100.0 }, delta_y: 300.0 };
-    let outcome = b.scroll(&tab, &wheel, TIMEOUT).await.expect("wheel over the box");
+    let outcome = b.scroll(&tab, &wheel, &Gate::open(), TIMEOUT).await.expect("wheel over the box");
     assert!(outcome.scrolled, "the box scrolled");
     assert_eq!(outcome.offset_y, 0.0, "the window did not");
     assert!(
@@ -389,7 +417,12 @@ async fn scrolling(b: &WebDriverBrowser, site: &Site) {
     );
 
     let error = b
-        .scroll(&tab, &ScrollInput::Wheel { at: Point { x: 10.0, y: 99_999.0 }, delta_y: 10.0 }, TIMEOUT)
+        .scroll(
+            &tab,
+            &ScrollInput::Wheel { at: Point { x: 10.0, y: 99_999.0 }, delta_y: 10.0 },
+            &Gate::open(),
+            TIMEOUT,
+        )
         .await
         .expect_err("outside the viewport");
     assert_eq!(error.kind(), PortErrorKind::InvalidInput);
@@ -404,6 +437,7 @@ async fn dragging(b: &WebDriverBrowser, site: &Site) {
             &tab,
             &PointerTarget::Element(boxed),
             &PointerTarget::Point(Point { x: 300.0, y: 100.0 }),
+            &Gate::open(),
             TIMEOUT,
         )
         .await
@@ -419,7 +453,7 @@ async fn dragging(b: &WebDriverBrowser, site: &Site) {
     clear_log(b, &tab).await;
     let (src, dst) = (element(b, &tab, "#src").await, element(b, &tab, "#dst").await);
     let receipt = b
-        .drag(&tab, &PointerTarget::Element(src), &PointerTarget::Element(dst), TIMEOUT)
+        .drag(&tab, &PointerTarget::Element(src), &PointerTarget::Element(dst), &Gate::open(), TIMEOUT)
         .await
         .expect("html5 drag");
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Drag me"));
@@ -510,7 +544,7 @@ async fn keyboard(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/form").await;
     let name = element(b, &tab, "#name").await;
     eval(b, &tab, "document.getElementById('name').value = 'old text'; 0").await;
-    let typed = TypeInput { into: Some(name.clone()), text: "Grace".into(), clear_first: true };
+    let typed = TypeInput { into: name.clone(), text: "Grace".into(), clear_first: true };
     let receipt = b.type_text(&tab, &typed, TIMEOUT).await.expect("type");
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Name"));
     assert_eq!(eval(b, &tab, "document.getElementById('name').value").await, json!("Grace"));
@@ -518,20 +552,25 @@ async fn keyboard(b: &WebDriverBrowser, site: &Site) {
     assert!(events.contains(&"keydown:Delete".to_owned()), "{events:?}");
     assert!(events.contains(&"keydown:G".to_owned()), "{events:?}");
 
-    let more = TypeInput { into: Some(name.clone()), text: " Hopper".into(), clear_first: false };
+    let more = TypeInput { into: name.clone(), text: " Hopper".into(), clear_first: false };
     b.type_text(&tab, &more, TIMEOUT).await.expect("append");
     assert_eq!(eval(b, &tab, "document.getElementById('name').value").await, json!("Grace Hopper"));
 
-    // Into the focused element.
+    // Into the focused element (it already has focus: typed where the caret is).
     eval(b, &tab, "document.getElementById('notes').focus(); 0").await;
-    let focused = TypeInput { into: None, text: "héllo 👍\nbye".into(), clear_first: false };
+    let notes = element(b, &tab, "#notes").await;
+    let focused = TypeInput { into: notes.clone(), text: "héllo 👍\nbye".into(), clear_first: false };
     let receipt = b.type_text(&tab, &focused, TIMEOUT).await.expect("type into the focused element");
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Notes"));
     assert_eq!(eval(b, &tab, "document.getElementById('notes').value").await, json!("héllo 👍\nbye"));
 
     // Control+A selects everything in the focused textarea.
-    let select_all =
-        KeyInput { keys: vec![Key::Char('a')], repeat: 1, modifiers: vec![Modifier::Control], target: None };
+    let select_all = KeyInput {
+        keys: vec![Key::Char('a')],
+        repeat: 1,
+        modifiers: vec![Modifier::Control],
+        into: Some(notes),
+    };
     let receipt = b.press_keys(&tab, &select_all, TIMEOUT).await.expect("select all");
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Notes"));
     let selection = eval(
@@ -542,10 +581,11 @@ async fn keyboard(b: &WebDriverBrowser, site: &Site) {
     .await;
     assert_eq!(selection, json!([0, true]));
 
+    // Keys for the page itself while an element has focus: nothing is pressed.
+    let page_keys = KeyInput { keys: vec![Key::Char('x')], repeat: 1, modifiers: vec![], into: None };
+    let error = b.press_keys(&tab, &page_keys, TIMEOUT).await.expect_err("an element has focus");
+    assert_eq!(error.kind(), PortErrorKind::TargetStale);
     eval(b, &tab, "document.activeElement.blur(); 0").await;
-    let nothing = TypeInput { into: None, text: "x".into(), clear_first: false };
-    let error = b.type_text(&tab, &nothing, TIMEOUT).await.expect_err("nothing focused");
-    assert_eq!(error.kind(), PortErrorKind::InvalidInput);
 
     // Enter in a text field submits its form.
     clear_log(b, &tab).await;
@@ -553,7 +593,7 @@ async fn keyboard(b: &WebDriverBrowser, site: &Site) {
         keys: vec![Key::Named(NamedKey::Enter)],
         repeat: 1,
         modifiers: vec![],
-        target: Some(name.clone()),
+        into: Some(name.clone()),
     };
     b.press_keys(&tab, &enter, TIMEOUT).await.expect("enter");
     assert!(log(b, &tab).await.contains(&"submit".to_owned()));
@@ -563,11 +603,15 @@ async fn keyboard(b: &WebDriverBrowser, site: &Site) {
         keys: vec![Key::Named(NamedKey::Home)],
         repeat: 1,
         modifiers: vec![],
-        target: Some(name.clone()),
+        into: Some(name.clone()),
     };
     b.press_keys(&tab, &home, TIMEOUT).await.expect("home");
-    let right =
-        KeyInput { keys: vec![Key::Named(NamedKey::ArrowRight)], repeat: 3, modifiers: vec![], target: None };
+    let right = KeyInput {
+        keys: vec![Key::Named(NamedKey::ArrowRight)],
+        repeat: 3,
+        modifiers: vec![],
+        into: Some(name.clone()),
+    };
     b.press_keys(&tab, &right, TIMEOUT).await.expect("arrows");
     assert_eq!(eval(b, &tab, "document.getElementById('name').selectionStart").await, json!(3));
     b.close_tab(&tab).await.expect("close");
@@ -585,7 +629,7 @@ async fn uploading(b: &WebDriverBrowser, site: &Site) {
         to: UploadDestination::Input(many.clone()),
         files: UploadFiles::Paths(vec![first.clone(), second.clone()]),
     };
-    let outcome = b.upload(&tab, &input, TIMEOUT).await.expect("upload paths");
+    let outcome = b.upload(&tab, &input, &Gate::open(), TIMEOUT).await.expect("upload paths");
     assert_eq!((outcome.count, outcome.bytes), (2, 13));
     assert_eq!(log(b, &tab).await, vec!["many:first.txt:5,second.csv:8"]);
 
@@ -595,7 +639,7 @@ async fn uploading(b: &WebDriverBrowser, site: &Site) {
         to: UploadDestination::Input(many.clone()),
         files: UploadFiles::Inline(inline.clone()),
     };
-    let outcome = b.upload(&tab, &input, TIMEOUT).await.expect("upload inline bytes");
+    let outcome = b.upload(&tab, &input, &Gate::open(), TIMEOUT).await.expect("upload inline bytes");
     assert_eq!((outcome.count, outcome.bytes), (1, 4));
     assert_eq!(log(b, &tab).await.last().map(String::as_str), Some("many:inline.bin:4"));
     // The page can read the staged bytes after the call (the browser reads files lazily).
@@ -612,27 +656,28 @@ async fn uploading(b: &WebDriverBrowser, site: &Site) {
         to: UploadDestination::Input(one),
         files: UploadFiles::Paths(vec![first.clone(), second.clone()]),
     };
-    let error = b.upload(&tab, &input, TIMEOUT).await.expect_err("two files into a single-file input");
+    let error =
+        b.upload(&tab, &input, &Gate::open(), TIMEOUT).await.expect_err("two files into a single-file input");
     assert_eq!(error.kind(), PortErrorKind::InvalidInput);
 
     let text = element(b, &tab, "#text").await;
     let input =
         UploadInput { to: UploadDestination::Input(text), files: UploadFiles::Paths(vec![first.clone()]) };
-    let error = b.upload(&tab, &input, TIMEOUT).await.expect_err("not a file input");
+    let error = b.upload(&tab, &input, &Gate::open(), TIMEOUT).await.expect_err("not a file input");
     assert_eq!(error.kind(), PortErrorKind::InvalidInput);
 
     let missing = UploadInput {
         to: UploadDestination::Input(many),
         files: UploadFiles::Paths(vec![dir.path().join("missing")]),
     };
-    let error = b.upload(&tab, &missing, TIMEOUT).await.expect_err("a missing file");
+    let error = b.upload(&tab, &missing, &Gate::open(), TIMEOUT).await.expect_err("a missing file");
     assert_eq!(error.kind(), PortErrorKind::InvalidInput);
 
     let drop = UploadInput {
         to: UploadDestination::Drop(Point { x: 100.0, y: 250.0 }),
         files: UploadFiles::Paths(vec![first]),
     };
-    let outcome = b.upload(&tab, &drop, TIMEOUT).await.expect("drop");
+    let outcome = b.upload(&tab, &drop, &Gate::open(), TIMEOUT).await.expect("drop");
     assert_eq!((outcome.count, outcome.bytes), (1, 5));
     assert_eq!(log(b, &tab).await.last().map(String::as_str), Some("drop:first.txt:5:text/plain"));
 
@@ -640,7 +685,8 @@ async fn uploading(b: &WebDriverBrowser, site: &Site) {
         to: UploadDestination::Drop(Point { x: 500.0, y: 50.0 }),
         files: UploadFiles::Inline(inline),
     };
-    let error = b.upload(&tab, &nowhere, TIMEOUT).await.expect_err("nothing accepts the drop there");
+    let error =
+        b.upload(&tab, &nowhere, &Gate::open(), TIMEOUT).await.expect_err("nothing accepts the drop there");
     assert_eq!(error.kind(), PortErrorKind::InvalidInput);
     b.close_tab(&tab).await.expect("close");
 }
@@ -653,13 +699,13 @@ async fn navigation_and_dialogs(b: &WebDriverBrowser, site: &Site) {
     let alert = element(b, &tab, "#alert").await;
     let link = element(b, &tab, "#link").await;
     let receipt = b
-        .click(&tab, &click(PointerTarget::Element(alert), MouseButton::Primary, 1), TIMEOUT)
+        .click(&tab, &click(PointerTarget::Element(alert), MouseButton::Primary, 1), &Gate::open(), TIMEOUT)
         .await
         .expect("alert");
     assert_eq!(receipt.page.document, before.document);
     assert!(b.dialog(&tab).await.expect("dialog status").is_some(), "the dialog is open");
     let error = b
-        .click(&tab, &click(PointerTarget::Element(link), MouseButton::Primary, 1), TIMEOUT)
+        .click(&tab, &click(PointerTarget::Element(link), MouseButton::Primary, 1), &Gate::open(), TIMEOUT)
         .await
         .expect_err("the open dialog blocks the next click");
     assert_eq!(error.kind(), PortErrorKind::BlockedByDialog);
@@ -682,7 +728,7 @@ async fn navigation_and_dialogs(b: &WebDriverBrowser, site: &Site) {
     // Enter in a GET form navigates.
     let q = element(b, &tab, "#q").await;
     let enter =
-        KeyInput { keys: vec![Key::Named(NamedKey::Enter)], repeat: 1, modifiers: vec![], target: Some(q) };
+        KeyInput { keys: vec![Key::Named(NamedKey::Enter)], repeat: 1, modifiers: vec![], into: Some(q) };
     let receipt = b.press_keys(&tab, &enter, TIMEOUT).await.expect("enter");
     eprintln!("  after Enter the receipt shows {}", receipt.page.url);
     let landed = wait_for_url(b, &tab, "/scroll").await;
@@ -695,7 +741,7 @@ async fn navigation_and_dialogs(b: &WebDriverBrowser, site: &Site) {
         .expect("back");
     let link = element(b, &tab, "#link").await;
     let receipt = b
-        .click(&tab, &click(PointerTarget::Element(link), MouseButton::Primary, 1), TIMEOUT)
+        .click(&tab, &click(PointerTarget::Element(link), MouseButton::Primary, 1), &Gate::open(), TIMEOUT)
         .await
         .expect("link");
     eprintln!(

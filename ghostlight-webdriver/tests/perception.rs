@@ -506,21 +506,26 @@ async fn focused(b: &WebDriverBrowser, site: &Site) {
     assert_eq!(b.focused_element(&tab).await.expect("nothing focused"), None);
 
     run_script(b, &tab, "document.getElementById('email').focus(); 1").await;
-    let email = b.focused_element(&tab).await.expect("focused").expect("an element has focus");
+    let focused = b.focused_element(&tab).await.expect("focused").expect("an element has focus");
+    assert!(focused.frames.is_empty(), "in the page's own document");
+    let email = focused.element;
     assert_eq!((email.role.as_str(), email.name.as_deref()), ("textbox", Some("Email address")));
     assert!(email.states.contains(&ElementState::Focused) && email.control);
 
     run_script(b, &tab, "document.querySelector('input[type=password]').focus(); 1").await;
-    let password = b.focused_element(&tab).await.expect("focused").expect("password focused");
+    let password = b.focused_element(&tab).await.expect("focused").expect("password focused").element;
     assert_eq!(password.credential, Some(CredentialClass::Password));
 
     run_script(b, &tab, "document.getElementById('host').shadowRoot.getElementById('sb').focus(); 1").await;
-    let shadow = b.focused_element(&tab).await.expect("focused").expect("shadow focused");
+    let shadow = b.focused_element(&tab).await.expect("focused").expect("shadow focused").element;
     assert_eq!(shadow.name.as_deref(), Some("Shadow button"));
 
     run_script(b, &tab, "document.getElementById('same').contentDocument.getElementById('fb').focus(); 1")
         .await;
-    let in_frame = b.focused_element(&tab).await.expect("focused").expect("frame focused");
+    let focused = b.focused_element(&tab).await.expect("focused").expect("frame focused");
+    assert_eq!(focused.frames.len(), 1, "one frame deep: {:?}", focused.frames);
+    assert_eq!(focused.frames[0].host_str(), site.url("/").host_str(), "a same-origin frame");
+    let in_frame = focused.element;
     assert_eq!((in_frame.role.as_str(), in_frame.name.as_deref()), ("button", Some("Frame button")));
     assert!(b.element_present(&tab, &in_frame.element).await.expect("its ref switches frames"));
 
@@ -530,7 +535,10 @@ async fn focused(b: &WebDriverBrowser, site: &Site) {
     // Focus inside a cross-origin frame is still described (the credential preflight needs
     // it): a real click on the iframe lands on the password field filling its centre.
     b.testing_click(&tab, "#cross").await.expect("a click into the cross-origin frame");
-    let cross = b.focused_element(&tab).await.expect("focused").expect("cross-origin focus");
+    let focused = b.focused_element(&tab).await.expect("focused").expect("cross-origin focus");
+    assert_eq!(focused.frames.len(), 1, "{:?}", focused.frames);
+    assert_eq!(focused.frames[0].host_str(), Some("localhost"), "the frame's own origin is reported");
+    let cross = focused.element;
     assert_eq!(cross.name.as_deref(), Some("Cross password"));
     assert_eq!(cross.credential, Some(CredentialClass::Password));
     assert!(b.element_present(&tab, &cross.element).await.expect("its ref switches frames"));

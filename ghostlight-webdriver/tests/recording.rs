@@ -9,8 +9,8 @@ use std::time::{Duration, Instant, SystemTime};
 
 use evidence_site::{Site, closed_port, scenario, selected};
 use ghostlight_core::port::{
-    BrowserPort, NavigateInput, PortErrorKind, RecordCommand, RecordDelivery, RecordReport, RecordingRef,
-    RecordingState, TabRef,
+    BrowserPort, Gate, NavigateInput, PortErrorKind, RecordCommand, RecordDelivery, RecordReport,
+    RecordingRef, RecordingState, TabRef,
 };
 use ghostlight_core::{Cancellation, Ghostlight, Status};
 use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
@@ -101,7 +101,7 @@ async fn record(b: &WebDriverBrowser, command: RecordCommand) -> RecordReport {
 
 async fn record_stop_save_discard(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/anim").await;
-    let started = record(b, RecordCommand::Start(tab.clone())).await;
+    let started = record(b, RecordCommand::Start(tab.clone(), Gate::open())).await;
     let id = started.recording.clone();
     assert_eq!(started.state, RecordingState::Recording);
     assert!(started.capture_deadline_ms.is_some_and(|ms| ms > 0 && ms <= CAPTURE_LIMIT_MS), "{started:?}");
@@ -159,7 +159,7 @@ async fn record_stop_save_discard(b: &WebDriverBrowser, site: &Site) {
     assert_eq!(unknown.kind(), PortErrorKind::InvalidInput);
 
     // Save while recording stops first.
-    let second = record(b, RecordCommand::Start(tab.clone())).await.recording;
+    let second = record(b, RecordCommand::Start(tab.clone(), Gate::open())).await.recording;
     frames_taken(b, &second, 1).await;
     let saved = record(b, RecordCommand::Save(second.clone(), RecordDelivery::Client)).await;
     assert_eq!(saved.state, RecordingState::Stopped);
@@ -171,7 +171,7 @@ async fn record_stop_save_discard(b: &WebDriverBrowser, site: &Site) {
 
 async fn save_attaches(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/anim").await;
-    let id = record(b, RecordCommand::Start(tab.clone())).await.recording;
+    let id = record(b, RecordCommand::Start(tab.clone(), Gate::open())).await.recording;
     frames_taken(b, &id, 1).await;
     let input = b.testing_element(&tab, &[], "#file").await.expect("the file input");
     let attached =
@@ -202,7 +202,7 @@ async fn save_attaches(b: &WebDriverBrowser, site: &Site) {
 
 async fn save_downloads(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/anim").await;
-    let id = record(b, RecordCommand::Start(tab.clone())).await.recording;
+    let id = record(b, RecordCommand::Start(tab.clone(), Gate::open())).await.recording;
     frames_taken(b, &id, 1).await;
     let before = SystemTime::now();
     let saved = record(b, RecordCommand::Save(id.clone(), RecordDelivery::Download)).await;
@@ -242,7 +242,7 @@ fn downloaded(dir: &std::path::Path, size: u64, since: SystemTime) -> Option<std
 async fn closing_the_tab_stops_capture(b: &WebDriverBrowser, site: &Site) {
     let keep = open(b, site, "/quiet").await;
     let tab = open(b, site, "/anim").await;
-    let id = record(b, RecordCommand::Start(tab.clone())).await.recording;
+    let id = record(b, RecordCommand::Start(tab.clone(), Gate::open())).await.recording;
     frames_taken(b, &id, 1).await;
     b.close_tab(&tab).await.expect("close");
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -259,7 +259,7 @@ async fn closing_the_tab_stops_capture(b: &WebDriverBrowser, site: &Site) {
     let saved = record(b, RecordCommand::Save(id.clone(), RecordDelivery::Client)).await;
     assert!(saved.gif.is_some_and(|g| g.starts_with(b"GIF89a")));
     // Starting on a closed tab fails.
-    let error = b.record(&RecordCommand::Start(tab.clone())).await.expect_err("closed tab");
+    let error = b.record(&RecordCommand::Start(tab.clone(), Gate::open())).await.expect_err("closed tab");
     assert_eq!(error.kind(), PortErrorKind::TabGone);
     record(b, RecordCommand::Discard(id)).await;
     b.close_tab(&keep).await.expect("close");
@@ -281,9 +281,9 @@ async fn no_task_outlives_the_browser(engine: Engine) {
         limit: 10,
     };
     browser.diagnostics(&tab, &q).await.expect("diagnostics");
-    let stopped = record(&browser, RecordCommand::Start(tab.clone())).await.recording;
+    let stopped = record(&browser, RecordCommand::Start(tab.clone(), Gate::open())).await.recording;
     record(&browser, RecordCommand::Stop(stopped)).await;
-    let running = record(&browser, RecordCommand::Start(tab.clone())).await.recording;
+    let running = record(&browser, RecordCommand::Start(tab.clone(), Gate::open())).await.recording;
     frames_taken(&browser, &running, 1).await;
     assert!(metrics.num_alive_tasks() > baseline + 2, "socket, capture and expiry tasks run");
     browser.shutdown().await;

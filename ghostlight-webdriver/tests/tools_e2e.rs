@@ -1081,9 +1081,10 @@ async fn popups(e: &E2e<'_>) {
     {
         let clicked = e.ok("browser_click", json!({ "tab": tab, "selector": { "name": control } })).await;
         let mut opened = clicked.facts.get("opened_tabs").cloned().unwrap_or(Value::Null);
-        if opened.is_null() {
-            // A link's tab may appear just after the click answered: the next action sees it.
-            tokio::time::sleep(Duration::from_millis(500)).await;
+        // A link's tab may appear just after the click answered: a later action sees it.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while opened.is_null() && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(100)).await;
             let again = e.ok("browser_press_key", json!({ "tab": tab, "key": "Shift" })).await;
             opened = again.facts.get("opened_tabs").cloned().unwrap_or(Value::Null);
         }

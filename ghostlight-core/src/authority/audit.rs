@@ -129,6 +129,21 @@ impl AuditRecord {
         self
     }
 
+    /// The same record after authority refused a frame inside the admitted page (input or a
+    /// capture would have reached it): decision `blocked`, and the frame's site among the
+    /// hosts.
+    pub fn blocked_by(mut self, blocked: &Blocked) -> AuditRecord {
+        self.decision = AuditDecision::Blocked;
+        self.status = Status::Blocked;
+        self.effect = Effect::None;
+        if let super::decision::BlockReason::FrameOutside { site, .. } = blocked.reason()
+            && !self.hosts.contains(site)
+        {
+            self.hosts.push(site.clone());
+        }
+        self
+    }
+
     /// The same record with a committed landing's site added (a navigation that ended
     /// elsewhere than it started).
     pub fn with_landing(mut self, site: Site) -> AuditRecord {

@@ -98,6 +98,20 @@ pub enum BlockReason {
         /// The governed projection (the scheme alone).
         url: GovernedUrl,
     },
+    /// The work would land in (or capture) a frame whose document is on a site outside
+    /// authority, although the tab's page itself is inside.
+    FrameOutside {
+        /// The frame document's site.
+        site: Site,
+        /// The verdict.
+        verdict: HostVerdict,
+    },
+    /// The work would land in a frame whose document is not a web page (`file:`, a browser
+    /// page).
+    FrameNotWeb {
+        /// The governed projection (the scheme alone).
+        url: GovernedUrl,
+    },
 }
 
 /// An authority refusal: status `blocked`, effect `none`, nothing dispatched.
@@ -124,10 +138,12 @@ impl Blocked {
         match self.reason.as_ref() {
             BlockReason::Capability { decided_by, .. } => Some(*decided_by),
             BlockReason::TabClose { decided_by } => Some((*decided_by).into()),
-            BlockReason::Destination { verdict, .. } | BlockReason::TabOutside { verdict, .. } => {
-                Some(verdict.decided_by)
-            }
-            BlockReason::DestinationNotWeb | BlockReason::TabNotWeb { .. } => None,
+            BlockReason::Destination { verdict, .. }
+            | BlockReason::TabOutside { verdict, .. }
+            | BlockReason::FrameOutside { verdict, .. } => Some(verdict.decided_by),
+            BlockReason::DestinationNotWeb
+            | BlockReason::TabNotWeb { .. }
+            | BlockReason::FrameNotWeb { .. } => None,
         }
     }
 
@@ -138,6 +154,7 @@ impl Blocked {
             BlockReason::TabClose { .. } => "tab_close_forbidden",
             BlockReason::Destination { .. } | BlockReason::DestinationNotWeb => "host_denied",
             BlockReason::TabOutside { .. } | BlockReason::TabNotWeb { .. } => "tab_outside_authority",
+            BlockReason::FrameOutside { .. } | BlockReason::FrameNotWeb { .. } => "frame_outside_authority",
         }
     }
 
@@ -183,6 +200,14 @@ impl Blocked {
                 "Blocked: {tool} works on the tab's page, a {} page outside authority.",
                 url.as_str().trim_end_matches(':')
             ),
+            BlockReason::FrameOutside { site, verdict } => format!(
+                "Blocked: {tool} would reach a frame from {site} inside the page, {}.",
+                host_clause(verdict, with_rule)
+            ),
+            BlockReason::FrameNotWeb { url } => format!(
+                "Blocked: {tool} would reach a frame inside the page showing a {} page, which is outside authority.",
+                url.as_str().trim_end_matches(':')
+            ),
         }
     }
 
@@ -211,8 +236,12 @@ impl Blocked {
                 insert_rule(&mut facts, verdict);
                 facts.insert("url".into(), json!(url.as_str()));
             }
-            BlockReason::TabNotWeb { url } => {
+            BlockReason::TabNotWeb { url } | BlockReason::FrameNotWeb { url } => {
                 facts.insert("url".into(), json!(url.as_str()));
+            }
+            BlockReason::FrameOutside { site, verdict } => {
+                facts.insert("host".into(), json!(site.to_string()));
+                insert_rule(&mut facts, verdict);
             }
         }
         facts
@@ -473,6 +502,61 @@ impl AuthoritySnapshot {
     /// [`authorize`] under this snapshot.
     pub fn authorize(&self, requirement: &Requirement, current: Option<&Url>) -> Result<Admission, Blocked> {
         authorize(self, requirement, current)
+    }
+
+    /// Authorize `tool`'s work reaching a document at `url` *inside* the tab's page (a frame),
+    /// after the page itself was admitted. A web document needs its site inside authority; a
+    /// `blob:` document is judged by the origin it names; `about:` and `data:` documents are
+    /// authored by the page that embeds them, which was admitted, and pass; any other scheme
+    /// (`file:`, a browser's own page) is outside authority.
+    pub fn authorize_document(&self, tool: ToolName, url: &Url) -> Result<(), Blocked> {
+        let block = |reason| Blocked { tool, reason: Box::new(reason) };
+        match document_site(url) {
+            DocumentSite::Web(site) => {
+                let verdict = self.host_verdict(&site);
+                if verdict.polarity == Polarity::Denied {
+                    return Err(block(BlockReason::FrameOutside { site, verdict }));
+                }
+                Ok(())
+            }
+            DocumentSite::Embedded => Ok(()),
+            DocumentSite::NotWeb => Err(block(BlockReason::FrameNotWeb { url: govern(self, url) })),
+        }
+    }
+
+    /// Whether a document at `url` inside an admitted page is inside authority (the predicate
+    /// of [`AuthoritySnapshot::authorize_document`]).
+    pub fn admits_document(&self, url: &Url) -> bool {
+        match document_site(url) {
+            DocumentSite::Web(site) => self.allows_site(&site),
+            DocumentSite::Embedded => true,
+            DocumentSite::NotWeb => false,
+        }
+    }
+}
+
+/// Whose content a document at some URL is.
+enum DocumentSite {
+    /// A web site's.
+    Web(Site),
+    /// The embedding page's (`about:blank`, `about:srcdoc`, `data:`).
+    Embedded,
+    /// Nobody authority can allow (`file:`, `chrome-error:`, …).
+    NotWeb,
+}
+
+fn document_site(url: &Url) -> DocumentSite {
+    if let Some(site) = Site::from_url(url) {
+        return DocumentSite::Web(site);
+    }
+    match url.scheme() {
+        "about" | "data" => DocumentSite::Embedded,
+        // `blob:https://host/uuid`: the origin that made it.
+        "blob" => match Url::parse(url.path()).ok().and_then(|inner| Site::from_url(&inner)) {
+            Some(site) => DocumentSite::Web(site),
+            None => DocumentSite::NotWeb,
+        },
+        _ => DocumentSite::NotWeb,
     }
 }
 

@@ -22,6 +22,7 @@
 
 mod cancel;
 mod composite;
+mod keyboard;
 mod mint;
 mod ops;
 mod outcome;

@@ -111,6 +111,12 @@ impl Outcome {
         self
     }
 
+    /// Add a fact unless the outcome already has one of that name (a refusal's own `host`).
+    pub(crate) fn or_fact(mut self, key: &str, value: impl Into<Value>) -> Self {
+        self.facts.entry(key.to_owned()).or_insert_with(|| value.into());
+        self
+    }
+
     pub(crate) fn next(mut self, step: impl Into<String>) -> Self {
         self.next_steps.push(step.into());
         self

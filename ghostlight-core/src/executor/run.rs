@@ -14,14 +14,14 @@ use serde_json::{Map, Value, json};
 use url::Url;
 
 use crate::authority::CredentialClass;
-use crate::authority::{AuditRecord, AuthoritySnapshot, Refusal, Requirement, Site};
+use crate::authority::{AuditRecord, AuthoritySnapshot, Blocked, Refusal, Requirement, Site};
 use crate::catalog::ToolName;
 use crate::handles::Handle;
 use crate::language::{bound_visible, normalize_name, target_phrase};
 use crate::limits::TITLE_CHARS;
 use crate::port::{
-    BrowserPort, ElementRef, PageState, PerceiveInput, PerceiveScope, PerceivedElement, Point, PortError,
-    PortErrorKind, TabRef,
+    BrowserPort, ElementRef, Gate, PageState, PerceiveInput, PerceiveScope, PerceivedElement, Point,
+    PortError, PortErrorKind, TabRef,
 };
 use crate::selector::{Role, Selector};
 use crate::tools::common::{TargetRef, ViewPoint};
@@ -172,7 +172,41 @@ impl<'a> Run<'a> {
         if error.kind() == PortErrorKind::CredentialTarget {
             return Outcome::handoff(self.tool, CredentialClass::Password, None, None);
         }
+        if let Some(url) = error.refused_document() {
+            // The adapter's gate refused a frame: the same refusal as the executor's own check
+            // (a gate the executor built refuses only what `authorize_document` refuses).
+            if let Err(blocked) = self.snapshot.authorize_document(self.tool, url) {
+                return self.frame_blocked(blocked);
+            }
+        }
         port_failure(error, doing, self.port().engine(), timeout_ms)
+    }
+
+    /// The gate of this invocation: the documents its input and captures may reach (see
+    /// [`Gate`]), from the same snapshot that authorized it.
+    pub(crate) fn gate(&self) -> Gate {
+        let snapshot = self.snapshot.clone();
+        Gate::new(move |url| snapshot.admits_document(url))
+    }
+
+    /// Authorize reaching documents inside the tab's page: the frames `frames` (outermost
+    /// first) that input would land in. The page itself was authorized on entry.
+    pub(crate) fn authorize_frames(&self, lease: &Lease, frames: &[Url]) -> Step<()> {
+        for url in frames {
+            self.snapshot
+                .authorize_document(self.tool, url)
+                .map_err(|blocked| self.frame_blocked(blocked).fact("tab", lease.handle().as_str()))?;
+        }
+        Ok(())
+    }
+
+    /// The refusal of a frame outside authority, recorded in the audit as a block.
+    fn frame_blocked(&self, blocked: Blocked) -> Outcome {
+        let mut audit = self.audit.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(record) = audit.take() {
+            *audit = Some(record.blocked_by(&blocked));
+        }
+        Outcome::refused(&Refusal::Blocked(blocked))
     }
 
     /// Render a port failure on `lease`'s tab; a tab found gone is unbound from its slot.
@@ -359,8 +393,12 @@ impl<'a> Run<'a> {
         outcome
     }
 
-    /// The page title, normalized and bounded.
+    /// The page title, normalized and bounded; none for a page outside authority, which is
+    /// described only by its governed URL (`scheme://host[:port]`).
     pub(crate) fn title(&self, state: &PageState) -> Option<String> {
+        if !self.snapshot.govern(&state.url).is_inside() {
+            return None;
+        }
         bound_visible(&state.title, TITLE_CHARS)
     }
 

@@ -48,6 +48,9 @@ pub enum PortErrorKind {
     TooLarge,
     /// The browser's local preserve-tabs interlock keeps this tab open.
     TabPreserved,
+    /// The work would reach a document the call's [`Gate`](super::Gate) refuses (a frame
+    /// outside authority); nothing was delivered ([`PortError::refused_document`] names it).
+    OutsideAuthority,
     /// Anything else.
     Other,
 }
@@ -69,6 +72,7 @@ impl PortErrorKind {
             PortErrorKind::CredentialTarget => "credential_target",
             PortErrorKind::ScriptError => "script_error",
             PortErrorKind::TabPreserved => "tab_preserved",
+            PortErrorKind::OutsideAuthority => "frame_outside_authority",
             PortErrorKind::Network => "network_error",
             PortErrorKind::TooLarge => "capture_too_large",
             PortErrorKind::Other => "browser_error",
@@ -124,6 +128,7 @@ struct Detail {
     script: Option<ScriptFailure>,
     network: Option<NetworkFailure>,
     oversize: Option<Oversize>,
+    refused: Option<url::Url>,
 }
 
 /// A capture refused for its size (for [`PortErrorKind::TooLarge`]), in image pixels.
@@ -200,6 +205,7 @@ impl PortError {
                 script: None,
                 network: None,
                 oversize: None,
+                refused: None,
             }),
         }
     }
@@ -270,6 +276,22 @@ impl PortError {
         );
         error.detail.oversize = Some(oversize);
         error
+    }
+
+    /// The work would reach the document at `url`, which the call's gate refuses; nothing was
+    /// delivered. The URL is for the executor's refusal and never shown as is.
+    pub fn outside_authority(url: url::Url) -> Self {
+        let mut error = PortError::new(
+            PortErrorKind::OutsideAuthority,
+            "the input would land in a frame whose document the gate refuses",
+        );
+        error.detail.refused = Some(url);
+        error
+    }
+
+    /// The refused document, for [`PortErrorKind::OutsideAuthority`].
+    pub fn refused_document(&self) -> Option<&url::Url> {
+        self.detail.refused.as_ref()
     }
 
     /// The refused capture's size and limits, for [`PortErrorKind::TooLarge`].

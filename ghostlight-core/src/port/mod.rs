@@ -28,11 +28,11 @@ pub use error::{
 pub use types::{
     ActionReceipt, CaptureKind, Captured, ClickInput, CssRect, DiagnosticEntry, DiagnosticSource,
     DiagnosticsPage, DiagnosticsQuery, DialogKind, DialogResolution, DocumentId, ElementRef, ElementState,
-    ElementSummary, FileStat, FillInput, FillOutcome, Focused, Geometry, HistoryMove, InlineFile, KeyInput,
-    NavigateInput, OpenedTab, PageState, PerceiveInput, PerceiveScope, PerceivedElement, Perception, Point,
-    PointerTarget, ReadInput, RecordCommand, RecordDelivery, RecordReport, RecordingRef, RecordingState,
-    ScriptOutcome, ScrollInput, ScrollOutcome, TabInfo, TabRef, TextMode, TextOutcome, TypeInput,
-    UploadDestination, UploadFiles, UploadInput, UploadOutcome,
+    ElementSummary, FileStat, FillInput, FillOutcome, Focused, FocusedElement, Gate, Geometry, HistoryMove,
+    InlineFile, KeyInput, NavigateInput, OpenedTab, PageState, PerceiveInput, PerceiveScope,
+    PerceivedElement, Perception, Point, PointerTarget, ReadInput, RecordCommand, RecordDelivery,
+    RecordReport, RecordingRef, RecordingState, ScriptOutcome, ScrollInput, ScrollOutcome, TabInfo, TabRef,
+    TextMode, TextOutcome, TypeInput, UploadDestination, UploadFiles, UploadInput, UploadOutcome,
 };
 
 /// A browser, as the executor drives it. Object-safe: use it as `Arc<dyn BrowserPort>`.
@@ -105,8 +105,10 @@ pub trait BrowserPort: Send + Sync {
         max: usize,
     ) -> PortResult<Vec<PerceivedElement>>;
 
-    /// The focused element, if any (for the credential preflight of focused typing).
-    async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<PerceivedElement>>;
+    /// The element that has keyboard focus, if any, through shadow roots and frames of every
+    /// origin, with the frame documents it sits in (for the credential preflight and the
+    /// frame check of keyboard input).
+    async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<FocusedElement>>;
 
     /// Whether `element` is still attached and visible (`false` when its document is gone).
     async fn element_present(&self, tab: &TabRef, element: &ElementRef) -> PortResult<bool>;
@@ -114,26 +116,51 @@ pub trait BrowserPort: Send + Sync {
     /// Whether visible text of the page contains `text` (case-insensitive).
     async fn text_present(&self, tab: &TabRef, text: &str) -> PortResult<bool>;
 
-    /// Capture an image.
-    async fn capture(&self, tab: &TabRef, kind: &CaptureKind, timeout: Duration) -> PortResult<Captured>;
+    /// Capture an image; frames whose document `gate` refuses are blanked in it.
+    async fn capture(
+        &self,
+        tab: &TabRef,
+        kind: &CaptureKind,
+        gate: &Gate,
+        timeout: Duration,
+    ) -> PortResult<Captured>;
 
     /// Click. An element covered by another answers [`PortErrorKind::Obstructed`] naming it,
-    /// without clicking through.
-    async fn click(&self, tab: &TabRef, input: &ClickInput, timeout: Duration) -> PortResult<ActionReceipt>;
+    /// without clicking through; a point whose hit lands in a frame `gate` refuses answers
+    /// [`PortErrorKind::OutsideAuthority`] without clicking.
+    async fn click(
+        &self,
+        tab: &TabRef,
+        input: &ClickInput,
+        gate: &Gate,
+        timeout: Duration,
+    ) -> PortResult<ActionReceipt>;
 
-    /// Move the pointer over a target.
-    async fn hover(&self, tab: &TabRef, at: &PointerTarget, timeout: Duration) -> PortResult<ActionReceipt>;
+    /// Move the pointer over a target (a point: checked against `gate` as for a click).
+    async fn hover(
+        &self,
+        tab: &TabRef,
+        at: &PointerTarget,
+        gate: &Gate,
+        timeout: Duration,
+    ) -> PortResult<ActionReceipt>;
 
-    /// Scroll.
-    async fn scroll(&self, tab: &TabRef, input: &ScrollInput, timeout: Duration)
-    -> PortResult<ScrollOutcome>;
+    /// Scroll (a wheel at a point: checked against `gate` as for a click).
+    async fn scroll(
+        &self,
+        tab: &TabRef,
+        input: &ScrollInput,
+        gate: &Gate,
+        timeout: Duration,
+    ) -> PortResult<ScrollOutcome>;
 
-    /// Drag from one target to another.
+    /// Drag from one target to another (both ends checked against `gate` as for a click).
     async fn drag(
         &self,
         tab: &TabRef,
         from: &PointerTarget,
         to: &PointerTarget,
+        gate: &Gate,
         timeout: Duration,
     ) -> PortResult<ActionReceipt>;
 
@@ -167,9 +194,15 @@ pub trait BrowserPort: Send + Sync {
     /// What each local path is, as the adapter that would read it sees it.
     async fn stat_files(&self, paths: &[PathBuf]) -> PortResult<Vec<FileStat>>;
 
-    /// Upload files to a file input or drop them at a point.
-    async fn upload(&self, tab: &TabRef, input: &UploadInput, timeout: Duration)
-    -> PortResult<UploadOutcome>;
+    /// Upload files to a file input or drop them at a point (checked against `gate` as for a
+    /// click).
+    async fn upload(
+        &self,
+        tab: &TabRef,
+        input: &UploadInput,
+        gate: &Gate,
+        timeout: Duration,
+    ) -> PortResult<UploadOutcome>;
 
     /// Run a script; its completion value comes back as JSON.
     async fn execute(&self, tab: &TabRef, script: &str, timeout: Duration) -> PortResult<ScriptOutcome>;

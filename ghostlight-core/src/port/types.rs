@@ -8,6 +8,7 @@
 //! top-left of the viewport; [`Captured::origin`] is in document coordinates.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use url::Url;
 
@@ -58,6 +59,47 @@ opaque_ref! {
 opaque_ref! {
     /// An adapter's reference to one recording.
     RecordingRef
+}
+
+/// Which documents one call may reach: the executor's authority as a predicate over document
+/// URLs. Operations that deliver pointer input at a point or capture pixels take one, and
+/// the adapter applies it where the input lands or the pixels come from: pointer input whose
+/// hit lands in a frame whose document the gate refuses is not delivered
+/// ([`PortError::outside_authority`](super::PortError::outside_authority)); a frame the gate
+/// refuses is blanked in captures and recordings, and a recording keeps no frame while the
+/// tab's page itself is refused.
+#[derive(Clone)]
+pub struct Gate(Arc<dyn Fn(&Url) -> bool + Send + Sync>);
+
+impl Gate {
+    /// A gate admitting the documents `admits` accepts.
+    pub fn new(admits: impl Fn(&Url) -> bool + Send + Sync + 'static) -> Self {
+        Gate(Arc::new(admits))
+    }
+
+    /// A gate admitting every document (for an adapter's own tests and tools without
+    /// authority).
+    pub fn open() -> Self {
+        Gate::new(|_| true)
+    }
+
+    /// Whether a document at `url` may be reached.
+    pub fn admits(&self, url: &Url) -> bool {
+        (self.0)(url)
+    }
+}
+
+impl std::fmt::Debug for Gate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Gate")
+    }
+}
+
+impl PartialEq for Gate {
+    /// Gates are equal when they are the same predicate.
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 /// What a tab shows right now.
@@ -260,6 +302,17 @@ pub struct PerceivedElement {
     pub control: bool,
 }
 
+/// The element that has keyboard focus, and the documents it sits in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FocusedElement {
+    /// The element (its credential class included).
+    pub element: PerceivedElement,
+    /// The URLs of the frame documents between the tab's page and the element, outermost
+    /// first; empty when the element is in the page's own document. Cross-origin frames are
+    /// included: keys go wherever focus is.
+    pub frames: Vec<Url>,
+}
+
 /// A perception.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Perception {
@@ -363,6 +416,9 @@ pub struct ActionReceipt {
     pub element: Option<ElementSummary>,
     /// The tab afterwards (a changed document means the action committed a navigation).
     pub page: PageState,
+    /// Key presses (of [`TypeInput`] or [`KeyInput`]) withheld because focus left the element
+    /// they were for: the first such key and every key after it. 0 for other input.
+    pub keys_withheld: usize,
 }
 
 /// A scroll.
@@ -416,8 +472,10 @@ pub struct FillOutcome {
 /// Text typed through input events.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TypeInput {
-    /// The control (focused first), or `None` for the currently focused control.
-    pub into: Option<ElementRef>,
+    /// The control, focused first when it does not have focus. Every character lands in it
+    /// or is withheld: when focus leaves it (a `\t`, a page script moving focus), that key
+    /// and the rest are not delivered ([`ActionReceipt::keys_withheld`]).
+    pub into: ElementRef,
     /// The text (possibly empty with `clear_first`).
     pub text: String,
     /// Clear the control before typing.
@@ -433,8 +491,11 @@ pub struct KeyInput {
     pub repeat: u32,
     /// Modifiers held for every key.
     pub modifiers: Vec<Modifier>,
-    /// Focus this element first.
-    pub target: Option<ElementRef>,
+    /// The element the keys are for, focused first when it does not have focus; `None`: the
+    /// page itself, while no element has focus. A key press whose event would reach any other
+    /// element (focus moved: a `Tab`, an arrow in a radio group, a page script) is withheld,
+    /// with every key after it ([`ActionReceipt::keys_withheld`]).
+    pub into: Option<ElementRef>,
 }
 
 /// The kinds of JavaScript dialog.
@@ -546,8 +607,9 @@ pub struct ScriptOutcome {
 /// A recording command. The adapter owns frames, bounds, deadlines and the GIF encode.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RecordCommand {
-    /// Start recording this tab.
-    Start(TabRef),
+    /// Start recording this tab. No frame is kept while the gate refuses the tab's page, and
+    /// frames of documents it refuses are blanked (the gate of the call that started it).
+    Start(TabRef, Gate),
     /// Report state.
     Status(RecordingRef),
     /// Capture a final frame and stop.
@@ -602,6 +664,9 @@ pub struct RecordReport {
     pub frames: u32,
     /// Frames captured (some may have been dropped by bounds).
     pub captured_frames: u32,
+    /// Frame captures skipped because the tab showed a page outside the recording's gate
+    /// (nothing of such a page is kept).
+    pub skipped_frames: u32,
     /// Encoded size (after a save) or captured frame bytes.
     pub bytes: u64,
     /// Playing time of the replay.

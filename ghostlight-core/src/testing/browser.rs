@@ -18,12 +18,12 @@ use crate::decode::FillValue;
 use crate::port::{
     ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DiagnosticEntry, DiagnosticSource,
     DiagnosticsPage, DiagnosticsQuery, DialogKind, DialogResolution, DocumentId, ElementRef, ElementState,
-    ElementSummary, FileStat, FillInput, FillOutcome, Focused, Geometry, HistoryMove, KeyInput,
-    NavigateInput, NetworkError, NetworkFailure, OpenedTab, PageState, PerceiveInput, PerceiveScope,
-    PerceivedElement, Perception, Point, PointerTarget, PortError, PortErrorKind, PortResult, ReadInput,
-    RecordCommand, RecordDelivery, RecordReport, RecordingRef, RecordingState, ScriptFailure, ScriptOutcome,
-    ScrollInput, ScrollOutcome, StartupRefusal, TabInfo, TabRef, TextMode, TextOutcome, TypeInput,
-    UploadDestination, UploadFiles, UploadInput, UploadOutcome,
+    ElementSummary, FileStat, FillInput, FillOutcome, Focused, FocusedElement, Gate, Geometry, HistoryMove,
+    KeyInput, NavigateInput, NetworkError, NetworkFailure, OpenedTab, PageState, PerceiveInput,
+    PerceiveScope, PerceivedElement, Perception, Point, PointerTarget, PortError, PortErrorKind, PortResult,
+    ReadInput, RecordCommand, RecordDelivery, RecordReport, RecordingRef, RecordingState, ScriptFailure,
+    ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal, TabInfo, TabRef, TextMode, TextOutcome,
+    TypeInput, UploadDestination, UploadFiles, UploadInput, UploadOutcome,
 };
 use crate::tools::click::MouseButton;
 use crate::tools::diagnose::{Detail, Source};
@@ -236,8 +236,10 @@ impl Tab {
         }
     }
 
+    /// Elements perception sees: visible, in the page's own document (frames are not
+    /// perceived, as a real browser's cross-origin frames are not).
     fn visible(&self) -> impl Iterator<Item = (usize, &ScriptedElement)> {
-        self.doc.page.elements.iter().enumerate().filter(|(_, e)| !e.hidden)
+        self.doc.page.elements.iter().enumerate().filter(|(_, e)| !e.hidden && e.frame.is_none())
     }
 
     fn check_point(&self, point: &Point) -> PortResult<()> {
@@ -246,6 +248,48 @@ impl Tab {
             Ok(())
         } else {
             Err(invalid("the point is outside the viewport"))
+        }
+    }
+
+    /// The element at viewport `point`: elements sit one below another from the document's
+    /// top, [`ELEMENT_WIDTH`] wide and [`ELEMENT_HEIGHT`] tall.
+    fn hit(&self, point: &Point) -> Option<usize> {
+        let (x, y) = (point.x + self.scroll.0, point.y + self.scroll.1);
+        if !(0.0..ELEMENT_WIDTH).contains(&x) || y < 0.0 {
+            return None;
+        }
+        let index = (y / ELEMENT_HEIGHT).floor() as usize;
+        self.doc.page.elements.get(index).filter(|e| !e.hidden).map(|_| index)
+    }
+
+    /// Refuse pointer input whose hit (or element) lies in a frame `gate` refuses, as a real
+    /// adapter does before dispatching anything.
+    fn gate_pointer(&self, at: &PointerTarget, gate: &Gate) -> PortResult<()> {
+        let index = match at {
+            PointerTarget::Element(element) => Some(self.element(element)?),
+            PointerTarget::Point(point) => self.hit(point),
+        };
+        match index.and_then(|i| self.el(i).frame.clone()) {
+            Some(frame) if !gate.admits(&frame) => Err(PortError::outside_authority(frame)),
+            _ => Ok(()),
+        }
+    }
+
+    /// The next visible control after `index` (where `Tab` moves focus), if any.
+    fn next_control(&self, index: Option<usize>) -> Option<usize> {
+        let from = index.map_or(0, |i| i + 1);
+        (from..self.doc.page.elements.len()).find(|&i| self.el(i).control && !self.el(i).hidden)
+    }
+
+    /// Type `c` into element `index` (text-like controls keep it; others ignore it).
+    fn type_char(&mut self, index: usize, c: char) {
+        if matches!(self.el(index).kind, FieldKind::Text | FieldKind::Number) {
+            let mut value = match self.doc.filled.remove(&index) {
+                Some(FillValue::Text(previous)) => previous,
+                _ => String::new(),
+            };
+            value.push(c);
+            self.doc.filled.insert(index, FillValue::Text(value));
         }
     }
 
@@ -258,7 +302,7 @@ impl Tab {
     }
 
     fn receipt(&self, element: Option<usize>) -> ActionReceipt {
-        ActionReceipt { element: element.map(|i| self.summary(i)), page: self.page_state() }
+        ActionReceipt { element: element.map(|i| self.summary(i)), page: self.page_state(), keys_withheld: 0 }
     }
 
     /// Where `index` navigates when activated, if anywhere.
@@ -282,6 +326,10 @@ impl Tab {
 struct Recording {
     state: RecordingState,
     frames: u32,
+    /// Frames not taken because the tab showed a page outside the gate.
+    skipped: u32,
+    tab: TabRef,
+    gate: Gate,
     started: Duration,
     stopped: Option<Duration>,
     size: (u32, u32),
@@ -311,6 +359,8 @@ struct State {
     points: Vec<Point>,
     /// Capture kinds asked for, in order (test observation).
     captures: Vec<CaptureKind>,
+    /// Elements of refused frames blanked in captures so far (test observation).
+    blanked: usize,
     /// Text that `text_present` finds only once the virtual clock reaches the deadline.
     appearing: Option<(String, Duration)>,
     /// Tabs pages opened by themselves, not yet reported by `opened_tabs`.
@@ -530,7 +580,7 @@ impl State {
             Some(ClickEffect::Navigate(_)) => {
                 let url = t.link_target(i)?.ok_or_else(|| invalid("no link target"))?;
                 let page = self.commit(tab, url)?;
-                return Ok(ActionReceipt { element: Some(summary), page });
+                return Ok(ActionReceipt { element: Some(summary), page, keys_withheld: 0 });
             }
             Some(ClickEffect::Dialog(kind)) => t.dialog = Some(kind),
             Some(ClickEffect::Remove) => {
@@ -543,11 +593,11 @@ impl State {
                 let opened = self.open(url);
                 self.popups.push(opened);
                 self.active = Some(tab.clone());
-                return Ok(ActionReceipt { element: Some(summary), page });
+                return Ok(ActionReceipt { element: Some(summary), page, keys_withheld: 0 });
             }
             None => {}
         }
-        Ok(ActionReceipt { element: Some(summary), page: t.page_state() })
+        Ok(ActionReceipt { element: Some(summary), page: t.page_state(), keys_withheld: 0 })
     }
 
     fn scroll(&mut self, tab: &TabRef, input: &ScrollInput) -> PortResult<ScrollOutcome> {
@@ -610,40 +660,63 @@ impl State {
 
     fn type_text(&mut self, tab: &TabRef, input: &TypeInput) -> PortResult<ActionReceipt> {
         let t = self.live_mut(tab)?;
-        let i = match &input.into {
-            Some(element) => t.element(element)?,
-            None => t.doc.focused.ok_or_else(|| invalid("no element is focused"))?,
-        };
+        let i = t.element(&input.into)?;
         t.doc.focused = Some(i);
-        if matches!(t.el(i).kind, FieldKind::Text | FieldKind::Number) {
-            let mut value = match (input.clear_first, t.doc.filled.remove(&i)) {
-                (false, Some(FillValue::Text(previous))) => previous,
-                _ => String::new(),
-            };
-            value.push_str(&input.text);
-            t.doc.filled.insert(i, FillValue::Text(value));
+        if input.clear_first {
+            t.doc.filled.remove(&i);
         }
-        Ok(t.receipt(Some(i)))
+        // Characters land in `into` until a `\t` moves focus on; the rest is withheld.
+        let mut chars = input.text.chars();
+        let mut keys_withheld = 0;
+        for c in chars.by_ref() {
+            if c == '\t' {
+                t.doc.focused = t.next_control(Some(i));
+                keys_withheld = chars.count();
+                break;
+            }
+            t.type_char(i, c);
+        }
+        Ok(ActionReceipt { keys_withheld, ..t.receipt(Some(i)) })
     }
 
     fn press_keys(&mut self, tab: &TabRef, input: &KeyInput) -> PortResult<ActionReceipt> {
         let t = self.live_mut(tab)?;
-        if let Some(element) = &input.target {
-            t.doc.focused = Some(t.element(element)?);
-        }
-        let focused = t.doc.focused;
-        let enter = input.repeat > 0 && input.keys.contains(&Key::Named(NamedKey::Enter));
-        match focused {
-            Some(i) if enter => match t.link_target(i)? {
-                Some(url) => {
-                    let summary = t.summary(i);
-                    let page = self.commit(tab, url)?;
-                    Ok(ActionReceipt { element: Some(summary), page })
+        let pinned = match &input.into {
+            Some(element) => {
+                let i = t.element(element)?;
+                t.doc.focused = Some(i);
+                Some(i)
+            }
+            None => None,
+        };
+        let total = input.keys.len() * input.repeat as usize;
+        let keys = (0..input.repeat).flat_map(|_| input.keys.iter().copied());
+        for (n, key) in keys.enumerate() {
+            if t.doc.focused != pinned {
+                // Focus left the element the keys were for: this key and the rest are withheld.
+                return Ok(ActionReceipt { keys_withheld: total - n, ..t.receipt(t.doc.focused) });
+            }
+            match key {
+                Key::Named(NamedKey::Tab) => t.doc.focused = t.next_control(t.doc.focused),
+                Key::Named(NamedKey::Enter) => {
+                    if let Some(url) = pinned.map(|i| t.link_target(i)).transpose()?.flatten() {
+                        let summary = pinned.map(|i| t.summary(i));
+                        let page = self.commit(tab, url)?;
+                        return Ok(ActionReceipt { element: summary, page, keys_withheld: 0 });
+                    }
                 }
-                None => Ok(t.receipt(focused)),
-            },
-            _ => Ok(t.receipt(focused)),
+                Key::Char(c)
+                    if input.modifiers.is_empty()
+                        || input.modifiers == [crate::tools::press_key::Modifier::Shift] =>
+                {
+                    if let Some(i) = pinned {
+                        t.type_char(i, c);
+                    }
+                }
+                _ => {}
+            }
         }
+        Ok(t.receipt(t.doc.focused))
     }
 
     fn resolve_dialog(&mut self, tab: &TabRef, resolution: &DialogResolution) -> PortResult<DialogKind> {
@@ -708,16 +781,21 @@ impl State {
     fn record(&mut self, command: &RecordCommand) -> PortResult<RecordReport> {
         let now = self.elapsed;
         let (recording, delivery) = match command {
-            RecordCommand::Start(tab) => {
-                let size = self.tab(tab)?.viewport;
+            RecordCommand::Start(tab, gate) => {
+                let t = self.tab(tab)?;
+                let size = t.viewport;
+                let inside = gate.admits(t.url());
                 self.next_recording += 1;
                 let recording = RecordingRef::new(format!("r{}", self.next_recording));
                 let entry = Recording {
                     state: RecordingState::Recording,
-                    frames: 1,
+                    frames: u32::from(inside),
+                    skipped: u32::from(!inside),
                     started: now,
                     stopped: None,
                     size,
+                    tab: tab.clone(),
+                    gate: gate.clone(),
                 };
                 self.recordings.insert(recording.as_str().to_owned(), entry);
                 return self.report(&recording, None);
@@ -739,12 +817,19 @@ impl State {
                 return Err(err(PortErrorKind::Other, "the attach target is not a file input"));
             }
         }
+        let entry = self.recordings.get(recording.as_str()).ok_or_else(|| invalid("no such recording"))?;
+        // The final frame, unless the tab shows a page outside the recording's gate.
+        let inside = self.tab(&entry.tab).is_ok_and(|t| entry.gate.admits(t.url()));
         let entry = self.recording(recording)?;
         match entry.state {
             RecordingState::Discarded => return Err(invalid("the recording was discarded")),
             RecordingState::Recording => {
                 entry.state = RecordingState::Stopped;
-                entry.frames += 1;
+                if inside {
+                    entry.frames += 1;
+                } else {
+                    entry.skipped += 1;
+                }
                 entry.stopped = Some(now);
             }
             RecordingState::Stopped => {}
@@ -768,6 +853,7 @@ impl State {
             state: entry.state,
             frames: entry.frames,
             captured_frames: entry.frames,
+            skipped_frames: entry.skipped,
             bytes: gif.as_ref().map_or(u64::from(entry.frames) * 1024, |g| g.len() as u64),
             duration_ms: run,
             width: entry.size.0,
@@ -992,7 +1078,12 @@ impl ScriptedBrowser {
         self.lock().points.clone()
     }
 
-    /// The capture kinds asked for, in order.
+    /// How many elements of frames the call's gate refused were blanked in captures so far.
+    pub fn blanked_frame_elements(&self) -> usize {
+        self.lock().blanked
+    }
+
+    /// Capture kinds asked for, in order.
     pub fn capture_kinds(&self) -> Vec<CaptureKind> {
         self.lock().captures.clone()
     }
@@ -1012,12 +1103,37 @@ impl ScriptedBrowser {
     pub fn element_ref(&self, tab: &TabRef, name: &str) -> Option<ElementRef> {
         let state = self.lock();
         let t = state.tab(tab).ok()?;
-        t.visible().find(|(_, e)| e.name.as_deref() == Some(name)).map(|(i, _)| t.element_ref(i))
+        let index = t.doc.page.elements.iter().position(|e| !e.hidden && e.name.as_deref() == Some(name));
+        index.map(|i| t.element_ref(i))
     }
 
     /// How many controls of `tab`'s document hold a filled or typed value (never the values).
     pub fn filled_fields(&self, tab: &TabRef) -> usize {
         self.lock().tab(tab).map_or(0, |t| t.doc.filled.len())
+    }
+
+    /// Give keyboard focus to the element of `tab` named `name` (in any frame), as a person's
+    /// click would; answers whether there was one.
+    pub fn focus(&self, tab: &TabRef, name: &str) -> bool {
+        let mut state = self.lock();
+        let Ok(t) = state.tab_mut(tab) else { return false };
+        match t.doc.page.elements.iter().position(|e| !e.hidden && e.name.as_deref() == Some(name)) {
+            Some(i) => {
+                t.doc.focused = Some(i);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The names of the controls of `tab`'s document that hold a filled or typed value (never
+    /// the values), in document order.
+    pub fn filled_names(&self, tab: &TabRef) -> Vec<String> {
+        let state = self.lock();
+        let Ok(t) = state.tab(tab) else { return Vec::new() };
+        let mut filled: Vec<usize> = t.doc.filled.keys().copied().collect();
+        filled.sort_unstable();
+        filled.into_iter().filter_map(|i| t.el(i).name.clone()).collect()
     }
 
     /// Log the call, count it in flight, yield once, then answer an injected fault if any.
@@ -1176,10 +1292,13 @@ impl BrowserPort for ScriptedBrowser {
         self.call("find_text", Some(tab), |s| s.find_text(tab, text, controls_only, max)).await
     }
 
-    async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<PerceivedElement>> {
+    async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<FocusedElement>> {
         self.call("focused_element", Some(tab), |s| {
             let t = s.live(tab)?;
-            Ok(t.doc.focused.filter(|i| !t.el(*i).hidden).map(|i| t.perceived(i, None)))
+            Ok(t.doc.focused.filter(|i| !t.el(*i).hidden).map(|i| FocusedElement {
+                element: t.perceived(i, None),
+                frames: t.el(i).frame.clone().into_iter().collect(),
+            }))
         })
         .await
     }
@@ -1205,24 +1324,54 @@ impl BrowserPort for ScriptedBrowser {
         .await
     }
 
-    async fn capture(&self, tab: &TabRef, kind: &CaptureKind, _timeout: Duration) -> PortResult<Captured> {
+    async fn capture(
+        &self,
+        tab: &TabRef,
+        kind: &CaptureKind,
+        gate: &Gate,
+        _timeout: Duration,
+    ) -> PortResult<Captured> {
         self.call("capture", Some(tab), |s| {
             s.captures.push(kind.clone());
+            let t = s.live(tab)?;
+            // Frames the gate refuses are blanked (every such element counts once).
+            let refused = t
+                .doc
+                .page
+                .elements
+                .iter()
+                .filter(|e| !e.hidden && e.frame.as_ref().is_some_and(|frame| !gate.admits(frame)))
+                .count();
+            s.blanked += refused;
             s.capture(tab, kind)
         })
         .await
     }
 
-    async fn click(&self, tab: &TabRef, input: &ClickInput, _timeout: Duration) -> PortResult<ActionReceipt> {
+    async fn click(
+        &self,
+        tab: &TabRef,
+        input: &ClickInput,
+        gate: &Gate,
+        _timeout: Duration,
+    ) -> PortResult<ActionReceipt> {
         self.call("click", Some(tab), |s| {
+            s.live(tab)?.gate_pointer(&input.at, gate)?;
             s.note_point(&input.at);
             s.click(tab, input)
         })
         .await
     }
 
-    async fn hover(&self, tab: &TabRef, at: &PointerTarget, _timeout: Duration) -> PortResult<ActionReceipt> {
+    async fn hover(
+        &self,
+        tab: &TabRef,
+        at: &PointerTarget,
+        gate: &Gate,
+        _timeout: Duration,
+    ) -> PortResult<ActionReceipt> {
         self.call("hover", Some(tab), |s| {
+            s.live(tab)?.gate_pointer(at, gate)?;
             s.note_point(at);
             let t = s.live(tab)?;
             Ok(t.receipt(t.pointer(at)?))
@@ -1234,10 +1383,12 @@ impl BrowserPort for ScriptedBrowser {
         &self,
         tab: &TabRef,
         input: &ScrollInput,
+        gate: &Gate,
         _timeout: Duration,
     ) -> PortResult<ScrollOutcome> {
         self.call("scroll", Some(tab), |s| {
             if let ScrollInput::Wheel { at, .. } = input {
+                s.live(tab)?.gate_pointer(&PointerTarget::Point(*at), gate)?;
                 s.points.push(*at);
             }
             s.scroll(tab, input)
@@ -1250,9 +1401,13 @@ impl BrowserPort for ScriptedBrowser {
         tab: &TabRef,
         from: &PointerTarget,
         to: &PointerTarget,
+        gate: &Gate,
         _timeout: Duration,
     ) -> PortResult<ActionReceipt> {
         self.call("drag", Some(tab), |s| {
+            let t = s.live(tab)?;
+            t.gate_pointer(from, gate)?;
+            t.gate_pointer(to, gate)?;
             s.note_point(from);
             s.note_point(to);
             let t = s.live(tab)?;
@@ -1304,9 +1459,18 @@ impl BrowserPort for ScriptedBrowser {
         &self,
         tab: &TabRef,
         input: &UploadInput,
+        gate: &Gate,
         _timeout: Duration,
     ) -> PortResult<UploadOutcome> {
-        self.call("upload", Some(tab), |s| s.upload(tab, input)).await
+        self.call("upload", Some(tab), |s| {
+            let at = match &input.to {
+                UploadDestination::Input(element) => PointerTarget::Element(element.clone()),
+                UploadDestination::Drop(point) => PointerTarget::Point(*point),
+            };
+            s.live(tab)?.gate_pointer(&at, gate)?;
+            s.upload(tab, input)
+        })
+        .await
     }
 
     async fn execute(&self, tab: &TabRef, script: &str, _timeout: Duration) -> PortResult<ScriptOutcome> {
@@ -1315,7 +1479,7 @@ impl BrowserPort for ScriptedBrowser {
 
     async fn record(&self, command: &RecordCommand) -> PortResult<RecordReport> {
         let tab = match command {
-            RecordCommand::Start(tab) => Some(tab),
+            RecordCommand::Start(tab, _) => Some(tab),
             _ => None,
         };
         self.call("record", tab, |s| s.record(command)).await

@@ -2,6 +2,8 @@
 
 use crate::authority::CredentialClass;
 use crate::envelope::Readiness;
+use url::Url;
+
 use crate::port::{DialogKind, ElementState, ElementSummary};
 
 /// What a fill may put into an element.
@@ -62,6 +64,10 @@ pub struct ScriptedElement {
     pub on_click: Option<ClickEffect>,
     /// The element covering this one: clicks answer [`PortErrorKind::Obstructed`](crate::port::PortErrorKind::Obstructed).
     pub covered_by: Option<ElementSummary>,
+    /// The URL of the frame document the element sits in (`None`: the page's own document).
+    /// Perception never reports elements of frames (as for cross-origin frames in a real
+    /// browser); points, focus and captures do, and answer to the call's gate.
+    pub frame: Option<Url>,
 }
 
 impl ScriptedElement {
@@ -78,6 +84,7 @@ impl ScriptedElement {
             kind,
             on_click: None,
             covered_by: None,
+            frame: None,
         }
     }
 
@@ -197,6 +204,13 @@ impl ScriptedElement {
     /// A primary click removes the element.
     pub fn removed_on_click(mut self) -> Self {
         self.on_click = Some(ClickEffect::Remove);
+        self
+    }
+
+    /// The element sits in a frame whose document is at `url` (a URL that does not parse
+    /// leaves it in the page's own document).
+    pub fn in_frame(mut self, url: &str) -> Self {
+        self.frame = Url::parse(url).ok();
         self
     }
 

@@ -9,8 +9,8 @@ use super::{ScriptedBrowser, ScriptedElement, ScriptedPage};
 use crate::decode::FillValue;
 use crate::port::{
     BrowserPort, CaptureKind, ClickInput, CssRect, DiagnosticEntry, DiagnosticSource, DiagnosticsQuery,
-    DialogKind, DialogResolution, ElementRef, ElementState, ElementSummary, FileStat, FillInput, HistoryMove,
-    InlineFile, KeyInput, NavigateInput, PerceiveInput, PerceiveScope, PointerTarget, PortError,
+    DialogKind, DialogResolution, ElementRef, ElementState, ElementSummary, FileStat, FillInput, Gate,
+    HistoryMove, InlineFile, KeyInput, NavigateInput, PerceiveInput, PerceiveScope, PointerTarget, PortError,
     PortErrorKind, ReadInput, RecordCommand, RecordDelivery, RecordingState, ScrollInput, StartupRefusal,
     TabRef, TextMode, TypeInput, UploadDestination, UploadFiles, UploadInput,
 };
@@ -69,7 +69,7 @@ fn click(
 ) -> Result<crate::port::ActionReceipt, PortError> {
     let input =
         ClickInput { at: PointerTarget::Element(element.clone()), button: MouseButton::Primary, count: 1 };
-    block_on(browser.click(tab, &input, T))
+    block_on(browser.click(tab, &input, &Gate::open(), T))
 }
 
 fn kind<T: std::fmt::Debug>(result: Result<T, PortError>) -> PortErrorKind {
@@ -161,13 +161,14 @@ fn an_obstructed_click_names_the_cover_and_does_nothing() {
 
     click(&browser, &tab, &el(&browser, &tab, "Email")).expect("click");
     let focused = block_on(browser.focused_element(&tab)).expect("focused").expect("some");
-    assert!(focused.states.contains(&ElementState::Focused));
+    assert!(focused.element.states.contains(&ElementState::Focused));
+    assert!(focused.frames.is_empty());
     let point = ClickInput {
         at: PointerTarget::Point(crate::port::Point { x: 5.0, y: 5.0 }),
         button: MouseButton::Primary,
         count: 1,
     };
-    assert_eq!(block_on(browser.click(&tab, &point, T)).expect("point").element, None);
+    assert_eq!(block_on(browser.click(&tab, &point, &Gate::open(), T)).expect("point").element, None);
 }
 
 #[test]
@@ -214,9 +215,9 @@ fn the_call_log_names_methods_and_tabs_but_never_payloads() {
     let browser = shop().file("/home/me/secret-report.pdf", 10).script_result("return 'covert'", json!(7));
     let tab = open(&browser, "https://shop.test/");
     let email = el(&browser, &tab, "Email");
-    let typed = TypeInput { into: Some(email), text: "sesame-open".into(), clear_first: true };
+    let typed = TypeInput { into: email.clone(), text: "sesame-open".into(), clear_first: true };
     block_on(browser.type_text(&tab, &typed, T)).expect("typed");
-    let enter = KeyInput { keys: vec![Key::Char('q')], repeat: 1, modifiers: vec![], target: None };
+    let enter = KeyInput { keys: vec![Key::Char('q')], repeat: 1, modifiers: vec![], into: Some(email) };
     block_on(browser.press_keys(&tab, &enter, T)).expect("pressed");
     assert_eq!(block_on(browser.execute(&tab, "return 'covert'", T)).expect("ran").value, json!(7));
     assert_eq!(block_on(browser.execute(&tab, "other", T)).expect("ran").value, json!(null));
@@ -296,7 +297,7 @@ fn captures_are_valid_pngs_of_the_stated_size() {
         (heading, (200, 40)),
         (region, (201, 1)),
     ] {
-        let shot = block_on(browser.capture(&tab, &capture, T)).expect("captured");
+        let shot = block_on(browser.capture(&tab, &capture, &Gate::open(), T)).expect("captured");
         assert_eq!((shot.width, shot.height), size);
         assert_eq!(&shot.png[..8], b"\x89PNG\r\n\x1a\n");
         assert_eq!(&shot.png[12..16], b"IHDR");
@@ -306,7 +307,7 @@ fn captures_are_valid_pngs_of_the_stated_size() {
         assert!(shot.png.len() < 4096);
     }
     let huge = CaptureKind::Region { rect: CssRect { x: 0.0, y: 0.0, width: 1e9, height: 1.0 }, scale: 1.0 };
-    assert_eq!(kind(block_on(browser.capture(&tab, &huge, T))), PortErrorKind::InvalidInput);
+    assert_eq!(kind(block_on(browser.capture(&tab, &huge, &Gate::open(), T))), PortErrorKind::InvalidInput);
 }
 
 #[test]
@@ -344,7 +345,7 @@ fn perception_reading_and_finding() {
 fn scrolling_geometry_and_keys() {
     let browser = shop();
     let tab = open(&browser, "https://shop.test/");
-    let scroll = |input| block_on(browser.scroll(&tab, &input, T)).expect("scrolled");
+    let scroll = |input| block_on(browser.scroll(&tab, &input, &Gate::open(), T)).expect("scrolled");
     let down = scroll(ScrollInput::By { direction: ScrollDirection::Down, fraction: 0.5 });
     assert_eq!((down.scrolled, down.offset_y), (true, 400.0));
     assert!(!scroll(ScrollInput::By { direction: ScrollDirection::Left, fraction: 1.0 }).scrolled);
@@ -360,11 +361,9 @@ fn scrolling_geometry_and_keys() {
         keys: vec![Key::Named(NamedKey::Enter)],
         repeat: 1,
         modifiers: vec![],
-        target: Some(el(&browser, &tab, "Pay")),
+        into: Some(el(&browser, &tab, "Pay")),
     };
     assert_eq!(block_on(browser.press_keys(&tab, &enter, T)).expect("pressed").page.title, "Done");
-    let typed = TypeInput { into: None, text: "x".into(), clear_first: false };
-    assert_eq!(kind(block_on(browser.type_text(&tab, &typed, T))), PortErrorKind::InvalidInput);
 }
 
 #[test]
@@ -391,14 +390,21 @@ fn uploads_recordings_and_diagnostics() {
 
     let files = UploadFiles::Inline(vec![InlineFile { name: "b".into(), bytes: vec![1, 2] }]);
     let to_receipt = UploadInput { to: UploadDestination::Input(el(&browser, &tab, "Receipt")), files };
-    assert_eq!(block_on(browser.upload(&tab, &to_receipt, T)).map(|u| (u.count, u.bytes)), Ok((1, 2)));
+    assert_eq!(
+        block_on(browser.upload(&tab, &to_receipt, &Gate::open(), T)).map(|u| (u.count, u.bytes)),
+        Ok((1, 2))
+    );
     let paths = UploadFiles::Paths(vec![PathBuf::from("/tmp/a.txt"), PathBuf::from("/tmp")]);
     let bad = UploadInput { to: UploadDestination::Input(el(&browser, &tab, "Receipt")), files: paths };
-    assert_eq!(kind(block_on(browser.upload(&tab, &bad, T))), PortErrorKind::InvalidInput);
+    assert_eq!(kind(block_on(browser.upload(&tab, &bad, &Gate::open(), T))), PortErrorKind::InvalidInput);
     let to_email = UploadInput { to: UploadDestination::Input(el(&browser, &tab, "Email")), ..to_receipt };
-    assert_eq!(kind(block_on(browser.upload(&tab, &to_email, T))), PortErrorKind::InvalidInput);
+    assert_eq!(
+        kind(block_on(browser.upload(&tab, &to_email, &Gate::open(), T))),
+        PortErrorKind::InvalidInput
+    );
 
-    let started = block_on(browser.record(&RecordCommand::Start(tab.clone()))).expect("started");
+    let started =
+        block_on(browser.record(&RecordCommand::Start(tab.clone(), Gate::open()))).expect("started");
     assert_eq!(started.state, RecordingState::Recording);
     block_on(browser.sleep(Duration::from_secs(2)));
     let saved =

@@ -63,6 +63,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         Fact::new("duration_ms", FactType::Integer, "Exact replay duration."),
         Fact::new("frames", FactType::Integer, "Frames kept in the replay."),
         Fact::new("captured_frames", FactType::Integer, "Frames captured."),
+        Fact::new("skipped_frames", FactType::Integer, "Frames not taken: the page was outside authority."),
         Fact::new("bytes", FactType::Integer, "Encoded GIF size."),
         Fact::new("width", FactType::Integer, "Replay width (px)."),
         Fact::new("height", FactType::Integer, "Replay height (px)."),

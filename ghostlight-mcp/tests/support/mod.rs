@@ -89,7 +89,7 @@ impl BrowserPort for Paced {
     ) -> PortResult<Vec<PerceivedElement>> {
         self.inner.find_text(tab, text, controls_only, max).await
     }
-    async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<PerceivedElement>> {
+    async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<FocusedElement>> {
         self.inner.focused_element(tab).await
     }
     async fn element_present(&self, tab: &TabRef, element: &ElementRef) -> PortResult<bool> {
@@ -98,31 +98,51 @@ impl BrowserPort for Paced {
     async fn text_present(&self, tab: &TabRef, text: &str) -> PortResult<bool> {
         self.inner.text_present(tab, text).await
     }
-    async fn capture(&self, tab: &TabRef, kind: &CaptureKind, timeout: Duration) -> PortResult<Captured> {
-        self.inner.capture(tab, kind, timeout).await
+    async fn capture(
+        &self,
+        tab: &TabRef,
+        kind: &CaptureKind,
+        gate: &Gate,
+        timeout: Duration,
+    ) -> PortResult<Captured> {
+        self.inner.capture(tab, kind, gate, timeout).await
     }
-    async fn click(&self, tab: &TabRef, input: &ClickInput, timeout: Duration) -> PortResult<ActionReceipt> {
-        self.inner.click(tab, input, timeout).await
+    async fn click(
+        &self,
+        tab: &TabRef,
+        input: &ClickInput,
+        gate: &Gate,
+        timeout: Duration,
+    ) -> PortResult<ActionReceipt> {
+        self.inner.click(tab, input, gate, timeout).await
     }
-    async fn hover(&self, tab: &TabRef, at: &PointerTarget, timeout: Duration) -> PortResult<ActionReceipt> {
-        self.inner.hover(tab, at, timeout).await
+    async fn hover(
+        &self,
+        tab: &TabRef,
+        at: &PointerTarget,
+        gate: &Gate,
+        timeout: Duration,
+    ) -> PortResult<ActionReceipt> {
+        self.inner.hover(tab, at, gate, timeout).await
     }
     async fn scroll(
         &self,
         tab: &TabRef,
         input: &ScrollInput,
+        gate: &Gate,
         timeout: Duration,
     ) -> PortResult<ScrollOutcome> {
-        self.inner.scroll(tab, input, timeout).await
+        self.inner.scroll(tab, input, gate, timeout).await
     }
     async fn drag(
         &self,
         tab: &TabRef,
         from: &PointerTarget,
         to: &PointerTarget,
+        gate: &Gate,
         timeout: Duration,
     ) -> PortResult<ActionReceipt> {
-        self.inner.drag(tab, from, to, timeout).await
+        self.inner.drag(tab, from, to, gate, timeout).await
     }
     async fn fill(&self, tab: &TabRef, input: &FillInput, timeout: Duration) -> PortResult<FillOutcome> {
         self.inner.fill(tab, input, timeout).await
@@ -156,9 +176,10 @@ impl BrowserPort for Paced {
         &self,
         tab: &TabRef,
         input: &UploadInput,
+        gate: &Gate,
         timeout: Duration,
     ) -> PortResult<UploadOutcome> {
-        self.inner.upload(tab, input, timeout).await
+        self.inner.upload(tab, input, gate, timeout).await
     }
     async fn execute(&self, tab: &TabRef, script: &str, timeout: Duration) -> PortResult<ScriptOutcome> {
         self.inner.execute(tab, script, timeout).await

@@ -31,15 +31,15 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use ghostlight_core::port::{
-    CaptureKind, Captured, CssRect, ElementRef, Geometry, Oversize, PortError, PortErrorKind, PortResult,
-    TabRef,
+    CaptureKind, Captured, CssRect, ElementRef, Gate, Geometry, Oversize, PortError, PortErrorKind,
+    PortResult, TabRef,
 };
 use image::imageops::{self, FilterType};
 use image::{ImageEncoder, RgbImage};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::window;
+use super::{frames, window};
 use crate::commands::SessionCommand;
 use crate::config::Engine;
 use crate::errors::{self, Sent};
@@ -72,15 +72,26 @@ const ELEMENT_FN: &str = include_str!("../scripts/capture_element.js");
 /// The document-size function expression (see the script's header).
 const PAGE_SIZE_FN: &str = include_str!("../scripts/capture_page_size.js");
 
-/// Capture an image of `tab`, bounded by `timeout`. A Chromium full page that runs out of
-/// time is put back before the timeout is answered (see [`Restore`]).
+/// Capture an image of `tab`, bounded by `timeout`, with the frames whose documents `gate`
+/// refuses painted over ([`frames::blank`]). A Chromium full page that runs out of time is put
+/// back before the timeout is answered (see [`Restore`]).
 pub(crate) async fn capture(
     s: &mut Session,
     tab: &TabRef,
     kind: &CaptureKind,
+    gate: &Gate,
     timeout: Duration,
 ) -> PortResult<Captured> {
-    let result = tokio::time::timeout(timeout, capture_now(s, tab, kind)).await;
+    let work = async {
+        let mut captured = capture_now(s, tab, kind).await?;
+        let refused = frames::refused_boxes(s, tab, gate).await?;
+        if !refused.boxes.is_empty() {
+            let png = std::mem::take(&mut captured.png);
+            captured.png = frames::blank(png, captured.origin, captured.css_per_pixel, &refused.boxes)?;
+        }
+        Ok(captured)
+    };
+    let result = tokio::time::timeout(timeout, work).await;
     // Dropping the capture queued its page's restoration; run it while the session is ours.
     s.run_repairs().await;
     match result {

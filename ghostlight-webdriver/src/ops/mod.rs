@@ -53,6 +53,7 @@ pub(crate) mod window;
 
 pub(crate) mod capture;
 pub(crate) mod evidence;
+pub(crate) mod frames;
 pub(crate) mod input;
 pub(crate) mod perception;
 pub(crate) mod recording;

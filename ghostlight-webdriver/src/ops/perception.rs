@@ -52,11 +52,12 @@ use std::time::Duration;
 
 use ghostlight_core::authority::CredentialClass;
 use ghostlight_core::port::{
-    ElementRef, ElementState, PerceiveInput, PerceiveScope, PerceivedElement, Perception, PortError,
-    PortErrorKind, PortResult, ReadInput, TabRef, TextMode, TextOutcome,
+    ElementRef, ElementState, FocusedElement, PerceiveInput, PerceiveScope, PerceivedElement, Perception,
+    PortError, PortErrorKind, PortResult, ReadInput, TabRef, TextMode, TextOutcome,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use url::Url;
 
 use crate::errors::Sent;
 use crate::refs;
@@ -153,6 +154,9 @@ struct RawPass {
     truncated: bool,
     #[serde(default)]
     focus_frame: Option<Value>,
+    /// The document's URL (focus passes).
+    #[serde(default)]
+    url: Option<String>,
 }
 
 /// One item as the script answers it (short keys keep the transfer small).
@@ -404,21 +408,32 @@ fn malformed(what: &'static str) -> PortError {
 
 // ---- focus and presence ---------------------------------------------------------------------
 
-/// The focused element, if any.
-pub(crate) async fn focused_element(s: &mut Session, tab: &TabRef) -> PortResult<Option<PerceivedElement>> {
+/// The focused element, if any, through frames of any origin (the driver switches into the
+/// focused frame when the script cannot look inside it), with the URLs of the frame
+/// documents it sits in.
+pub(crate) async fn focused_element(s: &mut Session, tab: &TabRef) -> PortResult<Option<FocusedElement>> {
     s.set_script_timeout(READ_SCRIPT_TIMEOUT).await?;
     let handle = s.tab(tab).await?;
     let options = serde_json::to_value(PassOptions::new("focus", 1))
         .map_err(|_| PortError::new(PortErrorKind::Other, "the perception options could not be encoded"))?;
     let mut frames: Vec<String> = Vec::new();
+    let mut urls: Vec<Url> = Vec::new();
     for level in 0..=MAX_FRAME_DEPTH {
         if level > 0 {
             s.enter_frames(tab, &frames).await?;
         }
         let answer = s.execute(&PERCEIVE_SCRIPT, vec![options.clone(), Value::Null], Sent::Read).await?;
         let raw: RawPass = serde_json::from_value(answer).map_err(|_| malformed("perception"))?;
+        if level > 0 {
+            // The frame document's own URL (one that does not parse is an adapter error:
+            // keys are never sent into a document that cannot be named).
+            let url =
+                raw.url.as_deref().and_then(|url| Url::parse(url).ok()).ok_or_else(|| malformed("focus"))?;
+            urls.push(url);
+        }
         if let Some(item) = raw.items.into_iter().next() {
-            return element_of(s, &handle, &frames, item, 0).map(Some);
+            let element = element_of(s, &handle, &frames, item, 0)?;
+            return Ok(Some(FocusedElement { element, frames: urls }));
         }
         match raw.focus_frame.as_ref().and_then(element_id) {
             Some(frame) => frames.push(frame),

@@ -24,10 +24,10 @@
 //!   the frames, so saving again delivers the same replay. `bytes` reports the GIF's size
 //!   after a save, the kept frames' bytes before. Delivery:
 //!   - `Client`: the report carries the bytes.
-//!   - `Download`: a script in the recording's tab clicks an `<a download>` anchor on a Blob
-//!     URL of the GIF; the browser saves it to its own download directory. The bytes travel
-//!     to the page as a script argument and stay inside the browser; nothing is written by
-//!     the adapter.
+//!   - `Download`: a script in a blank tab of its own (opened for it, no opener, closed right
+//!     after) clicks an `<a download>` anchor on a Blob URL of the GIF; the browser saves it to
+//!     its own download directory. No page's script ever holds the bytes (the recorded tab may
+//!     show another host by now); nothing is written by the adapter.
 //!   - `Attach(tab, element)`: a script in the element's frame builds a `File` from the
 //!     bytes, makes it the input's only file (a `DataTransfer`'s `FileList` assigned to
 //!     `input.files`) and fires `input` and `change` (untrusted events). Not WebDriver's
@@ -45,15 +45,17 @@ use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use ghostlight_core::port::{
-    ElementRef, PortError, PortErrorKind, PortResult, RecordCommand, RecordDelivery, RecordReport,
+    ElementRef, Gate, PortError, PortErrorKind, PortResult, RecordCommand, RecordDelivery, RecordReport,
     RecordingRef, RecordingState, TabRef,
 };
 use serde_json::{Value, json};
 use tokio::sync::{Mutex as AsyncMutex, Notify};
 use tokio::task::JoinHandle;
+use url::Url;
 
 use crate::Slot;
 use crate::errors::{self, Sent};
+use crate::ops::frames;
 use crate::session::Session;
 
 /// Time between two captured frames.
@@ -151,6 +153,10 @@ impl Frame {
 struct Recording {
     /// The recorded tab.
     tab: TabRef,
+    /// The documents frames may show (the starting call's authority).
+    gate: Gate,
+    /// Frame captures skipped because the tab showed a page the gate refuses.
+    skipped: u32,
     /// The session the tab belongs to.
     session: u64,
     /// The tab's window handle.
@@ -252,6 +258,7 @@ pub(crate) async fn start(
     recorder: &Recorder,
     slot: Weak<AsyncMutex<Slot>>,
     tab: &TabRef,
+    gate: &Gate,
 ) -> PortResult<RecordReport> {
     let handle = s.tab(tab).await?;
     let number = {
@@ -266,6 +273,8 @@ pub(crate) async fn start(
         let number = book.next;
         let recording = Recording {
             tab: tab.clone(),
+            gate: gate.clone(),
+            skipped: 0,
             session: s.number(),
             handle: handle.clone(),
             phase: Phase::Recording,
@@ -287,8 +296,12 @@ pub(crate) async fn start(
     };
     // The first screenshot, while this call holds the session anyway; the task files it
     // (off the session lock). A failure here (a dialog, say) leaves the task to try again.
-    let first = match screenshot(s, &handle).await {
+    let first = match screenshot(s, tab, &handle, gate).await {
         Grab::Png(png, at) => Some((png, at)),
+        Grab::Outside => {
+            skip(&recorder.book, number);
+            None
+        }
         Grab::Skipped | Grab::Gone => None,
     };
     let task = tokio::spawn(capture(slot, Arc::downgrade(&recorder.book), number, first));
@@ -339,7 +352,7 @@ pub(crate) async fn record(
                 )),
             }
         }
-        RecordCommand::Start(_) => {
+        RecordCommand::Start(..) => {
             Err(PortError::new(PortErrorKind::Other, "starting a recording needs the browser session"))
         }
     }
@@ -353,22 +366,23 @@ async fn stop(slot: &AsyncMutex<Slot>, recorder: &Recorder, number: u64) -> Port
         if recording.phase == Phase::Recording {
             recording.phase = Phase::Stopping;
             recording.wake.notify_one();
-            Some((recording.session, recording.handle.clone()))
+            Some((recording.session, recording.tab.clone(), recording.handle.clone(), recording.gate.clone()))
         } else {
             None
         }
     };
     let mut reason = StopReason::Requested;
-    if let Some((session, handle)) = target {
+    if let Some((session, tab, handle, gate)) = target {
         let grab = {
             let mut slot = slot.lock().await;
             match slot.session.as_mut().filter(|s| s.number() == session) {
-                Some(s) => screenshot(s, &handle).await,
+                Some(s) => screenshot(s, &tab, &handle, &gate).await,
                 None => Grab::Gone,
             }
         };
         match grab {
             Grab::Png(png, at) => file(&recorder.book, number, png, at, &[Phase::Stopping]).await,
+            Grab::Outside => skip(&recorder.book, number),
             Grab::Skipped => {}
             Grab::Gone => reason = StopReason::TabClosed,
         }
@@ -429,14 +443,7 @@ pub(crate) async fn deliver(
             Ok(report)
         }
         RecordDelivery::Download => {
-            s.tab(&saved.tab).await?;
-            let data = base64::engine::general_purpose::STANDARD.encode(saved.gif.as_slice());
-            let args = vec![
-                Value::String(data),
-                Value::String(file_name(saved.number)),
-                json!(DOWNLOAD_URL_LIFETIME_MS),
-            ];
-            s.execute(DOWNLOAD_SCRIPT, args, Sent::Act).await.map_err(not_retention)?;
+            download(s, &saved).await.map_err(not_retention)?;
             Ok(saved.report)
         }
         RecordDelivery::Attach(tab, element) => {
@@ -445,6 +452,33 @@ pub(crate) async fn deliver(
             Ok(saved.report)
         }
     }
+}
+
+/// Download a replay from a blank tab of its own: no page's script ever holds the bytes (a
+/// page that wraps `URL.createObjectURL` would otherwise capture the replay, whatever host it
+/// is on). The tab has no opener, so no page can reach it; it is closed once the download has
+/// begun. The tab Ghostlight works in is not touched.
+async fn download(s: &mut Session, saved: &Saved) -> PortResult<()> {
+    // The recorded tab must still belong to this session (an earlier session's tab is gone).
+    s.handle_of(&saved.tab)?;
+    let opened = s.client().new_window(true).await.map_err(|e| errors::cmd(&e, Sent::Read))?;
+    let handle = String::from(opened.handle);
+    s.know_window(&handle);
+    let data = base64::engine::general_purpose::STANDARD.encode(saved.gif.as_slice());
+    let args =
+        vec![Value::String(data), Value::String(file_name(saved.number)), json!(DOWNLOAD_URL_LIFETIME_MS)];
+    let result = async {
+        s.switch_to(&handle).await?;
+        s.execute(DOWNLOAD_SCRIPT, args, Sent::Act).await
+    }
+    .await;
+    // Close the blank tab whatever happened (a failure to close leaves an empty tab).
+    if s.switch_to(&handle).await.is_ok() {
+        let _ = s.client().close_window().await;
+    }
+    s.forget_current();
+    s.forget_tab(&handle);
+    result.map(|_| ())
 }
 
 /// Core reads [`PortErrorKind::InvalidInput`] from a save as "retention expired"; a delivery
@@ -481,23 +515,36 @@ async fn attach(
 
 /// One screenshot attempt.
 enum Grab {
-    /// A viewport PNG and when it was taken.
+    /// A viewport PNG (frames outside the gate painted over) and when it was taken.
     Png(Vec<u8>, Instant),
+    /// The tab showed a page the gate refuses: nothing was kept.
+    Outside,
     /// No frame this time (a dialog, a slow page).
     Skipped,
     /// The tab, session or browser is gone.
     Gone,
 }
 
-/// A viewport screenshot of window `handle` (bounded by [`SCREENSHOT_TIMEOUT`]).
-async fn screenshot(s: &mut Session, handle: &str) -> Grab {
+/// A viewport screenshot of `tab` (window `handle`), bounded by [`SCREENSHOT_TIMEOUT`]: none
+/// while the page, read before and after the shot, is one `gate` refuses; frames it refuses
+/// painted over.
+async fn screenshot(s: &mut Session, tab: &TabRef, handle: &str, gate: &Gate) -> Grab {
     let at = Instant::now();
     let shot = async {
         s.switch_to(handle).await?;
-        s.client().screenshot().await.map_err(|e| errors::cmd(&e, Sent::Read))
+        if !page_admitted(s, gate).await? {
+            return Ok(None);
+        }
+        let png = s.client().screenshot().await.map_err(|e| errors::cmd(&e, Sent::Read))?;
+        if !page_admitted(s, gate).await? {
+            return Ok(None);
+        }
+        let refused = frames::refused_boxes(s, tab, gate).await?;
+        refused.blank_viewport(png).map(Some)
     };
     match tokio::time::timeout(SCREENSHOT_TIMEOUT, shot).await {
-        Ok(Ok(png)) => Grab::Png(png, at),
+        Ok(Ok(Some(png))) => Grab::Png(png, at),
+        Ok(Ok(None)) => Grab::Outside,
         Ok(Err(error))
             if matches!(
                 error.kind(),
@@ -525,11 +572,18 @@ async fn capture(
     }
     let mut next = tokio::time::Instant::now() + CAPTURE_INTERVAL;
     loop {
-        let Some((wake, session, handle, deadline)) = book.upgrade().and_then(|book| {
+        let Some((wake, session, tab, handle, gate, deadline)) = book.upgrade().and_then(|book| {
             let book = lock(&book);
             let recording = book.recordings.get(&number).filter(|r| r.phase == Phase::Recording)?;
             let deadline = tokio::time::Instant::from_std(recording.started + CAPTURE_LIMIT);
-            Some((Arc::clone(&recording.wake), recording.session, recording.handle.clone(), deadline))
+            Some((
+                Arc::clone(&recording.wake),
+                recording.session,
+                recording.tab.clone(),
+                recording.handle.clone(),
+                recording.gate.clone(),
+                deadline,
+            ))
         }) else {
             return;
         };
@@ -545,7 +599,7 @@ async fn capture(
         let grab = {
             let mut slot = slot.lock().await;
             match slot.session.as_mut().filter(|s| s.number() == session) {
-                Some(s) => screenshot(s, &handle).await,
+                Some(s) => screenshot(s, &tab, &handle, &gate).await,
                 None => Grab::Gone,
             }
         };
@@ -556,6 +610,10 @@ async fn capture(
                 let Some(strong) = book.upgrade() else { return };
                 file(&strong, number, png, at, &[Phase::Recording]).await;
             }
+            Grab::Outside => {
+                let Some(strong) = book.upgrade() else { return };
+                skip(&strong, number);
+            }
             Grab::Skipped => {}
             Grab::Gone => {
                 finish(&book, number, StopReason::TabClosed);
@@ -563,6 +621,19 @@ async fn capture(
             }
         }
     }
+}
+
+/// Count a frame capture skipped because the page was outside the recording's gate.
+fn skip(book: &Arc<Mutex<Book>>, number: u64) {
+    if let Some(recording) = lock(book).recordings.get_mut(&number) {
+        recording.skipped = recording.skipped.saturating_add(1);
+    }
+}
+
+/// Whether the current tab's page is one `gate` admits (a URL that does not parse is not).
+async fn page_admitted(s: &mut Session, gate: &Gate) -> PortResult<bool> {
+    let url = s.execute("return String(document.URL);", Vec::new(), Sent::Read).await?;
+    Ok(url.as_str().and_then(|url| Url::parse(url).ok()).is_some_and(|url| gate.admits(&url)))
 }
 
 /// Stop recording `number` for `reason` if it is still recording.
@@ -753,6 +824,7 @@ fn report(number: u64, recording: &Recording, now: Instant) -> RecordReport {
         state,
         frames: u32::try_from(recording.frames.len()).unwrap_or(u32::MAX),
         captured_frames: recording.captured,
+        skipped_frames: recording.skipped,
         bytes: recording
             .gif
             .as_ref()
@@ -785,6 +857,8 @@ mod tests {
     fn recording() -> Recording {
         Recording {
             tab: TabRef::new("1:w"),
+            gate: Gate::open(),
+            skipped: 0,
             session: 1,
             handle: "w".into(),
             phase: Phase::Recording,

@@ -1,4 +1,5 @@
-// Download a replay GIF in this page: arguments are [base64 GIF, file name].
+// Download a replay GIF from this (blank, adapter-owned) tab: arguments are [base64 GIF,
+// file name, milliseconds the Blob URL lives].
 // The bytes become a Blob URL on an <a download> anchor that is clicked and removed; the
 // browser saves the file to its download directory. Nothing leaves the browser. The URL is
 // revoked once the download had time to start.

@@ -19,7 +19,7 @@
 //            content before the host's light children)
 // root = the subtree root element (document mode) or null.
 //
-// Returns {items, frames, truncated, focusFrame}
+// Returns {items, frames, truncated, focusFrame} (and, in focus mode, url: this document's)
 //   item  = {e: element, r: role token, n: name|null, s: [state], c: credential class|null,
 //            k: control?, t: visible text|null (only when it differs from the name), d: depth|null}
 //   frame = {e: iframe element, at: how many items precede it, d: depth offset} for each
@@ -350,6 +350,7 @@
   }
 
   if (MODE === 'focus') {
+    result.url = String(document.URL);
     const active = FOCUSED;
     if (!active || active === document.body || active === document.documentElement) return result;
     if (active.localName === 'iframe' || active.localName === 'frame') {

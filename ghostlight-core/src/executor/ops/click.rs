@@ -33,10 +33,13 @@ async fn click(run: &Run<'_>, request: &ClickRequest) -> Step<Outcome> {
     let input =
         ClickInput { at, button: request.button, count: u8::try_from(request.click_count).unwrap_or(1) };
     run.dispatching();
-    let receipt =
-        run.port().click(&lease.tab, &input, Duration::from_millis(request.timeout_ms)).await.map_err(
-            |e| run.fail_on(&lease, &e, &format!("{} {planned}", verb.infinitive), Some(request.timeout_ms)),
-        )?;
+    let receipt = run
+        .port()
+        .click(&lease.tab, &input, &run.gate(), Duration::from_millis(request.timeout_ms))
+        .await
+        .map_err(|e| {
+            run.fail_on(&lease, &e, &format!("{} {planned}", verb.infinitive), Some(request.timeout_ms))
+        })?;
     // The receipt's role and name describe what was physically clicked; fall back to what
     // was perceived.
     let clicked = match (&receipt.element, &resolved) {

@@ -97,7 +97,7 @@ async fn fill(run: &Run<'_>, request: &FillFormRequest) -> Step<Outcome> {
         button: MouseButton::Primary,
         count: 1,
     };
-    let receipt = match run.port().click(&lease.tab, &click, timeout).await {
+    let receipt = match run.port().click(&lease.tab, &click, &run.gate(), timeout).await {
         Ok(receipt) => receipt,
         Err(error) => {
             let filled_sentence = format!("Filled {fields_phrase} on {host}.");

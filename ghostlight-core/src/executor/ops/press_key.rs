@@ -2,24 +2,26 @@
 //!
 //! Decisions (see also ARCHITECTURE):
 //!
-//! * The `key` fact is the wire form of what was pressed: one key as its name or character
-//!   with held modifiers joined by `+` (`Enter`, `Control+Shift+K`), a stroke sequence as
-//!   those forms joined by one space (`Control+a Backspace`). It echoes only what the caller
-//!   sent.
+//! * The `key` fact is the wire form of what was pressed: one key as its name with held
+//!   modifiers joined by `+` (`Enter`, `Control+Shift+K`), a stroke sequence as those forms
+//!   joined by one space (`Control+a Backspace`); character keys that type text are counted,
+//!   never spelled (`chars:3 Tab chars:4`).
 //! * Sentences name named keys and shortcuts (a character held with `Control` or `Meta`), but
 //!   only count other character keys (`Pressed 3 character keys then Enter`): characters
 //!   pressed one by one are typing, and typed text may be a secret.
 //! * Character keys pressed without `Control` or `Meta` enter text, so the credential
 //!   preflight applies to them as it does to `browser_type_text`: into the resolved target,
-//!   or the control the browser reports focused. Otherwise key presses would be a way around
-//!   the handoff.
+//!   or the control the browser reports focused. Keys go only where checked: in legs cut after
+//!   each `Tab`, pinned to the element checked for them, the focused element's frames inside
+//!   authority (see [`keyboard`](super::super::keyboard)).
 //! * Key presses are never repeat-safe.
 
 use std::time::Duration;
 
 use crate::port::KeyInput;
-use crate::tools::press_key::{Key, Keys, Modifier, PressKeyRequest};
+use crate::tools::press_key::{Key, Keys, Modifier, NamedKey, PressKeyRequest};
 
+use super::super::keyboard::{check_focus, focus_moved, stopped_midway};
 use super::super::outcome::Outcome;
 use super::super::run::{Run, Step, host_of};
 
@@ -33,6 +35,33 @@ pub(crate) async fn run(run: &Run<'_>, request: &PressKeyRequest) -> Outcome {
     press(run, request).await.unwrap_or_else(|outcome| outcome)
 }
 
+/// One leg of keys (see [`keyboard`](super::super::keyboard)): keys sent together, `repeat`
+/// times, ending after a `Tab` when it holds one.
+struct Leg {
+    keys: Vec<Key>,
+    repeat: u32,
+}
+
+/// The key sequence in legs: one leg when no key is a `Tab` (repeats stay a count), else the
+/// repeated sequence laid out and cut after every `Tab`.
+fn legs(keys: &[Key], repeat: u32) -> Vec<Leg> {
+    if !keys.iter().any(|key| matches!(key, Key::Named(NamedKey::Tab))) {
+        return vec![Leg { keys: keys.to_vec(), repeat }];
+    }
+    let mut legs = Vec::new();
+    let mut current = Vec::new();
+    for key in (0..repeat).flat_map(|_| keys.iter().copied()) {
+        current.push(key);
+        if matches!(key, Key::Named(NamedKey::Tab)) {
+            legs.push(Leg { keys: std::mem::take(&mut current), repeat: 1 });
+        }
+    }
+    if !current.is_empty() {
+        legs.push(Leg { keys: current, repeat: 1 });
+    }
+    legs
+}
+
 async fn press(run: &Run<'_>, request: &PressKeyRequest) -> Step<Outcome> {
     let (lease, page) = run.enter(request.tab.as_ref()).await?;
     let host = host_of(&page.state.url);
@@ -41,26 +70,23 @@ async fn press(run: &Run<'_>, request: &PressKeyRequest) -> Step<Outcome> {
         Keys::Strokes(strokes) => strokes.clone(),
     };
     let shortcut = is_shortcut(&request.modifiers);
-    let types_text = !shortcut && keys.iter().any(|key| matches!(key, Key::Char(_)));
+    let types = |keys: &[Key]| !shortcut && keys.iter().any(|key| matches!(key, Key::Char(_)));
+    let repeat = u32::try_from(request.repeat).unwrap_or(1);
+    let legs = legs(&keys, repeat);
     let target = match &request.target {
         Some(target) => Some(run.target(&lease, &page, target).await?),
         None => None,
     };
-    if types_text {
-        match &target {
-            Some(target) => run.preflight(&lease, &page, target.credential, target.handle.as_ref())?,
-            None => {
-                let focused = run
-                    .port()
-                    .focused_element(&lease.tab)
-                    .await
-                    .map_err(|e| run.fail_on(&lease, &e, "find the focused control", None))?;
-                run.preflight(&lease, &page, focused.and_then(|f| f.credential), None)?;
+    let mut into = match &target {
+        Some(target) => {
+            if types(&legs[0].keys) {
+                run.preflight(&lease, &page, target.credential, target.handle.as_ref())?;
             }
+            Some(target.element.clone())
         }
-    }
+        None => check_focus(run, &lease, &page, types(&legs[0].keys)).await?.element,
+    };
     let wire = wire_form(&keys, &request.modifiers);
-    let repeat = u32::try_from(request.repeat).unwrap_or(1);
     let (said, character_keys) = sentence_keys(&keys, &request.modifiers, repeat);
     let place = match &target {
         Some(target) => format!(" in {}", run.phrase(target.role, target.name.as_deref())),
@@ -70,33 +96,63 @@ async fn press(run: &Run<'_>, request: &PressKeyRequest) -> Step<Outcome> {
         1 => String::new(),
         n => format!(" {n} times"),
     };
-    let input = KeyInput {
-        keys,
-        repeat,
-        modifiers: request.modifiers.clone(),
-        target: target.as_ref().map(|t| t.element.clone()),
+    let total: usize = legs.iter().map(|leg| leg.keys.len() * leg.repeat as usize).sum();
+    let timeout = Duration::from_millis(PRESS_TIMEOUT_MS);
+    let last = legs.len() - 1;
+    let mut pressed = 0;
+    let stop = |outcome: Outcome, pressed: usize| {
+        outcome
+            .fact("tab", lease.handle().as_str())
+            .fact("key", wire.clone())
+            .fact("pressed", pressed > 0)
+            .fact("pressed_count", pressed)
     };
-    run.dispatching();
-    let receipt =
-        run.port().press_keys(&lease.tab, &input, Duration::from_millis(PRESS_TIMEOUT_MS)).await.map_err(
-            |e| {
-                run.fail_on(&lease, &e, &format!("press {said}{place}"), Some(PRESS_TIMEOUT_MS))
-                    .fact("host", host.clone())
-            },
-        )?;
-    let mut outcome = Outcome::applied(format!("Pressed {said}{times}{place} on {host}."), false)
-        .with_readiness(receipt.page.readiness)
-        .fact("tab", lease.handle().as_str())
-        .fact("key", wire)
-        .fact("pressed", true)
-        .fact("repeat", repeat)
-        .fact("character_keys", character_keys)
-        .fact("host", host);
-    if let Some(handle) = target.as_ref().and_then(|t| t.handle.as_ref()) {
-        outcome = outcome.fact("target", handle.as_str());
+    let done = |pressed: usize| format!("Pressed {} of the {total} keys{place} on {host}.", pressed);
+    for (index, leg) in legs.iter().enumerate() {
+        if index > 0 {
+            // The Tab that ended the last leg moved focus: check where before pressing more.
+            match check_focus(run, &lease, &page, types(&leg.keys)).await {
+                Ok(checked) => into = checked.element,
+                Err(refusal) => return Err(stop(stopped_midway(&done(pressed), refusal), pressed)),
+            }
+        }
+        let input = KeyInput {
+            keys: leg.keys.clone(),
+            repeat: leg.repeat,
+            modifiers: request.modifiers.clone(),
+            into: into.clone(),
+        };
+        run.dispatching();
+        let receipt = run.port().press_keys(&lease.tab, &input, timeout).await.map_err(|e| {
+            run.fail_on(&lease, &e, &format!("press {said}{place}"), Some(PRESS_TIMEOUT_MS))
+                .or_fact("host", host.clone())
+        })?;
+        let leg_total = leg.keys.len() * leg.repeat as usize;
+        let withheld = receipt.keys_withheld.min(leg_total);
+        pressed += leg_total - withheld;
+        let landing = run.land(&lease, &receipt.page);
+        if withheld > 0 || (landing.is_some() && index < last) {
+            let lead = if pressed == 0 { String::new() } else { done(pressed) };
+            let outcome = stop(focus_moved(&lead, total - pressed, &host), pressed)
+                .with_readiness(receipt.page.readiness);
+            return Err(run.with_landing(outcome, landing, &receipt.page));
+        }
+        if index == last {
+            let mut outcome = Outcome::applied(format!("Pressed {said}{times}{place} on {host}."), false)
+                .with_readiness(receipt.page.readiness)
+                .fact("tab", lease.handle().as_str())
+                .fact("key", wire)
+                .fact("pressed", true)
+                .fact("repeat", repeat)
+                .fact("character_keys", character_keys)
+                .fact("host", host);
+            if let Some(handle) = target.as_ref().and_then(|t| t.handle.as_ref()) {
+                outcome = outcome.fact("target", handle.as_str());
+            }
+            return Ok(run.with_landing(outcome, landing, &receipt.page));
+        }
     }
-    let landing = run.land(&lease, &receipt.page);
-    Ok(run.with_landing(outcome, landing, &receipt.page))
+    unreachable!("legs() answers at least one leg")
 }
 
 /// Whether the modifiers make character keys shortcuts rather than typing.
@@ -111,9 +167,31 @@ fn chord(key: Key, modifiers: &[Modifier]) -> String {
     parts.join("+")
 }
 
-/// The `key` fact: chords joined by one space.
+/// The `key` fact: chords joined by one space, where a run of character keys that type
+/// text (no `Control` or `Meta` held) is counted, never spelled: `chars:3 Enter`,
+/// `Shift+chars:2`, `Control+a Backspace`. Typed characters may be a secret.
 fn wire_form(keys: &[Key], modifiers: &[Modifier]) -> String {
-    keys.iter().map(|key| chord(*key, modifiers)).collect::<Vec<_>>().join(" ")
+    let shortcut = is_shortcut(modifiers);
+    let mut parts: Vec<String> = Vec::new();
+    let mut run_of_chars = 0;
+    let held: String = modifiers.iter().map(|m| format!("{}+", m.as_str())).collect();
+    let flush = |parts: &mut Vec<String>, n: &mut usize| {
+        if *n > 0 {
+            parts.push(format!("{held}chars:{n}"));
+            *n = 0;
+        }
+    };
+    for key in keys {
+        match key {
+            Key::Char(_) if !shortcut => run_of_chars += 1,
+            _ => {
+                flush(&mut parts, &mut run_of_chars);
+                parts.push(chord(*key, modifiers));
+            }
+        }
+    }
+    flush(&mut parts, &mut run_of_chars);
+    parts.join(" ")
 }
 
 /// What a sentence says was pressed (`Control+A then Backspace`, `3 character keys then
@@ -158,7 +236,6 @@ fn sentence_keys(keys: &[Key], modifiers: &[Modifier], repeat: u32) -> (String, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::press_key::NamedKey;
 
     #[test]
     fn sentences_name_keys_and_count_characters() {
@@ -185,5 +262,19 @@ mod tests {
             wire_form(&[Key::Char('a'), named(NamedKey::Backspace)], &[Modifier::Control]),
             "Control+a Control+Backspace"
         );
+        let strokes = [Key::Char('a'), named(NamedKey::Tab), Key::Char('S'), Key::Char('3'), Key::Char('c')];
+        assert_eq!(wire_form(&strokes, &[]), "chars:1 Tab chars:3");
+        assert_eq!(wire_form(&[Key::Char('x'), Key::Char('y')], &[Modifier::Shift]), "Shift+chars:2");
+    }
+
+    #[test]
+    fn legs_end_after_every_tab() {
+        let named = |k| Key::Named(k);
+        let plain = legs(&[Key::Char('a'), named(NamedKey::Enter)], 3);
+        assert_eq!((plain.len(), plain[0].repeat), (1, 3));
+        let tabbed = legs(&[Key::Char('a'), named(NamedKey::Tab), Key::Char('b')], 2);
+        let shapes: Vec<usize> = tabbed.iter().map(|leg| leg.keys.len()).collect();
+        assert_eq!(shapes, vec![2, 3, 1], "a Tab | b a Tab | b");
+        assert!(tabbed.iter().all(|leg| leg.repeat == 1));
     }
 }

@@ -53,7 +53,7 @@ async fn start(run: &Run<'_>, tab: Option<&Handle>) -> Step<Outcome> {
     run.dispatching();
     let report = run
         .port()
-        .record(&RecordCommand::Start(lease.tab.clone()))
+        .record(&RecordCommand::Start(lease.tab.clone(), run.gate()))
         .await
         .map_err(|e| run.fail_on(&lease, &e, &format!("record {host}"), None))?;
     let handle = run.workspace.add_recording(report.recording.clone());
@@ -215,7 +215,10 @@ async fn save(run: &Run<'_>, recording: Option<&Handle>, delivery: &Delivery) ->
         })?),
         Delivery::Download | Delivery::Attach(_) => None,
     };
-    let summary = format!("Saved a {}-second replay and {place}.", seconds(report.duration_ms));
+    let mut summary = format!("Saved a {}-second replay and {place}.", seconds(report.duration_ms));
+    if report.skipped_frames > 0 {
+        summary = format!("{} It has no frames of the time the tab was outside authority.", summary);
+    }
     // Returning the same replay again is harmless; a download or attach is an effect each time.
     let mut outcome = Outcome::applied(summary, matches!(delivery, Delivery::Client));
     if let Some((_, page)) = &entered {
@@ -284,6 +287,7 @@ fn facts(
         .fact("state", report.state.as_str())
         .fact("frames", report.frames)
         .fact("captured_frames", report.captured_frames)
+        .fact("skipped_frames", report.skipped_frames)
         .fact("bytes", report.bytes)
         .fact("duration_ms", report.duration_ms)
         .fact("width", report.width)

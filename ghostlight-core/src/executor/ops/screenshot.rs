@@ -58,7 +58,7 @@ async fn screenshot(run: &Run<'_>, request: &ScreenshotRequest) -> Step<Outcome>
     };
     let captured = run
         .port()
-        .capture(&lease.tab, &kind, Duration::from_millis(request.timeout_ms))
+        .capture(&lease.tab, &kind, &run.gate(), Duration::from_millis(request.timeout_ms))
         .await
         .map_err(|e| run.fail_on(&lease, &e, &format!("capture {what}"), Some(request.timeout_ms)))?;
     let (origin, css_per_pixel, full_page) = match &parent {

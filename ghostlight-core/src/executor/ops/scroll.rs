@@ -61,7 +61,7 @@ async fn scroll(run: &Run<'_>, request: &ScrollRequest) -> Step<Outcome> {
     run.dispatching();
     let moved = run
         .port()
-        .scroll(&lease.tab, &input, Duration::from_millis(request.timeout_ms))
+        .scroll(&lease.tab, &input, &run.gate(), Duration::from_millis(request.timeout_ms))
         .await
         .map_err(|e| run.fail_on(&lease, &e, &doing, Some(request.timeout_ms)))?;
     let (x, y) = (moved.offset_x.round() as i64, moved.offset_y.round() as i64);

@@ -106,10 +106,13 @@ async fn upload(run: &Run<'_>, request: &UploadRequest) -> Step<Outcome> {
     };
     let doing = format!("{} {} {} {destination}", verb.0, payload.phrase, verb.2);
     run.dispatching();
-    let done =
-        run.port().upload(&lease.tab, &input, Duration::from_millis(request.timeout_ms)).await.map_err(
-            |e| run.fail_on(&lease, &e, &doing, Some(request.timeout_ms)).fact("host", host.clone()),
-        )?;
+    let done = run
+        .port()
+        .upload(&lease.tab, &input, &run.gate(), Duration::from_millis(request.timeout_ms))
+        .await
+        .map_err(|e| {
+            run.fail_on(&lease, &e, &doing, Some(request.timeout_ms)).or_fact("host", host.clone())
+        })?;
     let what = match &request.upload {
         Upload::Paths { .. } | Upload::Files { .. } => count(done.count, "file", "files"),
         Upload::AttachImage { .. } | Upload::DropImage { .. } => payload.phrase,

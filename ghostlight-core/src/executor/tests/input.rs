@@ -393,7 +393,7 @@ fn press_key_counts_character_keys_instead_of_naming_them() {
         envelope.summary,
         "Pressed 3 character keys then Enter in the \"Name\" text field on example.com."
     );
-    assert_eq!(envelope.facts["key"], "s 3 c Enter");
+    assert_eq!(envelope.facts["key"], "chars:3 Enter", "typed characters are counted, never spelled");
     assert_eq!(envelope.facts["character_keys"], 3);
 }
 

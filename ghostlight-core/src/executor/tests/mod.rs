@@ -3,6 +3,7 @@
 
 mod harness;
 
+mod boundary;
 mod composite;
 mod input;
 mod navigation;

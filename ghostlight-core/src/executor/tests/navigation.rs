@@ -396,6 +396,7 @@ fn history_landing_outside_authority_is_governed() {
     insta::assert_json_snapshot!(back);
     assert_eq!(back.facts["url"], "https://example.com", "outside authority only the origin shows");
     assert_eq!(back.facts["outside_authority"], true);
+    assert_eq!(back.facts["title"], "", "a page outside authority has no title");
 }
 
 #[test]

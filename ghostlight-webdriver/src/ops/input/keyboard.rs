@@ -1,17 +1,24 @@
 //! Keyboard input: `type_text` and `press_keys`.
 //!
+//! - **The key guard.** Keys are for one element (`into`; for `press_keys` without one, the
+//!   page itself while nothing has focus). Before any key is sent, the focus script arms a
+//!   guard in that element's document (`glArmKeyGuard` in `scripts/input/lib.js`): a key event
+//!   that would reach anything else (focus moved: a Tab, an arrow in a radio group, a page
+//!   script moving focus on input) is cancelled, as is every key after it, so it types
+//!   nothing and moves no focus. Afterwards the guard is taken off and its count is the
+//!   receipt's `keys_withheld` (keys sent after focus moved into a child frame, which the
+//!   guard's document cannot see, count too).
 //! - **type_text** focuses the element (`scripts/input/focus.js`; focus must land on it or
-//!   inside it), or uses the focused element (through shadow roots and same-origin frames)
-//!   when none is given. `clear_first` selects the control's whole content and presses Delete
-//!   (a real key, so `beforeinput`/`input` fire; WebDriver's `Element Clear` fires only
-//!   `change`). The text then goes through `Element Send Keys` for a given element (one key
-//!   press per character, caret after the existing content) or through key actions for the
-//!   focused element (`\n` is pressed as Enter, `\r` is dropped). Characters in WebDriver's
+//!   inside it). `clear_first` selects the control's whole content and presses Delete (a real
+//!   key, so `beforeinput`/`input` fire; WebDriver's `Element Clear` fires only `change`). The
+//!   text then goes through `Element Send Keys` (one key press per character, caret after the
+//!   existing content), or through key actions when the element already had focus (the caret
+//!   stays where it is; `\n` is pressed as Enter). `\r` is dropped. Characters in WebDriver's
 //!   reserved key range (U+E000–U+E05D) would be read as special keys and are refused.
-//! - **press_keys** focuses the target first when given, then sends key actions: for each
-//!   repetition, for each key: the modifiers down, the key down and up, the modifiers up.
-//!   Synthetic keys reach the page, never the browser's own shortcuts (F5 does not reload).
-//!   The receipt describes the element focused afterwards.
+//! - **press_keys** focuses the element first when it does not have focus, then sends key
+//!   actions: for each repetition, for each key: the modifiers down, the key down and up, the
+//!   modifiers up. Synthetic keys reach the page, never the browser's own shortcuts (F5 does
+//!   not reload). The receipt describes the element focused afterwards.
 
 use std::sync::LazyLock;
 use std::time::Duration;
@@ -25,12 +32,15 @@ use ghostlight_core::tools::press_key::{Key, Modifier, NamedKey};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{NAME_CHARS, RawSummary, after, before_state, compose, element_arg, perform, resolve, run};
+use super::{NAME_CHARS, RawSummary, after, before_state, compose, perform, resolve, run};
 use crate::errors::{self, Sent};
 use crate::session::Session;
 
 /// The focus script (`scripts/input/focus.js`).
 static FOCUS: LazyLock<String> = LazyLock::new(|| compose(include_str!("../../scripts/input/focus.js")));
+/// The key guard's disarm (`scripts/input/key_guard.js`).
+static KEY_GUARD: LazyLock<String> =
+    LazyLock::new(|| compose(include_str!("../../scripts/input/key_guard.js")));
 
 /// The id of the key input source.
 const KEYBOARD_ID: &str = "ghostlight-keyboard";
@@ -52,7 +62,59 @@ struct Focus {
     summary: Option<RawSummary>,
     #[serde(default)]
     clear: bool,
+    /// Whether the element had focus before the script focused it.
+    #[serde(default)]
+    already: bool,
     state: Option<Value>,
+}
+
+/// The key guard's counts (`scripts/input/key_guard.js`).
+#[derive(Debug, Default, Deserialize)]
+struct GuardCounts {
+    #[serde(default)]
+    withheld: usize,
+    #[serde(default)]
+    seen: usize,
+    #[serde(default)]
+    crossed: bool,
+    #[serde(default)]
+    missing: bool,
+}
+
+/// A nonce naming one key guard on the page (not guessable from the page's side ahead).
+fn guard_nonce() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos()),
+    );
+    format!("__ghostlight_{:016x}", hasher.finish())
+}
+
+/// Take the key guard off in the current browsing context and answer how many of `sent` key
+/// presses did not reach the element they were for: those the guard cancelled, plus, when
+/// focus moved into another document meanwhile, those this document never saw. A guard
+/// that is gone (the document changed) counts nothing: the page moved, which the landing
+/// reports.
+async fn disarm(s: &mut Session, nonce: &str, sent: usize) -> PortResult<usize> {
+    let counts: GuardCounts = match run(s, &KEY_GUARD, vec![json!(nonce)], Sent::Act).await {
+        Ok(counts) => counts,
+        // A dialog the keys opened, or a document that went away: nothing to count here.
+        Err(e)
+            if matches!(
+                e.kind(),
+                PortErrorKind::BlockedByDialog | PortErrorKind::Other | PortErrorKind::ScriptError
+            ) =>
+        {
+            GuardCounts { missing: true, ..GuardCounts::default() }
+        }
+        Err(e) => return Err(e.effect_unknown()),
+    };
+    if counts.missing {
+        return Ok(0);
+    }
+    let unseen = if counts.crossed { sent.saturating_sub(counts.seen) } else { 0 };
+    Ok((counts.withheld + unseen).min(sent))
 }
 
 /// Type text through input events.
@@ -69,43 +131,39 @@ pub(super) async fn type_text(
         ));
     }
     s.set_script_timeout(timeout).await?;
-    let (element, read) = match &input.into {
-        Some(target) => {
-            let resolved = resolve(s, tab, target).await?;
-            (Some(resolved.element), resolved.before)
-        }
-        None => {
-            s.tab(tab).await?;
-            (None, None)
-        }
-    };
-    let arg = element.as_ref().map(element_arg).transpose()?.unwrap_or(Value::Null);
-    let options =
-        json!({ "mode": "prepare", "clear": input.clear_first, "state": read.is_none(), "cap": NAME_CHARS });
-    let mut focus: Focus = run(s, &FOCUS, vec![arg, options], Sent::Act).await?;
-    let before = before_state(read, focus.state.take())?;
+    let resolved = resolve(s, tab, &input.into).await?;
+    let nonce = guard_nonce();
+    let options = json!({
+        "mode": "prepare", "clear": input.clear_first, "state": resolved.wants_state(), "cap": NAME_CHARS,
+        "guard": nonce,
+    });
+    let mut focus: Focus = run(s, &FOCUS, vec![resolved.arg()?, options], Sent::Act).await?;
+    let before = before_state(resolved.before, focus.state.take())?;
     focused(&focus)?;
     if focus.clear {
         perform(s, keys(&[DELETE], &[], 1)).await?;
     }
-    if !input.text.is_empty() {
-        match &element {
-            Some(element) => match element.send_keys(&input.text).await {
+    let text: Vec<char> = input.text.chars().filter(|c| *c != '\r').collect();
+    if !text.is_empty() {
+        if focus.already {
+            // Keep the caret where it is in a control that already had focus.
+            let typed: Vec<char> = text.iter().copied().map(typed).collect();
+            for chunk in typed.chunks(KEY_ACTIONS_PER_REQUEST / 2) {
+                perform(s, keys(chunk, &[], 1)).await?;
+            }
+        } else {
+            let text: String = text.iter().collect();
+            match resolved.element.send_keys(&text).await {
                 Ok(()) => {}
                 // A key opened a dialog: the text was (partly) delivered.
                 Err(e) if errors::is_dialog(&e) => {}
                 Err(e) => return Err(errors::cmd(&e, Sent::Act).effect_unknown()),
-            },
-            None => {
-                let text: Vec<char> = input.text.chars().filter(|c| *c != '\r').map(typed).collect();
-                for chunk in text.chunks(KEY_ACTIONS_PER_REQUEST / 2) {
-                    perform(s, keys(chunk, &[], 1)).await?;
-                }
             }
         }
     }
+    let keys_withheld = disarm(s, &nonce, text.len()).await?;
     let page = after(s, before).await?;
-    Ok(ActionReceipt { element: focus.summary.map(Into::into), page })
+    Ok(ActionReceipt { element: focus.summary.map(Into::into), page, keys_withheld })
 }
 
 /// Press keys.
@@ -123,10 +181,14 @@ pub(super) async fn press_keys(
         return Err(PortError::new(PortErrorKind::InvalidInput, "the key sequence is empty or too long"));
     }
     s.set_script_timeout(timeout).await?;
-    let (before, target) = match &input.target {
-        Some(target) => {
-            let resolved = resolve(s, tab, target).await?;
-            let options = json!({ "mode": "prepare", "clear": false, "state": resolved.wants_state(), "cap": NAME_CHARS });
+    let nonce = guard_nonce();
+    let (before, target) = match &input.into {
+        Some(element) => {
+            let resolved = resolve(s, tab, element).await?;
+            let options = json!({
+                "mode": "prepare", "clear": false, "state": resolved.wants_state(), "cap": NAME_CHARS,
+                "guard": nonce,
+            });
             let mut focus: Focus = run(s, &FOCUS, vec![resolved.arg()?, options], Sent::Act).await?;
             let before = before_state(resolved.before, focus.state.take())?;
             focused(&focus)?;
@@ -134,7 +196,18 @@ pub(super) async fn press_keys(
         }
         None => {
             s.tab(tab).await?;
-            (s.page_state().await?, None)
+            let options =
+                json!({ "mode": "page", "clear": false, "state": true, "cap": NAME_CHARS, "guard": nonce });
+            let mut focus: Focus = run(s, &FOCUS, vec![Value::Null, options], Sent::Act).await?;
+            let before = before_state(None, focus.state.take())?;
+            if focus.status == "focused" {
+                return Err(PortError::new(
+                    PortErrorKind::TargetStale,
+                    "an element took focus after it was checked; nothing was pressed",
+                ));
+            }
+            focused(&focus)?;
+            (before, None)
         }
     };
     let per_request = (KEY_ACTIONS_PER_REQUEST / per_repeat.max(1)).max(1);
@@ -144,8 +217,9 @@ pub(super) async fn press_keys(
         perform(s, keys(&pressed, &held, now)).await?;
         left -= now;
     }
+    let keys_withheld = disarm(s, &nonce, pressed.len() * repeat).await?;
     let (element, page) = focused_after(s, tab, before, target).await?;
-    Ok(ActionReceipt { element, page })
+    Ok(ActionReceipt { element, page, keys_withheld })
 }
 
 /// Refuse a focus that did not land.
@@ -157,6 +231,9 @@ fn focused(focus: &Focus) -> PortResult<()> {
             Err(PortError::new(PortErrorKind::InvalidInput, "the element cannot take keyboard focus"))
         }
         "nofocus" => Err(PortError::new(PortErrorKind::InvalidInput, "no element has keyboard focus")),
+        "focused" => {
+            Err(PortError::new(PortErrorKind::TargetStale, "an element took focus after it was checked"))
+        }
         _ => Err(PortError::new(PortErrorKind::Other, "the focus script answered an unknown status")),
     }
 }

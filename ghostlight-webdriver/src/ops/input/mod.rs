@@ -37,7 +37,7 @@ use fantoccini::actions::Actions;
 use fantoccini::elements::Element as WdElement;
 use ghostlight_core::limits::TARGET_NAME_CHARS;
 use ghostlight_core::port::{
-    ActionReceipt, ClickInput, ElementRef, ElementSummary, FillInput, FillOutcome, KeyInput, PageState,
+    ActionReceipt, ClickInput, ElementRef, ElementSummary, FillInput, FillOutcome, Gate, KeyInput, PageState,
     PointerTarget, PortError, PortErrorKind, PortResult, ScrollInput, ScrollOutcome, TabRef, TypeInput,
     UploadInput, UploadOutcome,
 };
@@ -67,7 +67,7 @@ const LIB_JS: &str = include_str!("../../scripts/input/lib.js");
 /// An input script: the page-state function and the shared helpers, then `body`. The helpers
 /// name an element outside the roles named by their content by its text only when it is no
 /// longer than a name core shows ([`TARGET_NAME_CHARS`]).
-fn compose(body: &str) -> String {
+pub(crate) fn compose(body: &str) -> String {
     format!(
         "const glPageState = ({});\nconst GL_GENERIC_NAME_CHARS = {TARGET_NAME_CHARS};\n{LIB_JS}\n{body}",
         page::PAGE_STATE_FN.trim_end()
@@ -79,9 +79,10 @@ pub(crate) async fn click(
     s: &mut Session,
     tab: &TabRef,
     input: &ClickInput,
+    gate: &Gate,
     timeout: Duration,
 ) -> PortResult<ActionReceipt> {
-    bounded(timeout, pointer::click(s, tab, input, timeout)).await
+    bounded(timeout, pointer::click(s, tab, input, gate, timeout)).await
 }
 
 /// Move the pointer over a target.
@@ -89,9 +90,10 @@ pub(crate) async fn hover(
     s: &mut Session,
     tab: &TabRef,
     at: &PointerTarget,
+    gate: &Gate,
     timeout: Duration,
 ) -> PortResult<ActionReceipt> {
-    bounded(timeout, pointer::hover(s, tab, at, timeout)).await
+    bounded(timeout, pointer::hover(s, tab, at, gate, timeout)).await
 }
 
 /// Scroll.
@@ -99,9 +101,10 @@ pub(crate) async fn scroll(
     s: &mut Session,
     tab: &TabRef,
     input: &ScrollInput,
+    gate: &Gate,
     timeout: Duration,
 ) -> PortResult<ScrollOutcome> {
-    bounded(timeout, scroll::scroll(s, tab, input, timeout)).await
+    bounded(timeout, scroll::scroll(s, tab, input, gate, timeout)).await
 }
 
 /// Drag from one target to another.
@@ -110,9 +113,10 @@ pub(crate) async fn drag(
     tab: &TabRef,
     from: &PointerTarget,
     to: &PointerTarget,
+    gate: &Gate,
     timeout: Duration,
 ) -> PortResult<ActionReceipt> {
-    bounded(timeout, pointer::drag(s, tab, from, to, timeout)).await
+    bounded(timeout, pointer::drag(s, tab, from, to, gate, timeout)).await
 }
 
 /// Fill controls.
@@ -150,9 +154,10 @@ pub(crate) async fn upload(
     s: &mut Session,
     tab: &TabRef,
     input: &UploadInput,
+    gate: &Gate,
     timeout: Duration,
 ) -> PortResult<UploadOutcome> {
-    bounded(timeout, upload::upload(s, tab, input, timeout)).await
+    bounded(timeout, upload::upload(s, tab, input, gate, timeout)).await
 }
 
 // ---- shared helpers ----------------------------------------------------------------------

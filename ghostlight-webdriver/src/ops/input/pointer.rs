@@ -32,8 +32,8 @@ use fantoccini::actions::{
 };
 use fantoccini::elements::Element as WdElement;
 use ghostlight_core::port::{
-    ActionReceipt, ClickInput, ElementSummary, PageState, Point, PointerTarget, PortError, PortErrorKind,
-    PortResult, TabRef,
+    ActionReceipt, ClickInput, ElementSummary, Gate, PageState, Point, PointerTarget, PortError,
+    PortErrorKind, PortResult, TabRef,
 };
 use ghostlight_core::tools::click::MouseButton;
 use serde::Deserialize;
@@ -44,6 +44,7 @@ use super::{
 };
 use crate::config::Engine;
 use crate::errors::Sent;
+use crate::ops::frames;
 use crate::refs;
 use crate::session::Session;
 
@@ -75,6 +76,12 @@ struct Probe {
     #[serde(default)]
     draggable: bool,
     state: Option<Value>,
+    /// The URL of the document the script ran in.
+    #[serde(default)]
+    url: Option<String>,
+    /// A point's way through frames.
+    #[serde(flatten)]
+    trace: frames::Trace,
 }
 
 /// How the pointer reaches a target.
@@ -125,13 +132,14 @@ pub(super) async fn click(
     s: &mut Session,
     tab: &TabRef,
     input: &ClickInput,
+    gate: &Gate,
     timeout: Duration,
 ) -> PortResult<ActionReceipt> {
     if !(1..=MAX_CLICKS).contains(&input.count) {
         return Err(PortError::new(PortErrorKind::InvalidInput, "a click is one to three clicks"));
     }
     s.set_script_timeout(timeout).await?;
-    let at = locate(s, tab, &input.at, Locate { scroll: true, check: true }).await?;
+    let at = locate(s, tab, &input.at, gate, Locate { scroll: true, check: true }).await?;
     let button = button(input.button);
     let mut mouse = MouseActions::new(POINTER_ID.to_owned()).then(at.origin.move_to(None));
     for _ in 0..input.count {
@@ -139,7 +147,7 @@ pub(super) async fn click(
     }
     perform(s, mouse).await?;
     let page = after(s, at.before).await?;
-    Ok(ActionReceipt { element: at.summary, page })
+    Ok(ActionReceipt { element: at.summary, page, keys_withheld: 0 })
 }
 
 /// Move the pointer over a target.
@@ -147,13 +155,14 @@ pub(super) async fn hover(
     s: &mut Session,
     tab: &TabRef,
     at: &PointerTarget,
+    gate: &Gate,
     timeout: Duration,
 ) -> PortResult<ActionReceipt> {
     s.set_script_timeout(timeout).await?;
-    let at = locate(s, tab, at, Locate { scroll: true, check: true }).await?;
+    let at = locate(s, tab, at, gate, Locate { scroll: true, check: true }).await?;
     perform(s, MouseActions::new(POINTER_ID.to_owned()).then(at.origin.move_to(None))).await?;
     let page = after(s, at.before).await?;
-    Ok(ActionReceipt { element: at.summary, page })
+    Ok(ActionReceipt { element: at.summary, page, keys_withheld: 0 })
 }
 
 /// Drag from one target to another.
@@ -162,6 +171,7 @@ pub(super) async fn drag(
     tab: &TabRef,
     from: &PointerTarget,
     to: &PointerTarget,
+    gate: &Gate,
     timeout: Duration,
 ) -> PortResult<ActionReceipt> {
     let (source_frames, target_frames) = (frames_of(from)?, frames_of(to)?);
@@ -182,8 +192,8 @@ pub(super) async fn drag(
     }
     s.set_script_timeout(timeout).await?;
     let both_elements = source_frames.is_some() && target_frames.is_some();
-    let source = locate(s, tab, from, Locate { scroll: both_elements, check: true }).await?;
-    let target = match locate(s, tab, to, Locate { scroll: false, check: false }).await {
+    let source = locate(s, tab, from, gate, Locate { scroll: both_elements, check: true }).await?;
+    let target = match locate(s, tab, to, gate, Locate { scroll: false, check: false }).await {
         Ok(target) => target,
         Err(e) if e.kind() == PortErrorKind::InvalidInput => {
             return Err(PortError::new(
@@ -207,7 +217,7 @@ pub(super) async fn drag(
         perform(s, mouse).await?;
     }
     let page = after(s, source.before).await?;
-    Ok(ActionReceipt { element: source.summary, page })
+    Ok(ActionReceipt { element: source.summary, page, keys_withheld: 0 })
 }
 
 /// The HTML5 drag by script events (Firefox; see the module docs). The driver is in the
@@ -240,8 +250,15 @@ fn frames_of(target: &PointerTarget) -> PortResult<Option<Vec<String>>> {
     }
 }
 
-/// Locate a pointer target (see the module docs).
-async fn locate(s: &mut Session, tab: &TabRef, at: &PointerTarget, how: Locate) -> PortResult<Located> {
+/// Locate a pointer target (see the module docs), refusing one that lands in a document
+/// `gate` refuses (a point in such a frame, or an element in one).
+async fn locate(
+    s: &mut Session,
+    tab: &TabRef,
+    at: &PointerTarget,
+    gate: &Gate,
+    how: Locate,
+) -> PortResult<Located> {
     let options =
         |state: bool| json!({ "scroll": how.scroll, "check": how.check, "state": state, "cap": NAME_CHARS });
     match at {
@@ -251,6 +268,9 @@ async fn locate(s: &mut Session, tab: &TabRef, at: &PointerTarget, how: Locate) 
             let mut probe: Probe = run(s, &TARGET, args, Sent::Read).await?;
             let before = before_state(resolved.before.clone(), probe.state.take())?;
             accept(&mut probe)?;
+            if resolved.in_frame {
+                frames::admit(gate, probe.url.as_deref().unwrap_or_default())?;
+            }
             let origin = if resolved.in_frame {
                 Origin::Element(resolved.element.clone())
             } else {
@@ -275,6 +295,7 @@ async fn locate(s: &mut Session, tab: &TabRef, at: &PointerTarget, how: Locate) 
             let mut probe: Probe = run(s, &TARGET, args, Sent::Read).await?;
             let before = before_state(None, probe.state.take())?;
             accept(&mut probe)?;
+            frames::check_trace(s, tab, &[], std::mem::take(&mut probe.trace), gate).await?;
             Ok(Located {
                 origin: Origin::Viewport { x, y },
                 element: None,
@@ -323,6 +344,8 @@ mod tests {
             by: Some(RawSummary { role: "dialog".into(), name: Some("Cookies".into()) }),
             draggable: false,
             state: None,
+            url: None,
+            trace: frames::Trace::default(),
         };
         let covered = accept(&mut probe("covered")).expect_err("covered");
         assert_eq!(covered.kind(), PortErrorKind::Obstructed);

@@ -17,13 +17,14 @@ use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
 use fantoccini::actions::{InputSource, WheelAction, WheelActions};
-use ghostlight_core::port::{PortError, PortErrorKind, PortResult, ScrollInput, ScrollOutcome, TabRef};
+use ghostlight_core::port::{Gate, PortError, PortErrorKind, PortResult, ScrollInput, ScrollOutcome, TabRef};
 use ghostlight_core::tools::scroll::ScrollDirection;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{compose, element_arg, perform, pixel, run};
 use crate::errors::Sent;
+use crate::ops::frames;
 use crate::session::Session;
 
 /// The scroll script (`scripts/input/scroll.js`).
@@ -62,6 +63,7 @@ pub(super) async fn scroll(
     s: &mut Session,
     tab: &TabRef,
     input: &ScrollInput,
+    gate: &Gate,
     timeout: Duration,
 ) -> PortResult<ScrollOutcome> {
     s.set_script_timeout(timeout).await?;
@@ -90,7 +92,7 @@ pub(super) async fn scroll(
         }
         ScrollInput::Wheel { at, delta_y } => {
             let (x, y, delta) = (pixel(at.x)?, pixel(at.y)?, pixel(*delta_y)?);
-            s.tab(tab).await?;
+            frames::check_point(s, tab, x as f64, y as f64, gate).await?;
             let args = vec![json!("watch"), Value::Null, Value::Null, json!({ "x": x, "y": y })];
             let noted: Read = run(s, &SCROLL, args, Sent::Read).await?;
             if noted.status == "outside" {

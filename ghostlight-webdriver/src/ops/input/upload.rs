@@ -20,7 +20,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use ghostlight_core::limits::UPLOAD_TOTAL_MAX_BYTES;
 use ghostlight_core::port::{
-    ElementRef, InlineFile, Point, PortError, PortErrorKind, PortResult, TabRef, UploadDestination,
+    ElementRef, Gate, InlineFile, Point, PortError, PortErrorKind, PortResult, TabRef, UploadDestination,
     UploadFiles, UploadInput, UploadOutcome,
 };
 use serde::Deserialize;
@@ -28,6 +28,7 @@ use serde_json::{Value, json};
 
 use super::{NAME_CHARS, after, before_state, compose, pixel, resolve, run};
 use crate::errors::{self, Sent};
+use crate::ops::frames;
 use crate::session::Session;
 
 /// The file input check (`scripts/input/upload.js`).
@@ -56,12 +57,16 @@ pub(super) async fn upload(
     s: &mut Session,
     tab: &TabRef,
     input: &UploadInput,
+    gate: &Gate,
     timeout: Duration,
 ) -> PortResult<UploadOutcome> {
     s.set_script_timeout(timeout).await?;
     match &input.to {
         UploadDestination::Input(element) => to_input(s, tab, element, &input.files).await,
-        UploadDestination::Drop(point) => drop_at(s, tab, *point, &input.files).await,
+        UploadDestination::Drop(point) => {
+            frames::check_point(s, tab, point.x.floor(), point.y.floor(), gate).await?;
+            drop_at(s, tab, *point, &input.files).await
+        }
     }
 }
 

@@ -9,7 +9,10 @@
 // - glParent(node): the parent in the composed tree (a shadow root answers its host).
 // - glInside(outer, node): whether node is outer or inside it, across shadow roots.
 // - glDeepHit(doc, x, y): the topmost element at viewport point (x, y) of doc, through open
-//   shadow roots and same-origin iframes.
+//   shadow roots and same-origin iframes; glDeepTrace(doc, x, y) also answers the frame
+//   documents it entered and the cross-origin frame it stopped at.
+// - glArmKeyGuard(key, pinned), glDisarmKeyGuard(key): keep key presses inside one element
+//   while the adapter sends them (see the functions).
 // - glMeaningful(el): el or its nearest ancestor a person would name (a control, heading,
 //   image, dialog, focusable or ARIA-labelled element); el when there is none.
 // - glDraggable(el): el or its nearest ancestor with draggable="true", or null.
@@ -183,9 +186,19 @@ function glInside(outer, node) {
 }
 
 function glDeepHit(doc, x, y) {
+  return glDeepTrace(doc, x, y).hit;
+}
+
+// The deep hit at viewport point (x, y) of doc, with the documents it went through: `frames`
+// lists the URL of each same-origin frame document entered (outermost first), and `cross` is
+// {frame, x, y} when the hit stops at a frame this document cannot enter (another origin):
+// the frame element and the point inside its content box, for the adapter to follow.
+function glDeepTrace(doc, x, y) {
   let hit = doc.elementFromPoint(x, y);
   let cx = x;
   let cy = y;
+  const frames = [];
+  let cross = null;
   for (let hop = 0; hit && hop < GL_MAX_HOPS; hop++) {
     if (hit.shadowRoot) {
       const inner = hit.shadowRoot.elementFromPoint(cx, cy);
@@ -195,26 +208,31 @@ function glDeepHit(doc, x, y) {
       }
     }
     if (hit.localName === 'iframe' || hit.localName === 'frame') {
-      let inner = null;
+      const r = hit.getBoundingClientRect();
+      const fx = cx - (r.left + hit.clientLeft);
+      const fy = cy - (r.top + hit.clientTop);
+      let frameDoc = null;
       try {
-        const frameDoc = hit.contentDocument;
-        if (frameDoc) {
-          const r = hit.getBoundingClientRect();
-          cx -= r.left + hit.clientLeft;
-          cy -= r.top + hit.clientTop;
-          inner = frameDoc.elementFromPoint(cx, cy);
-        }
+        frameDoc = hit.contentDocument;
       } catch (_) {
-        inner = null;
+        frameDoc = null;
       }
+      if (!frameDoc) {
+        cross = { frame: hit, x: fx, y: fy };
+        break;
+      }
+      const inner = frameDoc.elementFromPoint(fx, fy);
       if (inner) {
+        frames.push(String(frameDoc.URL));
         hit = inner;
+        cx = fx;
+        cy = fy;
         continue;
       }
     }
     break;
   }
-  return hit;
+  return { hit, frames, cross };
 }
 
 function glMeaningful(el) {
@@ -264,4 +282,52 @@ function glDeepActive(doc) {
   }
   if (!el || el.localName === 'body' || el.localName === 'html') return null;
   return el;
+}
+
+// ---- key guard ----------------------------------------------------------------------------
+// While the adapter sends keys for `pinned` (null: the page itself, while no element has
+// focus), a key event whose composed path does not include it is cancelled (so it types
+// nothing and moves no focus) and counted, and so is every key event after the first such
+// one. A blur of the window (focus moved into a child frame, another document) is noted: keys
+// sent after it are not seen here. The guard is stored on the window under the adapter's
+// nonce `key`, and taken off by glDisarmKeyGuard, which answers the counts.
+function glArmKeyGuard(key, pinned) {
+  const view = pinned ? pinned.ownerDocument.defaultView : window;
+  glDisarmKeyGuard(key, view);
+  const doc = view.document;
+  const counts = { withheld: 0, seen: 0, left: false, crossed: false };
+  const mine = (event) => {
+    const path = event.composedPath();
+    if (pinned) return path.includes(pinned);
+    const first = path[0];
+    return first === doc.body || first === doc.documentElement || first === doc || first === view;
+  };
+  const onKey = (event) => {
+    if (event.type === 'keydown') counts.seen += 1;
+    if (!counts.left && mine(event)) return;
+    counts.left = true;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    if (event.type === 'keydown') counts.withheld += 1;
+  };
+  const onBlur = (event) => {
+    if (event.target === view) counts.crossed = true;
+  };
+  const kinds = ['keydown', 'keypress', 'beforeinput', 'keyup'];
+  for (const kind of kinds) view.addEventListener(kind, onKey, true);
+  view.addEventListener('blur', onBlur, true);
+  const off = () => {
+    for (const kind of kinds) view.removeEventListener(kind, onKey, true);
+    view.removeEventListener('blur', onBlur, true);
+  };
+  Object.defineProperty(view, key, { value: { counts, off }, configurable: true, enumerable: false });
+}
+
+function glDisarmKeyGuard(key, view) {
+  const w = view || window;
+  const guard = w[key];
+  if (!guard) return null;
+  guard.off();
+  delete w[key];
+  return guard.counts;
 }

@@ -6,16 +6,19 @@
 //   options.check, hit tested at its in-view centre point (WebDriver's definition: the centre
 //   of the part of its first layout box inside the viewport, floored).
 // - point: a viewport point of this document; the element there is described.
-// Answers {status, x, y, summary, by, draggable, state}: status is
+// Answers {status, x, y, summary, by, draggable, state, url, frames, cross}: status is
 //   'ok'        x, y: the point (viewport of this document); summary: the element hit or
 //               targeted; draggable: whether it (or an ancestor) has draggable="true";
 //   'covered'   another element is topmost at the target's centre; by: its summary;
 //   'nobox'     the element has no layout box (hidden, display:none, detached);
 //   'outside'   the point (or the target's centre) is outside the viewport.
 // state: the page state (glPageState) when options.state, taken before any input.
+// url: this document's URL (the document an element target lives in). For a point: frames,
+// the same-origin frame documents the hit entered, and cross, the frame of another origin it
+// stopped at with the point inside it (glDeepTrace), for the adapter's gate.
 const [target, point, options] = arguments;
 const cap = options.cap;
-const out = {};
+const out = { url: String(document.URL) };
 if (options.state) out.state = glPageState();
 const view = target ? target.ownerDocument.defaultView : window;
 const width = view.innerWidth;
@@ -56,9 +59,11 @@ if (target) {
 if (!(point.x >= 0 && point.y >= 0 && point.x < width && point.y < height)) {
   return Object.assign(out, { status: 'outside' });
 }
-const hit = glDeepHit(document, point.x, point.y);
+const trace = glDeepTrace(document, point.x, point.y);
+const hit = trace.hit;
 if (!hit) return Object.assign(out, { status: 'outside' });
+const cross = trace.cross ? { frame: trace.cross.frame, x: trace.cross.x, y: trace.cross.y } : null;
 return Object.assign(out, {
-  status: 'ok', x: point.x, y: point.y, summary: glSummary(glMeaningful(hit), cap),
-  draggable: glDraggable(hit) !== null,
+  status: 'ok', x: point.x, y: point.y, summary: cross ? null : glSummary(glMeaningful(hit), cap),
+  draggable: glDraggable(hit) !== null, frames: trace.frames, cross,
 });

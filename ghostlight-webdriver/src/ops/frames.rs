@@ -1,0 +1,369 @@
+//! Frames and the call's [`Gate`]: which documents pointer input lands in, and which frames
+//! a capture shows.
+//!
+//! - **Points.** The hit test (`glDeepTrace` in `scripts/input/lib.js`) reports the URL of
+//!   every same-origin frame document it entered and stops at a frame of another origin with
+//!   the point inside it; [`check_trace`] follows such a frame by switching into it (WebDriver
+//!   can, whatever the origin), reads its URL and traces on, and refuses the first document
+//!   the gate refuses ([`PortError::outside_authority`]) before anything is dispatched. A
+//!   document whose URL cannot be read is refused too (fail closed).
+//! - **Captures.** [`refused_boxes`] lists the frames on screen (`scripts/frame_boxes.js`),
+//!   follows frames of other origins the same way, and answers the boxes (document CSS
+//!   pixels) of every frame whose document the gate refuses, or cannot tell; [`blank`] paints
+//!   them over in an image. So a screenshot or a recording never shows a document outside
+//!   authority, even framed in one inside it.
+//!
+//! The page could move a frame between the check and the input (a round trip later): the
+//! check narrows what a page can make Ghostlight do, it is not atomic with the dispatch.
+
+use std::io::Cursor;
+use std::sync::LazyLock;
+
+use ghostlight_core::port::{CssRect, Gate, PortError, PortErrorKind, PortResult, TabRef};
+use image::{ImageEncoder, Rgba, RgbaImage};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use url::Url;
+
+use crate::errors::Sent;
+use crate::session::Session;
+
+/// How many frames deep a trace or a listing follows frames of other origins.
+const MAX_CROSS_DEPTH: usize = 6;
+/// The colour a refused frame is painted over with (opaque mid grey).
+const BLANK: Rgba<u8> = Rgba([128, 128, 128, 255]);
+/// The WebDriver element reference key.
+const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
+/// The frame listing (see the script's header).
+const FRAME_BOXES: &str = include_str!("../scripts/frame_boxes.js");
+
+/// A hit test's way through frames, as the input scripts answer it.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct Trace {
+    /// URLs of the same-origin frame documents entered, outermost first.
+    #[serde(default)]
+    pub(crate) frames: Vec<String>,
+    /// The frame of another origin the hit stopped at, with the point inside it.
+    #[serde(default)]
+    pub(crate) cross: Option<Cross>,
+}
+
+/// A frame of another origin and a point inside its content box.
+#[derive(Debug, Deserialize)]
+pub(crate) struct Cross {
+    /// The frame element (a WebDriver element reference).
+    pub(crate) frame: Value,
+    /// The point, in the frame's viewport.
+    pub(crate) x: f64,
+    /// The point, in the frame's viewport.
+    pub(crate) y: f64,
+}
+
+/// The answer of the trace inside a frame of another origin.
+#[derive(Debug, Deserialize)]
+struct Inside {
+    url: String,
+    #[serde(flatten)]
+    trace: Trace,
+}
+
+/// The script that traces viewport point `(arguments[0], arguments[1])` of the current
+/// document (after the input helpers): its URL, and the trace.
+static TRACE: LazyLock<String> = LazyLock::new(|| {
+    super::input::compose(
+        "const [x, y] = arguments;\nconst t = glDeepTrace(document, x, y);\n\
+         return { url: String(document.URL), frames: t.frames, \
+         cross: t.cross ? { frame: t.cross.frame, x: t.cross.x, y: t.cross.y } : null };",
+    )
+});
+
+/// Check that pointer input at viewport point `(x, y)` of `tab`'s top document lands only in
+/// documents `gate` admits (the page itself was authorized by the executor).
+pub(crate) async fn check_point(
+    s: &mut Session,
+    tab: &TabRef,
+    x: f64,
+    y: f64,
+    gate: &Gate,
+) -> PortResult<()> {
+    s.tab(tab).await?;
+    let inside = trace_here(s, x, y).await?;
+    check_trace(s, tab, &[], inside.trace, gate).await
+}
+
+/// Trace `(x, y)` in the current document.
+async fn trace_here(s: &mut Session, x: f64, y: f64) -> PortResult<Inside> {
+    let value = s.execute(&TRACE, vec![json!(x), json!(y)], Sent::Read).await?;
+    serde_json::from_value(value)
+        .map_err(|_| PortError::new(PortErrorKind::Other, "the frame trace answered an unexpected shape"))
+}
+
+/// Refuse a document the gate refuses; a URL that does not parse is refused too (fail closed:
+/// nothing is dispatched into a document that cannot be named).
+pub(crate) fn admit(gate: &Gate, url: &str) -> PortResult<()> {
+    match Url::parse(url) {
+        Ok(url) if gate.admits(&url) => Ok(()),
+        Ok(url) => Err(PortError::outside_authority(url)),
+        Err(_) => Err(PortError::new(PortErrorKind::Other, "a frame's document has no usable URL")),
+    }
+}
+
+/// Check a hit test's `trace` (taken in the document of `tab` inside the frames `path`)
+/// against `gate`, following frames of other origins. Leaves the driver in `tab`'s top
+/// document when it followed any.
+pub(crate) async fn check_trace(
+    s: &mut Session,
+    tab: &TabRef,
+    path: &[String],
+    trace: Trace,
+    gate: &Gate,
+) -> PortResult<()> {
+    let mut path = path.to_vec();
+    let mut trace = trace;
+    let mut followed = false;
+    for _ in 0..=MAX_CROSS_DEPTH {
+        for url in &trace.frames {
+            admit(gate, url)?;
+        }
+        let Some(cross) = trace.cross.take() else { break };
+        let id = element_id(&cross.frame)
+            .ok_or_else(|| PortError::new(PortErrorKind::Other, "the hit test named no frame element"))?;
+        path.push(id);
+        followed = true;
+        s.enter_frames(tab, &path).await?;
+        let inside = trace_here(s, cross.x, cross.y).await?;
+        admit(gate, &inside.url)?;
+        trace = inside.trace;
+    }
+    if trace.cross.is_some() {
+        return Err(PortError::new(
+            PortErrorKind::Other,
+            "the point lies in frames nested too deep to check",
+        ));
+    }
+    if followed {
+        s.tab(tab).await?;
+    }
+    Ok(())
+}
+
+/// One frame as the listing answers it.
+#[derive(Debug, Deserialize)]
+struct RawBox {
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+    url: Option<String>,
+    e: Option<Value>,
+}
+
+/// The listing's answer.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Listing {
+    scroll_x: f64,
+    scroll_y: f64,
+    width: f64,
+    frames: Vec<RawBox>,
+}
+
+/// The frames on screen the gate refuses, and the view they were measured in.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Refused {
+    /// The refused frames' boxes, in document CSS pixels.
+    pub(crate) boxes: Vec<CssRect>,
+    /// The page's scroll offsets when listed (the viewport's origin in the document).
+    pub(crate) scroll: (f64, f64),
+    /// The viewport's width in CSS pixels.
+    pub(crate) viewport_width: f64,
+}
+
+impl Refused {
+    /// Paint the boxes over a viewport screenshot taken at the listing's view.
+    pub(crate) fn blank_viewport(&self, png: Vec<u8>) -> PortResult<Vec<u8>> {
+        if self.boxes.is_empty() {
+            return Ok(png);
+        }
+        let width = png_width(&png)?;
+        blank(png, self.scroll, self.viewport_width / f64::from(width), &self.boxes)
+    }
+}
+
+/// The width in a PNG's header.
+fn png_width(png: &[u8]) -> PortResult<u32> {
+    match png.get(16..20) {
+        Some(&[a, b, c, d]) if png.starts_with(b"\x89PNG") => Ok(u32::from_be_bytes([a, b, c, d]).max(1)),
+        _ => Err(PortError::new(PortErrorKind::Other, "a screenshot is not a PNG")),
+    }
+}
+
+/// The boxes (document CSS pixels of `tab`'s page) of the frames on screen whose documents
+/// `gate` refuses or whose URL cannot be read. Leaves the driver in `tab`'s top document.
+pub(crate) async fn refused_boxes(s: &mut Session, tab: &TabRef, gate: &Gate) -> PortResult<Refused> {
+    s.tab(tab).await?;
+    let listing = list(s).await?;
+    let scroll = (listing.scroll_x, listing.scroll_y);
+    let view = Refused { boxes: Vec::new(), scroll, viewport_width: listing.width };
+    if listing.frames.is_empty() {
+        return Ok(view);
+    }
+    let mut refused = Vec::new();
+    // (frame path, offset of its viewport in the top viewport, its frames, depth)
+    let mut pending = vec![(Vec::<String>::new(), (0.0, 0.0), listing.frames, 0)];
+    while let Some((path, offset, frames, depth)) = pending.pop() {
+        for frame in frames {
+            let rect = CssRect {
+                x: frame.x + offset.0 + scroll.0,
+                y: frame.y + offset.1 + scroll.1,
+                width: frame.w,
+                height: frame.h,
+            };
+            match (&frame.url, frame.e.as_ref().and_then(element_id)) {
+                (Some(url), _) => {
+                    if admit(gate, url).is_err() {
+                        refused.push(rect);
+                    }
+                }
+                (None, Some(id)) if depth < MAX_CROSS_DEPTH => {
+                    let mut inner = path.clone();
+                    inner.push(id);
+                    match enter_and_list(s, tab, &inner).await {
+                        Some((url, listing)) if admit(gate, &url).is_ok() => {
+                            let origin = (frame.x + offset.0, frame.y + offset.1);
+                            pending.push((inner, origin, listing.frames, depth + 1));
+                        }
+                        _ => refused.push(rect),
+                    }
+                }
+                // Another origin that cannot be entered from here: blanked.
+                (None, _) => refused.push(rect),
+            }
+        }
+    }
+    s.tab(tab).await?;
+    Ok(Refused { boxes: refused, ..view })
+}
+
+/// The frame listing of the current document.
+async fn list(s: &mut Session) -> PortResult<Listing> {
+    let value = s.execute(FRAME_BOXES, Vec::new(), Sent::Read).await?;
+    serde_json::from_value(value)
+        .map_err(|_| PortError::new(PortErrorKind::Other, "the frame listing answered an unexpected shape"))
+}
+
+/// Enter the frames `path` of `tab` and answer the frame document's URL and frame listing
+/// (`None` when that fails: the frame is then treated as refused).
+async fn enter_and_list(s: &mut Session, tab: &TabRef, path: &[String]) -> Option<(String, Listing)> {
+    s.enter_frames(tab, path).await.ok()?;
+    let url = s.execute("return String(document.URL);", Vec::new(), Sent::Read).await.ok()?;
+    let url = url.as_str()?.to_owned();
+    let listing = list(s).await.ok()?;
+    Some((url, listing))
+}
+
+/// Paint `boxes` (document CSS pixels) over a PNG whose top-left pixel shows document point
+/// `origin` at `css_per_pixel`. Answers the PNG unchanged when no box reaches it.
+pub(crate) fn blank(
+    png: Vec<u8>,
+    origin: (f64, f64),
+    css_per_pixel: f64,
+    boxes: &[CssRect],
+) -> PortResult<Vec<u8>> {
+    if boxes.is_empty() || !(css_per_pixel.is_finite() && css_per_pixel > 0.0) {
+        return Ok(png);
+    }
+    let bad = || PortError::new(PortErrorKind::Other, "a captured image could not be re-encoded");
+    let mut image =
+        image::load_from_memory_with_format(&png, image::ImageFormat::Png).map_err(|_| bad())?.to_rgba8();
+    let (width, height) = image.dimensions();
+    let mut painted = false;
+    for rect in boxes {
+        let to_px = |css: f64, from: f64| ((css - from) / css_per_pixel).max(0.0);
+        let left = to_px(rect.x, origin.0).floor().min(f64::from(width)) as u32;
+        let top = to_px(rect.y, origin.1).floor().min(f64::from(height)) as u32;
+        let right = to_px(rect.x + rect.width, origin.0).ceil().min(f64::from(width)) as u32;
+        let bottom = to_px(rect.y + rect.height, origin.1).ceil().min(f64::from(height)) as u32;
+        for y in top..bottom {
+            for x in left..right {
+                image.put_pixel(x, y, BLANK);
+            }
+        }
+        painted |= right > left && bottom > top;
+    }
+    if !painted {
+        return Ok(png);
+    }
+    encode(&image).map_err(|_| bad())
+}
+
+fn encode(image: &RgbaImage) -> image::ImageResult<Vec<u8>> {
+    let mut out = Cursor::new(Vec::new());
+    image::codecs::png::PngEncoder::new(&mut out).write_image(
+        image.as_raw(),
+        image.width(),
+        image.height(),
+        image::ExtendedColorType::Rgba8,
+    )?;
+    Ok(out.into_inner())
+}
+
+/// The element id of a WebDriver element reference.
+fn element_id(value: &Value) -> Option<String> {
+    value.get(ELEMENT_KEY)?.as_str().filter(|id| !id.is_empty()).map(str::to_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn png(width: u32, height: u32) -> Vec<u8> {
+        let image = RgbaImage::from_pixel(width, height, Rgba([255, 0, 0, 255]));
+        encode(&image).expect("encodes")
+    }
+
+    #[test]
+    fn blanking_paints_the_boxes_where_they_show() {
+        let boxes = [CssRect { x: 110.0, y: 210.0, width: 20.0, height: 10.0 }];
+        // The image shows document (100, 200) onward at 2 image pixels per CSS pixel.
+        let out = blank(png(100, 100), (100.0, 200.0), 0.5, &boxes).expect("blanked");
+        let image = image::load_from_memory(&out).expect("png").to_rgba8();
+        assert_eq!(*image.get_pixel(25, 25), BLANK, "inside the box");
+        assert_eq!(*image.get_pixel(19, 19), Rgba([255, 0, 0, 255]), "before it");
+        assert_eq!(*image.get_pixel(60, 25), Rgba([255, 0, 0, 255]), "after it");
+    }
+
+    #[test]
+    fn boxes_outside_the_image_change_nothing() {
+        let original = png(10, 10);
+        let far = [CssRect { x: 500.0, y: 500.0, width: 10.0, height: 10.0 }];
+        assert_eq!(blank(original.clone(), (0.0, 0.0), 1.0, &far).expect("same"), original);
+        assert_eq!(blank(original.clone(), (0.0, 0.0), 1.0, &[]).expect("same"), original);
+    }
+
+    #[test]
+    fn viewport_blanking_measures_the_scale_from_the_image() {
+        // A 200 CSS px wide viewport captured at 2 image pixels per CSS pixel, scrolled by 50.
+        let refused = Refused {
+            boxes: vec![CssRect { x: 10.0, y: 60.0, width: 10.0, height: 10.0 }],
+            scroll: (0.0, 50.0),
+            viewport_width: 200.0,
+        };
+        let out = refused.blank_viewport(png(400, 100)).expect("blanked");
+        let image = image::load_from_memory(&out).expect("png").to_rgba8();
+        assert_eq!(*image.get_pixel(25, 25), BLANK);
+        assert_eq!(*image.get_pixel(45, 25), Rgba([255, 0, 0, 255]));
+        assert_eq!(png_width(b"not a png").map_err(|e| e.kind()), Err(PortErrorKind::Other));
+    }
+
+    #[test]
+    fn urls_that_do_not_parse_are_refused() {
+        let open = Gate::open();
+        assert!(admit(&open, "https://example.com/").is_ok());
+        assert!(admit(&open, "not a url").is_err());
+        let none = Gate::new(|_| false);
+        let refused = admit(&none, "https://denied.test/").expect_err("refused");
+        assert_eq!(refused.kind(), PortErrorKind::OutsideAuthority);
+        assert_eq!(refused.refused_document().map(Url::as_str), Some("https://denied.test/"));
+    }
+}

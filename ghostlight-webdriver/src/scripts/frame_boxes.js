@@ -1,0 +1,46 @@
+// Frames on screen, for the gate (ops/frames.rs): every visible iframe or frame of this
+// document, through open shadow roots and into same-origin frame documents, with its content
+// box in this document's viewport coordinates and its document's URL. A frame of another
+// origin answers url null: a frame of this document also answers its element (the adapter
+// switches into it to read the URL); one nested in a same-origin frame answers no element
+// (it cannot be entered from here, so the adapter blanks it). Bounded by MAX_FRAMES.
+//
+// arguments: [] — answers {scrollX, scrollY, width, height, frames: [{x, y, w, h, url, e}]}
+const MAX_FRAMES = 64;
+const MAX_NODES = 20000;
+const frames = [];
+const visit = (root, dx, dy, top) => {
+  const stack = [root];
+  let nodes = 0;
+  while (stack.length && frames.length < MAX_FRAMES && nodes < MAX_NODES) {
+    const node = stack.pop();
+    nodes += 1;
+    if (node.shadowRoot) stack.push(node.shadowRoot);
+    for (let child = node.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
+    const tag = node.localName;
+    if (tag !== 'iframe' && tag !== 'frame') continue;
+    const r = node.getBoundingClientRect();
+    if (r.width <= 0 || r.height <= 0) continue;
+    const x = dx + r.left + node.clientLeft;
+    const y = dy + r.top + node.clientTop;
+    const w = node.clientWidth || r.width;
+    const h = node.clientHeight || r.height;
+    let doc = null;
+    try {
+      doc = node.contentDocument;
+    } catch (_) {
+      doc = null;
+    }
+    if (doc) {
+      frames.push({ x, y, w, h, url: String(doc.URL), e: null });
+      if (doc.documentElement) visit(doc.documentElement, x, y, false);
+    } else {
+      frames.push({ x, y, w, h, url: null, e: top ? node : null });
+    }
+  }
+};
+if (document.documentElement) visit(document.documentElement, 0, 0, true);
+return {
+  scrollX: window.scrollX, scrollY: window.scrollY,
+  width: window.innerWidth, height: window.innerHeight, frames,
+};
