@@ -437,11 +437,33 @@ pub(crate) async fn focused_element(s: &mut Session, tab: &TabRef) -> PortResult
         }
         match raw.focus_frame.as_ref().and_then(element_id) {
             Some(frame) => frames.push(frame),
+            // Focus is in this frame's document but on no element of it (its body): keys go
+            // to the frame, so the frame element itself is the focused element, with the
+            // frame's document among the frames (the executor checks it).
+            None if level > 0 => {
+                return Ok(Some(FocusedElement { element: frame_element(s, &handle, &frames), frames: urls }));
+            }
             None => return Ok(None),
         }
     }
     // Focus lies deeper than the frames followed: report nothing rather than guess.
     Ok(None)
+}
+
+/// The frame element at the end of `frames` (iframe element ids from the top document down),
+/// as the focused element: a control with no name, focused.
+fn frame_element(s: &Session, handle: &str, frames: &[String]) -> PerceivedElement {
+    let (id, parents) = frames.split_last().map_or(("", frames), |(id, parents)| (id.as_str(), parents));
+    PerceivedElement {
+        element: s.element_ref(handle, parents, id),
+        role: "iframe".to_owned(),
+        name: None,
+        states: vec![ElementState::Focused],
+        credential: None,
+        depth: None,
+        text: None,
+        control: true,
+    }
 }
 
 /// Whether `element` is still attached and visible.

@@ -98,6 +98,9 @@ pub fn respond(ask: &Ask<'_>) -> Reply {
         );
         return Reply { cache_control: Some("max-age=600"), ..html(body) };
     }
+    if let Some(page) = path.strip_prefix("/boundary/") {
+        return html(boundary(page, ask));
+    }
     if let Some(name) = path.strip_prefix("/tabs/") {
         return html(format!("{HEAD}<title>Tab {name}</title><h1>Tab {name}</h1>{TABS_SCRIPT}"));
     }
@@ -362,4 +365,59 @@ fn many() -> String {
         ));
     }
     body
+}
+
+/// The pages of the authority-boundary tests (`tests/boundary.rs`): on the first host, forms
+/// and a page framing the second host; on the second host (outside the tests' authority), a
+/// red widget whose button and form report to the server, and a red page with a title that
+/// must never be shown.
+fn boundary(page: &str, ask: &Ask<'_>) -> String {
+    let denied = format!("http://{HOST_B}:{}", ask.ports[1]);
+    match page {
+        "login" => format!(
+            "{HEAD}<title>Sign in</title><h1>Sign in</h1>\
+             <p><label>User <input id=user></label></p>\
+             <p><label>Password <input id=pw type=password></label></p>"
+        ),
+        "advance" => format!(
+            "{HEAD}<title>Verify</title><h1>Verify</h1>\
+             <p><label>Code <input id=code maxlength=3 \
+             oninput=\"if (this.value.length >= 3) document.getElementById('pw').focus()\"></label></p>\
+             <p><label>Password <input id=pw type=password></label></p>"
+        ),
+        "framed" => format!(
+            "{HEAD}<title>Framed</title><body style=\"background:#fff\"><h1>Framed widget</h1>\
+             <iframe id=deny src=\"{denied}/boundary/widget\" \
+             style=\"position:absolute;left:20px;top:120px;width:400px;height:160px;border:0\"></iframe>\
+             <iframe id=denyform src=\"{denied}/boundary/field\" \
+             style=\"position:absolute;left:20px;top:320px;width:400px;height:120px;border:0\"></iframe>\
+             <p style=\"position:absolute;left:460px;top:120px\"><button id=mine>Mine</button></p>"
+        ),
+        "out" => format!(
+            "{HEAD}<title>Leaving</title><script>location.replace('{denied}/boundary/secret')</script>"
+        ),
+        "wrap" => format!(
+            "{HEAD}<title>Wrapped</title><h1>Wrapped</h1><script>\
+             window.captured = 0;\
+             const original = URL.createObjectURL;\
+             URL.createObjectURL = function (blob) {{\
+               window.captured += 1; fetch('/boundary/leak'); return original.call(URL, blob); }};\
+             </script>"
+        ),
+        "widget" if ask.host == HOST_B => format!(
+            "{HEAD}<title>Widget</title><body style=\"margin:0;background:#f00\">\
+             <button id=press style=\"margin:0;width:400px;height:160px;background:#f00;border:0\" \
+             onclick=\"fetch('/boundary/clicked')\">Press</button>"
+        ),
+        "field" if ask.host == HOST_B => format!(
+            "{HEAD}<title>Field</title><body style=\"margin:0;background:#f00\">\
+             <form action=\"/boundary/typed\"><input id=q name=q \
+             onkeydown=\"fetch('/boundary/key')\" \
+             style=\"margin:0;width:400px;height:120px;background:#f00;border:0\"></form>"
+        ),
+        "secret" if ask.host == HOST_B => {
+            format!("{HEAD}<title>Denied secret title</title><body style=\"background:#f00\"><h1>Secret</h1>")
+        }
+        _ => format!("{HEAD}<title>Nothing</title>"),
+    }
 }

@@ -48,6 +48,8 @@ const KEYBOARD_ID: &str = "ghostlight-keyboard";
 const DELETE: char = '\u{E017}';
 /// WebDriver's Enter key.
 const ENTER: char = '\u{E007}';
+/// WebDriver's Tab key.
+const TAB: char = '\u{E004}';
 /// The first and last characters WebDriver reads as special keys.
 const RESERVED_KEYS: std::ops::RangeInclusive<char> = '\u{E000}'..='\u{E05D}';
 /// The most key actions one `press_keys` may send (core's own bounds stay far below).
@@ -152,12 +154,22 @@ pub(super) async fn type_text(
                 perform(s, keys(chunk, &[], 1)).await?;
             }
         } else {
-            let text: String = text.iter().collect();
-            match resolved.element.send_keys(&text).await {
-                Ok(()) => {}
-                // A key opened a dialog: the text was (partly) delivered.
-                Err(e) if errors::is_dialog(&e) => {}
-                Err(e) => return Err(errors::cmd(&e, Sent::Act).effect_unknown()),
+            // Element Send Keys for the characters; a Tab as a key action (geckodriver's Send
+            // Keys types a `\t` without moving focus, which a person's Tab does).
+            for (index, part) in text.split(|c| *c == '\t').enumerate() {
+                if index > 0 {
+                    perform(s, keys(&[TAB], &[], 1)).await?;
+                }
+                if part.is_empty() {
+                    continue;
+                }
+                let part: String = part.iter().collect();
+                match resolved.element.send_keys(&part).await {
+                    Ok(()) => {}
+                    // A key opened a dialog: the text was (partly) delivered.
+                    Err(e) if errors::is_dialog(&e) => {}
+                    Err(e) => return Err(errors::cmd(&e, Sent::Act).effect_unknown()),
+                }
             }
         }
     }
@@ -282,9 +294,13 @@ fn keys(pressed: &[char], held: &[char], repeat: usize) -> KeyActions {
     actions
 }
 
-/// A typed character as a key (`\n` is Enter).
+/// A typed character as a key (`\n` is Enter, `\t` is Tab).
 fn typed(c: char) -> char {
-    if c == '\n' { ENTER } else { c }
+    match c {
+        '\n' => ENTER,
+        '\t' => TAB,
+        c => c,
+    }
 }
 
 /// The WebDriver key value of a key.
@@ -303,7 +319,7 @@ fn key_value(key: &Key) -> PortResult<char> {
 fn named_value(key: NamedKey) -> char {
     match key {
         NamedKey::Enter => ENTER,
-        NamedKey::Tab => '\u{E004}',
+        NamedKey::Tab => TAB,
         NamedKey::Escape => '\u{E00C}',
         NamedKey::Backspace => '\u{E003}',
         NamedKey::Delete => DELETE,

@@ -1,0 +1,356 @@
+//! The authority boundary against real browsers (issue 13), through `Ghostlight::invoke` over
+//! the WebDriver adapter, on headless Chromium and Firefox. The authority allows 127.0.0.1
+//! only; 127.0.0.2 (the fixture's second host, same machine) plays the denied site, and its
+//! server's request counts prove what reached it.
+//!
+//! Probes (each was a way around the boundary before):
+//! - a `\t` in typed text, or a `Tab` stroke, moving focus into a password field;
+//! - a page moving focus into its password field while keys are typed;
+//! - a click, hover, drag or wheel at a screenshot point over a frame from the denied host;
+//! - focused typing and keys while focus sits in such a frame;
+//! - screenshots and recordings showing such a frame, or a page of the denied host;
+//! - a download save handing the replay to a page's script;
+//! - titles of pages outside authority.
+
+mod harness;
+mod support;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use ghostlight_core::authority::{AuthorityLayers, Settings};
+use ghostlight_core::{Cancellation, Effect, Envelope, Ghostlight, Status, ToolResult};
+use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
+use serde_json::{Value, json};
+use support::{HOST_B, Site, scenario, selected};
+
+#[tokio::test]
+async fn chromium() {
+    if selected(Engine::Chromium) {
+        run(Engine::Chromium).await;
+    }
+}
+
+#[tokio::test]
+async fn firefox() {
+    if selected(Engine::Firefox) {
+        run(Engine::Firefox).await;
+    }
+}
+
+async fn run(engine: Engine) {
+    let site = Site::start();
+    let browser = Arc::new(WebDriverBrowser::new(WebDriverConfig::for_engine(engine)));
+    let b = Boundary::new(browser.clone(), &site);
+    scenario(engine, "tab_in_typed_text_stops_before_the_password", tab_in_typed_text(&b)).await;
+    scenario(engine, "tab_stroke_stops_before_the_password", tab_stroke(&b)).await;
+    scenario(engine, "page_moving_focus_withholds_the_keys", page_moves_focus(&b)).await;
+    scenario(engine, "pointer_input_into_a_denied_frame_is_blocked", pointer_into_denied_frame(&b)).await;
+    scenario(engine, "keys_into_a_denied_frame_are_blocked", keys_into_denied_frame(&b)).await;
+    scenario(engine, "screenshots_blank_denied_frames", screenshots_blank(&b)).await;
+    scenario(engine, "recordings_keep_nothing_of_a_denied_page", recordings(&b)).await;
+    scenario(engine, "download_never_reaches_page_script", download(&b)).await;
+    scenario(engine, "pages_outside_authority_have_no_title", titles(&b)).await;
+    browser.shutdown().await;
+}
+
+/// Ghostlight allowing 127.0.0.1 only (and `execute`, to read fields back).
+struct Boundary<'s> {
+    g: Ghostlight,
+    browser: Arc<WebDriverBrowser>,
+    site: &'s Site,
+}
+
+impl<'s> Boundary<'s> {
+    fn new(browser: Arc<WebDriverBrowser>, site: &'s Site) -> Self {
+        let user: Settings = serde_json::from_value(json!({
+            "capabilities": {"allow": ["execute"]},
+            "hosts": {"allow": ["127.0.0.1"]},
+        }))
+        .expect("settings");
+        let authority = AuthorityLayers { user: Some(user), organization: None }.compile();
+        Boundary { g: Ghostlight::builder(browser.clone()).authority(authority).build(), browser, site }
+    }
+
+    async fn result(&self, tool: &str, arguments: Value) -> ToolResult {
+        self.g
+            .invoke(tool, &arguments, &Cancellation::never())
+            .await
+            .unwrap_or_else(|e| panic!("{tool}: {e}"))
+    }
+
+    async fn call(&self, tool: &str, arguments: Value) -> Envelope {
+        self.result(tool, arguments).await.envelope
+    }
+
+    async fn ok(&self, tool: &str, arguments: Value) -> Envelope {
+        let envelope = self.call(tool, arguments).await;
+        assert_eq!(envelope.status, Status::Succeeded, "{tool}: {}", envelope.summary);
+        envelope
+    }
+
+    /// Open `path` of the allowed host in a new tab; answers the tab handle.
+    async fn open(&self, path: &str) -> String {
+        let opened =
+            self.ok("browser_navigate", json!({"url": self.site.url(path).as_str(), "new_tab": true})).await;
+        opened.facts["tab"].as_str().expect("a tab").to_owned()
+    }
+
+    /// Run `script` on the tab's (allowed) page and answer its value.
+    async fn eval(&self, tab: &str, script: &str) -> Value {
+        self.ok("browser_execute", json!({"tab": tab, "script": script})).await.facts["value"].clone()
+    }
+
+    async fn close(&self, tab: &str) {
+        self.ok("browser_tabs", json!({"action": "close", "tab": tab})).await;
+    }
+
+    /// The denied host as sentences name it.
+    fn denied_host(&self) -> String {
+        self.site
+            .url_b("/")
+            .host_str()
+            .map(|host| format!("{host}:{}", self.site.url_b("/").port().unwrap_or(80)))
+            .unwrap_or_default()
+    }
+}
+
+/// A blocked refusal naming the denied frame's host.
+fn assert_frame_blocked(b: &Boundary<'_>, probe: &str, envelope: &Envelope) {
+    assert_eq!(envelope.status, Status::Blocked, "{probe}: {}", envelope.summary);
+    assert_eq!(envelope.effect, Effect::None, "{probe}");
+    assert_eq!(envelope.facts["reason"], "frame_outside_authority", "{probe}: {:?}", envelope.facts);
+    assert_eq!(envelope.facts["host"], b.denied_host(), "{probe}");
+}
+
+async fn tab_in_typed_text(b: &Boundary<'_>) {
+    let tab = b.open("/boundary/login").await;
+    let typed = b
+        .call(
+            "browser_type_text",
+            json!({"tab": tab, "selector": {"name": "User"}, "text": "bob\tS3cr3t", "clear_first": true}),
+        )
+        .await;
+    assert_eq!(typed.status, Status::AttentionRequired, "{}", typed.summary);
+    assert_eq!(typed.effect, Effect::Partial);
+    assert_eq!(typed.facts["credential"], "password");
+    let text = serde_json::to_string(&typed).unwrap_or_default();
+    assert!(!text.contains("S3cr3t") && !text.contains("bob"), "{text}");
+    let fields = b.eval(&tab, "[user.value, pw.value]").await;
+    eprintln!("  fields {fields}");
+    assert_eq!(fields, json!(["bob", ""]), "nothing reached the password field");
+    b.close(&tab).await;
+}
+
+async fn tab_stroke(b: &Boundary<'_>) {
+    let tab = b.open("/boundary/login").await;
+    b.eval(&tab, "user.focus(); 0").await;
+    let pressed =
+        b.call("browser_press_key", json!({"tab": tab, "strokes": ["a", "Tab", "S", "3", "c", "X"]})).await;
+    assert_eq!(pressed.status, Status::AttentionRequired, "{}", pressed.summary);
+    assert_eq!(pressed.effect, Effect::Partial);
+    assert_eq!(pressed.facts["key"], "chars:1 Tab chars:4", "letters are never echoed");
+    assert_eq!(b.eval(&tab, "[user.value, pw.value]").await, json!(["a", ""]));
+    b.close(&tab).await;
+}
+
+async fn page_moves_focus(b: &Boundary<'_>) {
+    let tab = b.open("/boundary/advance").await;
+    let typed = b
+        .call("browser_type_text", json!({"tab": tab, "selector": {"name": "Code"}, "text": "123456"}))
+        .await;
+    assert_eq!(typed.status, Status::Failed, "{}", typed.summary);
+    assert_eq!(typed.facts["reason"], "focus_moved");
+    assert_eq!(typed.effect, Effect::Partial);
+    assert_eq!(typed.facts["character_count"], 3);
+    assert_eq!(b.eval(&tab, "[code.value, pw.value]").await, json!(["123", ""]));
+    b.close(&tab).await;
+}
+
+/// A viewport screenshot of `tab` and the image pixel of CSS point `(x, y)`.
+async fn view_point(b: &Boundary<'_>, tab: &str, x: f64, y: f64) -> (String, u64, u64) {
+    let shot = b.ok("browser_screenshot", json!({"tab": tab})).await;
+    let width = shot.facts["width"].as_f64().expect("width");
+    let css_width = b.eval(tab, "window.innerWidth").await.as_f64().expect("innerWidth");
+    let scale = width / css_width;
+    let view = shot.facts["view"].as_str().expect("a view").to_owned();
+    (view, (x * scale) as u64, (y * scale) as u64)
+}
+
+async fn pointer_into_denied_frame(b: &Boundary<'_>) {
+    let tab = b.open("/boundary/framed").await;
+    // The red "Press" button fills the frame #deny at (20, 120) 400×160 CSS px.
+    let (view, x, y) = view_point(b, &tab, 220.0, 200.0).await;
+    let (_, mx, my) = view_point(b, &tab, 500.0, 140.0).await;
+    let before = b.site.hits("/boundary/clicked");
+    for (probe, tool, arguments) in [
+        ("click", "browser_click", json!({"tab": tab, "view": view, "x": x, "y": y})),
+        ("hover", "browser_hover", json!({"tab": tab, "view": view, "x": x, "y": y})),
+        (
+            "drag into",
+            "browser_drag",
+            json!({"tab": tab, "view": view, "start_x": mx, "start_y": my, "end_x": x, "end_y": y}),
+        ),
+        (
+            "wheel",
+            "browser_scroll",
+            json!({"tab": tab, "view": view, "x": x, "y": y, "ticks": 1, "direction": "down"}),
+        ),
+    ] {
+        let envelope = b.call(tool, arguments).await;
+        assert_frame_blocked(b, probe, &envelope);
+    }
+    assert_eq!(b.site.hits("/boundary/clicked"), before, "the denied host saw no click");
+    // A point on the page's own button is fine.
+    let (view, mx, my) = view_point(b, &tab, 500.0, 140.0).await;
+    b.ok("browser_click", json!({"tab": tab, "view": view, "x": mx, "y": my})).await;
+    b.close(&tab).await;
+}
+
+async fn keys_into_denied_frame(b: &Boundary<'_>) {
+    let tab = b.open("/boundary/framed").await;
+    // Give the denied frame's field focus, as a person's click would (the adapter's test
+    // click, outside Ghostlight).
+    b.person_clicks("/boundary/framed", "#denyform").await;
+    let keys_before = b.site.hits("/boundary/key");
+    // The frame's document holding focus without a focused element is the frame too.
+    b.eval(&tab, "document.getElementById('deny').focus(); 0").await;
+    let body_focus = b.call("browser_press_key", json!({"tab": tab, "key": "Enter"})).await;
+    assert_frame_blocked(b, "Enter with focus in the frame's document", &body_focus);
+    b.person_clicks("/boundary/framed", "#denyform").await;
+    for (probe, tool, arguments) in [
+        ("focused typing", "browser_type_text", json!({"tab": tab, "focused": true, "text": "hello"})),
+        ("Enter", "browser_press_key", json!({"tab": tab, "key": "Enter"})),
+        ("a character", "browser_press_key", json!({"tab": tab, "key": "x"})),
+    ] {
+        let envelope = b.call(tool, arguments).await;
+        assert_frame_blocked(b, probe, &envelope);
+    }
+    assert_eq!(b.site.hits("/boundary/key"), keys_before, "no key reached the denied frame");
+    assert_eq!(b.site.hits("/boundary/typed"), 0, "nothing was submitted there");
+    b.close(&tab).await;
+}
+
+/// The RGB of image pixel `(x, y)` of a PNG.
+fn pixel(png: &[u8], x: u32, y: u32) -> [u8; 3] {
+    let image = image::load_from_memory_with_format(png, image::ImageFormat::Png).expect("a PNG").to_rgb8();
+    image.get_pixel(x.min(image.width() - 1), y.min(image.height() - 1)).0
+}
+
+async fn screenshots_blank(b: &Boundary<'_>) {
+    let tab = b.open("/boundary/framed").await;
+    let css_width = b.eval(&tab, "window.innerWidth").await.as_f64().expect("innerWidth");
+    for arguments in [json!({"tab": tab}), json!({"tab": tab, "full_page": true})] {
+        let shot = b.result("browser_screenshot", arguments.clone()).await;
+        assert_eq!(shot.envelope.status, Status::Succeeded, "{}", shot.envelope.summary);
+        let png = &shot.attachments[0].bytes;
+        let scale = shot.envelope.facts["width"].as_f64().expect("width") / css_width;
+        let at = |x: f64, y: f64| pixel(png, (x * scale) as u32, (y * scale) as u32);
+        assert_eq!(at(220.0, 200.0), [128, 128, 128], "{arguments}: the denied frame is blanked");
+        assert_eq!(at(220.0, 380.0), [128, 128, 128], "{arguments}: both denied frames");
+        assert_eq!(at(600.0, 60.0), [255, 255, 255], "{arguments}: the page itself shows");
+    }
+    b.close(&tab).await;
+}
+
+/// Whether any frame of a GIF shows pure red (the denied pages' colour).
+fn gif_shows_red(gif: &[u8]) -> bool {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options.read_info(gif).expect("a GIF");
+    while let Some(frame) = decoder.read_next_frame().expect("a frame") {
+        if frame.buffer.chunks(4).any(|p| p[0] > 200 && p[1] < 60 && p[2] < 60) {
+            return true;
+        }
+    }
+    false
+}
+
+async fn recordings(b: &Boundary<'_>) {
+    let tab = b.open("/boundary/login").await;
+    let started = b.ok("browser_record", json!({"action": "start", "tab": tab})).await;
+    let recording = started.facts["recording"].clone();
+    // Away to the denied host (a script redirect), stopped there: the final frame is skipped.
+    b.call("browser_navigate", json!({"tab": tab, "url": b.site.url("/boundary/out").as_str()})).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while b.eval_url(&tab).await.is_none_or(|url| !url.contains(HOST_B)) {
+        assert!(tokio::time::Instant::now() < deadline, "the redirect did not land");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    b.ok("browser_record", json!({"action": "stop", "recording": recording})).await;
+    b.ok("browser_navigate", json!({"tab": tab, "url": b.site.url("/boundary/login").as_str()})).await;
+    let saved = b.result("browser_record", json!({"action": "save", "recording": recording})).await;
+    assert_eq!(saved.envelope.status, Status::Succeeded, "{}", saved.envelope.summary);
+    assert!(saved.envelope.facts["skipped_frames"].as_u64().unwrap_or(0) >= 1, "{:?}", saved.envelope.facts);
+    assert!(!gif_shows_red(&saved.attachments[0].bytes), "no frame shows the denied page");
+    b.close(&tab).await;
+}
+
+async fn download(b: &Boundary<'_>) {
+    let tab = b.open("/boundary/wrap").await;
+    let started = b.ok("browser_record", json!({"action": "start", "tab": tab})).await;
+    let recording = started.facts["recording"].clone();
+    let leaks = b.site.hits("/boundary/leak");
+    let downloads = dirs_downloads();
+    let saved =
+        b.ok("browser_record", json!({"action": "save", "download": true, "recording": recording})).await;
+    assert_eq!(saved.facts["delivery"], "download");
+    assert_eq!(b.eval(&tab, "window.captured").await, json!(0), "the page's wrapper never saw the replay");
+    assert_eq!(b.site.hits("/boundary/leak"), leaks);
+    // The browser saved it (both engines use ~/Downloads here): remove what this test made.
+    if let Some(dir) = downloads {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with("ghostlight-replay-") {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+    b.close(&tab).await;
+}
+
+/// The browsers' download folder here.
+fn dirs_downloads() -> Option<std::path::PathBuf> {
+    std::env::var_os("HOME").map(|home| std::path::PathBuf::from(home).join("Downloads"))
+}
+
+async fn titles(b: &Boundary<'_>) {
+    let tab = b.open("/boundary/login").await;
+    let moved =
+        b.call("browser_navigate", json!({"tab": tab, "url": b.site.url("/boundary/out").as_str()})).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while b.eval_url(&tab).await.is_none_or(|url| !url.contains(HOST_B)) {
+        assert!(tokio::time::Instant::now() < deadline, "the redirect did not land");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let listed = b.ok("browser_tabs", json!({"action": "list"})).await;
+    for envelope in [&moved, &listed] {
+        let text = serde_json::to_string(envelope).unwrap_or_default();
+        assert!(!text.contains("Denied secret title"), "{text}");
+        assert!(!text.contains("/boundary/secret"), "no path of a page outside authority: {text}");
+    }
+    b.close(&tab).await;
+}
+
+impl Boundary<'_> {
+    /// A real click (the adapter's test helper, not a Ghostlight call) on the element matching
+    /// `selector` in the tab showing `path`, as a person's click would land.
+    async fn person_clicks(&self, path: &str, selector: &str) {
+        use ghostlight_core::port::BrowserPort;
+        let url = self.site.url(path);
+        let tabs = self.browser.tabs().await.expect("tabs");
+        let tab = tabs.iter().find(|t| t.page.url == url).expect("the tab showing the page");
+        self.browser.testing_click(&tab.tab, selector).await.expect("a real click");
+    }
+
+    /// The tab's governed URL as `browser_tabs` lists it (the page may be outside authority).
+    async fn eval_url(&self, tab: &str) -> Option<String> {
+        let listed = self.ok("browser_tabs", json!({"action": "list"})).await;
+        listed.facts["tabs"]
+            .as_array()?
+            .iter()
+            .find(|row| row["tab"] == tab)
+            .and_then(|row| row["url"].as_str())
+            .map(str::to_owned)
+    }
+}
