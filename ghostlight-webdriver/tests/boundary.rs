@@ -40,8 +40,10 @@ async fn firefox() {
 
 async fn run(engine: Engine) {
     let site = Site::start();
+    let uploads = tempfile::tempdir().expect("an uploads folder");
+    let elsewhere = tempfile::tempdir().expect("a folder outside it");
     let browser = Arc::new(WebDriverBrowser::new(WebDriverConfig::for_engine(engine)));
-    let b = Boundary::new(browser.clone(), &site);
+    let b = Boundary::new(browser.clone(), &site, uploads.path());
     scenario(engine, "tab_in_typed_text_stops_before_the_password", tab_in_typed_text(&b)).await;
     scenario(engine, "tab_stroke_stops_before_the_password", tab_stroke(&b)).await;
     scenario(engine, "page_moving_focus_withholds_the_keys", page_moves_focus(&b)).await;
@@ -51,6 +53,7 @@ async fn run(engine: Engine) {
     scenario(engine, "recordings_keep_nothing_of_a_denied_page", recordings(&b)).await;
     scenario(engine, "download_never_reaches_page_script", download(&b)).await;
     scenario(engine, "pages_outside_authority_have_no_title", titles(&b)).await;
+    scenario(engine, "links_do_not_escape_upload_folders", links(&b, uploads.path(), elsewhere.path())).await;
     browser.shutdown().await;
 }
 
@@ -62,10 +65,11 @@ struct Boundary<'s> {
 }
 
 impl<'s> Boundary<'s> {
-    fn new(browser: Arc<WebDriverBrowser>, site: &'s Site) -> Self {
+    fn new(browser: Arc<WebDriverBrowser>, site: &'s Site, uploads: &std::path::Path) -> Self {
         let user: Settings = serde_json::from_value(json!({
             "capabilities": {"allow": ["execute"]},
             "hosts": {"allow": ["127.0.0.1"]},
+            "uploads": {"roots": [uploads.to_string_lossy()]},
         }))
         .expect("settings");
         let authority = AuthorityLayers { user: Some(user), organization: None }.compile();
@@ -329,6 +333,26 @@ async fn titles(b: &Boundary<'_>) {
         assert!(!text.contains("Denied secret title"), "{text}");
         assert!(!text.contains("/boundary/secret"), "no path of a page outside authority: {text}");
     }
+    b.close(&tab).await;
+}
+
+async fn links(b: &Boundary<'_>, uploads: &std::path::Path, elsewhere: &std::path::Path) {
+    std::fs::write(elsewhere.join("secret.txt"), b"the secret").expect("write");
+    std::fs::write(uploads.join("ok.txt"), b"fine").expect("write");
+    std::os::unix::fs::symlink(elsewhere.join("secret.txt"), uploads.join("link.txt")).expect("a file link");
+    std::os::unix::fs::symlink(elsewhere, uploads.join("d")).expect("a folder link");
+    let tab = b.open("/boundary/upload").await;
+    for path in [uploads.join("link.txt"), uploads.join("d").join("secret.txt")] {
+        let refused = b
+            .call("browser_upload", json!({"tab": tab, "selector": {"name": "Attachment"}, "paths": [path]}))
+            .await;
+        assert_eq!(refused.status, Status::Blocked, "{}: {}", path.display(), refused.summary);
+        assert_eq!(refused.facts["reason"], "upload_root_denied");
+        assert_eq!(b.eval(&tab, "document.getElementById('file').files.length").await, json!(0));
+    }
+    let ok = uploads.join("ok.txt");
+    b.ok("browser_upload", json!({"tab": tab, "selector": {"name": "Attachment"}, "paths": [ok]})).await;
+    assert_eq!(b.eval(&tab, "document.getElementById('file').files[0].name").await, json!("ok.txt"));
     b.close(&tab).await;
 }
 

@@ -370,5 +370,13 @@ async fn stat_files(b: &WebDriverBrowser) {
     std::fs::write(&file, [0u8; 7]).expect("write");
     let stats =
         b.stat_files(&[file, dir.path().to_path_buf(), dir.path().join("missing")]).await.expect("stat");
-    assert_eq!(stats, vec![FileStat::File { bytes: 7 }, FileStat::Directory, FileStat::Missing]);
+    let real = std::fs::canonicalize(dir.path()).expect("real");
+    assert_eq!(
+        stats,
+        vec![
+            FileStat::File { bytes: 7, real: real.join("f.bin") },
+            FileStat::Directory { real },
+            FileStat::Missing
+        ]
+    );
 }

@@ -534,16 +534,23 @@ pub enum DialogResolution {
     Respond(String),
 }
 
-/// What a local path is, as the adapter (which will read it) sees it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What a local path is, as the adapter (which will read it) sees it. `real` is the path
+/// with every symbolic link resolved (`std::fs::canonicalize`): containment in upload
+/// folders is decided on real paths, and the real path is what gets read.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FileStat {
     /// A regular file of this many bytes.
     File {
         /// Size in bytes.
         bytes: u64,
+        /// The resolved path.
+        real: PathBuf,
     },
     /// A directory.
-    Directory,
+    Directory {
+        /// The resolved path.
+        real: PathBuf,
+    },
     /// Nothing (or unreadable).
     Missing,
 }

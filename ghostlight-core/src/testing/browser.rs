@@ -2,7 +2,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::future::Future;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll};
@@ -339,6 +339,8 @@ struct Recording {
 struct State {
     site: Site,
     files: HashMap<PathBuf, FileStat>,
+    /// Symbolic links: path → target.
+    links: HashMap<PathBuf, PathBuf>,
     scripts: HashMap<String, Value>,
     diagnostics: Vec<DiagnosticEntry>,
     tabs: Vec<Tab>,
@@ -368,6 +370,30 @@ struct State {
 }
 
 impl State {
+    /// What a local path is: a link resolves (prefix by prefix, as a file system does), a
+    /// folder of a known file is a directory.
+    fn stat(&self, path: &Path) -> FileStat {
+        let mut real = path.to_path_buf();
+        for _ in 0..8 {
+            let linked = self.links.iter().find_map(|(link, target)| {
+                real.strip_prefix(link)
+                    .ok()
+                    .map(|rest| if rest.as_os_str().is_empty() { target.clone() } else { target.join(rest) })
+            });
+            match linked {
+                Some(next) => real = next,
+                None => break,
+            }
+        }
+        if let Some(stat) = self.files.get(&real) {
+            return stat.clone();
+        }
+        if self.files.keys().any(|file| file.starts_with(&real) && file != &real) {
+            return FileStat::Directory { real };
+        }
+        FileStat::Missing
+    }
+
     /// Remember pointer input sent to a viewport point.
     fn note_point(&mut self, at: &PointerTarget) {
         if let PointerTarget::Point(point) = at {
@@ -748,7 +774,7 @@ impl State {
                 let mut total = 0;
                 for path in paths {
                     match self.files.get(path) {
-                        Some(FileStat::File { bytes }) => total += bytes,
+                        Some(FileStat::File { bytes, .. }) => total += bytes,
                         _ => return Err(invalid("a path is not a readable file")),
                     }
                 }
@@ -974,15 +1000,25 @@ impl ScriptedBrowser {
         self
     }
 
-    /// A local file of `bytes` bytes, as `stat_files` and path uploads see it.
+    /// A local file of `bytes` bytes, as `stat_files` and path uploads see it (its folders
+    /// exist as directories).
     pub fn file(mut self, path: impl Into<PathBuf>, bytes: u64) -> Self {
-        self.setup().files.insert(path.into(), FileStat::File { bytes });
+        let path = path.into();
+        self.setup().files.insert(path.clone(), FileStat::File { bytes, real: path });
         self
     }
 
     /// A local directory, as `stat_files` sees it.
     pub fn directory(mut self, path: impl Into<PathBuf>) -> Self {
-        self.setup().files.insert(path.into(), FileStat::Directory);
+        let path = path.into();
+        self.setup().files.insert(path.clone(), FileStat::Directory { real: path });
+        self
+    }
+
+    /// A symbolic link at `path` to `target` (a file or directory given before, or a folder
+    /// of one): `stat_files` reports what the target is, with the target's real path.
+    pub fn link(mut self, path: impl Into<PathBuf>, target: impl Into<PathBuf>) -> Self {
+        self.setup().links.insert(path.into(), target.into());
         self
     }
 
@@ -1449,10 +1485,7 @@ impl BrowserPort for ScriptedBrowser {
     }
 
     async fn stat_files(&self, paths: &[PathBuf]) -> PortResult<Vec<FileStat>> {
-        self.call("stat_files", None, |s| {
-            Ok(paths.iter().map(|p| s.files.get(p).copied().unwrap_or(FileStat::Missing)).collect())
-        })
-        .await
+        self.call("stat_files", None, |s| Ok(paths.iter().map(|p| s.stat(p)).collect())).await
     }
 
     async fn upload(

@@ -224,7 +224,13 @@ fn the_call_log_names_methods_and_tabs_but_never_payloads() {
     assert_eq!(kind(block_on(browser.execute(&tab, "throw", T))), PortErrorKind::ScriptError);
     let stats =
         block_on(browser.stat_files(&[PathBuf::from("/home/me/secret-report.pdf"), PathBuf::from("/nope")]));
-    assert_eq!(stats, Ok(vec![FileStat::File { bytes: 10 }, FileStat::Missing]));
+    assert_eq!(
+        stats,
+        Ok(vec![
+            FileStat::File { bytes: 10, real: PathBuf::from("/home/me/secret-report.pdf") },
+            FileStat::Missing
+        ])
+    );
     block_on(browser.sleep(Duration::from_millis(250)));
 
     assert_eq!(

@@ -441,7 +441,10 @@ pub(crate) async fn focused_element(s: &mut Session, tab: &TabRef) -> PortResult
             // to the frame, so the frame element itself is the focused element, with the
             // frame's document among the frames (the executor checks it).
             None if level > 0 => {
-                return Ok(Some(FocusedElement { element: frame_element(s, &handle, &frames), frames: urls }));
+                return Ok(Some(FocusedElement {
+                    element: frame_element(s, &handle, &frames),
+                    frames: urls,
+                }));
             }
             None => return Ok(None),
         }

@@ -393,6 +393,10 @@ fn boundary(page: &str, ask: &Ask<'_>) -> String {
              style=\"position:absolute;left:20px;top:320px;width:400px;height:120px;border:0\"></iframe>\
              <p style=\"position:absolute;left:460px;top:120px\"><button id=mine>Mine</button></p>"
         ),
+        "upload" => format!(
+            "{HEAD}<title>Upload</title><h1>Upload</h1>\
+             <p><label>Attachment <input id=file type=file></label></p>"
+        ),
         "out" => format!(
             "{HEAD}<title>Leaving</title><script>location.replace('{denied}/boundary/secret')</script>"
         ),

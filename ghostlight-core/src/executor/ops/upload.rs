@@ -187,11 +187,16 @@ fn lexical(path: &Path) -> PathBuf {
     path.components().filter(|c| !matches!(c, Component::CurDir)).collect()
 }
 
-/// Check every path as the browser side sees it: a regular file, within the per-file and
-/// total ceilings.
+/// Check every path as the browser side sees it: a regular file whose real path (links
+/// resolved) lies inside the real path of an upload folder, within the per-file and total
+/// ceilings. The real paths are what the browser side is then given to read.
 async fn stat(run: &Run<'_>, lease: &Lease, list: Vec<PathBuf>) -> Step<Payload> {
+    let roots = run.snapshot.authority().upload_roots();
+    let mut asked: Vec<PathBuf> = roots.value.iter().map(|root| root.as_path().to_path_buf()).collect();
+    let root_count = asked.len();
+    asked.extend(list.iter().cloned());
     let stats =
-        run.port().stat_files(&list).await.map_err(|e| run.fail_on(lease, &e, "check the files", None))?;
+        run.port().stat_files(&asked).await.map_err(|e| run.fail_on(lease, &e, "check the files", None))?;
     let of = list.len();
     let refuse = |reason: &str, summary: String, index: usize| {
         Outcome::failed(reason, summary)
@@ -199,18 +204,27 @@ async fn stat(run: &Run<'_>, lease: &Lease, list: Vec<PathBuf>) -> Step<Payload>
             .fact("file", index + 1)
             .fact("file_count", of)
     };
-    if stats.len() != of {
+    if stats.len() != asked.len() {
         return Err(Outcome::failed(
             "browser_error",
             "The browser did not report on every file, so nothing was uploaded.",
         )
         .fact("tab", lease.handle().as_str()));
     }
+    let (root_stats, file_stats) = stats.split_at(root_count);
+    let real_roots: Vec<&PathBuf> = root_stats
+        .iter()
+        .filter_map(|stat| match stat {
+            FileStat::Directory { real } => Some(real),
+            _ => None,
+        })
+        .collect();
     let mut total: u64 = 0;
-    for (index, stat) in stats.iter().enumerate() {
+    let mut real_paths = Vec::with_capacity(of);
+    for (index, stat) in file_stats.iter().enumerate() {
         let n = index + 1;
-        match *stat {
-            FileStat::Directory => {
+        match stat {
+            FileStat::Directory { .. } => {
                 return Err(refuse(
                     "not_a_file",
                     format!("File {n} of {of} is a folder, not a file; nothing was uploaded."),
@@ -224,21 +238,37 @@ async fn stat(run: &Run<'_>, lease: &Lease, list: Vec<PathBuf>) -> Step<Payload>
                     index,
                 ));
             }
-            FileStat::File { bytes } if bytes > UPLOAD_FILE_MAX_BYTES => {
+            FileStat::File { real, .. } if !real_roots.iter().any(|root| real.starts_with(root)) => {
+                return Err(refuse(
+                    "upload_root_denied",
+                    format!(
+                        "File {n} of {of} is a link to a file outside the configured upload folders, so \
+                         nothing was uploaded."
+                    ),
+                    index,
+                )
+                .with_status(Status::Blocked)
+                .fact("decided_by", roots.decided_by.as_str())
+                .next(EXPLAIN));
+            }
+            FileStat::File { bytes, .. } if *bytes > UPLOAD_FILE_MAX_BYTES => {
                 return Err(refuse(
                     "too_large",
                     format!(
                         "File {n} of {of} is {} bytes, over the {}-byte limit for one file; nothing was \
                          uploaded.",
-                        grouped(bytes),
+                        grouped(*bytes),
                         grouped(UPLOAD_FILE_MAX_BYTES)
                     ),
                     index,
                 )
-                .fact("bytes", bytes)
+                .fact("bytes", *bytes)
                 .fact("limit_bytes", UPLOAD_FILE_MAX_BYTES));
             }
-            FileStat::File { bytes } => total = total.saturating_add(bytes),
+            FileStat::File { bytes, real } => {
+                total = total.saturating_add(*bytes);
+                real_paths.push(real.clone());
+            }
         }
     }
     if total > UPLOAD_TOTAL_MAX_BYTES {
@@ -255,7 +285,7 @@ async fn stat(run: &Run<'_>, lease: &Lease, list: Vec<PathBuf>) -> Step<Payload>
         .fact("bytes", total)
         .fact("limit_bytes", UPLOAD_TOTAL_MAX_BYTES));
     }
-    Ok(Payload { files: UploadFiles::Paths(list), phrase: count(of, "file", "files") })
+    Ok(Payload { files: UploadFiles::Paths(real_paths), phrase: count(of, "file", "files") })
 }
 
 /// The PNG kept for `image`, a view of this workspace (any of its tabs; the image need not

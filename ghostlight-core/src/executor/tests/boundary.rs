@@ -272,3 +272,26 @@ fn pages_outside_authority_have_no_title() {
     let text = serde_json::to_string(&listed).unwrap_or_default();
     assert!(!text.contains("Denied secrets"), "{text}");
 }
+
+#[test]
+fn uploads_check_the_real_path_behind_links() {
+    let browser = browser()
+        .file("/uploads/ok.txt", 3)
+        .file("/elsewhere/secret.txt", 6)
+        .link("/uploads/link.txt", "/elsewhere/secret.txt")
+        .link("/uploads/d", "/elsewhere");
+    let h = Harness::with_authority(browser, user_authority(json!({"uploads": {"roots": ["/uploads"]}})));
+    h.open(PAGE);
+    for path in ["/uploads/link.txt", "/uploads/d/secret.txt"] {
+        let refused = h.call("browser_upload", json!({"selector": {"name": "Upload"}, "paths": [path]}));
+        assert_eq!(refused.status, Status::Blocked, "{path}: {}", refused.summary);
+        assert_eq!(refused.facts["reason"], "upload_root_denied", "{path}");
+        assert!(
+            !refused.summary.contains("secret") && !refused.summary.contains(path),
+            "{}",
+            refused.summary
+        );
+    }
+    let ok = h.call("browser_upload", json!({"selector": {"name": "Upload"}, "paths": ["/uploads/ok.txt"]}));
+    assert_eq!(ok.status, Status::Succeeded, "{}", ok.summary);
+}

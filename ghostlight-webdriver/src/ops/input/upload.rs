@@ -79,7 +79,10 @@ async fn to_input(
 ) -> PortResult<UploadOutcome> {
     // Local work first: nothing reaches the page when a file is missing or a name is bad.
     let (paths, bytes) = match files {
-        UploadFiles::Paths(paths) => (paths.clone(), local_sizes(paths).await?),
+        UploadFiles::Paths(paths) => {
+            crate::ops::files::still_real(paths)?;
+            (paths.clone(), local_sizes(paths).await?)
+        }
         UploadFiles::Inline(files) => {
             let Some((_, profile)) = s.process_info() else {
                 return Err(PortError::new(
@@ -143,7 +146,10 @@ async fn drop_at(
     let (x, y) = (pixel(point.x)?, pixel(point.y)?);
     let loaded = match files {
         UploadFiles::Inline(files) => files.clone(),
-        UploadFiles::Paths(paths) => read_files(paths).await?,
+        UploadFiles::Paths(paths) => {
+            crate::ops::files::still_real(paths)?;
+            read_files(paths).await?
+        }
     };
     let bytes: u64 = loaded.iter().map(|file| file.bytes.len() as u64).sum();
     if loaded.is_empty() || bytes > MAX_BYTES {
