@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
 use ghostlight_core::{Cancellation, Status};
-use ghostlight_mcp::config::BrowserEngine;
+use ghostlight_mcp::config::{BrowserEngine, SandboxSetting};
 use ghostlight_mcp::options::BrowserArgs;
 use serde_json::json;
 
@@ -114,6 +114,19 @@ pub(crate) fn run(probe: bool, browser: &BrowserArgs) -> Result<ExitCode, CliErr
         BrowserEngine::Firefox => firefox && (geckodriver || connect),
     };
     writeln!(out, "browser {engine} (configured), headless: {}", options.browser.headless)?;
+    if engine == BrowserEngine::Chromium {
+        let sandbox = options.browser.sandbox;
+        let off = ghostlight_mcp::browser::webdriver_config(&options.browser).sandbox.disabled();
+        let why = match (sandbox, off) {
+            (SandboxSetting::Auto, true) => {
+                "off: this process runs as root, where Chromium refuses its sandbox"
+            }
+            (SandboxSetting::Auto, false) => "on",
+            (SandboxSetting::On, _) => "on (configured)",
+            (SandboxSetting::Off, _) => "off (configured)",
+        };
+        writeln!(out, "sandbox {why}")?;
+    }
     let needed: Vec<&str> = match engine {
         BrowserEngine::Chromium => missing.clone(),
         BrowserEngine::Firefox => firefox_missing.clone(),

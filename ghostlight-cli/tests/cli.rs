@@ -162,6 +162,15 @@ fn doctor_lists_what_it_found() {
         assert!(text.contains(role), "{role} missing:\n{text}");
     }
     assert!(text.contains("config"), "{text}");
+    // The sandbox is on unless this runs as root (or the configuration turns it off).
+    let sandbox = if ghostlight_webdriver::runs_as_root() {
+        "sandbox off: this process runs as root"
+    } else {
+        "sandbox on"
+    };
+    assert!(text.contains(sandbox), "{sandbox}:\n{text}");
+    let on = ghostlight("doctor sandbox on", &["doctor", "--sandbox", "on"]);
+    assert!(stdout(&on).contains("sandbox on (configured)"), "{}", stdout(&on));
     // Without anything on PATH it says what to install and exits 1.
     let empty = scratch("doctor-path");
     let bare = Command::new(env!("CARGO_BIN_EXE_ghostlight"))

@@ -40,16 +40,28 @@ impl AuditSink for JsonLinesAudit {
     }
 }
 
-/// The sink `options` ask for. A file is created when missing and appended to.
+/// The permissions of the audit file: the user's alone (records name hosts and times).
+const AUDIT_FILE_MODE: u32 = 0o600;
+
+/// The sink `options` ask for. A file is created when missing (mode 0600 whatever the umask;
+/// an existing one is narrowed to 0600) and appended to.
 pub fn sink(options: &AuditOptions) -> Result<Arc<dyn AuditSink>, ConfigError> {
     Ok(match options {
         AuditOptions::Off => Arc::new(DiscardAudit),
         AuditOptions::Stderr => Arc::new(JsonLinesAudit::new(Box::new(std::io::stderr()))),
         AuditOptions::File(path) => {
-            let file =
-                OpenOptions::new().create(true).append(true).open(path).map_err(|error| {
-                    ConfigError::Audit(format!("cannot open {}: {error}", path.display()))
-                })?;
+            use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+            let cannot = |error: std::io::Error| {
+                ConfigError::Audit(format!("cannot open {}: {error}", path.display()))
+            };
+            let file = OpenOptions::new()
+                .create(true)
+                .append(true)
+                .mode(AUDIT_FILE_MODE)
+                .open(path)
+                .map_err(cannot)?;
+            // `mode` is filtered by the umask on creation, and ignored for an existing file.
+            file.set_permissions(std::fs::Permissions::from_mode(AUDIT_FILE_MODE)).map_err(cannot)?;
             Arc::new(JsonLinesAudit::new(Box::new(file)))
         }
     })
@@ -64,8 +76,16 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("ghostlight-audit-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
         let path = dir.join("audit.jsonl");
+        let _ = std::fs::remove_file(&path);
         assert!(sink(&AuditOptions::File(path.clone())).is_ok());
-        assert!(path.exists());
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &std::path::Path| std::fs::metadata(p).map(|m| m.permissions().mode() & 0o777).ok();
+        assert_eq!(mode(&path), Some(0o600), "created for the user alone");
+        // An existing, wider file is narrowed.
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(sink(&AuditOptions::File(path.clone())).is_ok());
+        assert_eq!(mode(&path), Some(0o600));
         assert!(sink(&AuditOptions::File(dir.join("missing/dir/audit.jsonl"))).is_err());
     }
 }

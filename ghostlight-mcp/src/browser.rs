@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use ghostlight_core::authority::StartupPosture;
 use ghostlight_core::{BrowserPort, Ghostlight};
-use ghostlight_webdriver::{DriverSource, Engine, Startup, WebDriverBrowser, WebDriverConfig};
+use ghostlight_webdriver::{DriverSource, Engine, Sandbox, Startup, WebDriverBrowser, WebDriverConfig};
 
-use crate::config::BrowserEngine;
+use crate::config::{BrowserEngine, SandboxSetting};
 use crate::error::{ConfigError, ServeError};
 use crate::options::{BrowserOptions, ServeOptions, Transport};
 use crate::server::GhostlightServer;
@@ -34,6 +34,7 @@ pub async fn serve(options: ServeOptions) -> Result<(), ServeError> {
         headless = options.browser.headless,
         driver = if options.browser.driver_url.is_some() { "connect" } else { "launch" },
         startup = options.browser.startup.as_str(),
+        sandbox = options.browser.sandbox.as_str(),
         organization = options.authority.organization.is_some(),
         "browser starts on the first call that needs it"
     );
@@ -111,6 +112,11 @@ pub fn webdriver_config(options: &BrowserOptions) -> WebDriverConfig {
             StartupPosture::Auto => Startup::Auto,
             StartupPosture::Manual => Startup::Manual,
         },
+        sandbox: match options.sandbox {
+            SandboxSetting::Auto => Sandbox::Auto,
+            SandboxSetting::On => Sandbox::On,
+            SandboxSetting::Off => Sandbox::Off,
+        },
         ..WebDriverConfig::default()
     }
 }
@@ -133,6 +139,7 @@ mod tests {
             driver_url: "http://127.0.0.1:4444".parse().ok(),
             window: WindowSize { width: 800, height: 600 },
             startup: StartupPosture::Manual,
+            sandbox: SandboxSetting::On,
         };
         let config = webdriver_config(&options);
         assert_eq!(config.engine, Engine::Firefox);
@@ -140,5 +147,6 @@ mod tests {
         assert!(!config.headless);
         assert_eq!((config.window_width, config.window_height), (800, 600));
         assert_eq!(config.startup, Startup::Manual);
+        assert_eq!(config.sandbox, Sandbox::On);
     }
 }

@@ -12,6 +12,7 @@
 //! driver_url = "http://127.0.0.1:9515"   # connect to a running driver instead of starting one
 //! window = "1280x800"
 //! startup = "auto"               # or "manual": a person starts the browser
+//! sandbox = "auto"               # Chromium's sandbox: on unless root; or "on", "off"
 //!
 //! [capabilities]
 //! allow = ["execute"]
@@ -124,6 +125,33 @@ pub struct BrowserSection {
     /// `startup`: `"auto"` (default) or `"manual"`. Part of the authority settings too:
     /// `policy_explain` reports it.
     pub startup: Option<StartupPosture>,
+    /// `sandbox`: Chromium's sandbox, `"auto"` (default: on unless running as root), `"on"`
+    /// or `"off"`.
+    pub sandbox: Option<SandboxSetting>,
+}
+
+/// Chromium's sandbox (`[browser] sandbox`, `--sandbox`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum SandboxSetting {
+    /// On unless the process runs as root (Chromium refuses to start sandboxed as root).
+    #[default]
+    Auto,
+    /// Always on.
+    On,
+    /// Always off.
+    Off,
+}
+
+impl SandboxSetting {
+    /// The configuration value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SandboxSetting::Auto => "auto",
+            SandboxSetting::On => "on",
+            SandboxSetting::Off => "off",
+        }
+    }
 }
 
 impl ConfigFile {
@@ -233,19 +261,32 @@ impl ConfigSources {
         ConfigSources { user, organization: Some(PathBuf::from(ORGANIZATION_PATH)) }
     }
 
-    /// Read and parse the files that exist (an explicit user file must).
+    /// Read and parse the files that exist (an explicit user file must). A file is skipped
+    /// only when it is certainly absent: one that exists but cannot be read (permissions, a
+    /// folder in its place, an unreadable parent) is an error naming it, so an organization's
+    /// ceilings never vanish silently (fail closed).
     pub fn load(&self) -> Result<LoadedConfig, ConfigError> {
         let user = match &self.user {
-            Some((path, explicit)) if *explicit || path.exists() => {
+            Some((path, explicit)) if *explicit || present(path)? => {
                 Some((path.clone(), ConfigFile::load(path)?))
             }
             _ => None,
         };
         let organization = match &self.organization {
-            Some(path) if path.exists() => Some((path.clone(), load_organization(path)?)),
+            Some(path) if present(path)? => Some((path.clone(), load_organization(path)?)),
             _ => None,
         };
         Ok(LoadedConfig { user, organization })
+    }
+}
+
+/// Whether a configuration file is there to read: `false` only when it does not exist; any
+/// other failure to look (permission denied on the file or a parent) is an error.
+fn present(path: &Path) -> Result<bool, ConfigError> {
+    match std::fs::metadata(path) {
+        Ok(_) => Ok(true),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(source) => Err(ConfigError::Read { path: path.to_owned(), source }),
     }
 }
 
@@ -260,6 +301,7 @@ pub const DEFAULT_FILE: &str = r#"# Ghostlight configuration (TOML). Every key i
 # driver_url = "http://127.0.0.1:9515"   # connect to a running driver instead of starting one
 # window = "1280x800"        # outer window WIDTHxHEIGHT
 # startup = "auto"           # "manual": a person starts the browser
+# sandbox = "auto"           # Chromium's sandbox: on unless running as root; "on" or "off"
 
 [capabilities]
 # allow = ["read", "action", "write"]   # add "execute" to allow browser_execute
@@ -418,6 +460,44 @@ mod tests {
 
     fn parse(text: &str) -> ConfigFile {
         ConfigFile::parse(text).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn an_organization_file_that_cannot_be_read_fails_closed() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        // Absent: skipped.
+        let absent = ConfigSources { user: None, organization: Some(dir.path().join("organization.toml")) };
+        assert_eq!(absent.load().expect("absent is fine").organization, None);
+        // There but unreadable (a folder in its place reads as an error even for root).
+        let folder = dir.path().join("folder.toml");
+        std::fs::create_dir(&folder).expect("a folder");
+        let unreadable = ConfigSources { user: None, organization: Some(folder.clone()) };
+        let error = unreadable.load().expect_err("an unreadable organization file refuses");
+        assert!(matches!(&error, ConfigError::Read { path, .. } if path == &folder), "{error}");
+        assert!(error.to_string().contains("folder.toml"), "names the file: {error}");
+        // A parent that cannot be searched (not as root: root searches anything).
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let locked = dir.path().join("locked");
+            std::fs::create_dir(&locked).expect("a folder");
+            std::fs::write(locked.join("organization.toml"), "").expect("write");
+            std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).expect("chmod");
+            let sources = ConfigSources { user: None, organization: Some(locked.join("organization.toml")) };
+            let result = sources.load();
+            std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o700)).expect("chmod back");
+            if std::fs::metadata(&locked).is_ok() && !is_root() {
+                assert!(result.is_err(), "an unsearchable parent refuses");
+            }
+        }
+    }
+
+    /// Whether this process runs as root (which reads through any permission): `/proc/self`
+    /// belongs to the process's user.
+    #[cfg(unix)]
+    fn is_root() -> bool {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata("/proc/self").is_ok_and(|meta| meta.uid() == 0)
     }
 
     #[test]

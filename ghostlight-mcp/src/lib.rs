@@ -92,19 +92,9 @@ pub mod logging;
 pub mod options;
 pub mod render;
 pub mod server;
+pub mod stdio;
 
 pub use error::{ConfigError, RenderError, ServeError};
 pub use options::{ServeArgs, ServeOptions};
 pub use server::GhostlightServer;
-
-use rmcp::ServiceExt as _;
-
-/// Serve one MCP session over standard input and output until the client closes it.
-pub async fn serve_stdio(server: GhostlightServer) -> Result<(), ServeError> {
-    let running = server
-        .serve(rmcp::transport::stdio_pipes())
-        .await
-        .map_err(|error| ServeError::Initialize(error.to_string()))?;
-    running.waiting().await.map_err(|error| ServeError::Service(error.to_string()))?;
-    Ok(())
-}
+pub use stdio::serve_stdio;

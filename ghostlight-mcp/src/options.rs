@@ -12,7 +12,7 @@ use ghostlight_core::authority::{AuthorityLayers, Settings, StartupPosture};
 
 use crate::config::{
     AuditDestination, BrowserEngine, CONFIG_ENV, ConfigFile, ConfigSources, DriverUrl, LoadedConfig,
-    WindowSize,
+    SandboxSetting, WindowSize,
 };
 use crate::error::ConfigError;
 
@@ -75,6 +75,9 @@ pub struct ServeArgs {
     /// asks the person [default: auto].
     #[arg(long, value_enum, value_name = "POSTURE")]
     pub startup: Option<StartupArg>,
+    /// Chromium's sandbox: `auto` keeps it on unless running as root [default: auto].
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub sandbox: Option<SandboxSetting>,
     /// Configuration file (TOML): `[browser]`, `[audit]` and the authority sections
     /// `[capabilities]`, `[hosts]`, `[privacy]`, `[tabs]`, `[uploads]` [default:
     /// $XDG_CONFIG_HOME/ghostlight/config.toml when it exists]. The organization file
@@ -106,6 +109,7 @@ impl Default for ServeArgs {
             driver_url: None,
             window: None,
             startup: None,
+            sandbox: None,
             config: None,
             transport: TransportArg::Stdio,
             listen: DEFAULT_LISTEN,
@@ -134,6 +138,9 @@ pub struct BrowserArgs {
     /// Who starts the browser: `auto` or `manual` [default: auto].
     #[arg(long, value_enum, value_name = "POSTURE")]
     pub startup: Option<StartupArg>,
+    /// Chromium's sandbox: `auto` keeps it on unless running as root [default: auto].
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub sandbox: Option<SandboxSetting>,
     /// Configuration file (TOML) [default: $XDG_CONFIG_HOME/ghostlight/config.toml when it
     /// exists]. /etc/ghostlight/organization.toml applies on top when it exists.
     #[arg(long, env = CONFIG_ENV, value_name = "FILE")]
@@ -149,6 +156,7 @@ impl BrowserArgs {
             driver_url: self.driver_url.clone(),
             window: self.window,
             startup: self.startup,
+            sandbox: self.sandbox,
             config: self.config.clone(),
             ..ServeArgs::default()
         }
@@ -168,6 +176,8 @@ pub struct BrowserOptions {
     pub window: WindowSize,
     /// Who starts the browser.
     pub startup: StartupPosture,
+    /// Chromium's sandbox.
+    pub sandbox: SandboxSetting,
 }
 
 impl Default for BrowserOptions {
@@ -178,6 +188,7 @@ impl Default for BrowserOptions {
             driver_url: None,
             window: WindowSize::DEFAULT,
             startup: StartupPosture::Auto,
+            sandbox: SandboxSetting::Auto,
         }
     }
 }
@@ -284,6 +295,7 @@ impl ServeArgs {
             driver_url: self.driver_url.clone().or_else(|| section.and_then(|s| s.driver_url.clone())),
             window: self.window.or_else(|| section.and_then(|s| s.window)).unwrap_or_default(),
             startup: startup.unwrap_or(StartupPosture::Auto),
+            sandbox: self.sandbox.or_else(|| section.and_then(|s| s.sandbox)).unwrap_or_default(),
         };
         let user = match file {
             Some(file) => {

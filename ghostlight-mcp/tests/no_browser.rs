@@ -136,6 +136,18 @@ async fn the_audit_file_of_the_configuration_gets_one_payload_free_line_per_call
     assert_eq!(seen, expected, "{written}");
     assert_eq!(expected[1].1, "blocked", "the configured host allow list applied");
     assert_eq!(expected[2].1, "failed");
+    // Every record has its time (RFC 3339, UTC) and the session's opaque id, one per session.
+    let session = records[0]["session"].as_str().unwrap_or_default().to_owned();
+    assert!(session.starts_with("ses_") && session.len() > 8, "{session}");
+    for record in &records {
+        assert_eq!(record["session"], session.as_str(), "{record}");
+        let time = record["time"].as_str().unwrap_or_default();
+        assert!(time.len() >= 20 && time.ends_with('Z') && time.as_bytes()[10] == b'T', "{time}");
+    }
+    // The file is the user's alone, whatever the umask.
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&audit).map(|m| m.permissions().mode() & 0o777).unwrap_or(0);
+    assert_eq!(mode, 0o600, "the audit file's mode");
 }
 
 /// The organization file is compiled as the organization layer by the same path the binaries
@@ -254,4 +266,65 @@ fn malformed_tool_calls_on_the_wire() {
     assert_eq!(by_id[&5]["error"]["code"], -32602, "{}", by_id[&5]);
     assert_eq!(by_id[&6]["error"]["code"], -32601, "{}", by_id[&6]);
     assert_eq!(by_id[&7]["result"], json!({}), "still answering");
+}
+
+/// Every request line gets an answer, even one the server cannot parse: the real binary over
+/// raw standard input and output (what a client that writes its own JSON sees).
+#[tokio::test]
+async fn unparsable_request_lines_are_answered_with_their_id() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let (bin, config) = setup("raw-lines");
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_ghostlight-mcp"))
+        .args(["--config", &config.to_string_lossy()])
+        .env("PATH", &bin)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut stdin = child.stdin.take().unwrap_or_else(|| panic!("stdin"));
+    let mut lines = BufReader::new(child.stdout.take().unwrap_or_else(|| panic!("stdout"))).lines();
+    let deep = format!(
+        r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"browser_read","arguments":{{"x":{}1{}}}}}}}"#,
+        "[".repeat(300),
+        "]".repeat(300)
+    );
+    let sent = [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_owned(),
+        deep,
+        r#"{"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"name":"browser_read","arguments":{"max_chars":1e400}}}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","id":9,"method":"tools/list""#.to_owned(),
+        r#"{"jsonrpc":"2.0","id":10,"method":17}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","id":11,"method":"tools/list"}"#.to_owned(),
+    ];
+    for line in &sent {
+        stdin.write_all(line.as_bytes()).await.unwrap_or_else(|e| panic!("{e}"));
+        stdin.write_all(b"\n").await.unwrap_or_else(|e| panic!("{e}"));
+    }
+    stdin.flush().await.unwrap_or_else(|e| panic!("{e}"));
+    let mut answered = std::collections::BTreeMap::new();
+    let read = async {
+        while answered.len() < 6 {
+            let Some(line) = lines.next_line().await.unwrap_or_else(|e| panic!("{e}")) else { break };
+            let value: serde_json::Value =
+                serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+            answered.insert(value["id"].to_string(), value);
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(30), read)
+        .await
+        .unwrap_or_else(|_| panic!("no answer"));
+    let code = |id: &str| answered.get(id).map(|v| v["error"]["code"].clone());
+    assert_eq!(code("7"), Some(json!(-32700)), "nested 300 deep: {answered:?}");
+    assert_eq!(code("\"big\""), Some(json!(-32700)), "1e400");
+    assert_eq!(code("9"), Some(json!(-32700)), "cut short");
+    assert_eq!(code("10"), Some(json!(-32600)), "not a request");
+    assert!(
+        answered.get("11").is_some_and(|v| v["result"]["tools"].is_array()),
+        "the session goes on: {answered:?}"
+    );
+    drop(stdin);
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(10), child.wait()).await;
 }

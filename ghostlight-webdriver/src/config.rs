@@ -11,10 +11,10 @@ pub const DEFAULT_WINDOW_WIDTH: u32 = 1280;
 pub const DEFAULT_WINDOW_HEIGHT: u32 = 800;
 
 /// The flags every Chromium the adapter launches gets (besides `--headless=new` when headless,
-/// its fresh `--user-data-dir` and `--window-size`): no sandbox (root in containers), no GPU, and
-/// none of the background networking that would flood a closed network.
-pub const CHROMIUM_FLAGS: [&str; 7] = [
-    "--no-sandbox",
+/// its fresh `--user-data-dir`, `--window-size` and, only when [`Sandbox::disabled`],
+/// [`NO_SANDBOX_FLAG`]): no GPU, and none of the background networking that would flood a
+/// closed network.
+pub const CHROMIUM_FLAGS: [&str; 6] = [
     "--disable-gpu",
     "--disable-quic",
     "--no-first-run",
@@ -22,6 +22,48 @@ pub const CHROMIUM_FLAGS: [&str; 7] = [
     "--disable-component-update",
     "--disable-sync",
 ];
+
+/// The Chromium flag that turns its sandbox off.
+pub const NO_SANDBOX_FLAG: &str = "--no-sandbox";
+
+/// Whether Chromium runs in its sandbox (Firefox's is not affected).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Sandbox {
+    /// On, unless this process runs as root (Chromium refuses to start sandboxed as root).
+    #[default]
+    Auto,
+    /// Always on (Chromium will not start as root).
+    On,
+    /// Always off.
+    Off,
+}
+
+impl Sandbox {
+    /// Whether Chromium gets [`NO_SANDBOX_FLAG`].
+    pub fn disabled(self) -> bool {
+        match self {
+            Sandbox::Auto => runs_as_root(),
+            Sandbox::On => false,
+            Sandbox::Off => true,
+        }
+    }
+
+    /// The configuration value (`auto`, `on`, `off`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Sandbox::Auto => "auto",
+            Sandbox::On => "on",
+            Sandbox::Off => "off",
+        }
+    }
+}
+
+/// Whether this process runs as root (`/proc/self` belongs to the process's user; `false`
+/// where that cannot be read).
+pub fn runs_as_root() -> bool {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata("/proc/self").is_ok_and(|meta| meta.uid() == 0)
+}
 
 /// A browser engine the adapter can drive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -110,6 +152,8 @@ pub struct WebDriverConfig {
     pub window_height: u32,
     /// Whether the adapter may start the browser itself.
     pub startup: Startup,
+    /// Chromium's sandbox.
+    pub sandbox: Sandbox,
     /// More capabilities for the new-session request, e.g. what a Selenium Grid routes on
     /// (`platformName`, `browserVersion`, `se:name`) or engine options
     /// (`goog:loggingPrefs`). Merged into the adapter's own capabilities: a new key is added;
@@ -134,6 +178,7 @@ impl Default for WebDriverConfig {
             window_width: DEFAULT_WINDOW_WIDTH,
             window_height: DEFAULT_WINDOW_HEIGHT,
             startup: Startup::default(),
+            sandbox: Sandbox::default(),
             extra_capabilities: Map::new(),
         }
     }

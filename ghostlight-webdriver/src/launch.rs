@@ -20,7 +20,9 @@ use serde_json::{Map, Value, json};
 use tokio::process::{Child, Command};
 use url::Url;
 
-use crate::config::{CHROMIUM_FLAGS, DriverSource, Engine, RESERVED_CAPABILITIES, WebDriverConfig};
+use crate::config::{
+    CHROMIUM_FLAGS, DriverSource, Engine, NO_SANDBOX_FLAG, RESERVED_CAPABILITIES, WebDriverConfig,
+};
 
 /// How long a freshly spawned driver may take to answer `GET /status` with `ready: true`.
 pub(crate) const DRIVER_READY_TIMEOUT: Duration = Duration::from_secs(20);
@@ -212,6 +214,9 @@ pub(crate) fn capabilities(config: &WebDriverConfig, profile: Option<&Path>) -> 
                 args.push("--headless=new".into());
             }
             args.extend(CHROMIUM_FLAGS.map(String::from));
+            if config.sandbox.disabled() {
+                args.push(NO_SANDBOX_FLAG.to_owned());
+            }
             if let Some(profile) = profile {
                 args.push(format!("--user-data-dir={}", profile.display()));
             }
@@ -303,10 +308,18 @@ mod tests {
         assert_eq!(caps["unhandledPromptBehavior"], json!({"default": "ignore", "beforeUnload": "ignore"}));
         assert_eq!(caps["webSocketUrl"], json!(true));
         let args = caps["goog:chromeOptions"]["args"].as_array().expect("args");
-        for expected in ["--headless=new", "--no-sandbox", "--user-data-dir=/tmp/p", "--window-size=1280,800"]
-        {
+        for expected in ["--headless=new", "--user-data-dir=/tmp/p", "--window-size=1280,800"] {
             assert!(args.contains(&json!(expected)), "{expected}");
         }
+        use crate::config::Sandbox;
+        let sandboxed = |sandbox| {
+            let caps = capabilities(&WebDriverConfig { sandbox, ..WebDriverConfig::default() }, None);
+            let args = caps["goog:chromeOptions"]["args"].as_array().cloned().unwrap_or_default();
+            !args.contains(&json!(NO_SANDBOX_FLAG))
+        };
+        assert!(sandboxed(Sandbox::On), "the sandbox stays on when asked");
+        assert!(!sandboxed(Sandbox::Off));
+        assert_eq!(sandboxed(Sandbox::Auto), !crate::config::runs_as_root(), "auto: off only as root");
     }
 
     #[test]

@@ -108,8 +108,8 @@ use ghostlight_core::port::{
 use tokio::sync::{Mutex, MutexGuard};
 
 pub use config::{
-    CHROMIUM_FLAGS, DEFAULT_WINDOW_HEIGHT, DEFAULT_WINDOW_WIDTH, DriverSource, Engine, RESERVED_CAPABILITIES,
-    Startup, WebDriverConfig,
+    CHROMIUM_FLAGS, DEFAULT_WINDOW_HEIGHT, DEFAULT_WINDOW_WIDTH, DriverSource, Engine, NO_SANDBOX_FLAG,
+    RESERVED_CAPABILITIES, Sandbox, Startup, WebDriverConfig, runs_as_root,
 };
 #[cfg(feature = "testing")]
 pub use testing::ProcessInfo;

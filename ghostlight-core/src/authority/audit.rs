@@ -8,7 +8,7 @@
 //! script source and results, dialog text, file paths, names and bytes have no field to go in.
 
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use serde::{Serialize, Serializer};
 use serde_json::Value;
@@ -47,6 +47,12 @@ pub struct AuditParent {
 /// One payload-free audit record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct AuditRecord {
+    /// When the record was finished (RFC 3339, UTC), once the executor stamped it.
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "rfc3339")]
+    time: Option<SystemTime>,
+    /// The opaque id of the session (workspace) that made the call.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    session: Option<String>,
     #[serde(serialize_with = "handle")]
     invocation: Handle,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -88,6 +94,8 @@ impl AuditRecord {
             }
         };
         AuditRecord {
+            time: None,
+            session: None,
             invocation,
             parent: None,
             tool: requirement.tool(),
@@ -103,6 +111,8 @@ impl AuditRecord {
     /// The record of a call whose arguments did not decode (status `failed`, effect `none`).
     pub fn invalid(invocation: Handle, tool: ToolName) -> AuditRecord {
         AuditRecord {
+            time: None,
+            session: None,
             invocation,
             parent: None,
             tool,
@@ -113,6 +123,14 @@ impl AuditRecord {
             effect: Effect::None,
             duration_ms: 0,
         }
+    }
+
+    /// The same record stamped with `time` and the opaque id of the `session` (workspace)
+    /// that made the call. Both are payload-free: a clock reading and a random token.
+    pub fn stamped(mut self, time: SystemTime, session: &str) -> AuditRecord {
+        self.time = Some(time);
+        self.session = Some(session.to_owned());
+        self
     }
 
     /// The same record as step `step` of `parent`.
@@ -201,6 +219,16 @@ impl AuditRecord {
     /// The record as JSON.
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+fn rfc3339<S: Serializer>(time: &Option<SystemTime>, serializer: S) -> Result<S::Ok, S::Error> {
+    let text = time
+        .map(time::OffsetDateTime::from)
+        .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok());
+    match text {
+        Some(text) => serializer.serialize_str(&text),
+        None => serializer.serialize_none(),
     }
 }
 
@@ -305,6 +333,11 @@ mod tests {
         for secret in ["user", "pw", "secret", "/a", "#f"] {
             assert!(!text.contains(secret), "{secret} in {text}");
         }
+        // Stamped by the executor: a UTC time and the session's opaque id.
+        let at = SystemTime::UNIX_EPOCH + Duration::from_millis(1_764_600_000_123);
+        let stamped = record.stamped(at, "ses_abc123").to_json();
+        assert_eq!(stamped["time"], "2025-12-01T14:40:00.123Z");
+        assert_eq!(stamped["session"], "ses_abc123");
     }
 
     #[test]

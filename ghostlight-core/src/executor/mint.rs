@@ -48,17 +48,27 @@ impl Minter {
     /// with a live handle.
     pub(crate) fn mint(&self, kind: HandleKind) -> Handle {
         let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        Handle::from_token(kind, &self.draw(kind.prefix(), n, token_chars(kind)))
+    }
+
+    /// This minter's one token of `chars` characters that is no handle (a session's audit
+    /// id): the same on every call, and drawing it takes nothing from the handle sequence.
+    pub(crate) fn identity(&self, chars: usize) -> String {
+        self.draw("identity", 0, chars)
+    }
+
+    fn draw(&self, domain: &str, n: u64, chars: usize) -> String {
         let mut value = match &self.keys {
-            Some(keys) => keys.hash_one((kind.prefix(), n)),
-            None => BuildHasherDefault::<DefaultHasher>::default().hash_one((self.seed, kind.prefix(), n)),
+            Some(keys) => keys.hash_one((domain, n)),
+            None => BuildHasherDefault::<DefaultHasher>::default().hash_one((self.seed, domain, n)),
         };
-        let mut token = String::with_capacity(token_chars(kind));
-        for _ in 0..token_chars(kind) {
+        let mut token = String::with_capacity(chars);
+        for _ in 0..chars {
             let digit = usize::try_from(value % 62).unwrap_or(0);
             token.push(char::from(ALPHABET[digit]));
             value /= 62;
         }
-        Handle::from_token(kind, &token)
+        token
     }
 }
 

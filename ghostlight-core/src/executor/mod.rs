@@ -244,7 +244,9 @@ impl Ghostlight {
         let call = match decode_call(tool, arguments) {
             Ok(call) => call,
             Err(error) => {
-                self.shared.audit.record(&AuditRecord::invalid(invocation.clone(), tool));
+                let record = AuditRecord::invalid(invocation.clone(), tool)
+                    .stamped(std::time::SystemTime::now(), self.workspace.session());
+                self.shared.audit.record(&record);
                 return finish(invalid_arguments(tool, &error), &invocation);
             }
         };
@@ -322,7 +324,9 @@ pub(crate) async fn execute(run: &Run<'_>, request: &Request) -> Outcome {
 /// before that point holds no record of a decision, and nothing happened to record.
 pub(crate) fn record_audit(run: &Run<'_>, outcome: &Outcome, parent: Option<(&Handle, usize)>) {
     let Some(record) = run.take_audit() else { return };
-    let mut record = record.finish(outcome.status, outcome.effect, run.started.elapsed());
+    let mut record = record
+        .finish(outcome.status, outcome.effect, run.started.elapsed())
+        .stamped(std::time::SystemTime::now(), run.workspace.session());
     if let Some((invocation, step)) = parent {
         record = record.child_of(invocation.clone(), step);
     }

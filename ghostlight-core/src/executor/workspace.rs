@@ -161,6 +161,8 @@ struct Registries {
 #[derive(Debug)]
 pub(crate) struct Workspace {
     minter: Minter,
+    /// The opaque id audit records name this workspace (session) by.
+    session: String,
     registries: Mutex<Registries>,
 }
 
@@ -171,7 +173,13 @@ impl Workspace {
             Some(seed) => Minter::deterministic(seed),
             None => Minter::new(),
         };
-        Workspace { minter, registries: Mutex::new(Registries::default()) }
+        let session = format!("ses_{}", minter.identity(10));
+        Workspace { minter, session, registries: Mutex::new(Registries::default()) }
+    }
+
+    /// The opaque id audit records name this workspace by.
+    pub(crate) fn session(&self) -> &str {
+        &self.session
     }
 
     pub(crate) fn mint(&self, kind: HandleKind) -> Handle {

@@ -22,7 +22,9 @@ use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerA
 use fantoccini::error::CmdError;
 use fantoccini::wd::WebDriverCompatibleCommand;
 use fantoccini::{Client, ClientBuilder, Locator};
-use ghostlight_webdriver::{CHROMIUM_FLAGS, DEFAULT_WINDOW_HEIGHT, DEFAULT_WINDOW_WIDTH};
+use ghostlight_webdriver::{
+    CHROMIUM_FLAGS, DEFAULT_WINDOW_HEIGHT, DEFAULT_WINDOW_WIDTH, NO_SANDBOX_FLAG, Sandbox,
+};
 use hyper_util::client::legacy::connect::HttpConnector;
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
@@ -154,6 +156,9 @@ impl Driver {
         // The adapter's own launch flags, headless.
         let mut args: Vec<String> = vec!["--headless=new".to_owned()];
         args.extend(CHROMIUM_FLAGS.map(String::from));
+        if Sandbox::Auto.disabled() {
+            args.push(NO_SANDBOX_FLAG.to_owned());
+        }
         args.push(format!("--user-data-dir={}", profile.path().display()));
         args.push(format!("--window-size={},{}", WINDOW.0, WINDOW.1));
         let mut caps = Map::new();
