@@ -34,6 +34,10 @@ pub(crate) const SESSION_CLOSE_TIMEOUT: Duration = Duration::from_secs(5);
 pub(crate) const DEFAULT_SCRIPT_TIMEOUT: Duration = Duration::from_secs(30);
 /// The page-load timeout a session starts with (operations narrow it to their own timeout).
 pub(crate) const DEFAULT_PAGE_LOAD_TIMEOUT: Duration = Duration::from_secs(30);
+/// How many times a page read answered `null` without a dialog is repeated.
+pub(crate) const SETTLE_READS: usize = 10;
+/// The pause between those reads.
+pub(crate) const SETTLE_STEP: Duration = Duration::from_millis(100);
 /// The smallest timeout given to the driver (a zero timeout would fail at once).
 pub(crate) const MIN_DRIVER_TIMEOUT: Duration = Duration::from_millis(100);
 
@@ -398,6 +402,36 @@ impl Session {
         }
         self.remember_page(&state);
         Ok(state)
+    }
+
+    /// The page state, read again (up to [`SETTLE_READS`] times, [`SETTLE_STEP`] apart) while
+    /// a read answers `null` with no dialog open: WebDriver answers `null` both for a script a
+    /// user prompt interrupted and (Firefox) for one cut short by a navigation in progress.
+    /// A dialog that is open answers [`PortErrorKind::BlockedByDialog`].
+    pub(crate) async fn settled_page_state(&mut self) -> PortResult<PageState> {
+        let mut last = None;
+        for _ in 0..SETTLE_READS {
+            match self.page_state().await {
+                Err(e) if e.kind() == PortErrorKind::BlockedByDialog => {
+                    if self.dialog_open().await? {
+                        return Err(e);
+                    }
+                    last = Some(e);
+                    tokio::time::sleep(SETTLE_STEP).await;
+                }
+                other => return other,
+            }
+        }
+        Err(last.unwrap_or_else(|| PortError::new(PortErrorKind::Other, "the page could not be read")))
+    }
+
+    /// Whether a user prompt is open in the current tab (its text is dropped unread).
+    pub(crate) async fn dialog_open(&mut self) -> PortResult<bool> {
+        match self.client.get_alert_text().await {
+            Ok(_) => Ok(true),
+            Err(e) if e.is_no_such_alert() => Ok(false),
+            Err(e) => Err(errors::cmd(&e, Sent::Read)),
+        }
     }
 
     /// Whether the last page state read found Chromium's own error page (a load that failed

@@ -135,5 +135,5 @@ pub(crate) async fn close_tab(s: &mut Session, tab: &TabRef) -> PortResult<()> {
 /// What `tab` shows now.
 pub(crate) async fn page(s: &mut Session, tab: &TabRef) -> PortResult<PageState> {
     s.tab(tab).await?;
-    s.page_state().await
+    s.settled_page_state().await
 }

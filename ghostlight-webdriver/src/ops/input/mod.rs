@@ -48,18 +48,13 @@ use serde_json::Value;
 use crate::errors::{self, Sent};
 use crate::page;
 use crate::refs;
-use crate::session::Session;
+use crate::session::{SETTLE_READS, SETTLE_STEP, Session};
 
 /// The longest accessible name a receipt carries, in characters (core bounds it again).
 const NAME_CHARS: usize = 200;
 /// Extra time granted beyond an operation's `timeout` before it is cut short, so that the
 /// driver's own timeout (set to `timeout`) answers first when it can.
 const TIMEOUT_GRACE: Duration = Duration::from_millis(500);
-
-/// How many times the page state is read after acting while a navigation races the read.
-const AFTER_READS: usize = 10;
-/// The pause between those reads.
-const AFTER_RETRY: Duration = Duration::from_millis(100);
 
 /// The shared helpers every input script starts with.
 const LIB_JS: &str = include_str!("../../scripts/input/lib.js");
@@ -265,10 +260,10 @@ fn before_state(read: Option<PageState>, answered: Option<Value>) -> PortResult<
 ///
 /// A read that races a navigation the action started can fail without a dialog (Firefox
 /// answers `null` for a script cut short by the unload); such a read is repeated, up to
-/// [`AFTER_READS`] times, [`AFTER_RETRY`] apart.
+/// [`SETTLE_READS`] times, [`SETTLE_STEP`] apart.
 async fn after(s: &mut Session, before: PageState) -> PortResult<PageState> {
     let mut last = None;
-    for _ in 0..AFTER_READS {
+    for _ in 0..SETTLE_READS {
         match s.page_state().await {
             Ok(state) => return Ok(state),
             Err(e)
@@ -277,12 +272,12 @@ async fn after(s: &mut Session, before: PageState) -> PortResult<PageState> {
                     PortErrorKind::BlockedByDialog | PortErrorKind::Other | PortErrorKind::ScriptError
                 ) =>
             {
-                if dialog_open(s).await? {
+                if s.dialog_open().await.map_err(PortError::effect_unknown)? {
                     s.remember_page(&before);
                     return Ok(before);
                 }
                 last = Some(e);
-                tokio::time::sleep(AFTER_RETRY).await;
+                tokio::time::sleep(SETTLE_STEP).await;
             }
             Err(e) => return Err(e.effect_unknown()),
         }
@@ -290,15 +285,6 @@ async fn after(s: &mut Session, before: PageState) -> PortResult<PageState> {
     Err(last
         .unwrap_or_else(|| PortError::new(PortErrorKind::Other, "the page could not be read after the input"))
         .effect_unknown())
-}
-
-/// Whether a user prompt is open in the current tab (its text is dropped unread).
-async fn dialog_open(s: &mut Session) -> PortResult<bool> {
-    match s.client().get_alert_text().await {
-        Ok(_) => Ok(true),
-        Err(e) if e.is_no_such_alert() => Ok(false),
-        Err(e) => Err(errors::cmd(&e, Sent::Read).effect_unknown()),
-    }
 }
 
 /// Perform `actions`, then release the input state. A dialog error means the input opened a
