@@ -28,6 +28,9 @@
 //! ```
 
 #![forbid(unsafe_code)]
+// The doc comments on the clap types are the command's help text, written for a terminal:
+// `[organization]` is a TOML section and an example URL is text, not a rustdoc link.
+#![allow(rustdoc::broken_intra_doc_links, rustdoc::bare_urls)]
 
 mod commands;
 mod doctor;

@@ -38,7 +38,7 @@
 //! `$GHOSTLIGHT_CONFIG`, else `$XDG_CONFIG_HOME/ghostlight/config.toml` (or
 //! `~/.config/ghostlight/config.toml`) when it exists; the organization file is
 //! [`ORGANIZATION_PATH`] when it exists, parsed as
-//! [`OrganizationSettings`](ghostlight_core::authority::OrganizationSettings) and compiled as
+//! [`ghostlight_core::authority::OrganizationSettings`] and compiled as
 //! the organization layer (its ceilings bind every user setting).
 //!
 //! ```

@@ -3,13 +3,13 @@
 //! rmcp drops a line that is not JSON (a syntax error, nesting deeper than serde_json's 128
 //! levels, a number like `1e400`) and a line over its length limit without a word, answers a
 //! well-formed non-message with an id-less error, and the client waits forever for those
-//! requests. So the server reads standard input itself, line by line ([`Gate::check`]):
+//! requests. So the server reads standard input itself, line by line:
 //!
 //! - a line that is a JSON-RPC message goes on to rmcp unchanged;
 //! - a line that is not JSON answers `-32700` (parse error), one that is JSON but no JSON-RPC
 //!   message answers `-32600` (invalid request), and a line over [`MAX_LINE_BYTES`] answers
 //!   `-32600` too. Each carries the request's `id` when one can be recovered from the line
-//!   (a string or number at the top level, found by [`recover_id`] even when the rest does
+//!   (a string or number at the top level, found even when the rest of the line does
 //!   not parse), else `null`, as JSON-RPC 2.0 asks. The message names the rule, never the
 //!   line's content.
 //!

@@ -205,6 +205,20 @@ async fn pointer_into_denied_frame(b: &Boundary<'_>) {
         assert_frame_blocked(b, probe, &envelope);
     }
     assert_eq!(b.site.hits("/boundary/clicked"), before, "the denied host saw no click");
+    // Perception never reaches into the denied frame, so no target or selector can name its
+    // button, and reading the page shows none of its text.
+    let read = b.ok("browser_read", json!({"tab": tab, "mode": "visible"})).await;
+    assert!(!read.facts["text"].as_str().unwrap_or_default().contains("Press"), "{:?}", read.facts);
+    let found = b.ok("browser_find", json!({"tab": tab, "text": "Press"})).await;
+    assert_eq!(found.facts["matches"], json!([]), "{:?}", found.facts);
+    let inspected = b.ok("browser_inspect", json!({"tab": tab, "scope": "all"})).await;
+    assert!(
+        !serde_json::to_string(&inspected.facts).unwrap_or_default().contains("Press"),
+        "{:?}",
+        inspected.facts
+    );
+    let by_name = b.call("browser_click", json!({"tab": tab, "selector": {"name": "Press"}})).await;
+    assert_eq!(by_name.facts["reason"], "no_match", "{}", by_name.summary);
     // A point on the page's own button is fine.
     let (view, mx, my) = view_point(b, &tab, 500.0, 140.0).await;
     b.ok("browser_click", json!({"tab": tab, "view": view, "x": mx, "y": my})).await;

@@ -14,7 +14,7 @@
 //!   audit      payload-free record to the AuditSink
 //! ```
 //!
-//! Tool-specific steps live in `ops/<tool>.rs`; the steps they share live in [`run`].
+//! Tool-specific steps live in `ops/<tool>.rs`; the steps they share live in `run`.
 
 // `Step<T>` is `Result<T, Outcome>`: its error side is the invocation's answer, built once and
 // returned straight up; boxing it would cost an allocation and buy nothing.

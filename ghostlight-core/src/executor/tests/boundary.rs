@@ -144,6 +144,10 @@ fn pointer_input_into_a_frame_outside_authority_is_blocked_in_every_branch() {
         assert_frame_blocked(&page, probe, &envelope);
         assert_eq!(page.h.browser.pointer_points().len(), before, "{probe}: no pointer input was sent");
     }
+    // Targets come from perception, which never reports elements of frames: a selector for the
+    // framed button finds nothing, and nothing is clicked.
+    let by_name = page.probe("browser_click", json!({"selector": {"name": "Framed button"}}));
+    assert_eq!(by_name.facts["reason"], "no_match", "{}", by_name.summary);
     // The same point under the configured authority (denied.test allowed) is clicked.
     page.h.ok("browser_click", json!({"view": v, "x": fx, "y": fy}));
     // A frame of the page's own site is inside authority.
