@@ -90,7 +90,7 @@ pub use decode::{DecodeError, DecodeErrorKind, Pointer};
 pub use envelope::{Effect, Envelope, Readiness, Status};
 pub use executor::{
     Attachment, Cancellation, Ghostlight, GhostlightBuilder, NoProgress, Progress, StepProgress, ToolResult,
-    UnknownTool,
+    UnknownTool, WorkspaceLimits,
 };
 pub use handles::{Handle, HandleKind};
 pub use port::{BrowserPort, PortError, PortErrorKind};

@@ -21,6 +21,7 @@ pub fn ghostlight(options: &ServeOptions) -> Result<(Arc<WebDriverBrowser>, Ghos
     let ghostlight = Ghostlight::builder(port)
         .authority(options.authority.compile())
         .audit(crate::audit::sink(&options.audit)?)
+        .limits(options.limits)
         .build();
     Ok((browser, ghostlight))
 }

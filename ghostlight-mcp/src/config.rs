@@ -84,6 +84,20 @@ pub struct ConfigFile {
     pub uploads: UploadSettings,
     /// `[audit]`: where audit records go.
     pub audit: AuditSection,
+    /// `[limits]`: what sessions may hold.
+    pub limits: LimitsSection,
+}
+
+/// `[limits]`
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LimitsSection {
+    /// `sessions`: MCP sessions an HTTP server holds at once (default 16).
+    pub sessions: Option<usize>,
+    /// `tabs`: tabs one session holds open (default 20).
+    pub tabs: Option<usize>,
+    /// `recordings`: recordings one session holds (default 3).
+    pub recordings: Option<usize>,
 }
 
 /// `[audit]`
@@ -302,6 +316,11 @@ pub const DEFAULT_FILE: &str = r#"# Ghostlight configuration (TOML). Every key i
 # window = "1280x800"        # outer window WIDTHxHEIGHT
 # startup = "auto"           # "manual": a person starts the browser
 # sandbox = "auto"           # Chromium's sandbox: on unless running as root; "on" or "off"
+
+[limits]
+# sessions = 16              # MCP sessions an HTTP server holds at once
+# tabs = 20                  # tabs one session holds open
+# recordings = 3             # recordings one session holds
 
 [capabilities]
 # allow = ["read", "action", "write"]   # add "execute" to allow browser_execute

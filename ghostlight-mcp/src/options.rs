@@ -8,6 +8,7 @@
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 
+use ghostlight_core::WorkspaceLimits;
 use ghostlight_core::authority::{AuthorityLayers, Settings, StartupPosture};
 
 use crate::config::{
@@ -24,6 +25,13 @@ pub const TOKEN_ENV: &str = "GHOSTLIGHT_MCP_TOKEN";
 
 /// The shortest bearer token accepted.
 pub const TOKEN_MIN_CHARS: usize = 16;
+/// The fewest distinct characters a bearer token may have.
+pub const TOKEN_MIN_DISTINCT: usize = 8;
+/// The least guessing work a bearer token must take, in bits, estimated as its length times
+/// log2 of its distinct characters (a random hex token of 32 characters has about 128).
+pub const TOKEN_MIN_BITS: f64 = 64.0;
+/// How to make a good token, for error messages and the docs.
+pub const TOKEN_ADVICE: &str = "make one with `openssl rand -hex 32`";
 
 /// The `Host` values accepted by default over HTTP (rmcp's loopback list).
 pub const DEFAULT_ALLOWED_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
@@ -90,8 +98,10 @@ pub struct ServeArgs {
     /// HTTP listen address (transport http).
     #[arg(long, value_name = "ADDR", default_value_t = DEFAULT_LISTEN)]
     pub listen: SocketAddr,
-    /// Bearer token HTTP clients must send (transport http; required there). Prefer the
-    /// environment variable: a flag is visible to other local users in the process list.
+    /// Bearer token HTTP clients must send (transport http; required there): at least 16
+    /// random characters (`openssl rand -hex 32`); several clients' tokens separated by
+    /// commas. Prefer the environment variable: a flag is visible to other local users in the
+    /// process list.
     #[arg(long, env = TOKEN_ENV, hide_env_values = true, value_name = "TOKEN")]
     pub token: Option<String>,
     /// Also accept this `Host` header value over HTTP (repeatable; loopback names are always
@@ -198,17 +208,29 @@ impl Default for BrowserOptions {
 pub struct BearerToken(String);
 
 impl BearerToken {
-    /// Check a token: at least [`TOKEN_MIN_CHARS`] visible ASCII characters, no spaces.
+    /// Check a token: at least [`TOKEN_MIN_CHARS`] visible ASCII characters, no spaces, at
+    /// least [`TOKEN_MIN_DISTINCT`] distinct ones and [`TOKEN_MIN_BITS`] of estimated
+    /// guessing work (`aaaaaaaaaaaaaaaa` is 16 characters and no secret).
     pub fn new(token: &str) -> Result<BearerToken, ConfigError> {
-        if token.chars().count() < TOKEN_MIN_CHARS {
+        let length = token.chars().count();
+        if length < TOKEN_MIN_CHARS {
             return Err(ConfigError::Token(format!(
-                "the HTTP bearer token must be at least {TOKEN_MIN_CHARS} characters"
+                "the HTTP bearer token must be at least {TOKEN_MIN_CHARS} characters ({TOKEN_ADVICE})"
             )));
         }
         if !token.bytes().all(|b| b.is_ascii_graphic()) {
             return Err(ConfigError::Token(
                 "the HTTP bearer token must be visible ASCII characters without spaces".into(),
             ));
+        }
+        let distinct = token.bytes().collect::<std::collections::BTreeSet<u8>>().len();
+        let bits = length as f64 * (distinct as f64).log2();
+        if distinct < TOKEN_MIN_DISTINCT || bits < TOKEN_MIN_BITS {
+            return Err(ConfigError::Token(format!(
+                "the HTTP bearer token is too easy to guess: {distinct} distinct characters in {length} \
+                 (at least {TOKEN_MIN_DISTINCT} distinct and about {TOKEN_MIN_BITS} bits of randomness \
+                 are needed; {TOKEN_ADVICE})"
+            )));
         }
         Ok(BearerToken(token.to_owned()))
     }
@@ -239,11 +261,17 @@ pub enum Transport {
 pub struct HttpOptions {
     /// Listen address.
     pub listen: SocketAddr,
-    /// The token every request must carry as `Authorization: Bearer <token>`.
-    pub token: BearerToken,
+    /// The tokens a request may carry as `Authorization: Bearer <token>` (one per client, so
+    /// that a session can be bound to the client that opened it; at least one).
+    pub tokens: Vec<BearerToken>,
     /// Accepted `Host` header values (host or `host:port`).
     pub allowed_hosts: Vec<String>,
+    /// MCP sessions held at once; a new one past it is refused.
+    pub max_sessions: usize,
 }
+
+/// The default number of MCP sessions an HTTP server holds at once.
+pub const DEFAULT_MAX_SESSIONS: usize = 16;
 
 /// Where audit records go.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -268,6 +296,8 @@ pub struct ServeOptions {
     pub transport: Transport,
     /// Where audit records go.
     pub audit: AuditOptions,
+    /// What each session's workspace may hold.
+    pub limits: WorkspaceLimits,
 }
 
 impl ServeArgs {
@@ -309,9 +339,18 @@ impl ServeArgs {
                 settings
             }),
         };
+        let limits_section = file.map(|f| f.limits).unwrap_or_default();
         let transport = match self.transport {
             TransportArg::Stdio => Transport::Stdio,
-            TransportArg::Http => Transport::Http(self.http()?),
+            TransportArg::Http => {
+                let mut http = self.http()?;
+                http.max_sessions = limits_section.sessions.unwrap_or(DEFAULT_MAX_SESSIONS);
+                Transport::Http(http)
+            }
+        };
+        let limits = WorkspaceLimits {
+            tabs: limits_section.tabs.unwrap_or(WorkspaceLimits::DEFAULT_TABS),
+            recordings: limits_section.recordings.unwrap_or(WorkspaceLimits::DEFAULT_RECORDINGS),
         };
         let audit = match file.map(|f| &f.audit) {
             None => AuditOptions::Off,
@@ -328,6 +367,7 @@ impl ServeArgs {
             authority: AuthorityLayers { user, organization: None },
             transport,
             audit,
+            limits,
         })
     }
 
@@ -342,7 +382,28 @@ impl ServeArgs {
         })?;
         let mut allowed_hosts: Vec<String> = DEFAULT_ALLOWED_HOSTS.iter().map(|h| (*h).to_owned()).collect();
         allowed_hosts.extend(self.allow_hosts.iter().cloned());
-        Ok(HttpOptions { listen: self.listen, token: BearerToken::new(token)?, allowed_hosts })
+        // Several clients may each have their own token, separated by commas.
+        let tokens =
+            token.split(',').map(|token| BearerToken::new(token.trim())).collect::<Result<Vec<_>, _>>()?;
+        Ok(HttpOptions { listen: self.listen, tokens, allowed_hosts, max_sessions: DEFAULT_MAX_SESSIONS })
+    }
+}
+
+#[cfg(test)]
+mod token_tests {
+    use super::*;
+
+    #[test]
+    fn weak_tokens_are_refused_with_the_reason() {
+        for weak in ["aaaaaaaaaaaaaaaa", "abababababababababababab", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab"] {
+            let error = BearerToken::new(weak).expect_err(weak).to_string();
+            assert!(error.contains("too easy to guess") && error.contains("openssl rand"), "{error}");
+        }
+        assert!(BearerToken::new("short").is_err());
+        assert!(BearerToken::new("with a space 0123456789").is_err());
+        for good in ["0123456789abcdef", "3f9c2a7be41d08c56a7f1e2d3c4b5a69"] {
+            assert!(BearerToken::new(good).is_ok(), "{good}");
+        }
     }
 }
 

@@ -47,6 +47,37 @@ const PROGRESS_TOOLS: [ToolName; 3] = [ToolName::Wait, ToolName::Sequence, ToolN
 #[derive(Debug, Clone)]
 pub struct GhostlightServer {
     ghostlight: Ghostlight,
+    /// Set for a session made by [`GhostlightServer::ending_session`]: its workspace ends
+    /// when the last clone of the server is dropped.
+    _life: Option<Arc<SessionLife>>,
+}
+
+/// Ends a session's workspace (tabs closed, recordings discarded) when dropped, on the Tokio
+/// runtime it was made on, and says so to whoever counts sessions.
+struct SessionLife {
+    ghostlight: Ghostlight,
+    on_end: Option<Box<dyn Fn() + Send + Sync>>,
+}
+
+impl std::fmt::Debug for SessionLife {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SessionLife").finish_non_exhaustive()
+    }
+}
+
+impl Drop for SessionLife {
+    fn drop(&mut self) {
+        if let Some(on_end) = self.on_end.take() {
+            on_end();
+        }
+        let ghostlight = self.ghostlight.clone();
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                let closed = ghostlight.end().await;
+                tracing::info!(closed_tabs = closed, "MCP session ended: its tabs are closed");
+            });
+        }
+    }
 }
 
 impl GhostlightServer {
@@ -58,7 +89,7 @@ impl GhostlightServer {
     /// A server over exactly this workspace (clones of a [`Ghostlight`] share their workspace;
     /// use [`GhostlightServer::from_prototype`] for a fresh one).
     pub fn over(ghostlight: Ghostlight) -> Self {
-        GhostlightServer { ghostlight }
+        GhostlightServer { ghostlight, _life: None }
     }
 
     /// A server over a new workspace of `prototype` (same browser, authority and audit sink).
@@ -70,6 +101,15 @@ impl GhostlightServer {
     /// empty workspace.
     pub fn session(&self) -> Self {
         GhostlightServer::from_prototype(&self.ghostlight)
+    }
+
+    /// A server for another MCP session whose workspace ends (its tabs closed, its recordings
+    /// discarded) when the session ends, i.e. when the last clone of the returned server is
+    /// dropped; `on_end` runs then too (a session count going down).
+    pub fn ending_session(&self, on_end: impl Fn() + Send + Sync + 'static) -> Self {
+        let ghostlight = self.ghostlight.workspace();
+        let life = SessionLife { ghostlight: ghostlight.clone(), on_end: Some(Box::new(on_end)) };
+        GhostlightServer { ghostlight, _life: Some(Arc::new(life)) }
     }
 
     /// The workspace this server acts in.

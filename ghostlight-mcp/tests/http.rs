@@ -12,7 +12,9 @@ use std::time::Duration;
 
 use ghostlight_core::testing::{ScriptedBrowser, ScriptedElement, ScriptedPage};
 use ghostlight_mcp::GhostlightServer;
-use ghostlight_mcp::options::{BearerToken, DEFAULT_ALLOWED_HOSTS, HttpOptions, TOKEN_ENV};
+use ghostlight_mcp::options::{
+    BearerToken, DEFAULT_ALLOWED_HOSTS, DEFAULT_MAX_SESSIONS, HttpOptions, TOKEN_ENV,
+};
 use rmcp::service::{RoleClient, RunningService, ServiceExt};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -20,6 +22,8 @@ use serde_json::{Value, json};
 use support::{call, describe, envelope_of, status};
 
 const TOKEN: &str = "test-token-0123456789abcdef";
+/// A second client's token.
+const TOKEN_B: &str = "other-client-fedcba9876543210";
 
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
 
@@ -32,14 +36,23 @@ fn browser() -> ScriptedBrowser {
 
 /// Serve `GhostlightServer::new(browser())` over HTTP on a free loopback port.
 async fn serve() -> String {
+    serve_with(Arc::new(browser()), DEFAULT_MAX_SESSIONS).await
+}
+
+/// Serve a server over `browser` with both tokens and at most `max_sessions` sessions.
+async fn serve_with(browser: Arc<ScriptedBrowser>, max_sessions: usize) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap_or_else(|e| panic!("{e}"));
     let address = listener.local_addr().unwrap_or_else(|e| panic!("{e}"));
     let options = HttpOptions {
         listen: address,
-        token: BearerToken::new(TOKEN).unwrap_or_else(|e| panic!("{e}")),
+        tokens: [TOKEN, TOKEN_B]
+            .iter()
+            .map(|t| BearerToken::new(t).unwrap_or_else(|e| panic!("{e}")))
+            .collect(),
         allowed_hosts: DEFAULT_ALLOWED_HOSTS.iter().map(|h| (*h).to_owned()).collect(),
+        max_sessions,
     };
-    let server = GhostlightServer::new(Arc::new(browser()));
+    let server = GhostlightServer::new(browser);
     tokio::spawn(async move {
         let served = ghostlight_mcp::http::serve_on(listener, server, &options, std::future::pending()).await;
         if let Err(error) = served {
@@ -79,6 +92,8 @@ fn refuses_to_start_without_a_token() {
         (vec!["--transport", "http"], TOKEN_ENV),
         (vec!["--transport", "http", "--token", "short"], "at least 16"),
         (vec!["--transport", "http", "--token", "has spaces in the token"], "without spaces"),
+        (vec!["--transport", "http", "--token", "aaaaaaaaaaaaaaaa"], "too easy to guess"),
+        (vec!["--transport", "http", "--token", "0123456789abcdef,abababababababab"], "too easy to guess"),
     ] {
         let output = Command::new(support::binary())
             .args(&args)
@@ -207,4 +222,85 @@ async fn binary_serves_http_behind_the_token() {
     let _ = session.cancel().await;
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// A raw `initialize` POST with `token`: the status and the session id rmcp handed out.
+async fn open_raw(url: &str, token: &str) -> (u16, Option<String>) {
+    let response = reqwest::Client::new()
+        .post(url)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .header("Authorization", format!("Bearer {token}"))
+        .body(INITIALIZE)
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let session = response.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()).map(str::to_owned);
+    (response.status().as_u16(), session)
+}
+
+/// A raw `tools/list` POST in `session` with `token`; answers the status.
+async fn list_raw(url: &str, token: &str, session: &str) -> u16 {
+    let response = reqwest::Client::new()
+        .post(url)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .header("Authorization", format!("Bearer {token}"))
+        .header("Mcp-Session-Id", session)
+        .header("Mcp-Protocol-Version", "2025-11-25")
+        .body(r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#)
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    response.status().as_u16()
+}
+
+/// A session answers only to the token that opened it: another client holding its id gets
+/// the answer an unknown session gets.
+#[tokio::test]
+async fn a_session_belongs_to_the_token_that_opened_it() {
+    let url = serve().await;
+    let (status, session) = open_raw(&url, TOKEN).await;
+    assert_eq!(status, 200);
+    let session = session.unwrap_or_else(|| panic!("no session id"));
+    assert_eq!(list_raw(&url, TOKEN_B, &session).await, 404, "another client's token");
+    assert_ne!(list_raw(&url, TOKEN, &session).await, 404, "its own token");
+}
+
+/// Sessions past the limit are refused with a reason; ending one makes room, and its tabs
+/// are closed.
+#[tokio::test]
+async fn sessions_are_limited_and_end_with_their_tabs() {
+    let browser = Arc::new(browser());
+    let url = serve_with(browser.clone(), 2).await;
+    let (first, second) = tokio::join!(client(&url, TOKEN), client(&url, TOKEN));
+    let opened = invoke(&first, "browser_navigate", json!({"url": "https://alpha.example/"})).await;
+    assert_eq!(status(&opened), "succeeded", "{}", describe(&opened));
+    let response = reqwest::Client::new()
+        .post(&url)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .header("Authorization", format!("Bearer {TOKEN}"))
+        .body(INITIALIZE)
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(response.status().as_u16(), 503, "a third session");
+    let body = response.text().await.unwrap_or_default();
+    assert!(body.contains("limit of 2 MCP sessions"), "{body}");
+
+    use ghostlight_core::BrowserPort as _;
+    assert_eq!(browser.tabs().await.map(|t| t.len()).unwrap_or(0), 1);
+    let _ = first.cancel().await;
+    // The first session's tab closes once its session is gone (a condition, bounded).
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while browser.tabs().await.map(|t| t.len()).unwrap_or(0) > 0 {
+        assert!(tokio::time::Instant::now() < deadline, "the ended session's tab is still open");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let third = client(&url, TOKEN).await;
+    let listed = invoke(&third, "browser_tabs", json!({"action": "list"})).await;
+    assert_eq!(status(&listed), "succeeded", "{}", describe(&listed));
+    let _ = second.cancel().await;
+    let _ = third.cancel().await;
 }

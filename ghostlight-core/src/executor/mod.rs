@@ -62,6 +62,7 @@ pub(crate) struct Shared {
     pub(crate) port: Arc<dyn BrowserPort>,
     pub(crate) authority: CompiledAuthority,
     pub(crate) audit: Arc<dyn AuditSink>,
+    pub(crate) limits: WorkspaceLimits,
     pub(crate) claims: Claims,
     /// Mint reproducible handles (tests only).
     pub(crate) deterministic: bool,
@@ -119,11 +120,35 @@ impl std::fmt::Debug for Ghostlight {
     }
 }
 
+/// What one workspace may hold at once. A call that would exceed a limit is refused
+/// (`failed`, reason `tab_limit` or `recording_limit`) with a next step that frees room.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WorkspaceLimits {
+    /// Tabs the workspace holds open (tabs pages open by themselves count once adopted).
+    pub tabs: usize,
+    /// Recordings the workspace holds (recording or stopped and kept).
+    pub recordings: usize,
+}
+
+impl WorkspaceLimits {
+    /// The default number of tabs per workspace.
+    pub const DEFAULT_TABS: usize = 20;
+    /// The default number of recordings per workspace.
+    pub const DEFAULT_RECORDINGS: usize = 3;
+}
+
+impl Default for WorkspaceLimits {
+    fn default() -> Self {
+        WorkspaceLimits { tabs: Self::DEFAULT_TABS, recordings: Self::DEFAULT_RECORDINGS }
+    }
+}
+
 /// Builds a [`Ghostlight`].
 pub struct GhostlightBuilder {
     port: Arc<dyn BrowserPort>,
     authority: CompiledAuthority,
     audit: Arc<dyn AuditSink>,
+    limits: WorkspaceLimits,
     deterministic: bool,
 }
 
@@ -148,6 +173,12 @@ impl GhostlightBuilder {
         self
     }
 
+    /// What each workspace may hold (default: [`WorkspaceLimits::default`]).
+    pub fn limits(mut self, limits: WorkspaceLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
     /// The first workspace.
     pub fn build(self) -> Ghostlight {
         Ghostlight {
@@ -155,6 +186,7 @@ impl GhostlightBuilder {
                 port: self.port,
                 authority: self.authority,
                 audit: self.audit,
+                limits: self.limits,
                 claims: Claims::default(),
                 deterministic: self.deterministic,
                 workspaces: AtomicU64::new(1),
@@ -176,6 +208,7 @@ impl Ghostlight {
             port,
             authority: CompiledAuthority::default(),
             audit: Arc::new(DiscardAudit),
+            limits: WorkspaceLimits::default(),
             deterministic: false,
         }
     }
@@ -185,6 +218,29 @@ impl Ghostlight {
         let seed = self.shared.workspaces.fetch_add(1, Ordering::Relaxed);
         let workspace = Workspace::new(self.shared.deterministic.then_some(seed));
         Ghostlight { shared: self.shared.clone(), workspace: Arc::new(workspace) }
+    }
+
+    /// End this workspace (its MCP session ended, or the host is done with it): close every
+    /// tab it still holds, discard its recordings, release its claims and forget its handles.
+    /// Each tab waits for the call running on it, if any, to finish first. Failures are
+    /// ignored (a tab may already be gone); answers how many tabs were closed. Handles issued
+    /// before stay unknown afterwards; the workspace can be used again, empty.
+    pub async fn end(&self) -> usize {
+        let mut closed = 0;
+        for slot in self.workspace.slots() {
+            let _turn = slot.work.clone().lock_owned().await;
+            if let Some(tab) = slot.unbind() {
+                self.shared.claims.release(&tab);
+                if self.shared.port.close_tab(&tab).await.is_ok() {
+                    closed += 1;
+                }
+            }
+        }
+        for (_, recording) in self.workspace.recordings() {
+            let _ = self.shared.port.record(&crate::port::RecordCommand::Discard(recording)).await;
+        }
+        self.workspace.clear();
+        closed
     }
 
     /// The compiled authority.

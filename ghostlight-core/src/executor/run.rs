@@ -259,6 +259,22 @@ impl<'a> Run<'a> {
         Ok(Lease { slot, tab, _guard: Some(guard) })
     }
 
+    /// Refuse to add a tab when the workspace already holds its limit of live tabs.
+    pub(crate) fn within_tab_limit(&self) -> Step<()> {
+        let limit = self.shared.limits.tabs;
+        let live = self.workspace.slots().iter().filter(|slot| slot.tab().is_some()).count();
+        if live < limit {
+            return Ok(());
+        }
+        Err(Outcome::failed(
+            "tab_limit",
+            format!("This session already holds {live} tabs, its limit, so no tab was opened."),
+        )
+        .fact("tab_count", live)
+        .fact("limit", limit)
+        .next("Close a tab you no longer need with browser_tabs action \"close\", then repeat the call."))
+    }
+
     fn composite_noun(&self) -> &'static str {
         "sequence or flow"
     }

@@ -182,6 +182,11 @@ impl Workspace {
         &self.session
     }
 
+    /// Forget every slot, target, view, snapshot and recording (the workspace ended).
+    pub(crate) fn clear(&self) {
+        *lock(&self.registries) = Registries::default();
+    }
+
     pub(crate) fn mint(&self, kind: HandleKind) -> Handle {
         self.minter.mint(kind)
     }

@@ -108,13 +108,15 @@ async fn in_slot(
     }
 }
 
-/// Open a new tab (for `slot` when reopening a closed handle).
+/// Open a new tab (for `slot` when reopening a closed handle), within the workspace's tab
+/// limit.
 async fn open(
     run: &Run<'_>,
     request: &NavigateRequest,
     input: &NavigateInput,
     slot: Option<Arc<TabSlot>>,
 ) -> Step<Outcome> {
+    run.within_tab_limit()?;
     run.dispatching();
     let opened = run
         .port()
@@ -154,6 +156,10 @@ async fn adopt(
 ) -> Step<Outcome> {
     if !run.shared.claims.claim(&tab) {
         return open(run, request, input, None).await;
+    }
+    if let Err(refused) = run.within_tab_limit() {
+        run.shared.claims.release(&tab);
+        return Err(refused);
     }
     let slot = run.workspace.add_slot(tab.clone());
     let _guard = slot.work.clone().lock_owned().await;

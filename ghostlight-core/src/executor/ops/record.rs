@@ -48,6 +48,17 @@ pub(crate) async fn run(run: &Run<'_>, request: &RecordRequest) -> Outcome {
 }
 
 async fn start(run: &Run<'_>, tab: Option<&Handle>) -> Step<Outcome> {
+    let held = run.workspace.recordings().len();
+    let limit = run.shared.limits.recordings;
+    if held >= limit {
+        return Err(Outcome::failed(
+            "recording_limit",
+            format!("This session already holds {held} recordings, its limit, so none was started."),
+        )
+        .fact("recording_count", held)
+        .fact("limit", limit)
+        .next("Save or discard a recording with browser_record, then start again."));
+    }
     let (lease, page) = run.enter(tab).await?;
     let host = host_of(&page.state.url);
     run.dispatching();

@@ -299,3 +299,40 @@ fn uploads_check_the_real_path_behind_links() {
     let ok = h.call("browser_upload", json!({"selector": {"name": "Upload"}, "paths": ["/uploads/ok.txt"]}));
     assert_eq!(ok.status, Status::Succeeded, "{}", ok.summary);
 }
+
+#[test]
+fn a_workspace_holds_at_most_its_limits() {
+    use crate::executor::WorkspaceLimits;
+    let browser = std::sync::Arc::new(browser());
+    let ghost = crate::executor::Ghostlight::builder(browser)
+        .limits(WorkspaceLimits { tabs: 2, recordings: 1 })
+        .deterministic_handles()
+        .build();
+    let call = |tool: &str, args: Value| {
+        futures::executor::block_on(ghost.invoke(tool, &args, &crate::executor::Cancellation::never()))
+            .unwrap_or_else(|e| panic!("{e}"))
+            .envelope
+    };
+    for _ in 0..2 {
+        assert_eq!(call("browser_navigate", json!({"url": PAGE, "new_tab": true})).status, Status::Succeeded);
+    }
+    let third = call("browser_navigate", json!({"url": PAGE, "new_tab": true}));
+    assert_eq!(
+        (third.status, third.facts["reason"].clone()),
+        (Status::Failed, json!("tab_limit")),
+        "{}",
+        third.summary
+    );
+    assert!(third.next_steps[0].contains("browser_tabs"), "{:?}", third.next_steps);
+    let tab = call("browser_tabs", json!({"action": "list"})).facts["tabs"][0]["tab"].clone();
+    assert_eq!(call("browser_record", json!({"action": "start", "tab": tab})).status, Status::Succeeded);
+    let second = call("browser_record", json!({"action": "start", "tab": tab}));
+    assert_eq!(second.facts["reason"], "recording_limit", "{}", second.summary);
+    // Ending the workspace closes its tabs and frees everything.
+    assert_eq!(futures::executor::block_on(ghost.end()), 2);
+    assert_eq!(call("browser_navigate", json!({"url": PAGE, "new_tab": true})).status, Status::Succeeded);
+    assert_eq!(
+        call("browser_tabs", json!({"action": "list"})).facts["tabs"].as_array().map(Vec::len),
+        Some(1)
+    );
+}
