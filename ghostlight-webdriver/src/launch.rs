@@ -1,9 +1,17 @@
 //! Starting and stopping a local driver (chromedriver, geckodriver) and its browser.
 //!
-//! The driver runs in its own process group (`process_group(0)`), and the browser it starts
-//! inherits that group. Stopping kills the whole group: when a driver dies, its browser
-//! survives as an orphan (see `docs/webdriver-findings.md` §9), so killing the driver alone is
-//! not enough. The browser profile is a fresh temporary directory, removed after the kill.
+//! The driver runs in its own process group, and the browser it starts inherits that group.
+//! Stopping kills the whole group: when a driver dies, its browser survives as an orphan (see
+//! `docs/webdriver-findings.md` §9), so killing the driver alone is not enough. The browser
+//! profile is a fresh temporary directory, removed after the kill.
+//!
+//! **Nothing outlives the server.** The group's leader is a tiny `sh` watchdog
+//! ([`WATCHDOG`]): it starts the driver, and kills its whole group as soon as its standard
+//! input (a pipe only this process holds) reaches end of file, which happens however this
+//! process ends, SIGKILL included; it kills the group too when the driver exits. A profile
+//! folder's name carries the owning process id, and every launch first removes the folders
+//! of owners that are gone ([`sweep_stale_profiles`]), so a killed server's profile does not
+//! stay behind either.
 
 use std::net::{Ipv4Addr, TcpListener};
 use std::path::{Path, PathBuf};
@@ -32,6 +40,21 @@ const READY_POLL_INTERVAL: Duration = Duration::from_millis(50);
 const STATUS_REQUEST_TIMEOUT: Duration = Duration::from_secs(2);
 /// How long to wait for the killed driver to be reaped.
 const REAP_TIMEOUT: Duration = Duration::from_secs(5);
+/// The prefix of every profile folder this adapter makes (then the engine, the owning
+/// process id and a random part: `ghostlight-chromium-4242-AbC123`).
+const PROFILE_PREFIX: &str = "ghostlight-";
+
+/// The watchdog leading the driver's process group: the driver runs in the background with
+/// no standard streams; a background reader holds the watchdog's standard input (this
+/// process's pipe, moved to fd 3 because background jobs read `/dev/null`) and kills the
+/// group (`kill 0`) at end of file; the foreground waits for the driver and kills the group
+/// when it exits.
+pub(crate) const WATCHDOG: &str = "exec 3<&0 </dev/null
+\"$@\" >/dev/null 2>&1 &
+driver=$!
+{ read -r _ <&3; kill -KILL 0; } &
+wait \"$driver\"
+kill -KILL 0";
 
 /// Why a local driver could not be started. Messages name no page content; paths are the
 /// operator's own configuration.
@@ -63,10 +86,12 @@ pub(crate) enum LaunchError {
     NotReady(Duration),
 }
 
-/// A running local driver: its process (group leader), endpoint and the browser profile.
+/// A running local driver: its watchdog (the group leader), endpoint and the browser profile.
 #[derive(Debug)]
 pub(crate) struct DriverProcess {
     child: Child,
+    /// The watchdog's standard input: while it is open, the driver lives.
+    _lifeline: Option<tokio::process::ChildStdin>,
     group: Option<Pid>,
     url: Url,
     profile: Option<tempfile::TempDir>,
@@ -86,11 +111,13 @@ impl DriverProcess {
                 .ok_or(LaunchError::DriverNotFound { driver: config.engine.driver_name() })?,
         };
         let port = free_port()?;
+        sweep_stale_profiles(&std::env::temp_dir());
         let profile = tempfile::Builder::new()
-            .prefix(&format!("ghostlight-{}-", config.engine.as_str()))
+            .prefix(&format!("{PROFILE_PREFIX}{}-{}-", config.engine.as_str(), std::process::id()))
             .tempdir()
             .map_err(LaunchError::Profile)?;
-        let mut command = Command::new(&driver_path);
+        let mut command = Command::new("sh");
+        command.arg("-c").arg(WATCHDOG).arg("ghostlight-watchdog").arg(&driver_path);
         match config.engine {
             Engine::Chromium => {
                 command.arg(format!("--port={port}"));
@@ -105,16 +132,17 @@ impl DriverProcess {
             }
         }
         command
-            .stdin(Stdio::null())
+            .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .kill_on_drop(true)
             .process_group(0);
-        let child = command.spawn().map_err(LaunchError::Spawn)?;
+        let mut child = command.spawn().map_err(LaunchError::Spawn)?;
+        let lifeline = child.stdin.take();
         let group = child.id().and_then(|id| i32::try_from(id).ok()).map(Pid::from_raw);
         let url = Url::parse(&format!("http://127.0.0.1:{port}/"))
             .map_err(|_| LaunchError::Port(std::io::Error::other("the driver URL does not parse")))?;
-        let mut process = DriverProcess { child, group, url, profile: Some(profile) };
+        let mut process = DriverProcess { child, _lifeline: lifeline, group, url, profile: Some(profile) };
         process.wait_ready().await?;
         Ok(process)
     }
@@ -129,7 +157,7 @@ impl DriverProcess {
         self.profile.as_ref().map(tempfile::TempDir::path)
     }
 
-    /// The driver's process id (also its process group id).
+    /// The watchdog's process id (also the driver's process group id).
     pub(crate) fn pid(&self) -> Option<u32> {
         self.child.id()
     }
@@ -192,6 +220,31 @@ impl Drop for DriverProcess {
         self.kill_group();
         self.remove_profile();
     }
+}
+
+/// Remove the profile folders under `dir` this adapter made for processes that are gone (a
+/// server killed before it could clean up). Folders of live processes, and anything that
+/// does not carry this adapter's name, are left alone.
+pub(crate) fn sweep_stale_profiles(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(owner) = name.to_str().and_then(profile_owner) else { continue };
+        let alive = Path::new("/proc").join(owner.to_string()).exists();
+        if !alive && entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// The owning process id in a profile folder's name (`ghostlight-<engine>-<pid>-<random>`).
+fn profile_owner(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix(PROFILE_PREFIX)?;
+    let (engine, rest) = rest.split_once('-')?;
+    if ![Engine::Chromium, Engine::Firefox].iter().any(|known| known.as_str() == engine) {
+        return None;
+    }
+    rest.split_once('-')?.0.parse().ok()
 }
 
 /// The session capabilities for `config`. `profile` is the local profile directory (none
@@ -320,6 +373,22 @@ mod tests {
         assert!(sandboxed(Sandbox::On), "the sandbox stays on when asked");
         assert!(!sandboxed(Sandbox::Off));
         assert_eq!(sandboxed(Sandbox::Auto), !crate::config::runs_as_root(), "auto: off only as root");
+    }
+
+    #[test]
+    fn stale_profiles_of_gone_owners_are_swept() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let gone = dir.path().join("ghostlight-chromium-999999999-abc");
+        let mine = dir.path().join(format!("ghostlight-firefox-{}-def", std::process::id()));
+        let other = dir.path().join("somebody-else-999999999");
+        for folder in [&gone, &mine, &other] {
+            std::fs::create_dir(folder).expect("a folder");
+        }
+        sweep_stale_profiles(dir.path());
+        assert!(!gone.exists(), "a dead owner's profile is removed");
+        assert!(mine.exists() && other.exists(), "a live owner's profile and foreign folders stay");
+        assert_eq!(profile_owner("ghostlight-chromium-42-xyz"), Some(42));
+        assert_eq!(profile_owner("ghostlight-opera-42-xyz"), None);
     }
 
     #[test]

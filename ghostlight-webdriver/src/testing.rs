@@ -12,8 +12,9 @@ use crate::errors::{self, Sent};
 /// The local processes behind a launched browser.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProcessInfo {
-    /// The driver's process id, which is also the process group id of driver and browser.
-    pub driver_pid: u32,
+    /// The process group id of the watchdog, driver and browser (the watchdog leads it; the
+    /// driver is its child).
+    pub group_pid: u32,
     /// The temporary browser profile directory (Chromium `--user-data-dir`, Firefox
     /// `-profile`): it appears on the browser's command line.
     pub profile_dir: PathBuf,
@@ -23,8 +24,8 @@ impl WebDriverBrowser {
     /// The driver process and profile of the live session, if the adapter launched one.
     pub async fn testing_process(&self) -> Option<ProcessInfo> {
         let slot = self.slot.lock().await;
-        let (driver_pid, profile_dir) = slot.session.as_ref()?.process_info()?;
-        Some(ProcessInfo { driver_pid, profile_dir })
+        let (group_pid, profile_dir) = slot.session.as_ref()?.process_info()?;
+        Some(ProcessInfo { group_pid, profile_dir })
     }
 
     /// Click the first element matching the CSS `selector` in `tab` with a real WebDriver

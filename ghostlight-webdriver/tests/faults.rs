@@ -24,7 +24,7 @@ mod support;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::{Hanging, Site, browser_main, scenario, selected};
+use common::{Hanging, Site, browser_main, driver_of, scenario, selected};
 use ghostlight_core::authority::{AuthorityLayers, Settings};
 use ghostlight_core::port::BrowserPort;
 use ghostlight_core::{Cancellation, Ghostlight};
@@ -145,9 +145,9 @@ async fn killed_mid_call(engine: Engine, site: &Site, fault: Fault) -> String {
     let process = browser.testing_process().await.expect("a launched browser");
     let victim = match fault {
         Fault::Browser => {
-            browser_main(process.driver_pid, &process.profile_dir).expect("the browser's main process")
+            browser_main(process.group_pid, &process.profile_dir).expect("the browser's main process")
         }
-        Fault::Driver => process.driver_pid,
+        Fault::Driver => driver_of(process.group_pid).expect("the driver"),
     };
     let killer = tokio::spawn(async move {
         tokio::time::sleep(Duration::from_secs(1)).await;

@@ -49,7 +49,7 @@ async fn killed_browser(engine: Engine, site: &Site) {
     let browser = WebDriverBrowser::new(WebDriverConfig::for_engine(engine));
     let tab = browser.open_tab(&go(site, "/one"), TIMEOUT).await.expect("open").tab;
     let first = browser.testing_process().await.expect("a launched browser");
-    let main = browser_main(first.driver_pid, &first.profile_dir).expect("the browser's main process");
+    let main = browser_main(first.group_pid, &first.profile_dir).expect("the browser's main process");
     let pid = i32::try_from(main).expect("a pid");
     kill(Pid::from_raw(pid), Signal::SIGKILL).expect("kill the browser");
     assert!(eventually(EXIT_GRACE, || !processes_with(&first.profile_dir).contains(&main)).await);
@@ -89,14 +89,14 @@ async fn drop_leaves_no_orphans(engine: Engine, site: &Site) {
 /// profile directory is gone.
 async fn assert_no_processes(info: &ProcessInfo) {
     let clean = eventually(EXIT_GRACE, || {
-        processes_with(&info.profile_dir).is_empty() && processes_in_group(info.driver_pid).is_empty()
+        processes_with(&info.profile_dir).is_empty() && processes_in_group(info.group_pid).is_empty()
     })
     .await;
     assert!(
         clean,
         "orphans: {:?} named the profile, {:?} in the group",
         processes_with(&info.profile_dir),
-        processes_in_group(info.driver_pid)
+        processes_in_group(info.group_pid)
     );
     assert!(eventually(EXIT_GRACE, || !info.profile_dir.exists()).await, "the profile directory is removed");
 }

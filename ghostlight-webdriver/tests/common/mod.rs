@@ -176,8 +176,22 @@ pub fn processes_in_group(group: u32) -> Vec<u32> {
     scan(|pid, _, stat| (stat.group == group && stat.state != 'Z').then_some(pid))
 }
 
-/// The browser's main process: a child of the driver whose command line names the profile.
-pub fn browser_main(driver: u32, profile: &Path) -> Option<u32> {
+/// The driver: the child of the group's watchdog that is not the watchdog's own reader.
+pub fn driver_of(group: u32) -> Option<u32> {
+    scan(|pid, cmdline, stat| {
+        (stat.parent == group
+            && stat.state != 'Z'
+            && (cmdline.contains("chromedriver") || cmdline.contains("geckodriver")))
+        .then_some(pid)
+    })
+    .first()
+    .copied()
+}
+
+/// The browser's main process: a child of the driver (in `group`) whose command line names
+/// the profile.
+pub fn browser_main(group: u32, profile: &Path) -> Option<u32> {
+    let driver = driver_of(group)?;
     let needle = profile.to_string_lossy().into_owned();
     scan(|pid, cmdline, stat| (stat.parent == driver && cmdline.contains(&needle)).then_some(pid))
         .first()
