@@ -48,7 +48,13 @@ pub async fn serve(options: ServeOptions) -> Result<(), ServeError> {
                 () = shutdown_signal() => Ok(()),
             }
         }
-        Transport::Http(http) => serve_http(server, &http).await,
+        Transport::Http(http) => {
+            // Each HTTP session drives a browser of its own (see ARCHITECTURE.md, "Sessions").
+            let config = webdriver_config(&options.browser);
+            let browsers: crate::server::BrowserFactory =
+                Arc::new(move || Arc::new(WebDriverBrowser::new(config.clone())) as Arc<dyn BrowserPort>);
+            serve_http(server.with_browser_per_session(browsers), &http).await
+        }
     };
     browser.shutdown().await;
     tracing::info!("stopped");

@@ -44,12 +44,28 @@ const PROGRESS_TOOLS: [ToolName; 3] = [ToolName::Wait, ToolName::Sequence, ToolN
 /// One value serves one MCP session. [`GhostlightServer::session`] makes a server for another
 /// session over the same browser and authority, with its own workspace: its tabs and handles
 /// are invisible to every other session.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct GhostlightServer {
     ghostlight: Ghostlight,
+    /// When set, each session made by [`GhostlightServer::ending_session`] gets a browser of
+    /// its own from this factory (its own profile, processes and lock), else a workspace of
+    /// the shared browser.
+    browsers: Option<BrowserFactory>,
     /// Set for a session made by [`GhostlightServer::ending_session`]: its workspace ends
     /// when the last clone of the server is dropped.
     _life: Option<Arc<SessionLife>>,
+}
+
+/// Makes the browser of a new session.
+pub type BrowserFactory = Arc<dyn Fn() -> Arc<dyn BrowserPort> + Send + Sync>;
+
+impl std::fmt::Debug for GhostlightServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GhostlightServer")
+            .field("ghostlight", &self.ghostlight)
+            .field("browser_per_session", &self.browsers.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 /// Ends a session's workspace (tabs closed, recordings discarded) when dropped, on the Tokio
@@ -89,7 +105,7 @@ impl GhostlightServer {
     /// A server over exactly this workspace (clones of a [`Ghostlight`] share their workspace;
     /// use [`GhostlightServer::from_prototype`] for a fresh one).
     pub fn over(ghostlight: Ghostlight) -> Self {
-        GhostlightServer { ghostlight, _life: None }
+        GhostlightServer { ghostlight, _life: None, browsers: None }
     }
 
     /// A server over a new workspace of `prototype` (same browser, authority and audit sink).
@@ -107,9 +123,21 @@ impl GhostlightServer {
     /// discarded) when the session ends, i.e. when the last clone of the returned server is
     /// dropped; `on_end` runs then too (a session count going down).
     pub fn ending_session(&self, on_end: impl Fn() + Send + Sync + 'static) -> Self {
-        let ghostlight = self.ghostlight.workspace();
+        let ghostlight = match &self.browsers {
+            // Its own browser: ending the session drops the last handle to it, which stops it.
+            Some(browsers) => self.ghostlight.over_port(browsers()),
+            None => self.ghostlight.workspace(),
+        };
         let life = SessionLife { ghostlight: ghostlight.clone(), on_end: Some(Box::new(on_end)) };
-        GhostlightServer { ghostlight, _life: Some(Arc::new(life)) }
+        GhostlightServer { ghostlight, _life: Some(Arc::new(life)), browsers: None }
+    }
+
+    /// Give each session made by [`GhostlightServer::ending_session`] a browser of its own,
+    /// made by `browsers`: sessions then share no profile (cookies, storage), no tabs and no
+    /// browser lock.
+    pub fn with_browser_per_session(mut self, browsers: BrowserFactory) -> Self {
+        self.browsers = Some(browsers);
+        self
     }
 
     /// The workspace this server acts in.

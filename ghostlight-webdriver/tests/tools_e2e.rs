@@ -1085,7 +1085,7 @@ async fn popups(e: &E2e<'_>) {
         let deadline = Instant::now() + Duration::from_secs(10);
         while opened.is_null() && Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(100)).await;
-            let again = e.ok("browser_press_key", json!({ "tab": tab, "key": "Shift" })).await;
+            let again = e.ok("browser_press_key", json!({ "tab": tab, "key": "End" })).await;
             opened = again.facts.get("opened_tabs").cloned().unwrap_or(Value::Null);
         }
         let popup = opened[0]["tab"]

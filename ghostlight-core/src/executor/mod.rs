@@ -213,6 +213,25 @@ impl Ghostlight {
         }
     }
 
+    /// A new Ghostlight over another browser `port`, with this one's authority, audit sink
+    /// and limits, and a new, empty workspace (for a session that gets a browser of its own).
+    pub fn over_port(&self, port: Arc<dyn BrowserPort>) -> Ghostlight {
+        let seed = self.shared.workspaces.fetch_add(1, Ordering::Relaxed);
+        let shared = Shared {
+            port,
+            authority: self.shared.authority.clone(),
+            audit: self.shared.audit.clone(),
+            limits: self.shared.limits,
+            claims: Claims::default(),
+            deterministic: self.shared.deterministic,
+            workspaces: AtomicU64::new(seed + 1),
+        };
+        Ghostlight {
+            shared: Arc::new(shared),
+            workspace: Arc::new(Workspace::new(self.shared.deterministic.then_some(seed))),
+        }
+    }
+
     /// A new, empty workspace over the same browser, authority and audit sink.
     pub fn workspace(&self) -> Ghostlight {
         let seed = self.shared.workspaces.fetch_add(1, Ordering::Relaxed);
