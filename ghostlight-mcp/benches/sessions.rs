@@ -111,14 +111,14 @@ fn percentile(times: &mut [Duration], p: f64) -> Duration {
     times.get(index).copied().unwrap_or_default()
 }
 
-/// The resident memory of every browser and driver this process started (their profile
-/// folders and watchdogs name it), in MiB.
-fn browser_rss_mib() -> u64 {
+/// The proportional memory (PSS: shared pages split between the processes sharing them) of
+/// every browser and driver this process started (their profile folders name it), in MiB.
+fn browser_pss_mib() -> u64 {
     let marker = format!("-{}-", std::process::id());
     let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
     let mut kib = 0;
     let mut ours: Vec<u32> = Vec::new();
-    let status = |pid: u32| std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let status = |pid: u32| std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).unwrap_or_default();
     for entry in entries.flatten() {
         let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
         let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
@@ -127,7 +127,7 @@ fn browser_rss_mib() -> u64 {
         }
     }
     for pid in ours {
-        if let Some(line) = status(pid).lines().find(|l| l.starts_with("VmRSS:")) {
+        if let Some(line) = status(pid).lines().find(|l| l.starts_with("Pss:")) {
             kib += line.split_whitespace().nth(1).and_then(|n| n.parse::<u64>().ok()).unwrap_or(0);
         }
     }
@@ -141,7 +141,7 @@ fn ms(d: Duration) -> String {
 async fn run() {
     let port = site();
     let page = format!("http://127.0.0.1:{port}/");
-    println!("| Browsers | Sessions | Calls/s | p50 | p95 | Browser RSS |");
+    println!("| Browsers | Sessions | Calls/s | p50 | p95 | Browser PSS |");
     println!("|---|---|---|---|---|---|");
     for per_session in [true, false] {
         let mode = if per_session { "one per session" } else { "one shared" };
@@ -167,11 +167,13 @@ async fn run() {
             let wall = started.elapsed();
             let rate = times.len() as f64 / wall.as_secs_f64();
             let (p50, p95) = (percentile(&mut times, 0.5), percentile(&mut times, 0.95));
-            let memory = browser_rss_mib();
+            let memory = browser_pss_mib();
             println!("| {mode} | {sessions} | {rate:.1} | {} | {} | {memory} MiB |", ms(p50), ms(p95));
             for c in clients {
                 let _ = c.cancel().await;
             }
+            // Let ended sessions' browsers stop before the next row measures memory.
+            tokio::time::sleep(Duration::from_secs(2)).await;
         }
     }
     println!();

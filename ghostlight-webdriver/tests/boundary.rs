@@ -288,6 +288,7 @@ async fn recordings(b: &Boundary<'_>) {
     let tab = b.open("/boundary/login").await;
     let started = b.ok("browser_record", json!({"action": "start", "tab": tab})).await;
     let recording = started.facts["recording"].clone();
+    b.first_frame(&recording).await;
     // Away to the denied host (a script redirect), stopped there: the final frame is skipped.
     b.call("browser_navigate", json!({"tab": tab, "url": b.site.url("/boundary/out").as_str()})).await;
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
@@ -308,6 +309,7 @@ async fn download(b: &Boundary<'_>) {
     let tab = b.open("/boundary/wrap").await;
     let started = b.ok("browser_record", json!({"action": "start", "tab": tab})).await;
     let recording = started.facts["recording"].clone();
+    b.first_frame(&recording).await;
     let leaks = b.site.hits("/boundary/leak");
     let downloads = dirs_downloads();
     let saved =
@@ -371,6 +373,24 @@ async fn links(b: &Boundary<'_>, uploads: &std::path::Path, elsewhere: &std::pat
 }
 
 impl Boundary<'_> {
+    /// Wait until `recording` holds a frame of the allowed page (a condition: under load the
+    /// first capture can miss, and the capture task takes one every half second).
+    async fn first_frame(&self, recording: &Value) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let status = self.ok("browser_record", json!({"action": "status", "recording": recording})).await;
+            if status.facts["frames"].as_u64().unwrap_or(0) >= 1 {
+                return;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "no frame of the allowed page: {:?}",
+                status.facts
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     /// A real click (the adapter's test helper, not a Ghostlight call) on the element matching
     /// `selector` in the tab showing `path`, as a person's click would land.
     async fn person_clicks(&self, path: &str, selector: &str) {
