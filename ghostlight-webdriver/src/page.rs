@@ -42,18 +42,29 @@ struct RawState {
     nonce: String,
     epoch: u64,
     doc_url: String,
+    /// Where a navigation to another document this document started is going, if one is
+    /// under way (read once: see the script).
+    #[serde(default)]
+    navigating: Option<String>,
 }
 
-/// Parse the page-state script's answer.
-pub(crate) fn parse_state(value: serde_json::Value) -> PortResult<PageState> {
+/// Parse the page-state script's answer, with the destination of a navigation the document
+/// started and still shows (a form submission, a script's `location` change), if any.
+pub(crate) fn parse_state_navigating(value: serde_json::Value) -> PortResult<(PageState, Option<Url>)> {
     let raw: RawState = serde_json::from_value(value).map_err(|_| {
         PortError::new(PortErrorKind::Other, "the page state script answered an unexpected shape")
     })?;
+    let navigating = raw.navigating.as_deref().and_then(|url| Url::parse(url).ok());
     let url = Url::parse(&raw.url)
         .map_err(|_| PortError::new(PortErrorKind::Other, "the page reported a URL that does not parse"))?;
     let document =
         DocumentId::new(format!("{}|{}|{}|{}", raw.time_origin, raw.nonce, raw.epoch, raw.doc_url));
-    Ok(PageState { url, title: raw.title, readiness: readiness(&raw.ready_state), document })
+    Ok((PageState { url, title: raw.title, readiness: readiness(&raw.ready_state), document }, navigating))
+}
+
+/// Parse the page-state script's answer.
+pub(crate) fn parse_state(value: serde_json::Value) -> PortResult<PageState> {
+    parse_state_navigating(value).map(|(state, _)| state)
 }
 
 /// `document.readyState` as core's [`Readiness`].

@@ -380,6 +380,12 @@ impl Session {
     /// The page state of the current tab's top-level document (switching out of a frame
     /// first). Installs the page-side hooks on first sight of a document.
     pub(crate) async fn page_state(&mut self) -> PortResult<PageState> {
+        self.page_state_navigating().await.map(|(state, _)| state)
+    }
+
+    /// [`Session::page_state`], with where a navigation to another document the page started
+    /// is going while the page still shows (see `scripts/page_state.js`, `gl.nav`).
+    pub(crate) async fn page_state_navigating(&mut self) -> PortResult<(PageState, Option<Url>)> {
         if self.in_frame {
             self.command(SessionCommand::top_frame(), Sent::Read).await?;
             self.in_frame = false;
@@ -392,7 +398,7 @@ impl Session {
                 "a dialog opened while the page was read",
             ));
         }
-        let mut state = page::parse_state(value)?;
+        let (mut state, navigating) = page::parse_state_navigating(value)?;
         self.read_error_page = state.url.scheme() == "chrome-error";
         if self.read_error_page {
             // Chromium's error page: the URL that failed is what WebDriver reports.
@@ -401,7 +407,7 @@ impl Session {
             }
         }
         self.remember_page(&state);
-        Ok(state)
+        Ok((state, navigating))
     }
 
     /// The page state, read again (up to [`SETTLE_READS`] times, [`SETTLE_STEP`] apart) while

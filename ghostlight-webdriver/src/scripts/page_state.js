@@ -1,21 +1,29 @@
 // Ghostlight page state: one function expression, run through WebDriver "Execute Script".
 //
-// Returns {url, title, readyState, timeOrigin, nonce, epoch, docUrl}. On its first run in a
-// document it stamps the document (hidden symbol-keyed window properties, invisible to
-// ordinary property enumeration):
+// Returns {url, title, readyState, timeOrigin, nonce, epoch, docUrl, navigating}. On its first
+// run in a document it stamps the document (hidden symbol-keyed window properties, invisible
+// to ordinary property enumeration):
 // - `gl.doc`: a per-document nonce (crypto.randomUUID, or Math.random where that is missing);
 // - `gl.epoch`: a counter of `pageshow` events with `persisted` (back/forward-cache restores,
 //   which keep the document and its timeOrigin on Chromium);
 // - `gl.url`: the URL (without fragment) the document had when first stamped;
 // - wrappers around window.alert/confirm/prompt that record the kind of the last dialog in
 //   `gl.dialog` ({kind, open}) before the dialog opens. The record can only be read once the
-//   dialog is closed (no script runs while one is open); a closed record is cleared here.
+//   dialog is closed (no script runs while one is open); a closed record is cleared here;
+// - `gl.nav`: where a navigation to another document this document started is going, as soon
+//   as it is known: a form submission that was not prevented (recorded when its `submit`
+//   event reaches the window, withdrawn if it turns out prevented) and any Navigation API
+//   `navigate` event that is not same-document. A form submission starts its navigation in a
+//   later task (on Chromium about 60 ms after the click's input returns), so without this an
+//   action that submits looks like one that did nothing. `navigating` answers the record and
+//   clears it: every read consumes it, so the read before an action drops stale ones.
 (function glPageState() {
   const w = window;
   const DOC = Symbol.for('gl.doc');
   const EPOCH = Symbol.for('gl.epoch');
   const URL_AT = Symbol.for('gl.url');
   const DIALOG = Symbol.for('gl.dialog');
+  const NAV = Symbol.for('gl.nav');
   const withoutFragment = (href) => {
     const at = href.indexOf('#');
     return at < 0 ? href : href.slice(0, at);
@@ -39,6 +47,27 @@
     w.addEventListener('pageshow', (event) => {
       if (event.persisted) w[EPOCH] += 1;
     }, true);
+    hidden(NAV, null);
+    w.addEventListener('submit', (event) => {
+      const form = event.target;
+      if (event.defaultPrevented || !form || typeof form.action !== 'string') return;
+      const submitter = event.submitter;
+      const target = (submitter && submitter.getAttribute('formtarget')) || form.getAttribute('target') || '';
+      if (target !== '' && target !== '_self') return;
+      const action = (submitter && submitter.formAction) || form.action;
+      w[NAV] = String(action || w.location.href);
+      // A handler after this one may still cancel it: withdraw the record then.
+      setTimeout(() => {
+        if (event.defaultPrevented && w[NAV] === String(action || w.location.href)) w[NAV] = null;
+      }, 0);
+    }, false);
+    try {
+      w.navigation.addEventListener('navigate', (event) => {
+        try {
+          if (!event.destination.sameDocument && !event.downloadRequest) w[NAV] = String(event.destination.url);
+        } catch (_) {}
+      });
+    } catch (_) {}
     for (const kind of ['alert', 'confirm', 'prompt']) {
       const original = w[kind];
       if (typeof original !== 'function') continue;
@@ -54,6 +83,8 @@
   }
   const record = w[DIALOG];
   if (record && !record.open) w[DIALOG] = undefined;
+  const navigating = w[NAV] === undefined ? null : w[NAV];
+  if (navigating !== null) w[NAV] = null;
   return {
     url: String(w.location.href),
     title: String(w.document.title),
@@ -62,5 +93,6 @@
     nonce: w[DOC],
     epoch: w[EPOCH],
     docUrl: w[URL_AT],
+    navigating,
   };
 })

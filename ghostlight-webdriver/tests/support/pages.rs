@@ -98,6 +98,9 @@ pub fn respond(ask: &Ask<'_>) -> Reply {
         );
         return Reply { cache_control: Some("max-age=600"), ..html(body) };
     }
+    if let Some(page) = path.strip_prefix("/landing/") {
+        return html(landing(page));
+    }
     if let Some(page) = path.strip_prefix("/boundary/") {
         return html(boundary(page, ask));
     }
@@ -422,6 +425,21 @@ fn boundary(page: &str, ask: &Ask<'_>) -> String {
         "secret" if ask.host == HOST_B => {
             format!("{HEAD}<title>Denied secret title</title><body style=\"background:#f00\"><h1>Secret</h1>")
         }
+        _ => format!("{HEAD}<title>Nothing</title>"),
+    }
+}
+
+/// The pages of the landing tests (`tests/landing.rs`): a GET form whose submission leads to
+/// another page (it starts in a later task, after the input answered), and that page.
+fn landing(page: &str) -> String {
+    match page {
+        "form" => format!(
+            "{HEAD}<title>Search</title><h1>Search</h1>\
+             <form action=\"/landing/done\" method=get>\
+             <p><label>Query <input id=q name=q></label></p>\
+             <p><button id=go>Go</button> <button type=button id=nothing>Nothing</button></p></form>"
+        ),
+        "done" => format!("{HEAD}<title>Done</title><h1>Results</h1>"),
         _ => format!("{HEAD}<title>Nothing</title>"),
     }
 }

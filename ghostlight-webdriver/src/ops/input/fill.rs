@@ -58,6 +58,7 @@ pub(super) async fn fill(
     input: &FillInput,
     timeout: Duration,
 ) -> PortResult<FillOutcome> {
+    let deadline = tokio::time::Instant::now() + timeout;
     let mut groups: Vec<Group<'_>> = Vec::new();
     for (index, (element, value)) in input.fields.iter().enumerate() {
         let frames = refs::Element::parse(element)?.frames;
@@ -82,7 +83,7 @@ pub(super) async fn fill(
         // An earlier group was already set: whatever fails now leaves the page changed.
         filled += if number == 0 { result? } else { result.map_err(PortError::effect_unknown)? };
     }
-    let page = after(s, before).await?;
+    let page = after(s, before, deadline).await?;
     Ok(FillOutcome { filled, page })
 }
 

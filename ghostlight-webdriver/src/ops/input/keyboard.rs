@@ -32,8 +32,9 @@ use ghostlight_core::tools::press_key::{Key, Modifier, NamedKey};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{NAME_CHARS, RawSummary, after, before_state, compose, perform, resolve, run};
+use super::{NAME_CHARS, RawSummary, after, before_state, compose, land, perform, resolve, run};
 use crate::errors::{self, Sent};
+use crate::page;
 use crate::session::Session;
 
 /// The focus script (`scripts/input/focus.js`).
@@ -132,6 +133,7 @@ pub(super) async fn type_text(
             "the text holds characters WebDriver reserves for special keys",
         ));
     }
+    let deadline = tokio::time::Instant::now() + timeout;
     s.set_script_timeout(timeout).await?;
     let resolved = resolve(s, tab, &input.into).await?;
     let nonce = guard_nonce();
@@ -154,7 +156,8 @@ pub(super) async fn type_text(
                 perform(s, keys(chunk, &[], 1)).await?;
             }
         } else {
-            // Element Send Keys for the characters; a Tab as a key action (geckodriver's Send
+            // Element Send Keys for the characters (`\n` as the Enter key, which geckodriver
+            // would otherwise type as a character); a Tab as a key action (geckodriver's Send
             // Keys types a `\t` without moving focus, which a person's Tab does).
             for (index, part) in text.split(|c| *c == '\t').enumerate() {
                 if index > 0 {
@@ -163,7 +166,7 @@ pub(super) async fn type_text(
                 if part.is_empty() {
                     continue;
                 }
-                let part: String = part.iter().collect();
+                let part: String = part.iter().copied().map(typed).collect();
                 match resolved.element.send_keys(&part).await {
                     Ok(()) => {}
                     // A key opened a dialog: the text was (partly) delivered.
@@ -174,7 +177,7 @@ pub(super) async fn type_text(
         }
     }
     let keys_withheld = disarm(s, &nonce, text.len()).await?;
-    let page = after(s, before).await?;
+    let page = after(s, before, deadline).await?;
     Ok(ActionReceipt { element: focus.summary.map(Into::into), page, keys_withheld })
 }
 
@@ -192,6 +195,7 @@ pub(super) async fn press_keys(
     if pressed.is_empty() || repeat == 0 || per_repeat.saturating_mul(repeat) > MAX_KEY_ACTIONS {
         return Err(PortError::new(PortErrorKind::InvalidInput, "the key sequence is empty or too long"));
     }
+    let deadline = tokio::time::Instant::now() + timeout;
     s.set_script_timeout(timeout).await?;
     let nonce = guard_nonce();
     let (before, target) = match &input.into {
@@ -230,7 +234,7 @@ pub(super) async fn press_keys(
         left -= now;
     }
     let keys_withheld = disarm(s, &nonce, pressed.len() * repeat).await?;
-    let (element, page) = focused_after(s, tab, before, target).await?;
+    let (element, page) = focused_after(s, tab, before, target, deadline).await?;
     Ok(ActionReceipt { element, page, keys_withheld })
 }
 
@@ -257,6 +261,7 @@ async fn focused_after(
     tab: &TabRef,
     before: PageState,
     target: Option<ElementSummary>,
+    deadline: tokio::time::Instant,
 ) -> PortResult<(Option<ElementSummary>, PageState)> {
     let read = async {
         s.tab(tab).await?;
@@ -265,13 +270,31 @@ async fn focused_after(
     };
     match read.await {
         Ok(answer) => {
-            let page = before_state(None, answer.state)?;
-            s.remember_page(&page);
+            let state = answer.state.ok_or_else(|| {
+                PortError::new(PortErrorKind::Other, "the focus script answered no page state")
+            })?;
+            let (page, navigating) = page::parse_state_navigating(state)?;
+            // Keys that submitted a form: the new document is waited for, as for a click.
+            let page = match navigating {
+                Some(destination) if page.document == before.document => {
+                    land(s, page, &destination, deadline).await?
+                }
+                _ => {
+                    s.remember_page(&page);
+                    page
+                }
+            };
             Ok((answer.summary.map(Into::into), page))
         }
-        Err(e) if e.kind() == PortErrorKind::BlockedByDialog => {
-            s.remember_page(&before);
-            Ok((target, before))
+        // A dialog the keys opened, or a document unloading: read as after any action.
+        Err(e)
+            if matches!(
+                e.kind(),
+                PortErrorKind::BlockedByDialog | PortErrorKind::Other | PortErrorKind::ScriptError
+            ) =>
+        {
+            let page = after(s, before, deadline).await?;
+            Ok((target, page))
         }
         Err(e) => Err(e.effect_unknown()),
     }

@@ -44,14 +44,18 @@ use ghostlight_core::port::{
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+use tokio::time::Instant;
 
 use crate::errors::{self, Sent};
+use crate::ops::navigation;
 use crate::page;
 use crate::refs;
 use crate::session::{SETTLE_READS, SETTLE_STEP, Session};
 
 /// The longest accessible name a receipt carries, in characters (core bounds it again).
 const NAME_CHARS: usize = 200;
+/// The longest an action waits for a navigation it started to show its new document.
+const LANDING_WAIT: Duration = Duration::from_secs(5);
 /// Extra time granted beyond an operation's `timeout` before it is cut short, so that the
 /// driver's own timeout (set to `timeout`) answers first when it can.
 const TIMEOUT_GRACE: Duration = Duration::from_millis(500);
@@ -260,12 +264,21 @@ fn before_state(read: Option<PageState>, answered: Option<Value>) -> PortResult<
 ///
 /// A read that races a navigation the action started can fail without a dialog (Firefox
 /// answers `null` for a script cut short by the unload); such a read is repeated, up to
-/// [`SETTLE_READS`] times, [`SETTLE_STEP`] apart.
-async fn after(s: &mut Session, before: PageState) -> PortResult<PageState> {
+/// [`SETTLE_READS`] times, [`SETTLE_STEP`] apart. When the page reports a navigation to another
+/// document under way that has not committed yet (a form the action submitted), the new
+/// document is waited for ([`land`]).
+pub(super) async fn after(s: &mut Session, before: PageState, deadline: Instant) -> PortResult<PageState> {
     let mut last = None;
     for _ in 0..SETTLE_READS {
-        match s.page_state().await {
-            Ok(state) => return Ok(state),
+        match s.page_state_navigating().await {
+            Ok((state, Some(destination))) if state.document == before.document => {
+                return land(s, state, &destination, deadline).await;
+            }
+            // Firefox's transient `about:blank` between two web documents: not the landing yet.
+            Ok((state, _)) if state.url.scheme() == "about" && before.url.scheme() != "about" => {
+                return land(s, state, &before.url, deadline).await;
+            }
+            Ok((state, _)) => return Ok(state),
             Err(e)
                 if matches!(
                     e.kind(),
@@ -285,6 +298,32 @@ async fn after(s: &mut Session, before: PageState) -> PortResult<PageState> {
     Err(last
         .unwrap_or_else(|| PortError::new(PortErrorKind::Other, "the page could not be read after the input"))
         .effect_unknown())
+}
+
+/// Wait for the document a navigation the action started toward `destination` will show:
+/// complete, or whatever shows when [`LANDING_WAIT`] (or the action's `deadline`) runs out (a
+/// navigation may end without a document: a `204` answer, a download). Firefox shows a
+/// transient `about:blank` document first: that one is not the landing.
+pub(super) async fn land(
+    s: &mut Session,
+    now: PageState,
+    destination: &url::Url,
+    deadline: Instant,
+) -> PortResult<PageState> {
+    let until = deadline.min(Instant::now() + LANDING_WAIT);
+    let mut page = now;
+    loop {
+        match navigation::wait_for_page(s, &page, until, false).await {
+            Ok(next) if next.url.scheme() == "about" && destination.scheme() != "about" => page = next,
+            Ok(next) => return Ok(next),
+            Err(e) if e.kind() == PortErrorKind::Timeout => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                let now = tokio::time::timeout(left, s.page_state()).await;
+                return Ok(now.ok().and_then(Result::ok).unwrap_or(page));
+            }
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// Perform `actions`, then release the input state. A dialog error means the input opened a

@@ -42,6 +42,8 @@ use serde_json::{Value, json};
 use super::{
     NAME_CHARS, RawSummary, after, before_state, compose, element_arg, perform, pixel, resolve, run,
 };
+use tokio::time::Instant;
+
 use crate::config::Engine;
 use crate::errors::Sent;
 use crate::ops::frames;
@@ -138,6 +140,7 @@ pub(super) async fn click(
     if !(1..=MAX_CLICKS).contains(&input.count) {
         return Err(PortError::new(PortErrorKind::InvalidInput, "a click is one to three clicks"));
     }
+    let deadline = Instant::now() + timeout;
     s.set_script_timeout(timeout).await?;
     let at = locate(s, tab, &input.at, gate, Locate { scroll: true, check: true }).await?;
     let button = button(input.button);
@@ -146,7 +149,7 @@ pub(super) async fn click(
         mouse = mouse.then(PointerAction::Down { button }).then(PointerAction::Up { button });
     }
     perform(s, mouse).await?;
-    let page = after(s, at.before).await?;
+    let page = after(s, at.before, deadline).await?;
     Ok(ActionReceipt { element: at.summary, page, keys_withheld: 0 })
 }
 
@@ -158,10 +161,11 @@ pub(super) async fn hover(
     gate: &Gate,
     timeout: Duration,
 ) -> PortResult<ActionReceipt> {
+    let deadline = Instant::now() + timeout;
     s.set_script_timeout(timeout).await?;
     let at = locate(s, tab, at, gate, Locate { scroll: true, check: true }).await?;
     perform(s, MouseActions::new(POINTER_ID.to_owned()).then(at.origin.move_to(None))).await?;
-    let page = after(s, at.before).await?;
+    let page = after(s, at.before, deadline).await?;
     Ok(ActionReceipt { element: at.summary, page, keys_withheld: 0 })
 }
 
@@ -190,6 +194,7 @@ pub(super) async fn drag(
         }
         _ => {}
     }
+    let deadline = Instant::now() + timeout;
     s.set_script_timeout(timeout).await?;
     let both_elements = source_frames.is_some() && target_frames.is_some();
     let source = locate(s, tab, from, gate, Locate { scroll: both_elements, check: true }).await?;
@@ -216,7 +221,7 @@ pub(super) async fn drag(
             .then(PointerAction::Up { button });
         perform(s, mouse).await?;
     }
-    let page = after(s, source.before).await?;
+    let page = after(s, source.before, deadline).await?;
     Ok(ActionReceipt { element: source.summary, page, keys_withheld: 0 })
 }
 

@@ -28,6 +28,8 @@ use serde_json::{Value, json};
 
 use super::{NAME_CHARS, after, before_state, compose, pixel, resolve, run};
 use crate::errors::{self, Sent};
+use tokio::time::Instant;
+
 use crate::ops::frames;
 use crate::session::Session;
 
@@ -60,12 +62,13 @@ pub(super) async fn upload(
     gate: &Gate,
     timeout: Duration,
 ) -> PortResult<UploadOutcome> {
+    let deadline = Instant::now() + timeout;
     s.set_script_timeout(timeout).await?;
     match &input.to {
-        UploadDestination::Input(element) => to_input(s, tab, element, &input.files).await,
+        UploadDestination::Input(element) => to_input(s, tab, element, &input.files, deadline).await,
         UploadDestination::Drop(point) => {
             frames::check_point(s, tab, point.x.floor(), point.y.floor(), gate).await?;
-            drop_at(s, tab, *point, &input.files).await
+            drop_at(s, tab, *point, &input.files, deadline).await
         }
     }
 }
@@ -76,6 +79,7 @@ async fn to_input(
     tab: &TabRef,
     element: &ElementRef,
     files: &UploadFiles,
+    deadline: Instant,
 ) -> PortResult<UploadOutcome> {
     // Local work first: nothing reaches the page when a file is missing or a name is bad.
     let (paths, bytes) = match files {
@@ -132,7 +136,7 @@ async fn to_input(
         // The input was cleared already.
         Err(e) => return Err(errors::cmd(&e, Sent::Act).effect_unknown()),
     }
-    let page = after(s, before).await?;
+    let page = after(s, before, deadline).await?;
     Ok(UploadOutcome { count, bytes, page })
 }
 
@@ -142,6 +146,7 @@ async fn drop_at(
     tab: &TabRef,
     point: Point,
     files: &UploadFiles,
+    deadline: Instant,
 ) -> PortResult<UploadOutcome> {
     let (x, y) = (pixel(point.x)?, pixel(point.y)?);
     let loaded = match files {
@@ -177,7 +182,7 @@ async fn drop_at(
         }
         _ => return Err(PortError::new(PortErrorKind::Other, "the drop script answered an unknown status")),
     }
-    let page = after(s, before).await?;
+    let page = after(s, before, deadline).await?;
     Ok(UploadOutcome { count: loaded.len(), bytes, page })
 }
 
