@@ -165,6 +165,8 @@ impl ToyBrowser {
             title: self.page_at(tab.url()).title.to_owned(),
             readiness: Readiness::Complete,
             document: DocumentId::new(tab.document.to_string()),
+            // Toy pages come from memory, not from a server.
+            http_status: None,
         }
     }
 

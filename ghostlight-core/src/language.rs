@@ -68,6 +68,34 @@ pub fn indefinite_article(noun: &str) -> &'static str {
     }
 }
 
+/// The clause an error status adds to a page's sentence: `the server answered 404 Not Found`
+/// (`None` below 400). Reason phrases are RFC 9110's for the common codes.
+pub fn http_error_clause(status: u16) -> Option<String> {
+    if status < 400 {
+        return None;
+    }
+    let phrase = match status {
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        408 => "Request Timeout",
+        409 => "Conflict",
+        410 => "Gone",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        501 => "Not Implemented",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        504 => "Gateway Timeout",
+        402..=499 => "a client error",
+        _ => "a server error",
+    };
+    let space = if phrase.starts_with('a') { ", " } else { " " };
+    Some(format!("the server answered {status}{space}{phrase}"))
+}
+
 /// `1 step`, `2 steps`: a count with its noun.
 pub fn count(n: usize, singular: &str, plural: &str) -> String {
     if n == 1 { format!("1 {singular}") } else { format!("{n} {plural}") }
@@ -76,6 +104,14 @@ pub fn count(n: usize, singular: &str, plural: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn http_errors_have_a_clause() {
+        assert_eq!(http_error_clause(200), None);
+        assert_eq!(http_error_clause(404).as_deref(), Some("the server answered 404 Not Found"));
+        assert_eq!(http_error_clause(500).as_deref(), Some("the server answered 500 Internal Server Error"));
+        assert_eq!(http_error_clause(418).as_deref(), Some("the server answered 418, a client error"));
+    }
 
     #[test]
     fn names_are_normalized_and_bounded() {

@@ -46,6 +46,9 @@ struct RawState {
     /// under way (read once: see the script).
     #[serde(default)]
     navigating: Option<String>,
+    /// The navigation entry's `responseStatus` (0 when unknown).
+    #[serde(default)]
+    status: u16,
 }
 
 /// Parse the page-state script's answer, with the destination of a navigation the document
@@ -59,7 +62,10 @@ pub(crate) fn parse_state_navigating(value: serde_json::Value) -> PortResult<(Pa
         .map_err(|_| PortError::new(PortErrorKind::Other, "the page reported a URL that does not parse"))?;
     let document =
         DocumentId::new(format!("{}|{}|{}|{}", raw.time_origin, raw.nonce, raw.epoch, raw.doc_url));
-    Ok((PageState { url, title: raw.title, readiness: readiness(&raw.ready_state), document }, navigating))
+    let http_status = (raw.status > 0).then_some(raw.status);
+    let state =
+        PageState { url, title: raw.title, readiness: readiness(&raw.ready_state), document, http_status };
+    Ok((state, navigating))
 }
 
 /// Parse the page-state script's answer.

@@ -89,6 +89,11 @@ async fn run(engine: Engine) {
             times[RUNS / 2].as_millis()
         );
     }
+    // An error status is reported, and said.
+    let missing =
+        call(&g, "browser_navigate", json!({"url": site.url("/landing/missing-page").as_str()})).await;
+    assert_eq!(missing.facts["http_status"], 404, "{:?}", missing.facts);
+    assert!(missing.summary.contains("the server answered 404 Not Found"), "{}", missing.summary);
     // Nothing navigates: no wait is added.
     call(&g, "browser_navigate", json!({"url": form.as_str()})).await;
     let mut times = Vec::with_capacity(RUNS);

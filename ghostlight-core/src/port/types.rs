@@ -113,6 +113,10 @@ pub struct PageState {
     pub readiness: Readiness,
     /// The document's identity.
     pub document: DocumentId,
+    /// The HTTP status of the response the document came from, when the browser reports one
+    /// (`None` for `about:blank`, documents from the cache or history, or an engine that does
+    /// not say).
+    pub http_status: Option<u16>,
 }
 
 /// One tab of the browser.

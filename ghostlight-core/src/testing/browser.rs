@@ -151,6 +151,7 @@ impl Tab {
             title: self.doc.page.title.clone(),
             readiness: self.doc.page.readiness,
             document: self.doc.id.clone(),
+            http_status: self.doc.page.http_status,
         }
     }
 

@@ -237,6 +237,8 @@ pub struct ScriptedPage {
     /// Whether `navigate` away from the page raises a `beforeunload` prompt (history moves,
     /// link clicks and closing do not).
     pub beforeunload: bool,
+    /// The HTTP status the page is served with (`None`: not reported).
+    pub http_status: Option<u16>,
 }
 
 impl ScriptedPage {
@@ -249,7 +251,14 @@ impl ScriptedPage {
             visible_text: String::new(),
             elements: Vec::new(),
             beforeunload: false,
+            http_status: None,
         }
+    }
+
+    /// Served with HTTP `status` (reported in page states).
+    pub fn status(mut self, status: u16) -> Self {
+        self.http_status = Some(status);
+        self
     }
 
     /// Set the visible text.

@@ -42,6 +42,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         Fact::new("url", FactType::String, "Governed URL."),
         Fact::new("title", FactType::String, "Bounded title."),
         Fact::new("document_generation", FactType::Integer, "Document generation."),
+        Fact::new("http_status", FactType::Integer, "HTTP status of the page, when known."),
         NETWORK_ERROR,
         BROWSER_CODE,
     ],

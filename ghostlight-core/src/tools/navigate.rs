@@ -55,6 +55,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         Fact::new("created", FactType::Boolean, "A new tab was opened."),
         Fact::new("reused", FactType::Boolean, "An existing same-host tab was adopted."),
         Fact::new("document_generation", FactType::Integer, "Document generation."),
+        Fact::new("http_status", FactType::Integer, "HTTP status of the page, when known."),
         NETWORK_ERROR,
         BROWSER_CODE,
     ],

@@ -1,6 +1,7 @@
 // Ghostlight page state: one function expression, run through WebDriver "Execute Script".
 //
-// Returns {url, title, readyState, timeOrigin, nonce, epoch, docUrl, navigating}. On its first
+// Returns {url, title, readyState, timeOrigin, nonce, epoch, docUrl, navigating, status}
+// (status: the navigation entry's HTTP responseStatus, 0 when the engine does not say). On its first
 // run in a document it stamps the document (hidden symbol-keyed window properties, invisible
 // to ordinary property enumeration):
 // - `gl.doc`: a per-document nonce (crypto.randomUUID, or Math.random where that is missing);
@@ -83,6 +84,13 @@
   }
   const record = w[DIALOG];
   if (record && !record.open) w[DIALOG] = undefined;
+  let status = 0;
+  try {
+    const entry = w.performance.getEntriesByType('navigation')[0];
+    status = entry && typeof entry.responseStatus === 'number' ? entry.responseStatus : 0;
+  } catch (_) {
+    status = 0;
+  }
   const navigating = w[NAV] === undefined ? null : w[NAV];
   if (navigating !== null) w[NAV] = null;
   return {
@@ -94,5 +102,6 @@
     epoch: w[EPOCH],
     docUrl: w[URL_AT],
     navigating,
+    status,
   };
 })

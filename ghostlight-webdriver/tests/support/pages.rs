@@ -98,7 +98,9 @@ pub fn respond(ask: &Ask<'_>) -> Reply {
         );
         return Reply { cache_control: Some("max-age=600"), ..html(body) };
     }
-    if let Some(page) = path.strip_prefix("/landing/") {
+    if let Some(page) = path.strip_prefix("/landing/")
+        && page != "missing-page"
+    {
         return html(landing(page));
     }
     if let Some(page) = path.strip_prefix("/boundary/") {

@@ -81,6 +81,9 @@ async fn history(run: &Run<'_>, request: &HistoryRequest) -> Step<Outcome> {
         .fact("title", run.title(&state).unwrap_or_default())
         .fact("document_generation", generation)
         .fact("host", host.clone());
+    if governed.is_inside() {
+        outcome = super::navigate::with_http_status(outcome, &state);
+    }
     outcome.landing = Site::from_url(&state.url);
     if !governed.is_inside() {
         outcome.summary = format!("{} The page on {host} is outside authority.", outcome.summary);

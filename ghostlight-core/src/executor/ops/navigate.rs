@@ -225,6 +225,17 @@ fn failure(
     run.fail(error, &format!("navigate to {host}"), Some(request.timeout_ms)).fact("host", host)
 }
 
+/// The page's HTTP status in the facts, and an error status in the summary (the tab did
+/// navigate: the status stays `succeeded`).
+pub(crate) fn with_http_status(mut outcome: Outcome, page: &PageState) -> Outcome {
+    let Some(status) = page.http_status else { return outcome };
+    if let Some(clause) = crate::language::http_error_clause(status) {
+        let end = outcome.summary.trim_end_matches('.').to_owned();
+        outcome.summary = format!("{end}; {clause}.");
+    }
+    outcome.fact("http_status", status)
+}
+
 fn report(run: &Run<'_>, request: &NavigateRequest, slot: &TabSlot, page: &PageState, how: How) -> Outcome {
     let (generation, _) = slot.observe(&page.document, &page.url);
     let governed = run.snapshot.govern(&page.url);
@@ -253,6 +264,10 @@ fn report(run: &Run<'_>, request: &NavigateRequest, slot: &TabSlot, page: &PageS
         .fact("host", host.clone());
     if how == How::Reopened {
         outcome = outcome.fact("reopened", true);
+    }
+    if governed.is_inside() {
+        // A page outside authority is its governed URL and nothing else.
+        outcome = with_http_status(outcome, page);
     }
     outcome.landing = Site::from_url(&page.url);
     if !governed.is_inside() {

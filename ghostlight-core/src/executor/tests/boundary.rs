@@ -336,3 +336,22 @@ fn a_workspace_holds_at_most_its_limits() {
         Some(1)
     );
 }
+
+#[test]
+fn an_error_status_is_said_and_kept_in_the_facts() {
+    let browser = browser().site("https://example.com/missing", ScriptedPage::new("Missing").status(404));
+    let h = harness_over(browser);
+    let opened = h.ok("browser_navigate", json!({"url": "https://example.com/missing"}));
+    assert_eq!(opened.facts["http_status"], 404);
+    assert!(opened.summary.ends_with("; the server answered 404 Not Found."), "{}", opened.summary);
+    // Outside the call's authority the status is not shown (only the governed URL is).
+    let outside = h.ok("browser_navigate", json!({"url": "https://denied.test/"}));
+    assert!(outside.facts.get("http_status").is_none());
+}
+
+fn harness_over(browser: ScriptedBrowser) -> Harness {
+    Harness::with_authority(
+        browser,
+        user_authority(json!({"hosts": {"allow": ["example.com", "denied.test"]}})),
+    )
+}
