@@ -325,7 +325,7 @@ impl<'de> Deserialize<'de> for HostPattern {
         let text = String::deserialize(deserializer)?;
         HostPattern::parse(&text).map_err(|error| {
             serde::de::Error::custom(format_args!(
-                "{text:?} is not a host pattern ({error}); a host pattern {}",
+                "{text:?} is not a host pattern ({error}); a host pattern is {}",
                 HostPatternError::ACCEPTED.trim_start_matches("must be a host pattern: ")
             ))
         })

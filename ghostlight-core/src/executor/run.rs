@@ -295,6 +295,7 @@ impl<'a> Run<'a> {
             self.workspace.slots().into_iter().filter(|slot| slot.tab().is_some()).collect();
         match live.as_slice() {
             [] => Err(Outcome::failed("no_tab", "No controlled tab is open yet.")
+                .next(LIST_TABS)
                 .next("Call browser_navigate with a url to open one.")),
             [one] => Ok(one.clone()),
             _ => {
@@ -313,6 +314,7 @@ impl<'a> Run<'a> {
                 match live.as_slice() {
                     [] => {
                         return Err(Outcome::failed("no_tab", "No controlled tab is open any more.")
+                            .next(LIST_TABS)
                             .next("Call browser_navigate with a url to open one."));
                     }
                     [one] => return Ok(one.clone()),
@@ -568,11 +570,16 @@ impl<'a> Run<'a> {
         Ok(view)
     }
 
-    /// Map image pixel `(x, y)` of a current view to a viewport point, checking that the
-    /// view's geometry binding still holds.
-    pub(crate) async fn point(&self, lease: &Lease, page: &Page, at: &ViewPoint) -> Step<Point> {
-        let view = self.view(lease, page, &at.view)?;
-        let doc = self.pixel_to_document(&view, &at.view, at.x, at.y)?;
+    /// A view of the leased tab whose geometry binding still holds now (same viewport size,
+    /// device scale and zoom, and, for a viewport or region view, the same scroll origin),
+    /// with the tab's current geometry: what coordinate input and region captures need.
+    pub(crate) async fn current_view(
+        &self,
+        lease: &Lease,
+        page: &Page,
+        handle: &Handle,
+    ) -> Step<(ViewEntry, crate::port::Geometry)> {
+        let view = self.view(lease, page, handle)?;
         let geometry = self
             .port()
             .geometry(&lease.tab)
@@ -596,8 +603,16 @@ impl<'a> Run<'a> {
             None
         };
         if let Some(why) = changed {
-            return Err(stale_view(&at.view, why));
+            return Err(stale_view(handle, why));
         }
+        Ok((view, geometry))
+    }
+
+    /// Map image pixel `(x, y)` of a current view to a viewport point, checking that the
+    /// view's geometry binding still holds.
+    pub(crate) async fn point(&self, lease: &Lease, page: &Page, at: &ViewPoint) -> Step<Point> {
+        let (view, geometry) = self.current_view(lease, page, &at.view).await?;
+        let doc = self.pixel_to_document(&view, &at.view, at.x, at.y)?;
         let point = Point { x: doc.0 - geometry.scroll_x, y: doc.1 - geometry.scroll_y };
         let inside = point.x >= 0.0
             && point.y >= 0.0

@@ -132,8 +132,11 @@ pub(crate) struct ViewEntry {
     pub(crate) css_per_pixel: f64,
     pub(crate) width: u32,
     pub(crate) height: u32,
-    /// The PNG, kept for the most recent views only.
+    /// The PNG, kept for the most recent views only, and only up to the capture-reuse
+    /// ceiling.
     pub(crate) png: Option<Arc<Vec<u8>>>,
+    /// The PNG's size in bytes (kept or not).
+    pub(crate) png_bytes: u64,
 }
 
 /// A `browser_inspect` document snapshot, kept per tab for the structural diff.

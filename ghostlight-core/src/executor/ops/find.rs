@@ -71,7 +71,10 @@ async fn find(run: &Run<'_>, request: &FindRequest) -> Step<Outcome> {
     let summary = match (n, more) {
         (0, _) => format!("Found no matches for \"{query}\" on {host}."),
         (n, false) => format!("Found {} for \"{query}\" on {host}.", count(n, "match", "matches")),
-        (n, true) => format!("Found more than {n} matches for \"{query}\" on {host}; listed the best {n}."),
+        (n, true) => format!(
+            "Found more than {} for \"{query}\" on {host}; listed the best {n}.",
+            count(n, "match", "matches")
+        ),
     };
     let mut outcome = Outcome::read(summary)
         .with_readiness(page.state.readiness)

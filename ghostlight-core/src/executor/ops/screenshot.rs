@@ -49,7 +49,9 @@ async fn screenshot(run: &Run<'_>, request: &ScreenshotRequest) -> Step<Outcome>
             (CaptureKind::Element(resolved.element), format!("{phrase} on {host}"))
         }
         Capture::Region(region) => {
-            let view = run.view(&lease, &page, &region.origin.view)?;
+            // The region must lie in the view as the page shows it now: a view that is no
+            // longer current (a scroll, a resize) is refused, as for coordinate input.
+            let (view, _) = run.current_view(&lease, &page, &region.origin.view).await?;
             let rect = region_rect(&view, region).ok_or_else(|| outside_view(&view, region))?;
             let scale = region_scale(&rect, view.css_per_pixel);
             parent = Some((region.origin.view.clone(), view, rect));
@@ -80,6 +82,7 @@ async fn screenshot(run: &Run<'_>, request: &ScreenshotRequest) -> Step<Outcome>
         width: captured.width,
         height: captured.height,
         png: kept.then(|| png.clone()),
+        png_bytes: u64::try_from(png.len()).unwrap_or(u64::MAX),
     });
     let (width, height) = (captured.width, captured.height);
     let summary = format!("Captured {what} ({width}×{height}).");
@@ -175,6 +178,7 @@ mod tests {
             width: 2560,
             height: 1600,
             png: None,
+            png_bytes: 0,
         };
         let region = |x, y, width, height| Region {
             origin: ViewPoint { view: Handle::from_token(HandleKind::View, "1"), x, y },

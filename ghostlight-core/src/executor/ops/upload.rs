@@ -118,7 +118,7 @@ async fn upload(run: &Run<'_>, request: &UploadRequest) -> Step<Outcome> {
         Upload::AttachImage { .. } | Upload::DropImage { .. } => payload.phrase,
     };
     let summary =
-        format!("{} {what} ({} bytes) {} {destination} on {host}.", verb.1, grouped(done.bytes), verb.2);
+        format!("{} {what} ({}) {} {destination} on {host}.", verb.1, byte_count(done.bytes), verb.2);
     let mut outcome = Outcome::applied(summary, false)
         .with_readiness(done.page.readiness)
         .fact("tab", lease.handle().as_str())
@@ -135,6 +135,11 @@ async fn upload(run: &Run<'_>, request: &UploadRequest) -> Step<Outcome> {
     }
     let landing = run.land(&lease, &done.page);
     Ok(run.with_landing(outcome, landing, &done.page))
+}
+
+/// `1 byte`, `1,024 bytes`.
+fn byte_count(bytes: u64) -> String {
+    if bytes == 1 { "1 byte".to_owned() } else { format!("{} bytes", grouped(bytes)) }
 }
 
 /// `the "Resume" file input`, or `a file input` when the name is unknown or withheld.
@@ -296,6 +301,22 @@ fn captured(run: &Run<'_>, image: &Handle) -> Result<Payload, Outcome> {
             .fact("source_image", image.as_str())
             .next(RECAPTURE_IMAGE)
     })?;
+    if view.png.is_none() && view.png_bytes > CAPTURE_REUSE_MAX_BYTES {
+        // Too large to keep at all: a new capture of the same kind would be too (R251).
+        return Err(Outcome::failed(
+            "too_large",
+            format!(
+                "The image of {image} was {} bytes, over the {}-byte limit for reusing a capture, so it \
+                 was never kept; nothing was uploaded.",
+                grouped(view.png_bytes),
+                grouped(CAPTURE_REUSE_MAX_BYTES)
+            ),
+        )
+        .fact("source_image", image.as_str())
+        .fact("bytes", view.png_bytes)
+        .fact("limit_bytes", CAPTURE_REUSE_MAX_BYTES)
+        .next("Capture the viewport or a region with browser_screenshot, then upload that view's image."));
+    }
     let png = view.png.ok_or_else(|| {
         Outcome::failed(
             "image_expired",

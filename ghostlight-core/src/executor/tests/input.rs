@@ -96,6 +96,12 @@ fn target(h: &Harness, tab: &str, name: &str) -> String {
 /// A current viewport view of `tab` (as `browser_screenshot` would register it), keeping
 /// `png` as its image.
 fn view(h: &Harness, tab: &str, png: Option<Vec<u8>>) -> String {
+    let bytes = png.as_ref().map_or(0, |p| p.len() as u64);
+    view_of(h, tab, png, bytes)
+}
+
+/// A view whose image was `png_bytes` long and is kept as `png` (`None`: not kept).
+fn view_of(h: &Harness, tab: &str, png: Option<Vec<u8>>, png_bytes: u64) -> String {
     let tab_ref = tab_ref(h, tab);
     let geometry =
         futures::executor::block_on(h.browser.geometry(&tab_ref)).unwrap_or_else(|e| panic!("geometry: {e}"));
@@ -112,6 +118,7 @@ fn view(h: &Harness, tab: &str, png: Option<Vec<u8>>) -> String {
             css_per_pixel: 1.0,
             width: geometry.viewport_width,
             height: geometry.viewport_height,
+            png_bytes,
             png: png.map(Arc::new),
         })
         .as_str()
@@ -572,6 +579,17 @@ fn upload_inline_files_decode_after_preflight_and_stay_unnamed() {
     let envelope = h.call("browser_upload", json!({"selector": {"name": "Secret key"}, "files": files}));
     assert_eq!(outcome(&envelope), (Status::AttentionRequired, Effect::None, false));
     assert!(!h.browser.method_names().contains(&"upload"));
+}
+
+#[test]
+fn a_capture_too_large_to_keep_says_so_and_points_to_a_smaller_one() {
+    let h = Harness::new(upload_browser());
+    let tab = h.open(FORM);
+    let huge = view_of(&h, &tab, None, crate::limits::CAPTURE_REUSE_MAX_BYTES + 1);
+    let envelope = h.call("browser_upload", json!({"selector": {"name": "Resume"}, "source_image": huge}));
+    assert_eq!(envelope.facts["reason"], "too_large", "{}", envelope.summary);
+    assert!(envelope.summary.contains("never kept"), "{}", envelope.summary);
+    assert!(envelope.next_steps[0].contains("viewport or a region"), "{:?}", envelope.next_steps);
 }
 
 #[test]

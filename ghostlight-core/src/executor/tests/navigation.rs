@@ -569,13 +569,20 @@ fn screenshot_region_outside_the_view_is_refused_before_capture() {
 }
 
 #[test]
-fn screenshot_region_needs_a_current_parent_but_not_its_geometry() {
+fn screenshot_region_needs_a_current_parent() {
     let world = World::new(board());
     world.open("https://example.com/");
     let view = fact_str(&world.ok("browser_screenshot", json!({})), "view");
-    world.ok("browser_scroll", json!({}));
-    // The page scrolled: coordinates of the view are stale, a region of it is still fine.
     world.ok("browser_screenshot", json!({"view": view, "x": 0, "y": 0, "width": 10, "height": 10}));
+    // The page scrolled: the view no longer shows what is there, so no region of it is cut
+    // (R165: the region must lie wholly inside the current view).
+    world.ok("browser_scroll", json!({}));
+    world.clear();
+    let scrolled =
+        world.env("browser_screenshot", json!({"view": view, "x": 0, "y": 0, "width": 10, "height": 10}));
+    assert_eq!(scrolled.facts["reason"], "view_stale", "{scrolled:#?}");
+    assert!(scrolled.summary.contains("the page scrolled"), "{}", scrolled.summary);
+    assert!(!world.methods().contains(&"capture"), "nothing captured: {:?}", world.methods());
     world.ok("browser_navigate", json!({"url": "https://example.com/next"}));
     let envelope =
         world.env("browser_screenshot", json!({"view": view, "x": 0, "y": 0, "width": 10, "height": 10}));
