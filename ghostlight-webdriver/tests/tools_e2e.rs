@@ -848,11 +848,36 @@ async fn wait(e: &E2e<'_>) {
         e.js("[!!document.querySelector('#vanish'), document.querySelector('#later').textContent]").await;
     assert_eq!(page, json!([false, "Late content arrivedLate button"]));
 
+    // `elapsed_ms` is measured: at least what was asked, at most the call's own wall time.
+    let called = Instant::now();
     let slept = e.ok("browser_wait", json!({ "condition": "duration", "value": 200 })).await;
-    assert_eq!(slept.facts["elapsed_ms"], json!(200));
-    let timeout = json!({ "condition": "text_present", "value": "Never shown", "timeout_ms": 300 });
+    assert_measured(&slept, 200, called.elapsed());
+    let said = format!("Waited {} ms on 127.0.0.1", slept.facts["elapsed_ms"]);
+    assert!(slept.summary.starts_with(&said), "{}", slept.summary);
+    // A timeout long enough for checks to add up: the old figure summed only the sleeps
+    // between checks and fell short of the limit it claimed to have reached.
+    let timeout = json!({ "condition": "text_present", "value": "Never shown", "timeout_ms": 1500 });
+    let called = Instant::now();
     let timed_out = e.expect(Status::Failed, "browser_wait", timeout).await;
+    assert_measured(&timed_out, 1500, called.elapsed());
     assert_eq!((timed_out.facts["satisfied"].clone(), timed_out.effect), (json!(false), Effect::None));
+    let elapsed = &timed_out.facts["elapsed_ms"];
+    assert!(
+        timed_out.summary.starts_with(&format!("Timed out after {elapsed} ms waiting until"))
+            && timed_out.summary.ends_with("(the limit was 1500 ms)."),
+        "{}",
+        timed_out.summary
+    );
+}
+
+/// `elapsed_ms` lies between the time the wait was asked to take and the call's wall time.
+fn assert_measured(envelope: &Envelope, at_least: u64, wall: Duration) {
+    let elapsed = envelope.facts["elapsed_ms"].as_u64().expect("elapsed_ms");
+    let wall = u64::try_from(wall.as_millis()).expect("a short call");
+    assert!(
+        (at_least..=wall).contains(&elapsed),
+        "elapsed_ms {elapsed}, asked {at_least}, call took {wall} ms"
+    );
 }
 
 /// `browser_dialog`: status, accept, dismiss and respond, the page recording each answer.

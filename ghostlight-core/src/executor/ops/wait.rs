@@ -5,9 +5,12 @@
 //!   that waits for "load" expects subresources too.
 //! * Polling checks the condition, then sleeps [`POLL_INTERVAL`] on the port's timer, until
 //!   the condition holds or `timeout_ms` is used up (at most `timeout_ms / POLL_INTERVAL + 1`
-//!   checks). `elapsed_ms` is the time slept between checks (a scripted port's timer is
-//!   virtual, so this stays deterministic); a wall clock also ends the loop at `timeout_ms`
-//!   so slow checks cannot stretch the bound.
+//!   checks). `elapsed_ms` is measured: the wall-clock time from the first check to the
+//!   answer, checks included, and never less than the time slept (a scripted port's timer is
+//!   virtual, so over it the figure stays deterministic). The loop ends once the measured
+//!   time reaches `timeout_ms`, and the last sleep is cut to what is left, so slow checks
+//!   cannot stretch the bound by more than one check. A timeout says both figures: how long
+//!   it waited, and the limit.
 //! * Each check after a sleep observes the page again and authorizes it again: a tab that
 //!   moved outside authority while waiting ends the wait `blocked`, and its content is never
 //!   read. So `url_contains` always compares against a URL inside authority, in full.
@@ -56,17 +59,26 @@ enum Watched {
 struct Progress<'p> {
     lease: &'p Lease,
     condition: &'static str,
+    /// When the wait began (after the tab was entered).
+    started: Instant,
+    /// The time slept on the port's timer so far.
     slept: u64,
 }
 
 impl Progress<'_> {
+    /// The measured time since the wait began: wall clock, at least the time slept.
+    fn elapsed(&self) -> u64 {
+        let wall = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        wall.max(self.slept)
+    }
+
     fn facts(&self, outcome: Outcome, satisfied: bool, readiness: Readiness) -> Outcome {
         outcome
             .with_readiness(readiness)
             .fact("tab", self.lease.handle().as_str())
             .fact("condition", self.condition)
             .fact("satisfied", satisfied)
-            .fact("elapsed_ms", self.slept)
+            .fact("elapsed_ms", self.elapsed())
             .fact("readiness", readiness.as_str())
     }
 }
@@ -74,18 +86,19 @@ impl Progress<'_> {
 async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
     let (lease, mut page) = run.enter(request.tab.as_ref()).await?;
     let condition = request.condition.condition().as_str();
-    let mut progress = Progress { lease: &lease, condition, slept: 0 };
+    let mut progress = Progress { lease: &lease, condition, started: Instant::now(), slept: 0 };
     // A refusal or port failure while waiting still says what was waited for, and how long.
-    let fail_facts = |outcome: Outcome, slept: u64| {
-        outcome.fact("condition", condition).fact("satisfied", false).fact("elapsed_ms", slept)
+    let fail_facts = |outcome: Outcome, elapsed: u64| {
+        outcome.fact("condition", condition).fact("satisfied", false).fact("elapsed_ms", elapsed)
     };
 
     if let WaitCondition::Duration { ms } = request.condition {
         run.port().sleep(Duration::from_millis(ms)).await;
         progress.slept = ms;
-        let page = run.observe(&lease).await.map_err(|o| fail_facts(o, ms))?;
+        let page = run.observe(&lease).await.map_err(|o| fail_facts(o, progress.elapsed()))?;
         let host = host_of(&page.state.url);
-        let outcome = Outcome::read(format!("Waited {ms} ms on {host}.")).fact("host", host);
+        let outcome =
+            Outcome::read(format!("Waited {} ms on {host}.", progress.elapsed())).fact("host", host);
         return Ok(progress.facts(outcome, true, page.state.readiness));
     }
 
@@ -116,19 +129,18 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
     };
 
     let timeout = request.timeout_ms;
-    let started = Instant::now();
     loop {
         let host = host_of(&page.state.url);
         let held = check(run, &lease, &page, &request.condition, watched.as_ref())
             .await
-            .map_err(|o| fail_facts(o.fact("host", host.clone()), progress.slept))?;
+            .map_err(|o| fail_facts(o.fact("host", host.clone()), progress.elapsed()))?;
         let clause = clause(&request.condition, watched.as_ref());
         match held {
             Held::Yes => {
                 let summary = if progress.slept == 0 {
                     format!("No wait was needed on {host}: {}.", clause.state)
                 } else {
-                    format!("Waited {} ms until {} on {host}.", progress.slept, clause.event)
+                    format!("Waited {} ms until {} on {host}.", progress.elapsed(), clause.event)
                 };
                 let outcome = Outcome::read(summary).fact("host", host);
                 return Ok(progress.facts(outcome, true, page.state.readiness));
@@ -139,11 +151,14 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
             }
             Held::No => {}
         }
-        let wall = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        if progress.slept >= timeout || wall >= timeout {
+        let elapsed = progress.elapsed();
+        if elapsed >= timeout {
             let outcome = Outcome::failed(
                 "timeout",
-                format!("Timed out after {timeout} ms waiting until {} on {host}.", clause.event),
+                format!(
+                    "Timed out after {elapsed} ms waiting until {} on {host} (the limit was {timeout} ms).",
+                    clause.event
+                ),
             )
             .fact("timeout_ms", timeout)
             .fact("host", host)
@@ -151,12 +166,12 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
             .next("Wait again with a longer timeout_ms (up to 30000) if the page is still working.");
             return Err(progress.facts(outcome, false, page.state.readiness));
         }
-        let step = POLL_INTERVAL.min(Duration::from_millis(timeout - progress.slept));
+        let step = POLL_INTERVAL.min(Duration::from_millis(timeout - elapsed));
         run.port().sleep(step).await;
         progress.slept += u64::try_from(step.as_millis()).unwrap_or(u64::MAX);
-        page = run.observe(&lease).await.map_err(|o| fail_facts(o, progress.slept))?;
+        page = run.observe(&lease).await.map_err(|o| fail_facts(o, progress.elapsed()))?;
         run.authorize(Some(&page.state.url))
-            .map_err(|o| fail_facts(o, progress.slept).fact("tab", lease.handle().as_str()))?;
+            .map_err(|o| fail_facts(o, progress.elapsed()).fact("tab", lease.handle().as_str()))?;
     }
 }
 

@@ -391,7 +391,7 @@ fn wait_for_absent_text_and_load_ready() {
     assert_eq!(envelope.facts["readiness"], "interactive");
     assert_eq!(
         envelope.summary,
-        "Timed out after 200 ms waiting until the page finished loading on example.com."
+        "Timed out after 200 ms waiting until the page finished loading on example.com (the limit was 200 ms)."
     );
 }
 
@@ -405,7 +405,7 @@ fn wait_for_url_contains_compares_the_url() {
     assert_eq!(no.facts["satisfied"], false);
     assert_eq!(
         no.summary,
-        "Timed out after 100 ms waiting until the URL contained \"/done\" on example.com."
+        "Timed out after 100 ms waiting until the URL contained \"/done\" on example.com (the limit was 100 ms)."
     );
 }
 
@@ -427,7 +427,7 @@ fn wait_for_a_selector_counts_any_match_as_present() {
     assert_eq!(missing.facts["satisfied"], false);
     assert_eq!(
         missing.summary,
-        "Timed out after 300 ms waiting until a control called \"Publish\" appeared on example.com."
+        "Timed out after 300 ms waiting until a control called \"Publish\" appeared on example.com (the limit was 300 ms)."
     );
 }
 
