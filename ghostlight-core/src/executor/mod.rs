@@ -359,7 +359,7 @@ fn finish(outcome: Outcome, invocation: &Handle) -> ToolResult {
 
 /// The envelope of arguments that did not decode: `failed`, effect `none`, the pointer and
 /// rule in facts.
-fn invalid_arguments(tool: ToolName, error: &crate::decode::DecodeError) -> Outcome {
+pub(crate) fn invalid_arguments(tool: ToolName, error: &crate::decode::DecodeError) -> Outcome {
     Outcome::failed("invalid_arguments", format!("Invalid arguments for {}: {error}.", tool.as_str()))
         .fact("pointer", error.pointer().shown().as_ref())
         .fact("rule", error.kind().code())

@@ -1,12 +1,17 @@
 //! `browser_upload`: attach explicitly supplied files or one captured image to a file input, or
 //! drop the image at a point in a current view.
 //!
-//! Paths, names and inline data are secrets: they are never echoed in an error, never shown by
-//! `Debug`, and inline base64 is checked only syntactically here (its decoded size is computed
-//! arithmetically); the bytes are decoded after authorization and credential preflight.
+//! Paths, names and inline data are secrets: they are never echoed in an error and never shown
+//! by `Debug`. Governance decides before payload bytes are examined: the decoder checks only
+//! the shape of `files` (names, the character bound of `data_base64`), and
+//! [`InlineFile::decode_all`] checks the base64 and the byte ceilings after authorization and
+//! the credential preflight, so an invocation the authority refuses answers `blocked` whatever
+//! its payload.
 
 use std::fmt;
 
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
 use serde_json::Value;
 
 use crate::capability::{Capability, CapabilitySet};
@@ -61,12 +66,11 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     decode,
 };
 
-/// One inline file: a plain name and standard base64 contents, not yet decoded.
+/// One inline file: a plain name and base64 contents, not yet examined.
 #[derive(Clone, PartialEq, Eq)]
 pub struct InlineFile {
     name: String,
     data_base64: String,
-    decoded_len: u64,
 }
 
 impl InlineFile {
@@ -75,29 +79,59 @@ impl InlineFile {
         &self.name
     }
 
-    /// The contents as received: syntactically valid, canonical, padded standard base64
-    /// (a secret: decode only after authorization and credential preflight).
+    /// The contents as received, within the character bound and not yet examined (a secret:
+    /// decode only after authorization and credential preflight, with [`Self::decode_all`]).
     pub fn data_base64(&self) -> &str {
         &self.data_base64
     }
 
-    /// The number of bytes the contents decode to (at most the per-file ceiling).
-    pub fn decoded_len(&self) -> u64 {
-        self.decoded_len
-    }
-
-    /// The contents as bytes. Call only after authorization and the credential preflight.
-    /// The decoder admitted only canonical, padded standard base64, so this fails only if
-    /// that invariant is broken (`None`).
-    pub fn decode(&self) -> Option<Vec<u8>> {
-        base64_decode(&self.data_base64)
+    /// Decode every file's contents, in order. Call only after authorization and the
+    /// credential preflight. Refuses, naming the member and the rule (never the data):
+    /// contents that are not canonical, padded standard base64; a file over
+    /// [`UPLOAD_FILE_MAX_BYTES`]; files over [`UPLOAD_TOTAL_MAX_BYTES`] together.
+    pub fn decode_all(files: &[InlineFile]) -> Result<Vec<Vec<u8>>, DecodeError> {
+        let list = Pointer::root().key(FILES.name);
+        let mut total: u64 = 0;
+        let mut decoded = Vec::with_capacity(files.len());
+        for (index, file) in files.iter().enumerate() {
+            let at = list.index(index).key(FILE_DATA.name);
+            let bytes = STANDARD.decode(&file.data_base64).map_err(|_| {
+                DecodeError::new(
+                    DecodeErrorKind::InvalidValue,
+                    at.clone(),
+                    "must be standard base64 (A-Z, a-z, 0-9, +, /), padded with = to a multiple of 4 characters",
+                )
+            })?;
+            let len = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+            if len > UPLOAD_FILE_MAX_BYTES {
+                return Err(DecodeError::new(
+                    DecodeErrorKind::InvalidValue,
+                    at,
+                    format_args!(
+                        "decodes to {len} bytes: a file may be at most {UPLOAD_FILE_MAX_BYTES} bytes"
+                    ),
+                ));
+            }
+            total = total.saturating_add(len);
+            decoded.push(bytes);
+        }
+        if total > UPLOAD_TOTAL_MAX_BYTES {
+            return Err(DecodeError::new(
+                DecodeErrorKind::InvalidValue,
+                list,
+                format_args!(
+                    "decode to {total} bytes in total: a combined upload may be at most {UPLOAD_TOTAL_MAX_BYTES} bytes"
+                ),
+            ));
+        }
+        Ok(decoded)
     }
 }
 
-/// Debug output shows only the decoded size.
+/// Debug output shows only the size of the text.
 impl fmt::Debug for InlineFile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("InlineFile").field("decoded_len", &self.decoded_len).finish_non_exhaustive()
+        f.debug_struct("InlineFile").field("base64_chars", &self.data_base64.len()).finish_non_exhaustive()
     }
 }
 
@@ -240,17 +274,6 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
         (Some(paths), _, _, Some(target), _) => Upload::Paths { paths, target },
         (_, Some(files), _, Some(target), _) => {
             check_names_unique(reader, &files)?;
-            let total: u64 = files.iter().map(InlineFile::decoded_len).sum();
-            if total > UPLOAD_TOTAL_MAX_BYTES {
-                return Err(reader.invalid(
-                    &FILES,
-                    DecodeErrorKind::InvalidValue,
-                    format_args!(
-                        "decode to {total} bytes in total: \
-                         a combined upload may be at most {UPLOAD_TOTAL_MAX_BYTES} bytes"
-                    ),
-                ));
-            }
             Upload::Files { files, target }
         }
         (_, _, Some(image), Some(target), _) => Upload::AttachImage { image, target },
@@ -311,24 +334,8 @@ fn read_file(value: &Value, at: Pointer) -> Result<InlineFile, DecodeError> {
             r"must be a plain file name: no /, \ or NUL, and not . or ..",
         ));
     }
-    let Some(decoded_len) = base64_decoded_len(&data_base64) else {
-        return Err(item.invalid(
-            &FILE_DATA,
-            DecodeErrorKind::InvalidValue,
-            "must be standard base64 (A-Z, a-z, 0-9, +, /), padded with = to a multiple of 4 characters",
-        ));
-    };
-    if decoded_len > UPLOAD_FILE_MAX_BYTES {
-        return Err(item.invalid(
-            &FILE_DATA,
-            DecodeErrorKind::InvalidValue,
-            format_args!(
-                "decodes to {decoded_len} bytes: a file may be at most {UPLOAD_FILE_MAX_BYTES} bytes"
-            ),
-        ));
-    }
     item.finish();
-    Ok(InlineFile { name, data_base64, decoded_len })
+    Ok(InlineFile { name, data_base64 })
 }
 
 /// File names must be unique, ignoring case (they may land on a case-insensitive file system).
@@ -344,71 +351,6 @@ fn check_names_unique(reader: &ObjectReader<'_>, files: &[InlineFile]) -> Result
         }
     }
     Ok(())
-}
-
-/// The decoded size of canonical, padded standard base64, computed without decoding; `None`
-/// when the text is not such base64 (wrong alphabet, bad padding, non-zero trailing bits).
-fn base64_decoded_len(text: &str) -> Option<u64> {
-    fn sextet(byte: u8) -> Option<u8> {
-        match byte {
-            b'A'..=b'Z' => Some(byte - b'A'),
-            b'a'..=b'z' => Some(byte - b'a' + 26),
-            b'0'..=b'9' => Some(byte - b'0' + 52),
-            b'+' => Some(62),
-            b'/' => Some(63),
-            _ => None,
-        }
-    }
-    if !text.len().is_multiple_of(4) {
-        return None;
-    }
-    let body = text.trim_end_matches('=');
-    let padding = text.len() - body.len();
-    if padding > 2 {
-        return None;
-    }
-    let mut last = 0;
-    for byte in body.bytes() {
-        last = sextet(byte)?;
-    }
-    // The final sextet's unused low bits must be zero (canonical encoding).
-    let unused_mask = match padding {
-        1 => 0b11,
-        2 => 0b1111,
-        _ => 0,
-    };
-    if last & unused_mask != 0 {
-        return None;
-    }
-    u64::try_from(text.len() / 4 * 3 - padding).ok()
-}
-
-/// Decode canonical, padded standard base64 (as [`base64_decoded_len`] admits it); `None`
-/// for anything else.
-fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    fn sextet(byte: u8) -> Option<u32> {
-        let value = match byte {
-            b'A'..=b'Z' => byte - b'A',
-            b'a'..=b'z' => byte - b'a' + 26,
-            b'0'..=b'9' => byte - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        };
-        Some(u32::from(value))
-    }
-    let expected = usize::try_from(base64_decoded_len(text)?).ok()?;
-    let mut bytes = Vec::with_capacity(expected);
-    for chunk in text.as_bytes().chunks(4) {
-        let padding = chunk.iter().filter(|&&b| b == b'=').count();
-        let mut group = 0u32;
-        for &byte in chunk {
-            group = (group << 6) | if byte == b'=' { 0 } else { sextet(byte)? };
-        }
-        let [_, a, b, c] = group.to_be_bytes();
-        bytes.extend_from_slice(&[a, b, c][..3 - padding]);
-    }
-    (bytes.len() == expected).then_some(bytes)
 }
 
 #[cfg(test)]
@@ -547,9 +489,10 @@ mod tests {
         }));
         let Upload::Files { files, target } = &request.upload else { panic!("{request:?}") };
         assert_eq!(target, &target1());
-        let seen: Vec<(&str, &str, u64)> =
-            files.iter().map(|f| (f.name(), f.data_base64(), f.decoded_len())).collect();
-        assert_eq!(seen, [("a.txt", "Zm9v", 3), ("b.txt", "Zm8=", 2), ("c", "Zg==", 1), ("empty", "", 0)]);
+        let seen: Vec<(&str, &str)> = files.iter().map(|f| (f.name(), f.data_base64())).collect();
+        assert_eq!(seen, [("a.txt", "Zm9v"), ("b.txt", "Zm8="), ("c", "Zg=="), ("empty", "")]);
+        let bytes = InlineFile::decode_all(files).map_err(|e| e.to_string());
+        assert_eq!(bytes, Ok(vec![b"foo".to_vec(), b"fo".to_vec(), b"f".to_vec(), vec![]]));
         // Debug shows sizes, never names or data.
         let shown = format!("{request:?}");
         assert!(!shown.contains("a.txt") && !shown.contains("Zm9v"), "{shown}");
@@ -603,8 +546,28 @@ mod tests {
         );
     }
 
+    /// The files of a decoded request (the decoder never examines their contents).
+    fn inline(arguments: Value) -> Vec<InlineFile> {
+        match decoded(arguments).upload {
+            Upload::Files { files, .. } => files,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// `decode_all` refuses at `pointer` with `message`, never echoing the data.
+    #[track_caller]
+    fn refuse_bytes(files: &[InlineFile], pointer: &str, message: &str) {
+        match InlineFile::decode_all(files) {
+            Ok(_) => panic!("decoded {files:?}"),
+            Err(error) => {
+                assert_eq!((error.pointer().as_str(), error.kind()), (pointer, K::InvalidValue));
+                assert_eq!(error.message(), message);
+            }
+        }
+    }
+
     #[test]
-    fn base64_syntax() {
+    fn base64_is_examined_only_by_decode_all() {
         let base = json!({"target": "target_1"});
         for bad in [
             "Zm9",
@@ -619,98 +582,70 @@ mod tests {
             "Zm9_",
             "Zm9=",
             "Zh==",
+            "AR==",
             "Zm9vé===",
         ] {
-            let error = refuse(
-                T,
-                with(&base, "files", json!([{"name": "a", "data_base64": bad}])),
-                "/files/0/data_base64",
-                K::InvalidValue,
-            );
-            assert_eq!(
-                error.message(),
-                "/files/0/data_base64 must be standard base64 (A-Z, a-z, 0-9, +, /), \
-                 padded with = to a multiple of 4 characters"
+            // The decoder admits the shape: governance decides before the bytes are examined.
+            let files = inline(with(
+                &base,
+                "files",
+                json!([{"name": "a", "data_base64": "Zm9v"}, {"name": "b", "data_base64": bad}]),
+            ));
+            refuse_bytes(
+                &files,
+                "/files/1/data_base64",
+                "/files/1/data_base64 must be standard base64 (A-Z, a-z, 0-9, +, /), \
+                 padded with = to a multiple of 4 characters",
             );
         }
-        assert_eq!(base64_decoded_len("+/+/"), Some(3));
-        assert_eq!(base64_decoded_len("AAA="), Some(2));
-        assert_eq!(base64_decoded_len("AAE="), Some(2));
-        assert_eq!(base64_decoded_len("AQ=="), Some(1));
-        assert_eq!(base64_decoded_len("AR=="), None);
     }
 
     #[test]
-    fn base64_decodes_what_it_admits() {
-        assert_eq!(base64_decode(""), Some(vec![]));
-        assert_eq!(base64_decode("Zg=="), Some(b"f".to_vec()));
-        assert_eq!(base64_decode("Zm8="), Some(b"fo".to_vec()));
-        assert_eq!(base64_decode("Zm9v"), Some(b"foo".to_vec()));
-        assert_eq!(base64_decode("Zm9vYmFy"), Some(b"foobar".to_vec()));
-        assert_eq!(base64_decode("+/+/"), Some(vec![0xfb, 0xff, 0xbf]));
-        assert_eq!(base64_decode("AR=="), None);
-        assert_eq!(base64_decode("Zm=v"), None);
+    fn base64_decodes_every_byte() {
         let all: Vec<u8> = (0..=255).collect();
-        let request =
-            decoded(json!({"target": "target_1", "files": [{"name": "a", "data_base64": encode(&all)}]}));
-        match request.upload {
-            Upload::Files { files, .. } => {
-                assert_eq!(files.first().and_then(InlineFile::decode), Some(all));
-            }
-            other => panic!("{other:?}"),
-        }
-    }
-
-    /// A test-only encoder (standard alphabet, padded).
-    fn encode(bytes: &[u8]) -> String {
-        const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-        let mut out = String::new();
-        for chunk in bytes.chunks(3) {
-            let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
-            let group = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-            for i in 0..4 {
-                if i <= chunk.len() {
-                    out.push(char::from(ALPHABET[((group >> (18 - 6 * i)) & 63) as usize]));
-                } else {
-                    out.push('=');
-                }
-            }
-        }
-        out
+        let files = inline(
+            json!({"target": "target_1", "files": [{"name": "a", "data_base64": STANDARD.encode(&all)}]}),
+        );
+        assert_eq!(InlineFile::decode_all(&files).map_err(|e| e.to_string()), Ok(vec![all]));
+        assert_eq!(STANDARD.decode("+/+/").ok(), Some(vec![0xfb, 0xff, 0xbf]));
     }
 
     #[test]
     fn byte_ceilings() {
         let base = json!({"target": "target_1"});
-        let one = |data: String| with(&base, "files", json!([{"name": "a", "data_base64": data}]));
+        let one = |data: String| inline(with(&base, "files", json!([{"name": "a", "data_base64": data}])));
         let max = usize::try_from(UPLOAD_FILE_MAX_BYTES).unwrap_or(usize::MAX);
-        let request = decoded(one(zeros(max)));
-        let Upload::Files { files, .. } = request.upload else { panic!("not files") };
-        assert_eq!(files.first().map(InlineFile::decoded_len), Some(UPLOAD_FILE_MAX_BYTES));
-        // One byte over: still within the character bound, refused by the computed size.
+        let at_most = InlineFile::decode_all(&one(zeros(max))).map_err(|e| e.to_string());
+        assert_eq!(at_most.map(|files| files.iter().map(Vec::len).collect::<Vec<_>>()), Ok(vec![max]));
+        // One byte over: still within the character bound, refused once decoded.
         let over = zeros(max + 1);
         assert!(UPLOAD_BASE64_CHARS.contains(over.len()));
-        let error = refuse(T, one(over), "/files/0/data_base64", K::InvalidValue);
-        assert_eq!(
-            error.message(),
-            "/files/0/data_base64 decodes to 5000001 bytes: a file may be at most 5000000 bytes"
+        refuse_bytes(
+            &one(over),
+            "/files/0/data_base64",
+            "/files/0/data_base64 decodes to 5000001 bytes: a file may be at most 5000000 bytes",
         );
-        // Beyond the character bound.
-        refuse(T, one(zeros(max + 3)), "/files/0/data_base64", K::Length);
+        // Beyond the character bound: a schema rule, refused by the decoder.
+        refuse(
+            T,
+            with(&base, "files", json!([{"name": "a", "data_base64": zeros(max + 3)}])),
+            "/files/0/data_base64",
+            K::Length,
+        );
         // Combined payload: at the ceiling accepted, one byte over refused.
         let half = max / 2;
         let two = |a: usize, b: usize| {
-            with(
+            inline(with(
                 &base,
                 "files",
                 json!([{"name": "a", "data_base64": zeros(a)}, {"name": "b", "data_base64": zeros(b)}]),
-            )
+            ))
         };
-        decoded(two(half, max - half));
-        let error = refuse(T, two(half, max - half + 1), "/files", K::InvalidValue);
-        assert_eq!(
-            error.message(),
-            "/files decode to 5000001 bytes in total: a combined upload may be at most 5000000 bytes"
+        assert!(InlineFile::decode_all(&two(half, max - half)).is_ok());
+        refuse_bytes(
+            &two(half, max - half + 1),
+            "/files",
+            "/files decode to 5000001 bytes in total: a combined upload may be at most 5000000 bytes",
         );
     }
 

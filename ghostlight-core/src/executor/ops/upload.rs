@@ -16,6 +16,7 @@
 use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
+use crate::catalog::ToolName;
 use crate::envelope::Status;
 use crate::handles::Handle;
 use crate::language::count;
@@ -23,6 +24,7 @@ use crate::limits::{CAPTURE_REUSE_MAX_BYTES, UPLOAD_FILE_MAX_BYTES, UPLOAD_TOTAL
 use crate::port::{FileStat, InlineFile, UploadDestination, UploadFiles, UploadInput};
 use crate::tools::upload::{Upload, UploadRequest};
 
+use super::super::invalid_arguments;
 use super::super::outcome::Outcome;
 use super::super::run::{Lease, Run, Step, host_of};
 
@@ -76,21 +78,14 @@ async fn upload(run: &Run<'_>, request: &UploadRequest) -> Step<Outcome> {
     let payload = match &request.upload {
         Upload::Paths { .. } => stat(run, &lease, checked).await?,
         Upload::Files { files, .. } => {
-            let mut inline = Vec::with_capacity(files.len());
-            for (index, file) in files.iter().enumerate() {
-                let bytes = file.decode().ok_or_else(|| {
-                    tab_fact(Outcome::failed(
-                        "invalid_file",
-                        format!(
-                            "File {} of {} could not be decoded; nothing was uploaded.",
-                            index + 1,
-                            files.len()
-                        ),
-                    ))
-                    .fact("file", index + 1)
-                })?;
-                inline.push(InlineFile { name: file.name().to_owned(), bytes });
-            }
+            // The first look at the bytes: after authorization and the credential preflight.
+            let decoded = crate::tools::upload::InlineFile::decode_all(files)
+                .map_err(|error| tab_fact(invalid_arguments(ToolName::Upload, &error)))?;
+            let inline: Vec<InlineFile> = files
+                .iter()
+                .zip(decoded)
+                .map(|(file, bytes)| InlineFile { name: file.name().to_owned(), bytes })
+                .collect();
             Payload { phrase: count(inline.len(), "file", "files"), files: UploadFiles::Inline(inline) }
         }
         Upload::AttachImage { image, .. } | Upload::DropImage { image, .. } => {

@@ -581,6 +581,64 @@ fn upload_inline_files_decode_after_preflight_and_stay_unnamed() {
     assert!(!h.browser.method_names().contains(&"upload"));
 }
 
+/// R252: governance decides before payload bytes are examined. Every refusal of the authority
+/// answers `blocked` whatever the payload (malformed, oversized); a payload the authority
+/// admits is then checked and refused as invalid arguments, naming the member and the rule,
+/// with nothing sent to the browser.
+#[test]
+fn upload_payloads_are_examined_only_after_governance() {
+    let h = Harness::new(upload_browser());
+    h.open(FORM);
+    let zeros = |n: usize| "AAAA".repeat(n / 3);
+    let payloads = [
+        ("malformed base64", json!([{"name": "a.txt", "data_base64": "not base64!"}])),
+        ("non-canonical padding", json!([{"name": "a.txt", "data_base64": "AR=="}])),
+        ("a file over the ceiling", json!([{"name": "a.txt", "data_base64": zeros(5_000_001)}])),
+        (
+            "files over the combined ceiling",
+            json!([{"name": "a", "data_base64": zeros(3_000_000)}, {"name": "b", "data_base64": zeros(3_000_000)}]),
+        ),
+    ];
+    for (case, files) in &payloads {
+        for (refusal, restriction) in [
+            ("no write capability", json!({"restrict_capabilities": ["read"]})),
+            ("a host outside authority", json!({"restrict_hosts": ["other.example"]})),
+        ] {
+            h.browser.clear_calls();
+            let mut arguments = json!({"selector": {"name": "Resume"}, "files": files});
+            if let (Some(arguments), Some(restriction)) = (arguments.as_object_mut(), restriction.as_object())
+            {
+                arguments.extend(restriction.clone());
+            }
+            let envelope = h.call("browser_upload", arguments);
+            assert_eq!(envelope.status, Status::Blocked, "{case} with {refusal}: {}", envelope.summary);
+            assert!(!h.browser.method_names().contains(&"upload"), "{case} with {refusal}");
+        }
+        // Admitted by the authority: the payload is examined, refused, and never dispatched.
+        h.browser.clear_calls();
+        let envelope = h.call("browser_upload", json!({"selector": {"name": "Resume"}, "files": files}));
+        assert_eq!(outcome(&envelope), (Status::Failed, Effect::None, false), "{case}");
+        assert_eq!(envelope.facts["reason"], "invalid_arguments", "{case}");
+        assert!(
+            envelope.summary.starts_with("Invalid arguments for browser_upload: /files"),
+            "{case}: {}",
+            envelope.summary
+        );
+        assert!(!h.browser.method_names().contains(&"upload"), "{case}");
+        assert_no_leak(&h, &envelope, &["a.txt", "not base64"]);
+    }
+    let malformed = h.call("browser_upload", json!({"selector": {"name": "Resume"}, "files": payloads[0].1}));
+    assert_eq!(
+        malformed.summary,
+        "Invalid arguments for browser_upload: /files/0/data_base64 must be standard base64 \
+         (A-Z, a-z, 0-9, +, /), padded with = to a multiple of 4 characters."
+    );
+    assert_eq!(
+        (&malformed.facts["pointer"], &malformed.facts["rule"]),
+        (&json!("/files/0/data_base64"), &json!("invalid_value"))
+    );
+}
+
 #[test]
 fn a_capture_too_large_to_keep_says_so_and_points_to_a_smaller_one() {
     let h = Harness::new(upload_browser());
