@@ -66,10 +66,22 @@ async fn answers_without_a_browser_and_starts_none() {
 
     assert_eq!(children(pid), [], "a process was started for calls that need no browser");
 
-    // A call that needs the browser reports that none can start, and the server stays up.
+    // A call that needs the browser says why none can start and what to do, and the server
+    // stays up.
     let needs_browser = invoke(&client, "browser_navigate", json!({"url": "https://allowed.example/"})).await;
-    assert_eq!(status(&needs_browser), "failed", "{}", describe(&needs_browser));
-    assert_eq!(needs_browser["facts"]["reason"], "not_connected");
+    assert_eq!(status(&needs_browser), "attention_required", "{}", describe(&needs_browser));
+    assert_eq!(needs_browser["facts"]["reason"], "browser_not_started");
+    assert_eq!(needs_browser["facts"]["cause"], "driver_not_found");
+    assert!(
+        needs_browser["summary"].as_str().is_some_and(|s| s.contains("chromedriver was not found on PATH")),
+        "{}",
+        describe(&needs_browser)
+    );
+    assert!(
+        needs_browser["next_steps"][0].as_str().is_some_and(|s| s.contains("install chromedriver")),
+        "{}",
+        describe(&needs_browser)
+    );
     let again = invoke(&client, "policy_explain", json!({})).await;
     assert_eq!(status(&again), "succeeded");
     assert_eq!(children(pid), []);

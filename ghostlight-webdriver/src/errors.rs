@@ -8,7 +8,9 @@
 //! dialog's type in `UnexpectedAlertOpen`.
 
 use fantoccini::error::{CmdError, ErrorStatus, NewSessionError, WebDriver};
-use ghostlight_core::port::{DialogKind, PortError, PortErrorKind};
+use ghostlight_core::port::{DialogKind, LaunchCause, LaunchFailure, PortError, PortErrorKind};
+
+use crate::config::Engine;
 
 /// Whether the failing command could have changed the page or browser. It decides between
 /// `effect: none` and `effect: unknown` when the answer was lost or the work was cut short.
@@ -120,16 +122,26 @@ fn standard(w: &WebDriver, sent: Sent) -> PortError {
     }
 }
 
-/// Map a failed session creation. Nothing was done to any page.
-pub(crate) fn new_session(error: &NewSessionError) -> PortError {
+/// Map a failed session creation. Nothing was done to any page. A failure to reach or start
+/// the browser carries a closed [`LaunchCause`]; the driver's own message is only inspected
+/// for keywords (no page exists yet) and kept, first line only, in the operator message.
+pub(crate) fn new_session(error: &NewSessionError, engine: Engine) -> PortError {
+    let failed = |cause: LaunchCause, message: String| {
+        let failure = LaunchFailure {
+            cause,
+            driver: engine.driver_name().to_owned(),
+            browser: engine.display_name().to_owned(),
+        };
+        PortError::launch_failed(failure, message)
+    };
     match error {
-        NewSessionError::BadWebdriverUrl(_) => PortError::new(
-            PortErrorKind::NotConnected,
-            "the configured WebDriver URL is invalid (BadWebdriverUrl)",
+        NewSessionError::BadWebdriverUrl(_) => failed(
+            LaunchCause::DriverUnreachable,
+            "the configured WebDriver URL is invalid (BadWebdriverUrl)".to_owned(),
         ),
-        NewSessionError::FailedC(e) if e.is_connect() => PortError::new(
-            PortErrorKind::NotConnected,
-            "the WebDriver endpoint refused the connection (FailedC)",
+        NewSessionError::FailedC(e) if e.is_connect() => failed(
+            LaunchCause::DriverUnreachable,
+            "the WebDriver endpoint refused the connection (FailedC)".to_owned(),
         ),
         NewSessionError::Failed(_) | NewSessionError::FailedC(_) | NewSessionError::Lost(_) => {
             PortError::new(
@@ -141,18 +153,52 @@ pub(crate) fn new_session(error: &NewSessionError) -> PortError {
             PortErrorKind::Transport,
             "the WebDriver endpoint does not speak W3C WebDriver (NotW3C)",
         ),
-        NewSessionError::SessionNotCreated(w) => PortError::new(
-            PortErrorKind::NotConnected,
-            format!("the driver refused to start a browser session ({:?})", w.error),
+        NewSessionError::SessionNotCreated(w) => failed(
+            session_refusal_cause(w),
+            format!("the driver refused to start a browser session: {}", first_line(w)),
+        ),
+        NewSessionError::UnexpectedError(CmdError::Standard(w)) => failed(
+            session_refusal_cause(w),
+            format!("starting a browser session failed ({:?}): {}", w.error, first_line(w)),
         ),
         NewSessionError::UnexpectedError(e) => {
             let mapped = cmd(e, Sent::Read);
-            PortError::new(
-                PortErrorKind::NotConnected,
+            failed(
+                LaunchCause::SessionRefused,
                 format!("starting a browser session failed ({})", mapped.kind().code()),
             )
         }
     }
+}
+
+/// Why a driver refused a new session, from keywords of its message (measured with
+/// chromedriver and geckodriver: a missing or wrong binary, a version the driver does not
+/// support, a browser that exits at once).
+fn session_refusal_cause(w: &WebDriver) -> LaunchCause {
+    let message = w.message.to_lowercase();
+    let has = |words: &[&str]| words.iter().any(|word| message.contains(word));
+    if has(&["only supports", "version mismatch", "unsupported browser version"]) {
+        LaunchCause::VersionMismatch
+    } else if has(&[
+        "no chrome binary",
+        "cannot find chrome binary",
+        "unable to find binary",
+        "not a firefox executable",
+        "binary is not",
+        "no such file or directory",
+    ]) {
+        LaunchCause::BrowserNotFound
+    } else if has(&["exited", "crashed", "failed to start", "devtoolsactiveport"]) {
+        LaunchCause::BrowserExited
+    } else {
+        LaunchCause::SessionRefused
+    }
+}
+
+/// The first line of a driver's message (the rest is a stack trace).
+fn first_line(w: &WebDriver) -> String {
+    let message: &str = w.message.as_ref();
+    message.lines().find(|line| !line.trim().is_empty()).unwrap_or_default().chars().take(300).collect()
 }
 
 /// The dialog kind an error names, when the driver names one. Only keywords are matched; the
@@ -223,6 +269,51 @@ mod tests {
 
     fn wd(status: ErrorStatus, message: &'static str) -> CmdError {
         CmdError::Standard(WebDriver::new(status, message))
+    }
+
+    /// The messages measured with chromedriver and geckodriver (see `new_session`).
+    #[test]
+    fn refused_sessions_carry_a_closed_cause() {
+        let cases = [
+            (
+                ErrorStatus::SessionNotCreated,
+                "session not created\nfrom unknown error: no chrome binary at /opt/x/chrome",
+                LaunchCause::BrowserNotFound,
+            ),
+            (
+                ErrorStatus::InvalidArgument,
+                "binary is not a Firefox executable",
+                LaunchCause::BrowserNotFound,
+            ),
+            (
+                ErrorStatus::SessionNotCreated,
+                "Expected browser binary location, but unable to find binary in default location",
+                LaunchCause::BrowserNotFound,
+            ),
+            (
+                ErrorStatus::SessionNotCreated,
+                "session not created: This version of ChromeDriver only supports Chrome version 114",
+                LaunchCause::VersionMismatch,
+            ),
+            (
+                ErrorStatus::SessionNotCreated,
+                "session not created: Chrome instance exited. Examine ChromeDriver verbose log",
+                LaunchCause::BrowserExited,
+            ),
+            (ErrorStatus::SessionNotCreated, "something else", LaunchCause::SessionRefused),
+        ];
+        for (status, message, cause) in cases {
+            let error = match status {
+                ErrorStatus::SessionNotCreated => {
+                    NewSessionError::SessionNotCreated(WebDriver::new(status, message))
+                }
+                _ => NewSessionError::UnexpectedError(wd(status, message)),
+            };
+            let mapped = new_session(&error, Engine::Chromium);
+            assert_eq!(mapped.kind(), PortErrorKind::NotConnected, "{message}");
+            assert_eq!(mapped.launch_failure().map(|f| f.cause), Some(cause), "{message}");
+            assert!(!mapped.message().contains('\n'), "first line only: {}", mapped.message());
+        }
     }
 
     #[test]

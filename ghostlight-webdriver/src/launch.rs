@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
+use ghostlight_core::port::LaunchCause;
 use http_body_util::{BodyExt, Empty};
 use hyper::body::Bytes;
 use hyper_util::client::legacy::Client as HttpClient;
@@ -84,6 +85,19 @@ pub(crate) enum LaunchError {
     /// The driver did not report ready in time.
     #[error("the driver was not ready within {0:?}")]
     NotReady(Duration),
+}
+
+impl LaunchError {
+    /// The closed cause the envelope carries.
+    pub(crate) fn cause(&self) -> LaunchCause {
+        match self {
+            LaunchError::DriverNotFound { .. } => LaunchCause::DriverNotFound,
+            LaunchError::DriverNotExecutable => LaunchCause::DriverNotExecutable,
+            LaunchError::Port(_) | LaunchError::Profile(_) => LaunchCause::HostResources,
+            LaunchError::Spawn(_) | LaunchError::Exited => LaunchCause::DriverExited,
+            LaunchError::NotReady(_) => LaunchCause::DriverNotReady,
+        }
+    }
 }
 
 /// A running local driver: its watchdog (the group leader), endpoint and the browser profile.

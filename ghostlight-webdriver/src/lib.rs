@@ -221,7 +221,16 @@ impl WebDriverBrowser {
         let mut slot = self.slot.lock().await;
         if slot.session.is_none() {
             let number = slot.started + 1;
-            let session = Session::start(&self.config, number).await?;
+            let session = Session::start(&self.config, number).await.inspect_err(|error| {
+                // The operator's detail; the model reads the closed cause in the envelope.
+                let cause = error.launch_failure().map_or(error.kind().code(), |f| f.cause.as_str());
+                tracing::warn!(
+                    engine = self.config.engine.as_str(),
+                    cause,
+                    detail = error.message(),
+                    "the browser could not start"
+                );
+            })?;
             slot.started = number;
             slot.session = Some(session);
         }

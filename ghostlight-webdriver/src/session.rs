@@ -11,7 +11,9 @@ use std::time::Duration;
 use fantoccini::elements::Element as WdElement;
 use fantoccini::wd::{TimeoutConfiguration, WindowHandle};
 use fantoccini::{Client, ClientBuilder};
-use ghostlight_core::port::{ElementRef, PageState, PortError, PortErrorKind, PortResult, TabRef};
+use ghostlight_core::port::{
+    ElementRef, LaunchCause, LaunchFailure, PageState, PortError, PortErrorKind, PortResult, TabRef,
+};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{Value, json};
 use url::Url;
@@ -90,17 +92,26 @@ impl Session {
     /// Start the driver (when launching) and open a new session. `number` must differ from
     /// every earlier session of the same browser.
     pub(crate) async fn start(config: &WebDriverConfig, number: u64) -> PortResult<Session> {
-        let process = match &config.driver {
-            DriverSource::Launch { .. } => Some(DriverProcess::launch(config).await.map_err(|e| {
-                PortError::new(PortErrorKind::NotConnected, format!("the browser could not be started: {e}"))
-            })?),
-            DriverSource::Connect(_) => None,
+        let launch_failed = |cause: LaunchCause, message: String| {
+            let failure = LaunchFailure {
+                cause,
+                driver: config.engine.driver_name().to_owned(),
+                browser: config.engine.display_name().to_owned(),
+            };
+            PortError::launch_failed(failure, message)
         };
+        let process =
+            match &config.driver {
+                DriverSource::Launch { .. } => Some(DriverProcess::launch(config).await.map_err(|e| {
+                    launch_failed(e.cause(), format!("the browser could not be started: {e}"))
+                })?),
+                DriverSource::Connect(_) => None,
+            };
         let endpoint = match (&config.driver, &process) {
             (_, Some(process)) => process.url().clone(),
             (DriverSource::Connect(url), None) => with_trailing_slash(url),
             (DriverSource::Launch { .. }, None) => {
-                return Err(PortError::new(PortErrorKind::NotConnected, "the driver did not start"));
+                return Err(launch_failed(LaunchCause::DriverExited, "the driver did not start".to_owned()));
             }
         };
         let mut caps = launch::capabilities(config, process.as_ref().and_then(DriverProcess::profile_dir));
@@ -117,11 +128,11 @@ impl Session {
             ClientBuilder::new(HttpConnector::new()).capabilities(caps).connect(endpoint.as_str()).await;
         let client = match tokio::time::timeout(SESSION_START_TIMEOUT, async { connect }).await {
             Ok(Ok(client)) => client,
-            Ok(Err(error)) => return Err(errors::new_session(&error)),
+            Ok(Err(error)) => return Err(errors::new_session(&error, config.engine)),
             Err(_) => {
-                return Err(PortError::new(
-                    PortErrorKind::NotConnected,
-                    "the browser session did not start in time",
+                return Err(launch_failed(
+                    LaunchCause::BrowserNotReady,
+                    "the browser session did not start in time".to_owned(),
                 ));
             }
         };

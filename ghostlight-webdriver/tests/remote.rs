@@ -149,8 +149,9 @@ async fn chromedriver_at_a_url() {
         let browser = Arc::new(WebDriverBrowser::new(config(&driver, bad)));
         let g = Ghostlight::new(browser.clone());
         let refused = invoke(&g, "browser_navigate", json!({ "url": site.url("/counter").as_str() })).await;
-        assert_eq!(refused.status, Status::Failed, "{}", refused.summary);
-        assert_eq!(refused.facts["reason"], json!("not_connected"), "{}", refused.summary);
+        assert_eq!(refused.status, Status::AttentionRequired, "{}", refused.summary);
+        assert_eq!(refused.facts["reason"], json!("browser_not_started"), "{}", refused.summary);
+        assert_eq!(refused.facts["cause"], json!("session_refused"), "{}", refused.summary);
         browser.shutdown().await;
         let empty: Map<String, Value> = Map::new();
         assert!(WebDriverConfig::default().extra_capabilities == empty);

@@ -13,7 +13,9 @@ use crate::envelope::{Effect, Envelope, Readiness, Status};
 use crate::handles::Handle;
 use crate::language::{bound_visible, target_phrase};
 use crate::limits::{NEXT_STEPS_MAX, SUMMARY_CHARS};
-use crate::port::{NetworkError, PortEffect, PortError, PortErrorKind, StartupRefusal};
+use crate::port::{
+    LaunchCause, LaunchFailure, NetworkError, PortEffect, PortError, PortErrorKind, StartupRefusal,
+};
 use crate::selector::Role;
 
 /// Rich content that travels beside the envelope (never inside it).
@@ -167,6 +169,9 @@ pub(crate) fn port_failure(error: &PortError, doing: &str, engine: &str, timeout
     if let Some(refusal) = error.startup_refusal() {
         return startup_refusal(refusal);
     }
+    if let Some(failure) = error.launch_failure() {
+        return launch_failure(failure, doing);
+    }
     let unknown = error.effect() == PortEffect::Unknown;
     let outcome = match error.kind() {
         PortErrorKind::NotConnected => Outcome::failed(
@@ -307,6 +312,51 @@ fn bounded_code(code: &str) -> String {
     code.chars().filter(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-')).take(64).collect()
 }
 
+/// A browser that could not start: `attention_required` (a person must install or fix
+/// something), the closed cause and the pieces involved in facts, and one next step.
+pub(crate) fn launch_failure(failure: &LaunchFailure, doing: &str) -> Outcome {
+    let LaunchFailure { cause, driver, browser } = failure;
+    let doctor = "run `ghostlight doctor` to see what is missing";
+    let (why, next) = match cause {
+        LaunchCause::DriverNotFound => {
+            (format!("{driver} was not found on PATH"), format!("install {driver} (or {doctor})"))
+        }
+        LaunchCause::DriverNotExecutable => (
+            format!("the configured {driver} path is not an executable file"),
+            format!("fix the configured {driver} path (or {doctor})"),
+        ),
+        LaunchCause::DriverExited => (format!("{driver} exited while starting"), doctor.to_owned()),
+        LaunchCause::DriverNotReady => (format!("{driver} did not become ready in time"), doctor.to_owned()),
+        LaunchCause::DriverUnreachable => (
+            "nothing answered at the configured driver URL".to_owned(),
+            format!(
+                "start {driver} at the configured driver URL, or remove the URL so Ghostlight starts one"
+            ),
+        ),
+        LaunchCause::BrowserNotFound => {
+            (format!("{driver} could not find {browser}"), format!("install {browser} (or {doctor})"))
+        }
+        LaunchCause::BrowserExited => (format!("{browser} exited as it started"), doctor.to_owned()),
+        LaunchCause::BrowserNotReady => (format!("{browser} did not start in time"), doctor.to_owned()),
+        LaunchCause::VersionMismatch => (
+            format!("{driver} does not support the installed version of {browser}"),
+            format!("install the {driver} that matches the installed {browser}"),
+        ),
+        LaunchCause::SessionRefused => (format!("{driver} refused to start {browser}"), doctor.to_owned()),
+        LaunchCause::HostResources => (
+            "this machine could not provide a loopback port or a profile folder".to_owned(),
+            doctor.to_owned(),
+        ),
+    };
+    Outcome::read(format!("The browser could not start ({why}), so Ghostlight could not {doing}."))
+        .with_status(Status::AttentionRequired)
+        .fact("reason", "browser_not_started")
+        .fact("cause", cause.as_str())
+        .fact("driver", driver.as_str())
+        .fact("browser", browser.as_str())
+        .next(format!("Ask the user to {next}, then repeat the call."))
+}
+
 /// The spec's startup refusals, word for word: the summary holds the whole recovery
 /// instruction (no next steps), except for a registration owned elsewhere.
 pub(crate) fn startup_refusal(refusal: &StartupRefusal) -> Outcome {
@@ -374,6 +424,55 @@ mod tests {
 
     fn envelope(outcome: Outcome) -> Envelope {
         outcome.into_parts(&Handle::from_token(crate::handles::HandleKind::Invocation, "t")).0
+    }
+
+    #[test]
+    fn a_browser_that_cannot_start_says_why_for_every_cause() {
+        use crate::decode::WireChoice as _;
+        let mut summaries = std::collections::BTreeSet::new();
+        for name in LaunchCause::NAMES {
+            let Some(cause) = LaunchCause::from_wire(name) else { panic!("{name}") };
+            let failure = LaunchFailure { cause, driver: "geckodriver".into(), browser: "Firefox".into() };
+            let error = PortError::launch_failed(failure, "/opt/secret/path: operator detail");
+            let shown = envelope(port_failure(&error, "list the tabs", "Firefox", None));
+            assert_eq!((shown.status, shown.effect), (Status::AttentionRequired, Effect::None), "{name}");
+            assert!(shown.summary.starts_with("The browser could not start ("), "{name}: {}", shown.summary);
+            assert!(
+                shown.summary.ends_with("), so Ghostlight could not list the tabs."),
+                "{}",
+                shown.summary
+            );
+            assert_eq!(
+                (&shown.facts["reason"], &shown.facts["cause"]),
+                (&json!("browser_not_started"), &json!(name))
+            );
+            assert_eq!(
+                (&shown.facts["driver"], &shown.facts["browser"]),
+                (&json!("geckodriver"), &json!("Firefox"))
+            );
+            assert_eq!(shown.next_steps.len(), 1, "{name}");
+            assert!(shown.next_steps[0].starts_with("Ask the user to "), "{:?}", shown.next_steps);
+            assert!(!shown.summary.contains("secret") && !shown.next_steps[0].contains("secret"));
+            summaries.insert(shown.summary);
+        }
+        assert_eq!(summaries.len(), LaunchCause::NAMES.len(), "every cause reads differently");
+        let missing = LaunchFailure {
+            cause: LaunchCause::DriverNotFound,
+            driver: "geckodriver".into(),
+            browser: "Firefox".into(),
+        };
+        let shown =
+            envelope(port_failure(&PortError::launch_failed(missing, "x"), "list the tabs", "Firefox", None));
+        assert_eq!(
+            shown.summary,
+            "The browser could not start (geckodriver was not found on PATH), so Ghostlight could not list the tabs."
+        );
+        assert_eq!(
+            shown.next_steps,
+            [
+                "Ask the user to install geckodriver (or run `ghostlight doctor` to see what is missing), then repeat the call."
+            ]
+        );
     }
 
     #[test]

@@ -108,6 +108,49 @@ pub enum StartupRefusal {
     OwnedElsewhere,
 }
 
+crate::wire_choice! {
+    /// Why an adapter could not start or reach its browser: a closed, non-secret cause for
+    /// the envelope (the `cause` fact). The operator detail (paths, the driver's own message)
+    /// stays in the adapter's log. Carried by [`PortErrorKind::NotConnected`] errors made with
+    /// [`PortError::launch_failed`].
+    pub enum LaunchCause {
+        /// The driver executable is not on `PATH`.
+        DriverNotFound => "driver_not_found",
+        /// The configured driver path is not an executable file.
+        DriverNotExecutable => "driver_not_executable",
+        /// The driver exited while starting.
+        DriverExited => "driver_exited",
+        /// The driver did not become ready in time.
+        DriverNotReady => "driver_not_ready",
+        /// Nothing answered at the configured driver URL.
+        DriverUnreachable => "driver_unreachable",
+        /// The driver could not find the browser's executable.
+        BrowserNotFound => "browser_not_found",
+        /// The browser exited as the driver started it.
+        BrowserExited => "browser_exited",
+        /// The browser session did not start in time.
+        BrowserNotReady => "browser_not_ready",
+        /// The driver does not support the installed browser's version.
+        VersionMismatch => "version_mismatch",
+        /// The driver refused to start a session for another reason.
+        SessionRefused => "session_refused",
+        /// The machine could not provide a loopback port or a profile folder.
+        HostResources => "host_resources",
+    }
+}
+
+/// A browser that could not start: the closed cause and the public names of the pieces
+/// involved, so a summary can say `geckodriver was not found on PATH`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LaunchFailure {
+    /// Why.
+    pub cause: LaunchCause,
+    /// The driver's executable name (`chromedriver`, `geckodriver`).
+    pub driver: String,
+    /// The browser's display name (`Chromium`, `Firefox`).
+    pub browser: String,
+}
+
 /// A browser adapter's error: a kind, whether an effect may have happened, and an
 /// operator-facing message.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -123,6 +166,7 @@ pub struct PortError {
 struct Detail {
     message: String,
     startup: Option<StartupRefusal>,
+    launch: Option<LaunchFailure>,
     obstruction: Option<ElementSummary>,
     failed_field: Option<usize>,
     script: Option<ScriptFailure>,
@@ -200,6 +244,7 @@ impl PortError {
             detail: Box::new(Detail {
                 message: message.into(),
                 startup: None,
+                launch: None,
                 obstruction: None,
                 failed_field: None,
                 script: None,
@@ -226,6 +271,20 @@ impl PortError {
         let mut error = PortError::new(PortErrorKind::NotConnected, "no browser is connected");
         error.detail.startup = Some(refusal);
         error
+    }
+
+    /// The browser could not be started or reached, for `failure`'s closed cause; `message`
+    /// is the operator detail (never shown to the model).
+    pub fn launch_failed(failure: LaunchFailure, message: impl Into<String>) -> Self {
+        let mut error = PortError::new(PortErrorKind::NotConnected, message);
+        error.detail.launch = Some(failure);
+        error
+    }
+
+    /// Why the browser could not start, for [`PortErrorKind::NotConnected`] from
+    /// [`PortError::launch_failed`].
+    pub fn launch_failure(&self) -> Option<&LaunchFailure> {
+        self.detail.launch.as_ref()
     }
 
     /// The target is covered by `by`; nothing was clicked.

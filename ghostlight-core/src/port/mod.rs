@@ -22,8 +22,8 @@ use std::time::Duration;
 use async_trait::async_trait;
 
 pub use error::{
-    NetworkError, NetworkFailure, Oversize, PortEffect, PortError, PortErrorKind, PortResult, ScriptFailure,
-    StartupRefusal,
+    LaunchCause, LaunchFailure, NetworkError, NetworkFailure, Oversize, PortEffect, PortError, PortErrorKind,
+    PortResult, ScriptFailure, StartupRefusal,
 };
 pub use types::{
     ActionReceipt, CaptureKind, Captured, ClickInput, CssRect, DiagnosticEntry, DiagnosticSource,
