@@ -351,7 +351,9 @@ impl BrowserPort for ToyBrowser {
         Err(unsupported("resize a window: it has none"))
     }
 
-    async fn read_text(&self, tab: &TabRef, input: &ReadInput) -> PortResult<TextOutcome> {
+    // The toy browser has no frames, so the gate (which frame documents may be read) has
+    // nothing to refuse in these reads.
+    async fn read_text(&self, tab: &TabRef, input: &ReadInput, _gate: &Gate) -> PortResult<TextOutcome> {
         let mut state = self.lock();
         let tab = state.tab(tab)?;
         // No boilerplate to strip, so every `TextMode` reads the same text.
@@ -363,10 +365,10 @@ impl BrowserPort for ToyBrowser {
             None => self.text_of(tab),
         };
         let truncated = text.chars().count() > input.max_chars;
-        Ok(TextOutcome { text: text.chars().take(input.max_chars).collect(), truncated })
+        Ok(TextOutcome { text: text.chars().take(input.max_chars).collect(), truncated, frames: 0 })
     }
 
-    async fn perceive(&self, tab: &TabRef, input: &PerceiveInput) -> PortResult<Perception> {
+    async fn perceive(&self, tab: &TabRef, input: &PerceiveInput, _gate: &Gate) -> PortResult<Perception> {
         let mut state = self.lock();
         let tab = state.tab(tab)?;
         let page = self.page_at(tab.url());
@@ -394,6 +396,7 @@ impl BrowserPort for ToyBrowser {
         text: &str,
         controls_only: bool,
         max: usize,
+        _gate: &Gate,
     ) -> PortResult<Vec<PerceivedElement>> {
         let mut state = self.lock();
         let tab = state.tab(tab)?;
@@ -422,7 +425,7 @@ impl BrowserPort for ToyBrowser {
         Ok(self.element(tab, element).is_ok())
     }
 
-    async fn text_present(&self, tab: &TabRef, text: &str) -> PortResult<bool> {
+    async fn text_present(&self, tab: &TabRef, text: &str, _gate: &Gate) -> PortResult<bool> {
         let mut state = self.lock();
         let tab = state.tab(tab)?;
         Ok(self.text_of(tab).to_lowercase().contains(&text.to_lowercase()))

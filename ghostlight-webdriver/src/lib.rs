@@ -334,12 +334,12 @@ impl BrowserPort for WebDriverBrowser {
         with_session!(self, |s| ops::window::resize_window(s, tab, width, height))
     }
 
-    async fn read_text(&self, tab: &TabRef, input: &ReadInput) -> PortResult<TextOutcome> {
-        with_session!(self, |s| ops::perception::read_text(s, tab, input))
+    async fn read_text(&self, tab: &TabRef, input: &ReadInput, gate: &Gate) -> PortResult<TextOutcome> {
+        with_session!(self, |s| ops::perception::read_text(s, tab, input, gate))
     }
 
-    async fn perceive(&self, tab: &TabRef, input: &PerceiveInput) -> PortResult<Perception> {
-        with_session!(self, |s| ops::perception::perceive(s, tab, input))
+    async fn perceive(&self, tab: &TabRef, input: &PerceiveInput, gate: &Gate) -> PortResult<Perception> {
+        with_session!(self, |s| ops::perception::perceive(s, tab, input, gate))
     }
 
     async fn find_text(
@@ -348,8 +348,9 @@ impl BrowserPort for WebDriverBrowser {
         text: &str,
         controls_only: bool,
         max: usize,
+        gate: &Gate,
     ) -> PortResult<Vec<PerceivedElement>> {
-        with_session!(self, |s| ops::perception::find_text(s, tab, text, controls_only, max))
+        with_session!(self, |s| ops::perception::find_text(s, tab, text, controls_only, max, gate))
     }
 
     async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<FocusedElement>> {
@@ -360,8 +361,8 @@ impl BrowserPort for WebDriverBrowser {
         with_session!(self, |s| ops::perception::element_present(s, tab, element))
     }
 
-    async fn text_present(&self, tab: &TabRef, text: &str) -> PortResult<bool> {
-        with_session!(self, |s| ops::perception::text_present(s, tab, text))
+    async fn text_present(&self, tab: &TabRef, text: &str, gate: &Gate) -> PortResult<bool> {
+        with_session!(self, |s| ops::perception::text_present(s, tab, text, gate))
     }
 
     async fn capture(

@@ -1,7 +1,8 @@
 //! The authority boundary against real browsers (issue 13), through `Ghostlight::invoke` over
 //! the WebDriver adapter, on headless Chromium and Firefox. The authority allows 127.0.0.1
-//! only; 127.0.0.2 (the fixture's second host, same machine) plays the denied site, and its
-//! server's request counts prove what reached it.
+//! and `localhost` (a second origin inside authority) only; 127.0.0.2 (the fixture's second
+//! host, same machine) plays the denied site, and its server's request counts prove what
+//! reached it.
 //!
 //! Probes (each was a way around the boundary before):
 //! - a `\t` in typed text, or a `Tab` stroke, moving focus into a password field;
@@ -11,6 +12,9 @@
 //! - screenshots and recordings showing such a frame, or a page of the denied host;
 //! - a download save handing the replay to a page's script;
 //! - titles of pages outside authority.
+//!
+//! And the other side of the frame rule (issue 15): frames inside authority, same-origin and
+//! cross-origin, are read, found and awaited.
 
 mod harness;
 mod support;
@@ -50,6 +54,7 @@ async fn run(engine: Engine) {
     scenario(engine, "pointer_input_into_a_denied_frame_is_blocked", pointer_into_denied_frame(&b)).await;
     scenario(engine, "keys_into_a_denied_frame_are_blocked", keys_into_denied_frame(&b)).await;
     scenario(engine, "screenshots_blank_denied_frames", screenshots_blank(&b)).await;
+    scenario(engine, "frames_inside_authority_are_read_found_and_awaited", frames_inside(&b)).await;
     scenario(engine, "recordings_keep_nothing_of_a_denied_page", recordings(&b)).await;
     scenario(engine, "download_never_reaches_page_script", download(&b)).await;
     scenario(engine, "pages_outside_authority_have_no_title", titles(&b)).await;
@@ -57,7 +62,7 @@ async fn run(engine: Engine) {
     browser.shutdown().await;
 }
 
-/// Ghostlight allowing 127.0.0.1 only (and `execute`, to read fields back).
+/// Ghostlight allowing 127.0.0.1 and localhost only (and `execute`, to read fields back).
 struct Boundary<'s> {
     g: Ghostlight,
     browser: Arc<WebDriverBrowser>,
@@ -68,7 +73,7 @@ impl<'s> Boundary<'s> {
     fn new(browser: Arc<WebDriverBrowser>, site: &'s Site, uploads: &std::path::Path) -> Self {
         let user: Settings = serde_json::from_value(json!({
             "capabilities": {"allow": ["execute"]},
-            "hosts": {"allow": ["127.0.0.1"]},
+            "hosts": {"allow": ["127.0.0.1", "localhost"]},
             "uploads": {"roots": [uploads.to_string_lossy()]},
         }))
         .expect("settings");
@@ -222,6 +227,62 @@ async fn pointer_into_denied_frame(b: &Boundary<'_>) {
     // A point on the page's own button is fine.
     let (view, mx, my) = view_point(b, &tab, 500.0, 140.0).await;
     b.ok("browser_click", json!({"tab": tab, "view": view, "x": mx, "y": my})).await;
+    b.close(&tab).await;
+}
+
+/// Frames whose documents are inside authority (same-origin and cross-origin alike) are read,
+/// found and awaited in document order; the denied host's frame stays out of all three.
+async fn frames_inside(b: &Boundary<'_>) {
+    let tab = b.open("/boundary/frames").await;
+    let read = b.ok("browser_read", json!({"tab": tab, "mode": "visible"})).await;
+    let text = read.facts["text"].as_str().unwrap_or_default();
+    let order: Vec<Option<usize>> =
+        ["Top text.", "After the frames.", "Inner same-origin words.", "Cross-origin words."]
+            .iter()
+            .map(|words| text.find(words))
+            .collect();
+    assert!(order.iter().all(Option::is_some), "every admitted text is read: {text:?}");
+    assert!(
+        order.windows(2).all(|pair| pair[0] < pair[1]),
+        "page text, then frames in document order: {text:?}"
+    );
+    assert!(!text.contains("Press"), "the denied frame is not read: {text:?}");
+    assert_eq!(read.facts["frames"], 2, "{:?}", read.facts);
+
+    for (words, expected) in [("Inner same-origin", 1), ("Cross button", 1), ("Press", 0)] {
+        let found = b.ok("browser_find", json!({"tab": tab, "text": words})).await;
+        let matches = found.facts["matches"].as_array().map_or(0, Vec::len);
+        assert_eq!(matches, expected, "find {words:?}: {:?}", found.facts);
+    }
+    // A found target inside a cross-origin frame is actionable.
+    let button = b.ok("browser_find", json!({"tab": tab, "text": "Cross button"})).await;
+    let target = button.facts["matches"][0][0].as_str().expect("a target").to_owned();
+    b.ok("browser_click", json!({"tab": tab, "target": target})).await;
+
+    let waited = b
+        .call(
+            "browser_wait",
+            json!({"tab": tab, "condition": "text_present", "value": "Arrived later", "timeout_ms": 5000}),
+        )
+        .await;
+    assert_eq!(
+        waited.status,
+        Status::Succeeded,
+        "text appearing in a frame ends the wait: {}",
+        waited.summary
+    );
+    let denied = b
+        .call(
+            "browser_wait",
+            json!({"tab": tab, "condition": "text_present", "value": "Press", "timeout_ms": 300}),
+        )
+        .await;
+    assert_eq!(
+        denied.status,
+        Status::Failed,
+        "the denied frame's text never satisfies a wait: {}",
+        denied.summary
+    );
     b.close(&tab).await;
 }
 

@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use ghostlight_core::authority::CredentialClass;
 use ghostlight_core::port::{
-    BrowserPort, ElementRef, ElementState, NavigateInput, PerceiveInput, PerceiveScope, PerceivedElement,
-    Perception, ReadInput, TabRef, TextMode,
+    BrowserPort, ElementRef, ElementState, Gate, NavigateInput, PerceiveInput, PerceiveScope,
+    PerceivedElement, Perception, ReadInput, TabRef, TextMode,
 };
 use ghostlight_core::{Cancellation, Ghostlight, Status};
 use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
@@ -97,7 +97,7 @@ async fn open(b: &WebDriverBrowser, site: &Site, path: &str) -> TabRef {
 }
 
 async fn perceive(b: &WebDriverBrowser, tab: &TabRef, scope: PerceiveScope, max_items: usize) -> Perception {
-    b.perceive(tab, &PerceiveInput { scope, max_items }).await.expect("perceive")
+    b.perceive(tab, &PerceiveInput { scope, max_items }, &Gate::open()).await.expect("perceive")
 }
 
 async fn run_script(b: &WebDriverBrowser, tab: &TabRef, script: &str) {
@@ -127,14 +127,17 @@ fn role_of(elements: &[PerceivedElement], name: &str) -> String {
 }
 
 async fn read(b: &WebDriverBrowser, tab: &TabRef, mode: TextMode, max_chars: usize) -> (String, bool) {
-    let outcome = b.read_text(tab, &ReadInput { target: None, mode, max_chars }).await.expect("read_text");
+    let outcome = b
+        .read_text(tab, &ReadInput { target: None, mode, max_chars }, &Gate::open())
+        .await
+        .expect("read_text");
     (outcome.text, outcome.truncated)
 }
 
 async fn read_target(b: &WebDriverBrowser, tab: &TabRef, target: &ElementRef) -> String {
     let input =
         ReadInput { target: Some(target.clone()), mode: TextMode::ArticleOrVisible, max_chars: 8_000 };
-    b.read_text(tab, &input).await.expect("read_text target").text
+    b.read_text(tab, &input, &Gate::open()).await.expect("read_text target").text
 }
 
 // ---- scenarios ------------------------------------------------------------------------------
@@ -204,7 +207,7 @@ async fn values_never_named(b: &WebDriverBrowser, site: &Site) {
     // The filled fields keep their label names.
     assert_eq!(role_of(&p.elements, "Email address"), "textbox");
     assert_eq!(role_of(&p.elements, "Only placeholder"), "textbox");
-    let found = b.find_text(&tab, SECRET, false, 50).await.expect("find_text");
+    let found = b.find_text(&tab, SECRET, false, 50, &Gate::open()).await.expect("find_text");
     assert!(found.is_empty(), "a value is not findable text: {:?}", names(&found));
 }
 
@@ -259,16 +262,24 @@ async fn hidden_shadow_frames(b: &WebDriverBrowser, site: &Site) {
         absent(e, hidden);
     }
     assert_eq!(role_of(e, "Shadow button"), "button");
-    // The same-origin frame's controls are included, in document order; the cross-origin
-    // frame's are not.
+    // Frames' controls are included, same-origin and cross-origin alike, in document order
+    // (the gate admits every document here).
     let order = names(e);
     let at =
         |name: &str| order.iter().position(|n| *n == name).unwrap_or_else(|| panic!("{name:?} in {order:?}"));
     assert!(at("Shadow button") < at("Frame button"));
     assert!(at("Frame button") < at("Frame field"));
-    assert!(at("Frame field") < at("Last button"));
-    absent(e, "Cross button");
-    absent(e, "Cross password");
+    assert!(at("Frame field") < at("Cross button"));
+    assert!(at("Cross button") < at("Last button"));
+    // A gate refusing the cross-origin frame's host keeps its controls out.
+    let same_host_only = Gate::new(|url| url.host_str() != Some("localhost"));
+    let gated = b
+        .perceive(&tab, &PerceiveInput { scope: PerceiveScope::Controls, max_items: 200 }, &same_host_only)
+        .await
+        .expect("perceive through a gate");
+    named(&gated.elements, "Frame button");
+    absent(&gated.elements, "Cross button");
+    absent(&gated.elements, "Cross password");
     // The frame element's reference works: it switches into the frame.
     let frame_button = named(e, "Frame button").element.clone();
     assert!(b.element_present(&tab, &frame_button).await.expect("present in frame"));
@@ -337,7 +348,8 @@ async fn structure_and_document(b: &WebDriverBrowser, site: &Site) {
 
     // A subtree root inside a frame: the pass runs in the root's frame.
     let controls = open(b, site, "/controls").await;
-    let paragraph = b.find_text(&controls, "frame paragraph", false, 10).await.expect("find in frame");
+    let paragraph =
+        b.find_text(&controls, "frame paragraph", false, 10, &Gate::open()).await.expect("find in frame");
     assert_eq!(paragraph.len(), 1);
     let root = Some(paragraph[0].element.clone());
     let framed = perceive(b, &controls, PerceiveScope::Document { root, max_depth: 3 }, 20).await;
@@ -387,7 +399,7 @@ async fn many_controls(b: &WebDriverBrowser, site: &Site, engine: Engine) {
         );
     }
     let started = Instant::now();
-    let found = b.find_text(&tab, "Button 4", false, 200).await.expect("find_text");
+    let found = b.find_text(&tab, "Button 4", false, 200, &Gate::open()).await.expect("find_text");
     eprintln!(
         "[{}] TIMING find_text on {MANY_CONTROLS} controls: {} matches, {} ms",
         engine.as_str(),
@@ -442,7 +454,8 @@ async fn read_article(b: &WebDriverBrowser, site: &Site) {
 
     // A target's own text, also inside a frame.
     let controls = open(b, site, "/controls").await;
-    let found = b.find_text(&controls, "frame paragraph", false, 10).await.expect("find in frame");
+    let found =
+        b.find_text(&controls, "frame paragraph", false, 10, &Gate::open()).await.expect("find in frame");
     assert_eq!(found.len(), 1, "{:?}", names(&found));
     assert_eq!(read_target(b, &controls, &found[0].element).await, "Frame paragraph text");
     let structure = open(b, site, "/structure").await;
@@ -454,7 +467,7 @@ async fn read_article(b: &WebDriverBrowser, site: &Site) {
 
 async fn find_text(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/find").await;
-    let found = b.find_text(&tab, "submit", false, 50).await.expect("find_text");
+    let found = b.find_text(&tab, "submit", false, 50, &Gate::open()).await.expect("find_text");
     let summary: Vec<(String, bool, String)> = found
         .iter()
         .map(|e| (e.role.clone(), e.control, e.name.clone().or_else(|| e.text.clone()).unwrap_or_default()))
@@ -467,38 +480,38 @@ async fn find_text(b: &WebDriverBrowser, site: &Site) {
             ("button".to_owned(), true, "Submit order".to_owned()),
         ]
     );
-    let controls = b.find_text(&tab, "submit", true, 50).await.expect("find_text controls");
+    let controls = b.find_text(&tab, "submit", true, 50, &Gate::open()).await.expect("find_text controls");
     assert_eq!(names(&controls), vec!["Submit", "Submit order"]);
-    let capped = b.find_text(&tab, "submit", false, 2).await.expect("find_text capped");
+    let capped = b.find_text(&tab, "submit", false, 2, &Gate::open()).await.expect("find_text capped");
     assert_eq!(capped.len(), 2);
 
-    let upper = b.find_text(&tab, "SUBMIT  ORDER", true, 50).await.expect("case-insensitive");
+    let upper = b.find_text(&tab, "SUBMIT  ORDER", true, 50, &Gate::open()).await.expect("case-insensitive");
     assert_eq!(names(&upper), vec!["Submit order"]);
 
-    let help = b.find_text(&tab, "help", false, 50).await.expect("by name");
+    let help = b.find_text(&tab, "help", false, 50, &Gate::open()).await.expect("by name");
     assert_eq!(help.len(), 1);
     assert_eq!(
         (help[0].role.as_str(), help[0].name.as_deref(), help[0].text.as_deref()),
         ("link", Some("Help center"), Some("?"))
     );
 
-    let deep = b.find_text(&tab, "deep inside", false, 50).await.expect("smallest element");
+    let deep = b.find_text(&tab, "deep inside", false, 50, &Gate::open()).await.expect("smallest element");
     assert_eq!(deep.len(), 1, "{:?}", names(&deep));
     assert_eq!(deep[0].text.as_deref().or(deep[0].name.as_deref()), Some("deep inside"));
     assert!(!deep[0].control);
 
-    let cell = b.find_text(&tab, "cell alpha", false, 50).await.expect("cell");
+    let cell = b.find_text(&tab, "cell alpha", false, 50, &Gate::open()).await.expect("cell");
     assert_eq!(cell.len(), 1);
     assert_eq!(cell[0].role, "cell");
 
-    let label = b.find_text(&tab, "name label", false, 50).await.expect("label and field");
+    let label = b.find_text(&tab, "name label", false, 50, &Gate::open()).await.expect("label and field");
     let kinds: Vec<(bool, &str)> = label.iter().map(|e| (e.control, e.role.as_str())).collect();
     assert_eq!(kinds.len(), 2, "{kinds:?}");
     assert!(kinds.contains(&(true, "textbox")) && kinds.iter().any(|(control, _)| !control));
 
-    let heading = b.find_text(&tab, "submission", false, 50).await.expect("heading");
+    let heading = b.find_text(&tab, "submission", false, 50, &Gate::open()).await.expect("heading");
     assert_eq!((heading.len(), heading[0].role.as_str()), (1, "heading"));
-    assert!(b.find_text(&tab, "not on this page", false, 50).await.expect("none").is_empty());
+    assert!(b.find_text(&tab, "not on this page", false, 50, &Gate::open()).await.expect("none").is_empty());
 }
 
 async fn focused(b: &WebDriverBrowser, site: &Site) {
@@ -582,7 +595,11 @@ async fn text_present(b: &WebDriverBrowser, site: &Site) {
         ("frame paragraph TEXT", true),
         ("nowhere to be found", false),
     ] {
-        assert_eq!(b.text_present(&tab, text).await.expect("text_present"), expected, "{text:?}");
+        assert_eq!(
+            b.text_present(&tab, text, &Gate::open()).await.expect("text_present"),
+            expected,
+            "{text:?}"
+        );
     }
 }
 

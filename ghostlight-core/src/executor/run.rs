@@ -469,7 +469,7 @@ impl<'a> Run<'a> {
         let input = PerceiveInput { scope: PerceiveScope::All, max_items: SELECTOR_SCAN_ITEMS };
         let perception = self
             .port()
-            .perceive(&lease.tab, &input)
+            .perceive(&lease.tab, &input, &self.gate())
             .await
             .map_err(|e| self.fail_on(lease, &e, "look for the named control", None))?;
         let mut matched = match_selector(selector, &perception.elements);
@@ -479,7 +479,7 @@ impl<'a> Run<'a> {
         if matches!(matched, SelectorMatch::None) && matches!(selector.role, None | Some(Role::Control)) {
             let found = self
                 .port()
-                .find_text(&lease.tab, &selector.name, false, SELECTOR_SCAN_ITEMS)
+                .find_text(&lease.tab, &selector.name, false, SELECTOR_SCAN_ITEMS, &self.gate())
                 .await
                 .map_err(|e| self.fail_on(lease, &e, "look for the named control", None))?;
             by_text = found

@@ -87,22 +87,26 @@ pub trait BrowserPort: Send + Sync {
     /// Resize the window containing `tab` (outer size); answers the observed geometry.
     async fn resize_window(&self, tab: &TabRef, width: u32, height: u32) -> PortResult<Geometry>;
 
-    /// Read text.
-    async fn read_text(&self, tab: &TabRef, input: &ReadInput) -> PortResult<TextOutcome>;
+    /// Read text. Visible text (not an article) joins the text of the visible frames whose
+    /// documents `gate` admits, of every origin, after the page's own, in document order; a
+    /// frame the gate refuses (and every frame inside it) is left out unread.
+    async fn read_text(&self, tab: &TabRef, input: &ReadInput, gate: &Gate) -> PortResult<TextOutcome>;
 
-    /// Perceive semantic elements (hidden content excluded, open shadow roots and
-    /// same-origin frames included, no editable values).
-    async fn perceive(&self, tab: &TabRef, input: &PerceiveInput) -> PortResult<Perception>;
+    /// Perceive semantic elements (hidden content excluded, open shadow roots and the
+    /// visible frames whose documents `gate` admits included, of every origin, in document
+    /// order; no editable values). A frame the gate refuses is never perceived.
+    async fn perceive(&self, tab: &TabRef, input: &PerceiveInput, gate: &Gate) -> PortResult<Perception>;
 
     /// Elements whose accessible name or visible text contains `text` (case-insensitive),
     /// in document order, at most `max`; `controls_only` keeps interactive controls. Core
-    /// ranks them.
+    /// ranks them. Frames as for [`BrowserPort::perceive`].
     async fn find_text(
         &self,
         tab: &TabRef,
         text: &str,
         controls_only: bool,
         max: usize,
+        gate: &Gate,
     ) -> PortResult<Vec<PerceivedElement>>;
 
     /// The element that has keyboard focus, if any, through shadow roots and frames of every
@@ -113,8 +117,9 @@ pub trait BrowserPort: Send + Sync {
     /// Whether `element` is still attached and visible (`false` when its document is gone).
     async fn element_present(&self, tab: &TabRef, element: &ElementRef) -> PortResult<bool>;
 
-    /// Whether visible text of the page contains `text` (case-insensitive).
-    async fn text_present(&self, tab: &TabRef, text: &str) -> PortResult<bool>;
+    /// Whether visible text of the page, or of a visible frame whose document `gate` admits,
+    /// contains `text` (case-insensitive). A frame the gate refuses is never searched.
+    async fn text_present(&self, tab: &TabRef, text: &str, gate: &Gate) -> PortResult<bool>;
 
     /// Capture an image; frames whose document `gate` refuses are blanked in it.
     async fn capture(

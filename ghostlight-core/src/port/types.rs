@@ -62,8 +62,9 @@ opaque_ref! {
 }
 
 /// Which documents one call may reach: the executor's authority as a predicate over document
-/// URLs. Operations that deliver pointer input at a point or capture pixels take one, and
-/// the adapter applies it where the input lands or the pixels come from: pointer input whose
+/// URLs. Operations that perceive or read a page, deliver pointer input at a point or capture
+/// pixels take one, and the adapter applies it where the text, input or pixels come from: a
+/// frame the gate refuses is neither perceived nor read nor searched; pointer input whose
 /// hit lands in a frame whose document the gate refuses is not delivered
 /// ([`PortError::outside_authority`](super::PortError::outside_authority)); a frame the gate
 /// refuses is blanked in captures and recordings, and a recording keeps no frame while the
@@ -221,6 +222,8 @@ pub struct TextOutcome {
     pub text: String,
     /// Whether more text existed than was returned.
     pub truncated: bool,
+    /// How many frame documents' text was joined after the page's own (0 without frames).
+    pub frames: usize,
 }
 
 /// What `perceive` looks at.

@@ -237,10 +237,30 @@ impl Tab {
         }
     }
 
-    /// Elements perception sees: visible, in the page's own document (frames are not
-    /// perceived, as a real browser's cross-origin frames are not).
-    fn visible(&self) -> impl Iterator<Item = (usize, &ScriptedElement)> {
-        self.doc.page.elements.iter().enumerate().filter(|(_, e)| !e.hidden && e.frame.is_none())
+    /// Elements perception sees: visible, in the page's own document or in a frame whose
+    /// document `gate` admits.
+    fn visible<'g>(&'g self, gate: &'g Gate) -> impl Iterator<Item = (usize, &'g ScriptedElement)> {
+        self.doc
+            .page
+            .elements
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| !e.hidden && e.frame.as_ref().is_none_or(|frame| gate.admits(frame)))
+    }
+
+    /// The visible text of each frame `gate` admits, in order of first appearance: its
+    /// elements' texts (or names), one per line.
+    fn frame_texts(&self, gate: &Gate) -> Vec<String> {
+        let mut frames: Vec<(&Url, Vec<String>)> = Vec::new();
+        for e in self.doc.page.elements.iter().filter(|e| !e.hidden) {
+            let Some(frame) = e.frame.as_ref().filter(|frame| gate.admits(frame)) else { continue };
+            let line = e.text.clone().or_else(|| e.name.clone()).unwrap_or_default();
+            match frames.iter_mut().find(|(url, _)| *url == frame) {
+                Some((_, lines)) => lines.push(line),
+                None => frames.push((frame, vec![line])),
+            }
+        }
+        frames.into_iter().map(|(_, lines)| lines.join("\n")).collect()
     }
 
     fn check_point(&self, point: &Point) -> PortResult<()> {
@@ -482,36 +502,46 @@ impl State {
         Ok(t.page_state())
     }
 
-    fn read_text(&self, tab: &TabRef, input: &ReadInput) -> PortResult<TextOutcome> {
+    fn read_text(&self, tab: &TabRef, input: &ReadInput, gate: &Gate) -> PortResult<TextOutcome> {
         let t = self.live(tab)?;
         let page = &t.doc.page;
-        let text = match (&input.target, input.mode) {
+        let visible = || {
+            let frames = t.frame_texts(gate);
+            let mut text = page.visible_text.clone();
+            for frame in &frames {
+                text.push('\n');
+                text.push_str(frame);
+            }
+            (text, frames.len())
+        };
+        let (text, frames) = match (&input.target, input.mode) {
             (Some(element), _) => {
                 let e = t.el(t.element(element)?);
-                e.text.clone().or_else(|| e.name.clone()).unwrap_or_default()
+                (e.text.clone().or_else(|| e.name.clone()).unwrap_or_default(), 0)
             }
-            (None, TextMode::Article) => page.article_text.clone().unwrap_or_default(),
-            (None, TextMode::Visible) => page.visible_text.clone(),
-            (None, TextMode::ArticleOrVisible) => {
-                page.article_text.clone().unwrap_or_else(|| page.visible_text.clone())
-            }
+            (None, TextMode::Article) => (page.article_text.clone().unwrap_or_default(), 0),
+            (None, TextMode::Visible) => visible(),
+            (None, TextMode::ArticleOrVisible) => match page.article_text.clone() {
+                Some(article) => (article, 0),
+                None => visible(),
+            },
         };
         if text.chars().count() <= input.max_chars {
-            return Ok(TextOutcome { text, truncated: false });
+            return Ok(TextOutcome { text, truncated: false, frames });
         }
-        Ok(TextOutcome { text: text.chars().take(input.max_chars).collect(), truncated: true })
+        Ok(TextOutcome { text: text.chars().take(input.max_chars).collect(), truncated: true, frames })
     }
 
-    fn perceive(&self, tab: &TabRef, input: &PerceiveInput) -> PortResult<Perception> {
+    fn perceive(&self, tab: &TabRef, input: &PerceiveInput, gate: &Gate) -> PortResult<Perception> {
         let t = self.live(tab)?;
         let mut elements: Vec<PerceivedElement> = match &input.scope {
             PerceiveScope::Controls => {
-                t.visible().filter(|(_, e)| e.control).map(|(i, _)| t.perceived(i, None)).collect()
+                t.visible(gate).filter(|(_, e)| e.control).map(|(i, _)| t.perceived(i, None)).collect()
             }
             PerceiveScope::Structure => {
-                t.visible().filter(|(_, e)| !e.control).map(|(i, _)| t.perceived(i, None)).collect()
+                t.visible(gate).filter(|(_, e)| !e.control).map(|(i, _)| t.perceived(i, None)).collect()
             }
-            PerceiveScope::All => t.visible().map(|(i, _)| t.perceived(i, None)).collect(),
+            PerceiveScope::All => t.visible(gate).map(|(i, _)| t.perceived(i, None)).collect(),
             PerceiveScope::Document { root, max_depth } => {
                 let (start, base) = match root {
                     Some(root) => {
@@ -521,7 +551,7 @@ impl State {
                     None => (0, None),
                 };
                 let mut out = Vec::new();
-                for (i, e) in t.visible().filter(|(i, _)| *i >= start) {
+                for (i, e) in t.visible(gate).filter(|(i, _)| *i >= start) {
                     let depth = e.depth.unwrap_or(0);
                     let relative = match base {
                         Some(base) if i > start && depth <= base => break,
@@ -546,12 +576,13 @@ impl State {
         text: &str,
         controls_only: bool,
         max: usize,
+        gate: &Gate,
     ) -> PortResult<Vec<PerceivedElement>> {
         let t = self.live(tab)?;
         let needle = text.to_lowercase();
         let matches =
             |value: &Option<String>| value.as_ref().is_some_and(|v| v.to_lowercase().contains(&needle));
-        Ok(t.visible()
+        Ok(t.visible(gate)
             .filter(|(_, e)| (e.control || !controls_only) && (matches(&e.name) || matches(&e.text)))
             .take(max)
             .map(|(i, _)| t.perceived(i, None))
@@ -1311,12 +1342,12 @@ impl BrowserPort for ScriptedBrowser {
         .await
     }
 
-    async fn read_text(&self, tab: &TabRef, input: &ReadInput) -> PortResult<TextOutcome> {
-        self.call("read_text", Some(tab), |s| s.read_text(tab, input)).await
+    async fn read_text(&self, tab: &TabRef, input: &ReadInput, gate: &Gate) -> PortResult<TextOutcome> {
+        self.call("read_text", Some(tab), |s| s.read_text(tab, input, gate)).await
     }
 
-    async fn perceive(&self, tab: &TabRef, input: &PerceiveInput) -> PortResult<Perception> {
-        self.call("perceive", Some(tab), |s| s.perceive(tab, input)).await
+    async fn perceive(&self, tab: &TabRef, input: &PerceiveInput, gate: &Gate) -> PortResult<Perception> {
+        self.call("perceive", Some(tab), |s| s.perceive(tab, input, gate)).await
     }
 
     async fn find_text(
@@ -1325,8 +1356,9 @@ impl BrowserPort for ScriptedBrowser {
         text: &str,
         controls_only: bool,
         max: usize,
+        gate: &Gate,
     ) -> PortResult<Vec<PerceivedElement>> {
-        self.call("find_text", Some(tab), |s| s.find_text(tab, text, controls_only, max)).await
+        self.call("find_text", Some(tab), |s| s.find_text(tab, text, controls_only, max, gate)).await
     }
 
     async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<FocusedElement>> {
@@ -1349,14 +1381,17 @@ impl BrowserPort for ScriptedBrowser {
         .await
     }
 
-    async fn text_present(&self, tab: &TabRef, text: &str) -> PortResult<bool> {
+    async fn text_present(&self, tab: &TabRef, text: &str, gate: &Gate) -> PortResult<bool> {
         self.call("text_present", Some(tab), |s| {
             if let Some((appearing, at)) = &s.appearing
                 && appearing == text
             {
                 return Ok(s.elapsed >= *at);
             }
-            Ok(s.live(tab)?.doc.page.visible_text.to_lowercase().contains(&text.to_lowercase()))
+            let t = s.live(tab)?;
+            let needle = text.to_lowercase();
+            let mut texts = std::iter::once(t.doc.page.visible_text.clone()).chain(t.frame_texts(gate));
+            Ok(texts.any(|text| text.to_lowercase().contains(&needle)))
         })
         .await
     }

@@ -103,7 +103,7 @@ fn navigation_changes_the_document_and_stales_references() {
     // Unregistered web URLs get a default page; removal stales a reference too.
     let other = open(&browser, "https://elsewhere.test/x");
     assert_eq!(browser.current_page(&other).expect("page").title, "elsewhere.test");
-    assert_eq!(block_on(browser.text_present(&other, "page at ELSEWHERE")), Ok(true));
+    assert_eq!(block_on(browser.text_present(&other, "page at ELSEWHERE", &Gate::open())), Ok(true));
     block_on(browser.navigate(&other, &nav("https://shop.test/"), T)).expect("navigate");
     let banner = el(&browser, &other, "Dismiss banner");
     click(&browser, &other, &banner).expect("dismiss");
@@ -197,7 +197,10 @@ fn dialogs_block_the_page_until_resolved() {
     let tab = open(&browser, "https://shop.test/");
     click(&browser, &tab, &el(&browser, &tab, "Delete")).expect("click");
     assert_eq!(block_on(browser.dialog(&tab)), Ok(Some(DialogKind::Confirm)));
-    assert_eq!(kind(block_on(browser.text_present(&tab, "shop"))), PortErrorKind::BlockedByDialog);
+    assert_eq!(
+        kind(block_on(browser.text_present(&tab, "shop", &Gate::open()))),
+        PortErrorKind::BlockedByDialog
+    );
     assert_eq!(
         kind(block_on(browser.resolve_dialog(&tab, &DialogResolution::Respond("x".into())))),
         PortErrorKind::InvalidInput
@@ -207,7 +210,7 @@ fn dialogs_block_the_page_until_resolved() {
         kind(block_on(browser.resolve_dialog(&tab, &DialogResolution::Accept))),
         PortErrorKind::InvalidInput
     );
-    assert_eq!(block_on(browser.text_present(&tab, "SHOP")), Ok(true));
+    assert_eq!(block_on(browser.text_present(&tab, "SHOP", &Gate::open())), Ok(true));
 }
 
 #[test]
@@ -321,7 +324,8 @@ fn perception_reading_and_finding() {
     let browser = shop();
     let tab = open(&browser, "https://shop.test/");
     let perceive = |scope, max_items| {
-        block_on(browser.perceive(&tab, &PerceiveInput { scope, max_items })).expect("perceived")
+        block_on(browser.perceive(&tab, &PerceiveInput { scope, max_items }, &Gate::open()))
+            .expect("perceived")
     };
     let names =
         |p: crate::port::Perception| p.elements.into_iter().filter_map(|e| e.name).collect::<Vec<_>>();
@@ -338,11 +342,12 @@ fn perception_reading_and_finding() {
     assert_eq!(tree.elements.len(), 8, "the heading and its depth-1 descendants");
     assert_eq!(perceive(PerceiveScope::Document { root: None, max_depth: 0 }, 100).elements.len(), 5);
 
-    let found = block_on(browser.find_text(&tab, "PA", true, 10)).expect("found");
+    let found = block_on(browser.find_text(&tab, "PA", true, 10, &Gate::open())).expect("found");
     assert_eq!(found.iter().filter_map(|e| e.name.as_deref()).collect::<Vec<_>>(), ["Password", "Pay"]);
 
-    let read =
-        |mode, max_chars| block_on(browser.read_text(&tab, &ReadInput { target: None, mode, max_chars }));
+    let read = |mode, max_chars| {
+        block_on(browser.read_text(&tab, &ReadInput { target: None, mode, max_chars }, &Gate::open()))
+    };
     assert_eq!(read(TextMode::ArticleOrVisible, 100).expect("read").text, "Big sale today");
     assert_eq!(read(TextMode::Visible, 7).map(|t| (t.text, t.truncated)), Ok(("Welcome".into(), true)));
 }

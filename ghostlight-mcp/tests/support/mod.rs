@@ -73,12 +73,12 @@ impl BrowserPort for Paced {
     async fn resize_window(&self, tab: &TabRef, width: u32, height: u32) -> PortResult<Geometry> {
         self.inner.resize_window(tab, width, height).await
     }
-    async fn read_text(&self, tab: &TabRef, input: &ReadInput) -> PortResult<TextOutcome> {
+    async fn read_text(&self, tab: &TabRef, input: &ReadInput, gate: &Gate) -> PortResult<TextOutcome> {
         tokio::time::sleep(self.read_delay).await;
-        self.inner.read_text(tab, input).await
+        self.inner.read_text(tab, input, gate).await
     }
-    async fn perceive(&self, tab: &TabRef, input: &PerceiveInput) -> PortResult<Perception> {
-        self.inner.perceive(tab, input).await
+    async fn perceive(&self, tab: &TabRef, input: &PerceiveInput, gate: &Gate) -> PortResult<Perception> {
+        self.inner.perceive(tab, input, gate).await
     }
     async fn find_text(
         &self,
@@ -86,8 +86,9 @@ impl BrowserPort for Paced {
         text: &str,
         controls_only: bool,
         max: usize,
+        gate: &Gate,
     ) -> PortResult<Vec<PerceivedElement>> {
-        self.inner.find_text(tab, text, controls_only, max).await
+        self.inner.find_text(tab, text, controls_only, max, gate).await
     }
     async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<FocusedElement>> {
         self.inner.focused_element(tab).await
@@ -95,8 +96,8 @@ impl BrowserPort for Paced {
     async fn element_present(&self, tab: &TabRef, element: &ElementRef) -> PortResult<bool> {
         self.inner.element_present(tab, element).await
     }
-    async fn text_present(&self, tab: &TabRef, text: &str) -> PortResult<bool> {
-        self.inner.text_present(tab, text).await
+    async fn text_present(&self, tab: &TabRef, text: &str, gate: &Gate) -> PortResult<bool> {
+        self.inner.text_present(tab, text, gate).await
     }
     async fn capture(
         &self,

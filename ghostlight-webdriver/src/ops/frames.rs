@@ -13,6 +13,11 @@
 //!   them over in an image. So a screenshot or a recording never shows a document outside
 //!   authority, even framed in one inside it.
 //!
+//! - **Reads.** [`visit_frames`] walks the visible frames of a tab, of every origin, depth
+//!   first in document order (`scripts/frames_here.js` lists each document's frames), reads
+//!   each frame document's URL before anything else, and runs the caller's script only in the
+//!   documents the gate admits. A refused frame, and every frame inside it, is left unread.
+//!
 //! The page could move a frame between the check and the input (a round trip later): the
 //! check narrows what a page can make Ghostlight do, it is not atomic with the dispatch.
 
@@ -36,6 +41,10 @@ const BLANK: Rgba<u8> = Rgba([128, 128, 128, 255]);
 const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 /// The frame listing (see the script's header).
 const FRAME_BOXES: &str = include_str!("../scripts/frame_boxes.js");
+/// One document's URL and frames, for walks (see the script's header).
+const FRAMES_HERE: &str = include_str!("../scripts/frames_here.js");
+/// The most frame documents a walk enters.
+pub(crate) const MAX_WALK_FRAMES: usize = 24;
 
 /// A hit test's way through frames, as the input scripts answer it.
 #[derive(Debug, Default, Deserialize)]
@@ -260,6 +269,103 @@ async fn enter_and_list(s: &mut Session, tab: &TabRef, path: &[String]) -> Optio
     let url = url.as_str()?.to_owned();
     let listing = list(s).await.ok()?;
     Some((url, listing))
+}
+
+/// What a walk through frame documents asks of each admitted frame.
+pub(crate) trait FrameVisitor: Send {
+    /// The script and arguments to run in the next admitted frame document; `None` ends the
+    /// walk (the visitor has what it needs).
+    fn next(&mut self) -> Option<(&'static str, Vec<Value>)>;
+
+    /// The script's answer in that frame.
+    fn answer(&mut self, answer: Value);
+}
+
+/// How a walk through frame documents went.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Walked {
+    /// Frame documents the visitor's script ran in.
+    pub(crate) visited: usize,
+    /// Frames left out because the gate refused their document (their inner frames are not
+    /// counted: they are never entered).
+    pub(crate) refused: usize,
+    /// Whether frames were left out for the walk's limits.
+    pub(crate) truncated: bool,
+}
+
+/// One document's answer to `frames_here.js`.
+#[derive(Debug, Deserialize)]
+struct Here {
+    url: String,
+    frames: Vec<Value>,
+}
+
+/// Walk the visible frames of `tab`'s page (every origin, depth first, in document order),
+/// running the visitor's script in each frame document `gate` admits. A frame that vanishes
+/// during the walk is skipped. Leaves the driver in `tab`'s top document.
+pub(crate) async fn visit_frames(
+    s: &mut Session,
+    tab: &TabRef,
+    gate: &Gate,
+    visitor: &mut dyn FrameVisitor,
+) -> PortResult<Walked> {
+    s.tab(tab).await?;
+    let top = here(s).await?;
+    let mut walked = Walked::default();
+    let mut pending: Vec<Vec<String>> = children(&[], &top.frames);
+    let mut entered = 0;
+    while let Some(path) = pending.pop() {
+        if entered >= MAX_WALK_FRAMES {
+            walked.truncated = true;
+            break;
+        }
+        entered += 1;
+        // The frame may have gone since it was listed: nothing to read there.
+        if s.enter_frames(tab, &path).await.is_err() {
+            continue;
+        }
+        let Ok(inside) = here(s).await else { continue };
+        if admit(gate, &inside.url).is_err() {
+            walked.refused += 1;
+            continue;
+        }
+        let Some((script, args)) = visitor.next() else { break };
+        match s.execute(script, args, Sent::Read).await {
+            Ok(answer) => visitor.answer(answer),
+            Err(e) if matches!(e.kind(), PortErrorKind::TargetStale | PortErrorKind::TabGone) => continue,
+            Err(e) => return Err(e),
+        }
+        walked.visited += 1;
+        if path.len() < MAX_CROSS_DEPTH {
+            pending.extend(children(&path, &inside.frames));
+        } else if !inside.frames.is_empty() {
+            walked.truncated = true;
+        }
+    }
+    s.tab(tab).await?;
+    Ok(walked)
+}
+
+/// The frame paths of `frames` (listed inside `path`), reversed so that popping them
+/// visits them in document order.
+fn children(path: &[String], frames: &[Value]) -> Vec<Vec<String>> {
+    frames
+        .iter()
+        .rev()
+        .filter_map(element_id)
+        .map(|id| {
+            let mut inner = path.to_vec();
+            inner.push(id);
+            inner
+        })
+        .collect()
+}
+
+/// The current document's URL and frames.
+async fn here(s: &mut Session) -> PortResult<Here> {
+    let value = s.execute(FRAMES_HERE, Vec::new(), Sent::Read).await?;
+    serde_json::from_value(value)
+        .map_err(|_| PortError::new(PortErrorKind::Other, "the frame listing answered an unexpected shape"))
 }
 
 /// Paint `boxes` (document CSS pixels) over a PNG whose top-left pixel shows document point

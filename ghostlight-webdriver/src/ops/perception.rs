@@ -10,7 +10,7 @@
 //! are only valid in their own frame (`docs/webdriver-findings.md` §2: Chromium fails the
 //! whole script when it returns a frame's element; Firefox returns a ref that is unusable
 //! from the top), so the script never descends into frames. It lists the visible iframes
-//! whose document it can reach (same origin) with their position among the items, and the
+//! with their position among the items, and the
 //! adapter runs one more pass per such frame — switched into it with
 //! [`Session::enter_frames`] — splicing the frame's items in at the iframe's place. Each
 //! element's [`ElementRef`] carries the frame path. Cross-origin frames are skipped.
@@ -23,9 +23,11 @@
 //! # Text
 //!
 //! `read_text` runs `scripts/read_text.js` (its header documents the article heuristic) in
-//! the top document, or in the target's frame. `text_present` runs `scripts/text_present.js`,
-//! which reads the text of same-origin frames directly (no references leave the page, so no
-//! frame switching is needed).
+//! the top document, or in the target's frame. Visible text (not an article) then joins the
+//! visible text of each frame document the gate admits, of every origin, in document order
+//! after the page's own ([`frames::visit_frames`]). `text_present` runs
+//! `scripts/text_present.js` in the top document, then in each admitted frame document until
+//! the text is found.
 //!
 //! # Focus and presence
 //!
@@ -43,7 +45,8 @@
 //!   and credential classes.
 //! - `aria-hidden` content is kept (it is visible and clickable); only rendering decides.
 //! - Closed shadow roots are invisible to scripts and so to perception.
-//! - `read_text` reads the top document (or the target's frame) only, not frame contents.
+//! - Frame text follows the page's own text rather than sitting at the frame's place in it
+//!   (`innerText` skips frames, and splicing would need the page's layout).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -52,14 +55,15 @@ use std::time::Duration;
 
 use ghostlight_core::authority::CredentialClass;
 use ghostlight_core::port::{
-    ElementRef, ElementState, FocusedElement, PerceiveInput, PerceiveScope, PerceivedElement, Perception,
-    PortError, PortErrorKind, PortResult, ReadInput, TabRef, TextMode, TextOutcome,
+    ElementRef, ElementState, FocusedElement, Gate, PerceiveInput, PerceiveScope, PerceivedElement,
+    Perception, PortError, PortErrorKind, PortResult, ReadInput, TabRef, TextMode, TextOutcome,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use url::Url;
 
 use crate::errors::Sent;
+use crate::ops::frames;
 use crate::refs;
 use crate::session::Session;
 
@@ -191,6 +195,8 @@ struct Gathered {
 struct PassPlace<'a> {
     tab: &'a TabRef,
     handle: &'a str,
+    /// The call's gate: a frame document it refuses is never perceived.
+    gate: &'a Gate,
     /// Iframe element ids from the top document down.
     frames: Vec<String>,
     /// The subtree root (document scope), already serialized as a WebDriver element.
@@ -204,7 +210,12 @@ struct PassPlace<'a> {
 }
 
 /// Perceive semantic elements.
-pub(crate) async fn perceive(s: &mut Session, tab: &TabRef, input: &PerceiveInput) -> PortResult<Perception> {
+pub(crate) async fn perceive(
+    s: &mut Session,
+    tab: &TabRef,
+    input: &PerceiveInput,
+    gate: &Gate,
+) -> PortResult<Perception> {
     let (mode, max_depth, root) = match &input.scope {
         PerceiveScope::Controls => ("controls", 0, None),
         PerceiveScope::Structure => ("structure", 0, None),
@@ -215,7 +226,7 @@ pub(crate) async fn perceive(s: &mut Session, tab: &TabRef, input: &PerceiveInpu
     };
     let mut options = PassOptions::new(mode, input.max_items);
     options.max_depth = max_depth;
-    let gathered = gather_from(s, tab, &options, root).await?;
+    let gathered = gather_from(s, tab, &options, root, gate).await?;
     Ok(Perception { elements: gathered.elements, truncated: gathered.truncated })
 }
 
@@ -226,6 +237,7 @@ pub(crate) async fn find_text(
     text: &str,
     controls_only: bool,
     max: usize,
+    gate: &Gate,
 ) -> PortResult<Vec<PerceivedElement>> {
     let query: String = text.chars().take(QUERY_MAX_CHARS).collect();
     if query.trim().is_empty() {
@@ -236,7 +248,7 @@ pub(crate) async fn find_text(
     let mut options = PassOptions::new("find", max);
     options.query = query;
     options.controls_only = controls_only;
-    Ok(gather_from(s, tab, &options, None).await?.elements)
+    Ok(gather_from(s, tab, &options, None, gate).await?.elements)
 }
 
 /// Run the perception passes for `options`, from `root` (switching to its frame) or from the
@@ -246,6 +258,7 @@ async fn gather_from(
     tab: &TabRef,
     options: &PassOptions,
     root: Option<&ElementRef>,
+    gate: &Gate,
 ) -> PortResult<Gathered> {
     s.set_script_timeout(READ_SCRIPT_TIMEOUT).await?;
     let handle = s.tab(tab).await?;
@@ -259,6 +272,7 @@ async fn gather_from(
             PassPlace {
                 tab,
                 handle: &handle,
+                gate,
                 frames: decoded.frames,
                 root: Some(value),
                 entered: true,
@@ -269,6 +283,7 @@ async fn gather_from(
         None => PassPlace {
             tab,
             handle: &handle,
+            gate,
             frames: Vec::new(),
             root: None,
             entered: true,
@@ -291,6 +306,14 @@ fn gather<'a>(
     Box::pin(async move {
         if !place.entered {
             s.enter_frames(place.tab, &place.frames).await?;
+        }
+        if !place.frames.is_empty() {
+            // A frame document is perceived only once the gate admits it (its URL is read
+            // before anything else); a refused one, and every frame inside it, is left out.
+            let url = s.execute("return String(document.URL);", Vec::new(), Sent::Read).await?;
+            if frames::admit(place.gate, url.as_str().unwrap_or_default()).is_err() {
+                return Ok(Gathered::default());
+            }
         }
         let args = vec![
             serde_json::to_value(&options).map_err(|_| {
@@ -322,6 +345,7 @@ fn gather<'a>(
             let inner = PassPlace {
                 tab: place.tab,
                 handle: place.handle,
+                gate: place.gate,
                 frames,
                 root: None,
                 entered: false,
@@ -504,23 +528,36 @@ struct ReadOptions {
 struct RawText {
     text: String,
     truncated: bool,
+    /// `article`, `visible` or `target`.
+    #[serde(default)]
+    source: String,
 }
 
-/// Read text of the page or of one element.
-pub(crate) async fn read_text(s: &mut Session, tab: &TabRef, input: &ReadInput) -> PortResult<TextOutcome> {
-    let options = ReadOptions {
-        mode: match input.mode {
-            TextMode::Article => "article",
-            TextMode::Visible => "visible",
-            TextMode::ArticleOrVisible => "auto",
-        },
-        max: input.max_chars.min(READ_MAX_CHARS),
-        min_article: ARTICLE_MIN_CHARS,
-        min_block: ARTICLE_MIN_BLOCK_CHARS,
-        max_nodes: ARTICLE_MAX_TEXT_NODES,
+/// Read text of the page or of one element. Visible text joins the visible text of the
+/// frame documents `gate` admits (see [`JoinFrames`]).
+pub(crate) async fn read_text(
+    s: &mut Session,
+    tab: &TabRef,
+    input: &ReadInput,
+    gate: &Gate,
+) -> PortResult<TextOutcome> {
+    let max = input.max_chars.min(READ_MAX_CHARS);
+    let options = |mode: &'static str, max: usize| {
+        let options = ReadOptions {
+            mode,
+            max,
+            min_article: ARTICLE_MIN_CHARS,
+            min_block: ARTICLE_MIN_BLOCK_CHARS,
+            max_nodes: ARTICLE_MAX_TEXT_NODES,
+        };
+        serde_json::to_value(&options)
+            .map_err(|_| PortError::new(PortErrorKind::Other, "the reading options could not be encoded"))
     };
-    let options = serde_json::to_value(&options)
-        .map_err(|_| PortError::new(PortErrorKind::Other, "the reading options could not be encoded"))?;
+    let mode = match input.mode {
+        TextMode::Article => "article",
+        TextMode::Visible => "visible",
+        TextMode::ArticleOrVisible => "auto",
+    };
     s.set_script_timeout(READ_SCRIPT_TIMEOUT).await?;
     let target = match &input.target {
         Some(target) => {
@@ -534,21 +571,95 @@ pub(crate) async fn read_text(s: &mut Session, tab: &TabRef, input: &ReadInput) 
             Value::Null
         }
     };
-    let answer = s.execute(&READ_TEXT_SCRIPT, vec![options, target], Sent::Read).await?;
+    let answer = s.execute(&READ_TEXT_SCRIPT, vec![options(mode, max)?, target], Sent::Read).await?;
     let raw: RawText = serde_json::from_value(answer).map_err(|_| malformed("reading"))?;
+    let mut text = raw.text;
+    let mut truncated = raw.truncated;
+    let mut frames = 0;
+    if input.target.is_none() && raw.source == "visible" {
+        let used = text.chars().count();
+        let mut join = JoinFrames {
+            options: options("visible", 0)?,
+            remaining: max.saturating_sub(used),
+            texts: Vec::new(),
+            truncated: false,
+        };
+        let walked = frames::visit_frames(s, tab, gate, &mut join).await?;
+        for frame in &join.texts {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(frame);
+        }
+        frames = join.texts.len();
+        truncated |= join.truncated || walked.truncated;
+    }
     // The page bounds in UTF-16 units; bound again in characters so the contract holds.
-    let (text, cut) = bound_chars(raw.text, input.max_chars);
-    Ok(TextOutcome { text, truncated: raw.truncated || cut })
+    let (text, cut) = bound_chars(text, input.max_chars);
+    Ok(TextOutcome { text, truncated: truncated || cut, frames })
 }
 
-/// Whether visible text of the page contains `text`.
-pub(crate) async fn text_present(s: &mut Session, tab: &TabRef, text: &str) -> PortResult<bool> {
+/// Reads the visible text of each admitted frame document, within what is left of the
+/// caller's `max_chars` (a line break separates each frame's text from what comes before).
+struct JoinFrames {
+    options: Value,
+    remaining: usize,
+    texts: Vec<String>,
+    truncated: bool,
+}
+
+impl frames::FrameVisitor for JoinFrames {
+    fn next(&mut self) -> Option<(&'static str, Vec<Value>)> {
+        if self.remaining <= 1 {
+            // A frame with text would not fit.
+            self.truncated = true;
+            return None;
+        }
+        let mut options = self.options.clone();
+        options["max"] = Value::from(self.remaining - 1);
+        Some((READ_TEXT_SCRIPT.as_str(), vec![options, Value::Null]))
+    }
+
+    fn answer(&mut self, answer: Value) {
+        let Ok(raw) = serde_json::from_value::<RawText>(answer) else { return };
+        self.truncated |= raw.truncated;
+        if raw.text.is_empty() {
+            return;
+        }
+        self.remaining = self.remaining.saturating_sub(raw.text.chars().count() + 1);
+        self.texts.push(raw.text);
+    }
+}
+
+/// Whether visible text of the page, or of a frame document `gate` admits, contains `text`.
+pub(crate) async fn text_present(s: &mut Session, tab: &TabRef, text: &str, gate: &Gate) -> PortResult<bool> {
     s.set_script_timeout(READ_SCRIPT_TIMEOUT).await?;
     s.tab(tab).await?;
     let query: String = text.chars().take(QUERY_MAX_CHARS).collect();
-    let options = serde_json::json!({ "query": query, "maxFrameDepth": MAX_FRAME_DEPTH });
-    let answer = s.execute(&TEXT_PRESENT_SCRIPT, vec![options], Sent::Read).await?;
-    answer.as_bool().ok_or_else(|| malformed("text presence"))
+    let options = serde_json::json!({ "query": query });
+    let answer = s.execute(&TEXT_PRESENT_SCRIPT, vec![options.clone()], Sent::Read).await?;
+    if answer.as_bool().ok_or_else(|| malformed("text presence"))? {
+        return Ok(true);
+    }
+    let mut search = SearchFrames { options, found: false };
+    frames::visit_frames(s, tab, gate, &mut search).await?;
+    Ok(search.found)
+}
+
+/// Looks for the text in each admitted frame document until it is found.
+struct SearchFrames {
+    options: Value,
+    found: bool,
+}
+
+impl frames::FrameVisitor for SearchFrames {
+    fn next(&mut self) -> Option<(&'static str, Vec<Value>)> {
+        (!self.found).then(|| (TEXT_PRESENT_SCRIPT.as_str(), vec![self.options.clone()]))
+    }
+
+    fn answer(&mut self, answer: Value) {
+        self.found |= answer.as_bool().unwrap_or(false);
+    }
 }
 
 /// `text` cut to `max` characters, and whether it was cut.

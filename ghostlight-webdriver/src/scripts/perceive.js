@@ -23,7 +23,7 @@
 //   item  = {e: element, r: role token, n: name|null, s: [state], c: credential class|null,
 //            k: control?, t: visible text|null (only when it differs from the name), d: depth|null}
 //   frame = {e: iframe element, at: how many items precede it, d: depth offset} for each
-//           visible iframe whose document this one can reach (same origin)
+//           visible iframe, of any origin
 //
 // Hidden content (checkVisibility, empty client rects) is left out. Editable values are never
 // read: names come from aria-labelledby, aria-label, labels (nested controls removed), button
@@ -345,10 +345,6 @@
 
   const result = { items: [], frames: [], truncated: false, focusFrame: null };
 
-  function frameDocument(el) {
-    try { return el.contentDocument; } catch (_) { return null; }
-  }
-
   if (MODE === 'focus') {
     result.url = String(document.URL);
     const active = FOCUSED;
@@ -416,8 +412,9 @@
     if (seqOf) seqOf.set(el, at);
     const tag = el.localName;
     if (tag === 'iframe' || tag === 'frame') {
-      const doc = frameDocument(el);
-      if (doc && doc.documentElement && visible(el)) frames.push({ el, seq: at, d: depth });
+      // Every visible frame, whatever its origin: the adapter switches into it and checks
+      // its document against the call's gate before perceiving it.
+      if (visible(el)) frames.push({ el, seq: at, d: depth });
       continue;
     }
     if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'head' || tag === 'noscript') continue;

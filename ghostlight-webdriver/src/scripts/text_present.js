@@ -1,16 +1,15 @@
 // Ghostlight text presence: one function expression, run through WebDriver "Execute Script" as
 // `return (FN)(arguments[0]);`. Reads only.
 //
-// opts = {query, maxFrameDepth}
-// Answers whether the visible text of the page contains `query`, case-insensitively and with
-// whitespace normalized on both sides: the body's innerText, then the content of open shadow
-// roots of visible hosts, then (recursively, at most `maxFrameDepth` deep) the documents of
-// visible same-origin iframes. Only a boolean leaves the page.
+// opts = {query}
+// Answers whether the visible text of this document contains `query`, case-insensitively and
+// with whitespace normalized on both sides: the body's innerText, then the content of open
+// shadow roots of visible hosts. Frames are not entered here: the adapter runs this script in
+// each frame document the call's gate admits (ops/frames.rs). Only a boolean leaves the page.
 (function glTextPresent(opts) {
   'use strict';
   const squash = (s) => String(s == null ? '' : s).replace(/\s+/g, ' ').trim().toLowerCase();
   const QUERY = squash(opts.query);
-  const MAX_FRAME_DEPTH = Math.max(0, Number(opts.maxFrameDepth) | 0);
   if (QUERY === '') return true;
 
   function visible(el) {
@@ -25,16 +24,14 @@
   }
   const has = (text) => squash(text).includes(QUERY);
 
-  function search(doc, level) {
+  function search(doc) {
     const body = doc.body || doc.documentElement;
     if (!body) return false;
     if (has(body.innerText)) return true;
     const all = doc.querySelectorAll('*');
     const hosts = [];
-    const frames = [];
     for (const el of all) {
       if (el.shadowRoot) hosts.push(el.shadowRoot);
-      if (el.localName === 'iframe' || el.localName === 'frame') frames.push(el);
     }
     // Open shadow roots, nested ones included (each root's own hosts are queued in turn).
     for (let i = 0; i < hosts.length; i++) {
@@ -47,13 +44,7 @@
         if (visible(child) && has(child.innerText)) return true;
       }
     }
-    if (level >= MAX_FRAME_DEPTH) return false;
-    for (const frame of frames) {
-      let inner = null;
-      try { inner = frame.contentDocument; } catch (_) { inner = null; }
-      if (inner && visible(frame) && search(inner, level + 1)) return true;
-    }
     return false;
   }
-  return search(document, 0);
+  return search(document);
 })

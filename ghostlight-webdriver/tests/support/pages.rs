@@ -372,8 +372,8 @@ fn many() -> String {
     body
 }
 
-/// The pages of the authority-boundary tests (`tests/boundary.rs`): on the first host, forms
-/// and a page framing the second host; on the second host (outside the tests' authority), a
+/// The pages of the authority-boundary tests (`tests/boundary.rs`): on the first host, forms,
+/// a page framing the second host and one framing itself, `localhost` and the second host; on the second host (outside the tests' authority), a
 /// red widget whose button and form report to the server, and a red page with a title that
 /// must never be shown.
 fn boundary(page: &str, ask: &Ask<'_>) -> String {
@@ -397,6 +397,20 @@ fn boundary(page: &str, ask: &Ask<'_>) -> String {
              <iframe id=denyform src=\"{denied}/boundary/field\" \
              style=\"position:absolute;left:20px;top:320px;width:400px;height:120px;border:0\"></iframe>\
              <p style=\"position:absolute;left:460px;top:120px\"><button id=mine>Mine</button></p>"
+        ),
+        "frames" => format!(
+            "{HEAD}<title>Frames</title><h1>Frames</h1><p>Top text.</p>\
+             <iframe src=\"/boundary/inner\" style=\"width:400px;height:80px\"></iframe>\
+             <iframe src=\"http://localhost:{}/boundary/cross\" style=\"width:400px;height:80px\"></iframe>\
+             <iframe src=\"{denied}/boundary/widget\" style=\"width:400px;height:80px\"></iframe>\
+             <p>After the frames.</p>",
+            ask.ports[0]
+        ),
+        "inner" => format!("{HEAD}<title>Inner</title><p>Inner same-origin words.</p>"),
+        "cross" => format!(
+            "{HEAD}<title>Cross</title><p>Cross-origin words.</p><button>Cross button</button>\
+             <p id=late></p><script>setTimeout(() => \
+             document.getElementById('late').textContent = 'Arrived later', 400)</script>"
         ),
         "upload" => format!(
             "{HEAD}<title>Upload</title><h1>Upload</h1>\

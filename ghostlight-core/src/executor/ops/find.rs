@@ -35,7 +35,7 @@ async fn find(run: &Run<'_>, request: &FindRequest) -> Step<Outcome> {
     let controls_only = request.scope == FindScope::Control;
     let found = run
         .port()
-        .find_text(&lease.tab, &request.text, controls_only, FIND_OVERFETCH)
+        .find_text(&lease.tab, &request.text, controls_only, FIND_OVERFETCH, &run.gate())
         .await
         .map_err(|e| run.fail_on(&lease, &e, &format!("search {host}"), None))?;
     let mut ranked: Vec<_> = found

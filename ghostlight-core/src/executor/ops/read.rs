@@ -1,4 +1,6 @@
-//! `browser_read`: bounded prose from the page (article first) or one target.
+//! `browser_read`: bounded prose from the page (article first) or one target. Visible text
+//! joins the text of the frames whose documents the call's authority admits (the `frames`
+//! fact counts them); a frame outside authority is never read.
 
 use crate::limits::READ_MAX_CHARS;
 use crate::port::{ReadInput, TextMode};
@@ -27,12 +29,13 @@ async fn read(run: &Run<'_>, request: &ReadRequest) -> Step<Outcome> {
     let host = host_of(&page.state.url);
     let text = run
         .port()
-        .read_text(&lease.tab, &input)
+        .read_text(&lease.tab, &input, &run.gate())
         .await
         .map_err(|e| run.fail_on(&lease, &e, &format!("read {host}"), None))?;
     // The adapter bounds the text; core bounds it again so the contract holds for any port.
     let (bounded, cut) = bound_chars(&text.text, max_chars);
     let truncated = text.truncated || cut;
+    let frames = text.frames;
     let text = bounded;
     let characters = text.chars().count();
     let source = match &target {
@@ -54,6 +57,10 @@ async fn read(run: &Run<'_>, request: &ReadRequest) -> Step<Outcome> {
         .fact("characters", characters)
         .fact("document_generation", page.generation)
         .fact("host", host);
+    if frames > 0 {
+        // The text of frames inside authority follows the page's own.
+        outcome = outcome.fact("frames", frames);
+    }
     if truncated {
         outcome = outcome.next("Read a narrower target, or raise max_chars (up to 50000) for more.");
     }

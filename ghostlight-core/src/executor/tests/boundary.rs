@@ -355,3 +355,30 @@ fn harness_over(browser: ScriptedBrowser) -> Harness {
         user_authority(json!({"hosts": {"allow": ["example.com", "denied.test"]}})),
     )
 }
+
+#[test]
+fn read_find_and_wait_follow_the_calls_authority_into_frames() {
+    let page = Page::open();
+    // Narrowed to example.com: the denied.test frame is neither read, found nor awaited; the
+    // page's own frame is.
+    let read = page.probe("browser_read", json!({"mode": "visible"}));
+    let text = read.facts["text"].as_str().unwrap_or_default();
+    assert!(text.contains("Allowed framed"), "{text:?}");
+    assert!(!text.contains("Framed button") && !text.contains("Framed field"), "{text:?}");
+    assert_eq!(read.facts["frames"], 1, "{:?}", read.facts);
+    let found = page.probe("browser_find", json!({"text": "Framed"}));
+    let names: Vec<&str> =
+        found.facts["matches"].as_array().into_iter().flatten().filter_map(|m| m[2].as_str()).collect();
+    assert_eq!(names, ["Allowed framed"], "{:?}", found.facts);
+    let waited = page.probe(
+        "browser_wait",
+        json!({"condition": "text_present", "value": "Framed field", "timeout_ms": 100}),
+    );
+    assert_eq!(waited.status, Status::Failed, "{}", waited.summary);
+    // Under the configured authority (both hosts) every frame is read.
+    let all = page.h.ok("browser_read", json!({"mode": "visible"}));
+    assert!(all.facts["text"].as_str().unwrap_or_default().contains("Framed field"), "{:?}", all.facts);
+    assert_eq!(all.facts["frames"], 2, "{:?}", all.facts);
+    page.h
+        .ok("browser_wait", json!({"condition": "text_present", "value": "Framed field", "timeout_ms": 100}));
+}

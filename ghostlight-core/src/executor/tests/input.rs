@@ -70,8 +70,9 @@ fn tab_ref(h: &Harness, tab: &str) -> TabRef {
 fn target(h: &Harness, tab: &str, name: &str) -> String {
     let tab_ref = tab_ref(h, tab);
     let input = PerceiveInput { scope: PerceiveScope::All, max_items: 100 };
-    let perception = futures::executor::block_on(h.browser.perceive(&tab_ref, &input))
-        .unwrap_or_else(|e| panic!("perceive: {e}"));
+    let perception =
+        futures::executor::block_on(h.browser.perceive(&tab_ref, &input, &crate::port::Gate::open()))
+            .unwrap_or_else(|e| panic!("perceive: {e}"));
     let element = perception
         .elements
         .iter()
