@@ -69,6 +69,7 @@ async fn run(engine: Engine) {
     scenario(engine, "focused_element", focused(b, site)).await;
     scenario(engine, "element_present", element_present(b, site)).await;
     scenario(engine, "text_present", text_present(b, site)).await;
+    scenario(engine, "aria_hidden_excluded_and_aria_label_found", aria(b, site)).await;
     browser.shutdown().await;
 }
 
@@ -594,6 +595,58 @@ async fn text_present(b: &WebDriverBrowser, site: &Site) {
         ("Shadow words", true),
         ("frame paragraph TEXT", true),
         ("nowhere to be found", false),
+    ] {
+        assert_eq!(
+            b.text_present(&tab, text, &Gate::open()).await.expect("text_present"),
+            expected,
+            "{text:?}"
+        );
+    }
+}
+
+/// The accessibility tree decides: `aria-hidden="true"` subtrees are neither perceived, found,
+/// read nor awaited (issue 15); a role-less element named by `aria-label` is found by name.
+async fn aria(b: &WebDriverBrowser, site: &Site) {
+    let tab = open(b, site, "/aria").await;
+    let all = perceive(b, &tab, PerceiveScope::All, 200).await;
+    for ghost in ["Ghost button", "Ghost link", "Frame button"] {
+        absent(&all.elements, ghost);
+    }
+    assert_eq!(role_of(&all.elements, "Save"), "button", "an aria-hidden glyph is not part of a name");
+
+    for (query, expected) in [
+        ("Close the banner", vec!["Close the banner"]),
+        ("Ghost", vec![]),
+        ("Hidden paragraph", vec![]),
+        ("decorative", vec![]),
+        ("starglyph", vec![]),
+        ("frame paragraph", vec![]),
+        ("Shadow ghost", vec![]),
+    ] {
+        let found = b.find_text(&tab, query, false, 20, &Gate::open()).await.expect("find_text");
+        assert_eq!(names(&found), expected, "find {query:?}");
+    }
+    for (query, expected) in [("Shown words end", 1), ("Shown words decorative", 0)] {
+        let found = b.find_text(&tab, query, false, 20, &Gate::open()).await.expect("find_text");
+        assert_eq!(found.len(), expected, "find {query:?}: {:?}", names(&found));
+    }
+    // Controls only: a named element without a control role is not a control.
+    let controls = b.find_text(&tab, "Close the banner", true, 20, &Gate::open()).await.expect("find_text");
+    assert!(controls.is_empty(), "{:?}", names(&controls));
+
+    let (text, _) = read(b, &tab, TextMode::Visible, 10_000).await;
+    assert!(text.contains("Shown words end here."), "{text:?}");
+    assert!(text.contains("Shadow shown words") || !text.contains("Shadow"), "{text:?}");
+    for hidden in ["decorative", "Ghost", "Hidden paragraph", "starglyph", "frame paragraph"] {
+        assert!(!text.contains(hidden), "{hidden:?} read: {text:?}");
+    }
+    for (text, expected) in [
+        ("Shown words end here", true),
+        ("Shadow shown words", true),
+        ("decorative glyphs", false),
+        ("Hidden paragraph words", false),
+        ("Shadow ghost words", false),
+        ("frame paragraph", false),
     ] {
         assert_eq!(
             b.text_present(&tab, text, &Gate::open()).await.expect("text_present"),

@@ -78,10 +78,12 @@ const READ_TEXT_FN: &str = include_str!("../scripts/read_text.js");
 const TEXT_PRESENT_FN: &str = include_str!("../scripts/text_present.js");
 /// The element-presence script (see its header).
 const ELEMENT_PRESENT_FN: &str = include_str!("../scripts/element_present.js");
+/// The shown-text helpers the perception and reading scripts start with (see its header).
+const SHOWN_TEXT_JS: &str = include_str!("../scripts/shown_text.js");
 
-static PERCEIVE_SCRIPT: LazyLock<String> = LazyLock::new(|| call(PERCEIVE_FN, 2));
-static READ_TEXT_SCRIPT: LazyLock<String> = LazyLock::new(|| call(READ_TEXT_FN, 2));
-static TEXT_PRESENT_SCRIPT: LazyLock<String> = LazyLock::new(|| call(TEXT_PRESENT_FN, 1));
+static PERCEIVE_SCRIPT: LazyLock<String> = LazyLock::new(|| shown(&call(PERCEIVE_FN, 2)));
+static READ_TEXT_SCRIPT: LazyLock<String> = LazyLock::new(|| shown(&call(READ_TEXT_FN, 2)));
+static TEXT_PRESENT_SCRIPT: LazyLock<String> = LazyLock::new(|| shown(&call(TEXT_PRESENT_FN, 1)));
 static ELEMENT_PRESENT_SCRIPT: LazyLock<String> = LazyLock::new(|| call(ELEMENT_PRESENT_FN, 1));
 
 /// How long one perception or reading script may run in the page.
@@ -118,6 +120,11 @@ pub(crate) const ARTICLE_MAX_TEXT_NODES: usize = 50_000;
 fn call(function: &str, arity: usize) -> String {
     let args: Vec<String> = (0..arity).map(|i| format!("arguments[{i}]")).collect();
     format!("return ({})({});", function.trim_end(), args.join(", "))
+}
+
+/// `body` preceded by the shown-text helpers (declarations local to the script body).
+fn shown(body: &str) -> String {
+    format!("{SHOWN_TEXT_JS}\n{body}")
 }
 
 // ---- perception -----------------------------------------------------------------------------

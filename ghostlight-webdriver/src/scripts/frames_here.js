@@ -19,6 +19,9 @@ let nodes = 0;
 while (stack.length && frames.length < MAX_FRAMES && nodes < MAX_NODES) {
   const node = stack.pop();
   nodes += 1;
+  // A subtree marked aria-hidden="true" is outside the accessibility tree: no frame in it
+  // is read.
+  if (node.getAttribute('aria-hidden') === 'true') continue;
   const tag = node.localName;
   if ((tag === 'iframe' || tag === 'frame') && visible(node)) frames.push(node);
   for (let child = node.lastElementChild; child; child = child.previousElementSibling) stack.push(child);

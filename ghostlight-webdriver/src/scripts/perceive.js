@@ -25,7 +25,10 @@
 //   frame = {e: iframe element, at: how many items precede it, d: depth offset} for each
 //           visible iframe, of any origin
 //
-// Hidden content (checkVisibility, empty client rects) is left out. Editable values are never
+// Hidden content (checkVisibility, empty client rects) and subtrees marked aria-hidden="true"
+// (outside the accessibility tree; shown_text.js, prepended) are left out. In find mode an
+// element the page named with aria-label or aria-labelledby matches by that name even without
+// a role. Editable values are never
 // read: names come from aria-labelledby, aria-label, labels (nested controls removed), button
 // value or image alt, content (for roles named from content), title, placeholder - in that order.
 (function glPerceive(opts, root) {
@@ -56,10 +59,10 @@
     let raw;
     if (el.querySelector(FIELD_SELECTOR)) {
       const copy = el.cloneNode(true);
-      copy.querySelectorAll(FIELD_SELECTOR).forEach((n) => n.remove());
+      copy.querySelectorAll(FIELD_SELECTOR + ',[aria-hidden="true"]').forEach((n) => n.remove());
       raw = copy.textContent;
     } else {
-      raw = el.innerText !== undefined ? el.innerText : el.textContent;
+      raw = glShownText(el);
     }
     return clean(raw, max);
   }
@@ -92,6 +95,13 @@
     'rowheader', 'tooltip', 'generic']);
   const EDITABLE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
   const SCOPING = 'article,aside,main,nav,section';
+
+  // Named by the page itself (aria-label or aria-labelledby): find matches such an element by
+  // its name even without a role.
+  function hasAriaLabel(el) {
+    const label = el.getAttribute('aria-label');
+    return !!((label && label.trim()) || el.hasAttribute('aria-labelledby'));
+  }
 
   function hasAriaName(el) {
     const label = el.getAttribute('aria-label');
@@ -383,12 +393,14 @@
     const text = (item.t || '').toLowerCase();
     return QUERY !== '' && (name.includes(QUERY) || text.includes(QUERY));
   };
+  const taken = new Set();
   // Add an item unless the cap is reached; answers false when the walk must stop.
   const add = (item, at) => {
     if (found.length >= MAX) {
       result.truncated = true;
       return false;
     }
+    taken.add(item.e);
     found.push({ item, seq: at });
     return true;
   };
@@ -410,6 +422,8 @@
     const el = stack.pop();
     const at = seq++;
     if (seqOf) seqOf.set(el, at);
+    // Outside the accessibility tree, with everything under it.
+    if (glAriaHidden(el)) continue;
     const tag = el.localName;
     if (tag === 'iframe' || tag === 'frame') {
       // Every visible frame, whatever its origin: the adapter switches into it and checks
@@ -434,7 +448,7 @@
           take = true;
         }
         break;
-      case 'find': take = control; break;
+      case 'find': take = control || (!CONTROLS_ONLY && hasAriaLabel(el)); break;
       default: take = false;
     }
     if (take && visible(el)) {
@@ -451,10 +465,21 @@
     const SKIP = new Set(['script', 'style', 'template', 'head', 'noscript', 'title', 'input',
       'textarea', 'select', 'option', 'iframe', 'frame', 'svg']);
     const WHOLE_PAGE = new Set(['html', 'body']);
-    const contains = (el) => squash(el.textContent).toLowerCase().includes(QUERY);
+    // An element's text content without subtrees marked aria-hidden (no layout needed).
+    const anyHidden = [document].concat(shadowRoots).some((tree) => tree.querySelector('[aria-hidden="true"]'));
+    const contentOf = (el) => {
+      if (!anyHidden) return el.textContent;
+      const parts = [];
+      const skipHidden = { acceptNode: (n) => (glAriaHidden(n) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT) };
+      const walker = el.ownerDocument.createTreeWalker(el, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, skipHidden);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) if (n.nodeType === 3) parts.push(n.data);
+      return parts.join('');
+    };
+    const contains = (el) => squash(contentOf(el)).toLowerCase().includes(QUERY);
+    // Inside a control, or inside an element the walk already answered by its name.
     const insideControl = (el) => {
       for (let node = el; node; ) {
-        if (node.nodeType === 1 && isControl(node, roleOf(node))) return true;
+        if (node.nodeType === 1 && (taken.has(node) || isControl(node, roleOf(node)))) return true;
         if (node.parentElement) node = node.parentElement;
         else { const top = node.getRootNode(); node = top && top.host ? top.host : null; }
       }
@@ -465,12 +490,12 @@
     for (const tree of trees) {
       const pending = [];
       const kids = tree === document ? [document.documentElement] : Array.from(tree.children);
-      for (const kid of kids) if (kid && contains(kid)) pending.push(kid);
+      for (const kid of kids) if (kid && !glAriaHidden(kid) && contains(kid)) pending.push(kid);
       while (pending.length) {
         const el = pending.pop();
         let deeper = false;
         for (const kid of el.children) {
-          if (!SKIP.has(kid.localName) && contains(kid)) { deeper = true; pending.push(kid); }
+          if (!SKIP.has(kid.localName) && !glAriaHidden(kid) && contains(kid)) { deeper = true; pending.push(kid); }
         }
         if (deeper || SKIP.has(el.localName) || WHOLE_PAGE.has(el.localName) || el.isContentEditable) continue;
         if (insideControl(el) || !visible(el)) continue;

@@ -4,7 +4,8 @@
 // opts = {mode, max, minArticle, minBlock, maxNodes}
 //   mode 'article' the main article, without navigation, ads, footers, banners, asides, forms
 //                  and hidden content
-//        'visible' the visible text of the page (innerText of the body)
+//        'visible' the visible text of the page (innerText of the body, without subtrees
+//                  marked aria-hidden="true": glShownText of shown_text.js, prepended)
 //        'auto'    the article when it has at least `minArticle` characters, else visible
 //   max  at most this many UTF-16 units of normalized text (more existing sets `truncated`)
 // target = an element to read instead of the page (its visible text), or null.
@@ -67,11 +68,11 @@
     if (FIELDS.has(target.localName) || !target.isConnected || !visible(target)) {
       return { text: '', truncated: false, source: 'target' };
     }
-    return bounded(target.innerText, 'target');
+    return bounded(glShownText(target), 'target');
   }
 
   const body = document.body || document.documentElement;
-  const visibleText = () => bounded(body ? body.innerText : '', 'visible');
+  const visibleText = () => bounded(body ? glShownText(body) : '', 'visible');
   if (opts.mode === 'visible') return visibleText();
 
   // ---- noise -------------------------------------------------------------------------------

@@ -4,7 +4,8 @@
 // opts = {query}
 // Answers whether the visible text of this document contains `query`, case-insensitively and
 // with whitespace normalized on both sides: the body's innerText, then the content of open
-// shadow roots of visible hosts. Frames are not entered here: the adapter runs this script in
+// shadow roots of visible hosts, without subtrees marked aria-hidden="true" (glShownText of
+// shown_text.js, prepended). Frames are not entered here: the adapter runs this script in
 // each frame document the call's gate admits (ops/frames.rs). Only a boolean leaves the page.
 (function glTextPresent(opts) {
   'use strict';
@@ -27,7 +28,7 @@
   function search(doc) {
     const body = doc.body || doc.documentElement;
     if (!body) return false;
-    if (has(body.innerText)) return true;
+    if (has(glShownText(body))) return true;
     const all = doc.querySelectorAll('*');
     const hosts = [];
     for (const el of all) {
@@ -36,12 +37,12 @@
     // Open shadow roots, nested ones included (each root's own hosts are queued in turn).
     for (let i = 0; i < hosts.length; i++) {
       const shadow = hosts[i];
-      if (!visible(shadow.host)) continue;
+      if (!visible(shadow.host) || shadow.host.closest('[aria-hidden="true"]')) continue;
       for (const el of shadow.querySelectorAll('*')) {
         if (el.shadowRoot) hosts.push(el.shadowRoot);
       }
       for (const child of shadow.children) {
-        if (visible(child) && has(child.innerText)) return true;
+        if (visible(child) && has(glShownText(child))) return true;
       }
     }
     return false;

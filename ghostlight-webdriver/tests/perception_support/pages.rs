@@ -23,6 +23,7 @@ pub fn page(path: &str, port: u16) -> Option<String> {
         "/find" => FIND.to_owned(),
         "/text" => TEXT.to_owned(),
         "/e2e" => E2E.to_owned(),
+        "/aria" => ARIA.to_owned(),
         _ => return None,
     })
 }
@@ -200,6 +201,19 @@ here.</p>
 <div id="host"></div>
 <script>document.getElementById('host').attachShadow({mode: 'open'}).innerHTML = '<p>Shadow words</p>';</script>
 <iframe src="/frame" width="300" height="120"></iframe>
+</body></html>"#;
+
+/// Content outside the accessibility tree (`aria-hidden="true"`) beside shown content, and a
+/// role-less element named only by `aria-label`.
+const ARIA: &str = r#"<!doctype html><html><head><title>Aria</title></head><body>
+<h1>Aria page</h1>
+<p>Shown words <span aria-hidden="true">decorative glyphs</span> end here.</p>
+<button aria-hidden="true">Ghost button</button>
+<div aria-hidden="true"><p>Hidden paragraph words</p><a href="/ghost">Ghost link</a><iframe src="/frame" width="300" height="120"></iframe></div>
+<button>Save <span aria-hidden="true">starglyph</span></button>
+<div aria-label="Close the banner" style="width:20px;height:20px">x</div>
+<div id="host"></div>
+<script>document.getElementById('host').attachShadow({mode: 'open'}).innerHTML = '<p aria-hidden="true">Shadow ghost words</p><p>Shadow shown words</p>';</script>
 </body></html>"#;
 
 const E2E: &str = r#"<!doctype html><html><head><title>E2E</title></head><body>
