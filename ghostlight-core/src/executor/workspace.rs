@@ -158,6 +158,21 @@ struct Registries {
     recordings: HashMap<Handle, RecordingRef>,
     /// The tab slot each recording records.
     recording_tabs: HashMap<Handle, Handle>,
+    /// Recordings that ended and how, newest last (at most [`MAX_ENDED_RECORDINGS`]), so a
+    /// later call on one says what happened to it.
+    ended_recordings: VecDeque<(Handle, RecordingEnd)>,
+}
+
+/// How many ended recordings a workspace remembers.
+const MAX_ENDED_RECORDINGS: usize = 64;
+
+/// How a recording's frames came to be gone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RecordingEnd {
+    /// Erased by `discard`.
+    Discarded,
+    /// Erased by the browser when retention ran out.
+    Expired,
 }
 
 /// One client's workspace.
@@ -290,7 +305,9 @@ impl Workspace {
         if let Some((handle, _)) = registries.recordings.iter().find(|(_, r)| **r == recording) {
             return handle.clone();
         }
-        let handle = self.fresh(HandleKind::Recording, |h| registries.recordings.contains_key(h));
+        let handle = self.fresh(HandleKind::Recording, |h| {
+            registries.recordings.contains_key(h) || registries.ended_recordings.iter().any(|(e, _)| e == h)
+        });
         registries.recordings.insert(handle.clone(), recording);
         handle
     }
@@ -304,10 +321,26 @@ impl Workspace {
         lock(&self.registries).recordings.iter().map(|(h, r)| (h.clone(), r.clone())).collect()
     }
 
-    pub(crate) fn forget_recording(&self, handle: &Handle) {
+    /// Forget a recording whose frames are gone, remembering how it ended.
+    pub(crate) fn end_recording(&self, handle: &Handle, end: RecordingEnd) {
         let mut registries = lock(&self.registries);
         registries.recordings.remove(handle);
         registries.recording_tabs.remove(handle);
+        registries.ended_recordings.retain(|(h, _)| h != handle);
+        if registries.ended_recordings.len() >= MAX_ENDED_RECORDINGS {
+            registries.ended_recordings.pop_front();
+        }
+        registries.ended_recordings.push_back((handle.clone(), end));
+    }
+
+    /// How `handle` ended, when it is a recording of this workspace that ended.
+    pub(crate) fn recording_end(&self, handle: &Handle) -> Option<RecordingEnd> {
+        lock(&self.registries).ended_recordings.iter().find(|(h, _)| h == handle).map(|(_, end)| *end)
+    }
+
+    /// The recording that ended last, and how.
+    pub(crate) fn last_ended_recording(&self) -> Option<(Handle, RecordingEnd)> {
+        lock(&self.registries).ended_recordings.back().cloned()
     }
 
     /// Remember that `recording` records the tab of `slot`.

@@ -9,13 +9,16 @@
 //! * An omitted `recording` resolves to the workspace's only recording; none or several
 //!   refuse the call.
 //! * A save after retention expired (the browser answers `InvalidInput`, or reports the
-//!   recording erased) is a refusal (`retention_expired`), never an empty success; the handle
-//!   is forgotten.
+//!   recording erased) is a refusal (`retention_expired`), never an empty success.
+//! * The workspace remembers how a recording ended (discarded, expired): a later call naming
+//!   it says so (`recording_discarded` / `retention_expired` for stop and save, a plain report
+//!   for status and a repeated discard), and an omitted `recording` with none left names the
+//!   one that ended last.
 //!
 //! Repeat-safety: `start` is not (it starts another recording); `status` is a read; `stop`
 //! is (a stopped recording stays stopped); `discard` is destructive but repeat-safe (the
-//! frames are gone either way; a second discard answers that the handle is unknown, and
-//! changes nothing); a client save is (it returns the same replay again), a download or
+//! frames are gone either way; a second discard says it was already discarded, and changes
+//! nothing); a client save is (it returns the same replay again), a download or
 //! attach save is not (each is a real effect in the browser).
 //!
 //! The GIF travels as an `image/gif` attachment beside the envelope, never in facts.
@@ -30,6 +33,7 @@ use crate::tools::record::{Delivery, RecordAction, RecordRequest};
 
 use super::super::outcome::{Attachment, Outcome};
 use super::super::run::{Run, Step, host_of};
+use super::super::workspace::RecordingEnd;
 
 /// The next step when there is no recording to act on.
 const START_ONE: &str = "Call browser_record with action \"start\" to start a recording.";
@@ -81,18 +85,24 @@ async fn start(run: &Run<'_>, tab: Option<&Handle>) -> Step<Outcome> {
 }
 
 async fn status(run: &Run<'_>, recording: Option<&Handle>) -> Step<Outcome> {
+    if let Some((handle, end)) = ended(run, recording) {
+        let summary = match end {
+            RecordingEnd::Discarded => format!("{handle} was discarded; nothing is left to save."),
+            RecordingEnd::Expired => {
+                format!("{handle} has expired: the browser erased its frames when retention ran out.")
+            }
+        };
+        return Ok(end_facts(Outcome::read(summary), &handle, end).next(START_ONE));
+    }
     let (handle, reference) = resolve(run, recording)?;
     let tab = run.workspace.recording_tab(&handle);
     let report = match run.port().record(&RecordCommand::Status(reference)).await {
         Ok(report) => report,
         Err(error) if error.kind() == PortErrorKind::InvalidInput => {
-            run.workspace.forget_recording(&handle);
-            return Ok(Outcome::read(format!(
-                "{handle} has expired: the browser erased its frames when retention ran out."
-            ))
-            .fact("recording", handle.as_str())
-            .fact("state", "expired")
-            .next(START_ONE));
+            run.workspace.end_recording(&handle, RecordingEnd::Expired);
+            let summary =
+                format!("{handle} has expired: the browser erased its frames when retention ran out.");
+            return Ok(end_facts(Outcome::read(summary), &handle, RecordingEnd::Expired).next(START_ONE));
         }
         Err(error) => return Err(failure(run, &error, "report on the recording", &handle)),
     };
@@ -117,6 +127,9 @@ async fn status(run: &Run<'_>, recording: Option<&Handle>) -> Step<Outcome> {
 }
 
 async fn stop(run: &Run<'_>, recording: Option<&Handle>) -> Step<Outcome> {
+    if let Some((handle, end)) = ended(run, recording) {
+        return Err(gone(&handle, end, "stopped"));
+    }
     let (handle, reference) = resolve(run, recording)?;
     let tab = run.workspace.recording_tab(&handle);
     run.dispatching();
@@ -141,6 +154,16 @@ async fn stop(run: &Run<'_>, recording: Option<&Handle>) -> Step<Outcome> {
 }
 
 async fn discard(run: &Run<'_>, recording: Option<&Handle>) -> Step<Outcome> {
+    if let Some((handle, end)) = ended(run, recording) {
+        // The frames are gone either way: a repeated discard changes nothing.
+        let summary = match end {
+            RecordingEnd::Discarded => format!("{handle} was already discarded; its frames are gone."),
+            RecordingEnd::Expired => {
+                format!("{handle} had already expired; the browser erased its frames when retention ran out.")
+            }
+        };
+        return Ok(end_facts(Outcome::read(summary), &handle, end));
+    }
     let (handle, reference) = resolve(run, recording)?;
     let tab = run.workspace.recording_tab(&handle);
     run.dispatching();
@@ -150,7 +173,7 @@ async fn discard(run: &Run<'_>, recording: Option<&Handle>) -> Step<Outcome> {
         Err(error) if error.kind() == PortErrorKind::InvalidInput => None,
         Err(error) => return Err(failure(run, &error, "discard the recording", &handle)),
     };
-    run.workspace.forget_recording(&handle);
+    run.workspace.end_recording(&handle, RecordingEnd::Discarded);
     let outcome = Outcome::applied(format!("Discarded {handle}; its frames are erased."), true);
     Ok(match report {
         Some(report) => facts(outcome, &handle, tab.as_ref(), &report, None),
@@ -165,6 +188,9 @@ async fn discard(run: &Run<'_>, recording: Option<&Handle>) -> Step<Outcome> {
 }
 
 async fn save(run: &Run<'_>, recording: Option<&Handle>, delivery: &Delivery) -> Step<Outcome> {
+    if let Some((handle, end)) = ended(run, recording) {
+        return Err(gone(&handle, end, "saved"));
+    }
     let (handle, reference) = resolve(run, recording)?;
     let recorded = run.workspace.recording_tab(&handle);
     // The recorded tab, when it is still open, is the page this save is authorized against;
@@ -254,7 +280,24 @@ fn resolve(run: &Run<'_>, recording: Option<&Handle>) -> Step<(Handle, Recording
     let mut all = run.workspace.recordings();
     all.sort_by(|a, b| a.0.as_str().cmp(b.0.as_str()));
     match all.len() {
-        0 => Err(Outcome::failed("no_recording", "This session has no recording.").next(START_ONE)),
+        0 => Err(match run.workspace.last_ended_recording() {
+            Some((handle, end)) => {
+                let how = match end {
+                    RecordingEnd::Discarded => "was discarded",
+                    RecordingEnd::Expired => "expired when retention ran out",
+                };
+                end_facts(
+                    Outcome::failed(
+                        "no_recording",
+                        format!("This session has no recording left: {handle} {how}."),
+                    ),
+                    &handle,
+                    end,
+                )
+            }
+            None => Outcome::failed("no_recording", "This session has no recording."),
+        }
+        .next(START_ONE)),
         1 => Ok(all.remove(0)),
         n => Err(Outcome::failed(
             "ambiguous_recording",
@@ -265,16 +308,43 @@ fn resolve(run: &Run<'_>, recording: Option<&Handle>) -> Step<(Handle, Recording
     }
 }
 
-/// The refusal for a recording whose frames are gone (retention expired or discarded).
+/// The refusal for a recording the browser says is gone (its retention ran out): remembered
+/// as expired.
 fn expired(run: &Run<'_>, handle: &Handle, done: &str) -> Outcome {
-    run.workspace.forget_recording(handle);
-    Outcome::failed(
-        "retention_expired",
-        format!("{handle} can no longer be {done}: its frames were erased when retention ran out or it was discarded."),
-    )
-    .fact("recording", handle.as_str())
-    .fact("state", "expired")
-    .next(START_ONE)
+    run.workspace.end_recording(handle, RecordingEnd::Expired);
+    gone(handle, RecordingEnd::Expired, done)
+}
+
+/// The named recording, when it is one of this session that already ended.
+fn ended(run: &Run<'_>, recording: Option<&Handle>) -> Option<(Handle, RecordingEnd)> {
+    let handle = recording?;
+    run.workspace.recording_end(handle).map(|end| (handle.clone(), end))
+}
+
+/// The refusal to act on a recording whose frames are gone, saying how they went.
+fn gone(handle: &Handle, end: RecordingEnd, done: &str) -> Outcome {
+    let outcome = match end {
+        RecordingEnd::Discarded => Outcome::failed(
+            "recording_discarded",
+            format!("{handle} was discarded, so it can no longer be {done}."),
+        ),
+        RecordingEnd::Expired => Outcome::failed(
+            "retention_expired",
+            format!(
+                "{handle} can no longer be {done}: the browser erased its frames when retention ran out."
+            ),
+        ),
+    };
+    end_facts(outcome, handle, end).next(START_ONE)
+}
+
+/// The facts of a recording that ended.
+fn end_facts(outcome: Outcome, handle: &Handle, end: RecordingEnd) -> Outcome {
+    let state = match end {
+        RecordingEnd::Discarded => "discarded",
+        RecordingEnd::Expired => "expired",
+    };
+    outcome.fact("recording", handle.as_str()).fact("state", state)
 }
 
 /// A port failure of a recording command.

@@ -771,9 +771,21 @@ fn record_save_after_retention_expired_is_a_refusal() {
     assert_eq!(outcome(&envelope), (Status::Failed, Effect::None, false));
     assert_eq!(envelope.facts["reason"], "retention_expired");
     assert_eq!(envelope.facts["state"], "expired");
-    // The handle is gone; an omitted recording no longer resolves to it.
+    // The handle is gone; an omitted recording no longer resolves to it, and both say why.
     let envelope = h.call("browser_record", json!({"action": "status"}));
     assert_eq!(envelope.facts["reason"], "no_recording");
+    assert_eq!(
+        envelope.summary,
+        format!("This session has no recording left: {recording} expired when retention ran out.")
+    );
+    let again = h.call("browser_record", json!({"action": "save", "recording": recording}));
+    assert_eq!(again.facts["reason"], "retention_expired", "{}", again.summary);
+    assert_eq!(
+        again.summary,
+        format!("{recording} can no longer be saved: the browser erased its frames when retention ran out.")
+    );
+    let status = h.ok("browser_record", json!({"action": "status", "recording": recording}));
+    assert_eq!(status.facts["state"], "expired");
 }
 
 #[test]
@@ -785,9 +797,25 @@ fn record_discard_erases_and_a_later_save_refuses() {
     insta::assert_json_snapshot!("record_discarded", discarded);
     assert_eq!(outcome(&discarded), (Status::Succeeded, Effect::Applied, true));
     assert_eq!(discarded.facts["state"], "discarded");
+    // Every later call says it was discarded, never that the handle is unknown.
     let envelope = h.call("browser_record", json!({"action": "save", "recording": recording}));
     assert_eq!(envelope.status, Status::Failed);
-    assert_eq!(envelope.facts["reason"], "unknown_recording");
+    assert_eq!(envelope.facts["reason"], "recording_discarded");
+    assert_eq!(envelope.summary, format!("{recording} was discarded, so it can no longer be saved."));
+    let stop = h.call("browser_record", json!({"action": "stop", "recording": recording}));
+    assert_eq!(stop.summary, format!("{recording} was discarded, so it can no longer be stopped."));
+    let status = h.ok("browser_record", json!({"action": "status", "recording": recording}));
+    assert_eq!(status.summary, format!("{recording} was discarded; nothing is left to save."));
+    assert_eq!(status.facts["state"], "discarded");
+    let again = h.ok("browser_record", json!({"action": "discard", "recording": recording}));
+    assert_eq!(outcome(&again), (Status::Succeeded, Effect::None, true));
+    assert_eq!(again.summary, format!("{recording} was already discarded; its frames are gone."));
+    let omitted = h.call("browser_record", json!({"action": "save"}));
+    assert_eq!(omitted.facts["reason"], "no_recording");
+    assert_eq!(omitted.summary, format!("This session has no recording left: {recording} was discarded."));
+    // A handle this session never had is still unknown.
+    let unknown = h.call("browser_record", json!({"action": "save", "recording": "rec_Unknown1"}));
+    assert_eq!(unknown.facts["reason"], "unknown_recording", "{}", unknown.summary);
 }
 
 #[test]
