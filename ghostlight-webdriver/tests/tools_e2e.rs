@@ -454,7 +454,8 @@ async fn history(e: &E2e<'_>) {
 }
 
 /// `browser_navigate` away from a page with unsaved changes: blocked (the page stays, same
-/// document), then `beforeunload: "discard"` leaves.
+/// document), then `beforeunload: "discard"` leaves. `browser_history` back or reload: the
+/// prompt stays open for `browser_dialog` (issue 15).
 async fn beforeunload(e: &E2e<'_>) {
     e.goto("/unload").await;
     // A real click gives the page the user activation a leave prompt needs.
@@ -470,6 +471,37 @@ async fn beforeunload(e: &E2e<'_>) {
     let mut discard = leave;
     discard["beforeunload"] = json!("discard");
     e.ok("browser_navigate", discard).await;
+    assert_eq!(e.js("location.pathname").await, json!("/counter"));
+
+    // `browser_history` has no discard option: the leave prompt a move raises stays open as
+    // the blocking dialog; dismissing it keeps the page, accepting it lets the move go on.
+    e.goto("/unload").await;
+    e.ok("browser_click", json!({ "selector": { "name": "Edit the draft" } })).await;
+    let nonce = e.js("window.nonce").await;
+    for action in ["back", "reload"] {
+        let held = e.expect(Status::Failed, "browser_history", json!({ "action": action })).await;
+        assert_eq!(held.facts["reason"], json!("beforeunload"), "{action}: {}", held.summary);
+        assert_eq!(held.facts["dialog_type"], json!("beforeunload"), "{action}");
+        assert_eq!(held.effect, Effect::None, "{action}");
+        assert!(held.summary.contains("the leave-page dialog is open"), "{}", held.summary);
+        let status = e.ok("browser_dialog", json!({ "action": "status" })).await;
+        assert_eq!(status.facts["present"], json!(true), "{action}: status sees the prompt");
+        assert_eq!(status.facts["dialog_type"], json!("beforeunload"), "{action}");
+        e.ok("browser_dialog", json!({ "action": "dismiss" })).await;
+        assert_eq!(
+            e.js("[location.pathname, window.nonce]").await,
+            json!(["/unload", nonce.clone()]),
+            "{action}"
+        );
+    }
+    e.expect(Status::Failed, "browser_history", json!({ "action": "back" })).await;
+    let accepted = e.ok("browser_dialog", json!({ "action": "accept" })).await;
+    assert_eq!(
+        accepted.facts["landing"]["url"],
+        json!(e.site.url("/counter").as_str()),
+        "{:?}",
+        accepted.facts
+    );
     assert_eq!(e.js("location.pathname").await, json!("/counter"));
 }
 

@@ -8,7 +8,7 @@
 //! model and never copied from a driver verbatim: drivers put page content (dialog text,
 //! typed values) into their messages.
 
-use super::types::ElementSummary;
+use super::types::{DialogKind, ElementSummary};
 
 /// What went wrong, as far as the executor needs to know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -173,6 +173,7 @@ struct Detail {
     network: Option<NetworkFailure>,
     oversize: Option<Oversize>,
     refused: Option<url::Url>,
+    dialog: Option<DialogKind>,
 }
 
 /// A capture refused for its size (for [`PortErrorKind::TooLarge`]), in image pixels.
@@ -251,6 +252,7 @@ impl PortError {
                 network: None,
                 oversize: None,
                 refused: None,
+                dialog: None,
             }),
         }
     }
@@ -285,6 +287,20 @@ impl PortError {
     /// [`PortError::launch_failed`].
     pub fn launch_failure(&self) -> Option<&LaunchFailure> {
         self.detail.launch.as_ref()
+    }
+
+    /// A [`PortErrorKind::BlockedByDialog`] whose dialog is known to be `kind` and is still
+    /// open for the caller to resolve (e.g. the leave-page prompt a history move raised).
+    pub fn blocked_by(kind: DialogKind, message: impl Into<String>) -> Self {
+        let mut error = PortError::new(PortErrorKind::BlockedByDialog, message);
+        error.detail.dialog = Some(kind);
+        error
+    }
+
+    /// The open dialog's kind, for [`PortErrorKind::BlockedByDialog`] from
+    /// [`PortError::blocked_by`].
+    pub fn blocking_dialog(&self) -> Option<DialogKind> {
+        self.detail.dialog
     }
 
     /// The target is covered by `by`; nothing was clicked.

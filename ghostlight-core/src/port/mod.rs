@@ -75,7 +75,9 @@ pub trait BrowserPort: Send + Sync {
     async fn navigate(&self, tab: &TabRef, input: &NavigateInput, timeout: Duration)
     -> PortResult<PageState>;
 
-    /// Move through `tab`'s history or reload it.
+    /// Move through `tab`'s history or reload it. A leave-page (`beforeunload`) prompt the move
+    /// raises stays open: answer [`PortError::blocked_by`] with [`DialogKind::BeforeUnload`]
+    /// (effect none), so the caller can accept it (the move then goes on) or dismiss it.
     async fn history(&self, tab: &TabRef, step: HistoryMove, timeout: Duration) -> PortResult<PageState>;
 
     /// Observed geometry of `tab`.
@@ -193,7 +195,9 @@ pub trait BrowserPort: Send + Sync {
     async fn dialog(&self, tab: &TabRef) -> PortResult<Option<DialogKind>>;
 
     /// Resolve the dialog blocking `tab` (answers the kind resolved;
-    /// [`PortErrorKind::InvalidInput`] when none is open).
+    /// [`PortErrorKind::InvalidInput`] when none is open). Accepting a leave-page prompt lets
+    /// the navigation it held go on: answer once the new document shows (or a bounded wait
+    /// ran out), so the caller's next page read sees where the tab went.
     async fn resolve_dialog(&self, tab: &TabRef, resolution: &DialogResolution) -> PortResult<DialogKind>;
 
     /// What each local path is, as the adapter that would read it sees it.

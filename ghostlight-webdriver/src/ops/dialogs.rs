@@ -29,8 +29,13 @@ use crate::errors::{self, Sent};
 use crate::page;
 use crate::session::Session;
 
+use super::navigation::{self, LeavePrompt};
+
 /// The kind reported for an open dialog whose kind neither engine nor page told.
 pub(crate) const UNKNOWN_DIALOG_KIND: DialogKind = DialogKind::Confirm;
+/// How long accepting a leave-page prompt waits for the navigation it held to show its
+/// document.
+const LEAVE_LANDING_WAIT: Duration = Duration::from_secs(5);
 
 /// The BiDi events the [`PromptWatch`] subscribes to.
 const PROMPT_EVENTS: [&str; 2] = ["browsingContext.userPromptOpened", "browsingContext.userPromptClosed"];
@@ -157,7 +162,23 @@ pub(crate) async fn resolve_dialog(
         return Err(PortError::new(PortErrorKind::InvalidInput, "no dialog is open"));
     };
     let act = |e: fantoccini::error::CmdError| errors::cmd(&e, Sent::Act);
+    // The page the prompt belongs to, to see an accepted leave-page prompt's navigation land.
+    let held = s.current().and_then(|handle| s.last_page(handle)).cloned();
     match resolution {
+        DialogResolution::Accept if known == Some(DialogKind::BeforeUnload) => {
+            s.client().accept_alert().await.map_err(act)?;
+            if let Some(before) = held {
+                // The held navigation goes on: answer once its document shows, or when the
+                // bounded wait runs out (a navigation may end without a document).
+                let deadline = Instant::now() + LEAVE_LANDING_WAIT;
+                match navigation::wait_for_page(s, &before, deadline, LeavePrompt::Dismiss).await {
+                    Ok(_) => {}
+                    Err(e) if e.kind() == PortErrorKind::Timeout => {}
+                    Err(e) => return Err(e.effect_unknown()),
+                }
+            }
+            return Ok(DialogKind::BeforeUnload);
+        }
         DialogResolution::Accept => s.client().accept_alert().await.map_err(act)?,
         DialogResolution::Dismiss => s.client().dismiss_alert().await.map_err(act)?,
         DialogResolution::Respond(text) => {

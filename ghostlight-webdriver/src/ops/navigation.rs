@@ -8,9 +8,12 @@
 //!   first wait at most [`FIREFOX_PROMPT_PROBE`], look for a prompt, and then keep waiting for
 //!   the page up to the call's own timeout.
 //!
-//! A prompt found this way is accepted when the caller asked to discard (`beforeunload:
-//! "discard"`), and the navigation is awaited. Otherwise it is dismissed, so the page stays as
-//! it was, and the call answers [`PortErrorKind::BlockedByDialog`] with effect none.
+//! What happens to a prompt found this way is the caller's [`LeavePrompt`]: `browser_navigate`
+//! accepts it when asked to discard (`beforeunload: "discard"`) and awaits the navigation, and
+//! otherwise dismisses it, so the page stays as it was, answering
+//! [`PortErrorKind::BlockedByDialog`] with effect none. A history move (which has no discard
+//! option) leaves it open and answers [`PortError::blocked_by`] the leave-page dialog: the
+//! caller resolves it with `browser_dialog`, and accepting it lets the move go on.
 //!
 //! A page that does not load (no such host, refused connection, TLS rejected, a port the
 //! browser keeps closed) answers [`PortErrorKind::Network`]: both engines then show their own
@@ -65,6 +68,25 @@ pub(crate) async fn navigate(
     go(s, &input.url, timeout, input.discard_beforeunload).await
 }
 
+/// What a navigation does with a leave-page (`beforeunload`) prompt it raises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LeavePrompt {
+    /// Accept it (discard the page's unsaved changes) and go on.
+    Accept,
+    /// Dismiss it: the page stays, the navigation answers `BlockedByDialog`.
+    Dismiss,
+    /// Leave it open for the caller to resolve; the navigation answers `BlockedByDialog`
+    /// naming the leave-page dialog.
+    Keep,
+}
+
+impl LeavePrompt {
+    /// Accept when the caller asked to discard, else dismiss.
+    pub(crate) fn discarding(discard: bool) -> Self {
+        if discard { LeavePrompt::Accept } else { LeavePrompt::Dismiss }
+    }
+}
+
 /// Navigate the current tab (already switched to) to `url` within `timeout`.
 pub(crate) async fn go(
     s: &mut Session,
@@ -72,11 +94,12 @@ pub(crate) async fn go(
     timeout: Duration,
     discard: bool,
 ) -> PortResult<PageState> {
+    let prompt = LeavePrompt::discarding(discard);
     let deadline = Instant::now() + timeout;
     let before = s.page_state().await?;
     s.set_page_load_timeout(first_wait(s.engine(), timeout)).await?;
     let sent = s.command(SessionCommand::navigate(url), Sent::Act).await;
-    match settle(s, &before, sent.map(drop), deadline, discard, Expect::Load).await {
+    match settle(s, &before, sent.map(drop), deadline, prompt, Expect::Load).await {
         // Chromium shows some failures (a blocked port) as a loaded error page, which the
         // page read that ended the wait recognised: only then is the code probed.
         Ok(page) if !s.read_error_page() => Ok(page),
@@ -173,7 +196,7 @@ pub(crate) async fn history(
             (sent, Expect::NewDocument)
         }
     };
-    let page = settle(s, &before, sent, deadline, false, expect).await?;
+    let page = settle(s, &before, sent, deadline, LeavePrompt::Keep, expect).await?;
     if matches!(step, HistoryMove::Back | HistoryMove::Forward)
         && page.document == before.document
         && page.url == before.url
@@ -200,7 +223,7 @@ async fn settle(
     before: &PageState,
     sent: PortResult<()>,
     deadline: Instant,
-    discard: bool,
+    prompt: LeavePrompt,
     expect: Expect,
 ) -> PortResult<PageState> {
     let mut waiting = match sent {
@@ -210,36 +233,41 @@ async fn settle(
         Err(e) => return Err(e),
     };
     if dialogs::probe(s).await?.is_some() {
-        handle_prompt(s, discard).await?;
+        handle_prompt(s, prompt).await?;
         waiting = true;
     }
     if !waiting {
         match s.page_state().await {
             Err(e) if e.kind() == PortErrorKind::BlockedByDialog => {
-                handle_prompt(s, discard).await?;
+                handle_prompt(s, prompt).await?;
             }
             other => return other,
         }
     }
-    wait_for_page(s, before, deadline, discard).await
+    wait_for_page(s, before, deadline, prompt).await
 }
 
-/// A dialog is open after a navigation command. A `beforeunload` prompt is accepted (discard)
-/// or dismissed (answering `BlockedByDialog`, effect none); any other dialog was opened by a
-/// page and blocks the navigation's outcome (effect unknown).
-async fn handle_prompt(s: &mut Session, discard: bool) -> PortResult<()> {
+/// A dialog is open after a navigation command. A `beforeunload` prompt is handled as
+/// `prompt` says: accepted, dismissed (answering `BlockedByDialog`, effect none) or kept open
+/// (answering `BlockedByDialog` naming it, effect none); any other dialog was opened by a page
+/// and blocks the navigation's outcome (effect unknown).
+async fn handle_prompt(s: &mut Session, prompt: LeavePrompt) -> PortResult<()> {
     match dialogs::probe(s).await? {
         None => Ok(()),
-        Some(Some(DialogKind::BeforeUnload)) if discard => {
-            s.client().accept_alert().await.map_err(|e| errors::cmd(&e, Sent::Act))
-        }
-        Some(Some(DialogKind::BeforeUnload)) => {
-            s.client().dismiss_alert().await.map_err(|e| errors::cmd(&e, Sent::Act))?;
-            Err(PortError::new(
-                PortErrorKind::BlockedByDialog,
-                "a beforeunload prompt stopped the navigation; it was dismissed and the page stayed",
-            ))
-        }
+        Some(Some(DialogKind::BeforeUnload)) => match prompt {
+            LeavePrompt::Accept => s.client().accept_alert().await.map_err(|e| errors::cmd(&e, Sent::Act)),
+            LeavePrompt::Dismiss => {
+                s.client().dismiss_alert().await.map_err(|e| errors::cmd(&e, Sent::Act))?;
+                Err(PortError::new(
+                    PortErrorKind::BlockedByDialog,
+                    "a beforeunload prompt stopped the navigation; it was dismissed and the page stayed",
+                ))
+            }
+            LeavePrompt::Keep => Err(PortError::blocked_by(
+                DialogKind::BeforeUnload,
+                "a beforeunload prompt holds the navigation; it is open for the caller to resolve",
+            )),
+        },
         Some(_) => {
             Err(PortError::new(PortErrorKind::BlockedByDialog, "a dialog opened while the page loaded")
                 .effect_unknown())
@@ -253,7 +281,7 @@ pub(crate) async fn wait_for_page(
     s: &mut Session,
     before: &PageState,
     deadline: Instant,
-    discard: bool,
+    prompt: LeavePrompt,
 ) -> PortResult<PageState> {
     loop {
         let remaining = deadline.saturating_duration_since(Instant::now());
@@ -267,7 +295,7 @@ pub(crate) async fn wait_for_page(
                 return Ok(page);
             }
             Ok(_) => {}
-            Err(e) if e.kind() == PortErrorKind::BlockedByDialog => handle_prompt(s, discard).await?,
+            Err(e) if e.kind() == PortErrorKind::BlockedByDialog => handle_prompt(s, prompt).await?,
             Err(e) if e.is_connection_lost() || e.kind() == PortErrorKind::TabGone => {
                 return Err(e.effect_unknown());
             }

@@ -196,7 +196,9 @@ fn same_page(a: &Url, b: &Url) -> bool {
 
 /// The next complete document after `from` (effect unknown when none comes by `deadline`).
 async fn landed(s: &mut Session, from: &PageState, deadline: TokioInstant) -> PortResult<PageState> {
-    navigation::wait_for_page(s, from, deadline, false).await.map_err(PortError::effect_unknown)
+    navigation::wait_for_page(s, from, deadline, navigation::LeavePrompt::Dismiss)
+        .await
+        .map_err(PortError::effect_unknown)
 }
 
 /// The wrapper's `error` answer as a [`ScriptFailure`] (a malformed one counts as having run).

@@ -4,16 +4,23 @@
 //! blocks it. Where it lands is governed like any landing (the URL fact is projected, and a
 //! landing outside authority says so). A move that commits a new document starts a new
 //! document generation, which makes earlier target and view handles stale.
+//!
+//! `browser_history` has no discard option: a leave-page (`beforeunload`) prompt the move
+//! raises stays open (the port answers it as the blocking dialog), and the refusal says so
+//! and points to `browser_dialog`, whose accept lets the move go on and reports the landing.
 
 use std::time::Duration;
 
 use crate::authority::Site;
-use crate::port::{HistoryMove, PortErrorKind};
+use crate::port::{DialogKind, HistoryMove, PortErrorKind};
 use crate::tools::history::{HistoryAction, HistoryRequest};
 
 use super::super::outcome::Outcome;
 use super::super::run::{Run, Step, host_of};
 
+/// The next step while a leave-page prompt holds the move.
+const LEAVE_OR_STAY: &str = "Call browser_dialog with action \"accept\" to leave the page (its unsaved changes are \
+                             lost and the move goes on), or \"dismiss\" to stay.";
 /// The next step when there is no history entry to move to.
 const ELSEWHERE: &str = "Call browser_navigate with a url to go somewhere else.";
 
@@ -50,6 +57,27 @@ async fn history(run: &Run<'_>, request: &HistoryRequest) -> Step<Outcome> {
             .fact("action", request.action.name().as_str())
             .fact("host", from)
             .next(ELSEWHERE));
+        }
+        // The page asks to confirm leaving it: the prompt stays open for the model to resolve.
+        Err(error) if error.blocking_dialog() == Some(DialogKind::BeforeUnload) => {
+            let not_yet = match step {
+                HistoryMove::Back => format!("has not gone back from {from}"),
+                HistoryMove::Forward => format!("has not gone forward from {from}"),
+                HistoryMove::Reload { .. } => format!("has not reloaded {from}"),
+            };
+            return Err(Outcome::failed(
+                "beforeunload",
+                format!(
+                    "The page asks to confirm leaving it (it may have unsaved changes), so Ghostlight {not_yet}; \
+                     the leave-page dialog is open."
+                ),
+            )
+            .fact("tab", lease.handle().as_str())
+            .fact("action", request.action.name().as_str())
+            .fact("dialog_type", DialogKind::BeforeUnload.as_str())
+            .fact("present", true)
+            .fact("host", from)
+            .next(LEAVE_OR_STAY));
         }
         Err(error) => {
             let doing = match step {

@@ -388,6 +388,23 @@ fn history_end_fails_helpfully() {
 }
 
 #[test]
+fn history_held_by_a_leave_prompt_says_it_is_open_and_how_to_go_on() {
+    let world = World::new(board());
+    world.open("https://example.com/");
+    world.browser.fail_next(
+        "history",
+        PortError::blocked_by(DialogKind::BeforeUnload, "a beforeunload prompt holds the navigation"),
+    );
+    let back = world.env("browser_history", json!({"action": "back"}));
+    insta::assert_json_snapshot!("history_leave_prompt", back);
+    assert_eq!((back.status, back.effect), (Status::Failed, Effect::None));
+    assert_eq!(back.facts["reason"], "beforeunload");
+    assert_eq!(back.facts["dialog_type"], "beforeunload");
+    assert_eq!(back.facts["present"], true);
+    assert!(back.next_steps[0].contains("browser_dialog"), "{:?}", back.next_steps);
+}
+
+#[test]
 fn history_landing_outside_authority_is_governed() {
     let world = World::new(board());
     world.open("https://example.com/next");

@@ -313,7 +313,7 @@ pub(super) async fn land(
     let until = deadline.min(Instant::now() + LANDING_WAIT);
     let mut page = now;
     loop {
-        match navigation::wait_for_page(s, &page, until, false).await {
+        match navigation::wait_for_page(s, &page, until, navigation::LeavePrompt::Dismiss).await {
             Ok(next) if next.url.scheme() == "about" && destination.scheme() != "about" => page = next,
             Ok(next) => return Ok(next),
             Err(e) if e.kind() == PortErrorKind::Timeout => {
