@@ -23,7 +23,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use async_trait::async_trait;
-use ghostlight_core::decode::FillValue;
+use ghostlight_core::port::FillValue;
+use ghostlight_core::port::MouseButton;
 use ghostlight_core::port::{
     ActionReceipt, CaptureKind, Captured, ClickInput, DiagnosticsPage, DiagnosticsQuery, DialogKind,
     DialogResolution, DocumentId, ElementRef, ElementState, ElementSummary, FileStat, FillInput, FillOutcome,
@@ -32,7 +33,6 @@ use ghostlight_core::port::{
     RecordCommand, RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome, TabInfo, TabRef, TextOutcome,
     TypeInput, UploadInput, UploadOutcome,
 };
-use ghostlight_core::tools::click::MouseButton;
 use ghostlight_core::{BrowserPort, Ghostlight, PortError, PortErrorKind, Readiness};
 use ghostlight_examples::{call, exit_code, show, target_named};
 use serde_json::json;

@@ -248,7 +248,7 @@ fn decode_restrictions(reader: &mut ObjectReader<'_>) -> Result<Restrictions, De
 #[derive(Clone, Copy)]
 struct CapabilityChoice(Capability);
 
-impl crate::decode::WireChoice for CapabilityChoice {
+impl crate::vocab::WireChoice for CapabilityChoice {
     const NAMES: &'static [&'static str] = &Capability::NAMES;
     fn from_wire(name: &str) -> Option<Self> {
         Capability::parse(name).map(CapabilityChoice)

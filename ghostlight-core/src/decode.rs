@@ -6,6 +6,7 @@
 //! Values of sensitive fields (typed text, fill values, scripts, dialog text, file data and
 //! paths) are never echoed; only their JSON type or length is.
 
+use crate::vocab::{FillValue, WireChoice};
 use std::fmt::{self, Write as _};
 
 use serde_json::{Map, Value};
@@ -215,50 +216,6 @@ fn describe_int(bound: IntBound) -> String {
 
 fn quoted_list(values: &[&str]) -> String {
     values.iter().map(|v| format!("{v:?}")).collect::<Vec<_>>().join(", ")
-}
-
-/// A fill value as received: text, a checkbox/radio state, or a number.
-#[derive(Debug, Clone, PartialEq)]
-pub enum FillValue {
-    /// Text for text-like controls and selects (a numeric string also fits number inputs).
-    Text(String),
-    /// A checkbox or radio state.
-    Checked(bool),
-    /// A finite number for number and range inputs.
-    Number(f64),
-}
-
-/// A closed string enumeration decoded from a [`FieldType::Choice`] field.
-pub trait WireChoice: Sized + Copy + 'static {
-    /// Accepted wire values, in declaration order (also rendered into the schema).
-    const NAMES: &'static [&'static str];
-    /// The value for a wire name.
-    fn from_wire(name: &str) -> Option<Self>;
-}
-
-/// Declare a closed string enum usable with [`ObjectReader::choice`].
-#[macro_export]
-#[doc(hidden)]
-macro_rules! wire_choice {
-    ($(#[$meta:meta])* $vis:vis enum $name:ident { $($(#[$vmeta:meta])* $variant:ident => $wire:literal),+ $(,)? }) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        $vis enum $name { $($(#[$vmeta])* $variant),+ }
-
-        impl $crate::decode::WireChoice for $name {
-            const NAMES: &'static [&'static str] = &[$($wire),+];
-            fn from_wire(name: &str) -> Option<Self> {
-                match name { $($wire => Some($name::$variant),)+ _ => None }
-            }
-        }
-
-        impl $name {
-            /// The wire name.
-            pub const fn as_str(self) -> &'static str {
-                match self { $($name::$variant => $wire),+ }
-            }
-        }
-    };
 }
 
 #[cfg(test)]

@@ -76,6 +76,7 @@ pub mod selector;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod tools;
+pub mod vocab;
 
 pub use authority::{
     Admission, AuditRecord, AuditSink, AuthorityLayers, AuthoritySnapshot, Blocked, CompiledAuthority,

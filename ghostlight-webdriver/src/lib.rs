@@ -16,7 +16,7 @@
 //! use ghostlight_core::port::{BrowserPort, NavigateInput};
 //! use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
 //!
-//! # async fn demo() -> Result<(), ghostlight_core::PortError> {
+//! # async fn demo() -> Result<(), ghostlight_core::port::PortError> {
 //! let browser = WebDriverBrowser::new(WebDriverConfig::for_engine(Engine::Firefox));
 //! let input = NavigateInput { url: "https://example.com/".parse().expect("a URL"), discard_beforeunload: false };
 //! let opened = browser.open_tab(&input, Duration::from_secs(10)).await?;

@@ -11,7 +11,7 @@
 //! `goto` gives a new document (new timeOrigin and nonce); a Chromium back/forward-cache
 //! restore keeps timeOrigin and nonce but bumps the epoch.
 
-use ghostlight_core::Readiness;
+use ghostlight_core::port::Readiness;
 use ghostlight_core::port::{DocumentId, PageState, PortError, PortErrorKind, PortResult};
 use serde::Deserialize;
 use url::Url;

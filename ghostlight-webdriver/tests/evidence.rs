@@ -12,7 +12,7 @@ use ghostlight_core::port::{
     BrowserPort, DiagnosticEntry, DiagnosticSource, DiagnosticsPage, DiagnosticsQuery, NavigateInput,
     PortErrorKind, TabRef,
 };
-use ghostlight_core::tools::diagnose::{Detail, Source};
+use ghostlight_core::port::{DiagnoseDetail, DiagnoseSource};
 use ghostlight_core::{Cancellation, Ghostlight, Status};
 use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
 use serde_json::{Value, json};
@@ -65,12 +65,17 @@ fn go(url: url::Url) -> NavigateInput {
     NavigateInput { url, discard_beforeunload: false }
 }
 
-fn query(source: Source, detail: Detail, after: Option<String>, limit: usize) -> DiagnosticsQuery {
+fn query(
+    source: DiagnoseSource,
+    detail: DiagnoseDetail,
+    after: Option<String>,
+    limit: usize,
+) -> DiagnosticsQuery {
     DiagnosticsQuery { source, detail, pattern: None, after, limit }
 }
 
 fn all() -> DiagnosticsQuery {
-    query(Source::Both, Detail::All, None, 1_000)
+    query(DiagnoseSource::Both, DiagnoseDetail::All, None, 1_000)
 }
 
 /// Poll `diagnostics` until `done` holds for the page (or [`ARRIVAL`] passes).
@@ -108,12 +113,12 @@ async fn first_call_starts_tracking(b: &WebDriverBrowser, site: &Site) {
     // A tab opened later also reports its own first call.
     let other = b.open_tab(&go(site.url("/quiet")), TIMEOUT).await.expect("open_tab").tab;
     assert!(b.diagnostics(&other, &all()).await.expect("other tab").tracking_started);
-    let garbage = query(Source::Both, Detail::All, Some("not-a-cursor".into()), 10);
+    let garbage = query(DiagnoseSource::Both, DiagnoseDetail::All, Some("not-a-cursor".into()), 10);
     assert_eq!(
         b.diagnostics(&tab, &garbage).await.expect_err("garbage cursor").kind(),
         PortErrorKind::InvalidInput
     );
-    let future = query(Source::Both, Detail::All, Some("999999".into()), 10);
+    let future = query(DiagnoseSource::Both, DiagnoseDetail::All, Some("999999".into()), 10);
     assert_eq!(
         b.diagnostics(&tab, &future).await.expect_err("unknown cursor").kind(),
         PortErrorKind::InvalidInput
@@ -150,8 +155,10 @@ async fn console_and_network_problems(b: &WebDriverBrowser, site: &Site) {
         }
     }
 
-    let problems =
-        b.diagnostics(&tab, &query(Source::Both, Detail::Problems, None, 1_000)).await.expect("problems");
+    let problems = b
+        .diagnostics(&tab, &query(DiagnoseSource::Both, DiagnoseDetail::Problems, None, 1_000))
+        .await
+        .expect("problems");
     let p = &problems.entries;
     assert!(p.iter().all(|e| e.problem), "problems only");
     let error = p.iter().find(|e| e.level == "error" && text_has(e, "gl-error")).expect("console.error");
@@ -182,11 +189,15 @@ async fn console_and_network_problems(b: &WebDriverBrowser, site: &Site) {
     assert!(e.iter().any(|x| path_is(x, "/problems") && x.status == Some(200)), "the document request");
 
     // Sources and the literal, case-insensitive pattern.
-    let console =
-        b.diagnostics(&tab, &query(Source::Console, Detail::All, None, 1_000)).await.expect("console");
+    let console = b
+        .diagnostics(&tab, &query(DiagnoseSource::Console, DiagnoseDetail::All, None, 1_000))
+        .await
+        .expect("console");
     assert!(console.entries.iter().all(|x| x.source == DiagnosticSource::Console));
-    let network =
-        b.diagnostics(&tab, &query(Source::Network, Detail::All, None, 1_000)).await.expect("network");
+    let network = b
+        .diagnostics(&tab, &query(DiagnoseSource::Network, DiagnoseDetail::All, None, 1_000))
+        .await
+        .expect("network");
     assert!(network.entries.iter().all(|x| x.source == DiagnosticSource::Network));
     let mut matching = all();
     matching.pattern = Some("GL-WARN".into());
@@ -201,8 +212,10 @@ async fn console_and_network_problems(b: &WebDriverBrowser, site: &Site) {
     let mut paged = Vec::new();
     let mut after = None;
     loop {
-        let page =
-            b.diagnostics(&tab, &query(Source::Both, Detail::All, after.clone(), 2)).await.expect("page");
+        let page = b
+            .diagnostics(&tab, &query(DiagnoseSource::Both, DiagnoseDetail::All, after.clone(), 2))
+            .await
+            .expect("page");
         assert!(page.entries.len() <= 2);
         paged.extend(page.entries);
         after = page.next_cursor;
@@ -215,8 +228,10 @@ async fn console_and_network_problems(b: &WebDriverBrowser, site: &Site) {
     assert_eq!(paged, again.entries[..paged.len()].to_vec(), "paging returns the entries in order");
     assert!(paged.len() >= everything.entries.len());
     // The last cursor answers only newer evidence.
-    let newer =
-        b.diagnostics(&tab, &query(Source::Both, Detail::All, after.clone(), 100)).await.expect("newer");
+    let newer = b
+        .diagnostics(&tab, &query(DiagnoseSource::Both, DiagnoseDetail::All, after.clone(), 100))
+        .await
+        .expect("newer");
     assert!(newer.entries.len() <= again.entries.len() - paged.len());
     b.close_tab(&tab).await.expect("close");
 }
@@ -226,10 +241,14 @@ async fn iframe_evidence(b: &WebDriverBrowser, site: &Site) {
     b.diagnostics(&tab, &all()).await.expect("tracking");
     b.navigate(&tab, &go(site.url("/framed")), TIMEOUT).await.expect("navigate");
     let has_frame_error = |page: &DiagnosticsPage| page.entries.iter().any(|e| text_has(e, "gl-frame"));
-    let page = until(b, &tab, &query(Source::Console, Detail::Problems, None, 100), has_frame_error).await;
+    let page =
+        until(b, &tab, &query(DiagnoseSource::Console, DiagnoseDetail::Problems, None, 100), has_frame_error)
+            .await;
     assert!(has_frame_error(&page), "the iframe's console error is filed under its tab: {:#?}", page.entries);
-    let network =
-        b.diagnostics(&tab, &query(Source::Network, Detail::All, None, 100)).await.expect("network");
+    let network = b
+        .diagnostics(&tab, &query(DiagnoseSource::Network, DiagnoseDetail::All, None, 100))
+        .await
+        .expect("network");
     assert!(network.entries.iter().any(|e| path_is(e, "/inner")), "the iframe's document request");
     b.close_tab(&tab).await.expect("close");
 }

@@ -8,15 +8,15 @@ mod input_support;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ghostlight_core::decode::FillValue;
+use ghostlight_core::port::FillValue;
+use ghostlight_core::port::MouseButton;
+use ghostlight_core::port::ScrollDirection;
 use ghostlight_core::port::{
     BrowserPort, ClickInput, ElementRef, FillInput, Gate, InlineFile, KeyInput, NavigateInput, Point,
     PointerTarget, PortErrorKind, ScrollInput, TabRef, TypeInput, UploadDestination, UploadFiles,
     UploadInput,
 };
-use ghostlight_core::tools::click::MouseButton;
-use ghostlight_core::tools::press_key::{Key, Modifier, NamedKey};
-use ghostlight_core::tools::scroll::ScrollDirection;
+use ghostlight_core::port::{Key, Modifier, NamedKey};
 use ghostlight_core::{Cancellation, Ghostlight, Status};
 use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
 use input_support::{Site, scenario, selected};

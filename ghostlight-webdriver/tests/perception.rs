@@ -8,7 +8,7 @@ mod perception_support;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ghostlight_core::authority::CredentialClass;
+use ghostlight_core::port::CredentialClass;
 use ghostlight_core::port::{
     BrowserPort, ElementRef, ElementState, Gate, NavigateInput, PerceiveInput, PerceiveScope,
     PerceivedElement, Perception, ReadInput, TabRef, TextMode,

@@ -274,8 +274,8 @@ async fn no_task_outlives_the_browser(engine: Engine) {
     let browser = WebDriverBrowser::new(WebDriverConfig::for_engine(engine));
     let tab = open(&browser, &site, "/anim").await;
     let q = ghostlight_core::port::DiagnosticsQuery {
-        source: ghostlight_core::tools::diagnose::Source::Both,
-        detail: ghostlight_core::tools::diagnose::Detail::All,
+        source: ghostlight_core::port::DiagnoseSource::Both,
+        detail: ghostlight_core::port::DiagnoseDetail::All,
         pattern: None,
         after: None,
         limit: 10,

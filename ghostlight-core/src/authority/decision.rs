@@ -16,6 +16,7 @@
 //! which the executor raises after the browser reports a credential-class target, is
 //! [`CredentialHandoff`] (status `attention_required`).
 
+use crate::vocab::CredentialClass;
 use serde_json::{Map, Value, json};
 use url::Url;
 
@@ -270,37 +271,6 @@ fn host_clause(verdict: &HostVerdict, with_rule: bool) -> String {
 fn insert_rule(facts: &mut Map<String, Value>, verdict: &HostVerdict) {
     if let Some(rule) = &verdict.rule {
         facts.insert("rule".into(), json!(rule.to_string()));
-    }
-}
-
-/// The class of a credential target the browser reported.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum CredentialClass {
-    /// A password field.
-    Password,
-    /// A one-time-code field.
-    OneTimeCode,
-    /// A payment card field (number, security code, expiry).
-    PaymentCard,
-}
-
-impl CredentialClass {
-    /// The fact value: `password`, `one_time_code`, `payment_card`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            CredentialClass::Password => "password",
-            CredentialClass::OneTimeCode => "one_time_code",
-            CredentialClass::PaymentCard => "payment_card",
-        }
-    }
-
-    /// The noun in sentences.
-    pub const fn noun(self) -> &'static str {
-        match self {
-            CredentialClass::Password => "password field",
-            CredentialClass::OneTimeCode => "one-time-code field",
-            CredentialClass::PaymentCard => "payment card field",
-        }
     }
 }
 

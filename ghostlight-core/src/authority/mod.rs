@@ -53,6 +53,7 @@ mod snapshot;
 #[cfg(test)]
 mod properties;
 
+pub use crate::vocab::CredentialClass;
 pub use audit::{AuditDecision, AuditParent, AuditRecord, AuditSink, MemoryAuditSink};
 pub use classify::{Constraint, Destination, Requirement, classify};
 pub use config::{
@@ -60,7 +61,7 @@ pub use config::{
     OrganizationSettings, PrivacySettings, Settings, StartupPosture, TabClosePolicy, TabSettings, UploadRoot,
     UploadSettings,
 };
-pub use decision::{Admission, BlockReason, Blocked, CredentialClass, CredentialHandoff, Refusal, authorize};
+pub use decision::{Admission, BlockReason, Blocked, CredentialHandoff, Refusal, authorize};
 pub use explain::{Explanation, policy_explain};
 pub use governed::{GovernedUrl, govern};
 pub use host::{HostName, HostPattern, HostPatternError, Site};

@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::authority::{CredentialClass, CredentialHandoff, Refusal, Site};
+use crate::authority::{CredentialHandoff, Refusal, Site};
 use crate::catalog::ToolName;
 use crate::envelope::{Effect, Envelope, Readiness, Status};
 use crate::handles::Handle;
@@ -17,6 +17,7 @@ use crate::port::{
     LaunchCause, LaunchFailure, NetworkError, PortEffect, PortError, PortErrorKind, StartupRefusal,
 };
 use crate::selector::Role;
+use crate::vocab::CredentialClass;
 
 /// Rich content that travels beside the envelope (never inside it).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -428,7 +429,7 @@ mod tests {
 
     #[test]
     fn a_browser_that_cannot_start_says_why_for_every_cause() {
-        use crate::decode::WireChoice as _;
+        use crate::vocab::WireChoice as _;
         let mut summaries = std::collections::BTreeSet::new();
         for name in LaunchCause::NAMES {
             let Some(cause) = LaunchCause::from_wire(name) else { panic!("{name}") };

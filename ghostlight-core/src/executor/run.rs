@@ -13,7 +13,6 @@ use futures::lock::OwnedMutexGuard;
 use serde_json::{Map, Value, json};
 use url::Url;
 
-use crate::authority::CredentialClass;
 use crate::authority::{AuditRecord, AuthoritySnapshot, Blocked, Refusal, Requirement, Site};
 use crate::catalog::ToolName;
 use crate::handles::Handle;
@@ -25,6 +24,7 @@ use crate::port::{
 };
 use crate::selector::{Role, Selector};
 use crate::tools::common::{TargetRef, ViewPoint};
+use crate::vocab::CredentialClass;
 
 use super::Shared;
 use super::outcome::{LIST_TABS, Outcome, RECAPTURE, REINSPECT, port_failure};

@@ -16,10 +16,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use futures::lock::Mutex as AsyncMutex;
 use url::Url;
 
-use crate::authority::CredentialClass;
 use crate::handles::{Handle, HandleKind};
 use crate::port::{DocumentId, ElementRef, Geometry, RecordingRef, TabRef};
 use crate::selector::Role;
+use crate::vocab::CredentialClass;
 
 use super::mint::Minter;
 

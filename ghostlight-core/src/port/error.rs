@@ -108,7 +108,7 @@ pub enum StartupRefusal {
     OwnedElsewhere,
 }
 
-crate::wire_choice! {
+crate::vocab::wire_choice! {
     /// Why an adapter could not start or reach its browser: a closed, non-secret cause for
     /// the envelope (the `cause` fact). The operator detail (paths, the driver's own message)
     /// stays in the adapter's log. Carried by [`PortErrorKind::NotConnected`] errors made with
@@ -199,7 +199,7 @@ pub struct NetworkFailure {
     pub browser_code: String,
 }
 
-crate::wire_choice! {
+crate::vocab::wire_choice! {
     /// Closed categories of a failed page load.
     pub enum NetworkError {
         /// The host name does not resolve.

@@ -1,8 +1,9 @@
 //! The [`BrowserPort`]: the one seam between the executor and a browser.
 //!
 //! The port works at the level of browser work (open a tab, perceive controls, click an
-//! element), with typed inputs and outcomes. It knows nothing of tools, authority, handles or
-//! sentences: the executor decides what may be done, resolves its own handles to the port's
+//! element), with typed inputs and outcomes. It depends only on the crate's shared vocabulary
+//! (`vocab`: keys, buttons, fill values, credential classes…, re-exported here) and the
+//! envelope's readiness, and knows nothing of tools, authority, handles or sentences: the executor decides what may be done, resolves its own handles to the port's
 //! opaque references ([`TabRef`], [`ElementRef`], …) and authors every word the model reads.
 //!
 //! Implementations: `ghostlight-webdriver` (chromedriver, geckodriver), a browser-extension
@@ -21,6 +22,18 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 
+/// The document readiness every [`PageState`] reports (the envelope's own enum).
+pub use crate::envelope::Readiness;
+/// Contract bounds an adapter honours: names it reports are cut to [`TARGET_NAME_CHARS`]
+/// visible characters, and an upload's files together hold at most
+/// [`UPLOAD_TOTAL_MAX_BYTES`].
+pub use crate::limits::{TARGET_NAME_CHARS, UPLOAD_TOTAL_MAX_BYTES};
+/// The shared vocabulary the port's inputs and outcomes use (defined in the crate's bottom
+/// layer, `vocab`), so an adapter needs nothing but this module.
+pub use crate::vocab::{
+    CredentialClass, DiagnoseDetail, DiagnoseSource, FillValue, Key, Modifier, MouseButton, NamedKey,
+    ScrollDirection,
+};
 pub use error::{
     LaunchCause, LaunchFailure, NetworkError, NetworkFailure, Oversize, PortEffect, PortError, PortErrorKind,
     PortResult, ScriptFailure, StartupRefusal,

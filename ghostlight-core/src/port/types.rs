@@ -12,13 +12,10 @@ use std::sync::Arc;
 
 use url::Url;
 
-use crate::authority::CredentialClass;
-use crate::decode::FillValue;
 use crate::envelope::Readiness;
-use crate::tools::click::MouseButton;
-use crate::tools::diagnose::{Detail, Source};
-use crate::tools::press_key::{Key, Modifier};
-use crate::tools::scroll::ScrollDirection;
+use crate::vocab::{
+    CredentialClass, DiagnoseDetail, DiagnoseSource, FillValue, Key, Modifier, MouseButton, ScrollDirection,
+};
 
 macro_rules! opaque_ref {
     ($(#[$meta:meta])* $name:ident) => {
@@ -703,9 +700,9 @@ pub struct RecordReport {
 #[derive(Debug, Clone, PartialEq)]
 pub struct DiagnosticsQuery {
     /// Which sources.
-    pub source: Source,
+    pub source: DiagnoseSource,
     /// Problems only, or everything.
-    pub detail: Detail,
+    pub detail: DiagnoseDetail,
     /// Case-insensitive literal match on the entry text or URL.
     pub pattern: Option<String>,
     /// Continue after this cursor.

@@ -14,7 +14,6 @@ use url::Url;
 
 use super::image::{GIF, MAX_SIDE, black_png};
 use super::site::{ClickEffect, FieldKind, ScriptedElement, ScriptedPage};
-use crate::decode::FillValue;
 use crate::port::{
     ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DiagnosticEntry, DiagnosticSource,
     DiagnosticsPage, DiagnosticsQuery, DialogKind, DialogResolution, DocumentId, ElementRef, ElementState,
@@ -25,10 +24,7 @@ use crate::port::{
     ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal, TabInfo, TabRef, TextMode, TextOutcome,
     TypeInput, UploadDestination, UploadFiles, UploadInput, UploadOutcome,
 };
-use crate::tools::click::MouseButton;
-use crate::tools::diagnose::{Detail, Source};
-use crate::tools::press_key::{Key, NamedKey};
-use crate::tools::scroll::ScrollDirection;
+use crate::vocab::{DiagnoseDetail, DiagnoseSource, FillValue, Key, MouseButton, NamedKey, ScrollDirection};
 
 /// Page size in CSS pixels (full-page captures, scroll limits).
 const PAGE_WIDTH: u32 = 1280;
@@ -764,8 +760,7 @@ impl State {
                     }
                 }
                 Key::Char(c)
-                    if input.modifiers.is_empty()
-                        || input.modifiers == [crate::tools::press_key::Modifier::Shift] =>
+                    if input.modifiers.is_empty() || input.modifiers == [crate::vocab::Modifier::Shift] =>
                 {
                     if let Some(i) = pinned {
                         t.type_char(i, c);
@@ -941,11 +936,11 @@ impl State {
             .enumerate()
             .filter(|(i, _)| after.is_none_or(|a| *i > a))
             .filter(|(_, e)| match query.source {
-                Source::Both => true,
-                Source::Console => e.source == DiagnosticSource::Console,
-                Source::Network => e.source == DiagnosticSource::Network,
+                DiagnoseSource::Both => true,
+                DiagnoseSource::Console => e.source == DiagnosticSource::Console,
+                DiagnoseSource::Network => e.source == DiagnosticSource::Network,
             })
-            .filter(|(_, e)| query.detail == Detail::All || e.problem)
+            .filter(|(_, e)| query.detail == DiagnoseDetail::All || e.problem)
             .filter(|(_, e)| {
                 pattern.as_ref().is_none_or(|p| {
                     e.text.as_ref().is_some_and(|text| text.to_lowercase().contains(p))

@@ -1,7 +1,7 @@
 //! Fixture pages and elements served by the [`ScriptedBrowser`](super::ScriptedBrowser).
 
-use crate::authority::CredentialClass;
 use crate::envelope::Readiness;
+use crate::vocab::CredentialClass;
 use url::Url;
 
 use crate::port::{DialogKind, ElementState, ElementSummary};

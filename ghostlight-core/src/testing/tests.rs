@@ -6,7 +6,6 @@ use serde_json::json;
 use url::Url;
 
 use super::{ScriptedBrowser, ScriptedElement, ScriptedPage};
-use crate::decode::FillValue;
 use crate::port::{
     BrowserPort, CaptureKind, ClickInput, CssRect, DiagnosticEntry, DiagnosticSource, DiagnosticsQuery,
     DialogKind, DialogResolution, ElementRef, ElementState, ElementSummary, FileStat, FillInput, Gate,
@@ -14,10 +13,7 @@ use crate::port::{
     PortErrorKind, ReadInput, RecordCommand, RecordDelivery, RecordingState, ScrollInput, StartupRefusal,
     TabRef, TextMode, TypeInput, UploadDestination, UploadFiles, UploadInput,
 };
-use crate::tools::click::MouseButton;
-use crate::tools::diagnose::{Detail, Source};
-use crate::tools::press_key::{Key, NamedKey};
-use crate::tools::scroll::ScrollDirection;
+use crate::vocab::{DiagnoseDetail, DiagnoseSource, FillValue, Key, MouseButton, NamedKey, ScrollDirection};
 
 const T: Duration = Duration::from_secs(5);
 
@@ -437,11 +433,14 @@ fn uploads_recordings_and_diagnostics() {
         limit: 1,
     };
     let page =
-        block_on(browser.diagnostics(&tab, &query(Source::Both, Detail::All, None, None))).expect("page");
+        block_on(browser.diagnostics(&tab, &query(DiagnoseSource::Both, DiagnoseDetail::All, None, None)))
+            .expect("page");
     assert_eq!((page.entries, page.truncated, page.next_cursor.as_deref()), (vec![problem], true, Some("0")));
-    let next = block_on(browser.diagnostics(&tab, &query(Source::Both, Detail::All, None, Some("0"))))
-        .expect("next");
+    let next = block_on(
+        browser.diagnostics(&tab, &query(DiagnoseSource::Both, DiagnoseDetail::All, None, Some("0"))),
+    )
+    .expect("next");
     assert_eq!((next.entries.len(), next.truncated), (1, false));
-    let none = query(Source::Network, Detail::Problems, Some("boom"), None);
+    let none = query(DiagnoseSource::Network, DiagnoseDetail::Problems, Some("boom"), None);
     assert!(block_on(browser.diagnostics(&tab, &none)).expect("empty").entries.is_empty());
 }

@@ -2,7 +2,7 @@
 
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
-use crate::decode::{DecodeError, ObjectReader, WireChoice};
+use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::Handle;
 use crate::limits;
 use crate::request::Request;
@@ -11,19 +11,8 @@ use crate::tools::common::{
     LANDING, Location, OPENED_TABS, SELECTOR, TAB, TARGET, TIMEOUT_MS, VIEW, X, Y, read_location,
     read_timeout,
 };
-use crate::wire_choice;
-
-wire_choice! {
-    /// Which mouse button clicks.
-    pub enum MouseButton {
-        /// The primary (usually left) button.
-        Primary => "primary",
-        /// The middle button (often opens links in a new tab).
-        Middle => "middle",
-        /// The secondary (usually right) button: a context menu.
-        Secondary => "secondary",
-    }
-}
+use crate::vocab::MouseButton;
+use crate::vocab::WireChoice;
 
 const BUTTON: Field = Field::optional(
     "button",

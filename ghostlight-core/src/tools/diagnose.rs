@@ -2,44 +2,23 @@
 
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
-use crate::decode::{DecodeError, ObjectReader, WireChoice};
+use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::Handle;
 use crate::limits::{DIAGNOSE_CURSOR_CHARS, DIAGNOSE_LIMIT, DIAGNOSE_MATCH_CHARS};
 use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::TAB;
-use crate::wire_choice;
-
-wire_choice! {
-    /// Which evidence to read.
-    pub enum Source {
-        /// Console and network.
-        Both => "both",
-        /// Console only.
-        Console => "console",
-        /// Network only.
-        Network => "network",
-    }
-}
-
-wire_choice! {
-    /// How much evidence to read.
-    pub enum Detail {
-        /// Console warnings, errors and exceptions; failed requests and HTTP error responses.
-        Problems => "problems",
-        /// Problems plus ordinary console events and successful requests.
-        All => "all",
-    }
-}
+use crate::vocab::WireChoice;
+use crate::vocab::{DiagnoseDetail, DiagnoseSource};
 
 const SOURCE: Field = Field::optional(
     "source",
-    FieldType::Choice { values: Source::NAMES, default: Some("both") },
+    FieldType::Choice { values: DiagnoseSource::NAMES, default: Some("both") },
     "Evidence source.",
 );
 const DETAIL: Field = Field::optional(
     "detail",
-    FieldType::Choice { values: Detail::NAMES, default: Some("problems") },
+    FieldType::Choice { values: DiagnoseDetail::NAMES, default: Some("problems") },
     "Problems only, or all.",
 );
 const MATCH: Field =
@@ -92,9 +71,9 @@ pub struct DiagnoseRequest {
     /// The explicitly named tab, if any.
     pub tab: Option<Handle>,
     /// Which evidence to read (default both).
-    pub source: Source,
+    pub source: DiagnoseSource,
     /// How much evidence to read (default problems).
-    pub detail: Detail,
+    pub detail: DiagnoseDetail,
     /// Literal text an entry must contain, compared case-insensitively at run time.
     pub pattern: Option<String>,
     /// Opaque cursor: return only entries after it.
@@ -117,8 +96,8 @@ impl DiagnoseRequest {
 
 fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
     let tab = reader.handle(&TAB)?;
-    let source = reader.choice_or_default::<Source>(&SOURCE)?;
-    let detail = reader.choice_or_default::<Detail>(&DETAIL)?;
+    let source = reader.choice_or_default::<DiagnoseSource>(&SOURCE)?;
+    let detail = reader.choice_or_default::<DiagnoseDetail>(&DETAIL)?;
     let pattern = reader.text(&MATCH)?;
     let after = reader.text(&AFTER)?;
     let limit = reader.int_or_default(&LIMIT)?;
@@ -149,8 +128,8 @@ mod tests {
             request,
             DiagnoseRequest {
                 tab: None,
-                source: Source::Both,
-                detail: Detail::Problems,
+                source: DiagnoseSource::Both,
+                detail: DiagnoseDetail::Problems,
                 pattern: None,
                 after: None,
                 limit: 50,
@@ -163,13 +142,13 @@ mod tests {
             "after": "c_42", "limit": 7
         }));
         assert_eq!(request.tab().map(Handle::as_str), Some("tab_1"));
-        assert_eq!(request.source, Source::Network);
-        assert_eq!(request.detail, Detail::All);
+        assert_eq!(request.source, DiagnoseSource::Network);
+        assert_eq!(request.detail, DiagnoseDetail::All);
         assert_eq!(request.pattern.as_deref(), Some("TypeError"));
         assert_eq!(request.after.as_deref(), Some("c_42"));
         assert_eq!(request.limit, 7);
-        assert_eq!(decoded(json!({"source": "console"})).source, Source::Console);
-        assert_eq!(decoded(json!({"source": "both", "detail": "problems"})).detail, Detail::Problems);
+        assert_eq!(decoded(json!({"source": "console"})).source, DiagnoseSource::Console);
+        assert_eq!(decoded(json!({"source": "both", "detail": "problems"})).detail, DiagnoseDetail::Problems);
     }
 
     #[test]

@@ -4,13 +4,14 @@ use std::fmt;
 
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
-use crate::decode::{DecodeError, ObjectReader, WireChoice};
+use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::Handle;
 use crate::limits::DIALOG_TEXT_CHARS;
 use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::{OPENED_TABS, TAB};
-use crate::wire_choice;
+use crate::vocab::WireChoice;
+use crate::vocab::wire_choice;
 
 wire_choice! {
     /// What to do with the current dialog, as named on the wire.

@@ -4,13 +4,14 @@ use std::fmt;
 
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
-use crate::decode::{DecodeError, DecodeErrorKind, FillValue, ObjectReader, Pointer};
+use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer};
 use crate::handles::{Handle, HandleKind};
 use crate::limits;
 use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::{LANDING, OPENED_TABS};
 use crate::tools::common::{SELECTOR, TAB, TARGET, TIMEOUT_MS, TargetRef, read_target, read_timeout};
+use crate::vocab::FillValue;
 
 const VALUE: Field = Field::required(
     "value",

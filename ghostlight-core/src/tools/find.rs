@@ -2,13 +2,14 @@
 
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
-use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, WireChoice};
+use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader};
 use crate::handles::Handle;
 use crate::limits;
 use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::TAB;
-use crate::wire_choice;
+use crate::vocab::WireChoice;
+use crate::vocab::wire_choice;
 
 wire_choice! {
     /// What kind of element `browser_find` matches.

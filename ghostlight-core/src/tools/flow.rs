@@ -13,13 +13,14 @@ use serde_json::{Map, Value};
 
 use crate::capability::CapabilitySet;
 use crate::catalog::{Annotations, ToolDeclaration, ToolName, decode_child};
-use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer, WireChoice, json_type};
+use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer, json_type};
 use crate::handles::{Handle, HandleKind};
 use crate::limits::{ECHO_CHARS, FLOW_POINTER_CHARS, FLOW_STEP_ID_CHARS, FLOW_STEPS, FLOW_TOOL_NAME_CHARS};
 use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType, RESTRICTIONS};
 use crate::tools::common::{TAB, TIMEOUT_MS, read_timeout};
-use crate::wire_choice;
+use crate::vocab::WireChoice;
+use crate::vocab::wire_choice;
 
 wire_choice! {
     /// What the flow does after a step that does not succeed.

@@ -2,12 +2,13 @@
 
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
-use crate::decode::{DecodeError, ObjectReader, WireChoice};
+use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::Handle;
 use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::{BROWSER_CODE, NETWORK_ERROR, TAB, TIMEOUT_MS, read_timeout};
-use crate::wire_choice;
+use crate::vocab::WireChoice;
+use crate::vocab::wire_choice;
 
 wire_choice! {
     /// The `action` of a `browser_history` call, as named on the wire.

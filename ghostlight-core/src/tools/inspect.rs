@@ -3,13 +3,14 @@
 
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
-use crate::decode::{DecodeError, ObjectReader, WireChoice};
+use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::{Handle, HandleKind};
 use crate::limits;
 use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::TAB;
-use crate::wire_choice;
+use crate::vocab::WireChoice;
+use crate::vocab::wire_choice;
 
 wire_choice! {
     /// The `scope` of a `browser_inspect` call, as named on the wire.

@@ -1,91 +1,16 @@
 //! `browser_press_key`: send one explicit keyboard action.
 
-use std::fmt;
-
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
-use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer, WireChoice, check_text};
+use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer, check_text};
 use crate::handles::Handle;
 use crate::limits::{self, CountBound};
 use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::{LANDING, OPENED_TABS};
 use crate::tools::common::{SELECTOR, TAB, TARGET, TargetRef, read_target};
-use crate::wire_choice;
-
-wire_choice! {
-    /// The closed, case-sensitive list of named keys.
-    pub enum NamedKey {
-        /// Enter.
-        Enter => "Enter",
-        /// Tab.
-        Tab => "Tab",
-        /// Escape.
-        Escape => "Escape",
-        /// Backspace.
-        Backspace => "Backspace",
-        /// Delete.
-        Delete => "Delete",
-        /// Insert.
-        Insert => "Insert",
-        /// Home.
-        Home => "Home",
-        /// End.
-        End => "End",
-        /// Page Up.
-        PageUp => "PageUp",
-        /// Page Down.
-        PageDown => "PageDown",
-        /// Arrow up.
-        ArrowUp => "ArrowUp",
-        /// Arrow down.
-        ArrowDown => "ArrowDown",
-        /// Arrow left.
-        ArrowLeft => "ArrowLeft",
-        /// Arrow right.
-        ArrowRight => "ArrowRight",
-        /// The space bar.
-        Space => "Space",
-        /// F1.
-        F1 => "F1",
-        /// F2.
-        F2 => "F2",
-        /// F3.
-        F3 => "F3",
-        /// F4.
-        F4 => "F4",
-        /// F5.
-        F5 => "F5",
-        /// F6.
-        F6 => "F6",
-        /// F7.
-        F7 => "F7",
-        /// F8.
-        F8 => "F8",
-        /// F9.
-        F9 => "F9",
-        /// F10.
-        F10 => "F10",
-        /// F11.
-        F11 => "F11",
-        /// F12.
-        F12 => "F12",
-    }
-}
-
-wire_choice! {
-    /// A modifier key held while the keys are pressed.
-    pub enum Modifier {
-        /// Alt (Option on macOS).
-        Alt => "Alt",
-        /// Control.
-        Control => "Control",
-        /// Meta (Command on macOS, Windows key elsewhere).
-        Meta => "Meta",
-        /// Shift.
-        Shift => "Shift",
-    }
-}
+use crate::vocab::WireChoice;
+use crate::vocab::{Key, Modifier, NamedKey};
 
 /// The named keys as a model reads them in an error message.
 const NAMED_KEYS_HINT: &str = "Enter, Tab, Escape, Backspace, Delete, Insert, Home, End, PageUp, PageDown, \
@@ -127,25 +52,6 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
     decode,
 };
-
-/// One key: a single Unicode scalar value, or a named key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Key {
-    /// A character key (exactly one Unicode scalar value).
-    Char(char),
-    /// A named key from the closed list.
-    Named(NamedKey),
-}
-
-impl fmt::Display for Key {
-    /// The wire form: the character itself, or the key's name.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Key::Char(c) => write!(f, "{c}"),
-            Key::Named(named) => f.write_str(named.as_str()),
-        }
-    }
-}
 
 /// What is pressed: one key, or an ordered sequence.
 #[derive(Debug, Clone, PartialEq, Eq)]

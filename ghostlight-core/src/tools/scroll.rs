@@ -3,7 +3,7 @@
 
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
-use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, WireChoice};
+use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader};
 use crate::handles::Handle;
 use crate::limits;
 use crate::request::Request;
@@ -11,21 +11,9 @@ use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::{
     SELECTOR, TAB, TARGET, TIMEOUT_MS, TargetRef, VIEW, ViewPoint, X, Y, read_target, read_timeout,
 };
-use crate::wire_choice;
-
-wire_choice! {
-    /// Which way a directional scroll moves the page.
-    pub enum ScrollDirection {
-        /// Towards the top.
-        Up => "up",
-        /// Towards the bottom.
-        Down => "down",
-        /// Towards the start of the line.
-        Left => "left",
-        /// Towards the end of the line.
-        Right => "right",
-    }
-}
+use crate::vocab::ScrollDirection;
+use crate::vocab::WireChoice;
+use crate::vocab::wire_choice;
 
 wire_choice! {
     /// How far a directional scroll moves.

@@ -11,14 +11,15 @@ use serde_json::{Map, Value};
 
 use crate::capability::CapabilitySet;
 use crate::catalog::{Annotations, ToolDeclaration, ToolName, decode_child};
-use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer, WireChoice};
+use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer};
 use crate::handles::Handle;
 use crate::limits::SEQUENCE_STEPS;
 use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::{TAB, TIMEOUT_MS, read_timeout};
 use crate::tools::{click, fill_form, hover, press_key, scroll, type_text, wait};
-use crate::wire_choice;
+use crate::vocab::WireChoice;
+use crate::vocab::wire_choice;
 
 wire_choice! {
     /// What one sequence step does; each action is one catalog tool.

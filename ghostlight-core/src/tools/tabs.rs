@@ -2,11 +2,12 @@
 
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
-use crate::decode::{DecodeError, ObjectReader, WireChoice};
+use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::{Handle, HandleKind};
 use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
-use crate::wire_choice;
+use crate::vocab::WireChoice;
+use crate::vocab::wire_choice;
 
 wire_choice! {
     /// The `action` of a `browser_tabs` call, as named on the wire.

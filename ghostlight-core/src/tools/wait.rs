@@ -4,14 +4,15 @@ use serde_json::Value;
 
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
-use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, WireChoice, json_type};
+use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, json_type};
 use crate::handles::Handle;
 use crate::limits::{self, WAIT_DURATION_MS, WAIT_TEXT_CHARS};
 use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::selector::Selector;
 use crate::tools::common::{SELECTOR, TAB, TARGET, TIMEOUT_MS, TargetRef, read_target};
-use crate::wire_choice;
+use crate::vocab::WireChoice;
+use crate::vocab::wire_choice;
 
 wire_choice! {
     /// The condition a wait observes, as named on the wire.

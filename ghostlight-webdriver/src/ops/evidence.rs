@@ -41,11 +41,11 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use ghostlight_core::port::{DiagnoseDetail, DiagnoseSource};
 use ghostlight_core::port::{
     DiagnosticEntry, DiagnosticSource, DiagnosticsPage, DiagnosticsQuery, PortError, PortErrorKind,
     PortResult, TabRef,
 };
-use ghostlight_core::tools::diagnose::{Detail, Source};
 use serde_json::{Value, json};
 use url::Url;
 
@@ -410,13 +410,18 @@ impl Store {
 }
 
 /// Whether `entry` passes the query's filters (`pattern` lower-cased).
-fn wanted(entry: &DiagnosticEntry, source: Source, detail: Detail, pattern: Option<&str>) -> bool {
+fn wanted(
+    entry: &DiagnosticEntry,
+    source: DiagnoseSource,
+    detail: DiagnoseDetail,
+    pattern: Option<&str>,
+) -> bool {
     let source_ok = match source {
-        Source::Both => true,
-        Source::Console => entry.source == DiagnosticSource::Console,
-        Source::Network => entry.source == DiagnosticSource::Network,
+        DiagnoseSource::Both => true,
+        DiagnoseSource::Console => entry.source == DiagnosticSource::Console,
+        DiagnoseSource::Network => entry.source == DiagnosticSource::Network,
     };
-    let detail_ok = detail == Detail::All || entry.problem;
+    let detail_ok = detail == DiagnoseDetail::All || entry.problem;
     let pattern_ok = pattern.is_none_or(|p| {
         entry.text.as_deref().is_some_and(|t| t.to_lowercase().contains(p))
             || entry.url.as_ref().is_some_and(|u| u.as_str().to_lowercase().contains(p))
@@ -463,7 +468,12 @@ pub(crate) fn clean_url(text: &str) -> Option<Url> {
 mod tests {
     use super::*;
 
-    fn query(source: Source, detail: Detail, after: Option<&str>, limit: usize) -> DiagnosticsQuery {
+    fn query(
+        source: DiagnoseSource,
+        detail: DiagnoseDetail,
+        after: Option<&str>,
+        limit: usize,
+    ) -> DiagnosticsQuery {
         DiagnosticsQuery { source, detail, pattern: None, after: after.map(str::to_owned), limit }
     }
 
@@ -495,13 +505,16 @@ mod tests {
             "log.entryAdded",
             &json!({"type": "javascript", "level": "error", "text": "x".repeat(MAX_TEXT_CHARS + 10), "source": {"context": "T"}}),
         );
-        let page = store.query("T", &query(Source::Both, Detail::All, None, 10), None).expect("answers");
+        let page = store
+            .query("T", &query(DiagnoseSource::Both, DiagnoseDetail::All, None, 10), None)
+            .expect("answers");
         let levels: Vec<(&str, bool)> = page.entries.iter().map(|e| (e.level.as_str(), e.problem)).collect();
         assert_eq!(levels, [("error", true), ("warning", true), ("info", false), ("exception", true)]);
         assert_eq!(page.entries[3].text.as_ref().map(|t| t.chars().count()), Some(MAX_TEXT_CHARS));
         assert!(page.tracking_started);
-        let problems =
-            store.query("T", &query(Source::Both, Detail::Problems, None, 10), None).expect("answers");
+        let problems = store
+            .query("T", &query(DiagnoseSource::Both, DiagnoseDetail::Problems, None, 10), None)
+            .expect("answers");
         assert_eq!(problems.entries.len(), 3);
         assert!(!problems.tracking_started);
     }
@@ -526,7 +539,9 @@ mod tests {
             "network.fetchError",
             &json!({"context": "T", "request": request("3", "http://h:1/x"), "errorText": "net::ERR_CONNECTION_REFUSED"}),
         );
-        let page = store.query("T", &query(Source::Network, Detail::All, None, 10), None).expect("answers");
+        let page = store
+            .query("T", &query(DiagnoseSource::Network, DiagnoseDetail::All, None, 10), None)
+            .expect("answers");
         let got: Vec<(&str, Option<u16>, bool, &str)> = page
             .entries
             .iter()
@@ -550,11 +565,15 @@ mod tests {
         store.ingest("browsingContext.contextCreated", &json!({"context": "F3", "parent": "T"}));
         log(&mut store, "F2", "error", "deep");
         log(&mut store, "F3", "error", "late");
-        let page = store.query("T", &query(Source::Both, Detail::All, None, 10), None).expect("answers");
+        let page = store
+            .query("T", &query(DiagnoseSource::Both, DiagnoseDetail::All, None, 10), None)
+            .expect("answers");
         assert_eq!(page.entries.len(), 2);
         store.ingest("browsingContext.contextDestroyed", &json!({"context": "T", "parent": null}));
         assert!(store.parents.is_empty());
-        let page = store.query("T", &query(Source::Both, Detail::All, None, 10), None).expect("answers");
+        let page = store
+            .query("T", &query(DiagnoseSource::Both, DiagnoseDetail::All, None, 10), None)
+            .expect("answers");
         assert!(page.entries.is_empty());
         assert!(page.tracking_started);
     }
@@ -565,26 +584,36 @@ mod tests {
         for i in 0..(MAX_ENTRIES_PER_TAB + 5) {
             log(&mut store, "T", if i % 2 == 0 { "error" } else { "info" }, &format!("Line {i}"));
         }
-        let first = store.query("T", &query(Source::Both, Detail::All, None, 3), None).expect("answers");
+        let first = store
+            .query("T", &query(DiagnoseSource::Both, DiagnoseDetail::All, None, 3), None)
+            .expect("answers");
         assert_eq!(first.evicted, 5);
         assert!(first.truncated);
         assert_eq!(first.entries[0].text.as_deref(), Some("Line 5"));
         let cursor = first.next_cursor.expect("a cursor");
         let after = parse_cursor(Some(&cursor)).expect("parses");
-        let second = store.query("T", &query(Source::Both, Detail::All, None, 2), after).expect("answers");
+        let second = store
+            .query("T", &query(DiagnoseSource::Both, DiagnoseDetail::All, None, 2), after)
+            .expect("answers");
         assert_eq!(second.entries[0].text.as_deref(), Some("Line 8"));
         // The whole rest: not truncated, and the cursor is the newest entry.
-        let rest = store.query("T", &query(Source::Both, Detail::All, None, 5_000), after).expect("answers");
+        let rest = store
+            .query("T", &query(DiagnoseSource::Both, DiagnoseDetail::All, None, 5_000), after)
+            .expect("answers");
         assert!(!rest.truncated);
         assert_eq!(rest.next_cursor.as_deref(), Some("1005"));
-        let none = store.query("T", &query(Source::Both, Detail::All, None, 5), Some(1005)).expect("answers");
+        let none = store
+            .query("T", &query(DiagnoseSource::Both, DiagnoseDetail::All, None, 5), Some(1005))
+            .expect("answers");
         assert!(none.entries.is_empty() && !none.truncated);
-        let mut matching = query(Source::Console, Detail::All, None, 5_000);
+        let mut matching = query(DiagnoseSource::Console, DiagnoseDetail::All, None, 5_000);
         matching.pattern = Some("LINE 100".into());
         let found = store.query("T", &matching, None).expect("answers");
         // "Line 100" and "Line 1000" … "Line 1004".
         assert_eq!(found.entries.len(), 6);
-        assert!(store.query("T", &query(Source::Both, Detail::All, None, 5), Some(1006)).is_err());
+        assert!(
+            store.query("T", &query(DiagnoseSource::Both, DiagnoseDetail::All, None, 5), Some(1006)).is_err()
+        );
         for garbage in ["", "abc", "-1", "1.5", "123456789012345678901", " 1"] {
             let error = parse_cursor(Some(garbage)).expect_err(garbage);
             assert_eq!(error.kind(), PortErrorKind::InvalidInput);

@@ -25,7 +25,7 @@
 
 use std::time::Duration;
 
-use ghostlight_core::Readiness;
+use ghostlight_core::port::Readiness;
 use ghostlight_core::port::{
     DialogKind, HistoryMove, NavigateInput, NetworkError, NetworkFailure, PageState, PortError,
     PortErrorKind, PortResult, TabRef,

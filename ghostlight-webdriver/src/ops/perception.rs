@@ -53,7 +53,7 @@ use std::pin::Pin;
 use std::sync::LazyLock;
 use std::time::Duration;
 
-use ghostlight_core::authority::CredentialClass;
+use ghostlight_core::port::CredentialClass;
 use ghostlight_core::port::{
     ElementRef, ElementState, FocusedElement, Gate, PerceiveInput, PerceiveScope, PerceivedElement,
     Perception, PortError, PortErrorKind, PortResult, ReadInput, TabRef, TextMode, TextOutcome,

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use ghostlight_core::Readiness;
+use ghostlight_core::port::Readiness;
 use ghostlight_core::port::{
     Focused, NavigateInput, OpenedTab, PageState, PortErrorKind, PortResult, TabInfo, TabRef,
 };

@@ -5,8 +5,9 @@ use std::time::Duration;
 use crate::language::target_phrase;
 use crate::port::{ClickInput, PointerTarget};
 use crate::selector::Role;
-use crate::tools::click::{ClickRequest, MouseButton};
+use crate::tools::click::ClickRequest;
 use crate::tools::common::Location;
+use crate::vocab::MouseButton;
 
 use super::super::outcome::Outcome;
 use super::super::run::{Run, Step, host_of};

@@ -19,7 +19,8 @@ use url::Url;
 use crate::authority::Site;
 use crate::language::{bound_visible, count};
 use crate::port::{DiagnosticEntry, DiagnosticSource, DiagnosticsQuery};
-use crate::tools::diagnose::{Detail, DiagnoseRequest, Source};
+use crate::tools::diagnose::DiagnoseRequest;
+use crate::vocab::{DiagnoseDetail, DiagnoseSource};
 
 use super::super::outcome::Outcome;
 use super::super::run::{Run, Step, host_of};
@@ -93,19 +94,19 @@ async fn diagnose(run: &Run<'_>, request: &DiagnoseRequest) -> Step<Outcome> {
         .collect();
     let breakdown = if listed.is_empty() { String::new() } else { format!(" ({})", listed.join(", ")) };
     let watched = match request.source {
-        Source::Both => "console and network",
-        Source::Console => "the console",
-        Source::Network => "network requests",
+        DiagnoseSource::Both => "console and network",
+        DiagnoseSource::Console => "the console",
+        DiagnoseSource::Network => "network requests",
     };
     let mut summary = match (evidence.tracking_started && entries.is_empty(), request.detail) {
         (true, _) => format!(
             "Started tracking {watched} on {host}; reproduce the problem, then call browser_diagnose again."
         ),
-        (false, Detail::Problems) if problems == 0 => format!("Found no problems on {host}."),
-        (false, Detail::Problems) => {
+        (false, DiagnoseDetail::Problems) if problems == 0 => format!("Found no problems on {host}."),
+        (false, DiagnoseDetail::Problems) => {
             format!("Found {} on {host}{breakdown}.", count(problems, "problem", "problems"))
         }
-        (false, Detail::All) => {
+        (false, DiagnoseDetail::All) => {
             let found = count(entries.len(), "entry", "entries");
             match problems {
                 0 if entries.is_empty() => format!("Found no entries on {host}."),

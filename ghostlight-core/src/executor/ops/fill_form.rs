@@ -23,8 +23,8 @@ use crate::envelope::{Effect, Status};
 use crate::language::{count, target_phrase};
 use crate::port::{ClickInput, FillInput, PointerTarget, PortEffect, PortError, PortErrorKind};
 use crate::selector::Role;
-use crate::tools::click::MouseButton;
 use crate::tools::fill_form::FillFormRequest;
+use crate::vocab::MouseButton;
 
 use super::super::outcome::Outcome;
 use super::super::run::{Lease, Resolved, Run, Step, host_of};

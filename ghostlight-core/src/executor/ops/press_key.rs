@@ -19,7 +19,8 @@
 use std::time::Duration;
 
 use crate::port::KeyInput;
-use crate::tools::press_key::{Key, Keys, Modifier, NamedKey, PressKeyRequest};
+use crate::tools::press_key::{Keys, PressKeyRequest};
+use crate::vocab::{Key, Modifier, NamedKey};
 
 use super::super::keyboard::{check_focus, focus_moved, stopped_midway};
 use super::super::outcome::Outcome;

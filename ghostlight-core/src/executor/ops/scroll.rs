@@ -11,7 +11,8 @@ use crate::envelope::Effect;
 use crate::language::count;
 use crate::port::ScrollInput;
 use crate::tools::common::TargetRef;
-use crate::tools::scroll::{ScrollAction, ScrollAmount, ScrollDirection, ScrollRequest, WheelDirection};
+use crate::tools::scroll::{ScrollAction, ScrollAmount, ScrollRequest, WheelDirection};
+use crate::vocab::ScrollDirection;
 
 use super::super::outcome::Outcome;
 use super::super::run::{Run, Step, host_of};

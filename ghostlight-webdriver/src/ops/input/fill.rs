@@ -19,7 +19,7 @@
 use std::sync::LazyLock;
 use std::time::Duration;
 
-use ghostlight_core::decode::FillValue;
+use ghostlight_core::port::FillValue;
 use ghostlight_core::port::{
     ElementRef, FillInput, FillOutcome, PortError, PortErrorKind, PortResult, TabRef,
 };

@@ -28,7 +28,7 @@ use ghostlight_core::port::{
     ActionReceipt, ElementSummary, KeyInput, PageState, PortError, PortErrorKind, PortResult, TabRef,
     TypeInput,
 };
-use ghostlight_core::tools::press_key::{Key, Modifier, NamedKey};
+use ghostlight_core::port::{Key, Modifier, NamedKey};
 use serde::Deserialize;
 use serde_json::{Value, json};
 

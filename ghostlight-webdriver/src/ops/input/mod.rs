@@ -35,7 +35,7 @@ use std::time::Duration;
 
 use fantoccini::actions::Actions;
 use fantoccini::elements::Element as WdElement;
-use ghostlight_core::limits::TARGET_NAME_CHARS;
+use ghostlight_core::port::TARGET_NAME_CHARS;
 use ghostlight_core::port::{
     ActionReceipt, ClickInput, ElementRef, ElementSummary, FillInput, FillOutcome, Gate, KeyInput, PageState,
     PointerTarget, PortError, PortErrorKind, PortResult, ScrollInput, ScrollOutcome, TabRef, TypeInput,

@@ -31,11 +31,11 @@ use fantoccini::actions::{
     InputSource, MOUSE_BUTTON_LEFT, MOUSE_BUTTON_MIDDLE, MOUSE_BUTTON_RIGHT, MouseActions, PointerAction,
 };
 use fantoccini::elements::Element as WdElement;
+use ghostlight_core::port::MouseButton;
 use ghostlight_core::port::{
     ActionReceipt, ClickInput, ElementSummary, Gate, PageState, Point, PointerTarget, PortError,
     PortErrorKind, PortResult, TabRef,
 };
-use ghostlight_core::tools::click::MouseButton;
 use serde::Deserialize;
 use serde_json::{Value, json};
 

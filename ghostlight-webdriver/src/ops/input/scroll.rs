@@ -17,8 +17,8 @@ use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
 use fantoccini::actions::{InputSource, WheelAction, WheelActions};
+use ghostlight_core::port::ScrollDirection;
 use ghostlight_core::port::{Gate, PortError, PortErrorKind, PortResult, ScrollInput, ScrollOutcome, TabRef};
-use ghostlight_core::tools::scroll::ScrollDirection;
 use serde::Deserialize;
 use serde_json::{Value, json};
 

@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use ghostlight_core::limits::UPLOAD_TOTAL_MAX_BYTES;
+use ghostlight_core::port::UPLOAD_TOTAL_MAX_BYTES;
 use ghostlight_core::port::{
     ElementRef, Gate, InlineFile, Point, PortError, PortErrorKind, PortResult, TabRef, UploadDestination,
     UploadFiles, UploadInput, UploadOutcome,
