@@ -9,8 +9,12 @@
 # virtual environment at .venv-mcp (the real MCP client the end-to-end tests drive the server
 # with). At the end (also after a failure) it prints the wall time of each phase.
 #
+# Lint phases: fmt --check, clippy -D warnings, doc -D warnings, a build of every crate without
+# its default features, and a check of the whole workspace with the declared `rust-version`
+# toolchain (installed through rustup when missing).
+#
 # Options (environment, for local runs; CI sets none): GHOSTLIGHT_TEST_SKIP_LINT=1 skips
-# fmt/clippy/doc, GHOSTLIGHT_TEST_SKIP_FUZZ=1 skips the fuzz smoke.
+# fmt/clippy/doc/msrv, GHOSTLIGHT_TEST_SKIP_FUZZ=1 skips the fuzz smoke.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
@@ -86,6 +90,14 @@ if [ "${GHOSTLIGHT_TEST_SKIP_LINT:-0}" != 1 ]; then
     cargo fmt --all -- --check
     cargo clippy --workspace --all-targets --all-features --quiet -- -D warnings
     RUSTDOCFLAGS=-Dwarnings cargo doc --workspace --all-features --no-deps --quiet
+    # Every crate builds without its default features too (the libraries a host embeds).
+    cargo check --workspace --no-default-features --lib --bins --quiet
+
+    # The declared minimum Rust version builds everything (its own target dir: other rustc).
+    begin msrv
+    msrv="$(sed -n 's/^rust-version = "\(.*\)"$/\1/p' Cargo.toml)"
+    rustup toolchain install "$msrv" --profile minimal >/dev/null 2>&1 || rustup toolchain install "$msrv" --profile minimal
+    CARGO_TARGET_DIR=target/msrv cargo +"$msrv" check --workspace --all-features --all-targets --quiet
 fi
 
 # ---- build and test -------------------------------------------------------------------------
