@@ -148,7 +148,7 @@ impl ToolDeclaration {
     }
 
     /// Where an envelope's `facts` depart from this tool's output schema (a wrong type, or an
-    /// undeclared member); empty when they fit. See [`crate::schema::fact_mismatches`].
+    /// undeclared member); empty when they fit. See `crate::schema::fact_mismatches`.
     pub fn fact_mismatches(&self, facts: &Map<String, Value>) -> Vec<String> {
         crate::schema::fact_mismatches(self.facts, facts)
     }

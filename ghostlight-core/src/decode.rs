@@ -53,7 +53,7 @@ impl Pointer {
     }
 
     /// The pointer text as errors and facts show it: at most
-    /// [`POINTER_ECHO_CHARS`](crate::limits::POINTER_ECHO_CHARS) characters, a longer one cut
+    /// `POINTER_ECHO_CHARS` characters, a longer one cut
     /// and ending with `…` (a caller's unknown member may have any key; found by fuzzing).
     pub fn shown(&self) -> std::borrow::Cow<'_, str> {
         let limit = crate::limits::POINTER_ECHO_CHARS;
@@ -167,7 +167,7 @@ impl DecodeError {
 }
 
 /// A short description of a JSON value's type: "a string", "null", …
-pub fn json_type(value: &Value) -> &'static str {
+pub(crate) fn json_type(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -233,7 +233,7 @@ thread_local! {
 /// every declared field first and then check the combination, so each branch rule lives in
 /// one place.
 #[derive(Debug)]
-pub struct ObjectReader<'a> {
+pub(crate) struct ObjectReader<'a> {
     map: &'a Map<String, Value>,
     at: Pointer,
     #[cfg_attr(not(test), allow(dead_code))]
@@ -244,7 +244,7 @@ pub struct ObjectReader<'a> {
 impl<'a> ObjectReader<'a> {
     /// Read `value` (at `at`) as an object whose members are `fields`, plus the restriction
     /// fields when `restrictions_allowed`.
-    pub fn new(
+    pub(crate) fn new(
         value: &'a Value,
         at: Pointer,
         fields: &'static [Field],
@@ -289,23 +289,18 @@ impl<'a> ObjectReader<'a> {
         Ok(ObjectReader { map, at, fields, queried: Vec::new() })
     }
 
-    /// The pointer of this object.
-    pub fn at(&self) -> &Pointer {
-        &self.at
-    }
-
     /// The pointer of member `field`.
-    pub fn pointer(&self, field: &Field) -> Pointer {
+    pub(crate) fn pointer(&self, field: &Field) -> Pointer {
         self.at.key(field.name)
     }
 
     /// Whether member `field` is present (whatever its value).
-    pub fn present(&mut self, field: &'static Field) -> bool {
+    pub(crate) fn present(&mut self, field: &'static Field) -> bool {
         self.raw(field).is_some()
     }
 
     /// The raw member value, if present.
-    pub fn raw(&mut self, field: &'static Field) -> Option<&'a Value> {
+    pub(crate) fn raw(&mut self, field: &'static Field) -> Option<&'a Value> {
         self.queried.push(field.name);
         self.map.get(field.name)
     }
@@ -319,12 +314,12 @@ impl<'a> ObjectReader<'a> {
     }
 
     /// An error: `field` is required (in this branch).
-    pub fn missing(&self, field: &Field) -> DecodeError {
+    pub(crate) fn missing(&self, field: &Field) -> DecodeError {
         DecodeError::new(DecodeErrorKind::MissingField, self.pointer(field), "is required")
     }
 
     /// An error: exactly one of `fields` is required and none is present.
-    pub fn missing_one_of(&self, fields: &[&Field]) -> DecodeError {
+    pub(crate) fn missing_one_of(&self, fields: &[&Field]) -> DecodeError {
         let names: Vec<String> = fields.iter().map(|f| self.pointer(f).to_string()).collect();
         let first = fields.first().map(|f| self.pointer(f)).unwrap_or_else(|| self.at.clone());
         DecodeError::new(
@@ -335,7 +330,7 @@ impl<'a> ObjectReader<'a> {
     }
 
     /// An error: `field` cannot be combined with `other`.
-    pub fn conflict(&self, field: &Field, other: &Field) -> DecodeError {
+    pub(crate) fn conflict(&self, field: &Field, other: &Field) -> DecodeError {
         DecodeError::new(
             DecodeErrorKind::Conflict,
             self.pointer(field),
@@ -345,17 +340,22 @@ impl<'a> ObjectReader<'a> {
 
     /// An error: `field` is not valid here, for the stated reason (e.g. "is valid only for
     /// reload").
-    pub fn not_here(&self, field: &Field, rule: impl fmt::Display) -> DecodeError {
+    pub(crate) fn not_here(&self, field: &Field, rule: impl fmt::Display) -> DecodeError {
         DecodeError::new(DecodeErrorKind::Conflict, self.pointer(field), rule)
     }
 
     /// An error of any kind at `field`.
-    pub fn invalid(&self, field: &Field, kind: DecodeErrorKind, rule: impl fmt::Display) -> DecodeError {
+    pub(crate) fn invalid(
+        &self,
+        field: &Field,
+        kind: DecodeErrorKind,
+        rule: impl fmt::Display,
+    ) -> DecodeError {
         DecodeError::new(kind, self.pointer(field), rule)
     }
 
     /// Read a boolean.
-    pub fn bool(&mut self, field: &'static Field) -> Result<Option<bool>, DecodeError> {
+    pub(crate) fn bool(&mut self, field: &'static Field) -> Result<Option<bool>, DecodeError> {
         match self.raw(field) {
             None => Ok(None),
             Some(Value::Bool(b)) => Ok(Some(*b)),
@@ -364,7 +364,7 @@ impl<'a> ObjectReader<'a> {
     }
 
     /// Read a boolean, using the declared default when absent.
-    pub fn bool_or_default(&mut self, field: &'static Field) -> Result<bool, DecodeError> {
+    pub(crate) fn bool_or_default(&mut self, field: &'static Field) -> Result<bool, DecodeError> {
         let default = match field.ty {
             FieldType::Bool { default } => default.unwrap_or(false),
             _ => false,
@@ -373,7 +373,7 @@ impl<'a> ObjectReader<'a> {
     }
 
     /// Read an integer inside the declared [`FieldType::Integer`] bound.
-    pub fn int(&mut self, field: &'static Field) -> Result<Option<u64>, DecodeError> {
+    pub(crate) fn int(&mut self, field: &'static Field) -> Result<Option<u64>, DecodeError> {
         let bound = match field.ty {
             FieldType::Integer(bound) => bound,
             _ => return Err(self.undeclared(field)),
@@ -403,7 +403,7 @@ impl<'a> ObjectReader<'a> {
     }
 
     /// Read an integer, using the declared default when absent.
-    pub fn int_or_default(&mut self, field: &'static Field) -> Result<u64, DecodeError> {
+    pub(crate) fn int_or_default(&mut self, field: &'static Field) -> Result<u64, DecodeError> {
         let default = match field.ty {
             FieldType::Integer(IntBound { default: Some(default), .. }) => default,
             _ => return Err(self.undeclared(field)),
@@ -411,20 +411,8 @@ impl<'a> ObjectReader<'a> {
         Ok(self.int(field)?.unwrap_or(default))
     }
 
-    /// Read a finite number.
-    pub fn number(&mut self, field: &'static Field) -> Result<Option<f64>, DecodeError> {
-        match self.raw(field) {
-            None => Ok(None),
-            Some(Value::Number(n)) => match n.as_f64() {
-                Some(f) if f.is_finite() => Ok(Some(f)),
-                _ => Err(self.type_error(field, "must be a finite number", &Value::Null)),
-            },
-            Some(other) => Err(self.type_error(field, "must be a finite number", other)),
-        }
-    }
-
     /// Read a string inside the declared [`FieldType::Text`] bound (Unicode scalar values).
-    pub fn text(&mut self, field: &'static Field) -> Result<Option<String>, DecodeError> {
+    pub(crate) fn text(&mut self, field: &'static Field) -> Result<Option<String>, DecodeError> {
         let bound = match field.ty {
             FieldType::Text(bound) => bound,
             _ => return Err(self.undeclared(field)),
@@ -435,7 +423,7 @@ impl<'a> ObjectReader<'a> {
     }
 
     /// Read an absolute `http`/`https` URL.
-    pub fn url(&mut self, field: &'static Field) -> Result<Option<url::Url>, DecodeError> {
+    pub(crate) fn url(&mut self, field: &'static Field) -> Result<Option<url::Url>, DecodeError> {
         let Some(value) = self.raw(field) else { return Ok(None) };
         let rule = "must be an absolute http or https URL";
         let Value::String(text) = value else {
@@ -488,14 +476,17 @@ impl<'a> ObjectReader<'a> {
     }
 
     /// Read one value of a closed enumeration.
-    pub fn choice<T: WireChoice>(&mut self, field: &'static Field) -> Result<Option<T>, DecodeError> {
+    pub(crate) fn choice<T: WireChoice>(&mut self, field: &'static Field) -> Result<Option<T>, DecodeError> {
         let Some(value) = self.raw(field) else { return Ok(None) };
         let at = self.pointer(field);
         check_choice::<T>(value, &at, field.sensitive).map(Some)
     }
 
     /// Read one value of a closed enumeration, using the declared default when absent.
-    pub fn choice_or_default<T: WireChoice>(&mut self, field: &'static Field) -> Result<T, DecodeError> {
+    pub(crate) fn choice_or_default<T: WireChoice>(
+        &mut self,
+        field: &'static Field,
+    ) -> Result<T, DecodeError> {
         let default = match field.ty {
             FieldType::Choice { default: Some(default), .. } => T::from_wire(default),
             _ => None,
@@ -507,7 +498,7 @@ impl<'a> ObjectReader<'a> {
     }
 
     /// Read a handle of the declared [`FieldType::Handle`] kind.
-    pub fn handle(&mut self, field: &'static Field) -> Result<Option<Handle>, DecodeError> {
+    pub(crate) fn handle(&mut self, field: &'static Field) -> Result<Option<Handle>, DecodeError> {
         let kind = match field.ty {
             FieldType::Handle(kind) => kind,
             _ => return Err(self.undeclared(field)),
@@ -518,14 +509,14 @@ impl<'a> ObjectReader<'a> {
     }
 
     /// Read a typed semantic selector `{name, role?, exact?}`.
-    pub fn selector(&mut self, field: &'static Field) -> Result<Option<Selector>, DecodeError> {
+    pub(crate) fn selector(&mut self, field: &'static Field) -> Result<Option<Selector>, DecodeError> {
         let Some(value) = self.raw(field) else { return Ok(None) };
         let at = self.pointer(field);
         decode_selector(value, at).map(Some)
     }
 
     /// Read a fill value: a bounded string, a boolean, or a finite number.
-    pub fn fill_value(&mut self, field: &'static Field) -> Result<Option<FillValue>, DecodeError> {
+    pub(crate) fn fill_value(&mut self, field: &'static Field) -> Result<Option<FillValue>, DecodeError> {
         let bound = match field.ty {
             FieldType::FillValue(bound) => bound,
             _ => return Err(self.undeclared(field)),
@@ -545,7 +536,7 @@ impl<'a> ObjectReader<'a> {
 
     /// Read an array, decoding each item with `item` (given the item and its pointer), and
     /// checking the declared count bound and uniqueness.
-    pub fn list<T>(
+    pub(crate) fn list<T>(
         &mut self,
         field: &'static Field,
         mut item: impl FnMut(&'a Value, Pointer) -> Result<T, DecodeError>,
@@ -585,7 +576,7 @@ impl<'a> ObjectReader<'a> {
     }
 
     /// Read an array of strings of the declared item type ([`FieldType::Text`] items).
-    pub fn text_list(&mut self, field: &'static Field) -> Result<Option<Vec<String>>, DecodeError> {
+    pub(crate) fn text_list(&mut self, field: &'static Field) -> Result<Option<Vec<String>>, DecodeError> {
         let (bound, sensitive) = match field.ty {
             FieldType::List { item: FieldType::Text(bound), .. } => (*bound, field.sensitive),
             _ => return Err(self.undeclared(field)),
@@ -594,7 +585,7 @@ impl<'a> ObjectReader<'a> {
     }
 
     /// Read an array of closed-enumeration values.
-    pub fn choice_list<T: WireChoice>(
+    pub(crate) fn choice_list<T: WireChoice>(
         &mut self,
         field: &'static Field,
     ) -> Result<Option<Vec<T>>, DecodeError> {
@@ -602,18 +593,8 @@ impl<'a> ObjectReader<'a> {
         self.list(field, |value, at| check_choice::<T>(value, &at, sensitive))
     }
 
-    /// Read a nested closed object declared as [`FieldType::Object`].
-    pub fn object(&mut self, field: &'static Field) -> Result<Option<ObjectReader<'a>>, DecodeError> {
-        let fields = match field.ty {
-            FieldType::Object(fields) => fields,
-            _ => return Err(self.undeclared(field)),
-        };
-        let Some(value) = self.raw(field) else { return Ok(None) };
-        ObjectReader::new(value, self.pointer(field), fields, false).map(Some)
-    }
-
     /// Read an open object (its members are checked by another decoder later).
-    pub fn open_object(
+    pub(crate) fn open_object(
         &mut self,
         field: &'static Field,
     ) -> Result<Option<&'a Map<String, Value>>, DecodeError> {
@@ -626,7 +607,7 @@ impl<'a> ObjectReader<'a> {
 
     /// Finish reading. In this crate's tests, declared fields that were never asked for are
     /// recorded so that the catalog invariant tests can prove every field is read.
-    pub fn finish(self) {
+    pub(crate) fn finish(self) {
         #[cfg(test)]
         {
             let unread: Vec<String> = self
@@ -652,7 +633,7 @@ impl<'a> ObjectReader<'a> {
 }
 
 /// Check a string against a length bound (Unicode scalar values).
-pub fn check_text(
+pub(crate) fn check_text(
     value: &Value,
     bound: CountBound,
     at: &Pointer,
@@ -678,7 +659,11 @@ pub fn check_text(
 }
 
 /// Check a string against a closed enumeration.
-pub fn check_choice<T: WireChoice>(value: &Value, at: &Pointer, sensitive: bool) -> Result<T, DecodeError> {
+pub(crate) fn check_choice<T: WireChoice>(
+    value: &Value,
+    at: &Pointer,
+    sensitive: bool,
+) -> Result<T, DecodeError> {
     let rule = format!("must be one of {}", quoted_list(T::NAMES));
     match value {
         Value::String(text) => T::from_wire(text).ok_or_else(|| {
@@ -697,7 +682,7 @@ pub fn check_choice<T: WireChoice>(value: &Value, at: &Pointer, sensitive: bool)
 }
 
 /// Check a handle's syntax and kind.
-pub fn check_handle(value: &Value, kind: HandleKind, at: &Pointer) -> Result<Handle, DecodeError> {
+pub(crate) fn check_handle(value: &Value, kind: HandleKind, at: &Pointer) -> Result<Handle, DecodeError> {
     let rule = format!("must be a {} ({}…)", kind.noun(), kind.prefix());
     let Value::String(text) = value else {
         return Err(DecodeError::new(
@@ -721,7 +706,7 @@ pub fn check_handle(value: &Value, kind: HandleKind, at: &Pointer) -> Result<Han
 }
 
 /// Decode a typed semantic selector `{name, role?, exact?}` at `at`.
-pub fn decode_selector(value: &Value, at: Pointer) -> Result<Selector, DecodeError> {
+pub(crate) fn decode_selector(value: &Value, at: Pointer) -> Result<Selector, DecodeError> {
     use crate::schema::{SELECTOR_EXACT as EXACT, SELECTOR_NAME as NAME, SELECTOR_ROLE as ROLE};
     let mut reader = ObjectReader::new(value, at, &SELECTOR_FIELDS, false)?;
     let name = reader.text(&NAME)?;

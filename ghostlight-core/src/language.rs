@@ -12,12 +12,12 @@ use crate::selector::Role;
 /// removed, whitespace runs collapsed to one space, trimmed, and bounded to
 /// [`TARGET_NAME_CHARS`] visible characters (the last one an ellipsis when cut). `None` when
 /// nothing visible remains.
-pub fn normalize_name(raw: &str) -> Option<String> {
+pub(crate) fn normalize_name(raw: &str) -> Option<String> {
     bound_visible(raw, TARGET_NAME_CHARS)
 }
 
 /// Normalize page text (a title, a name) and bound it to `max` visible characters.
-pub fn bound_visible(raw: &str, max: usize) -> Option<String> {
+pub(crate) fn bound_visible(raw: &str, max: usize) -> Option<String> {
     let mut words = String::new();
     for word in raw.split(|c: char| c.is_whitespace() || c.is_control()) {
         let visible: String = word.chars().filter(|c| !is_invisible(*c)).collect();
@@ -52,7 +52,7 @@ fn is_invisible(c: char) -> bool {
 
 /// A target as a sentence names it: `the "Save" button`, or `a button` when the name is
 /// withheld by privacy settings or unknown.
-pub fn target_phrase(role: Role, name: Option<&str>, preserve_names: bool) -> String {
+pub(crate) fn target_phrase(role: Role, name: Option<&str>, preserve_names: bool) -> String {
     let noun = role.noun();
     match name.and_then(normalize_name) {
         Some(name) if preserve_names => format!("the \"{name}\" {noun}"),
@@ -61,7 +61,7 @@ pub fn target_phrase(role: Role, name: Option<&str>, preserve_names: bool) -> St
 }
 
 /// `a` or `an` for a noun from the closed role set.
-pub fn indefinite_article(noun: &str) -> &'static str {
+pub(crate) fn indefinite_article(noun: &str) -> &'static str {
     match noun.chars().next() {
         Some('a' | 'e' | 'i' | 'o' | 'u') => "an",
         _ => "a",
@@ -70,7 +70,7 @@ pub fn indefinite_article(noun: &str) -> &'static str {
 
 /// The clause an error status adds to a page's sentence: `the server answered 404 Not Found`
 /// (`None` below 400). Reason phrases are RFC 9110's for the common codes.
-pub fn http_error_clause(status: u16) -> Option<String> {
+pub(crate) fn http_error_clause(status: u16) -> Option<String> {
     if status < 400 {
         return None;
     }
@@ -97,7 +97,7 @@ pub fn http_error_clause(status: u16) -> Option<String> {
 }
 
 /// `1 step`, `2 steps`: a count with its noun.
-pub fn count(n: usize, singular: &str, plural: &str) -> String {
+pub(crate) fn count(n: usize, singular: &str, plural: &str) -> String {
     if n == 1 { format!("1 {singular}") } else { format!("{n} {plural}") }
 }
 

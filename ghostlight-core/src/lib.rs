@@ -57,31 +57,56 @@
 //! .expect("every tool name above is in the catalog");
 //! # }
 //! ```
+//!
+//! ## The public API
+//!
+//! The modules are private; this is everything a user names (held by
+//! `tests/public_api.rs`, so it changes only on purpose):
+//!
+//! - **Running calls:** [`Ghostlight`] and its [`GhostlightBuilder`], [`Cancellation`],
+//!   [`ToolResult`] with its [`Attachment`]s, [`Progress`] ([`StepProgress`],
+//!   [`NoProgress`]), [`WorkspaceLimits`], [`UnknownTool`].
+//! - **The catalog and decoding:** [`ToolName`], [`CATALOG`], [`ToolDeclaration`],
+//!   [`Annotations`], [`render_catalog`], [`decode_call`], [`decode_child`], the typed
+//!   [`Request`] ([`Call`], [`Restrictions`], [`Selector`], [`Role`], [`Handle`]) and
+//!   [`DecodeError`].
+//! - **The envelope:** [`Envelope`], [`Status`], [`Effect`], [`Readiness`].
+//! - **Authority:** the configuration ([`Settings`], [`OrganizationSettings`] and their parts,
+//!   [`AuthorityLayers`], [`CompiledAuthority`], [`HostPattern`]), [`policy_explain`],
+//!   [`classify`] and [`authorize`], and audit ([`AuditSink`], [`AuditRecord`],
+//!   [`MemoryAuditSink`], [`DiscardAudit`]).
+//! - **Implementing a browser:** the [`port`] module ([`BrowserPort`] and its vocabulary).
+//! - **Testing:** the `testing` module (feature `testing`): a scripted `BrowserPort`.
 
 #![forbid(unsafe_code)]
 
-pub mod authority;
-pub mod capability;
-pub mod catalog;
-pub mod decode;
-pub mod envelope;
-pub mod executor;
-pub mod handles;
-pub mod language;
-pub mod limits;
+mod authority;
+mod capability;
+mod catalog;
+mod decode;
+mod envelope;
+mod executor;
+mod handles;
+mod language;
+mod limits;
 pub mod port;
-pub mod request;
-pub mod schema;
-pub mod selector;
+mod request;
+mod schema;
+mod selector;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
-pub mod tools;
-pub mod vocab;
+mod tools;
+mod vocab;
+
+#[doc(hidden)]
+pub mod fuzzing;
 
 pub use authority::{
-    Admission, AuditRecord, AuditSink, AuthorityLayers, AuthoritySnapshot, Blocked, CompiledAuthority,
-    CredentialHandoff, HostPattern, OrganizationSettings, Refusal, Requirement, Settings, Site, authorize,
-    classify, policy_explain,
+    Admission, AuditDecision, AuditParent, AuditRecord, AuditSink, AuthorityLayers, AuthoritySnapshot,
+    Blocked, BrowserSettings, CapabilityRules, Ceilings, CompiledAuthority, CredentialHandoff, Explanation,
+    HostPattern, HostPatternError, HostRules, MemoryAuditSink, OrganizationIdentity, OrganizationName,
+    OrganizationSettings, PrivacySettings, Refusal, Requirement, Settings, Site, StartupPosture,
+    TabClosePolicy, TabSettings, UploadRoot, UploadSettings, authorize, classify, policy_explain,
 };
 pub use capability::{Capability, CapabilitySet};
 pub use catalog::{
@@ -90,10 +115,13 @@ pub use catalog::{
 pub use decode::{DecodeError, DecodeErrorKind, Pointer};
 pub use envelope::{Effect, Envelope, Readiness, Status};
 pub use executor::{
-    Attachment, Cancellation, Ghostlight, GhostlightBuilder, NoProgress, Progress, StepProgress, ToolResult,
-    UnknownTool, WorkspaceLimits,
+    Attachment, Cancellation, Cancelled, DiscardAudit, Ghostlight, GhostlightBuilder, NoProgress, Progress,
+    StepProgress, ToolResult, UnknownTool, WorkspaceLimits,
 };
 pub use handles::{Handle, HandleKind};
+/// The window sizes `browser_window resize` accepts, for hosts that validate a configured
+/// window against the same bounds.
+pub use limits::{IntBound, WINDOW_HEIGHT, WINDOW_WIDTH};
 pub use port::{BrowserPort, PortError, PortErrorKind};
 pub use request::{Call, Request, Restrictions};
 pub use selector::{Role, Selector};

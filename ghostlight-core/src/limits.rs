@@ -59,153 +59,153 @@ impl CountBound {
 // ---------------------------------------------------------------------------------------------
 
 /// `timeout_ms`: 100 to 30000 milliseconds, default 8000.
-pub const TIMEOUT_MS: IntBound = IntBound::with_default(100, 30_000, 8_000);
+pub(crate) const TIMEOUT_MS: IntBound = IntBound::with_default(100, 30_000, 8_000);
 
 /// Length of an absolute `http`/`https` URL (chosen: the common browser-safe ceiling).
-pub const URL_CHARS: CountBound = CountBound::new(1, 8_192);
+pub(crate) const URL_CHARS: CountBound = CountBound::new(1, 8_192);
 
 /// Length of an opaque handle's token after its kind prefix (chosen).
-pub const HANDLE_TOKEN_CHARS: CountBound = CountBound::new(1, 64);
+pub(crate) const HANDLE_TOKEN_CHARS: CountBound = CountBound::new(1, 64);
 
 /// `restrict_hosts` and `restrict_capabilities`: number of entries (chosen; `[]` narrows to
 /// nothing and is valid).
-pub const RESTRICTION_ENTRIES: CountBound = CountBound::new(0, 64);
+pub(crate) const RESTRICTION_ENTRIES: CountBound = CountBound::new(0, 64);
 
 /// Length of one host pattern such as `*.example.com:8443` (a DNS name is at most 253).
 pub const HOST_PATTERN_CHARS: CountBound = CountBound::new(1, 261);
 
 /// Length of a typed selector's `name` (chosen; names shown back are bounded tighter).
-pub const SELECTOR_NAME_CHARS: CountBound = CountBound::new(1, 200);
+pub(crate) const SELECTOR_NAME_CHARS: CountBound = CountBound::new(1, 200);
 
 /// Visible characters of a target name in sentences and facts.
 pub const TARGET_NAME_CHARS: usize = 80;
 
 /// Visible characters of a page title in facts (chosen).
-pub const TITLE_CHARS: usize = 200;
+pub(crate) const TITLE_CHARS: usize = 200;
 
 /// Characters of a Ghostlight-authored summary (chosen).
-pub const SUMMARY_CHARS: usize = 600;
+pub(crate) const SUMMARY_CHARS: usize = 600;
 
 /// Most next steps in an envelope.
-pub const NEXT_STEPS_MAX: usize = 2;
+pub(crate) const NEXT_STEPS_MAX: usize = 2;
 
 /// Image-pixel coordinate (`x`, `y`, region `width`/`height`) ceiling (chosen; the
 /// decoder checks syntax, the executor checks the rectangle against the current view).
-pub const COORDINATE: IntBound = IntBound::new(0, 100_000);
+pub(crate) const COORDINATE: IntBound = IntBound::new(0, 100_000);
 
 /// A region's `width` or `height` in image pixels: positive, inside the coordinate ceiling.
-pub const REGION_SIZE: IntBound = IntBound::new(1, COORDINATE.max);
+pub(crate) const REGION_SIZE: IntBound = IntBound::new(1, COORDINATE.max);
 
 // ---------------------------------------------------------------------------------------------
 // Per tool
 // ---------------------------------------------------------------------------------------------
 
 /// `browser_window` zoom `percent`.
-pub const ZOOM_PERCENT: IntBound = IntBound::new(25, 500);
+pub(crate) const ZOOM_PERCENT: IntBound = IntBound::new(25, 500);
 /// `browser_window` resize `width`.
 pub const WINDOW_WIDTH: IntBound = IntBound::new(320, 7_680);
 /// `browser_window` resize `height`.
 pub const WINDOW_HEIGHT: IntBound = IntBound::new(240, 4_320);
 
 /// `browser_read` `max_chars`.
-pub const READ_MAX_CHARS: IntBound = IntBound::with_default(500, 50_000, 8_000);
+pub(crate) const READ_MAX_CHARS: IntBound = IntBound::with_default(500, 50_000, 8_000);
 
 /// `browser_inspect` `max_items`.
-pub const INSPECT_MAX_ITEMS: IntBound = IntBound::with_default(1, 200, 80);
+pub(crate) const INSPECT_MAX_ITEMS: IntBound = IntBound::with_default(1, 200, 80);
 /// `browser_inspect` `max_depth` for scope `document` (default chosen: the full range).
-pub const INSPECT_MAX_DEPTH: IntBound = IntBound::with_default(1, 12, 12);
+pub(crate) const INSPECT_MAX_DEPTH: IntBound = IntBound::with_default(1, 12, 12);
 
 /// `browser_find` `text` length (chosen).
-pub const FIND_TEXT_CHARS: CountBound = CountBound::new(1, 200);
+pub(crate) const FIND_TEXT_CHARS: CountBound = CountBound::new(1, 200);
 /// `browser_find` `max_results`.
-pub const FIND_MAX_RESULTS: IntBound = IntBound::with_default(1, 50, 20);
+pub(crate) const FIND_MAX_RESULTS: IntBound = IntBound::with_default(1, 50, 20);
 
 /// `browser_click` `click_count`: single, double or triple.
-pub const CLICK_COUNT: IntBound = IntBound::with_default(1, 3, 1);
+pub(crate) const CLICK_COUNT: IntBound = IntBound::with_default(1, 3, 1);
 
 /// `browser_scroll` wheel `ticks`.
-pub const SCROLL_TICKS: IntBound = IntBound::new(1, 10);
+pub(crate) const SCROLL_TICKS: IntBound = IntBound::new(1, 10);
 
 /// `browser_fill_form` `fields` count.
-pub const FILL_FIELDS: CountBound = CountBound::new(1, 30);
+pub(crate) const FILL_FIELDS: CountBound = CountBound::new(1, 30);
 /// One fill `value` string (chosen).
-pub const FILL_VALUE_CHARS: CountBound = CountBound::new(0, 10_000);
+pub(crate) const FILL_VALUE_CHARS: CountBound = CountBound::new(0, 10_000);
 
 /// `browser_type_text` `text` length (chosen; empty only with `clear_first:true`).
-pub const TYPE_TEXT_CHARS: CountBound = CountBound::new(0, 10_000);
+pub(crate) const TYPE_TEXT_CHARS: CountBound = CountBound::new(0, 10_000);
 
 /// `browser_press_key` `strokes` count.
-pub const KEY_STROKES: CountBound = CountBound::new(1, 20);
+pub(crate) const KEY_STROKES: CountBound = CountBound::new(1, 20);
 /// Length of one `browser_press_key` key: one character or a named key such as `ArrowRight`.
-pub const KEY_CHARS: CountBound = CountBound::new(1, 10);
+pub(crate) const KEY_CHARS: CountBound = CountBound::new(1, 10);
 /// `browser_press_key` `repeat`.
-pub const KEY_REPEAT: IntBound = IntBound::with_default(1, 100, 1);
+pub(crate) const KEY_REPEAT: IntBound = IntBound::with_default(1, 100, 1);
 
 /// `browser_wait` text `value` length for `url_contains`, `text_present`, `text_absent`
 /// (chosen).
-pub const WAIT_TEXT_CHARS: CountBound = CountBound::new(1, 2_000);
+pub(crate) const WAIT_TEXT_CHARS: CountBound = CountBound::new(1, 2_000);
 /// `browser_wait` `duration` in whole milliseconds.
-pub const WAIT_DURATION_MS: IntBound = IntBound::new(0, 10_000);
+pub(crate) const WAIT_DURATION_MS: IntBound = IntBound::new(0, 10_000);
 
 /// `browser_dialog` respond `text` length (chosen).
-pub const DIALOG_TEXT_CHARS: CountBound = CountBound::new(0, 10_000);
+pub(crate) const DIALOG_TEXT_CHARS: CountBound = CountBound::new(0, 10_000);
 
 /// `browser_upload` `paths` count.
-pub const UPLOAD_PATHS: CountBound = CountBound::new(1, 5);
+pub(crate) const UPLOAD_PATHS: CountBound = CountBound::new(1, 5);
 /// `browser_upload` inline `files` count.
-pub const UPLOAD_FILES: CountBound = UPLOAD_PATHS;
+pub(crate) const UPLOAD_FILES: CountBound = UPLOAD_PATHS;
 /// Length of one absolute local path (chosen: Linux `PATH_MAX`).
-pub const UPLOAD_PATH_CHARS: CountBound = CountBound::new(1, 4_096);
+pub(crate) const UPLOAD_PATH_CHARS: CountBound = CountBound::new(1, 4_096);
 /// Length of one inline file `name` (chosen: common file-system name limit).
-pub const UPLOAD_NAME_CHARS: CountBound = CountBound::new(1, 255);
+pub(crate) const UPLOAD_NAME_CHARS: CountBound = CountBound::new(1, 255);
 /// Largest accepted file, in bytes.
-pub const UPLOAD_FILE_MAX_BYTES: u64 = 5_000_000;
+pub(crate) const UPLOAD_FILE_MAX_BYTES: u64 = 5_000_000;
 /// Largest accepted combined upload payload, in bytes.
 pub const UPLOAD_TOTAL_MAX_BYTES: u64 = UPLOAD_FILE_MAX_BYTES;
 /// Capture-reuse ceiling for `source_image`, in bytes.
-pub const CAPTURE_REUSE_MAX_BYTES: u64 = UPLOAD_FILE_MAX_BYTES;
+pub(crate) const CAPTURE_REUSE_MAX_BYTES: u64 = UPLOAD_FILE_MAX_BYTES;
 /// Length of one inline `data_base64` string: the base64 form of the largest file.
-pub const UPLOAD_BASE64_CHARS: CountBound =
+pub(crate) const UPLOAD_BASE64_CHARS: CountBound =
     CountBound::new(0, UPLOAD_FILE_MAX_BYTES.div_ceil(3) as usize * 4);
 
 /// `browser_execute` `script` length.
-pub const SCRIPT_CHARS: CountBound = CountBound::new(1, 20_000);
+pub(crate) const SCRIPT_CHARS: CountBound = CountBound::new(1, 20_000);
 /// `browser_execute` `max_result_chars`.
-pub const SCRIPT_RESULT_CHARS: IntBound = IntBound::with_default(100, 20_000, 8_000);
+pub(crate) const SCRIPT_RESULT_CHARS: IntBound = IntBound::with_default(100, 20_000, 8_000);
 /// Characters of a failed script's error name and of its message kept in the `error` fact.
-pub const SCRIPT_ERROR_CHARS: usize = 500;
+pub(crate) const SCRIPT_ERROR_CHARS: usize = 500;
 
 /// `browser_sequence` `steps` count.
-pub const SEQUENCE_STEPS: CountBound = CountBound::new(2, 8);
+pub(crate) const SEQUENCE_STEPS: CountBound = CountBound::new(2, 8);
 
 /// `browser_flow` `steps` count.
-pub const FLOW_STEPS: CountBound = CountBound::new(1, 20);
+pub(crate) const FLOW_STEPS: CountBound = CountBound::new(1, 20);
 /// `browser_flow` step `id` length (chosen).
-pub const FLOW_STEP_ID_CHARS: CountBound = CountBound::new(1, 64);
+pub(crate) const FLOW_STEP_ID_CHARS: CountBound = CountBound::new(1, 64);
 /// `browser_flow` `flow_ref` JSON Pointer length (chosen).
-pub const FLOW_POINTER_CHARS: CountBound = CountBound::new(0, 1_024);
+pub(crate) const FLOW_POINTER_CHARS: CountBound = CountBound::new(0, 1_024);
 /// Bytes of step envelopes a flow records before it stops capturing them (chosen).
-pub const FLOW_CAPTURE_BUDGET_BYTES: usize = 64_000;
+pub(crate) const FLOW_CAPTURE_BUDGET_BYTES: usize = 64_000;
 
 /// `browser_diagnose` `limit`.
-pub const DIAGNOSE_LIMIT: IntBound = IntBound::with_default(1, 200, 50);
+pub(crate) const DIAGNOSE_LIMIT: IntBound = IntBound::with_default(1, 200, 50);
 /// `browser_diagnose` `match` length (chosen).
-pub const DIAGNOSE_MATCH_CHARS: CountBound = CountBound::new(1, 200);
+pub(crate) const DIAGNOSE_MATCH_CHARS: CountBound = CountBound::new(1, 200);
 /// `browser_diagnose` `after` cursor length (chosen).
-pub const DIAGNOSE_CURSOR_CHARS: CountBound = CountBound::new(1, 128);
+pub(crate) const DIAGNOSE_CURSOR_CHARS: CountBound = CountBound::new(1, 128);
 
 /// Characters of a received value echoed back in a decode error (never for secret fields).
-pub const ECHO_CHARS: usize = 40;
+pub(crate) const ECHO_CHARS: usize = 40;
 /// Characters of a JSON Pointer shown in a decode error or fact; a longer one (only an unknown
 /// member's key can make it so) is cut there and ends with `…` (chosen).
-pub const POINTER_ECHO_CHARS: usize = 200;
+pub(crate) const POINTER_ECHO_CHARS: usize = 200;
 
 // ---------------------------------------------------------------------------------------------
 // Composition
 // ---------------------------------------------------------------------------------------------
 
 /// Length of a `browser_flow` step's `tool` name (chosen: above every tool name's length).
-pub const FLOW_TOOL_NAME_CHARS: CountBound = CountBound::new(1, 32);
+pub(crate) const FLOW_TOOL_NAME_CHARS: CountBound = CountBound::new(1, 32);
 
 // ---------------------------------------------------------------------------------------------
 // Authority configuration
@@ -213,10 +213,10 @@ pub const FLOW_TOOL_NAME_CHARS: CountBound = CountBound::new(1, 32);
 
 /// Host patterns in one configuration list (`hosts.allow`, `hosts.deny`, `ceilings.hosts`)
 /// (chosen: generous for a person's policy, small enough that `policy_explain` stays bounded).
-pub const CONFIG_HOST_PATTERNS: CountBound = CountBound::new(0, 256);
+pub(crate) const CONFIG_HOST_PATTERNS: CountBound = CountBound::new(0, 256);
 
 /// Folders in `uploads.roots` (chosen).
-pub const UPLOAD_ROOTS: CountBound = CountBound::new(0, 32);
+pub(crate) const UPLOAD_ROOTS: CountBound = CountBound::new(0, 32);
 
 /// Length of `organization.name`, shown by `policy_explain` (chosen).
-pub const ORGANIZATION_NAME_CHARS: CountBound = CountBound::new(1, 100);
+pub(crate) const ORGANIZATION_NAME_CHARS: CountBound = CountBound::new(1, 100);

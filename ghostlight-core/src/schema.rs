@@ -93,14 +93,14 @@ pub enum FieldType {
 }
 
 /// The `restrict_hosts` field every tool accepts.
-pub const RESTRICT_HOSTS: Field = Field::optional(
+pub(crate) const RESTRICT_HOSTS: Field = Field::optional(
     "restrict_hosts",
     FieldType::List { item: &FieldType::Text(HOST_PATTERN_CHARS), count: RESTRICTION_ENTRIES, unique: false },
     "Only these host patterns.",
 );
 
 /// The `restrict_capabilities` field every tool accepts.
-pub const RESTRICT_CAPABILITIES: Field = Field::optional(
+pub(crate) const RESTRICT_CAPABILITIES: Field = Field::optional(
     "restrict_capabilities",
     FieldType::List {
         item: &FieldType::Choice { values: &Capability::NAMES, default: None },
@@ -111,22 +111,22 @@ pub const RESTRICT_CAPABILITIES: Field = Field::optional(
 );
 
 /// The two restriction fields, appended to every tool's own fields.
-pub const RESTRICTIONS: [Field; 2] = [RESTRICT_HOSTS, RESTRICT_CAPABILITIES];
+pub(crate) const RESTRICTIONS: [Field; 2] = [RESTRICT_HOSTS, RESTRICT_CAPABILITIES];
 
 /// A selector's `name`.
-pub const SELECTOR_NAME: Field =
+pub(crate) const SELECTOR_NAME: Field =
     Field::required("name", FieldType::Text(crate::limits::SELECTOR_NAME_CHARS), "Accessible name.");
 /// A selector's optional `role` filter.
-pub const SELECTOR_ROLE: Field =
+pub(crate) const SELECTOR_ROLE: Field =
     Field::optional("role", FieldType::Choice { values: &ROLE_TOKENS, default: None }, "Role filter.");
 /// A selector's `exact` flag.
-pub const SELECTOR_EXACT: Field =
+pub(crate) const SELECTOR_EXACT: Field =
     Field::optional("exact", FieldType::Bool { default: Some(false) }, "Exact match.");
 /// The `selector` object's own fields.
-pub const SELECTOR_FIELDS: [Field; 3] = [SELECTOR_NAME, SELECTOR_ROLE, SELECTOR_EXACT];
+pub(crate) const SELECTOR_FIELDS: [Field; 3] = [SELECTOR_NAME, SELECTOR_ROLE, SELECTOR_EXACT];
 
 /// Role tokens accepted by a selector's `role`.
-pub const ROLE_TOKENS: [&str; 19] = {
+pub(crate) const ROLE_TOKENS: [&str; 19] = {
     let mut tokens = [""; 19];
     let mut i = 0;
     while i < 19 {
@@ -142,7 +142,7 @@ pub const ROLE_TOKENS: [&str; 19] = {
 /// The restriction fields are rendered without their count and length bounds: they repeat on
 /// all 24 tools, every model reads them on every turn, and the decoder's message states the
 /// bound when one is exceeded.
-pub fn render_input_schema(fields: &[Field], example: &Value) -> Value {
+pub(crate) fn render_input_schema(fields: &[Field], example: &Value) -> Value {
     let mut schema = render_object(fields.iter().chain(RESTRICTIONS.iter()));
     if let Some(Value::Object(properties)) = schema.get_mut("properties") {
         for restriction in &RESTRICTIONS {
@@ -329,7 +329,7 @@ pub enum FactType {
 }
 
 /// Facts that any envelope may carry whatever the tool: refusal reasons and their details.
-pub const COMMON_FACTS: [Fact; 4] = [
+pub(crate) const COMMON_FACTS: [Fact; 4] = [
     Fact::new(
         "host",
         FactType::String,
@@ -341,7 +341,7 @@ pub const COMMON_FACTS: [Fact; 4] = [
 ];
 
 /// Render the output schema: the envelope, whose `facts` lists this tool's facts.
-pub fn render_output_schema(facts: &[Fact]) -> Value {
+pub(crate) fn render_output_schema(facts: &[Fact]) -> Value {
     let facts_schema = render_fact_object(facts.iter().chain(COMMON_FACTS.iter()));
     json!({
         "type": "object",
@@ -410,7 +410,7 @@ fn render_fact_type(ty: &FactType) -> Value {
 /// tool's output schema. Members the schema does not list are allowed (fact objects are open,
 /// as the rendered schema says). Tests of adapters and hosts run every envelope they see
 /// through it, so the published schema stays truthful.
-pub fn fact_mismatches(declared: &[Fact], facts: &Map<String, Value>) -> Vec<String> {
+pub(crate) fn fact_mismatches(declared: &[Fact], facts: &Map<String, Value>) -> Vec<String> {
     let mut mismatches = Vec::new();
     let all: Vec<&Fact> = declared.iter().chain(COMMON_FACTS.iter()).collect();
     check_members(&all, facts, "facts", &mut mismatches);

@@ -5,7 +5,7 @@ use std::fs::OpenOptions;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-use ghostlight_core::executor::DiscardAudit;
+use ghostlight_core::DiscardAudit;
 use ghostlight_core::{AuditRecord, AuditSink};
 
 use crate::error::ConfigError;

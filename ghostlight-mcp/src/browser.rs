@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use ghostlight_core::authority::StartupPosture;
+use ghostlight_core::StartupPosture;
 use ghostlight_core::{BrowserPort, Ghostlight};
 use ghostlight_webdriver::{DriverSource, Engine, Sandbox, Startup, WebDriverBrowser, WebDriverConfig};
 

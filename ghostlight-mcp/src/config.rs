@@ -3,7 +3,7 @@
 //! Every section and key is optional and unknown keys are refused, so a typo is an error
 //! rather than a silently ignored rule. `[browser]` says which browser to drive; the authority
 //! sections are exactly the user settings document of
-//! [`ghostlight_core::authority::Settings`] (its `[browser] startup` key included).
+//! [`ghostlight_core::Settings`] (its `[browser] startup` key included).
 //!
 //! ```toml
 //! [browser]
@@ -38,7 +38,7 @@
 //! `$GHOSTLIGHT_CONFIG`, else `$XDG_CONFIG_HOME/ghostlight/config.toml` (or
 //! `~/.config/ghostlight/config.toml`) when it exists; the organization file is
 //! [`ORGANIZATION_PATH`] when it exists, parsed as
-//! [`ghostlight_core::authority::OrganizationSettings`] and compiled as
+//! [`ghostlight_core::OrganizationSettings`] and compiled as
 //! the organization layer (its ceilings bind every user setting).
 //!
 //! ```
@@ -56,11 +56,11 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use ghostlight_core::authority::{
+use ghostlight_core::{
     BrowserSettings, CapabilityRules, HostRules, OrganizationSettings, PrivacySettings, Settings,
     StartupPosture, TabSettings, UploadSettings,
 };
-use ghostlight_core::limits::{WINDOW_HEIGHT, WINDOW_WIDTH};
+use ghostlight_core::{WINDOW_HEIGHT, WINDOW_WIDTH};
 use serde::{Deserialize, Deserializer};
 use url::Url;
 
@@ -472,7 +472,7 @@ impl<'de> Deserialize<'de> for DriverUrl {
 
 #[cfg(test)]
 mod tests {
-    use ghostlight_core::authority::TabClosePolicy;
+    use ghostlight_core::TabClosePolicy;
     use ghostlight_core::{Capability, CapabilitySet};
 
     use super::*;

@@ -29,7 +29,7 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use ghostlight_core::limits::UPLOAD_TOTAL_MAX_BYTES;
+use ghostlight_core::port::UPLOAD_TOTAL_MAX_BYTES;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use subtle::ConstantTimeEq as _;

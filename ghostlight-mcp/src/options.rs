@@ -9,7 +9,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 
 use ghostlight_core::WorkspaceLimits;
-use ghostlight_core::authority::{AuthorityLayers, Settings, StartupPosture};
+use ghostlight_core::{AuthorityLayers, Settings, StartupPosture};
 
 use crate::config::{
     AuditDestination, BrowserEngine, CONFIG_ENV, ConfigFile, ConfigSources, DriverUrl, LoadedConfig,

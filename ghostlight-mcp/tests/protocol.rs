@@ -6,7 +6,7 @@ mod support;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use ghostlight_core::authority::MemoryAuditSink;
+use ghostlight_core::MemoryAuditSink;
 use ghostlight_core::testing::{ScriptedBrowser, ScriptedElement, ScriptedPage};
 use ghostlight_core::{Cancellation, Ghostlight, Status};
 use ghostlight_mcp::GhostlightServer;

@@ -22,7 +22,7 @@ mod support;
 use std::sync::Arc;
 use std::time::Duration;
 
-use ghostlight_core::authority::{AuthorityLayers, Settings};
+use ghostlight_core::{AuthorityLayers, Settings};
 use ghostlight_core::{Cancellation, Effect, Envelope, Ghostlight, Status, ToolResult};
 use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
 use serde_json::{Value, json};

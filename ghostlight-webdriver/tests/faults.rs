@@ -25,8 +25,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::{Hanging, Site, browser_main, driver_of, scenario, selected};
-use ghostlight_core::authority::{AuthorityLayers, Settings};
 use ghostlight_core::port::BrowserPort;
+use ghostlight_core::{AuthorityLayers, Settings};
 use ghostlight_core::{Cancellation, Ghostlight};
 use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
 use nix::sys::signal::{Signal, kill};

@@ -19,8 +19,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
-use ghostlight_core::authority::{AuthorityLayers, Settings};
 use ghostlight_core::port::NavigateInput;
+use ghostlight_core::{AuthorityLayers, Settings};
 use ghostlight_core::{Cancellation, Effect, Envelope, Ghostlight, Status, ToolName, ToolResult};
 use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
 use serde_json::{Value, json};

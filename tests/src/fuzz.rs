@@ -8,13 +8,13 @@
 
 use std::sync::Arc;
 
-use ghostlight_core::authority::{AuthorityLayers, HostPattern, Site};
-use ghostlight_core::envelope::Effect;
-use ghostlight_core::limits::HOST_PATTERN_CHARS;
-use ghostlight_core::testing::{ScriptedBrowser, ScriptedElement, ScriptedPage};
-use ghostlight_core::tools::flow::{
+use ghostlight_core::Effect;
+use ghostlight_core::fuzzing::HOST_PATTERN_CHARS;
+use ghostlight_core::fuzzing::{
     FlowRef, check_reference, find_references, is_json_pointer, resolve_arguments,
 };
+use ghostlight_core::testing::{ScriptedBrowser, ScriptedElement, ScriptedPage};
+use ghostlight_core::{AuthorityLayers, HostPattern, Site};
 use ghostlight_core::{Cancellation, Ghostlight, Pointer, Restrictions, ToolName, decode_call};
 use ghostlight_mcp::config::ConfigFile;
 use serde_json::Value;

@@ -225,7 +225,7 @@ impl StartupPosture {
     }
 }
 
-/// An organization's display name: 1 to [`ORGANIZATION_NAME_CHARS`] characters, no control
+/// An organization's display name: 1 to `ORGANIZATION_NAME_CHARS` characters, no control
 /// characters, not blank.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OrganizationName(String);

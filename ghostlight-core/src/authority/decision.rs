@@ -162,7 +162,7 @@ impl Blocked {
     /// The summary, e.g. `Blocked: browser_execute needs the execute capability, which the
     /// defaults layer denies.`
     ///
-    /// A summary stays within [`SUMMARY_CHARS`]: when a very long host and rule would exceed
+    /// A summary stays within `SUMMARY_CHARS`: when a very long host and rule would exceed
     /// it, the rule is left to the `rule` fact.
     pub fn summary(&self) -> String {
         let full = self.sentence(true);

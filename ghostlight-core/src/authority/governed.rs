@@ -58,7 +58,7 @@ impl Serialize for GovernedUrl {
 }
 
 /// Project `url` under `snapshot` (see the module documentation).
-pub fn govern(snapshot: &AuthoritySnapshot, url: &Url) -> GovernedUrl {
+pub(super) fn govern(snapshot: &AuthoritySnapshot, url: &Url) -> GovernedUrl {
     let Some(site) = Site::from_url(url) else {
         let blank = url.as_str() == "about:blank";
         let text = if blank { url.as_str().to_owned() } else { format!("{}:", url.scheme()) };
@@ -78,7 +78,7 @@ pub fn govern(snapshot: &AuthoritySnapshot, url: &Url) -> GovernedUrl {
 }
 
 impl AuthoritySnapshot {
-    /// [`govern`] under this snapshot.
+    /// `govern` under this snapshot.
     pub fn govern(&self, url: &Url) -> GovernedUrl {
         govern(self, url)
     }

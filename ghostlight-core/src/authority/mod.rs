@@ -22,7 +22,7 @@
 //! * `audit`: payload-free audit records and the [`AuditSink`] trait.
 //!
 //! ```
-//! use ghostlight_core::authority::{AuthorityLayers, Settings};
+//! use ghostlight_core::{AuthorityLayers, Settings};
 //! use ghostlight_core::{ToolName, decode_call};
 //! use serde_json::json;
 //!
@@ -53,20 +53,15 @@ mod snapshot;
 #[cfg(test)]
 mod properties;
 
-pub use crate::vocab::CredentialClass;
 pub use audit::{AuditDecision, AuditParent, AuditRecord, AuditSink, MemoryAuditSink};
-pub use classify::{Constraint, Destination, Requirement, classify};
+pub use classify::{Requirement, classify};
 pub use config::{
     BrowserSettings, CapabilityRules, Ceilings, HostRules, OrganizationIdentity, OrganizationName,
     OrganizationSettings, PrivacySettings, Settings, StartupPosture, TabClosePolicy, TabSettings, UploadRoot,
     UploadSettings,
 };
-pub use decision::{Admission, BlockReason, Blocked, CredentialHandoff, Refusal, authorize};
+pub use decision::{Admission, Blocked, CredentialHandoff, Refusal, authorize};
 pub use explain::{Explanation, policy_explain};
-pub use governed::{GovernedUrl, govern};
-pub use host::{HostName, HostPattern, HostPatternError, Site};
-pub use layers::{
-    AuthorityLayers, CapabilityLine, CompiledAuthority, Decider, HostRule, HostRuleKind, HostVerdict, Layer,
-    Polarity, Setting,
-};
+pub use host::{HostPattern, HostPatternError, Site};
+pub use layers::{AuthorityLayers, CompiledAuthority};
 pub use snapshot::AuthoritySnapshot;

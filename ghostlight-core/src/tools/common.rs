@@ -8,33 +8,33 @@ use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::selector::Selector;
 
 /// Optional `tab` handle.
-pub const TAB: Field = Field::optional("tab", FieldType::Handle(HandleKind::Tab), "Tab handle.");
+pub(crate) const TAB: Field = Field::optional("tab", FieldType::Handle(HandleKind::Tab), "Tab handle.");
 
 /// Optional `timeout_ms`.
-pub const TIMEOUT_MS: Field =
+pub(crate) const TIMEOUT_MS: Field =
     Field::optional("timeout_ms", FieldType::Integer(limits::TIMEOUT_MS), "Timeout (ms).");
 
 /// Optional `target` handle.
-pub const TARGET: Field =
+pub(crate) const TARGET: Field =
     Field::optional("target", FieldType::Handle(HandleKind::Target), "Target handle from inspect/find.");
 
 /// Optional `selector`, the sibling of `target`.
-pub const SELECTOR: Field =
+pub(crate) const SELECTOR: Field =
     Field::optional("selector", FieldType::Selector, "Control by name, instead of target.");
 
 /// Optional `view` handle from a screenshot.
-pub const VIEW: Field =
+pub(crate) const VIEW: Field =
     Field::optional("view", FieldType::Handle(HandleKind::View), "View handle from a screenshot.");
 
 /// Image-pixel `x` in a view.
-pub const X: Field = Field::optional("x", FieldType::Integer(limits::COORDINATE), "Image x (px).");
+pub(crate) const X: Field = Field::optional("x", FieldType::Integer(limits::COORDINATE), "Image x (px).");
 
 /// Image-pixel `y` in a view.
-pub const Y: Field = Field::optional("y", FieldType::Integer(limits::COORDINATE), "Image y (px).");
+pub(crate) const Y: Field = Field::optional("y", FieldType::Integer(limits::COORDINATE), "Image y (px).");
 
 /// The `opened_tabs` fact of the tools that act on a page: tabs the page opened by itself
 /// (`window.open`, `target="_blank"`) while the call ran, now controlled under these handles.
-pub const OPENED_TABS: Fact = Fact::new(
+pub(crate) const OPENED_TABS: Fact = Fact::new(
     "opened_tabs",
     FactType::ObjectArray(&[
         Fact::new("tab", FactType::String, "New tab handle."),
@@ -45,18 +45,18 @@ pub const OPENED_TABS: Fact = Fact::new(
 );
 
 /// The `network_error` fact of a page load that failed (closed category).
-pub const NETWORK_ERROR: Fact = Fact::new(
+pub(crate) const NETWORK_ERROR: Fact = Fact::new(
     "network_error",
     FactType::String,
     "Why the page did not load: name_not_resolved, connection_refused, connection_reset, timed_out, tls_error, port_blocked, offline, blocked or other.",
 );
 /// The `browser_code` fact of a page load that failed (the browser's own code).
-pub const BROWSER_CODE: Fact =
+pub(crate) const BROWSER_CODE: Fact =
     Fact::new("browser_code", FactType::String, "The browser's error code, e.g. ERR_NAME_NOT_RESOLVED.");
 
 /// The `landing` fact of the tools that may cause a navigation: the governed committed landing
 /// an action caused, if any.
-pub const LANDING: Fact = Fact::new(
+pub(crate) const LANDING: Fact = Fact::new(
     "landing",
     FactType::Object(&[
         Fact::new("url", FactType::String, "Governed URL."),
@@ -96,7 +96,7 @@ pub enum Location {
 }
 
 /// Read a `target`/`selector` pair: at most one may be present.
-pub fn read_target(
+pub(crate) fn read_target(
     reader: &mut ObjectReader<'_>,
     target: &'static Field,
     selector: &'static Field,
@@ -112,7 +112,7 @@ pub fn read_target(
 }
 
 /// Read a `view`, `x`, `y` triple: all three or none.
-pub fn read_view_point(
+pub(crate) fn read_view_point(
     reader: &mut ObjectReader<'_>,
     view: &'static Field,
     x: &'static Field,
@@ -131,7 +131,7 @@ pub fn read_view_point(
 }
 
 /// Read exactly one location branch: `target`/`selector`, or `view` + `x` + `y`.
-pub fn read_location(reader: &mut ObjectReader<'_>) -> Result<Location, DecodeError> {
+pub(crate) fn read_location(reader: &mut ObjectReader<'_>) -> Result<Location, DecodeError> {
     let target = read_target(reader, &TARGET, &SELECTOR)?;
     let point = read_view_point(reader, &VIEW, &X, &Y)?;
     match (target, point) {
@@ -146,6 +146,6 @@ pub fn read_location(reader: &mut ObjectReader<'_>) -> Result<Location, DecodeEr
 }
 
 /// The timeout in milliseconds, defaulting to the contract's default.
-pub fn read_timeout(reader: &mut ObjectReader<'_>) -> Result<u64, DecodeError> {
+pub(crate) fn read_timeout(reader: &mut ObjectReader<'_>) -> Result<u64, DecodeError> {
     reader.int_or_default(&TIMEOUT_MS)
 }

@@ -33,7 +33,7 @@ wire_choice! {
 }
 
 /// The member name of a reference object.
-pub const FLOW_REF: &str = "flow_ref";
+pub(crate) const FLOW_REF: &str = "flow_ref";
 const REF_STEP: &str = "step";
 const REF_POINTER: &str = "pointer";
 

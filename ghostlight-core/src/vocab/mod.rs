@@ -13,5 +13,5 @@ mod wire;
 pub use credential::CredentialClass;
 pub use diagnose::{DiagnoseDetail, DiagnoseSource};
 pub use input::{FillValue, Key, Modifier, MouseButton, NamedKey, ScrollDirection};
-pub use wire::WireChoice;
+pub(crate) use wire::WireChoice;
 pub(crate) use wire::wire_choice;

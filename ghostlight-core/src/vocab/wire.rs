@@ -1,7 +1,7 @@
 //! Closed string enumerations and their wire names.
 
 /// A closed string enumeration: a `Choice` field's values, decoded by name.
-pub trait WireChoice: Sized + Copy + 'static {
+pub(crate) trait WireChoice: Sized + Copy + 'static {
     /// Accepted wire values, in declaration order (also rendered into the schema).
     const NAMES: &'static [&'static str];
     /// The value for a wire name.

@@ -29,8 +29,8 @@ mod bare;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ghostlight_core::authority::{AuthorityLayers, Settings};
 use ghostlight_core::port::TabRef;
+use ghostlight_core::{AuthorityLayers, Settings};
 use ghostlight_core::{BrowserPort, Cancellation, Envelope, Ghostlight, Status};
 use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
 use serde_json::{Value, json};

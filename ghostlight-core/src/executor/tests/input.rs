@@ -37,7 +37,7 @@ fn browser() -> ScriptedBrowser {
                 .element(ScriptedElement::file_input("Resume"))
                 .element(
                     ScriptedElement::file_input("Secret key")
-                        .credential(crate::authority::CredentialClass::Password),
+                        .credential(crate::vocab::CredentialClass::Password),
                 )
                 .element(ScriptedElement::button("Send").navigates_to(NEXT))
                 .element(ScriptedElement::link("Next", NEXT)),
