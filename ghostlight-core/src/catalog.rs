@@ -11,10 +11,10 @@ use crate::request::{Call, Request, Restrictions};
 use crate::schema::{
     Fact, Field, RESTRICT_CAPABILITIES, RESTRICT_HOSTS, render_input_schema, render_output_schema,
 };
-use crate::tools;
+use crate::tools::{self, Tool};
 
-macro_rules! tool_names {
-    ($($variant:ident => $wire:literal),+ $(,)?) => {
+macro_rules! declare_tool_names {
+    ($($variant:ident => $wire:literal, $module:ident, $request:ident;)+) => {
         /// The name of one of the 24 tools.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ToolName {
@@ -35,35 +35,13 @@ macro_rules! tool_names {
                 match name { $($wire => Some(ToolName::$variant),)+ _ => None }
             }
         }
+
+        /// The 24 tools in the specification's order.
+        pub static CATALOG: [ToolDeclaration; 24] =
+            [$(<tools::$module::$request as Tool>::DECLARATION),+];
     };
 }
-
-tool_names! {
-    Tabs => "browser_tabs",
-    Navigate => "browser_navigate",
-    History => "browser_history",
-    Window => "browser_window",
-    Read => "browser_read",
-    Inspect => "browser_inspect",
-    Find => "browser_find",
-    Screenshot => "browser_screenshot",
-    Click => "browser_click",
-    Scroll => "browser_scroll",
-    Hover => "browser_hover",
-    FillForm => "browser_fill_form",
-    TypeText => "browser_type_text",
-    PressKey => "browser_press_key",
-    Drag => "browser_drag",
-    Wait => "browser_wait",
-    Dialog => "browser_dialog",
-    Upload => "browser_upload",
-    Execute => "browser_execute",
-    Sequence => "browser_sequence",
-    Flow => "browser_flow",
-    Record => "browser_record",
-    Diagnose => "browser_diagnose",
-    PolicyExplain => "policy_explain",
-}
+tools::tool_table!(declare_tool_names);
 
 impl ToolName {
     /// Whether the tool composes other tools (`browser_sequence`, `browser_flow`).
@@ -108,9 +86,6 @@ impl Annotations {
     }
 }
 
-/// A decoder: reads a tool's arguments from a reader over its declared fields.
-pub(crate) type DecodeFn = fn(&mut ObjectReader<'_>) -> Result<Request, DecodeError>;
-
 /// One tool, declared once: what the model sees and how its arguments are decoded.
 #[derive(Debug)]
 pub struct ToolDeclaration {
@@ -128,7 +103,6 @@ pub struct ToolDeclaration {
     pub facts: &'static [Fact],
     /// MCP annotations.
     pub annotations: Annotations,
-    pub(crate) decode: DecodeFn,
 }
 
 impl ToolDeclaration {
@@ -166,34 +140,6 @@ impl ToolDeclaration {
     }
 }
 
-/// The 24 tools in the specification's order.
-pub static CATALOG: [ToolDeclaration; 24] = [
-    tools::tabs::DECLARATION,
-    tools::navigate::DECLARATION,
-    tools::history::DECLARATION,
-    tools::window::DECLARATION,
-    tools::read::DECLARATION,
-    tools::inspect::DECLARATION,
-    tools::find::DECLARATION,
-    tools::screenshot::DECLARATION,
-    tools::click::DECLARATION,
-    tools::scroll::DECLARATION,
-    tools::hover::DECLARATION,
-    tools::fill_form::DECLARATION,
-    tools::type_text::DECLARATION,
-    tools::press_key::DECLARATION,
-    tools::drag::DECLARATION,
-    tools::wait::DECLARATION,
-    tools::dialog::DECLARATION,
-    tools::upload::DECLARATION,
-    tools::execute::DECLARATION,
-    tools::sequence::DECLARATION,
-    tools::flow::DECLARATION,
-    tools::record::DECLARATION,
-    tools::diagnose::DECLARATION,
-    tools::policy_explain::DECLARATION,
-];
-
 /// The whole catalog as MCP `tools/list` carries it: an array of
 /// `{name, title, description, inputSchema, outputSchema, annotations}`.
 pub fn render_catalog() -> Value {
@@ -204,7 +150,7 @@ pub fn render_catalog() -> Value {
 pub fn decode_call(tool: ToolName, arguments: &Value) -> Result<Call, DecodeError> {
     let declaration = tool.declaration();
     let mut reader = ObjectReader::new(arguments, Pointer::root(), declaration.fields, true)?;
-    let request = (declaration.decode)(&mut reader)?;
+    let request = Request::decode(tool, &mut reader)?;
     let restrictions = decode_restrictions(&mut reader)?;
     reader.finish();
     Ok(Call { request, restrictions })
@@ -215,7 +161,7 @@ pub fn decode_call(tool: ToolName, arguments: &Value) -> Result<Call, DecodeErro
 pub fn decode_child(tool: ToolName, arguments: &Value, at: Pointer) -> Result<Request, DecodeError> {
     let declaration = tool.declaration();
     let mut reader = ObjectReader::new(arguments, at, declaration.fields, false)?;
-    let request = (declaration.decode)(&mut reader)?;
+    let request = Request::decode(tool, &mut reader)?;
     reader.finish();
     Ok(request)
 }

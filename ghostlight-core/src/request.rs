@@ -1,13 +1,12 @@
 //! The typed request: one variant per tool, each holding exactly one decoded branch.
 
+use crate::authority::Constraint;
 use crate::authority::HostPattern;
 use crate::capability::CapabilitySet;
 use crate::catalog::ToolName;
-use crate::tools::{
-    click, diagnose, dialog, drag, execute, fill_form, find, flow, history, hover, inspect, navigate,
-    policy_explain, press_key, read, record, screenshot, scroll, sequence, tabs, type_text, upload, wait,
-    window,
-};
+use crate::decode::{DecodeError, ObjectReader};
+use crate::handles::Handle;
+use crate::tools::{self, Tool};
 
 /// A decoded top-level call: the request and the invocation's restrictions.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,106 +26,48 @@ pub struct Restrictions {
     pub capabilities: Option<CapabilitySet>,
 }
 
-/// A typed request for one of the 24 tools.
-#[derive(Debug, Clone, PartialEq)]
-#[allow(missing_docs)] // Each variant is the tool of the same name.
-pub enum Request {
-    Tabs(tabs::TabsRequest),
-    Navigate(navigate::NavigateRequest),
-    History(history::HistoryRequest),
-    Window(window::WindowRequest),
-    Read(read::ReadRequest),
-    Inspect(inspect::InspectRequest),
-    Find(find::FindRequest),
-    Screenshot(screenshot::ScreenshotRequest),
-    Click(click::ClickRequest),
-    Scroll(scroll::ScrollRequest),
-    Hover(hover::HoverRequest),
-    FillForm(fill_form::FillFormRequest),
-    TypeText(type_text::TypeTextRequest),
-    PressKey(press_key::PressKeyRequest),
-    Drag(drag::DragRequest),
-    Wait(wait::WaitRequest),
-    Dialog(dialog::DialogRequest),
-    Upload(upload::UploadRequest),
-    Execute(execute::ExecuteRequest),
-    Sequence(sequence::SequenceRequest),
-    Flow(flow::FlowRequest),
-    Record(record::RecordRequest),
-    Diagnose(diagnose::DiagnoseRequest),
-    PolicyExplain(policy_explain::PolicyExplainRequest),
-}
+macro_rules! declare_requests {
+    ($($variant:ident => $wire:literal, $module:ident, $request:ident;)+) => {
+        /// A typed request for one of the 24 tools.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum Request {
+            $(#[doc = concat!("`", $wire, "`")] $variant(tools::$module::$request)),+
+        }
 
-macro_rules! each_request {
-    ($self:expr, $r:ident => $body:expr) => {
-        match $self {
-            Request::Tabs($r) => $body,
-            Request::Navigate($r) => $body,
-            Request::History($r) => $body,
-            Request::Window($r) => $body,
-            Request::Read($r) => $body,
-            Request::Inspect($r) => $body,
-            Request::Find($r) => $body,
-            Request::Screenshot($r) => $body,
-            Request::Click($r) => $body,
-            Request::Scroll($r) => $body,
-            Request::Hover($r) => $body,
-            Request::FillForm($r) => $body,
-            Request::TypeText($r) => $body,
-            Request::PressKey($r) => $body,
-            Request::Drag($r) => $body,
-            Request::Wait($r) => $body,
-            Request::Dialog($r) => $body,
-            Request::Upload($r) => $body,
-            Request::Execute($r) => $body,
-            Request::Sequence($r) => $body,
-            Request::Flow($r) => $body,
-            Request::Record($r) => $body,
-            Request::Diagnose($r) => $body,
-            Request::PolicyExplain($r) => $body,
+        impl Request {
+            /// The tool this request is for.
+            pub fn tool(&self) -> ToolName {
+                match self { $(Request::$variant(_) => ToolName::$variant),+ }
+            }
+
+            /// The capabilities this request requires, exactly as the specification's table
+            /// states (composite wrappers require none: their steps are classified one by one).
+            pub fn capabilities(&self) -> CapabilitySet {
+                match self { $(Request::$variant(r) => r.capabilities()),+ }
+            }
+
+            /// The tab the request names explicitly, if any.
+            pub fn tab(&self) -> Option<&Handle> {
+                match self { $(Request::$variant(r) => r.tab()),+ }
+            }
+
+            /// Whether the request acts on a tab's page (see [`Tool::tab_bound`]).
+            pub(crate) fn tab_bound(&self) -> bool {
+                match self { $(Request::$variant(r) => r.tab_bound()),+ }
+            }
+
+            /// Constraints beyond capabilities and hosts (see [`Tool::constraints`]).
+            pub(crate) fn constraints(&self) -> &'static [Constraint] {
+                match self { $(Request::$variant(r) => r.constraints()),+ }
+            }
+
+            /// Decode `tool`'s own fields from `reader`.
+            pub(crate) fn decode(tool: ToolName, reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+                match tool {
+                    $(ToolName::$variant => <tools::$module::$request as Tool>::decode(reader).map(Request::$variant)),+
+                }
+            }
         }
     };
 }
-
-impl Request {
-    /// The tool this request is for.
-    pub fn tool(&self) -> ToolName {
-        match self {
-            Request::Tabs(_) => ToolName::Tabs,
-            Request::Navigate(_) => ToolName::Navigate,
-            Request::History(_) => ToolName::History,
-            Request::Window(_) => ToolName::Window,
-            Request::Read(_) => ToolName::Read,
-            Request::Inspect(_) => ToolName::Inspect,
-            Request::Find(_) => ToolName::Find,
-            Request::Screenshot(_) => ToolName::Screenshot,
-            Request::Click(_) => ToolName::Click,
-            Request::Scroll(_) => ToolName::Scroll,
-            Request::Hover(_) => ToolName::Hover,
-            Request::FillForm(_) => ToolName::FillForm,
-            Request::TypeText(_) => ToolName::TypeText,
-            Request::PressKey(_) => ToolName::PressKey,
-            Request::Drag(_) => ToolName::Drag,
-            Request::Wait(_) => ToolName::Wait,
-            Request::Dialog(_) => ToolName::Dialog,
-            Request::Upload(_) => ToolName::Upload,
-            Request::Execute(_) => ToolName::Execute,
-            Request::Sequence(_) => ToolName::Sequence,
-            Request::Flow(_) => ToolName::Flow,
-            Request::Record(_) => ToolName::Record,
-            Request::Diagnose(_) => ToolName::Diagnose,
-            Request::PolicyExplain(_) => ToolName::PolicyExplain,
-        }
-    }
-
-    /// The capabilities this request requires, exactly as the specification's table states
-    /// (composite wrappers require none: their steps are classified one by one).
-    pub fn capabilities(&self) -> CapabilitySet {
-        each_request!(self, r => r.capabilities())
-    }
-
-    /// The tab the request names explicitly, if any.
-    pub fn tab(&self) -> Option<&crate::handles::Handle> {
-        each_request!(self, r => r.tab())
-    }
-}
+tools::tool_table!(declare_requests);

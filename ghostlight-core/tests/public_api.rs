@@ -43,7 +43,8 @@ fn surface(module: &str, file: &str) -> BTreeSet<String> {
                 let kind = if kind == "async" { words.get(2).copied().unwrap_or(kind) } else { kind };
                 let at = words.iter().position(|w| *w == kind).map_or(2, |i| i + 1);
                 if let Some(name) = words.get(at) {
-                    let name: String = name.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                    let name: String =
+                        name.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
                     names.insert(format!("{module}::{name} ({kind})"));
                 }
             }

@@ -27,11 +27,14 @@
 //!   the credential preflight for `browser_fill_form`, `browser_type_text` and
 //!   `browser_upload`.
 //!
+//! Each tool states its own tab-binding and constraints next to its request (`Tool::tab_bound`,
+//! `Tool::constraints` in `tools/<name>.rs`); this module gathers them.
+//!
 //! A [`Requirement`] holds only typed, value-free data (tool, capability set, site, flags), so
 //! audit records built from it cannot carry a payload.
 
 use super::host::Site;
-use crate::capability::{Capability, CapabilitySet};
+use crate::capability::CapabilitySet;
 use crate::catalog::ToolName;
 use crate::request::Request;
 
@@ -120,20 +123,8 @@ pub fn classify(request: &Request) -> Requirement {
         }),
         _ => None,
     };
-    let tab_bound = match tool {
-        ToolName::Tabs
-        | ToolName::Navigate
-        | ToolName::Sequence
-        | ToolName::Flow
-        | ToolName::PolicyExplain => false,
-        ToolName::Window | ToolName::Record => !capabilities.is_empty(),
-        _ => true,
-    };
-    let constraints: &'static [Constraint] = match tool {
-        ToolName::Tabs if capabilities.contains(Capability::Action) => &[Constraint::TabClose],
-        ToolName::FillForm | ToolName::TypeText | ToolName::Upload => &[Constraint::CredentialPreflight],
-        _ => &[],
-    };
+    let tab_bound = request.tab_bound();
+    let constraints = request.constraints();
     Requirement { tool, capabilities, destination, tab_bound, constraints }
 }
 
@@ -150,6 +141,7 @@ mod classification_table {
     use serde_json::{Value, json};
 
     use super::*;
+    use crate::capability::Capability;
     use crate::capability::Capability::{Action as A, Execute as X, Read as R, Write as W};
     use crate::catalog::decode_call;
 

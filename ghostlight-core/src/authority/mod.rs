@@ -54,6 +54,7 @@ mod snapshot;
 mod properties;
 
 pub use audit::{AuditDecision, AuditParent, AuditRecord, AuditSink, MemoryAuditSink};
+pub(crate) use classify::Constraint;
 pub use classify::{Requirement, classify};
 pub use config::{
     BrowserSettings, CapabilityRules, Ceilings, HostRules, OrganizationIdentity, OrganizationName,

@@ -34,6 +34,7 @@ use crate::handles::{Handle, HandleKind};
 use crate::language::count;
 use crate::limits::FLOW_CAPTURE_BUDGET_BYTES;
 use crate::request::Request;
+use crate::tools::Tool;
 use crate::tools::flow::{ChildError, FlowChild, FlowRequest, FlowStep, OnError, ReferenceProblem};
 use crate::tools::navigate::Destination;
 use crate::tools::sequence::SequenceRequest;

@@ -1,11 +1,11 @@
 //! `browser_click`: click a current semantic target or a point in a current screenshot.
 
+use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::Handle;
 use crate::limits;
-use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::{
     LANDING, Location, OPENED_TABS, SELECTOR, TAB, TARGET, TIMEOUT_MS, VIEW, X, Y, read_location,
@@ -38,7 +38,6 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         OPENED_TABS,
     ],
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
-    decode,
 };
 
 /// A decoded `browser_click` call.
@@ -56,29 +55,36 @@ pub struct ClickRequest {
     pub timeout_ms: u64,
 }
 
-impl ClickRequest {
+impl Tool for ClickRequest {
+    const DECLARATION: ToolDeclaration = DECLARATION;
+
+    fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
+        decode(reader)
+    }
+
     /// `action`.
-    pub fn capabilities(&self) -> CapabilitySet {
+    fn capabilities(&self) -> CapabilitySet {
         CapabilitySet::of(&[Capability::Action])
     }
 
     /// The explicitly named tab.
-    pub fn tab(&self) -> Option<&Handle> {
+    fn tab(&self) -> Option<&Handle> {
         self.tab.as_ref()
     }
 }
 
-fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+fn decode(reader: &mut ObjectReader<'_>) -> Result<ClickRequest, DecodeError> {
     let tab = reader.handle(&TAB)?;
     let button = reader.choice_or_default::<MouseButton>(&BUTTON)?;
     let click_count = reader.int_or_default(&CLICK_COUNT)?;
     let timeout_ms = read_timeout(reader)?;
     let location = read_location(reader)?;
-    Ok(Request::Click(ClickRequest { location, tab, button, click_count, timeout_ms }))
+    Ok(ClickRequest { location, tab, button, click_count, timeout_ms })
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::request::Request;
     use serde_json::{Value, json};
 
     use super::*;

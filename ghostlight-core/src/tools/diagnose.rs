@@ -1,11 +1,11 @@
 //! `browser_diagnose`: bounded console and network evidence for a controlled tab.
 
+use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::Handle;
 use crate::limits::{DIAGNOSE_CURSOR_CHARS, DIAGNOSE_LIMIT, DIAGNOSE_MATCH_CHARS};
-use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::TAB;
 use crate::vocab::WireChoice;
@@ -62,7 +62,6 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         ),
     ],
     annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: true },
-    decode,
 };
 
 /// A decoded `browser_diagnose` call.
@@ -82,30 +81,37 @@ pub struct DiagnoseRequest {
     pub limit: u64,
 }
 
-impl DiagnoseRequest {
+impl Tool for DiagnoseRequest {
+    const DECLARATION: ToolDeclaration = DECLARATION;
+
+    fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
+        decode(reader)
+    }
+
     /// `read`.
-    pub fn capabilities(&self) -> CapabilitySet {
+    fn capabilities(&self) -> CapabilitySet {
         CapabilitySet::of(&[Capability::Read])
     }
 
     /// The explicitly named tab.
-    pub fn tab(&self) -> Option<&Handle> {
+    fn tab(&self) -> Option<&Handle> {
         self.tab.as_ref()
     }
 }
 
-fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+fn decode(reader: &mut ObjectReader<'_>) -> Result<DiagnoseRequest, DecodeError> {
     let tab = reader.handle(&TAB)?;
     let source = reader.choice_or_default::<DiagnoseSource>(&SOURCE)?;
     let detail = reader.choice_or_default::<DiagnoseDetail>(&DETAIL)?;
     let pattern = reader.text(&MATCH)?;
     let after = reader.text(&AFTER)?;
     let limit = reader.int_or_default(&LIMIT)?;
-    Ok(Request::Diagnose(DiagnoseRequest { tab, source, detail, pattern, after, limit }))
+    Ok(DiagnoseRequest { tab, source, detail, pattern, after, limit })
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::request::Request;
     use serde_json::json;
 
     use super::*;

@@ -2,12 +2,12 @@
 
 use std::fmt;
 
+use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::Handle;
 use crate::limits::DIALOG_TEXT_CHARS;
-use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::{OPENED_TABS, TAB};
 use crate::vocab::WireChoice;
@@ -51,7 +51,6 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         OPENED_TABS,
     ],
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
-    decode,
 };
 
 /// One decoded dialog action with exactly the inputs its branch takes.
@@ -103,9 +102,15 @@ pub struct DialogRequest {
     pub tab: Option<Handle>,
 }
 
-impl DialogRequest {
+impl Tool for DialogRequest {
+    const DECLARATION: ToolDeclaration = DECLARATION;
+
+    fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
+        decode(reader)
+    }
+
     /// `read` for status; `action` for accept, dismiss and respond.
-    pub fn capabilities(&self) -> CapabilitySet {
+    fn capabilities(&self) -> CapabilitySet {
         match self.action {
             DialogAction::Status => CapabilitySet::of(&[Capability::Read]),
             _ => CapabilitySet::of(&[Capability::Action]),
@@ -113,12 +118,12 @@ impl DialogRequest {
     }
 
     /// The explicitly named tab.
-    pub fn tab(&self) -> Option<&Handle> {
+    fn tab(&self) -> Option<&Handle> {
         self.tab.as_ref()
     }
 }
 
-fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+fn decode(reader: &mut ObjectReader<'_>) -> Result<DialogRequest, DecodeError> {
     let action = reader.choice::<Action>(&ACTION)?;
     let text = reader.text(&TEXT)?;
     let tab = reader.handle(&TAB)?;
@@ -131,11 +136,12 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
         (Action::Accept, None) => DialogAction::Accept,
         (Action::Dismiss, None) => DialogAction::Dismiss,
     };
-    Ok(Request::Dialog(DialogRequest { action, tab }))
+    Ok(DialogRequest { action, tab })
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::request::Request;
     use serde_json::json;
 
     use super::*;

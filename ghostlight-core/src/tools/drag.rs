@@ -1,12 +1,12 @@
 //! `browser_drag`: drag one semantic target to another, or between two points in a current
 //! screenshot.
 
+use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::{Handle, HandleKind};
 use crate::limits;
-use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::{LANDING, OPENED_TABS};
 use crate::tools::common::{TAB, TIMEOUT_MS, TargetRef, VIEW, read_target, read_timeout};
@@ -50,7 +50,6 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         OPENED_TABS,
     ],
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
-    decode,
 };
 
 /// A point in a view's image, in pixels from the top-left `(0, 0)`.
@@ -94,19 +93,25 @@ pub struct DragRequest {
     pub timeout_ms: u64,
 }
 
-impl DragRequest {
+impl Tool for DragRequest {
+    const DECLARATION: ToolDeclaration = DECLARATION;
+
+    fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
+        decode(reader)
+    }
+
     /// `action`.
-    pub fn capabilities(&self) -> CapabilitySet {
+    fn capabilities(&self) -> CapabilitySet {
         CapabilitySet::of(&[Capability::Action])
     }
 
     /// The explicitly named tab.
-    pub fn tab(&self) -> Option<&Handle> {
+    fn tab(&self) -> Option<&Handle> {
         self.tab.as_ref()
     }
 }
 
-fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+fn decode(reader: &mut ObjectReader<'_>) -> Result<DragRequest, DecodeError> {
     let source = read_target(reader, &SOURCE_TARGET, &SOURCE_SELECTOR)?;
     let destination = read_target(reader, &DESTINATION_TARGET, &DESTINATION_SELECTOR)?;
     let view = reader.handle(&VIEW)?;
@@ -153,11 +158,12 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
         },
         (None, None) => return Err(reader.missing_one_of(&[&SOURCE_TARGET, &SOURCE_SELECTOR, &VIEW])),
     };
-    Ok(Request::Drag(DragRequest { path, tab, timeout_ms }))
+    Ok(DragRequest { path, tab, timeout_ms })
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::request::Request;
     use serde_json::{Value, json};
 
     use super::*;

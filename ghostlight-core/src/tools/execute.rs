@@ -5,12 +5,12 @@
 
 use std::fmt;
 
+use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader};
 use crate::handles::Handle;
 use crate::limits;
-use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::{LANDING, OPENED_TABS, TAB, TIMEOUT_MS, read_timeout};
 
@@ -46,7 +46,6 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         OPENED_TABS,
     ],
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
-    decode,
 };
 
 /// A decoded `browser_execute` call. Its `Debug` form never shows the script.
@@ -62,14 +61,20 @@ pub struct ExecuteRequest {
     pub timeout_ms: u64,
 }
 
-impl ExecuteRequest {
+impl Tool for ExecuteRequest {
+    const DECLARATION: ToolDeclaration = DECLARATION;
+
+    fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
+        decode(reader)
+    }
+
     /// `execute`.
-    pub fn capabilities(&self) -> CapabilitySet {
+    fn capabilities(&self) -> CapabilitySet {
         CapabilitySet::of(&[Capability::Execute])
     }
 
     /// The explicitly named tab.
-    pub fn tab(&self) -> Option<&Handle> {
+    fn tab(&self) -> Option<&Handle> {
         self.tab.as_ref()
     }
 }
@@ -85,7 +90,7 @@ impl fmt::Debug for ExecuteRequest {
     }
 }
 
-fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+fn decode(reader: &mut ObjectReader<'_>) -> Result<ExecuteRequest, DecodeError> {
     let script = reader.text(&SCRIPT)?;
     let tab = reader.handle(&TAB)?;
     let max_result_chars = reader.int_or_default(&MAX_RESULT_CHARS)?;
@@ -94,11 +99,12 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
     if script.trim().is_empty() {
         return Err(reader.invalid(&SCRIPT, DecodeErrorKind::InvalidValue, "must not be blank"));
     }
-    Ok(Request::Execute(ExecuteRequest { tab, script, max_result_chars, timeout_ms }))
+    Ok(ExecuteRequest { tab, script, max_result_chars, timeout_ms })
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::request::Request;
     use serde_json::{Value, json};
 
     use super::*;

@@ -2,12 +2,13 @@
 
 use std::fmt;
 
+use crate::authority::Constraint;
+use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer};
 use crate::handles::{Handle, HandleKind};
 use crate::limits;
-use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::{LANDING, OPENED_TABS};
 use crate::tools::common::{SELECTOR, TAB, TARGET, TIMEOUT_MS, TargetRef, read_target, read_timeout};
@@ -48,7 +49,6 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         OPENED_TABS,
     ],
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
-    decode,
 };
 
 /// One control to fill and the value it receives.
@@ -90,20 +90,31 @@ pub struct FillFormRequest {
     pub timeout_ms: u64,
 }
 
-impl FillFormRequest {
+impl Tool for FillFormRequest {
+    const DECLARATION: ToolDeclaration = DECLARATION;
+
+    fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
+        decode(reader)
+    }
+
     /// `read + write`, plus `action` when a submit control is given.
-    pub fn capabilities(&self) -> CapabilitySet {
+    fn capabilities(&self) -> CapabilitySet {
         let fill = CapabilitySet::of(&[Capability::Read, Capability::Write]);
         if self.submit.is_some() { fill.with(Capability::Action) } else { fill }
     }
 
     /// The explicitly named tab.
-    pub fn tab(&self) -> Option<&Handle> {
+    fn tab(&self) -> Option<&Handle> {
         self.tab.as_ref()
+    }
+
+    /// Credential-class targets stop the call before any value is dispatched.
+    fn constraints(&self) -> &'static [Constraint] {
+        &[Constraint::CredentialPreflight]
     }
 }
 
-fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+fn decode(reader: &mut ObjectReader<'_>) -> Result<FillFormRequest, DecodeError> {
     let fields = reader.list(&FIELDS, decode_item)?;
     let submit = read_target(reader, &SUBMIT_TARGET, &SUBMIT_SELECTOR)?;
     let tab = reader.handle(&TAB)?;
@@ -119,7 +130,7 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
             ));
         }
     }
-    Ok(Request::FillForm(FillFormRequest { fields, submit, tab, timeout_ms }))
+    Ok(FillFormRequest { fields, submit, tab, timeout_ms })
 }
 
 fn decode_item(value: &serde_json::Value, at: Pointer) -> Result<FillField, DecodeError> {
@@ -134,6 +145,7 @@ fn decode_item(value: &serde_json::Value, at: Pointer) -> Result<FillField, Deco
 
 #[cfg(test)]
 mod tests {
+    use crate::request::Request;
     use serde_json::{Value, json};
 
     use super::*;

@@ -1,11 +1,11 @@
 //! `browser_find`: find current semantic targets by visible or accessible text.
 
+use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader};
 use crate::handles::Handle;
 use crate::limits;
-use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::TAB;
 use crate::vocab::WireChoice;
@@ -55,7 +55,6 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         Fact::new("matches", FactType::Rows(&MATCH), "Ranked matches as rows, best first."),
     ],
     annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: true },
-    decode,
 };
 
 /// A decoded `browser_find` call.
@@ -71,19 +70,25 @@ pub struct FindRequest {
     pub max_results: u64,
 }
 
-impl FindRequest {
+impl Tool for FindRequest {
+    const DECLARATION: ToolDeclaration = DECLARATION;
+
+    fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
+        decode(reader)
+    }
+
     /// `read`.
-    pub fn capabilities(&self) -> CapabilitySet {
+    fn capabilities(&self) -> CapabilitySet {
         CapabilitySet::of(&[Capability::Read])
     }
 
     /// The explicitly named tab.
-    pub fn tab(&self) -> Option<&Handle> {
+    fn tab(&self) -> Option<&Handle> {
         self.tab.as_ref()
     }
 }
 
-fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+fn decode(reader: &mut ObjectReader<'_>) -> Result<FindRequest, DecodeError> {
     let text = reader.text(&TEXT)?;
     let tab = reader.handle(&TAB)?;
     let scope = reader.choice_or_default::<FindScope>(&SCOPE)?;
@@ -92,11 +97,12 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
     if text.trim().is_empty() {
         return Err(reader.invalid(&TEXT, DecodeErrorKind::InvalidValue, "must contain visible characters"));
     }
-    Ok(Request::Find(FindRequest { tab, text, scope, max_results }))
+    Ok(FindRequest { tab, text, scope, max_results })
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::request::Request;
     use serde_json::{Value, json};
 
     use super::*;

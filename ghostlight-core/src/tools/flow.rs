@@ -11,6 +11,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::tools::Tool;
 use crate::capability::CapabilitySet;
 use crate::catalog::{Annotations, ToolDeclaration, ToolName, decode_child};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer, json_type};
@@ -88,7 +89,6 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         ),
     ],
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
-    decode,
 };
 
 /// An explicit reference to a value in an earlier step's canonical result envelope.
@@ -391,16 +391,6 @@ pub struct FlowRequest {
 }
 
 impl FlowRequest {
-    /// The wrapper requires no capability; each step is classified on its own.
-    pub fn capabilities(&self) -> CapabilitySet {
-        CapabilitySet::EMPTY
-    }
-
-    /// The explicitly named tab.
-    pub fn tab(&self) -> Option<&Handle> {
-        self.tab.as_ref()
-    }
-
     /// The step ids, in order.
     pub fn step_ids(&self) -> Vec<&str> {
         self.steps.iter().map(|step| step.id.as_str()).collect()
@@ -452,12 +442,35 @@ impl FlowRequest {
     }
 }
 
+impl Tool for FlowRequest {
+    const DECLARATION: ToolDeclaration = DECLARATION;
+
+    fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
+        decode(reader)
+    }
+
+    /// The wrapper requires no capability; each step is classified on its own.
+    fn capabilities(&self) -> CapabilitySet {
+        CapabilitySet::EMPTY
+    }
+
+    /// The explicitly named tab.
+    fn tab(&self) -> Option<&Handle> {
+        self.tab.as_ref()
+    }
+
+    /// Not tab-bound: its steps are classified one by one.
+    fn tab_bound(&self) -> bool {
+        false
+    }
+}
+
 /// `/steps/i/arguments`.
 fn arguments_pointer(step_index: usize) -> Pointer {
     Pointer::root().key(STEPS.name).index(step_index).key(ARGUMENTS.name)
 }
 
-fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+fn decode(reader: &mut ObjectReader<'_>) -> Result<FlowRequest, DecodeError> {
     let tab = reader.handle(&TAB)?;
     let on_error = reader.choice_or_default::<OnError>(&ON_ERROR)?;
     let dry_run = reader.bool_or_default(&DRY_RUN)?;
@@ -465,7 +478,7 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
     let mut seen: Vec<String> = Vec::new();
     let steps = reader.list(&STEPS, |value, at| decode_step(value, at, tab.as_ref(), &mut seen))?;
     let steps = steps.ok_or_else(|| reader.missing(&STEPS))?;
-    Ok(Request::Flow(FlowRequest { steps, on_error, dry_run, tab, timeout_ms }))
+    Ok(FlowRequest { steps, on_error, dry_run, tab, timeout_ms })
 }
 
 /// Decode step `/steps/i` at `at`; `seen` holds the ids of the steps before it.

@@ -1,10 +1,10 @@
 //! `browser_history`: move through history or reload.
 
+use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::Handle;
-use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::{BROWSER_CODE, NETWORK_ERROR, TAB, TIMEOUT_MS, read_timeout};
 use crate::vocab::WireChoice;
@@ -48,7 +48,6 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         BROWSER_CODE,
     ],
     annotations: Annotations { read_only: false, destructive: false, idempotent: false, open_world: true },
-    decode,
 };
 
 /// One decoded history move.
@@ -87,19 +86,25 @@ pub struct HistoryRequest {
     pub timeout_ms: u64,
 }
 
-impl HistoryRequest {
+impl Tool for HistoryRequest {
+    const DECLARATION: ToolDeclaration = DECLARATION;
+
+    fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
+        decode(reader)
+    }
+
     /// `action`.
-    pub fn capabilities(&self) -> CapabilitySet {
+    fn capabilities(&self) -> CapabilitySet {
         CapabilitySet::of(&[Capability::Action])
     }
 
     /// The explicitly named tab.
-    pub fn tab(&self) -> Option<&Handle> {
+    fn tab(&self) -> Option<&Handle> {
         self.tab.as_ref()
     }
 }
 
-fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+fn decode(reader: &mut ObjectReader<'_>) -> Result<HistoryRequest, DecodeError> {
     let action = reader.choice::<HistoryActionName>(&ACTION)?;
     let tab = reader.handle(&TAB)?;
     let bypass_cache = reader.bool(&BYPASS_CACHE)?;
@@ -114,11 +119,12 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
         HistoryActionName::Back => HistoryAction::Back,
         HistoryActionName::Forward => HistoryAction::Forward,
     };
-    Ok(Request::History(HistoryRequest { tab, action, timeout_ms }))
+    Ok(HistoryRequest { tab, action, timeout_ms })
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::request::Request;
     use serde_json::{Value, json};
 
     use super::*;

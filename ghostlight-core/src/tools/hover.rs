@@ -1,10 +1,10 @@
 //! `browser_hover`: hover a current semantic target or a point in a current screenshot.
 
+use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::Handle;
-use crate::request::Request;
 use crate::schema::{Fact, FactType};
 use crate::tools::common::{
     Location, SELECTOR, TAB, TARGET, TIMEOUT_MS, VIEW, X, Y, read_location, read_timeout,
@@ -24,7 +24,6 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         Fact::new("hovered", FactType::Boolean, "The pointer rests over the location."),
     ],
     annotations: Annotations { read_only: false, destructive: false, idempotent: true, open_world: true },
-    decode,
 };
 
 /// A decoded `browser_hover` call.
@@ -38,27 +37,34 @@ pub struct HoverRequest {
     pub timeout_ms: u64,
 }
 
-impl HoverRequest {
+impl Tool for HoverRequest {
+    const DECLARATION: ToolDeclaration = DECLARATION;
+
+    fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
+        decode(reader)
+    }
+
     /// `read`.
-    pub fn capabilities(&self) -> CapabilitySet {
+    fn capabilities(&self) -> CapabilitySet {
         CapabilitySet::of(&[Capability::Read])
     }
 
     /// The explicitly named tab.
-    pub fn tab(&self) -> Option<&Handle> {
+    fn tab(&self) -> Option<&Handle> {
         self.tab.as_ref()
     }
 }
 
-fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+fn decode(reader: &mut ObjectReader<'_>) -> Result<HoverRequest, DecodeError> {
     let tab = reader.handle(&TAB)?;
     let timeout_ms = read_timeout(reader)?;
     let location = read_location(reader)?;
-    Ok(Request::Hover(HoverRequest { location, tab, timeout_ms }))
+    Ok(HoverRequest { location, tab, timeout_ms })
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::request::Request;
     use serde_json::{Value, json};
 
     use super::*;

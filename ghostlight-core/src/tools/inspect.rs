@@ -1,12 +1,12 @@
 //! `browser_inspect`: inspect semantic controls or page structure and return fresh target
 //! handles.
 
+use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::{Handle, HandleKind};
 use crate::limits;
-use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::TAB;
 use crate::vocab::WireChoice;
@@ -81,7 +81,6 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         ),
     ],
     annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: true },
-    decode,
 };
 
 /// One decoded inspection scope.
@@ -125,19 +124,25 @@ pub struct InspectRequest {
     pub max_items: u64,
 }
 
-impl InspectRequest {
+impl Tool for InspectRequest {
+    const DECLARATION: ToolDeclaration = DECLARATION;
+
+    fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
+        decode(reader)
+    }
+
     /// `read`.
-    pub fn capabilities(&self) -> CapabilitySet {
+    fn capabilities(&self) -> CapabilitySet {
         CapabilitySet::of(&[Capability::Read])
     }
 
     /// The explicitly named tab.
-    pub fn tab(&self) -> Option<&Handle> {
+    fn tab(&self) -> Option<&Handle> {
         self.tab.as_ref()
     }
 }
 
-fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+fn decode(reader: &mut ObjectReader<'_>) -> Result<InspectRequest, DecodeError> {
     let tab = reader.handle(&TAB)?;
     let scope = reader.choice_or_default::<InspectScopeName>(&SCOPE)?;
     let root = reader.handle(&ROOT)?;
@@ -156,13 +161,14 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
         InspectScopeName::Structure => InspectScope::Structure,
         InspectScopeName::All => InspectScope::All,
     };
-    Ok(Request::Inspect(InspectRequest { tab, scope, max_items }))
+    Ok(InspectRequest { tab, scope, max_items })
 }
 
 const DOCUMENT_ONLY: &str = "is valid only with scope \"document\"";
 
 #[cfg(test)]
 mod tests {
+    use crate::request::Request;
     use serde_json::{Value, json};
 
     use super::*;

@@ -1,10 +1,10 @@
 //! `browser_navigate`: navigate to a governed URL.
 
+use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::Handle;
-use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::{BROWSER_CODE, NETWORK_ERROR, TAB, TIMEOUT_MS, read_timeout};
 use crate::vocab::WireChoice;
@@ -61,7 +61,6 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         BROWSER_CODE,
     ],
     annotations: Annotations { read_only: false, destructive: false, idempotent: false, open_world: true },
-    decode,
 };
 
 /// Where the navigation happens.
@@ -92,22 +91,34 @@ pub struct NavigateRequest {
     pub timeout_ms: u64,
 }
 
-impl NavigateRequest {
+impl Tool for NavigateRequest {
+    const DECLARATION: ToolDeclaration = DECLARATION;
+
+    fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
+        decode(reader)
+    }
+
     /// `read`.
-    pub fn capabilities(&self) -> CapabilitySet {
+    fn capabilities(&self) -> CapabilitySet {
         CapabilitySet::of(&[Capability::Read])
     }
 
     /// The explicitly named tab.
-    pub fn tab(&self) -> Option<&Handle> {
+    fn tab(&self) -> Option<&Handle> {
         match &self.destination {
             Destination::Tab(tab) => Some(tab),
             _ => None,
         }
     }
+
+    /// Not tab-bound: governed by its destination instead, which is how a tab gets back
+    /// inside authority.
+    fn tab_bound(&self) -> bool {
+        false
+    }
 }
 
-fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+fn decode(reader: &mut ObjectReader<'_>) -> Result<NavigateRequest, DecodeError> {
     let url = reader.url(&URL)?;
     let tab = reader.handle(&TAB)?;
     let new_tab = reader.bool_or_default(&NEW_TAB)?;
@@ -122,11 +133,12 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
         (Some(tab), false) => Destination::Tab(tab),
         (None, false) => Destination::Default { reuse: reuse.unwrap_or(Reuse::Domain) },
     };
-    Ok(Request::Navigate(NavigateRequest { url, destination, beforeunload, timeout_ms }))
+    Ok(NavigateRequest { url, destination, beforeunload, timeout_ms })
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::request::Request;
     use serde_json::json;
 
     use super::*;

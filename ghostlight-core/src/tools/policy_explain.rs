@@ -1,10 +1,10 @@
 //! `policy_explain`: the authority in force, as one compiled answer.
 
+use crate::tools::Tool;
 use crate::capability::CapabilitySet;
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::Handle;
-use crate::request::Request;
 use crate::schema::{Fact, FactType};
 
 const CAPABILITY_LINE: [Fact; 4] = [
@@ -50,31 +50,42 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         Fact::new("provenance", FactType::Object(&PROVENANCE), "Passport provenance."),
     ],
     annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: false },
-    decode,
 };
 
 /// A decoded `policy_explain` call: it has no inputs beyond the restrictions.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PolicyExplainRequest;
 
-impl PolicyExplainRequest {
+impl Tool for PolicyExplainRequest {
+    const DECLARATION: ToolDeclaration = DECLARATION;
+
+    fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
+        decode(reader)
+    }
+
     /// The empty set: always available.
-    pub fn capabilities(&self) -> CapabilitySet {
+    fn capabilities(&self) -> CapabilitySet {
         CapabilitySet::EMPTY
     }
 
     /// Never a tab: the tool dispatches no browser.
-    pub fn tab(&self) -> Option<&Handle> {
+    fn tab(&self) -> Option<&Handle> {
         None
+    }
+
+    /// Not tab-bound: it never touches a browser.
+    fn tab_bound(&self) -> bool {
+        false
     }
 }
 
-fn decode(_reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
-    Ok(Request::PolicyExplain(PolicyExplainRequest))
+fn decode(_reader: &mut ObjectReader<'_>) -> Result<PolicyExplainRequest, DecodeError> {
+    Ok(PolicyExplainRequest)
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::request::Request;
     use serde_json::json;
 
     use super::*;

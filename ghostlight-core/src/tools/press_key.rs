@@ -1,11 +1,11 @@
 //! `browser_press_key`: send one explicit keyboard action.
 
+use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer, check_text};
 use crate::handles::Handle;
 use crate::limits::{self, CountBound};
-use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::{LANDING, OPENED_TABS};
 use crate::tools::common::{SELECTOR, TAB, TARGET, TargetRef, read_target};
@@ -50,7 +50,6 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         OPENED_TABS,
     ],
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
-    decode,
 };
 
 /// What is pressed: one key, or an ordered sequence.
@@ -77,19 +76,25 @@ pub struct PressKeyRequest {
     pub tab: Option<Handle>,
 }
 
-impl PressKeyRequest {
+impl Tool for PressKeyRequest {
+    const DECLARATION: ToolDeclaration = DECLARATION;
+
+    fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
+        decode(reader)
+    }
+
     /// `action`.
-    pub fn capabilities(&self) -> CapabilitySet {
+    fn capabilities(&self) -> CapabilitySet {
         CapabilitySet::of(&[Capability::Action])
     }
 
     /// The explicitly named tab.
-    pub fn tab(&self) -> Option<&Handle> {
+    fn tab(&self) -> Option<&Handle> {
         self.tab.as_ref()
     }
 }
 
-fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+fn decode(reader: &mut ObjectReader<'_>) -> Result<PressKeyRequest, DecodeError> {
     let key = reader.text(&KEY)?;
     let key = match key {
         Some(text) => Some(parse_key(&text, reader.pointer(&KEY))?),
@@ -109,7 +114,7 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
         (None, Some(strokes)) => Keys::Strokes(strokes),
         (None, None) => return Err(reader.missing_one_of(&[&KEY, &STROKES])),
     };
-    Ok(Request::PressKey(PressKeyRequest { keys, repeat, modifiers, target, tab }))
+    Ok(PressKeyRequest { keys, repeat, modifiers, target, tab })
 }
 
 /// One key from its (already length-checked) text: exactly one Unicode scalar value, or an
@@ -136,6 +141,7 @@ fn parse_key(text: &str, at: Pointer) -> Result<Key, DecodeError> {
 
 #[cfg(test)]
 mod tests {
+    use crate::request::Request;
     use serde_json::{Value, json};
 
     use super::*;

@@ -1,11 +1,11 @@
 //! `browser_read`: read useful bounded prose from a page or a target.
 
+use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::Handle;
 use crate::limits;
-use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::{SELECTOR, TAB, TARGET, TargetRef, read_target};
 use crate::vocab::WireChoice;
@@ -45,7 +45,6 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         Fact::new("document_generation", FactType::Integer, "Document generation."),
     ],
     annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: true },
-    decode,
 };
 
 /// A decoded `browser_read` call.
@@ -62,28 +61,35 @@ pub struct ReadRequest {
     pub max_chars: u64,
 }
 
-impl ReadRequest {
+impl Tool for ReadRequest {
+    const DECLARATION: ToolDeclaration = DECLARATION;
+
+    fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
+        decode(reader)
+    }
+
     /// `read`.
-    pub fn capabilities(&self) -> CapabilitySet {
+    fn capabilities(&self) -> CapabilitySet {
         CapabilitySet::of(&[Capability::Read])
     }
 
     /// The explicitly named tab.
-    pub fn tab(&self) -> Option<&Handle> {
+    fn tab(&self) -> Option<&Handle> {
         self.tab.as_ref()
     }
 }
 
-fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+fn decode(reader: &mut ObjectReader<'_>) -> Result<ReadRequest, DecodeError> {
     let tab = reader.handle(&TAB)?;
     let target = read_target(reader, &TARGET, &SELECTOR)?;
     let mode = reader.choice::<ReadMode>(&MODE)?;
     let max_chars = reader.int_or_default(&MAX_CHARS)?;
-    Ok(Request::Read(ReadRequest { tab, target, mode, max_chars }))
+    Ok(ReadRequest { tab, target, mode, max_chars })
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::request::Request;
     use serde_json::{Value, json};
 
     use super::*;

@@ -1,10 +1,10 @@
 //! `browser_record`: a short memory-only GIF of browser work.
 
+use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::{Handle, HandleKind};
-use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::{SELECTOR, TAB, TARGET, TargetRef, read_target};
 use crate::vocab::WireChoice;
@@ -71,7 +71,6 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         Fact::new("delivery", FactType::NullableString, "Where the replay went: client, download or attach."),
     ],
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: false },
-    decode,
 };
 
 /// Where a saved replay goes: exactly one place.
@@ -137,10 +136,16 @@ pub struct RecordRequest {
     pub action: RecordAction,
 }
 
-impl RecordRequest {
+impl Tool for RecordRequest {
+    const DECLARATION: ToolDeclaration = DECLARATION;
+
+    fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
+        decode(reader)
+    }
+
     /// start `read`; status, stop and discard none; save `write` when attaching to a file
     /// input, otherwise `read`.
-    pub fn capabilities(&self) -> CapabilitySet {
+    fn capabilities(&self) -> CapabilitySet {
         match &self.action {
             RecordAction::Start { .. } => CapabilitySet::of(&[Capability::Read]),
             RecordAction::Save { delivery: Delivery::Attach(_), .. } => {
@@ -154,15 +159,20 @@ impl RecordRequest {
     }
 
     /// The explicitly named tab (only `start` names one).
-    pub fn tab(&self) -> Option<&Handle> {
+    fn tab(&self) -> Option<&Handle> {
         match &self.action {
             RecordAction::Start { tab } => tab.as_ref(),
             _ => None,
         }
     }
+
+    /// Start and save are tab-bound; status, stop and discard are recording bookkeeping.
+    fn tab_bound(&self) -> bool {
+        !self.capabilities().is_empty()
+    }
 }
 
-fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+fn decode(reader: &mut ObjectReader<'_>) -> Result<RecordRequest, DecodeError> {
     let action = reader.choice::<Action>(&ACTION)?;
     let tab = reader.handle(&TAB)?;
     let recording = reader.handle(&RECORDING)?;
@@ -208,11 +218,12 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
             RecordAction::Save { recording, delivery }
         }
     };
-    Ok(Request::Record(RecordRequest { action }))
+    Ok(RecordRequest { action })
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::request::Request;
     use serde_json::json;
 
     use super::*;

@@ -1,12 +1,12 @@
 //! `browser_screenshot`: capture the viewport, the full page, one target, or a magnified region
 //! of a current view. Every capture returns a view handle.
 
+use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader};
 use crate::handles::Handle;
 use crate::limits;
-use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::{
     SELECTOR, TAB, TARGET, TIMEOUT_MS, TargetRef, VIEW, ViewPoint, X, Y, read_target, read_timeout,
@@ -33,7 +33,6 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         Fact::new("height", FactType::Integer, "Image height (px)."),
     ],
     annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: true },
-    decode,
 };
 
 /// A region of a current view, in that view's image pixels.
@@ -71,21 +70,27 @@ pub struct ScreenshotRequest {
     pub timeout_ms: u64,
 }
 
-impl ScreenshotRequest {
+impl Tool for ScreenshotRequest {
+    const DECLARATION: ToolDeclaration = DECLARATION;
+
+    fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
+        decode(reader)
+    }
+
     /// `read`.
-    pub fn capabilities(&self) -> CapabilitySet {
+    fn capabilities(&self) -> CapabilitySet {
         CapabilitySet::of(&[Capability::Read])
     }
 
     /// The explicitly named tab.
-    pub fn tab(&self) -> Option<&Handle> {
+    fn tab(&self) -> Option<&Handle> {
         self.tab.as_ref()
     }
 }
 
 const REGION_RULE: &str = "is required for a region capture (view, x, y, width, height)";
 
-fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+fn decode(reader: &mut ObjectReader<'_>) -> Result<ScreenshotRequest, DecodeError> {
     let tab = reader.handle(&TAB)?;
     let full_page = reader.bool_or_default(&FULL_PAGE)?;
     let target = read_target(reader, &TARGET, &SELECTOR)?;
@@ -133,11 +138,12 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
         (None, None) if full_page => Capture::FullPage,
         (None, None) => Capture::Viewport,
     };
-    Ok(Request::Screenshot(ScreenshotRequest { tab, capture, timeout_ms }))
+    Ok(ScreenshotRequest { tab, capture, timeout_ms })
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::request::Request;
     use serde_json::{Value, json};
 
     use super::*;

@@ -1,12 +1,12 @@
 //! `browser_scroll`: scroll in a direction, reveal a semantic target, or turn the wheel at a
 //! point in a current screenshot.
 
+use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader};
 use crate::handles::Handle;
 use crate::limits;
-use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::{
     SELECTOR, TAB, TARGET, TIMEOUT_MS, TargetRef, VIEW, ViewPoint, X, Y, read_target, read_timeout,
@@ -66,7 +66,6 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         Fact::new("offset_y", FactType::Integer, "Observed vertical scroll offset (px)."),
     ],
     annotations: Annotations { read_only: false, destructive: false, idempotent: false, open_world: true },
-    decode,
 };
 
 /// The one scroll branch a call selected.
@@ -103,19 +102,25 @@ pub struct ScrollRequest {
     pub timeout_ms: u64,
 }
 
-impl ScrollRequest {
+impl Tool for ScrollRequest {
+    const DECLARATION: ToolDeclaration = DECLARATION;
+
+    fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
+        decode(reader)
+    }
+
     /// `read`, in every branch.
-    pub fn capabilities(&self) -> CapabilitySet {
+    fn capabilities(&self) -> CapabilitySet {
         CapabilitySet::of(&[Capability::Read])
     }
 
     /// The explicitly named tab.
-    pub fn tab(&self) -> Option<&Handle> {
+    fn tab(&self) -> Option<&Handle> {
         self.tab.as_ref()
     }
 }
 
-fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+fn decode(reader: &mut ObjectReader<'_>) -> Result<ScrollRequest, DecodeError> {
     let target = read_target(reader, &TARGET, &SELECTOR)?;
     let direction = reader.choice::<ScrollDirection>(&DIRECTION)?;
     let amount = reader.choice::<ScrollAmount>(&AMOUNT)?;
@@ -165,11 +170,12 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
             amount: amount.unwrap_or(ScrollAmount::Medium),
         }
     };
-    Ok(Request::Scroll(ScrollRequest { action, tab, timeout_ms }))
+    Ok(ScrollRequest { action, tab, timeout_ms })
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::request::Request;
     use serde_json::{Value, json};
 
     use super::*;

@@ -9,6 +9,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::tools::Tool;
 use crate::capability::CapabilitySet;
 use crate::catalog::{Annotations, ToolDeclaration, ToolName, decode_child};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer};
@@ -228,7 +229,6 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         ),
     ],
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
-    decode,
 };
 
 /// One decoded step: its action and the request its tool's own decoder produced.
@@ -253,24 +253,35 @@ pub struct SequenceRequest {
     pub steps: Vec<SequenceStep>,
 }
 
-impl SequenceRequest {
+impl Tool for SequenceRequest {
+    const DECLARATION: ToolDeclaration = DECLARATION;
+
+    fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
+        decode(reader)
+    }
+
     /// The wrapper requires no capability; each step is classified on its own.
-    pub fn capabilities(&self) -> CapabilitySet {
+    fn capabilities(&self) -> CapabilitySet {
         CapabilitySet::EMPTY
     }
 
     /// The explicitly named tab.
-    pub fn tab(&self) -> Option<&Handle> {
+    fn tab(&self) -> Option<&Handle> {
         self.tab.as_ref()
+    }
+
+    /// Not tab-bound: its steps are classified one by one.
+    fn tab_bound(&self) -> bool {
+        false
     }
 }
 
-fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+fn decode(reader: &mut ObjectReader<'_>) -> Result<SequenceRequest, DecodeError> {
     let tab = reader.handle(&TAB)?;
     let timeout_ms = read_timeout(reader)?;
     let steps = reader.list(&STEPS, decode_step)?;
     let steps = steps.ok_or_else(|| reader.missing(&STEPS))?;
-    Ok(Request::Sequence(SequenceRequest { tab, timeout_ms, steps }))
+    Ok(SequenceRequest { tab, timeout_ms, steps })
 }
 
 /// Decode one step at `at` (`/steps/i`).

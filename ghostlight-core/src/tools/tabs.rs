@@ -1,10 +1,11 @@
 //! `browser_tabs`: list, focus, or close controlled tabs.
 
+use crate::authority::Constraint;
+use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::{Handle, HandleKind};
-use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::vocab::WireChoice;
 use crate::vocab::wire_choice;
@@ -53,7 +54,6 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         Fact::new("closed", FactType::Boolean, "The tab was closed or already gone (close)."),
     ],
     annotations: Annotations { read_only: false, destructive: true, idempotent: true, open_world: false },
-    decode,
 };
 
 /// One decoded `browser_tabs` branch.
@@ -91,9 +91,15 @@ pub struct TabsRequest {
     pub action: TabsAction,
 }
 
-impl TabsRequest {
+impl Tool for TabsRequest {
+    const DECLARATION: ToolDeclaration = DECLARATION;
+
+    fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
+        decode(reader)
+    }
+
     /// list: `read`; focus: none; close: `action` (plus the tab-close policy, checked later).
-    pub fn capabilities(&self) -> CapabilitySet {
+    fn capabilities(&self) -> CapabilitySet {
         match self.action {
             TabsAction::List => CapabilitySet::of(&[Capability::Read]),
             TabsAction::Focus { .. } => CapabilitySet::EMPTY,
@@ -102,15 +108,29 @@ impl TabsRequest {
     }
 
     /// The explicitly named tab (focus and close).
-    pub fn tab(&self) -> Option<&Handle> {
+    fn tab(&self) -> Option<&Handle> {
         match &self.action {
             TabsAction::List => None,
             TabsAction::Focus { tab } | TabsAction::Close { tab } => Some(tab),
         }
     }
+
+    /// Not tab-bound: listing and focusing are bookkeeping, and closing a tab that landed
+    /// outside authority is how one leaves it (the tab-close policy still governs it).
+    fn tab_bound(&self) -> bool {
+        false
+    }
+
+    /// Closing a tab is governed by the configured tab-close policy.
+    fn constraints(&self) -> &'static [Constraint] {
+        match self.action {
+            TabsAction::Close { .. } => &[Constraint::TabClose],
+            _ => &[],
+        }
+    }
 }
 
-fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+fn decode(reader: &mut ObjectReader<'_>) -> Result<TabsRequest, DecodeError> {
     let action = reader.choice::<TabsActionName>(&ACTION)?;
     let tab = reader.handle(&TAB)?;
     let action = action.ok_or_else(|| reader.missing(&ACTION))?;
@@ -121,11 +141,12 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
         (TabsActionName::Close, Some(tab)) => TabsAction::Close { tab },
         (TabsActionName::Focus | TabsActionName::Close, None) => return Err(reader.missing(&TAB)),
     };
-    Ok(Request::Tabs(TabsRequest { action }))
+    Ok(TabsRequest { action })
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::request::Request;
     use serde_json::{Value, json};
 
     use super::*;

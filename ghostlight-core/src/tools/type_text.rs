@@ -2,12 +2,13 @@
 
 use std::fmt;
 
+use crate::authority::Constraint;
+use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader};
 use crate::handles::Handle;
 use crate::limits;
-use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::{LANDING, OPENED_TABS};
 use crate::tools::common::{SELECTOR, TAB, TARGET, TIMEOUT_MS, TargetRef, read_target, read_timeout};
@@ -35,7 +36,6 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         OPENED_TABS,
     ],
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
-    decode,
 };
 
 /// Where the text goes.
@@ -76,19 +76,30 @@ impl fmt::Debug for TypeTextRequest {
     }
 }
 
-impl TypeTextRequest {
+impl Tool for TypeTextRequest {
+    const DECLARATION: ToolDeclaration = DECLARATION;
+
+    fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
+        decode(reader)
+    }
+
     /// `action`.
-    pub fn capabilities(&self) -> CapabilitySet {
+    fn capabilities(&self) -> CapabilitySet {
         CapabilitySet::of(&[Capability::Action])
     }
 
     /// The explicitly named tab.
-    pub fn tab(&self) -> Option<&Handle> {
+    fn tab(&self) -> Option<&Handle> {
         self.tab.as_ref()
+    }
+
+    /// Credential-class targets stop the call before any value is dispatched.
+    fn constraints(&self) -> &'static [Constraint] {
+        &[Constraint::CredentialPreflight]
     }
 }
 
-fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+fn decode(reader: &mut ObjectReader<'_>) -> Result<TypeTextRequest, DecodeError> {
     let target = read_target(reader, &TARGET, &SELECTOR)?;
     let focused = reader.bool_or_default(&FOCUSED)?;
     let text = reader.text(&TEXT)?;
@@ -110,11 +121,12 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
             "must not be empty unless clear_first is true (an explicit clear)",
         ));
     }
-    Ok(Request::TypeText(TypeTextRequest { into, text, clear_first, tab, timeout_ms }))
+    Ok(TypeTextRequest { into, text, clear_first, tab, timeout_ms })
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::request::Request;
     use serde_json::{Value, json};
 
     use super::*;

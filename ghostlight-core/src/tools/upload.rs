@@ -14,6 +14,8 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::Value;
 
+use crate::authority::Constraint;
+use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer, check_text};
@@ -22,7 +24,6 @@ use crate::limits::{
     UPLOAD_BASE64_CHARS, UPLOAD_FILE_MAX_BYTES, UPLOAD_FILES, UPLOAD_NAME_CHARS, UPLOAD_PATH_CHARS,
     UPLOAD_PATHS, UPLOAD_TOTAL_MAX_BYTES,
 };
-use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::{
     SELECTOR, TAB, TARGET, TIMEOUT_MS, TargetRef, VIEW, ViewPoint, X, Y, read_target, read_timeout,
@@ -63,7 +64,6 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         Fact::new("uploaded_bytes", FactType::Integer, "Bytes delivered."),
     ],
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
-    decode,
 };
 
 /// One inline file: a plain name and base64 contents, not yet examined.
@@ -211,19 +211,30 @@ pub struct UploadRequest {
     pub timeout_ms: u64,
 }
 
-impl UploadRequest {
+impl Tool for UploadRequest {
+    const DECLARATION: ToolDeclaration = DECLARATION;
+
+    fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
+        decode(reader)
+    }
+
     /// `write`.
-    pub fn capabilities(&self) -> CapabilitySet {
+    fn capabilities(&self) -> CapabilitySet {
         CapabilitySet::of(&[Capability::Write])
     }
 
     /// The explicitly named tab.
-    pub fn tab(&self) -> Option<&Handle> {
+    fn tab(&self) -> Option<&Handle> {
         self.tab.as_ref()
+    }
+
+    /// Credential-class targets stop the call before any value is dispatched.
+    fn constraints(&self) -> &'static [Constraint] {
+        &[Constraint::CredentialPreflight]
     }
 }
 
-fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+fn decode(reader: &mut ObjectReader<'_>) -> Result<UploadRequest, DecodeError> {
     let paths = reader.list(&PATHS, read_path)?;
     let files = reader.list(&FILES, read_file)?;
     let image = reader.handle(&SOURCE_IMAGE)?;
@@ -281,7 +292,7 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
         // Unreachable after the checks above; refused rather than panicking.
         _ => return Err(reader.missing_one_of(&[&TARGET, &SELECTOR])),
     };
-    Ok(Request::Upload(UploadRequest { upload, tab, timeout_ms }))
+    Ok(UploadRequest { upload, tab, timeout_ms })
 }
 
 /// One `paths` item: bounded, no NUL, absolute (POSIX `/…`, Windows `C:\…` or `C:/…`, UNC
@@ -355,6 +366,7 @@ fn check_names_unique(reader: &ObjectReader<'_>, files: &[InlineFile]) -> Result
 
 #[cfg(test)]
 mod tests {
+    use crate::request::Request;
     use serde_json::json;
 
     use super::*;

@@ -2,12 +2,12 @@
 
 use serde_json::Value;
 
+use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, json_type};
 use crate::handles::Handle;
 use crate::limits::{self, WAIT_DURATION_MS, WAIT_TEXT_CHARS};
-use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::selector::Selector;
 use crate::tools::common::{SELECTOR, TAB, TARGET, TIMEOUT_MS, TargetRef, read_target};
@@ -62,7 +62,6 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         Fact::new("readiness", FactType::String, "Governed page readiness."),
     ],
     annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: true },
-    decode,
 };
 
 /// One decoded wait condition with exactly the inputs its branch takes.
@@ -118,19 +117,25 @@ pub struct WaitRequest {
     pub timeout_ms: u64,
 }
 
-impl WaitRequest {
+impl Tool for WaitRequest {
+    const DECLARATION: ToolDeclaration = DECLARATION;
+
+    fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
+        decode(reader)
+    }
+
     /// `read`.
-    pub fn capabilities(&self) -> CapabilitySet {
+    fn capabilities(&self) -> CapabilitySet {
         CapabilitySet::of(&[Capability::Read])
     }
 
     /// The explicitly named tab.
-    pub fn tab(&self) -> Option<&Handle> {
+    fn tab(&self) -> Option<&Handle> {
         self.tab.as_ref()
     }
 }
 
-fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+fn decode(reader: &mut ObjectReader<'_>) -> Result<WaitRequest, DecodeError> {
     let condition = reader.choice::<Condition>(&CONDITION)?;
     let value = reader.raw(&VALUE);
     let target = read_target(reader, &TARGET, &SELECTOR)?;
@@ -206,7 +211,7 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
             WaitCondition::Duration { ms }
         }
     };
-    Ok(Request::Wait(WaitRequest { condition, tab, timeout_ms }))
+    Ok(WaitRequest { condition, tab, timeout_ms })
 }
 
 /// The text `value` of `url_contains`, `text_present` and `text_absent`.
@@ -266,6 +271,7 @@ fn got(value: &Value) -> String {
 
 #[cfg(test)]
 mod tests {
+    use crate::request::Request;
     use serde_json::json;
 
     use super::*;

@@ -1,11 +1,11 @@
 //! `browser_window`: set tab zoom or resize the containing browser window.
 
+use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::Handle;
 use crate::limits;
-use crate::request::Request;
 use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::tools::common::TAB;
 use crate::vocab::WireChoice;
@@ -57,7 +57,6 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         Fact::new("observed", FactType::Object(&GEOMETRY), "Geometry observed afterwards."),
     ],
     annotations: Annotations { read_only: false, destructive: false, idempotent: true, open_world: false },
-    decode,
 };
 
 /// One decoded window change.
@@ -96,9 +95,15 @@ pub struct WindowRequest {
     pub action: WindowAction,
 }
 
-impl WindowRequest {
+impl Tool for WindowRequest {
+    const DECLARATION: ToolDeclaration = DECLARATION;
+
+    fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
+        decode(reader)
+    }
+
     /// zoom: `read`; resize: none.
-    pub fn capabilities(&self) -> CapabilitySet {
+    fn capabilities(&self) -> CapabilitySet {
         match self.action {
             WindowAction::Zoom { .. } => CapabilitySet::of(&[Capability::Read]),
             WindowAction::Resize { .. } => CapabilitySet::EMPTY,
@@ -106,12 +111,17 @@ impl WindowRequest {
     }
 
     /// The explicitly named tab.
-    pub fn tab(&self) -> Option<&Handle> {
+    fn tab(&self) -> Option<&Handle> {
         self.tab.as_ref()
+    }
+
+    /// Zoom is tab-bound (it reads the page); resize is window geometry, no page.
+    fn tab_bound(&self) -> bool {
+        !self.capabilities().is_empty()
     }
 }
 
-fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
+fn decode(reader: &mut ObjectReader<'_>) -> Result<WindowRequest, DecodeError> {
     let action = reader.choice::<WindowActionName>(&ACTION)?;
     let tab = reader.handle(&TAB)?;
     let percent = reader.int(&PERCENT)?;
@@ -138,11 +148,12 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
             }
         }
     };
-    Ok(Request::Window(WindowRequest { tab, action }))
+    Ok(WindowRequest { tab, action })
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::request::Request;
     use serde_json::{Value, json};
 
     use super::*;
