@@ -51,9 +51,9 @@ fn only_the_mcp_crate_depends_on_rmcp() {
     assert!(tree.lines().any(|line| line.starts_with("rmcp ")), "unexpected tree:\n{tree}");
 }
 
-/// The crate-local paths (`crate::name`) each Rust file under `dir` names.
-fn crate_paths(dir: &std::path::Path) -> Vec<(String, String)> {
-    let mut found = Vec::new();
+/// Every Rust file under `dir`, with its text.
+fn rust_files(dir: &std::path::Path) -> Vec<(String, String)> {
+    let mut files = Vec::new();
     let mut pending = vec![dir.to_path_buf()];
     while let Some(at) = pending.pop() {
         for entry in std::fs::read_dir(&at).unwrap_or_else(|e| panic!("{}: {e}", at.display())) {
@@ -62,14 +62,21 @@ fn crate_paths(dir: &std::path::Path) -> Vec<(String, String)> {
                 pending.push(path);
             } else if path.extension().is_some_and(|ext| ext == "rs") {
                 let source = std::fs::read_to_string(&path).expect("a source file");
-                for (i, _) in source.match_indices("crate::") {
-                    let module: String = source[i + 7..]
-                        .chars()
-                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                        .collect();
-                    found.push((path.display().to_string(), module));
-                }
+                files.push((path.display().to_string(), source));
             }
+        }
+    }
+    files
+}
+
+/// The crate-local paths (`crate::name`) each Rust file under `dir` names.
+fn crate_paths(dir: &std::path::Path) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    for (file, source) in rust_files(dir) {
+        for (i, _) in source.match_indices("crate::") {
+            let module: String =
+                source[i + 7..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            found.push((file.clone(), module));
         }
     }
     found
@@ -96,24 +103,14 @@ fn the_port_and_the_vocabulary_are_the_bottom_of_the_core() {
 #[test]
 fn the_webdriver_adapter_uses_only_the_port() {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../ghostlight-webdriver/src");
-    let mut pending = vec![src];
-    while let Some(at) = pending.pop() {
-        for entry in std::fs::read_dir(&at).expect("a source folder") {
-            let path = entry.expect("a directory entry").path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.extension().is_some_and(|ext| ext == "rs") {
-                let source = std::fs::read_to_string(&path).expect("a source file");
-                for (i, _) in source.match_indices("ghostlight_core::") {
-                    let rest = &source[i + 17..];
-                    assert!(
-                        rest.starts_with("port"),
-                        "{} names ghostlight_core::{}",
-                        path.display(),
-                        &rest[..rest.len().min(30)]
-                    );
-                }
-            }
+    for (file, source) in rust_files(&src) {
+        for (i, _) in source.match_indices("ghostlight_core::") {
+            let rest = &source[i + 17..];
+            assert!(
+                rest.starts_with("port"),
+                "{file} names ghostlight_core::{}",
+                &rest[..rest.len().min(30)]
+            );
         }
     }
 }
