@@ -91,6 +91,7 @@ mod repair;
 mod session;
 #[cfg(feature = "testing")]
 mod testing;
+mod watch;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Weak};

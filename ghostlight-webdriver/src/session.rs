@@ -22,11 +22,11 @@ use crate::commands::SessionCommand;
 use crate::config::{DriverSource, Engine, WebDriverConfig};
 use crate::errors::{self, Sent};
 use crate::launch::{self, DriverProcess};
-use crate::ops::dialogs::PromptWatch;
-use crate::ops::evidence::Tracker;
 use crate::page;
 use crate::refs::{Element, Tab};
 use crate::repair::{REPAIR_TIMEOUT, RepairQueue};
+use crate::watch::evidence::Tracker;
+use crate::watch::prompts::PromptWatch;
 
 /// How long creating a session may take (Firefox: 5–14 s on a loaded machine).
 pub(crate) const SESSION_START_TIMEOUT: Duration = Duration::from_secs(60);

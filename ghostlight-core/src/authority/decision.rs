@@ -674,13 +674,14 @@ mod tests {
         assert!(authorize(&snapshot, &navigate("http://localhost:3000/"), None).is_ok());
 
         let restricted = layered().snapshot(&Restrictions {
-            hosts: Some(vec![super::super::HostPattern::ANY]),
+            hosts: Some(vec![crate::authority::HostPattern::ANY]),
             capabilities: None,
         });
         assert!(authorize(&restricted, &navigate("https://example.com/"), None).is_ok());
         let narrow = layered().snapshot(&Restrictions {
             hosts: Some(vec![
-                super::super::HostPattern::parse("example.com").unwrap_or(super::super::HostPattern::ANY),
+                crate::authority::HostPattern::parse("example.com")
+                    .unwrap_or(crate::authority::HostPattern::ANY),
             ]),
             capabilities: None,
         });

@@ -5,7 +5,7 @@
 //! 1. the engine's own error for a blocked command: Chromium answers an `InvalidArgument`
 //!    "Unexpected dialog type beforeunload" for a `beforeunload` prompt, and Firefox names
 //!    the type in every `UnexpectedAlertOpen` ("Unexpected confirm dialog detected");
-//! 2. WebDriver BiDi: a Chromium session opens a small [`PromptWatch`] connection subscribed
+//! 2. WebDriver BiDi: a Chromium session opens a small `PromptWatch` connection (`watch/prompts.rs`) subscribed
 //!    to `browsingContext.userPromptOpened`/`userPromptClosed`, which carry the type of the
 //!    dialog per browsing context (a context id is the window handle). Chromium's classic
 //!    errors never name an alert, confirm or prompt, so this is how Chromium learns them
@@ -16,15 +16,11 @@
 //! 4. otherwise [`UNKNOWN_DIALOG_KIND`]: `confirm`, the kind whose two answers (accept,
 //!    dismiss) fit every dialog (a dialog opened in a frame, or a driver without BiDi).
 
-use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use ghostlight_core::port::{DialogKind, DialogResolution, PortError, PortErrorKind, PortResult, TabRef};
-use serde_json::{Value, json};
 use tokio::time::Instant;
-use url::Url;
 
-use crate::bidi::Bidi;
 use crate::errors::{self, Sent};
 use crate::page;
 use crate::session::Session;
@@ -37,74 +33,11 @@ pub(crate) const UNKNOWN_DIALOG_KIND: DialogKind = DialogKind::Confirm;
 /// document.
 const LEAVE_LANDING_WAIT: Duration = Duration::from_secs(5);
 
-/// The BiDi events the [`PromptWatch`] subscribes to.
-const PROMPT_EVENTS: [&str; 2] = ["browsingContext.userPromptOpened", "browsingContext.userPromptClosed"];
-/// Browsing contexts with an open dialog remembered at most (a closed tab's entry is only
-/// dropped when its dialog closes; the oldest entries go first past this bound).
-const MAX_PROMPT_CONTEXTS: usize = 256;
 /// How long a probe that found a dialog open waits for its BiDi announcement (the event and
 /// the classic command race on two connections).
 const PROMPT_EVENT_WAIT: Duration = Duration::from_millis(300);
 /// Pause between two looks at the announcements while waiting.
 const PROMPT_EVENT_POLL: Duration = Duration::from_millis(10);
-
-/// The open dialog of each browsing context, as WebDriver BiDi announced it.
-type OpenPrompts = Arc<Mutex<Vec<(String, DialogKind)>>>;
-
-/// A WebDriver BiDi connection that only listens for dialogs opening and closing, so the
-/// adapter knows the kind of an open dialog (see the module documentation). Opened with the
-/// session (a dialog may open at any time) and dropped with it.
-#[derive(Debug)]
-pub(crate) struct PromptWatch {
-    /// The connection (its task files the announcements into `open`).
-    bidi: Bidi,
-    /// Open dialogs per context, oldest first.
-    open: OpenPrompts,
-}
-
-impl PromptWatch {
-    /// Connect to the session's BiDi `url` and subscribe to the dialog events.
-    pub(crate) async fn start(url: &Url) -> PortResult<PromptWatch> {
-        let open: OpenPrompts = Arc::default();
-        let filing = Arc::clone(&open);
-        let mut bidi =
-            Bidi::connect(url, Box::new(move |method, params| file(&filing, method, params))).await?;
-        bidi.command("session.subscribe", json!({ "events": PROMPT_EVENTS })).await?;
-        Ok(PromptWatch { bidi, open })
-    }
-
-    /// The kind of the dialog BiDi announced as open in `context`, if any.
-    fn kind(&self, context: &str) -> Option<DialogKind> {
-        lock(&self.open).iter().find(|(c, _)| c == context).map(|(_, kind)| *kind)
-    }
-}
-
-/// File one dialog announcement.
-fn file(open: &Mutex<Vec<(String, DialogKind)>>, method: &str, params: &Value) {
-    let Some(context) = params.get("context").and_then(Value::as_str) else { return };
-    let mut open = lock(open);
-    open.retain(|(c, _)| c != context);
-    if method != PROMPT_EVENTS[0] {
-        return;
-    }
-    let kind = match params.get("type").and_then(Value::as_str) {
-        Some("alert") => DialogKind::Alert,
-        Some("confirm") => DialogKind::Confirm,
-        Some("prompt") => DialogKind::Prompt,
-        Some("beforeunload") => DialogKind::BeforeUnload,
-        _ => return,
-    };
-    if open.len() >= MAX_PROMPT_CONTEXTS {
-        open.remove(0);
-    }
-    open.push((context.to_owned(), kind));
-}
-
-/// Lock `mutex`, also after a panic elsewhere poisoned it (every critical section leaves the
-/// list consistent).
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
 
 /// Whether a dialog is open in the current tab: `None` when none is, `Some(kind)` with the
 /// kind when the engine names it or BiDi announced it.
@@ -137,7 +70,7 @@ async fn announced(s: &Session) -> Option<DialogKind> {
         if let Some(kind) = watch.kind(handle) {
             return Some(kind);
         }
-        if Instant::now() >= deadline || !watch.bidi.is_open() {
+        if Instant::now() >= deadline || !watch.is_open() {
             return None;
         }
         tokio::time::sleep(PROMPT_EVENT_POLL).await;
@@ -205,32 +138,5 @@ async fn take_record(s: &mut Session) -> Option<DialogKind> {
         "confirm" => Some(DialogKind::Confirm),
         "prompt" => Some(DialogKind::Prompt),
         _ => None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn announcements_track_the_open_dialog_per_context() {
-        let open: OpenPrompts = Arc::default();
-        let opened =
-            |context: &str, kind: &str| json!({ "context": context, "type": kind, "message": "secret" });
-        file(&open, PROMPT_EVENTS[0], &opened("a", "prompt"));
-        file(&open, PROMPT_EVENTS[0], &opened("b", "beforeunload"));
-        file(&open, PROMPT_EVENTS[0], &opened("c", "something new"));
-        assert_eq!(
-            *lock(&open),
-            vec![("a".into(), DialogKind::Prompt), ("b".into(), DialogKind::BeforeUnload)]
-        );
-        file(&open, PROMPT_EVENTS[1], &json!({ "context": "a", "accepted": true, "type": "prompt" }));
-        file(&open, PROMPT_EVENTS[0], &opened("b", "alert"));
-        assert_eq!(*lock(&open), vec![("b".into(), DialogKind::Alert)]);
-        for i in 0..=MAX_PROMPT_CONTEXTS {
-            file(&open, PROMPT_EVENTS[0], &opened(&format!("t{i}"), "confirm"));
-        }
-        assert_eq!(lock(&open).len(), MAX_PROMPT_CONTEXTS);
-        assert!(!lock(&open).iter().any(|(c, _)| c == "b" || c == "t0"));
     }
 }

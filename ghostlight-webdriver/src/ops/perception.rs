@@ -684,8 +684,12 @@ mod tests {
 
     #[test]
     fn scripts_are_called_with_their_arguments() {
-        assert!(PERCEIVE_SCRIPT.starts_with("return ("));
+        // The shown-text helpers come first, then one call of the script's function.
+        assert!(PERCEIVE_SCRIPT.starts_with(SHOWN_TEXT_JS));
+        assert!(PERCEIVE_SCRIPT.contains("\nreturn ("));
         assert!(PERCEIVE_SCRIPT.ends_with(")(arguments[0], arguments[1]);"));
+        assert!(TEXT_PRESENT_SCRIPT.ends_with(")(arguments[0]);"));
+        assert!(ELEMENT_PRESENT_SCRIPT.starts_with("return ("));
         assert!(ELEMENT_PRESENT_SCRIPT.ends_with(")(arguments[0]);"));
     }
 

@@ -9,8 +9,8 @@ use crate::tools::click::ClickRequest;
 use crate::tools::common::Location;
 use crate::vocab::MouseButton;
 
-use super::super::outcome::Outcome;
-use super::super::run::{Run, Step, host_of};
+use crate::executor::outcome::Outcome;
+use crate::executor::run::{Run, Step, host_of};
 
 pub(crate) async fn run(run: &Run<'_>, request: &ClickRequest) -> Outcome {
     click(run, request).await.unwrap_or_else(|outcome| outcome)

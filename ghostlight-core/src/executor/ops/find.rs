@@ -16,9 +16,9 @@ use crate::language::{bound_visible, count, normalize_name};
 use crate::limits::{ECHO_CHARS, FIND_MAX_RESULTS};
 use crate::tools::find::{FindRequest, FindScope};
 
-use super::super::outcome::Outcome;
-use super::super::run::{Run, Step, host_of};
-use super::super::selector_match::element_rank;
+use crate::executor::outcome::Outcome;
+use crate::executor::run::{Run, Step, host_of};
+use crate::executor::selector_match::element_rank;
 use super::inspect::{ITEM_COLUMNS, row};
 
 /// How many candidates core asks the port for before ranking: enough that the best matches

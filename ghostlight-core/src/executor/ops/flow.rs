@@ -2,9 +2,9 @@
 
 use crate::tools::flow::FlowRequest;
 
-use super::super::composite;
-use super::super::outcome::Outcome;
-use super::super::run::Run;
+use crate::executor::composite;
+use crate::executor::outcome::Outcome;
+use crate::executor::run::Run;
 
 pub(crate) async fn run(run: &Run<'_>, request: &FlowRequest) -> Outcome {
     Box::pin(composite::flow(run, request)).await

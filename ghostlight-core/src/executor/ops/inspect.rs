@@ -23,8 +23,8 @@ use crate::selector::Role;
 use crate::tools::common::TargetRef;
 use crate::tools::inspect::{InspectRequest, InspectScope};
 
-use super::super::outcome::Outcome;
-use super::super::run::{Lease, Run, Step, host_of};
+use crate::executor::outcome::Outcome;
+use crate::executor::run::{Lease, Run, Step, host_of};
 
 /// One snapshot node: depth, narrowed role, normalized name.
 type Node = (u32, Role, Option<String>);

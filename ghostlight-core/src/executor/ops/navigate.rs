@@ -9,9 +9,9 @@ use crate::authority::Site;
 use crate::port::{DialogKind, NavigateInput, PageState, PortError, PortErrorKind, TabRef};
 use crate::tools::navigate::{BeforeUnload, Destination, NavigateRequest, Reuse};
 
-use super::super::outcome::Outcome;
-use super::super::run::{Run, Step, host_of, unknown_handle};
-use super::super::workspace::TabSlot;
+use crate::executor::outcome::Outcome;
+use crate::executor::run::{Run, Step, host_of, unknown_handle};
+use crate::executor::workspace::TabSlot;
 
 /// How the tab was come by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -31,9 +31,9 @@ use crate::port::{
 };
 use crate::tools::record::{Delivery, RecordAction, RecordRequest};
 
-use super::super::outcome::{Attachment, Outcome};
-use super::super::run::{Run, Step, host_of};
-use super::super::workspace::RecordingEnd;
+use crate::executor::outcome::{Attachment, Outcome};
+use crate::executor::run::{Run, Step, host_of};
+use crate::executor::workspace::RecordingEnd;
 
 /// The next step when there is no recording to act on.
 const START_ONE: &str = "Call browser_record with action \"start\" to start a recording.";

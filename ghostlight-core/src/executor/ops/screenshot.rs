@@ -19,9 +19,9 @@ use crate::limits::CAPTURE_REUSE_MAX_BYTES;
 use crate::port::{CaptureKind, CssRect};
 use crate::tools::screenshot::{Capture, Region, ScreenshotRequest};
 
-use super::super::outcome::{Attachment, Outcome};
-use super::super::run::{Run, Step, host_of};
-use super::super::workspace::ViewEntry;
+use crate::executor::outcome::{Attachment, Outcome};
+use crate::executor::run::{Run, Step, host_of};
+use crate::executor::workspace::ViewEntry;
 
 /// The MIME type of every capture.
 const PNG: &str = "image/png";

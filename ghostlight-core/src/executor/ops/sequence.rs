@@ -2,9 +2,9 @@
 
 use crate::tools::sequence::SequenceRequest;
 
-use super::super::composite;
-use super::super::outcome::Outcome;
-use super::super::run::Run;
+use crate::executor::composite;
+use crate::executor::outcome::Outcome;
+use crate::executor::run::Run;
 
 pub(crate) async fn run(run: &Run<'_>, request: &SequenceRequest) -> Outcome {
     Box::pin(composite::sequence(run, request)).await

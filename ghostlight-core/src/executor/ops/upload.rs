@@ -24,9 +24,9 @@ use crate::limits::{CAPTURE_REUSE_MAX_BYTES, UPLOAD_FILE_MAX_BYTES, UPLOAD_TOTAL
 use crate::port::{FileStat, InlineFile, UploadDestination, UploadFiles, UploadInput};
 use crate::tools::upload::{Upload, UploadRequest};
 
-use super::super::invalid_arguments;
-use super::super::outcome::Outcome;
-use super::super::run::{Lease, Run, Step, host_of};
+use crate::executor::invalid_arguments;
+use crate::executor::outcome::Outcome;
+use crate::executor::run::{Lease, Run, Step, host_of};
 
 /// The file name a reused capture carries (Ghostlight's, not the caller's).
 const CAPTURE_FILE_NAME: &str = "capture.png";

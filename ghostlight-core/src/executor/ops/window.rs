@@ -13,8 +13,8 @@ use serde_json::{Map, Value, json};
 use crate::port::Geometry;
 use crate::tools::window::{WindowAction, WindowRequest};
 
-use super::super::outcome::Outcome;
-use super::super::run::{Run, Step, host_of};
+use crate::executor::outcome::Outcome;
+use crate::executor::run::{Run, Step, host_of};
 
 /// The next step after geometry changed: earlier views no longer map coordinates.
 const RECAPTURE_AFTER: &str =

@@ -19,9 +19,9 @@ use crate::port::{CaptureKind, DialogKind, NavigateInput, Point, PortError, Port
 use crate::selector::Role;
 use crate::testing::{ScriptedBrowser, ScriptedElement, ScriptedPage};
 
-use super::super::workspace::TargetEntry;
-use super::super::{Cancellation, Ghostlight, ToolResult};
 use super::harness::{fact_str, user_authority};
+use crate::executor::workspace::TargetEntry;
+use crate::executor::{Cancellation, Ghostlight, ToolResult};
 
 // ----- a world: the scripted browser and one workspace ------------------------------------
 
@@ -843,7 +843,7 @@ impl World {
         let _held = block_on(slot.work.clone().lock_owned());
         let invocation = self.gl.workspace.mint(HandleKind::Invocation);
         let dispatched = std::sync::atomic::AtomicBool::new(false);
-        let run = super::super::run::Run::new(
+        let run = crate::executor::run::Run::new(
             &self.gl.shared,
             &self.gl.workspace,
             self.gl.shared.authority.snapshot(&call.restrictions),
@@ -852,7 +852,7 @@ impl World {
             &dispatched,
             Some(slot),
         );
-        block_on(super::super::execute(&run, &call.request)).into_parts(&invocation).0
+        block_on(crate::executor::execute(&run, &call.request)).into_parts(&invocation).0
     }
 }
 

@@ -6,8 +6,8 @@
 //!   [`SCREENSHOT_TIMEOUT`]) and lets other calls run in between; it holds only weak
 //!   references to the browser's session slot and to the recordings, so it ends when either
 //!   goes. Off the async threads, each screenshot is decoded, downscaled to at most
-//!   [`MAX_FRAME_WIDTH`]×[`MAX_FRAME_HEIGHT`], quantized to 256 colours (NeuQuant at
-//!   [`GIF_SPEED`]) and kept as an LZW-compressed GIF frame: the encode work is spread over
+//!   `MAX_FRAME_WIDTH`×`MAX_FRAME_HEIGHT`, quantized to 256 colours (NeuQuant at
+//!   `GIF_SPEED`, in `codec`) and kept as an LZW-compressed GIF frame: the encode work is spread over
 //!   the capture, and a frame takes about what it will take in the GIF. A frame identical to
 //!   the one before is counted as captured but not kept: the kept frame simply shows longer.
 //! - **Bounds.** Capture stops by itself at [`MAX_FRAMES`] kept frames (`frame_limit`), when
@@ -54,9 +54,13 @@ use tokio::task::JoinHandle;
 use url::Url;
 
 use crate::Slot;
+
+mod codec;
+
 use crate::errors::{self, Sent};
 use crate::ops::frames;
 use crate::session::Session;
+use codec::{Frame, Shrunk, encode, quantize};
 
 /// Time between two captured frames.
 pub(crate) const CAPTURE_INTERVAL: Duration = Duration::from_millis(500);
@@ -68,26 +72,18 @@ pub(crate) const MAX_FRAME_BYTES: u64 = 8 * 1024 * 1024;
 pub(crate) const CAPTURE_LIMIT: Duration = Duration::from_secs(60);
 /// How long a stopped recording keeps its frames.
 pub(crate) const RETENTION: Duration = Duration::from_secs(10 * 60);
-/// Widest kept frame, in pixels (wider viewports are scaled down).
-pub(crate) const MAX_FRAME_WIDTH: u32 = 640;
-/// Tallest kept frame, in pixels (taller viewports are scaled down).
-pub(crate) const MAX_FRAME_HEIGHT: u32 = 1_024;
 /// Recordings held at once (recording or stopped).
 pub(crate) const MAX_RECORDINGS: usize = 4;
 /// How long one frame's screenshot may take.
 pub(crate) const SCREENSHOT_TIMEOUT: Duration = Duration::from_secs(5);
-/// NeuQuant speed of the GIF encode (1 best … 30 fastest).
-pub(crate) const GIF_SPEED: i32 = 10;
-/// Largest GIF delivered.
-pub(crate) const MAX_GIF_BYTES: usize = 16 * 1024 * 1024;
 /// Shortest frame delay written, in 1/100 s (browsers slow down shorter delays).
 const MIN_DELAY_CS: u64 = 2;
 /// How long the download's Blob URL lives in the page.
 const DOWNLOAD_URL_LIFETIME_MS: u64 = 60_000;
 /// The script that downloads a replay in the page.
-const DOWNLOAD_SCRIPT: &str = include_str!("../scripts/download_replay.js");
+const DOWNLOAD_SCRIPT: &str = include_str!("../../scripts/download_replay.js");
 /// The script that sets a replay as a file input's only file.
-const ATTACH_SCRIPT: &str = include_str!("../scripts/attach_replay.js");
+const ATTACH_SCRIPT: &str = include_str!("../../scripts/attach_replay.js");
 /// Prefix of recording tokens.
 const TOKEN_PREFIX: &str = "recording-";
 
@@ -128,24 +124,6 @@ enum Phase {
     Stopping,
     /// Frames frozen until the retention deadline.
     Stopped,
-}
-
-/// One kept frame: a downscaled, quantized and LZW-compressed GIF frame (delay not yet
-/// set), and when it was captured.
-#[derive(Debug, Clone)]
-struct Frame {
-    /// Palette and LZW-compressed pixels.
-    gif: Arc<gif::Frame<'static>>,
-    /// When the screenshot was taken.
-    at: Instant,
-}
-
-impl Frame {
-    /// The bytes the frame holds (compressed pixels and palette).
-    fn bytes(&self) -> u64 {
-        let palette = self.gif.palette.as_ref().map_or(0, Vec::len);
-        u64::try_from(self.gif.buffer.len().saturating_add(palette)).unwrap_or(u64::MAX)
-    }
 }
 
 /// One recording and everything it holds.
@@ -690,16 +668,6 @@ async fn file(book: &Arc<Mutex<Book>>, number: u64, png: Vec<u8>, at: Instant, p
     }
 }
 
-/// A downscaled, quantized frame.
-struct Shrunk {
-    /// Palette and LZW-compressed pixels.
-    frame: gif::Frame<'static>,
-    /// Its width.
-    width: u32,
-    /// Its height.
-    height: u32,
-}
-
 /// Add a frame to `recording` within the bounds; answers the limit reached, if any.
 fn keep(recording: &mut Recording, frame: Shrunk, at: Instant) -> Option<StopReason> {
     recording.captured = recording.captured.saturating_add(1);
@@ -728,40 +696,6 @@ fn keep(recording: &mut Recording, frame: Shrunk, at: Instant) -> Option<StopRea
     (recording.frames.len() >= MAX_FRAMES).then_some(StopReason::FrameLimit)
 }
 
-/// Decode a screenshot, scale it to `size` (or within the frame bounds), quantize it to a
-/// 256-colour GIF frame (NeuQuant at [`GIF_SPEED`]) and LZW-compress it. Done per frame at
-/// capture time, so a save only writes the frames out.
-fn quantize(png: &[u8], size: Option<(u32, u32)>) -> Option<Shrunk> {
-    // `DynamicImage` methods run the image crate's own (optimized) code; the generic
-    // `imageops` functions would be compiled into this crate.
-    let image = image::load_from_memory_with_format(png, image::ImageFormat::Png).ok()?;
-    let (width, height) = size.unwrap_or_else(|| fit(image.width(), image.height()));
-    let image = if (width, height) == (image.width(), image.height()) {
-        image
-    } else {
-        image.resize_exact(width, height, image::imageops::FilterType::Triangle)
-    };
-    let (w, h) = (u16::try_from(width).ok()?, u16::try_from(height).ok()?);
-    let mut rgba = image.to_rgba8().into_raw();
-    let mut frame = gif::Frame::from_rgba_speed(w, h, &mut rgba, GIF_SPEED);
-    frame.make_lzw_pre_encoded();
-    Some(Shrunk { frame, width, height })
-}
-
-/// `width`×`height` scaled down (never up) to fit the frame bounds, at least 1×1.
-fn fit(width: u32, height: u32) -> (u32, u32) {
-    let (w, h) = (f64::from(width.max(1)), f64::from(height.max(1)));
-    let scale = (f64::from(MAX_FRAME_WIDTH) / w).min(f64::from(MAX_FRAME_HEIGHT) / h).min(1.0);
-    let scaled = |v: f64| {
-        let rounded = (v * scale).round().clamp(1.0, f64::from(u32::MAX));
-        // The value is clamped to the u32 range above.
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let whole = rounded as u32;
-        whole
-    };
-    (scaled(w), scaled(h))
-}
-
 /// Each kept frame's delay in 1/100 s: until the next frame, the last until the stop (or
 /// `now`), at least one interval.
 fn delays(recording: &Recording, now: Instant) -> Vec<u16> {
@@ -779,30 +713,6 @@ fn delays(recording: &Recording, now: Instant) -> Vec<u16> {
             None => cs(end.saturating_duration_since(frame.at).max(CAPTURE_INTERVAL)),
         })
         .collect()
-}
-
-/// Write `frames` (all `size`) with `delays` as a looping GIF.
-fn encode(frames: &[Frame], delays: &[u16], size: (u32, u32)) -> PortResult<Vec<u8>> {
-    let failed = || PortError::new(PortErrorKind::Other, "the replay could not be encoded");
-    let (width, height) =
-        (u16::try_from(size.0).map_err(|_| failed())?, u16::try_from(size.1).map_err(|_| failed())?);
-    let mut encoder = gif::Encoder::new(Vec::new(), width, height, &[]).map_err(|_| failed())?;
-    encoder.set_repeat(gif::Repeat::Infinite).map_err(|_| failed())?;
-    for (frame, delay) in frames.iter().zip(delays) {
-        if (frame.gif.width, frame.gif.height) != (width, height) {
-            return Err(failed());
-        }
-        let mut timed = frame.gif.as_ref().clone();
-        timed.delay = *delay;
-        encoder.write_lzw_pre_encoded_frame(&timed).map_err(|_| failed())?;
-        if encoder.get_ref().len() > MAX_GIF_BYTES {
-            return Err(PortError::new(
-                PortErrorKind::Other,
-                "the replay is larger than the adapter delivers",
-            ));
-        }
-    }
-    encoder.into_inner().map_err(|_| failed())
 }
 
 /// The report of `recording` at `now`.
@@ -843,6 +753,7 @@ fn report(number: u64, recording: &Recording, now: Instant) -> RecordReport {
 mod tests {
     use image::ImageEncoder;
 
+    use super::codec::fit;
     use super::*;
 
     fn png(width: u32, height: u32, shade: u8) -> Vec<u8> {
