@@ -255,5 +255,7 @@ impl crate::decode::WireChoice for CapabilityChoice {
     }
 }
 
+mod suggest;
+
 #[cfg(test)]
 mod tests;
