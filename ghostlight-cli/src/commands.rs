@@ -4,10 +4,10 @@ use std::io::{IsTerminal as _, Read as _, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use ghostlight_core::{Cancellation, NoProgress, Progress, Status, StepProgress, ToolResult};
-use ghostlight_mcp::ServeArgs;
+use ghostlight_core::{Cancellation, NoProgress, Progress, Status, StepProgress, ToolName, ToolResult};
 use ghostlight_mcp::config::{self, ConfigFile, ConfigSources, LoadedConfig};
 use ghostlight_mcp::options::{BrowserArgs, ServeOptions};
+use ghostlight_mcp::{ConfigError, ServeArgs, ServeError};
 use serde_json::Value;
 
 use crate::error::CliError;
@@ -22,12 +22,59 @@ fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
 /// `ghostlight mcp`: the `ghostlight-mcp` serving path.
 pub(crate) fn mcp(serve: &ServeArgs) -> Result<ExitCode, CliError> {
     ghostlight_mcp::logging::init();
-    let options = serve.resolve()?;
+    let options = serve.resolve().map_err(this_binary)?;
     let runtime = runtime()?;
     let result = runtime.block_on(ghostlight_mcp::browser::serve(options));
     runtime.shutdown_timeout(RUNTIME_SHUTDOWN);
-    result?;
+    result.map_err(|error| match error {
+        ServeError::Config(error) => this_binary(error),
+        other => CliError::Serve(other),
+    })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A configuration error in this binary's words: the library's message for a build without
+/// the HTTP transport names `ghostlight-mcp`, and the fix here is another feature of another
+/// crate.
+fn this_binary(error: ConfigError) -> CliError {
+    match error {
+        ConfigError::HttpUnavailable => CliError::Usage(HTTP_UNAVAILABLE.to_owned()),
+        other => CliError::Config(other),
+    }
+}
+
+/// Why `ghostlight mcp --transport http` cannot serve in a build without the feature.
+const HTTP_UNAVAILABLE: &str = "this build of ghostlight has no HTTP transport: rebuild the ghostlight command \
+    with the cargo feature `http` (cargo install --path ghostlight-cli --features http)";
+
+/// The tool named on the command line, or a usage error that says which tool was probably
+/// meant.
+fn known_tool(tool: &str) -> Result<ToolName, CliError> {
+    ToolName::parse(tool).ok_or_else(|| {
+        let shown = ghostlight_core::language::bound_visible(tool, ghostlight_core::limits::ECHO_CHARS)
+            .unwrap_or_default();
+        let hint = match ToolName::suggest(tool) {
+            Some(meant) => format!("; did you mean {meant}?"),
+            None => String::new(),
+        };
+        CliError::Usage(format!("unknown tool {shown:?}{hint} (`ghostlight tools` lists all 24)"))
+    })
+}
+
+/// Refuse an `--out` that cannot become a directory (it, or what would hold it, is a file)
+/// before any browser work, so that a screenshot is never taken only to be lost.
+fn check_out_dir(out: &Path) -> Result<(), CliError> {
+    if let Some(existing) = out.ancestors().find(|path| !path.as_os_str().is_empty() && path.exists())
+        && !existing.is_dir()
+    {
+        let what =
+            if existing == out { String::new() } else { format!(" ({} is a file)", existing.display()) };
+        return Err(CliError::Usage(format!(
+            "--out {} must be a directory{what}; name a directory (it is created when missing)",
+            out.display()
+        )));
+    }
+    Ok(())
 }
 
 /// Read `text` as JSON arguments (`-`: standard input).
@@ -132,6 +179,8 @@ pub(crate) fn call(
     out_dir: &Path,
     browser: &BrowserArgs,
 ) -> Result<ExitCode, CliError> {
+    known_tool(tool)?;
+    check_out_dir(out_dir)?;
     let arguments = arguments(arguments_text, "ARGS_JSON")?;
     let options = browser.serve_args().resolve()?;
     let result = invoke(&options, tool, &arguments, &NoProgress)?;
@@ -170,6 +219,7 @@ pub(crate) fn flow(
     } else {
         std::fs::read_to_string(file).map_err(|source| CliError::File { path: file.to_owned(), source })?
     };
+    check_out_dir(out_dir)?;
     let arguments = arguments(&text, &file.display().to_string())?;
     let options = browser.serve_args().resolve()?;
     let result = if json {
@@ -375,4 +425,21 @@ pub(crate) fn config_path() -> Result<ExitCode, CliError> {
 pub(crate) fn check_user_file(explicit: Option<&Path>) -> Result<Option<PathBuf>, CliError> {
     let loaded = ConfigSources::discover(explicit).load()?;
     Ok(loaded.user.map(|(path, _file): (PathBuf, ConfigFile)| path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_build_without_http_names_this_binary_and_its_feature() {
+        let error = this_binary(ConfigError::HttpUnavailable);
+        assert_eq!(error.exit_code(), 2);
+        let text = error.to_string();
+        assert!(text.starts_with("this build of ghostlight has no HTTP transport"), "{text}");
+        assert!(
+            text.contains("--path ghostlight-cli --features http") && !text.contains("ghostlight-mcp"),
+            "{text}"
+        );
+    }
 }

@@ -42,7 +42,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use ghostlight_mcp::ServeArgs;
-use ghostlight_mcp::options::BrowserArgs;
+use ghostlight_mcp::options::{BrowserArgs, StartupArg};
 
 use crate::error::CliError;
 
@@ -167,8 +167,28 @@ enum PolicyCommand {
         #[arg(long)]
         json: bool,
         #[command(flatten)]
-        browser: BrowserArgs,
+        policy: PolicyArgs,
     },
+}
+
+/// The flags that change the compiled authority (what `policy explain` takes): the
+/// configuration file and the startup posture, which is a user setting.
+#[derive(Debug, Clone, Default, clap::Args)]
+struct PolicyArgs {
+    /// Who starts the browser: `auto` or `manual` [default: auto].
+    #[arg(long, value_enum, value_name = "POSTURE")]
+    startup: Option<StartupArg>,
+    /// Configuration file (TOML) [default: $XDG_CONFIG_HOME/ghostlight/config.toml when it
+    /// exists]. /etc/ghostlight/organization.toml applies on top when it exists.
+    #[arg(long, env = ghostlight_mcp::config::CONFIG_ENV, value_name = "FILE")]
+    config: Option<PathBuf>,
+}
+
+impl PolicyArgs {
+    /// The same settings as browser flags (the others at their defaults).
+    fn browser_args(&self) -> BrowserArgs {
+        BrowserArgs { startup: self.startup, config: self.config.clone(), ..BrowserArgs::default() }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -216,8 +236,8 @@ fn main() -> ExitCode {
             let format = format.or(json.then_some(ToolFormat::Mcp));
             export::tools(format)
         }
-        Command::Policy { command: PolicyCommand::Explain { json, browser } } => {
-            commands::policy_explain(json, &browser)
+        Command::Policy { command: PolicyCommand::Explain { json, policy } } => {
+            commands::policy_explain(json, &policy.browser_args())
         }
         Command::Config { command } => match command {
             ConfigCommand::Init { config, force } => commands::config_init(config, force),

@@ -54,6 +54,133 @@ fn usage_errors_exit_2() {
     let unknown = ghostlight("usage", &["call", "browser_teleport", "{}"]);
     assert_eq!(unknown.status.code(), Some(2));
     assert!(stderr(&unknown).contains("unknown tool"));
+    assert!(!stderr(&unknown).contains("did you mean"), "{}", stderr(&unknown));
+}
+
+#[test]
+fn a_mistyped_tool_gets_a_did_you_mean() {
+    for (typed, meant) in [
+        ("browser_clik", "browser_click"),
+        ("navigate", "browser_navigate"),
+        ("Browser-Read", "browser_read"),
+    ] {
+        let output = ghostlight("did-you-mean", &["call", typed, "{}"]);
+        assert_eq!(output.status.code(), Some(2), "{typed}");
+        let error = stderr(&output);
+        assert!(error.contains(&format!("unknown tool {typed:?}; did you mean {meant}?")), "{error}");
+        assert!(stdout(&output).is_empty());
+    }
+    // A flow step names its tool too: the flow's decoder says the same, and no browser starts.
+    let dir = scratch("did-you-mean");
+    let file = dir.join("typo.json");
+    let flow = serde_json::json!({"steps": [{"id": "a", "tool": "browser_clik", "arguments": {}}]});
+    std::fs::write(&file, flow.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    let output = ghostlight_without_browsers("did-you-mean", &["flow", &file.display().to_string()]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("(got \"browser_clik\"; did you mean browser_click?)"),
+        "{}",
+        stdout(&output)
+    );
+}
+
+/// The binary with nothing on `PATH`: any browser work would fail for want of a driver.
+fn ghostlight_without_browsers(home: &str, args: &[&str]) -> Output {
+    let dir = scratch(home);
+    let empty = scratch(&format!("{home}-empty-path"));
+    Command::new(env!("CARGO_BIN_EXE_ghostlight"))
+        .args(args)
+        .env("PATH", &empty)
+        .env("XDG_CONFIG_HOME", &dir)
+        .env_remove("GHOSTLIGHT_CONFIG")
+        .output()
+        .unwrap_or_else(|e| panic!("the binary runs: {e}"))
+}
+
+#[test]
+fn an_out_that_is_a_file_is_refused_before_any_browser_work() {
+    let dir = scratch("out-file");
+    let file = dir.join("shots.png");
+    std::fs::write(&file, b"not a directory").unwrap_or_else(|e| panic!("{e}"));
+    let file = file.display().to_string();
+    let below = format!("{file}/more");
+    let flow = dir.join("flow.json");
+    let steps = serde_json::json!({"steps": [{"id": "shot", "tool": "browser_screenshot", "arguments": {}}]});
+    std::fs::write(&flow, steps.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    let flow = flow.display().to_string();
+    for args in [
+        vec!["call", "--out", &file, "browser_navigate", r#"{"url":"http://127.0.0.1:9/"}"#],
+        vec!["call", "--out", &below, "browser_screenshot"],
+        vec!["flow", "--out", &file, &flow],
+    ] {
+        let output = ghostlight_without_browsers("out-file", &args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {}{}", stdout(&output), stderr(&output));
+        let error = stderr(&output);
+        assert!(error.contains("must be a directory"), "{error}");
+        assert!(!error.contains("chromedriver") && stdout(&output).is_empty(), "{error}");
+    }
+    assert_eq!(std::fs::read(&file).ok().as_deref(), Some(&b"not a directory"[..]));
+}
+
+#[test]
+fn policy_explain_help_lists_only_the_flags_it_uses() {
+    let help = stdout(&ghostlight("help", &["policy", "explain", "--help"]));
+    for used in ["--json", "--config", "--startup"] {
+        assert!(help.contains(used), "{used} missing:\n{help}");
+    }
+    for unused in ["--browser", "--headed", "--driver-url", "--window", "--sandbox"] {
+        assert!(!help.contains(unused), "{unused} listed:\n{help}");
+    }
+    let refused = ghostlight("help", &["policy", "explain", "--headed"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let manual = ghostlight("help", &["policy", "explain", "--startup", "manual"]);
+    assert_eq!(manual.status.code(), Some(0), "{}", stderr(&manual));
+    assert!(stdout(&manual).contains("startup: manual"), "{}", stdout(&manual));
+}
+
+#[cfg(unix)]
+#[test]
+fn doctor_finds_chromium_where_chromedriver_finds_it() {
+    use std::os::unix::fs::PermissionsExt as _;
+    // Debian's layout: PATH has a chromedriver that links into a directory holding the
+    // browser; the browser itself is not on PATH.
+    let root = scratch("doctor-chromedriver-dir");
+    let (lib, bin) = (root.join("lib"), root.join("bin"));
+    for dir in [&lib, &bin] {
+        std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("{e}"));
+    }
+    for (name, version) in [("chromedriver", "ChromeDriver 1.2.3"), ("chromium", "Chromium 1.2.3")] {
+        let path = lib.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\necho '{version}'\n")).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let link = bin.join("chromedriver");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(lib.join("chromedriver"), &link).unwrap_or_else(|e| panic!("{e}"));
+    let output = Command::new(env!("CARGO_BIN_EXE_ghostlight"))
+        .arg("doctor")
+        .env("PATH", &bin)
+        .env("XDG_CONFIG_HOME", &root)
+        .env_remove("GHOSTLIGHT_CONFIG")
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = stdout(&output);
+    let chromium = lib.join("chromium").display().to_string();
+    assert!(text.contains(&format!("found   chromium      {chromium} (Chromium 1.2.3")), "{text}");
+    assert!(text.contains("not on PATH"), "{text}");
+    assert!(text.contains("found   chromedriver"), "{text}");
+    assert_eq!(output.status.code(), Some(0), "{text}");
+}
+
+#[cfg(not(feature = "http"))]
+#[test]
+fn mcp_over_http_without_the_feature_names_this_binary() {
+    let output = ghostlight("http", &["mcp", "--transport", "http"]);
+    assert_eq!(output.status.code(), Some(2));
+    let error = stderr(&output);
+    assert!(error.contains("this build of ghostlight has no HTTP transport"), "{error}");
+    assert!(error.contains("--features http") && !error.contains("ghostlight-mcp"), "{error}");
 }
 
 #[test]
@@ -180,7 +307,9 @@ fn doctor_lists_what_it_found() {
         .output()
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(bare.status.code(), Some(1));
-    assert!(stdout(&bare).contains("sudo apt-get install chromium chromium-driver"), "{}", stdout(&bare));
+    // Chromium may still be found where chromedriver would look (/usr/bin); the driver not.
+    assert!(stdout(&bare).contains("missing chromedriver"), "{}", stdout(&bare));
+    assert!(stdout(&bare).contains("chromium-driver"), "{}", stdout(&bare));
 }
 
 /// A page server on 127.0.0.1.
