@@ -3,6 +3,7 @@
 use std::io::{IsTerminal as _, Read as _, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Mutex;
 
 use ghostlight_core::{Cancellation, NoProgress, Progress, Status, StepProgress, ToolName, ToolResult};
 use ghostlight_mcp::config::{self, ConfigFile, ConfigSources, LoadedConfig};
@@ -11,6 +12,7 @@ use ghostlight_mcp::{ConfigError, ServeArgs, ServeError};
 use serde_json::Value;
 
 use crate::error::CliError;
+use crate::human;
 
 /// How long the runtime waits for stray blocking tasks (a terminal stdin read) at exit.
 const RUNTIME_SHUTDOWN: std::time::Duration = std::time::Duration::from_secs(2);
@@ -120,55 +122,46 @@ fn status_code(result: &ToolResult) -> ExitCode {
     if result.envelope.status == Status::Succeeded { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
-/// Save attachments under `out` as `<invocation>-<n>.png|gif`; returns the paths.
-fn save_attachments(result: &ToolResult, out: &Path) -> Result<Vec<PathBuf>, CliError> {
+/// An image saved under `--out`: where, and the flow step that took it.
+struct Saved {
+    path: PathBuf,
+    step: Option<String>,
+}
+
+/// Save attachments under `out`, each named after the invocation that produced it:
+/// `<invocation>-<n>.png|gif`. A flow's images are attributed to the steps that took them
+/// when `steps` (in order) accounts for every one; otherwise they are named after the flow.
+fn save_attachments(result: &ToolResult, out: &Path, steps: &[ImageStep]) -> Result<Vec<Saved>, CliError> {
     let mut saved = Vec::new();
     if result.attachments.is_empty() {
         return Ok(saved);
     }
     std::fs::create_dir_all(out).map_err(|source| CliError::File { path: out.to_owned(), source })?;
+    let attributed = steps.len() == result.attachments.len()
+        && steps.iter().zip(&result.attachments).all(|(step, image)| step.mime_type == image.mime_type);
     for (index, attachment) in result.attachments.iter().enumerate() {
         let extension = if attachment.mime_type == "image/gif" { "gif" } else { "png" };
-        let path = out.join(format!("{}-{}.{extension}", result.envelope.invocation, index + 1));
+        let (name, step) = match steps.get(index).filter(|_| attributed) {
+            Some(step) => (format!("{}-1.{extension}", step.invocation), Some(step.id.clone())),
+            None => (format!("{}-{}.{extension}", result.envelope.invocation, index + 1), None),
+        };
+        let path = out.join(name);
         std::fs::write(&path, &attachment.bytes)
             .map_err(|source| CliError::File { path: path.clone(), source })?;
-        saved.push(path);
+        saved.push(Saved { path, step });
     }
     Ok(saved)
 }
 
-/// Print the envelope for a person: status, summary, facts, next steps.
-fn print_envelope(out: &mut impl Write, result: &ToolResult, facts: bool) -> std::io::Result<()> {
-    let envelope = &result.envelope;
-    writeln!(out, "{}", envelope.summary)?;
-    if facts {
-        for (key, value) in &envelope.facts {
-            print_fact(out, key, value)?;
+/// `Saved: PATH`, with the step that took it.
+fn print_saved(out: &mut impl Write, saved: &[Saved]) -> std::io::Result<()> {
+    for image in saved {
+        match &image.step {
+            Some(step) => writeln!(out, "Saved: {} (step {step})", image.path.display())?,
+            None => writeln!(out, "Saved: {}", image.path.display())?,
         }
-    }
-    for step in &envelope.next_steps {
-        writeln!(out, "Next: {step}")?;
     }
     Ok(())
-}
-
-/// One fact: strings as they are, string lists one item a line, anything else compact JSON.
-fn print_fact(out: &mut impl Write, key: &str, value: &Value) -> std::io::Result<()> {
-    match value {
-        Value::String(text) if text.contains('\n') => {
-            writeln!(out, "  {key}:")?;
-            for line in text.lines() {
-                writeln!(out, "    {line}")?;
-            }
-            Ok(())
-        }
-        Value::String(text) => writeln!(out, "  {key}: {text}"),
-        Value::Array(items) if !items.is_empty() && items.iter().all(Value::is_string) => {
-            writeln!(out, "  {key}:")?;
-            items.iter().filter_map(Value::as_str).try_for_each(|item| writeln!(out, "    - {item}"))
-        }
-        other => writeln!(out, "  {key}: {other}"),
-    }
 }
 
 /// `ghostlight call TOOL [ARGS_JSON|-]`.
@@ -183,20 +176,28 @@ pub(crate) fn call(
     check_out_dir(out_dir)?;
     let arguments = arguments(arguments_text, "ARGS_JSON")?;
     let options = browser.serve_args().resolve()?;
+    if tool == ToolName::Flow.as_str() {
+        // A flow reads best step by step, exactly as `ghostlight flow` prints it.
+        return run_flow(&arguments, json, out_dir, &options);
+    }
     let result = invoke(&options, tool, &arguments, &NoProgress)?;
-    let saved = save_attachments(&result, out_dir)?;
+    let saved = save_attachments(&result, out_dir, &[])?;
     let mut out = std::io::stdout().lock();
     if json {
         writeln!(out, "{}", envelope_json(&result)?)?;
-        for path in &saved {
-            eprintln!("saved {}", path.display());
+        for image in &saved {
+            eprintln!("saved {}", image.path.display());
         }
     } else {
-        writeln!(out, "[{}] {}", result.envelope.status.as_str(), tool)?;
-        print_envelope(&mut out, &result, true)?;
-        for path in &saved {
-            writeln!(out, "Saved: {}", path.display())?;
+        let envelope = &result.envelope;
+        writeln!(out, "[{}] {}", envelope.status.as_str(), tool)?;
+        writeln!(out, "{}", envelope.summary)?;
+        human::facts(&mut out, envelope, "  ")?;
+        human::body(&mut out, envelope, "  ", human::CALL)?;
+        for step in &envelope.next_steps {
+            writeln!(out, "Next: {step}")?;
         }
+        print_saved(&mut out, &saved)?;
     }
     Ok(status_code(&result))
 }
@@ -206,8 +207,9 @@ fn envelope_json(result: &ToolResult) -> Result<String, CliError> {
         .map_err(|error| CliError::Output(std::io::Error::other(error.to_string())))
 }
 
-/// `ghostlight flow FILE`: one browser_flow invocation, printing one line per step as it
-/// ends (with a transient "running" line on a terminal), then the aggregate.
+/// `ghostlight flow FILE`: one browser_flow invocation, printing each step as it ends (its
+/// line, then what it read or found; with a transient "running" line on a terminal), then the
+/// aggregate and where images were saved.
 pub(crate) fn flow(
     file: &Path,
     json: bool,
@@ -222,77 +224,158 @@ pub(crate) fn flow(
     check_out_dir(out_dir)?;
     let arguments = arguments(&text, &file.display().to_string())?;
     let options = browser.serve_args().resolve()?;
-    let result = if json {
-        invoke(&options, "browser_flow", &arguments, &NoProgress)?
-    } else {
-        let lines = StepLines::new(std::io::stderr().is_terminal());
-        lines.running(0, step_count(&arguments));
-        invoke(&options, "browser_flow", &arguments, &lines)?
-    };
-    let saved = save_attachments(&result, out_dir)?;
+    run_flow(&arguments, json, out_dir, &options)
+}
+
+/// Run browser_flow `arguments` and print it (see [`flow`]).
+fn run_flow(
+    arguments: &Value,
+    json: bool,
+    out_dir: &Path,
+    options: &ServeOptions,
+) -> Result<ExitCode, CliError> {
+    let steps = StepLines::new(arguments, !json, !json && std::io::stderr().is_terminal());
+    steps.running(0);
+    let result = invoke(options, "browser_flow", arguments, &steps);
+    steps.done();
+    let result = result?;
+    let saved = save_attachments(&result, out_dir, &steps.images())?;
     let mut out = std::io::stdout().lock();
     if json {
         writeln!(out, "{}", envelope_json(&result)?)?;
+        for image in &saved {
+            eprintln!("saved {}", image.path.display());
+        }
         return Ok(status_code(&result));
     }
     writeln!(out, "[{}] browser_flow", result.envelope.status.as_str())?;
-    print_envelope(&mut out, &result, false)?;
-    for path in &saved {
-        writeln!(out, "Saved: {}", path.display())?;
+    writeln!(out, "{}", result.envelope.summary)?;
+    for step in &result.envelope.next_steps {
+        writeln!(out, "Next: {step}")?;
     }
+    print_saved(&mut out, &saved)?;
     Ok(status_code(&result))
 }
 
-/// Steps in a flow's arguments (0 when they are not a list; the decoder will say why).
-fn step_count(arguments: &Value) -> usize {
-    arguments.get("steps").and_then(Value::as_array).map_or(0, Vec::len)
+/// A flow step that produced an image: a screenshot, or a replay returned to the caller.
+#[derive(Debug, Clone)]
+struct ImageStep {
+    id: String,
+    invocation: String,
+    mime_type: &'static str,
 }
 
-/// Prints one line per flow step on standard output as it ends; on a terminal, also keeps a
-/// transient "running step N of M" line on standard error, erased before each step line.
+impl ImageStep {
+    /// The image `step` produced, if any.
+    fn of(step: &StepProgress<'_>) -> Option<ImageStep> {
+        if step.envelope.status != Status::Succeeded {
+            return None;
+        }
+        let facts = &step.envelope.facts;
+        let mime_type = match step.tool {
+            ToolName::Screenshot => "image/png",
+            ToolName::Record if facts.get("delivery").and_then(Value::as_str) == Some("client") => {
+                "image/gif"
+            }
+            _ => return None,
+        };
+        Some(ImageStep {
+            id: step.id.unwrap_or("-").to_owned(),
+            invocation: step.envelope.invocation.clone(),
+            mime_type,
+        })
+    }
+}
+
+/// Watches a flow's steps: prints each as it ends on standard output (a line, then what it
+/// read or found) when `print`; on a terminal, keeps a transient "running step N of M" line
+/// on standard error for the step actually in progress; and notes which steps produced
+/// images.
 struct StepLines {
+    print: bool,
     terminal: bool,
+    total: usize,
+    /// A failed step ends the flow (`on_error` is not `continue`).
+    stops_on_error: bool,
+    /// The transient line is on the screen.
+    showing: Mutex<bool>,
+    images: Mutex<Vec<ImageStep>>,
 }
 
 /// Erase the terminal's current line (carriage return, then ANSI "erase line").
 const ERASE_LINE: &str = "\r\x1b[2K";
 
 impl StepLines {
-    fn new(terminal: bool) -> Self {
-        StepLines { terminal }
+    fn new(arguments: &Value, print: bool, terminal: bool) -> Self {
+        StepLines {
+            print,
+            terminal,
+            // Steps in the flow's arguments (0 when they are not a list; the decoder says why).
+            total: arguments.get("steps").and_then(Value::as_array).map_or(0, Vec::len),
+            stops_on_error: arguments.get("on_error").and_then(Value::as_str) != Some("continue"),
+            showing: Mutex::new(false),
+            images: Mutex::new(Vec::new()),
+        }
     }
 
-    /// Show that step `index` (from 0) of `total` is running.
-    fn running(&self, index: usize, total: usize) {
-        if self.terminal && index < total {
+    /// Show that step `index` (from 0) is running.
+    fn running(&self, index: usize) {
+        if self.terminal && index < self.total {
             let mut err = std::io::stderr().lock();
-            let _ = write!(err, "{ERASE_LINE}running step {} of {total}…", index + 1);
+            let _ = write!(err, "{ERASE_LINE}running step {} of {}…", index + 1, self.total);
             let _ = err.flush();
+            *self.showing.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = true;
         }
+    }
+
+    /// Erase the transient line, if it is on the screen.
+    fn erase(&self) {
+        let mut showing = self.showing.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if *showing {
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "{ERASE_LINE}");
+            let _ = err.flush();
+            *showing = false;
+        }
+    }
+
+    /// The flow ended (or never started): no step is running any more.
+    fn done(&self) {
+        self.erase();
+    }
+
+    /// The steps that produced images, in order.
+    fn images(&self) -> Vec<ImageStep> {
+        self.images.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
     }
 }
 
 impl Progress for StepLines {
     fn step_finished(&self, step: StepProgress<'_>) {
-        if self.terminal {
-            let mut err = std::io::stderr().lock();
-            let _ = write!(err, "{ERASE_LINE}");
-            let _ = err.flush();
+        self.erase();
+        if let Some(image) = ImageStep::of(&step) {
+            self.images.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(image);
         }
-        // A closed standard output only costs the progress line; the exit code still tells.
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(
-            out,
-            "[{}/{}] {} {} {} — {}",
-            step.index + 1,
-            step.total,
-            step.id.unwrap_or("-"),
-            step.tool.as_str(),
-            step.envelope.status.as_str(),
-            step.envelope.summary
-        );
-        let _ = out.flush();
-        self.running(step.index + 1, step.total);
+        if self.print {
+            // A closed standard output only costs the progress lines; the exit code still tells.
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(
+                out,
+                "[{}/{}] {} {} {} — {}",
+                step.index + 1,
+                step.total,
+                step.id.unwrap_or("-"),
+                step.tool.as_str(),
+                step.envelope.status.as_str(),
+                step.envelope.summary
+            );
+            let _ = human::body(&mut out, step.envelope, "    ", human::STEP);
+            let _ = out.flush();
+        }
+        // The next step runs unless this one failed and failures stop the flow.
+        if step.envelope.status == Status::Succeeded || !self.stops_on_error {
+            self.running(step.index + 1);
+        }
     }
 }
 

@@ -36,6 +36,7 @@ mod commands;
 mod doctor;
 mod error;
 mod export;
+mod human;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -76,8 +77,9 @@ enum Command {
     },
     /// Call one tool against a browser this command starts, then close it.
     ///
-    /// Prints the summary and next steps (or the envelope JSON with --json). Screenshots and
-    /// replays are saved under --out, never printed.
+    /// Prints the summary, the facts, the text read (bounded, with a note when cut), rows found
+    /// or inspected as a table, and next steps; or the envelope JSON with --json. Screenshots
+    /// and replays are saved under --out, never printed. A browser_flow prints as `flow` does.
     ///
     /// Example: ghostlight call browser_navigate '{"url":"https://example.com"}'
     Call {
@@ -98,9 +100,10 @@ enum Command {
     /// Run a browser_flow arguments file (JSON) against one browser session.
     ///
     /// The flow runs as one browser_flow invocation: one line per step is printed as the step
-    /// ends (on a terminal, a "running step N of M" line shows what is in progress), then the
-    /// aggregate summary. With --json, only the aggregate envelope. Exits 1 when the flow
-    /// stopped or failed: how to smoke-test a web app from CI.
+    /// ends, followed by what it read or found (bounded); on a terminal, a "running step N of
+    /// M" line shows the step in progress. Then the aggregate summary and where images were
+    /// saved. With --json, only the aggregate envelope. Exits 1 when the flow stopped or
+    /// failed: how to smoke-test a web app from CI.
     ///
     /// Example file: {"steps":[{"id":"open","tool":"browser_navigate","arguments":{"url":"https://example.com"}},
     /// {"id":"read","tool":"browser_read","arguments":{"tab":{"flow_ref":{"step":"open","pointer":"/facts/tab"}}}}]}

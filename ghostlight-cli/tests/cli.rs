@@ -324,7 +324,17 @@ const GREET_PAGE: &str = r#"<!doctype html><title>Greeter</title>
   'Hello, ' + document.getElementById('name').value + '!'; }, 1500)">Greet</button>
 <p id="out">Nobody greeted yet.</p>"#;
 
-/// The fixture site on 127.0.0.1: `/greet` is [`GREET_PAGE`], anything else [`HELLO_PAGE`].
+/// A page with a long paragraph and three controls.
+fn long_page() -> String {
+    format!(
+        "<!doctype html><title>Long</title><h1>A long page</h1><p>{}</p>\
+         <label>Name <input value=\"Ada\"></label><button>Greet</button><a href=\"/hello\">Hello page</a>",
+        "Ghostlight reads this sentence. ".repeat(100)
+    )
+}
+
+/// The fixture site on 127.0.0.1: `/greet` is [`GREET_PAGE`], `/long` [`long_page`], anything
+/// else [`HELLO_PAGE`].
 struct Fixture {
     server: Arc<tiny_http::Server>,
     base: String,
@@ -337,7 +347,13 @@ impl Fixture {
         let serving = server.clone();
         std::thread::spawn(move || {
             for request in serving.incoming_requests() {
-                let body = if request.url().starts_with("/greet") { GREET_PAGE } else { HELLO_PAGE };
+                let body = if request.url().starts_with("/greet") {
+                    GREET_PAGE.to_owned()
+                } else if request.url().starts_with("/long") {
+                    long_page()
+                } else {
+                    HELLO_PAGE.to_owned()
+                };
                 let header = tiny_http::Header::from_bytes("Content-Type", "text/html; charset=utf-8")
                     .unwrap_or_else(|()| panic!("a header"));
                 let _ = request.respond(tiny_http::Response::from_string(body).with_header(header));
@@ -438,4 +454,113 @@ fn call_and_flow_against_headless_chromium() {
     let failed = ghostlight("browser", &["flow", &bad.display().to_string()]);
     assert_eq!(failed.status.code(), Some(1), "{}{}", stdout(&failed), stderr(&failed));
     assert!(stdout(&failed).contains("[1/2] open browser_navigate succeeded"), "{}", stdout(&failed));
+}
+
+#[test]
+fn each_flow_step_shows_what_it_read_found_and_saved() {
+    if !(have("chromium") && have("chromedriver")) {
+        assert!(std::env::var_os("CI").is_none(), "CI must install chromium and chromedriver");
+        eprintln!("skipped: chromium and chromedriver are not installed");
+        return;
+    }
+    let fixture = Fixture::start();
+    let out = scratch("human-out");
+    let _ = std::fs::remove_dir_all(&out);
+    let flow = serde_json::json!({"steps": [
+        {"id": "open", "tool": "browser_navigate", "arguments": {"url": format!("{}/long", fixture.base)}},
+        {"id": "read", "tool": "browser_read", "arguments": {}},
+        {"id": "find", "tool": "browser_find", "arguments": {"text": "Greet"}},
+        {"id": "controls", "tool": "browser_inspect", "arguments": {}},
+        {"id": "shot", "tool": "browser_screenshot", "arguments": {}},
+    ]});
+    // `call browser_flow` prints exactly what `flow` does.
+    let output = ghostlight(
+        "human",
+        &["call", "--out", &out.display().to_string(), "browser_flow", &flow.to_string()],
+    );
+    let text = stdout(&output);
+    assert_eq!(output.status.code(), Some(0), "{text}{}", stderr(&output));
+
+    // The text read, bounded per step, with a note saying it was cut.
+    let read = text.split("[2/5] read browser_read succeeded").nth(1).unwrap_or_else(|| panic!("{text}"));
+    assert!(read.contains("\n    | A long page\n    | Ghostlight reads this sentence."), "{text}");
+    assert!(read.contains("    … showing 600 of "), "{text}");
+    assert!(read.contains(" characters; --json prints all of them\n[3/5]"), "{text}");
+    // Rows found and inspected, as tables under their step.
+    let find = text.split("[3/5] find").nth(1).unwrap_or_else(|| panic!("{text}"));
+    assert!(find.contains("\n    matches (1):\n      target        role    name\n      target_"), "{text}");
+    assert!(find.contains("  button  Greet\n[4/5]"), "{text}");
+    let inspect = text.split("[4/5] controls").nth(1).unwrap_or_else(|| panic!("{text}"));
+    assert!(inspect.contains("\n    items (3):\n      target        role     name\n"), "{text}");
+    for row in ["  textbox  Name\n", "  button   Greet\n", "  link     Hello page\n"] {
+        assert!(inspect.contains(row), "{row:?} missing:\n{text}");
+    }
+    // Where the screenshot was saved, with the step that took it.
+    let saved = text
+        .lines()
+        .find_map(|line| line.strip_prefix("Saved: ").and_then(|rest| rest.strip_suffix(" (step shot)")))
+        .unwrap_or_else(|| panic!("no saved screenshot:\n{text}"));
+    assert!(saved.starts_with(&out.display().to_string()) && saved.ends_with("-1.png"), "{saved}");
+    let png = std::fs::read(saved).unwrap_or_else(|e| panic!("{saved}: {e}"));
+    assert!(png.starts_with(b"\x89PNG"), "{saved} is not a PNG");
+    // The file is named after the step's own invocation, as its envelope in --json says.
+    let name = std::path::Path::new(saved).file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    assert!(name.starts_with("inv_"), "{name}");
+}
+
+/// Run `command` under a pseudo-terminal (util-linux `script`); its transcript.
+fn on_a_terminal(command: &str) -> Option<String> {
+    if !have("script") {
+        return None;
+    }
+    let output = Command::new("script")
+        .args(["-q", "-e", "-c", command, "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("script runs: {e}"));
+    Some(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+#[test]
+fn the_running_line_never_names_a_step_that_does_not_run() {
+    // No driver on PATH: the first step cannot start the browser (it needs a person), which
+    // stops the flow; the terminal must not be left saying that step 2 is running.
+    let dir = scratch("running-line");
+    let empty = scratch("running-line-empty-path");
+    let file = dir.join("flow.json");
+    let flow = serde_json::json!({"steps": [
+        {"id": "open", "tool": "browser_navigate", "arguments": {"url": "http://127.0.0.1:9/"}},
+        {"id": "read", "tool": "browser_read", "arguments": {}},
+    ]});
+    std::fs::write(&file, flow.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    let command = format!(
+        "env PATH={} XDG_CONFIG_HOME={} {} flow {}",
+        empty.display(),
+        dir.display(),
+        env!("CARGO_BIN_EXE_ghostlight"),
+        file.display()
+    );
+    let Some(screen) = on_a_terminal(&command) else {
+        assert!(std::env::var_os("CI").is_none(), "CI must have util-linux `script`");
+        eprintln!("skipped: no `script` to run under a terminal");
+        return;
+    };
+    assert!(screen.contains("running step 1 of 2…"), "no running line on a terminal:\n{screen:?}");
+    assert!(screen.contains("[1/2] open browser_navigate attention_required"), "{screen:?}");
+    assert!(!screen.contains("running step 2 of 2"), "a step that never ran was shown running:\n{screen:?}");
+    // Every running line was erased: the last one is followed by an erase.
+    let last = screen.rfind("running step").unwrap_or_default();
+    assert!(screen[last..].contains("\r\x1b[2K"), "the running line stayed:\n{screen:?}");
+    assert!(screen.contains("browser_flow\r\nStopped after step 1 of 2"), "{screen:?}");
+
+    // A flow that goes on after a failure (on_error continue) does show the next step running.
+    let flow = serde_json::json!({"on_error": "continue", "steps": [
+        {"id": "open", "tool": "browser_navigate", "arguments": {"url": "http://127.0.0.1:9/"}},
+        {"id": "again", "tool": "browser_navigate", "arguments": {"url": "http://127.0.0.1:9/"}},
+    ]});
+    std::fs::write(&file, flow.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    let screen = on_a_terminal(&command).unwrap_or_default();
+    assert!(screen.contains("running step 2 of 2…"), "{screen:?}");
+    let last = screen.rfind("running step").unwrap_or_default();
+    assert!(screen[last..].contains("\r\x1b[2K"), "the running line stayed:\n{screen:?}");
 }
