@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use crate::error::CliError;
 use crate::human;
+use crate::{SessionArgs, SessionCommand};
 
 /// How long the runtime waits for stray blocking tasks (a terminal stdin read) at exit.
 const RUNTIME_SHUTDOWN: std::time::Duration = std::time::Duration::from_secs(2);
@@ -98,15 +99,50 @@ fn arguments(text: &str, origin: &str) -> Result<Value, CliError> {
     Ok(value)
 }
 
-/// Invoke one tool on a browser started for this command, then close the browser; steps of
-/// a composite are reported to `progress` as they end.
+/// Where a command's calls run.
+enum Backend {
+    /// A browser started for this command and closed after it.
+    Own(Box<ServeOptions>),
+    /// A running session's browser and workspace (`ghostlight session`).
+    #[cfg(unix)]
+    Session(crate::session::Client),
+}
+
+/// The backend of `call` and `flow`: the session named, else the session `default` when it
+/// runs, else a browser of the command's own.
+fn backend(session: &SessionArgs, browser: &BrowserArgs) -> Result<Backend, CliError> {
+    #[cfg(unix)]
+    if let Some(client) = crate::session::client(session)? {
+        if *browser != BrowserArgs::default() {
+            eprintln!(
+                "ghostlight: using session {:?}, with the browser and configuration it started with \
+                 (--no-session starts a browser for this command)",
+                client.name()
+            );
+        }
+        return Ok(Backend::Session(client));
+    }
+    #[cfg(not(unix))]
+    if session.session.is_some() {
+        return Err(CliError::Usage("sessions need a Unix system".into()));
+    }
+    Ok(Backend::Own(Box::new(browser.serve_args().resolve()?)))
+}
+
+/// Invoke one tool on `backend` (a browser of its own is closed afterwards); steps of a
+/// composite are reported to `progress` as they end.
 fn invoke(
-    options: &ServeOptions,
+    backend: Backend,
     tool: &str,
     arguments: &Value,
     progress: &dyn Progress,
 ) -> Result<ToolResult, CliError> {
-    let (browser, ghostlight) = ghostlight_mcp::browser::ghostlight(options)?;
+    let options = match backend {
+        Backend::Own(options) => options,
+        #[cfg(unix)]
+        Backend::Session(client) => return client.call(tool, arguments, progress),
+    };
+    let (browser, ghostlight) = ghostlight_mcp::browser::ghostlight(&options)?;
     let runtime = runtime()?;
     let result = runtime.block_on(async {
         let result = ghostlight.invoke_observed(tool, arguments, &Cancellation::never(), progress).await;
@@ -115,6 +151,25 @@ fn invoke(
     });
     runtime.shutdown_timeout(RUNTIME_SHUTDOWN);
     result.map_err(|unknown| CliError::Usage(format!("{unknown} (see `ghostlight tools`)")))
+}
+
+/// `ghostlight session start|stop|status`.
+pub(crate) fn session(command: SessionCommand) -> Result<ExitCode, CliError> {
+    #[cfg(unix)]
+    {
+        match command {
+            SessionCommand::Start { session, foreground, browser } => {
+                crate::session::start(&session, foreground, &browser)
+            }
+            SessionCommand::Stop { session } => crate::session::stop(&session),
+            SessionCommand::Status { session } => crate::session::status(&session),
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = command;
+        Err(CliError::Usage("sessions need a Unix system".into()))
+    }
 }
 
 /// 0 when the invocation succeeded, 1 otherwise.
@@ -170,17 +225,18 @@ pub(crate) fn call(
     arguments_text: &str,
     json: bool,
     out_dir: &Path,
+    session: &SessionArgs,
     browser: &BrowserArgs,
 ) -> Result<ExitCode, CliError> {
     known_tool(tool)?;
     check_out_dir(out_dir)?;
     let arguments = arguments(arguments_text, "ARGS_JSON")?;
-    let options = browser.serve_args().resolve()?;
+    let backend = backend(session, browser)?;
     if tool == ToolName::Flow.as_str() {
         // A flow reads best step by step, exactly as `ghostlight flow` prints it.
-        return run_flow(&arguments, json, out_dir, &options);
+        return run_flow(&arguments, json, out_dir, backend);
     }
-    let result = invoke(&options, tool, &arguments, &NoProgress)?;
+    let result = invoke(backend, tool, &arguments, &NoProgress)?;
     let saved = save_attachments(&result, out_dir, &[])?;
     let mut out = std::io::stdout().lock();
     if json {
@@ -214,6 +270,7 @@ pub(crate) fn flow(
     file: &Path,
     json: bool,
     out_dir: &Path,
+    session: &SessionArgs,
     browser: &BrowserArgs,
 ) -> Result<ExitCode, CliError> {
     let text = if file == Path::new("-") {
@@ -223,20 +280,14 @@ pub(crate) fn flow(
     };
     check_out_dir(out_dir)?;
     let arguments = arguments(&text, &file.display().to_string())?;
-    let options = browser.serve_args().resolve()?;
-    run_flow(&arguments, json, out_dir, &options)
+    run_flow(&arguments, json, out_dir, backend(session, browser)?)
 }
 
 /// Run browser_flow `arguments` and print it (see [`flow`]).
-fn run_flow(
-    arguments: &Value,
-    json: bool,
-    out_dir: &Path,
-    options: &ServeOptions,
-) -> Result<ExitCode, CliError> {
+fn run_flow(arguments: &Value, json: bool, out_dir: &Path, backend: Backend) -> Result<ExitCode, CliError> {
     let steps = StepLines::new(arguments, !json, !json && std::io::stderr().is_terminal());
     steps.running(0);
-    let result = invoke(options, "browser_flow", arguments, &steps);
+    let result = invoke(backend, "browser_flow", arguments, &steps);
     steps.done();
     let result = result?;
     let saved = save_attachments(&result, out_dir, &steps.images())?;
@@ -382,7 +433,12 @@ impl Progress for StepLines {
 /// `ghostlight policy explain`: policy_explain over a browser that is never contacted.
 pub(crate) fn policy_explain(json: bool, browser: &BrowserArgs) -> Result<ExitCode, CliError> {
     let options = browser.serve_args().resolve()?;
-    let result = invoke(&options, "policy_explain", &Value::Object(serde_json::Map::new()), &NoProgress)?;
+    let result = invoke(
+        Backend::Own(Box::new(options)),
+        "policy_explain",
+        &Value::Object(serde_json::Map::new()),
+        &NoProgress,
+    )?;
     let mut out = std::io::stdout().lock();
     if json {
         writeln!(out, "{}", envelope_json(&result)?)?;

@@ -7,12 +7,14 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-/// The binary with a private, empty configuration directory.
+/// The binary with a private, empty configuration directory, and a runtime directory of its
+/// own (so that no `ghostlight session` of the person running the tests is used).
 fn ghostlight(home: &str, args: &[&str]) -> Output {
     let dir = scratch(home);
     Command::new(env!("CARGO_BIN_EXE_ghostlight"))
         .args(args)
         .env("XDG_CONFIG_HOME", &dir)
+        .env("XDG_RUNTIME_DIR", &dir)
         .env_remove("GHOSTLIGHT_CONFIG")
         .output()
         .unwrap_or_else(|e| panic!("the binary runs: {e}"))
@@ -35,11 +37,16 @@ fn stderr(output: &Output) -> String {
 #[test]
 fn help_teaches_every_command() {
     let help = stdout(&ghostlight("help", &["--help"]));
-    for command in ["mcp", "call", "flow", "tools", "policy", "config", "doctor", "Exit codes"] {
+    for command in ["mcp", "call", "flow", "session", "tools", "policy", "config", "doctor", "Exit codes"] {
         assert!(help.contains(command), "{command} missing from --help:\n{help}");
     }
     let call = stdout(&ghostlight("help", &["call", "--help"]));
     assert!(call.contains("ARGS_JSON") && call.contains("--out") && call.contains("--browser"), "{call}");
+    assert!(call.contains("--session <NAME>") && call.contains("--no-session"), "{call}");
+    let session = stdout(&ghostlight("help", &["session", "--help"]));
+    for word in ["start", "stop", "status", "0700", "0600", "no TCP"] {
+        assert!(session.contains(word), "{word} missing from session --help:\n{session}");
+    }
     let mcp = stdout(&ghostlight("help", &["mcp", "--help"]));
     assert!(mcp.contains("--transport") && mcp.contains("--config"), "{mcp}");
 }
@@ -92,6 +99,7 @@ fn ghostlight_without_browsers(home: &str, args: &[&str]) -> Output {
         .args(args)
         .env("PATH", &empty)
         .env("XDG_CONFIG_HOME", &dir)
+        .env("XDG_RUNTIME_DIR", &dir)
         .env_remove("GHOSTLIGHT_CONFIG")
         .output()
         .unwrap_or_else(|e| panic!("the binary runs: {e}"))
@@ -413,6 +421,7 @@ fn call_and_flow_against_headless_chromium() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ghostlight"))
         .args(["flow", &good.display().to_string()])
         .env("XDG_CONFIG_HOME", scratch("browser"))
+        .env("XDG_RUNTIME_DIR", scratch("browser"))
         .env_remove("GHOSTLIGHT_CONFIG")
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -534,8 +543,9 @@ fn the_running_line_never_names_a_step_that_does_not_run() {
     ]});
     std::fs::write(&file, flow.to_string()).unwrap_or_else(|e| panic!("{e}"));
     let command = format!(
-        "env PATH={} XDG_CONFIG_HOME={} {} flow {}",
+        "env PATH={} XDG_CONFIG_HOME={} XDG_RUNTIME_DIR={} {} flow {}",
         empty.display(),
+        dir.display(),
         dir.display(),
         env!("CARGO_BIN_EXE_ghostlight"),
         file.display()
