@@ -321,7 +321,9 @@ impl Client {
                 Reply::Status(_) | Reply::Stopped => {}
             }
         }
-        Err(self.place.failed("the session ended before answering (see its log: ghostlight session status)"))
+        Err(self
+            .place
+            .failed(format!("the session ended before answering (its log: {})", self.place.log().display())))
     }
 
     fn status(mut self) -> Result<Status, CliError> {
@@ -361,6 +363,7 @@ fn print_status(status: &Status) -> Result<(), CliError> {
     writeln!(out, "  browser: {} ({window}), started by the first call that needs it", status.engine)?;
     writeln!(out, "  calls: {}", status.calls)?;
     writeln!(out, "  socket: {}", status.socket.display())?;
+    writeln!(out, "  log: {}", status.socket.with_extension("log").display())?;
     Ok(())
 }
 
@@ -432,6 +435,9 @@ pub(crate) fn start(name: &str, foreground: bool, browser: &BrowserArgs) -> Resu
         }
         let exited = child.try_wait().map_err(|error| place.failed(error.to_string()))?;
         if exited.is_some() || Instant::now() > deadline {
+            // Not answering in time is not starting: end it rather than leave it behind.
+            let _ = child.kill();
+            let _ = child.wait();
             let mut text = String::new();
             let _ = std::fs::File::open(&log_path).and_then(|mut file| file.read_to_string(&mut text));
             let last = text.lines().rev().find(|line| !line.trim().is_empty()).unwrap_or("no message");
@@ -450,6 +456,7 @@ fn serve(place: Place, options: ServeOptions) -> Result<ExitCode, CliError> {
     // A socket nobody serves is left over from a session that died: replace it.
     if let Ok(metadata) = std::fs::symlink_metadata(&place.socket)
         && metadata.file_type().is_socket()
+        && place.connect()?.is_none()
     {
         let _ = std::fs::remove_file(&place.socket);
     }

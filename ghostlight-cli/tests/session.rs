@@ -180,8 +180,17 @@ fn a_session_keeps_its_browser_tabs_and_handles_between_commands() {
     assert_eq!(clicked.status.code(), Some(0), "{}", both(&clicked));
     assert!(stdout(&clicked).contains("Clicked the \"Greet\" button"), "{}", both(&clicked));
 
-    // A flow runs on the session's tab too; its screenshot crosses the socket.
+    // A screenshot crosses the socket; `call` says where it was saved.
     let out = home.root.join("shots");
+    let shot = home.ghostlight(&["call", "--out", &out.display().to_string(), "browser_screenshot"]);
+    assert_eq!(shot.status.code(), Some(0), "{}", both(&shot));
+    let saved = stdout(&shot)
+        .lines()
+        .find_map(|line| line.strip_prefix("Saved: ").map(str::to_owned))
+        .unwrap_or_else(|| panic!("no screenshot saved:\n{}", both(&shot)));
+    assert!(std::fs::read(&saved).is_ok_and(|png| png.starts_with(b"\x89PNG")), "{saved}");
+
+    // A flow runs on the session's tab too; its screenshot crosses the socket.
     let flow = home.root.join("flow.json");
     let steps = serde_json::json!({"steps": [
         {"id": "greeted", "tool": "browser_wait", "arguments": {"condition": "text_present", "value": "Hello, Ada!", "timeout_ms": 10000}},
@@ -233,7 +242,7 @@ fn a_session_keeps_its_browser_tabs_and_handles_between_commands() {
     assert_eq!(alone.status.code(), Some(1), "{}", both(&alone));
     let status = home.ghostlight(&["session", "status"]);
     assert_eq!(status.status.code(), Some(0));
-    assert!(stdout(&status).contains("calls: 6\n"), "{}", both(&status));
+    assert!(stdout(&status).contains("calls: 7\n"), "{}", both(&status));
 
     // Several sessions by name, each with its own workspace.
     let other = home.ghostlight(&["session", "start", "--session", "other"]);
