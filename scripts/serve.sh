@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Serve Ghostlight's 24 browser tools over MCP on stdio, against a headless Chromium the server
 # starts itself. Standard output carries MCP messages only: this script's messages and cargo's
-# build output go to standard error. Extra arguments go to `ghostlight mcp` (see --help).
+# build progress go to standard error. Extra arguments go to `ghostlight mcp` (see --help).
+#
+# It builds the `ghostlight` command exactly as the README does (`cargo build --release -p
+# ghostlight-cli --all-features`), so a build made by hand and this script share their
+# artifacts: the first run compiles for a few minutes, showing cargo's progress; later runs
+# find the binary current and start serving in well under a second.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,5 +35,13 @@ if [ "${#packages[@]}" -gt 0 ]; then
     fi
 fi
 
-say "building (first run takes a few minutes), then serving MCP on stdio"
-exec cargo run -q --release -p ghostlight-cli -- mcp "$@"
+# Cargo's progress and diagnostics go to standard error; its JSON messages (standard output,
+# captured here and never printed) name the binary it built or found current.
+say "building the ghostlight command (minutes the first time, a moment once built)"
+binary=$(
+    cargo build --release -p ghostlight-cli --all-features --message-format=json-render-diagnostics \
+        | sed -n 's/.*"executable":"\([^"]*\/ghostlight\)".*/\1/p' | tail -n 1
+) || { say "the build failed (cargo's messages are above)"; exit 1; }
+[ -n "$binary" ] && [ -x "$binary" ] || { say "cargo reported no ghostlight binary"; exit 1; }
+say "serving MCP on stdio: $binary mcp $*"
+exec "$binary" mcp "$@"

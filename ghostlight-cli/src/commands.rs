@@ -3,14 +3,17 @@
 use std::io::{IsTerminal as _, Read as _, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Mutex;
 
-use ghostlight_core::{Cancellation, NoProgress, Progress, Status, StepProgress, ToolResult};
-use ghostlight_mcp::ServeArgs;
+use ghostlight_core::{Cancellation, NoProgress, Progress, Status, StepProgress, ToolName, ToolResult};
 use ghostlight_mcp::config::{self, ConfigFile, ConfigSources, LoadedConfig};
 use ghostlight_mcp::options::{BrowserArgs, ServeOptions};
+use ghostlight_mcp::{ConfigError, ServeArgs, ServeError};
 use serde_json::Value;
 
 use crate::error::CliError;
+use crate::human;
+use crate::{SessionArgs, SessionCommand};
 
 /// How long the runtime waits for stray blocking tasks (a terminal stdin read) at exit.
 const RUNTIME_SHUTDOWN: std::time::Duration = std::time::Duration::from_secs(2);
@@ -22,12 +25,59 @@ fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
 /// `ghostlight mcp`: the `ghostlight-mcp` serving path.
 pub(crate) fn mcp(serve: &ServeArgs) -> Result<ExitCode, CliError> {
     ghostlight_mcp::logging::init();
-    let options = serve.resolve()?;
+    let options = serve.resolve().map_err(this_binary)?;
     let runtime = runtime()?;
     let result = runtime.block_on(ghostlight_mcp::browser::serve(options));
     runtime.shutdown_timeout(RUNTIME_SHUTDOWN);
-    result?;
+    result.map_err(|error| match error {
+        ServeError::Config(error) => this_binary(error),
+        other => CliError::Serve(other),
+    })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A configuration error in this binary's words: the library's message for a build without
+/// the HTTP transport names `ghostlight-mcp`, and the fix here is another feature of another
+/// crate.
+fn this_binary(error: ConfigError) -> CliError {
+    match error {
+        ConfigError::HttpUnavailable => CliError::Usage(HTTP_UNAVAILABLE.to_owned()),
+        other => CliError::Config(other),
+    }
+}
+
+/// Why `ghostlight mcp --transport http` cannot serve in a build without the feature.
+const HTTP_UNAVAILABLE: &str = "this build of ghostlight has no HTTP transport: rebuild the ghostlight command \
+    with the cargo feature `http` (cargo install --path ghostlight-cli --features http)";
+
+/// The tool named on the command line, or a usage error that says which tool was probably
+/// meant.
+fn known_tool(tool: &str) -> Result<ToolName, CliError> {
+    ToolName::parse(tool).ok_or_else(|| {
+        let shown = ghostlight_core::language::bound_visible(tool, ghostlight_core::limits::ECHO_CHARS)
+            .unwrap_or_default();
+        let hint = match ToolName::suggest(tool) {
+            Some(meant) => format!("; did you mean {meant}?"),
+            None => String::new(),
+        };
+        CliError::Usage(format!("unknown tool {shown:?}{hint} (`ghostlight tools` lists all 24)"))
+    })
+}
+
+/// Refuse an `--out` that cannot become a directory (it, or what would hold it, is a file)
+/// before any browser work, so that a screenshot is never taken only to be lost.
+fn check_out_dir(out: &Path) -> Result<(), CliError> {
+    if let Some(existing) = out.ancestors().find(|path| !path.as_os_str().is_empty() && path.exists())
+        && !existing.is_dir()
+    {
+        let what =
+            if existing == out { String::new() } else { format!(" ({} is a file)", existing.display()) };
+        return Err(CliError::Usage(format!(
+            "--out {} must be a directory{what}; name a directory (it is created when missing)",
+            out.display()
+        )));
+    }
+    Ok(())
 }
 
 /// Read `text` as JSON arguments (`-`: standard input).
@@ -49,15 +99,50 @@ fn arguments(text: &str, origin: &str) -> Result<Value, CliError> {
     Ok(value)
 }
 
-/// Invoke one tool on a browser started for this command, then close the browser; steps of
-/// a composite are reported to `progress` as they end.
+/// Where a command's calls run.
+enum Backend {
+    /// A browser started for this command and closed after it.
+    Own(Box<ServeOptions>),
+    /// A running session's browser and workspace (`ghostlight session`).
+    #[cfg(unix)]
+    Session(crate::session::Client),
+}
+
+/// The backend of `call` and `flow`: the session named, else the session `default` when it
+/// runs, else a browser of the command's own.
+fn backend(session: &SessionArgs, browser: &BrowserArgs) -> Result<Backend, CliError> {
+    #[cfg(unix)]
+    if let Some(client) = crate::session::client(session)? {
+        if *browser != BrowserArgs::default() {
+            eprintln!(
+                "ghostlight: using session {:?}, with the browser and configuration it started with \
+                 (--no-session starts a browser for this command)",
+                client.name()
+            );
+        }
+        return Ok(Backend::Session(client));
+    }
+    #[cfg(not(unix))]
+    if session.session.is_some() {
+        return Err(CliError::Usage("sessions need a Unix system".into()));
+    }
+    Ok(Backend::Own(Box::new(browser.serve_args().resolve()?)))
+}
+
+/// Invoke one tool on `backend` (a browser of its own is closed afterwards); steps of a
+/// composite are reported to `progress` as they end.
 fn invoke(
-    options: &ServeOptions,
+    backend: Backend,
     tool: &str,
     arguments: &Value,
     progress: &dyn Progress,
 ) -> Result<ToolResult, CliError> {
-    let (browser, ghostlight) = ghostlight_mcp::browser::ghostlight(options)?;
+    let options = match backend {
+        Backend::Own(options) => options,
+        #[cfg(unix)]
+        Backend::Session(client) => return client.call(tool, arguments, progress),
+    };
+    let (browser, ghostlight) = ghostlight_mcp::browser::ghostlight(&options)?;
     let runtime = runtime()?;
     let result = runtime.block_on(async {
         let result = ghostlight.invoke_observed(tool, arguments, &Cancellation::never(), progress).await;
@@ -68,60 +153,70 @@ fn invoke(
     result.map_err(|unknown| CliError::Usage(format!("{unknown} (see `ghostlight tools`)")))
 }
 
+/// `ghostlight session start|stop|status`.
+pub(crate) fn session(command: SessionCommand) -> Result<ExitCode, CliError> {
+    #[cfg(unix)]
+    {
+        match command {
+            SessionCommand::Start { session, foreground, browser } => {
+                crate::session::start(&session, foreground, &browser)
+            }
+            SessionCommand::Stop { session } => crate::session::stop(&session),
+            SessionCommand::Status { session } => crate::session::status(&session),
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = command;
+        Err(CliError::Usage("sessions need a Unix system".into()))
+    }
+}
+
 /// 0 when the invocation succeeded, 1 otherwise.
 fn status_code(result: &ToolResult) -> ExitCode {
     if result.envelope.status == Status::Succeeded { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
-/// Save attachments under `out` as `<invocation>-<n>.png|gif`; returns the paths.
-fn save_attachments(result: &ToolResult, out: &Path) -> Result<Vec<PathBuf>, CliError> {
+/// An image saved under `--out`: where, and the flow step that took it.
+struct Saved {
+    path: PathBuf,
+    step: Option<String>,
+}
+
+/// Save attachments under `out`, each named after the invocation that produced it:
+/// `<invocation>-<n>.png|gif`. A flow's images are attributed to the steps that took them
+/// when `steps` (in order) accounts for every one; otherwise they are named after the flow.
+fn save_attachments(result: &ToolResult, out: &Path, steps: &[ImageStep]) -> Result<Vec<Saved>, CliError> {
     let mut saved = Vec::new();
     if result.attachments.is_empty() {
         return Ok(saved);
     }
     std::fs::create_dir_all(out).map_err(|source| CliError::File { path: out.to_owned(), source })?;
+    let attributed = steps.len() == result.attachments.len()
+        && steps.iter().zip(&result.attachments).all(|(step, image)| step.mime_type == image.mime_type);
     for (index, attachment) in result.attachments.iter().enumerate() {
         let extension = if attachment.mime_type == "image/gif" { "gif" } else { "png" };
-        let path = out.join(format!("{}-{}.{extension}", result.envelope.invocation, index + 1));
+        let (name, step) = match steps.get(index).filter(|_| attributed) {
+            Some(step) => (format!("{}-1.{extension}", step.invocation), Some(step.id.clone())),
+            None => (format!("{}-{}.{extension}", result.envelope.invocation, index + 1), None),
+        };
+        let path = out.join(name);
         std::fs::write(&path, &attachment.bytes)
             .map_err(|source| CliError::File { path: path.clone(), source })?;
-        saved.push(path);
+        saved.push(Saved { path, step });
     }
     Ok(saved)
 }
 
-/// Print the envelope for a person: status, summary, facts, next steps.
-fn print_envelope(out: &mut impl Write, result: &ToolResult, facts: bool) -> std::io::Result<()> {
-    let envelope = &result.envelope;
-    writeln!(out, "{}", envelope.summary)?;
-    if facts {
-        for (key, value) in &envelope.facts {
-            print_fact(out, key, value)?;
+/// `Saved: PATH`, with the step that took it.
+fn print_saved(out: &mut impl Write, saved: &[Saved]) -> std::io::Result<()> {
+    for image in saved {
+        match &image.step {
+            Some(step) => writeln!(out, "Saved: {} (step {step})", image.path.display())?,
+            None => writeln!(out, "Saved: {}", image.path.display())?,
         }
-    }
-    for step in &envelope.next_steps {
-        writeln!(out, "Next: {step}")?;
     }
     Ok(())
-}
-
-/// One fact: strings as they are, string lists one item a line, anything else compact JSON.
-fn print_fact(out: &mut impl Write, key: &str, value: &Value) -> std::io::Result<()> {
-    match value {
-        Value::String(text) if text.contains('\n') => {
-            writeln!(out, "  {key}:")?;
-            for line in text.lines() {
-                writeln!(out, "    {line}")?;
-            }
-            Ok(())
-        }
-        Value::String(text) => writeln!(out, "  {key}: {text}"),
-        Value::Array(items) if !items.is_empty() && items.iter().all(Value::is_string) => {
-            writeln!(out, "  {key}:")?;
-            items.iter().filter_map(Value::as_str).try_for_each(|item| writeln!(out, "    - {item}"))
-        }
-        other => writeln!(out, "  {key}: {other}"),
-    }
 }
 
 /// `ghostlight call TOOL [ARGS_JSON|-]`.
@@ -130,24 +225,35 @@ pub(crate) fn call(
     arguments_text: &str,
     json: bool,
     out_dir: &Path,
+    session: &SessionArgs,
     browser: &BrowserArgs,
 ) -> Result<ExitCode, CliError> {
+    known_tool(tool)?;
+    check_out_dir(out_dir)?;
     let arguments = arguments(arguments_text, "ARGS_JSON")?;
-    let options = browser.serve_args().resolve()?;
-    let result = invoke(&options, tool, &arguments, &NoProgress)?;
-    let saved = save_attachments(&result, out_dir)?;
+    let backend = backend(session, browser)?;
+    if tool == ToolName::Flow.as_str() {
+        // A flow reads best step by step, exactly as `ghostlight flow` prints it.
+        return run_flow(&arguments, json, out_dir, backend);
+    }
+    let result = invoke(backend, tool, &arguments, &NoProgress)?;
+    let saved = save_attachments(&result, out_dir, &[])?;
     let mut out = std::io::stdout().lock();
     if json {
         writeln!(out, "{}", envelope_json(&result)?)?;
-        for path in &saved {
-            eprintln!("saved {}", path.display());
+        for image in &saved {
+            eprintln!("saved {}", image.path.display());
         }
     } else {
-        writeln!(out, "[{}] {}", result.envelope.status.as_str(), tool)?;
-        print_envelope(&mut out, &result, true)?;
-        for path in &saved {
-            writeln!(out, "Saved: {}", path.display())?;
+        let envelope = &result.envelope;
+        writeln!(out, "[{}] {}", envelope.status.as_str(), tool)?;
+        writeln!(out, "{}", envelope.summary)?;
+        human::facts(&mut out, envelope, "  ")?;
+        human::body(&mut out, envelope, "  ", human::CALL)?;
+        for step in &envelope.next_steps {
+            writeln!(out, "Next: {step}")?;
         }
+        print_saved(&mut out, &saved)?;
     }
     Ok(status_code(&result))
 }
@@ -157,12 +263,14 @@ fn envelope_json(result: &ToolResult) -> Result<String, CliError> {
         .map_err(|error| CliError::Output(std::io::Error::other(error.to_string())))
 }
 
-/// `ghostlight flow FILE`: one browser_flow invocation, printing one line per step as it
-/// ends (with a transient "running" line on a terminal), then the aggregate.
+/// `ghostlight flow FILE`: one browser_flow invocation, printing each step as it ends (its
+/// line, then what it read or found; with a transient "running" line on a terminal), then the
+/// aggregate and where images were saved.
 pub(crate) fn flow(
     file: &Path,
     json: bool,
     out_dir: &Path,
+    session: &SessionArgs,
     browser: &BrowserArgs,
 ) -> Result<ExitCode, CliError> {
     let text = if file == Path::new("-") {
@@ -170,86 +278,167 @@ pub(crate) fn flow(
     } else {
         std::fs::read_to_string(file).map_err(|source| CliError::File { path: file.to_owned(), source })?
     };
+    check_out_dir(out_dir)?;
     let arguments = arguments(&text, &file.display().to_string())?;
-    let options = browser.serve_args().resolve()?;
-    let result = if json {
-        invoke(&options, "browser_flow", &arguments, &NoProgress)?
-    } else {
-        let lines = StepLines::new(std::io::stderr().is_terminal());
-        lines.running(0, step_count(&arguments));
-        invoke(&options, "browser_flow", &arguments, &lines)?
-    };
-    let saved = save_attachments(&result, out_dir)?;
+    run_flow(&arguments, json, out_dir, backend(session, browser)?)
+}
+
+/// Run browser_flow `arguments` and print it (see [`flow`]).
+fn run_flow(arguments: &Value, json: bool, out_dir: &Path, backend: Backend) -> Result<ExitCode, CliError> {
+    let steps = StepLines::new(arguments, !json, !json && std::io::stderr().is_terminal());
+    steps.running(0);
+    let result = invoke(backend, "browser_flow", arguments, &steps);
+    steps.done();
+    let result = result?;
+    let saved = save_attachments(&result, out_dir, &steps.images())?;
     let mut out = std::io::stdout().lock();
     if json {
         writeln!(out, "{}", envelope_json(&result)?)?;
+        for image in &saved {
+            eprintln!("saved {}", image.path.display());
+        }
         return Ok(status_code(&result));
     }
     writeln!(out, "[{}] browser_flow", result.envelope.status.as_str())?;
-    print_envelope(&mut out, &result, false)?;
-    for path in &saved {
-        writeln!(out, "Saved: {}", path.display())?;
+    writeln!(out, "{}", result.envelope.summary)?;
+    for step in &result.envelope.next_steps {
+        writeln!(out, "Next: {step}")?;
     }
+    print_saved(&mut out, &saved)?;
     Ok(status_code(&result))
 }
 
-/// Steps in a flow's arguments (0 when they are not a list; the decoder will say why).
-fn step_count(arguments: &Value) -> usize {
-    arguments.get("steps").and_then(Value::as_array).map_or(0, Vec::len)
+/// A flow step that produced an image: a screenshot, or a replay returned to the caller.
+#[derive(Debug, Clone)]
+struct ImageStep {
+    id: String,
+    invocation: String,
+    mime_type: &'static str,
 }
 
-/// Prints one line per flow step on standard output as it ends; on a terminal, also keeps a
-/// transient "running step N of M" line on standard error, erased before each step line.
+impl ImageStep {
+    /// The image `step` produced, if any.
+    fn of(step: &StepProgress<'_>) -> Option<ImageStep> {
+        if step.envelope.status != Status::Succeeded {
+            return None;
+        }
+        let facts = &step.envelope.facts;
+        let mime_type = match step.tool {
+            ToolName::Screenshot => "image/png",
+            ToolName::Record if facts.get("delivery").and_then(Value::as_str) == Some("client") => {
+                "image/gif"
+            }
+            _ => return None,
+        };
+        Some(ImageStep {
+            id: step.id.unwrap_or("-").to_owned(),
+            invocation: step.envelope.invocation.clone(),
+            mime_type,
+        })
+    }
+}
+
+/// Watches a flow's steps: prints each as it ends on standard output (a line, then what it
+/// read or found) when `print`; on a terminal, keeps a transient "running step N of M" line
+/// on standard error for the step actually in progress; and notes which steps produced
+/// images.
 struct StepLines {
+    print: bool,
     terminal: bool,
+    total: usize,
+    /// A failed step ends the flow (`on_error` is not `continue`).
+    stops_on_error: bool,
+    /// The transient line is on the screen.
+    showing: Mutex<bool>,
+    images: Mutex<Vec<ImageStep>>,
 }
 
 /// Erase the terminal's current line (carriage return, then ANSI "erase line").
 const ERASE_LINE: &str = "\r\x1b[2K";
 
 impl StepLines {
-    fn new(terminal: bool) -> Self {
-        StepLines { terminal }
+    fn new(arguments: &Value, print: bool, terminal: bool) -> Self {
+        StepLines {
+            print,
+            terminal,
+            // Steps in the flow's arguments (0 when they are not a list; the decoder says why).
+            total: arguments.get("steps").and_then(Value::as_array).map_or(0, Vec::len),
+            stops_on_error: arguments.get("on_error").and_then(Value::as_str) != Some("continue"),
+            showing: Mutex::new(false),
+            images: Mutex::new(Vec::new()),
+        }
     }
 
-    /// Show that step `index` (from 0) of `total` is running.
-    fn running(&self, index: usize, total: usize) {
-        if self.terminal && index < total {
+    /// Show that step `index` (from 0) is running.
+    fn running(&self, index: usize) {
+        if self.terminal && index < self.total {
             let mut err = std::io::stderr().lock();
-            let _ = write!(err, "{ERASE_LINE}running step {} of {total}…", index + 1);
+            let _ = write!(err, "{ERASE_LINE}running step {} of {}…", index + 1, self.total);
             let _ = err.flush();
+            *self.showing.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = true;
         }
+    }
+
+    /// Erase the transient line, if it is on the screen.
+    fn erase(&self) {
+        let mut showing = self.showing.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if *showing {
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "{ERASE_LINE}");
+            let _ = err.flush();
+            *showing = false;
+        }
+    }
+
+    /// The flow ended (or never started): no step is running any more.
+    fn done(&self) {
+        self.erase();
+    }
+
+    /// The steps that produced images, in order.
+    fn images(&self) -> Vec<ImageStep> {
+        self.images.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
     }
 }
 
 impl Progress for StepLines {
     fn step_finished(&self, step: StepProgress<'_>) {
-        if self.terminal {
-            let mut err = std::io::stderr().lock();
-            let _ = write!(err, "{ERASE_LINE}");
-            let _ = err.flush();
+        self.erase();
+        if let Some(image) = ImageStep::of(&step) {
+            self.images.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(image);
         }
-        // A closed standard output only costs the progress line; the exit code still tells.
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(
-            out,
-            "[{}/{}] {} {} {} — {}",
-            step.index + 1,
-            step.total,
-            step.id.unwrap_or("-"),
-            step.tool.as_str(),
-            step.envelope.status.as_str(),
-            step.envelope.summary
-        );
-        let _ = out.flush();
-        self.running(step.index + 1, step.total);
+        if self.print {
+            // A closed standard output only costs the progress lines; the exit code still tells.
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(
+                out,
+                "[{}/{}] {} {} {} — {}",
+                step.index + 1,
+                step.total,
+                step.id.unwrap_or("-"),
+                step.tool.as_str(),
+                step.envelope.status.as_str(),
+                step.envelope.summary
+            );
+            let _ = human::body(&mut out, step.envelope, "    ", human::STEP);
+            let _ = out.flush();
+        }
+        // The next step runs unless this one failed and failures stop the flow.
+        if step.envelope.status == Status::Succeeded || !self.stops_on_error {
+            self.running(step.index + 1);
+        }
     }
 }
 
 /// `ghostlight policy explain`: policy_explain over a browser that is never contacted.
 pub(crate) fn policy_explain(json: bool, browser: &BrowserArgs) -> Result<ExitCode, CliError> {
     let options = browser.serve_args().resolve()?;
-    let result = invoke(&options, "policy_explain", &Value::Object(serde_json::Map::new()), &NoProgress)?;
+    let result = invoke(
+        Backend::Own(Box::new(options)),
+        "policy_explain",
+        &Value::Object(serde_json::Map::new()),
+        &NoProgress,
+    )?;
     let mut out = std::io::stdout().lock();
     if json {
         writeln!(out, "{}", envelope_json(&result)?)?;
@@ -375,4 +564,21 @@ pub(crate) fn config_path() -> Result<ExitCode, CliError> {
 pub(crate) fn check_user_file(explicit: Option<&Path>) -> Result<Option<PathBuf>, CliError> {
     let loaded = ConfigSources::discover(explicit).load()?;
     Ok(loaded.user.map(|(path, _file): (PathBuf, ConfigFile)| path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_build_without_http_names_this_binary_and_its_feature() {
+        let error = this_binary(ConfigError::HttpUnavailable);
+        assert_eq!(error.exit_code(), 2);
+        let text = error.to_string();
+        assert!(text.starts_with("this build of ghostlight has no HTTP transport"), "{text}");
+        assert!(
+            text.contains("--path ghostlight-cli --features http") && !text.contains("ghostlight-mcp"),
+            "{text}"
+        );
+    }
 }

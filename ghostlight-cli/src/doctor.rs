@@ -12,35 +12,94 @@ use serde_json::json;
 
 use crate::error::CliError;
 
-/// A program doctor looks for: the names tried on `PATH`, and how to install it.
+/// A program doctor looks for: where it is looked for, and how to install it.
 struct Program {
     role: &'static str,
-    names: &'static [&'static str],
+    search: Search,
     install: &'static str,
+}
+
+/// How a program is found.
+enum Search {
+    /// The first of these names on `PATH`.
+    Path(&'static [&'static str]),
+    /// Where chromedriver finds its browser when none is configured (Ghostlight configures
+    /// none): [`chromedriver_browser`].
+    Chromedriver,
 }
 
 const CHROMIUM: Program = Program {
     role: "chromium",
-    names: &["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"],
+    search: Search::Chromedriver,
     install: "sudo apt-get install chromium chromium-driver",
 };
 const CHROMEDRIVER: Program = Program {
     role: "chromedriver",
-    names: &["chromedriver"],
+    search: Search::Path(&["chromedriver"]),
     install: "sudo apt-get install chromium-driver",
 };
 const FIREFOX: Program = Program {
     role: "firefox",
-    names: &["firefox-esr", "firefox"],
+    search: Search::Path(&["firefox-esr", "firefox"]),
     install: "sudo apt-get install firefox-esr",
 };
-const GECKODRIVER: Program =
-    Program { role: "geckodriver", names: &["geckodriver"], install: "cargo install geckodriver --locked" };
+const GECKODRIVER: Program = Program {
+    role: "geckodriver",
+    search: Search::Path(&["geckodriver"]),
+    install: "cargo install geckodriver --locked",
+};
+
+/// The browser names chromedriver tries, in order (its `chrome_finder.cc` on Linux).
+const CHROMEDRIVER_NAMES: [&str; 4] = ["chrome", "google-chrome", "chromium", "chromium-browser"];
+
+/// The directories chromedriver searches before `PATH` (its `chrome_finder.cc` on Linux).
+const CHROMEDRIVER_DIRS: [&str; 8] = [
+    "/usr/local/sbin",
+    "/usr/local/bin",
+    "/usr/sbin",
+    "/usr/bin",
+    "/sbin",
+    "/bin",
+    "/opt/google/chrome",
+    "/opt/chromium.org/chromium",
+];
+
+/// The browser chromedriver (the one on `PATH`) starts when it is given no binary, found the
+/// way chromedriver finds it: each name of [`CHROMEDRIVER_NAMES`] first in chromedriver's own
+/// directory (symbolic links resolved, as Debian's `/usr/bin/chromedriver` →
+/// `/usr/lib/chromium/`), then in each of [`CHROMEDRIVER_DIRS`] and `PATH`. So a Chromium
+/// that is not on `PATH` is found where chromedriver finds it.
+fn chromedriver_browser() -> Option<PathBuf> {
+    let own_dir = find("chromedriver")
+        .and_then(|driver| std::fs::canonicalize(driver).ok())
+        .and_then(|driver| driver.parent().map(Path::to_path_buf));
+    if let Some(dir) = &own_dir
+        && let Some(found) = CHROMEDRIVER_NAMES.iter().map(|name| dir.join(name)).find(|p| is_executable(p))
+    {
+        return Some(found);
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let dirs: Vec<PathBuf> = CHROMEDRIVER_DIRS
+        .iter()
+        .map(PathBuf::from)
+        .chain(std::env::split_paths(&path).filter(|dir| !dir.as_os_str().is_empty()))
+        .collect();
+    CHROMEDRIVER_NAMES
+        .iter()
+        .flat_map(|name| dirs.iter().map(move |dir| dir.join(name)))
+        .find(|candidate| is_executable(candidate))
+}
 
 /// The first `name` found on `PATH`.
 fn find(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path).map(|dir| dir.join(name)).find(|candidate| is_executable(candidate))
+}
+
+/// Whether `program`'s directory is on `PATH`.
+fn on_path(program: &Path) -> bool {
+    let Some(path) = std::env::var_os("PATH") else { return false };
+    program.parent().is_some_and(|dir| std::env::split_paths(&path).any(|entry| entry == dir))
 }
 
 fn is_executable(path: &Path) -> bool {
@@ -69,12 +128,18 @@ fn report(
     program: &Program,
     missing: &mut Vec<&'static str>,
 ) -> std::io::Result<bool> {
-    for name in program.names {
-        if let Some(path) = find(name) {
-            let version = version(&path).unwrap_or_else(|| "version unknown".into());
-            writeln!(out, "found   {:<13} {} ({version})", program.role, path.display())?;
-            return Ok(true);
-        }
+    let found = match program.search {
+        Search::Path(names) => names.iter().find_map(|name| find(name)),
+        Search::Chromedriver => chromedriver_browser(),
+    };
+    if let Some(path) = found {
+        let version = version(&path).unwrap_or_else(|| "version unknown".into());
+        let note = match program.search {
+            Search::Chromedriver if !on_path(&path) => ", not on PATH: where chromedriver finds it",
+            _ => "",
+        };
+        writeln!(out, "found   {:<13} {} ({version}{note})", program.role, path.display())?;
+        return Ok(true);
     }
     writeln!(out, "missing {:<13} install: {}", program.role, program.install)?;
     missing.push(program.install);

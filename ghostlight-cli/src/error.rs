@@ -27,6 +27,14 @@ pub(crate) enum CliError {
     /// Serving MCP failed (exit 1).
     #[error(transparent)]
     Serve(ghostlight_mcp::ServeError),
+    /// A session could not be reached or did not answer (exit 1).
+    #[error("session {name:?}: {message}")]
+    Session {
+        /// The session's name.
+        name: String,
+        /// What went wrong.
+        message: String,
+    },
     /// The async runtime could not start (exit 1).
     #[error("cannot start the async runtime: {0}")]
     Runtime(std::io::Error),
@@ -38,7 +46,7 @@ impl CliError {
         match self {
             CliError::Config(_) | CliError::Usage(_) | CliError::File { .. } => 2,
             CliError::Serve(ghostlight_mcp::ServeError::Config(_)) => 2,
-            CliError::Output(_) | CliError::Serve(_) | CliError::Runtime(_) => 1,
+            CliError::Output(_) | CliError::Serve(_) | CliError::Runtime(_) | CliError::Session { .. } => 1,
         }
     }
 }

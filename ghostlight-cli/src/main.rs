@@ -1,9 +1,10 @@
 //! `ghostlight`: the command-line edge of Ghostlight.
 //!
 //! Serve MCP over stdio (`ghostlight mcp`), call one tool or run a flow against a browser the
-//! command starts (`call`, `flow`), export the catalog as function-calling definitions
-//! (`tools`), explain the compiled authority (`policy explain`), manage the configuration file
-//! (`config init|check|path`) and check the machine (`doctor`).
+//! command starts or a running session keeps (`call`, `flow`, `session start|stop|status`),
+//! export the catalog as function-calling definitions (`tools`), explain the compiled
+//! authority (`policy explain`), manage the configuration file (`config init|check|path`) and
+//! check the machine (`doctor`).
 //!
 //! Exit codes: 0 success; 1 the browser work failed, was refused, or needs a person; 2 a usage
 //! or configuration error.
@@ -12,6 +13,7 @@
 //! ghostlight doctor --probe                       # browsers, drivers, configuration; opens one session
 //! ghostlight call browser_navigate '{"url":"https://example.com"}'
 //! ghostlight call --json --out shots browser_screenshot '{}'
+//! ghostlight session start                        # later calls share one browser and its tabs
 //! ghostlight flow smoke.json                      # one line per step as it ends; exit 1 if it stopped
 //! ghostlight tools --format openai > tools.json   # function-calling definitions
 //! ghostlight config init && ghostlight config check
@@ -36,13 +38,16 @@ mod commands;
 mod doctor;
 mod error;
 mod export;
+mod human;
+#[cfg(unix)]
+mod session;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use ghostlight_mcp::ServeArgs;
-use ghostlight_mcp::options::BrowserArgs;
+use ghostlight_mcp::options::{BrowserArgs, StartupArg};
 
 use crate::error::CliError;
 
@@ -74,10 +79,11 @@ enum Command {
         #[command(flatten)]
         serve: ServeArgs,
     },
-    /// Call one tool against a browser this command starts, then close it.
+    /// Call one tool against a running session, else a browser this command starts and closes.
     ///
-    /// Prints the summary and next steps (or the envelope JSON with --json). Screenshots and
-    /// replays are saved under --out, never printed.
+    /// Prints the summary, the facts, the text read (bounded, with a note when cut), rows found
+    /// or inspected as a table, and next steps; or the envelope JSON with --json. Screenshots
+    /// and replays are saved under --out, never printed. A browser_flow prints as `flow` does.
     ///
     /// Example: ghostlight call browser_navigate '{"url":"https://example.com"}'
     Call {
@@ -93,14 +99,17 @@ enum Command {
         #[arg(long, value_name = "DIR", default_value = ".")]
         out: PathBuf,
         #[command(flatten)]
+        session: SessionArgs,
+        #[command(flatten)]
         browser: BrowserArgs,
     },
-    /// Run a browser_flow arguments file (JSON) against one browser session.
+    /// Run a browser_flow arguments file (JSON) in a running session, else a browser of its own.
     ///
     /// The flow runs as one browser_flow invocation: one line per step is printed as the step
-    /// ends (on a terminal, a "running step N of M" line shows what is in progress), then the
-    /// aggregate summary. With --json, only the aggregate envelope. Exits 1 when the flow
-    /// stopped or failed: how to smoke-test a web app from CI.
+    /// ends, followed by what it read or found (bounded); on a terminal, a "running step N of
+    /// M" line shows the step in progress. Then the aggregate summary and where images were
+    /// saved. With --json, only the aggregate envelope. Exits 1 when the flow stopped or
+    /// failed: how to smoke-test a web app from CI.
     ///
     /// Example file: {"steps":[{"id":"open","tool":"browser_navigate","arguments":{"url":"https://example.com"}},
     /// {"id":"read","tool":"browser_read","arguments":{"tab":{"flow_ref":{"step":"open","pointer":"/facts/tab"}}}}]}
@@ -114,7 +123,21 @@ enum Command {
         #[arg(long, value_name = "DIR", default_value = ".")]
         out: PathBuf,
         #[command(flatten)]
+        session: SessionArgs,
+        #[command(flatten)]
         browser: BrowserArgs,
+    },
+    /// Keep one browser and its tabs between commands: `call` and `flow` use a running session.
+    ///
+    /// The session listens on a Unix socket only its user can reach (directory 0700, socket
+    /// 0600, peer checked; no TCP): $XDG_RUNTIME_DIR/ghostlight/NAME.sock, else
+    /// $TMPDIR/ghostlight-UID/NAME.sock, with its log beside it.
+    ///
+    /// Example: ghostlight session start && ghostlight call browser_navigate '{"url":"https://example.com"}'
+    /// && ghostlight call browser_read && ghostlight session stop
+    Session {
+        #[command(subcommand)]
+        command: SessionCommand,
     },
     /// Print the tool catalog, or export it as function-calling tool definitions.
     Tools {
@@ -147,6 +170,50 @@ enum Command {
     },
 }
 
+/// The flags choosing the session of `call` and `flow`.
+#[derive(Debug, Clone, Default, clap::Args)]
+struct SessionArgs {
+    /// Use the running session NAME (`ghostlight session start --session NAME`) [default:
+    /// the session "default" when it runs, else a browser of this command's own].
+    #[arg(long, value_name = "NAME", conflicts_with = "no_session")]
+    session: Option<String>,
+    /// Start a browser for this command alone, even when a session runs.
+    #[arg(long)]
+    no_session: bool,
+}
+
+#[derive(Debug, Subcommand)]
+enum SessionCommand {
+    /// Start a session in the background: one browser (started by the first call that needs
+    /// it) and one workspace that `call` and `flow` then use, so tabs and handles carry from
+    /// one command to the next. Browser flags set its browser and configuration.
+    Start {
+        /// The session's name (several may run).
+        #[arg(long, value_name = "NAME", default_value = DEFAULT_SESSION)]
+        session: String,
+        /// Serve in this terminal until stopped (Ctrl-C or `ghostlight session stop`).
+        #[arg(long)]
+        foreground: bool,
+        #[command(flatten)]
+        browser: BrowserArgs,
+    },
+    /// Stop a session: its browser is closed and its socket removed.
+    Stop {
+        /// The session's name.
+        #[arg(long, value_name = "NAME", default_value = DEFAULT_SESSION)]
+        session: String,
+    },
+    /// Say whether a session runs, and what it is (exit 1 when it does not run).
+    Status {
+        /// The session's name.
+        #[arg(long, value_name = "NAME", default_value = DEFAULT_SESSION)]
+        session: String,
+    },
+}
+
+/// The session `call`, `flow` and `session` use when none is named.
+const DEFAULT_SESSION: &str = "default";
+
 /// The export formats of `ghostlight tools --format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum ToolFormat {
@@ -167,8 +234,28 @@ enum PolicyCommand {
         #[arg(long)]
         json: bool,
         #[command(flatten)]
-        browser: BrowserArgs,
+        policy: PolicyArgs,
     },
+}
+
+/// The flags that change the compiled authority (what `policy explain` takes): the
+/// configuration file and the startup posture, which is a user setting.
+#[derive(Debug, Clone, Default, clap::Args)]
+struct PolicyArgs {
+    /// Who starts the browser: `auto` or `manual` [default: auto].
+    #[arg(long, value_enum, value_name = "POSTURE")]
+    startup: Option<StartupArg>,
+    /// Configuration file (TOML) [default: $XDG_CONFIG_HOME/ghostlight/config.toml when it
+    /// exists]. /etc/ghostlight/organization.toml applies on top when it exists.
+    #[arg(long, env = ghostlight_mcp::config::CONFIG_ENV, value_name = "FILE")]
+    config: Option<PathBuf>,
+}
+
+impl PolicyArgs {
+    /// The same settings as browser flags (the others at their defaults).
+    fn browser_args(&self) -> BrowserArgs {
+        BrowserArgs { startup: self.startup, config: self.config.clone(), ..BrowserArgs::default() }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -208,16 +295,19 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Mcp { serve } => commands::mcp(&serve),
-        Command::Call { tool, arguments, json, out, browser } => {
-            commands::call(&tool, &arguments, json, &out, &browser)
+        Command::Call { tool, arguments, json, out, session, browser } => {
+            commands::call(&tool, &arguments, json, &out, &session, &browser)
         }
-        Command::Flow { file, json, out, browser } => commands::flow(&file, json, &out, &browser),
+        Command::Flow { file, json, out, session, browser } => {
+            commands::flow(&file, json, &out, &session, &browser)
+        }
+        Command::Session { command } => commands::session(command),
         Command::Tools { json, format } => {
             let format = format.or(json.then_some(ToolFormat::Mcp));
             export::tools(format)
         }
-        Command::Policy { command: PolicyCommand::Explain { json, browser } } => {
-            commands::policy_explain(json, &browser)
+        Command::Policy { command: PolicyCommand::Explain { json, policy } } => {
+            commands::policy_explain(json, &policy.browser_args())
         }
         Command::Config { command } => match command {
             ConfigCommand::Init { config, force } => commands::config_init(config, force),

@@ -7,12 +7,14 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-/// The binary with a private, empty configuration directory.
+/// The binary with a private, empty configuration directory, and a runtime directory of its
+/// own (so that no `ghostlight session` of the person running the tests is used).
 fn ghostlight(home: &str, args: &[&str]) -> Output {
     let dir = scratch(home);
     Command::new(env!("CARGO_BIN_EXE_ghostlight"))
         .args(args)
         .env("XDG_CONFIG_HOME", &dir)
+        .env("XDG_RUNTIME_DIR", &dir)
         .env_remove("GHOSTLIGHT_CONFIG")
         .output()
         .unwrap_or_else(|e| panic!("the binary runs: {e}"))
@@ -35,11 +37,16 @@ fn stderr(output: &Output) -> String {
 #[test]
 fn help_teaches_every_command() {
     let help = stdout(&ghostlight("help", &["--help"]));
-    for command in ["mcp", "call", "flow", "tools", "policy", "config", "doctor", "Exit codes"] {
+    for command in ["mcp", "call", "flow", "session", "tools", "policy", "config", "doctor", "Exit codes"] {
         assert!(help.contains(command), "{command} missing from --help:\n{help}");
     }
     let call = stdout(&ghostlight("help", &["call", "--help"]));
     assert!(call.contains("ARGS_JSON") && call.contains("--out") && call.contains("--browser"), "{call}");
+    assert!(call.contains("--session <NAME>") && call.contains("--no-session"), "{call}");
+    let session = stdout(&ghostlight("help", &["session", "--help"]));
+    for word in ["start", "stop", "status", "0700", "0600", "no TCP"] {
+        assert!(session.contains(word), "{word} missing from session --help:\n{session}");
+    }
     let mcp = stdout(&ghostlight("help", &["mcp", "--help"]));
     assert!(mcp.contains("--transport") && mcp.contains("--config"), "{mcp}");
 }
@@ -54,6 +61,134 @@ fn usage_errors_exit_2() {
     let unknown = ghostlight("usage", &["call", "browser_teleport", "{}"]);
     assert_eq!(unknown.status.code(), Some(2));
     assert!(stderr(&unknown).contains("unknown tool"));
+    assert!(!stderr(&unknown).contains("did you mean"), "{}", stderr(&unknown));
+}
+
+#[test]
+fn a_mistyped_tool_gets_a_did_you_mean() {
+    for (typed, meant) in [
+        ("browser_clik", "browser_click"),
+        ("navigate", "browser_navigate"),
+        ("Browser-Read", "browser_read"),
+    ] {
+        let output = ghostlight("did-you-mean", &["call", typed, "{}"]);
+        assert_eq!(output.status.code(), Some(2), "{typed}");
+        let error = stderr(&output);
+        assert!(error.contains(&format!("unknown tool {typed:?}; did you mean {meant}?")), "{error}");
+        assert!(stdout(&output).is_empty());
+    }
+    // A flow step names its tool too: the flow's decoder says the same, and no browser starts.
+    let dir = scratch("did-you-mean");
+    let file = dir.join("typo.json");
+    let flow = serde_json::json!({"steps": [{"id": "a", "tool": "browser_clik", "arguments": {}}]});
+    std::fs::write(&file, flow.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    let output = ghostlight_without_browsers("did-you-mean", &["flow", &file.display().to_string()]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("(got \"browser_clik\"; did you mean browser_click?)"),
+        "{}",
+        stdout(&output)
+    );
+}
+
+/// The binary with nothing on `PATH`: any browser work would fail for want of a driver.
+fn ghostlight_without_browsers(home: &str, args: &[&str]) -> Output {
+    let dir = scratch(home);
+    let empty = scratch(&format!("{home}-empty-path"));
+    Command::new(env!("CARGO_BIN_EXE_ghostlight"))
+        .args(args)
+        .env("PATH", &empty)
+        .env("XDG_CONFIG_HOME", &dir)
+        .env("XDG_RUNTIME_DIR", &dir)
+        .env_remove("GHOSTLIGHT_CONFIG")
+        .output()
+        .unwrap_or_else(|e| panic!("the binary runs: {e}"))
+}
+
+#[test]
+fn an_out_that_is_a_file_is_refused_before_any_browser_work() {
+    let dir = scratch("out-file");
+    let file = dir.join("shots.png");
+    std::fs::write(&file, b"not a directory").unwrap_or_else(|e| panic!("{e}"));
+    let file = file.display().to_string();
+    let below = format!("{file}/more");
+    let flow = dir.join("flow.json");
+    let steps = serde_json::json!({"steps": [{"id": "shot", "tool": "browser_screenshot", "arguments": {}}]});
+    std::fs::write(&flow, steps.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    let flow = flow.display().to_string();
+    for args in [
+        vec!["call", "--out", &file, "browser_navigate", r#"{"url":"http://127.0.0.1:9/"}"#],
+        vec!["call", "--out", &below, "browser_screenshot"],
+        vec!["flow", "--out", &file, &flow],
+    ] {
+        let output = ghostlight_without_browsers("out-file", &args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {}{}", stdout(&output), stderr(&output));
+        let error = stderr(&output);
+        assert!(error.contains("must be a directory"), "{error}");
+        assert!(!error.contains("chromedriver") && stdout(&output).is_empty(), "{error}");
+    }
+    assert_eq!(std::fs::read(&file).ok().as_deref(), Some(&b"not a directory"[..]));
+}
+
+#[test]
+fn policy_explain_help_lists_only_the_flags_it_uses() {
+    let help = stdout(&ghostlight("help", &["policy", "explain", "--help"]));
+    for used in ["--json", "--config", "--startup"] {
+        assert!(help.contains(used), "{used} missing:\n{help}");
+    }
+    for unused in ["--browser", "--headed", "--driver-url", "--window", "--sandbox"] {
+        assert!(!help.contains(unused), "{unused} listed:\n{help}");
+    }
+    let refused = ghostlight("help", &["policy", "explain", "--headed"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let manual = ghostlight("help", &["policy", "explain", "--startup", "manual"]);
+    assert_eq!(manual.status.code(), Some(0), "{}", stderr(&manual));
+    assert!(stdout(&manual).contains("startup: manual"), "{}", stdout(&manual));
+}
+
+#[cfg(unix)]
+#[test]
+fn doctor_finds_chromium_where_chromedriver_finds_it() {
+    use std::os::unix::fs::PermissionsExt as _;
+    // Debian's layout: PATH has a chromedriver that links into a directory holding the
+    // browser; the browser itself is not on PATH.
+    let root = scratch("doctor-chromedriver-dir");
+    let (lib, bin) = (root.join("lib"), root.join("bin"));
+    for dir in [&lib, &bin] {
+        std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("{e}"));
+    }
+    for (name, version) in [("chromedriver", "ChromeDriver 1.2.3"), ("chromium", "Chromium 1.2.3")] {
+        let path = lib.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\necho '{version}'\n")).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let link = bin.join("chromedriver");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(lib.join("chromedriver"), &link).unwrap_or_else(|e| panic!("{e}"));
+    let output = Command::new(env!("CARGO_BIN_EXE_ghostlight"))
+        .arg("doctor")
+        .env("PATH", &bin)
+        .env("XDG_CONFIG_HOME", &root)
+        .env_remove("GHOSTLIGHT_CONFIG")
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = stdout(&output);
+    let chromium = lib.join("chromium").display().to_string();
+    assert!(text.contains(&format!("found   chromium      {chromium} (Chromium 1.2.3")), "{text}");
+    assert!(text.contains("not on PATH"), "{text}");
+    assert!(text.contains("found   chromedriver"), "{text}");
+    assert_eq!(output.status.code(), Some(0), "{text}");
+}
+
+#[cfg(not(feature = "http"))]
+#[test]
+fn mcp_over_http_without_the_feature_names_this_binary() {
+    let output = ghostlight("http", &["mcp", "--transport", "http"]);
+    assert_eq!(output.status.code(), Some(2));
+    let error = stderr(&output);
+    assert!(error.contains("this build of ghostlight has no HTTP transport"), "{error}");
+    assert!(error.contains("--features http") && !error.contains("ghostlight-mcp"), "{error}");
 }
 
 #[test]
@@ -180,7 +315,9 @@ fn doctor_lists_what_it_found() {
         .output()
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(bare.status.code(), Some(1));
-    assert!(stdout(&bare).contains("sudo apt-get install chromium chromium-driver"), "{}", stdout(&bare));
+    // Chromium may still be found where chromedriver would look (/usr/bin); the driver not.
+    assert!(stdout(&bare).contains("missing chromedriver"), "{}", stdout(&bare));
+    assert!(stdout(&bare).contains("chromium-driver"), "{}", stdout(&bare));
 }
 
 /// A page server on 127.0.0.1.
@@ -195,7 +332,17 @@ const GREET_PAGE: &str = r#"<!doctype html><title>Greeter</title>
   'Hello, ' + document.getElementById('name').value + '!'; }, 1500)">Greet</button>
 <p id="out">Nobody greeted yet.</p>"#;
 
-/// The fixture site on 127.0.0.1: `/greet` is [`GREET_PAGE`], anything else [`HELLO_PAGE`].
+/// A page with a long paragraph and three controls.
+fn long_page() -> String {
+    format!(
+        "<!doctype html><title>Long</title><h1>A long page</h1><p>{}</p>\
+         <label>Name <input value=\"Ada\"></label><button>Greet</button><a href=\"/hello\">Hello page</a>",
+        "Ghostlight reads this sentence. ".repeat(100)
+    )
+}
+
+/// The fixture site on 127.0.0.1: `/greet` is [`GREET_PAGE`], `/long` [`long_page`], anything
+/// else [`HELLO_PAGE`].
 struct Fixture {
     server: Arc<tiny_http::Server>,
     base: String,
@@ -208,7 +355,13 @@ impl Fixture {
         let serving = server.clone();
         std::thread::spawn(move || {
             for request in serving.incoming_requests() {
-                let body = if request.url().starts_with("/greet") { GREET_PAGE } else { HELLO_PAGE };
+                let body = if request.url().starts_with("/greet") {
+                    GREET_PAGE.to_owned()
+                } else if request.url().starts_with("/long") {
+                    long_page()
+                } else {
+                    HELLO_PAGE.to_owned()
+                };
                 let header = tiny_http::Header::from_bytes("Content-Type", "text/html; charset=utf-8")
                     .unwrap_or_else(|()| panic!("a header"));
                 let _ = request.respond(tiny_http::Response::from_string(body).with_header(header));
@@ -268,6 +421,7 @@ fn call_and_flow_against_headless_chromium() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ghostlight"))
         .args(["flow", &good.display().to_string()])
         .env("XDG_CONFIG_HOME", scratch("browser"))
+        .env("XDG_RUNTIME_DIR", scratch("browser"))
         .env_remove("GHOSTLIGHT_CONFIG")
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -309,4 +463,114 @@ fn call_and_flow_against_headless_chromium() {
     let failed = ghostlight("browser", &["flow", &bad.display().to_string()]);
     assert_eq!(failed.status.code(), Some(1), "{}{}", stdout(&failed), stderr(&failed));
     assert!(stdout(&failed).contains("[1/2] open browser_navigate succeeded"), "{}", stdout(&failed));
+}
+
+#[test]
+fn each_flow_step_shows_what_it_read_found_and_saved() {
+    if !(have("chromium") && have("chromedriver")) {
+        assert!(std::env::var_os("CI").is_none(), "CI must install chromium and chromedriver");
+        eprintln!("skipped: chromium and chromedriver are not installed");
+        return;
+    }
+    let fixture = Fixture::start();
+    let out = scratch("human-out");
+    let _ = std::fs::remove_dir_all(&out);
+    let flow = serde_json::json!({"steps": [
+        {"id": "open", "tool": "browser_navigate", "arguments": {"url": format!("{}/long", fixture.base)}},
+        {"id": "read", "tool": "browser_read", "arguments": {}},
+        {"id": "find", "tool": "browser_find", "arguments": {"text": "Greet"}},
+        {"id": "controls", "tool": "browser_inspect", "arguments": {}},
+        {"id": "shot", "tool": "browser_screenshot", "arguments": {}},
+    ]});
+    // `call browser_flow` prints exactly what `flow` does.
+    let output = ghostlight(
+        "human",
+        &["call", "--out", &out.display().to_string(), "browser_flow", &flow.to_string()],
+    );
+    let text = stdout(&output);
+    assert_eq!(output.status.code(), Some(0), "{text}{}", stderr(&output));
+
+    // The text read, bounded per step, with a note saying it was cut.
+    let read = text.split("[2/5] read browser_read succeeded").nth(1).unwrap_or_else(|| panic!("{text}"));
+    assert!(read.contains("\n    | A long page\n    | Ghostlight reads this sentence."), "{text}");
+    assert!(read.contains("    … showing 600 of "), "{text}");
+    assert!(read.contains(" characters; --json prints all of them\n[3/5]"), "{text}");
+    // Rows found and inspected, as tables under their step.
+    let find = text.split("[3/5] find").nth(1).unwrap_or_else(|| panic!("{text}"));
+    assert!(find.contains("\n    matches (1):\n      target        role    name\n      target_"), "{text}");
+    assert!(find.contains("  button  Greet\n[4/5]"), "{text}");
+    let inspect = text.split("[4/5] controls").nth(1).unwrap_or_else(|| panic!("{text}"));
+    assert!(inspect.contains("\n    items (3):\n      target        role     name\n"), "{text}");
+    for row in ["  textbox  Name\n", "  button   Greet\n", "  link     Hello page\n"] {
+        assert!(inspect.contains(row), "{row:?} missing:\n{text}");
+    }
+    // Where the screenshot was saved, with the step that took it.
+    let saved = text
+        .lines()
+        .find_map(|line| line.strip_prefix("Saved: ").and_then(|rest| rest.strip_suffix(" (step shot)")))
+        .unwrap_or_else(|| panic!("no saved screenshot:\n{text}"));
+    assert!(saved.starts_with(&out.display().to_string()) && saved.ends_with("-1.png"), "{saved}");
+    let png = std::fs::read(saved).unwrap_or_else(|e| panic!("{saved}: {e}"));
+    assert!(png.starts_with(b"\x89PNG"), "{saved} is not a PNG");
+    // The file is named after the step's own invocation, as its envelope in --json says.
+    let name = std::path::Path::new(saved).file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    assert!(name.starts_with("inv_"), "{name}");
+}
+
+/// Run `command` under a pseudo-terminal (util-linux `script`); its transcript.
+fn on_a_terminal(command: &str) -> Option<String> {
+    if !have("script") {
+        return None;
+    }
+    let output = Command::new("script")
+        .args(["-q", "-e", "-c", command, "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("script runs: {e}"));
+    Some(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+#[test]
+fn the_running_line_never_names_a_step_that_does_not_run() {
+    // No driver on PATH: the first step cannot start the browser (it needs a person), which
+    // stops the flow; the terminal must not be left saying that step 2 is running.
+    let dir = scratch("running-line");
+    let empty = scratch("running-line-empty-path");
+    let file = dir.join("flow.json");
+    let flow = serde_json::json!({"steps": [
+        {"id": "open", "tool": "browser_navigate", "arguments": {"url": "http://127.0.0.1:9/"}},
+        {"id": "read", "tool": "browser_read", "arguments": {}},
+    ]});
+    std::fs::write(&file, flow.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    let command = format!(
+        "env PATH={} XDG_CONFIG_HOME={} XDG_RUNTIME_DIR={} {} flow {}",
+        empty.display(),
+        dir.display(),
+        dir.display(),
+        env!("CARGO_BIN_EXE_ghostlight"),
+        file.display()
+    );
+    let Some(screen) = on_a_terminal(&command) else {
+        assert!(std::env::var_os("CI").is_none(), "CI must have util-linux `script`");
+        eprintln!("skipped: no `script` to run under a terminal");
+        return;
+    };
+    assert!(screen.contains("running step 1 of 2…"), "no running line on a terminal:\n{screen:?}");
+    assert!(screen.contains("[1/2] open browser_navigate attention_required"), "{screen:?}");
+    assert!(!screen.contains("running step 2 of 2"), "a step that never ran was shown running:\n{screen:?}");
+    // Every running line was erased: the last one is followed by an erase.
+    let last = screen.rfind("running step").unwrap_or_default();
+    assert!(screen[last..].contains("\r\x1b[2K"), "the running line stayed:\n{screen:?}");
+    assert!(screen.contains("browser_flow\r\nStopped after step 1 of 2"), "{screen:?}");
+
+    // A flow that goes on after a failure (on_error continue) does show the next step running.
+    let flow = serde_json::json!({"on_error": "continue", "steps": [
+        {"id": "open", "tool": "browser_navigate", "arguments": {"url": "http://127.0.0.1:9/"}},
+        {"id": "again", "tool": "browser_navigate", "arguments": {"url": "http://127.0.0.1:9/"}},
+    ]});
+    std::fs::write(&file, flow.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    let screen = on_a_terminal(&command).unwrap_or_default();
+    assert!(screen.contains("running step 2 of 2…"), "{screen:?}");
+    let last = screen.rfind("running step").unwrap_or_default();
+    assert!(screen[last..].contains("\r\x1b[2K"), "the running line stayed:\n{screen:?}");
 }

@@ -201,5 +201,7 @@ impl crate::vocab::WireChoice for CapabilityChoice {
     }
 }
 
+mod suggest;
+
 #[cfg(test)]
 mod tests;

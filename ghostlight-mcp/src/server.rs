@@ -172,13 +172,22 @@ impl GhostlightServer {
         let invoked = self.ghostlight.invoke_observed(name, arguments, cancellation, progress).await;
         let result = invoked.map_err(|unknown| {
             tracing::warn!(tool = %unknown.name, "tools/call for a tool outside the catalog");
-            ErrorData::invalid_params(unknown.to_string(), None)
+            ErrorData::invalid_params(unknown_tool_message(&unknown), None)
         })?;
         log_call(name, &result, started);
         render::call_result(&result).map_err(|error| {
             tracing::error!(%error, "cannot render a result");
             ErrorData::internal_error(error.to_string(), None)
         })
+    }
+}
+
+/// The invalid-params message for a tool outside the catalog, with the tool it most likely
+/// meant: `unknown tool "browser_clik": …, listed by tools/list. Did you mean browser_click?`
+fn unknown_tool_message(unknown: &ghostlight_core::UnknownTool) -> String {
+    match ToolName::suggest(&unknown.name) {
+        Some(meant) => format!("{unknown}. Did you mean {meant}?"),
+        None => unknown.to_string(),
     }
 }
 
@@ -352,5 +361,27 @@ impl ServerHandler for GhostlightServer {
             notify(&context.peer, token, total, total, format!("{name} finished")).await;
         }
         result.map(CallToolResponse::from)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ghostlight_core::testing::ScriptedBrowser;
+    use serde_json::json;
+
+    use super::*;
+
+    #[tokio::test]
+    async fn an_unknown_tool_error_suggests_the_close_tool() {
+        let server = GhostlightServer::new(Arc::new(ScriptedBrowser::new()));
+        let never = Cancellation::never();
+        let error = server.call("browser_clik", &json!({}), &never).await.err();
+        let error = error.unwrap_or_else(|| panic!("browser_clik is not a tool"));
+        assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
+        assert!(error.message.starts_with("unknown tool \"browser_clik\""), "{}", error.message);
+        assert!(error.message.ends_with(". Did you mean browser_click?"), "{}", error.message);
+        let error = server.call("browser_teleport", &json!({}), &never).await.err();
+        let message = error.map(|e| e.message.into_owned()).unwrap_or_default();
+        assert!(message.contains("browser_teleport") && !message.contains("Did you mean"), "{message}");
     }
 }

@@ -522,8 +522,12 @@ fn decode_step(
                 &TOOL,
                 DecodeErrorKind::UnknownTool,
                 format_args!(
-                    "must name a Ghostlight tool other than browser_sequence and browser_flow (got {})",
-                    shown(&tool)
+                    "must name a Ghostlight tool other than browser_sequence and browser_flow (got {}{})",
+                    shown(&tool),
+                    match ToolName::suggest(&tool).filter(|tool| !tool.is_composite()) {
+                        Some(meant) => format!("; did you mean {meant}?"),
+                        None => String::new(),
+                    }
                 ),
             ));
         }
@@ -743,6 +747,17 @@ mod tests {
                 format!("/steps/0/tool must name a non-composite tool: {composite} cannot be a flow step")
             );
         }
+        let error = refuse(
+            T,
+            flow(vec![json!({"id": "a", "tool": "browser_clik"})]),
+            "/steps/0/tool",
+            K::UnknownTool,
+        );
+        assert!(
+            error.message().ends_with("(got \"browser_clik\"; did you mean browser_click?)"),
+            "{}",
+            error.message()
+        );
         for unknown in ["browser_nope", "navigate", "Browser_read", "browser_read "] {
             let error =
                 refuse(T, flow(vec![json!({"id": "a", "tool": unknown})]), "/steps/0/tool", K::UnknownTool);
