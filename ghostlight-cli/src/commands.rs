@@ -54,8 +54,7 @@ const HTTP_UNAVAILABLE: &str = "this build of ghostlight has no HTTP transport: 
 /// meant.
 fn known_tool(tool: &str) -> Result<ToolName, CliError> {
     ToolName::parse(tool).ok_or_else(|| {
-        let shown = ghostlight_core::language::bound_visible(tool, ghostlight_core::limits::ECHO_CHARS)
-            .unwrap_or_default();
+        let shown = ghostlight_core::UnknownTool::new(tool).name;
         let hint = match ToolName::suggest(tool) {
             Some(meant) => format!("; did you mean {meant}?"),
             None => String::new(),

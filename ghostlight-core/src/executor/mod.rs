@@ -104,6 +104,15 @@ pub struct UnknownTool {
     pub name: String,
 }
 
+impl UnknownTool {
+    /// The refusal of `name`, bounded to what a message may echo (visible characters only).
+    pub fn new(name: &str) -> Self {
+        UnknownTool {
+            name: crate::language::bound_visible(name, crate::limits::ECHO_CHARS).unwrap_or_default(),
+        }
+    }
+}
+
 /// Ghostlight over one browser, as one workspace (one client's tabs and handles).
 ///
 /// Cheap to clone (clones share the workspace); [`Ghostlight::workspace`] makes a sibling
@@ -292,9 +301,7 @@ impl Ghostlight {
         cancellation: &Cancellation,
         progress: &dyn Progress,
     ) -> Result<ToolResult, UnknownTool> {
-        let name = ToolName::parse(tool).ok_or_else(|| UnknownTool {
-            name: crate::language::bound_visible(tool, crate::limits::ECHO_CHARS).unwrap_or_default(),
-        })?;
+        let name = ToolName::parse(tool).ok_or_else(|| UnknownTool::new(tool))?;
         Ok(self.run_tool(name, arguments, cancellation, progress).await)
     }
 
