@@ -1,0 +1,290 @@
+//! Resolving a call's target, selector and view handles to the port's references, and
+//! screenshot points to document points.
+
+use serde_json::{Map, Value, json};
+
+use crate::executor::outcome::{LIST_TABS, Outcome, RECAPTURE, REINSPECT};
+use crate::executor::selector_match::{SelectorMatch, match_selector};
+use crate::executor::workspace::{TargetEntry, ViewEntry};
+use crate::handles::Handle;
+use crate::language::normalize_name;
+use crate::port::{PerceiveInput, PerceiveScope, PerceivedElement, Point};
+use crate::selector::{Role, Selector};
+use crate::tools::common::{TargetRef, ViewPoint};
+
+use super::{AMBIGUOUS_CANDIDATES, Lease, Page, Resolved, Run, SCROLL_TOLERANCE, SELECTOR_SCAN_ITEMS, Step};
+
+impl Run<'_> {
+    // ----- targets ------------------------------------------------------------------------
+
+    /// Resolve a target handle or semantic selector on the leased tab at `page`'s generation.
+    pub(crate) async fn target(&self, lease: &Lease, page: &Page, target: &TargetRef) -> Step<Resolved> {
+        match target {
+            TargetRef::Handle(handle) => self.target_handle(lease, page, handle),
+            TargetRef::Selector(selector) => self.select(lease, page, selector).await,
+        }
+    }
+
+    fn target_handle(&self, lease: &Lease, page: &Page, handle: &Handle) -> Step<Resolved> {
+        let entry = self.workspace.target(handle).ok_or_else(|| {
+            Outcome::failed(
+                "unknown_target",
+                format!("{handle} is not a target this session has seen (or it was forgotten)."),
+            )
+            .fact("target", handle.as_str())
+            .next(REINSPECT)
+        })?;
+        if &entry.slot != lease.handle() {
+            return Err(Outcome::failed(
+                "wrong_tab",
+                format!("{handle} belongs to {}, not to {}.", entry.slot, lease.handle()),
+            )
+            .fact("target", handle.as_str())
+            .fact("target_tab", entry.slot.as_str())
+            .fact("tab", lease.handle().as_str()));
+        }
+        if entry.generation != page.generation {
+            return Err(stale_target(handle, lease.handle()));
+        }
+        Ok(Resolved {
+            element: entry.element,
+            role: entry.role,
+            name: entry.name,
+            credential: entry.credential,
+            handle: Some(handle.clone()),
+        })
+    }
+
+    async fn select(&self, lease: &Lease, page: &Page, selector: &Selector) -> Step<Resolved> {
+        let input = PerceiveInput { scope: PerceiveScope::All, max_items: SELECTOR_SCAN_ITEMS };
+        let perception = self
+            .port()
+            .perceive(&lease.tab, &input, &self.gate())
+            .await
+            .map_err(|e| self.fail_on(lease, &e, "look for the named control", None))?;
+        let mut matched = match_selector(selector, &perception.elements);
+        // Nothing is called that: look for an element showing the text (a clickable `div`, a
+        // drop zone's label), matched and named by its visible text (never an editable value).
+        let by_text: Vec<PerceivedElement>;
+        if matches!(matched, SelectorMatch::None) && matches!(selector.role, None | Some(Role::Control)) {
+            let found = self
+                .port()
+                .find_text(&lease.tab, &selector.name, false, SELECTOR_SCAN_ITEMS, &self.gate())
+                .await
+                .map_err(|e| self.fail_on(lease, &e, "look for the named control", None))?;
+            by_text = found
+                .into_iter()
+                .map(|mut element| {
+                    if let Some(text) = element.text.take() {
+                        element.name = Some(text);
+                    }
+                    element
+                })
+                .collect();
+            matched = match_selector(selector, &by_text);
+        }
+        match matched {
+            SelectorMatch::One(element) => {
+                let _ = page;
+                Ok(resolved_from(element))
+            }
+            SelectorMatch::None => Err(Outcome::failed(
+                "no_match",
+                format!("No {} is on the page.", selector_phrase(selector)),
+            )
+            .fact("tab", lease.handle().as_str())
+            .next(
+                "Call browser_find with part of the name, or browser_inspect, to see what the page offers.",
+            )),
+            SelectorMatch::Ambiguous(candidates) => {
+                let listed: Vec<Value> = candidates
+                    .iter()
+                    .take(AMBIGUOUS_CANDIDATES)
+                    .map(|element| {
+                        let mut item = Map::new();
+                        item.insert("role".into(), json!(Role::narrow(&element.role).token()));
+                        if let Some(name) = element.name.as_deref().and_then(normalize_name) {
+                            item.insert("name".into(), json!(name));
+                        }
+                        Value::Object(item)
+                    })
+                    .collect();
+                Err(Outcome::failed(
+                    "ambiguous_selector",
+                    format!(
+                        "{} controls match {}; Ghostlight acts only on one.",
+                        candidates.len(),
+                        selector_phrase(selector)
+                    ),
+                )
+                .fact("tab", lease.handle().as_str())
+                .fact("match_count", candidates.len())
+                .fact("candidates", Value::Array(listed))
+                .next("Call browser_find with the text to get one target handle per match, then use one."))
+            }
+        }
+    }
+
+    /// Register perceived elements as fresh targets of the leased tab at `generation`.
+    pub(crate) fn register(&self, lease: &Lease, generation: u64, element: &PerceivedElement) -> Handle {
+        self.workspace.add_target(TargetEntry {
+            slot: lease.handle().clone(),
+            generation,
+            element: element.element.clone(),
+            role: Role::narrow(&element.role),
+            name: element.name.as_deref().and_then(normalize_name),
+            credential: element.credential,
+        })
+    }
+
+    // ----- views --------------------------------------------------------------------------
+
+    /// Look up a view of the leased tab that is still current at `page`.
+    pub(crate) fn view(&self, lease: &Lease, page: &Page, handle: &Handle) -> Step<ViewEntry> {
+        let view = self.workspace.view(handle).ok_or_else(|| {
+            Outcome::failed("unknown_view", format!("{handle} is not a view this session has captured."))
+                .fact("view", handle.as_str())
+                .next(RECAPTURE)
+        })?;
+        if &view.slot != lease.handle() {
+            return Err(Outcome::failed(
+                "wrong_tab",
+                format!("{handle} was captured on {}, not on {}.", view.slot, lease.handle()),
+            )
+            .fact("view", handle.as_str())
+            .fact("tab", lease.handle().as_str()));
+        }
+        if view.generation != page.generation {
+            return Err(stale_view(handle, "the page has navigated since it was captured"));
+        }
+        Ok(view)
+    }
+
+    /// A view of the leased tab whose geometry binding still holds now (same viewport size,
+    /// device scale and zoom, and, for a viewport or region view, the same scroll origin),
+    /// with the tab's current geometry: what coordinate input and region captures need.
+    pub(crate) async fn current_view(
+        &self,
+        lease: &Lease,
+        page: &Page,
+        handle: &Handle,
+    ) -> Step<(ViewEntry, crate::port::Geometry)> {
+        let view = self.view(lease, page, handle)?;
+        let geometry = self
+            .port()
+            .geometry(&lease.tab)
+            .await
+            .map_err(|e| self.fail_on(lease, &e, "read the tab's geometry", None))?;
+        let bound = view.geometry;
+        let drift = |a: f64, b: f64| (a - b).abs() > SCROLL_TOLERANCE;
+        let changed = if geometry.viewport_width != bound.viewport_width
+            || geometry.viewport_height != bound.viewport_height
+        {
+            Some("the viewport was resized")
+        } else if drift(geometry.device_scale, bound.device_scale) {
+            Some("the device scale changed")
+        } else if geometry.zoom_percent != bound.zoom_percent {
+            Some("the zoom changed")
+        } else if !view.full_page
+            && (drift(geometry.scroll_x, bound.scroll_x) || drift(geometry.scroll_y, bound.scroll_y))
+        {
+            Some("the page scrolled")
+        } else {
+            None
+        };
+        if let Some(why) = changed {
+            return Err(stale_view(handle, why));
+        }
+        Ok((view, geometry))
+    }
+
+    /// Map image pixel `(x, y)` of a current view to a viewport point, checking that the
+    /// view's geometry binding still holds.
+    pub(crate) async fn point(&self, lease: &Lease, page: &Page, at: &ViewPoint) -> Step<Point> {
+        let (view, geometry) = self.current_view(lease, page, &at.view).await?;
+        let doc = self.pixel_to_document(&view, &at.view, at.x, at.y)?;
+        let point = Point { x: doc.0 - geometry.scroll_x, y: doc.1 - geometry.scroll_y };
+        let inside = point.x >= 0.0
+            && point.y >= 0.0
+            && point.x < f64::from(geometry.viewport_width)
+            && point.y < f64::from(geometry.viewport_height);
+        if !inside {
+            return Err(Outcome::failed(
+                "point_outside_viewport",
+                format!("Pixel ({}, {}) of {} is outside the visible viewport now.", at.x, at.y, at.view),
+            )
+            .fact("view", at.view.as_str())
+            .next("Scroll it into view, take a viewport screenshot, and use that view's coordinates."));
+        }
+        Ok(point)
+    }
+
+    /// Document CSS coordinates of the centre of image pixel `(x, y)`.
+    pub(crate) fn pixel_to_document(
+        &self,
+        view: &ViewEntry,
+        handle: &Handle,
+        x: u64,
+        y: u64,
+    ) -> Step<(f64, f64)> {
+        if x >= u64::from(view.width) || y >= u64::from(view.height) {
+            return Err(Outcome::failed(
+                "outside_view",
+                format!(
+                    "Pixel ({x}, {y}) is outside {handle}, whose image is {}×{} pixels (from (0, 0)).",
+                    view.width, view.height
+                ),
+            )
+            .fact("view", handle.as_str())
+            .fact("width", view.width)
+            .fact("height", view.height));
+        }
+        let to_f = |n: u64| n as f64;
+        Ok((
+            view.origin.0 + (to_f(x) + 0.5) * view.css_per_pixel,
+            view.origin.1 + (to_f(y) + 0.5) * view.css_per_pixel,
+        ))
+    }
+}
+
+/// `the "Save" button`-style phrase for a selector (always named: the caller wrote it).
+pub(super) fn selector_phrase(selector: &Selector) -> String {
+    let noun = selector.role.map_or("control", |role| role.noun());
+    let name = normalize_name(&selector.name).unwrap_or_default();
+    format!("{noun} called \"{name}\"")
+}
+
+pub(super) fn resolved_from(element: &PerceivedElement) -> Resolved {
+    Resolved {
+        element: element.element.clone(),
+        role: Role::narrow(&element.role),
+        name: element.name.as_deref().and_then(normalize_name),
+        credential: element.credential,
+        handle: None,
+    }
+}
+
+/// The refusal of a stale target.
+pub(crate) fn stale_target(handle: &Handle, tab: &Handle) -> Outcome {
+    Outcome::failed(
+        "target_stale",
+        format!("{handle} is stale: the page on {tab} has changed documents since it was inspected."),
+    )
+    .fact("target", handle.as_str())
+    .fact("tab", tab.as_str())
+    .next(REINSPECT)
+}
+
+/// The refusal of a stale view.
+pub(crate) fn stale_view(handle: &Handle, why: &str) -> Outcome {
+    Outcome::failed("view_stale", format!("{handle} is no longer current: {why}."))
+        .fact("view", handle.as_str())
+        .next(RECAPTURE)
+}
+
+/// The refusal of a tab handle this workspace never issued.
+pub(crate) fn unknown_handle(handle: &Handle) -> Outcome {
+    Outcome::failed("unknown_tab", format!("{handle} is not a tab of this session."))
+        .fact("tab", handle.as_str())
+        .next(LIST_TABS)
+}
