@@ -303,18 +303,25 @@ pub(super) async fn after(s: &mut Session, before: PageState, deadline: Instant)
 /// Wait for the document a navigation the action started toward `destination` will show:
 /// complete, or whatever shows when [`LANDING_WAIT`] (or the action's `deadline`) runs out (a
 /// navigation may end without a document: a `204` answer, a download). Firefox shows a
-/// transient `about:blank` document first: that one is not the landing.
+/// transient `about:blank` document first: that one is not the landing, and once it shows
+/// the wait may run to the action's `deadline`.
 pub(super) async fn land(
     s: &mut Session,
     now: PageState,
     destination: &url::Url,
     deadline: Instant,
 ) -> PortResult<PageState> {
-    let until = deadline.min(Instant::now() + LANDING_WAIT);
+    let transient = |page: &PageState| page.url.scheme() == "about" && destination.scheme() != "about";
+    let mut until = if transient(&now) { deadline } else { deadline.min(Instant::now() + LANDING_WAIT) };
     let mut page = now;
     loop {
         match navigation::wait_for_page(s, &page, until, navigation::LeavePrompt::Dismiss).await {
-            Ok(next) if next.url.scheme() == "about" && destination.scheme() != "about" => page = next,
+            // The transient document shows the navigation is under way: its landing may use the
+            // action's whole time budget (a loaded machine can take longer than the usual wait).
+            Ok(next) if transient(&next) => {
+                page = next;
+                until = deadline;
+            }
             Ok(next) => return Ok(next),
             Err(e) if e.kind() == PortErrorKind::Timeout => {
                 let left = deadline.saturating_duration_since(Instant::now());
