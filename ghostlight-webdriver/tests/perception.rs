@@ -70,6 +70,7 @@ async fn run(engine: Engine) {
     scenario(engine, "element_present", element_present(b, site)).await;
     scenario(engine, "text_present", text_present(b, site)).await;
     scenario(engine, "aria_hidden_excluded_and_aria_label_found", aria(b, site)).await;
+    scenario(engine, "one_dom_semantics_of_shown", shown_table(b, site)).await;
     browser.shutdown().await;
 }
 
@@ -652,6 +653,50 @@ async fn aria(b: &WebDriverBrowser, site: &Site) {
             b.text_present(&tab, text, &Gate::open()).await.expect("text_present"),
             expected,
             "{text:?}"
+        );
+    }
+}
+
+/// One definition of "shown" (`scripts/dom.js`) serves perception, reading, text presence
+/// and element presence: over a table of tricky elements, every control named "Shown …" is
+/// perceived, present and read, and every one named "Hidden …" is none of these (but for a
+/// zero-size box: not perceived, its clipped text still read, as the accessibility tree has it).
+async fn shown_table(b: &WebDriverBrowser, site: &Site) {
+    let tab = open(b, site, "/shown").await;
+    let p = perceive(b, &tab, PerceiveScope::Controls, 200).await;
+    let perceived = names(&p.elements);
+    let (text, _) = read(b, &tab, TextMode::Visible, 20_000).await;
+    let expected_shown = [
+        "Shown plain",
+        "Shown off screen",
+        "Shown transparent",
+        "Shown summary",
+        "Shown labelled field",
+        "Shown labelled by",
+        "Shown below the fold",
+        "Shown in shadow",
+    ];
+    let expected_hidden = [
+        "Hidden display none ancestor",
+        "Hidden visibility",
+        "Hidden inert",
+        "Hidden aria",
+        "Hidden closed details",
+    ];
+    for name in expected_shown {
+        assert!(perceived.contains(&name), "{name:?} is perceived: {perceived:?}");
+        let element = named(&p.elements, name).element.clone();
+        assert!(b.element_present(&tab, &element).await.expect("element_present"), "{name:?} is present");
+        let found = b.text_present(&tab, name, &Gate::open()).await.expect("text_present");
+        // Field names come from labels, which are shown text themselves.
+        assert!(found, "{name:?} is shown text");
+    }
+    for name in expected_hidden {
+        assert!(!perceived.contains(&name), "{name:?} is not perceived: {perceived:?}");
+        assert!(!text.contains(name), "{name:?} is not read: {text:?}");
+        assert!(
+            !b.text_present(&tab, name, &Gate::open()).await.expect("text_present"),
+            "{name:?} not shown"
         );
     }
 }

@@ -42,7 +42,10 @@ const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 /// The frame listing (see the script's header).
 const FRAME_BOXES: &str = include_str!("../scripts/frame_boxes.js");
 /// One document's URL and frames, for walks (see the script's header).
-const FRAMES_HERE: &str = include_str!("../scripts/frames_here.js");
+const FRAMES_HERE_JS: &str = include_str!("../scripts/frames_here.js");
+/// [`FRAMES_HERE_JS`] with the shared DOM semantics before it.
+static FRAMES_HERE: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| super::with_dom(FRAMES_HERE_JS));
 /// The most frame documents a walk enters.
 pub(crate) const MAX_WALK_FRAMES: usize = 24;
 
@@ -363,7 +366,7 @@ fn children(path: &[String], frames: &[Value]) -> Vec<Vec<String>> {
 
 /// The current document's URL and frames.
 async fn here(s: &mut Session) -> PortResult<Here> {
-    let value = s.execute(FRAMES_HERE, Vec::new(), Sent::Read).await?;
+    let value = s.execute(&FRAMES_HERE, Vec::new(), Sent::Read).await?;
     serde_json::from_value(value)
         .map_err(|_| PortError::new(PortErrorKind::Other, "the frame listing answered an unexpected shape"))
 }

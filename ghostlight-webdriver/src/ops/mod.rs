@@ -44,6 +44,15 @@
 //! log (map errors through `errors::cmd`); no `unwrap()`; bounds and timeouts are named
 //! constants.
 
+/// Ghostlight's one DOM semantics of "shown" (`glVisible`, `glAriaHidden`, `glShownText`;
+/// see the script's header), prepended to every script that decides what is shown.
+pub(crate) const DOM_JS: &str = include_str!("../scripts/dom.js");
+
+/// `body` preceded by [`DOM_JS`] (declarations local to the script body).
+pub(crate) fn with_dom(body: &str) -> String {
+    format!("{DOM_JS}\n{body}")
+}
+
 pub(crate) mod dialogs;
 pub(crate) mod files;
 pub(crate) mod navigation;

@@ -64,6 +64,7 @@ use url::Url;
 
 use crate::errors::Sent;
 use crate::ops::frames;
+use crate::ops::with_dom;
 use crate::refs;
 use crate::session::Session;
 
@@ -78,13 +79,10 @@ const READ_TEXT_FN: &str = include_str!("../scripts/read_text.js");
 const TEXT_PRESENT_FN: &str = include_str!("../scripts/text_present.js");
 /// The element-presence script (see its header).
 const ELEMENT_PRESENT_FN: &str = include_str!("../scripts/element_present.js");
-/// The shown-text helpers the perception and reading scripts start with (see its header).
-const SHOWN_TEXT_JS: &str = include_str!("../scripts/shown_text.js");
-
-static PERCEIVE_SCRIPT: LazyLock<String> = LazyLock::new(|| shown(&call(PERCEIVE_FN, 2)));
-static READ_TEXT_SCRIPT: LazyLock<String> = LazyLock::new(|| shown(&call(READ_TEXT_FN, 2)));
-static TEXT_PRESENT_SCRIPT: LazyLock<String> = LazyLock::new(|| shown(&call(TEXT_PRESENT_FN, 1)));
-static ELEMENT_PRESENT_SCRIPT: LazyLock<String> = LazyLock::new(|| call(ELEMENT_PRESENT_FN, 1));
+static PERCEIVE_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(PERCEIVE_FN, 2)));
+static READ_TEXT_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(READ_TEXT_FN, 2)));
+static TEXT_PRESENT_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(TEXT_PRESENT_FN, 1)));
+static ELEMENT_PRESENT_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(ELEMENT_PRESENT_FN, 1)));
 
 /// How long one perception or reading script may run in the page.
 pub(crate) const READ_SCRIPT_TIMEOUT: Duration = Duration::from_secs(20);
@@ -120,11 +118,6 @@ pub(crate) const ARTICLE_MAX_TEXT_NODES: usize = 50_000;
 fn call(function: &str, arity: usize) -> String {
     let args: Vec<String> = (0..arity).map(|i| format!("arguments[{i}]")).collect();
     format!("return ({})({});", function.trim_end(), args.join(", "))
-}
-
-/// `body` preceded by the shown-text helpers (declarations local to the script body).
-fn shown(body: &str) -> String {
-    format!("{SHOWN_TEXT_JS}\n{body}")
 }
 
 // ---- perception -----------------------------------------------------------------------------
@@ -680,16 +673,17 @@ fn bound_chars(text: String, max: usize) -> (String, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ops::DOM_JS;
     use serde_json::json;
 
     #[test]
     fn scripts_are_called_with_their_arguments() {
         // The shown-text helpers come first, then one call of the script's function.
-        assert!(PERCEIVE_SCRIPT.starts_with(SHOWN_TEXT_JS));
+        assert!(PERCEIVE_SCRIPT.starts_with(DOM_JS));
         assert!(PERCEIVE_SCRIPT.contains("\nreturn ("));
         assert!(PERCEIVE_SCRIPT.ends_with(")(arguments[0], arguments[1]);"));
         assert!(TEXT_PRESENT_SCRIPT.ends_with(")(arguments[0]);"));
-        assert!(ELEMENT_PRESENT_SCRIPT.starts_with("return ("));
+        assert!(ELEMENT_PRESENT_SCRIPT.starts_with(DOM_JS));
         assert!(ELEMENT_PRESENT_SCRIPT.ends_with(")(arguments[0]);"));
     }
 

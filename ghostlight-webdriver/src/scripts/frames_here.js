@@ -7,23 +7,16 @@
 // arguments: [] — answers {url, frames: [element]}
 const MAX_FRAMES = 32;
 const MAX_NODES = 20000;
-const visible = (el) => {
-  if (typeof el.checkVisibility === 'function' &&
-      !el.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true })) return false;
-  const r = el.getBoundingClientRect();
-  return r.width > 0 && r.height > 0;
-};
 const frames = [];
 const stack = document.documentElement ? [document.documentElement] : [];
 let nodes = 0;
 while (stack.length && frames.length < MAX_FRAMES && nodes < MAX_NODES) {
   const node = stack.pop();
   nodes += 1;
-  // A subtree marked aria-hidden="true" is outside the accessibility tree: no frame in it
-  // is read.
-  if (node.getAttribute('aria-hidden') === 'true') continue;
+  // A subtree outside the accessibility tree (aria-hidden, inert): no frame in it is read.
+  if (glAriaHidden(node)) continue;
   const tag = node.localName;
-  if ((tag === 'iframe' || tag === 'frame') && visible(node)) frames.push(node);
+  if ((tag === 'iframe' || tag === 'frame') && glVisible(node)) frames.push(node);
   for (let child = node.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
   if (node.shadowRoot) {
     for (let child = node.shadowRoot.lastElementChild; child; child = child.previousElementSibling) {

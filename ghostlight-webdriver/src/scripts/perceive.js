@@ -59,27 +59,12 @@
     let raw;
     if (el.querySelector(FIELD_SELECTOR)) {
       const copy = el.cloneNode(true);
-      copy.querySelectorAll(FIELD_SELECTOR + ',[aria-hidden="true"]').forEach((n) => n.remove());
+      copy.querySelectorAll(FIELD_SELECTOR + ',' + GL_OUT_OF_TREE).forEach((n) => n.remove());
       raw = copy.textContent;
     } else {
       raw = glShownText(el);
     }
     return clean(raw, max);
-  }
-
-  function visible(el) {
-    if (typeof el.checkVisibility === 'function') {
-      if (!el.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true })) return false;
-    } else {
-      const view = el.ownerDocument.defaultView;
-      const style = view ? view.getComputedStyle(el) : null;
-      if (!style || style.display === 'none' || style.visibility === 'hidden') return false;
-    }
-    const rects = el.getClientRects();
-    for (let i = 0; i < rects.length; i++) {
-      if (rects[i].width > 0 || rects[i].height > 0) return true;
-    }
-    return false;
   }
 
   // ---- roles -------------------------------------------------------------------------------
@@ -407,7 +392,7 @@
 
   let stopped = false;
   if (root) {
-    if (MODE === 'document' && visible(root)) {
+    if (MODE === 'document' && glVisible(root)) {
       const role = roleOf(root);
       stopped = !add(describe(root, role, isControl(root, role), 0), seq);
     }
@@ -428,7 +413,7 @@
     if (tag === 'iframe' || tag === 'frame') {
       // Every visible frame, whatever its origin: the adapter switches into it and checks
       // its document against the call's gate before perceiving it.
-      if (visible(el)) frames.push({ el, seq: at, d: depth });
+      if (glVisible(el)) frames.push({ el, seq: at, d: depth });
       continue;
     }
     if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'head' || tag === 'noscript') continue;
@@ -451,7 +436,7 @@
       case 'find': take = control || (!CONTROLS_ONLY && hasAriaLabel(el)); break;
       default: take = false;
     }
-    if (take && visible(el)) {
+    if (take && glVisible(el)) {
       const item = describe(el, role, control, MODE === 'document' ? childDepth : null);
       if (wants(item) && !add(item, at)) break;
     }
@@ -466,7 +451,7 @@
       'textarea', 'select', 'option', 'iframe', 'frame', 'svg']);
     const WHOLE_PAGE = new Set(['html', 'body']);
     // An element's text content without subtrees marked aria-hidden (no layout needed).
-    const anyHidden = [document].concat(shadowRoots).some((tree) => tree.querySelector('[aria-hidden="true"]'));
+    const anyHidden = [document].concat(shadowRoots).some((tree) => tree.querySelector(GL_OUT_OF_TREE));
     const contentOf = (el) => {
       if (!anyHidden) return el.textContent;
       const parts = [];
@@ -498,7 +483,7 @@
           if (!SKIP.has(kid.localName) && !glAriaHidden(kid) && contains(kid)) { deeper = true; pending.push(kid); }
         }
         if (deeper || SKIP.has(el.localName) || WHOLE_PAGE.has(el.localName) || el.isContentEditable) continue;
-        if (insideControl(el) || !visible(el)) continue;
+        if (insideControl(el) || !glVisible(el)) continue;
         texts.push(el);
       }
     }

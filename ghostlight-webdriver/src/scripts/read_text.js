@@ -51,21 +51,10 @@
     return { text: cut(text, MAX), truncated: text.length > MAX, source };
   };
 
-  function visible(el) {
-    if (typeof el.checkVisibility === 'function') {
-      if (!el.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true })) return false;
-    } else {
-      const view = el.ownerDocument.defaultView;
-      const style = view ? view.getComputedStyle(el) : null;
-      if (!style || style.display === 'none' || style.visibility === 'hidden') return false;
-    }
-    return el.getClientRects().length > 0;
-  }
-
   const FIELDS = new Set(['input', 'textarea', 'select']);
 
   if (target) {
-    if (FIELDS.has(target.localName) || !target.isConnected || !visible(target)) {
+    if (FIELDS.has(target.localName) || !target.isConnected || !glVisible(target)) {
       return { text: '', truncated: false, source: 'target' };
     }
     return bounded(glShownText(target), 'target');
@@ -124,7 +113,7 @@
     const scores = new Map();
     for (const [block, length] of blockLength) {
       if (length < MIN_BLOCK || block === document.body) continue;
-      if (inNoise(block, null) || !visible(block)) continue;
+      if (inNoise(block, null) || !glVisible(block)) continue;
       const parent = block.parentElement;
       if (parent) scores.set(parent, (scores.get(parent) || 0) + length);
       const grand = parent ? parent.parentElement : null;
@@ -140,7 +129,7 @@
       return semantic || best;
     }
     const candidates = Array.from(document.querySelectorAll(SEMANTIC)).filter(
-      (el) => visible(el) && !inNoise(el, null));
+      (el) => glVisible(el) && !inNoise(el, null));
     const articles = candidates.filter((el) => el.matches('article,[role="article"]'));
     if (articles.length === 1) return articles[0];
     const mains = candidates.filter((el) => el.matches('main,[role="main"]'));
@@ -171,7 +160,7 @@
         continue;
       }
       if (node.nodeType !== 1) continue;
-      if (node !== rootEl && (isNoise(node) || !visible(node))) continue;
+      if (node !== rootEl && (isNoise(node) || !glVisible(node))) continue;
       const tag = node.localName;
       if (BREAK_AFTER.has(tag)) stack.push('\n');
       else if (CELL.has(tag)) stack.push(' ');

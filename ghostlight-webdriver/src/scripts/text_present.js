@@ -13,16 +13,6 @@
   const QUERY = squash(opts.query);
   if (QUERY === '') return true;
 
-  function visible(el) {
-    if (typeof el.checkVisibility === 'function') {
-      if (!el.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true })) return false;
-    } else {
-      const view = el.ownerDocument.defaultView;
-      const style = view ? view.getComputedStyle(el) : null;
-      if (!style || style.display === 'none' || style.visibility === 'hidden') return false;
-    }
-    return el.getClientRects().length > 0;
-  }
   const has = (text) => squash(text).includes(QUERY);
 
   function search(doc) {
@@ -37,12 +27,12 @@
     // Open shadow roots, nested ones included (each root's own hosts are queued in turn).
     for (let i = 0; i < hosts.length; i++) {
       const shadow = hosts[i];
-      if (!visible(shadow.host) || shadow.host.closest('[aria-hidden="true"]')) continue;
+      if (!glVisible(shadow.host) || shadow.host.closest(GL_OUT_OF_TREE)) continue;
       for (const el of shadow.querySelectorAll('*')) {
         if (el.shadowRoot) hosts.push(el.shadowRoot);
       }
       for (const child of shadow.children) {
-        if (visible(child) && has(glShownText(child))) return true;
+        if (glVisible(child) && has(glShownText(child))) return true;
       }
     }
     return false;

@@ -24,6 +24,7 @@ pub fn page(path: &str, port: u16) -> Option<String> {
         "/text" => TEXT.to_owned(),
         "/e2e" => E2E.to_owned(),
         "/aria" => ARIA.to_owned(),
+        "/shown" => SHOWN.to_owned(),
         _ => return None,
     })
 }
@@ -214,6 +215,25 @@ const ARIA: &str = r#"<!doctype html><html><head><title>Aria</title></head><body
 <div aria-label="Close the banner" style="width:20px;height:20px">x</div>
 <div id="host"></div>
 <script>document.getElementById('host').attachShadow({mode: 'open'}).innerHTML = '<p aria-hidden="true">Shadow ghost words</p><p>Shadow shown words</p>';</script>
+</body></html>"#;
+
+/// The table of tricky elements for the one DOM semantics of "shown" (`scripts/dom.js`):
+/// each control's name says whether it is shown.
+const SHOWN: &str = r#"<!doctype html><html><head><title>Shown</title></head><body>
+<button>Shown plain</button>
+<div style="display:none"><button>Hidden display none ancestor</button></div>
+<button style="visibility:hidden">Hidden visibility</button>
+<button style="width:0;height:0;padding:0;border:0;overflow:hidden;display:block">Hidden zero size</button>
+<button style="position:absolute;left:-10000px">Shown off screen</button>
+<div inert><button>Hidden inert</button></div>
+<div aria-hidden="true"><button>Hidden aria</button></div>
+<div id="host"></div>
+<button style="opacity:0">Shown transparent</button>
+<details><summary>Shown summary</summary><button>Hidden closed details</button></details>
+<p><label for="f">Shown labelled field</label> <input id="f"></p>
+<p><span id="lb">Shown labelled by</span> <input aria-labelledby="lb"></p>
+<div style="height:3000px"></div><button>Shown below the fold</button>
+<script>document.getElementById('host').attachShadow({mode: 'open'}).innerHTML = '<button>Shown in shadow</button>';</script>
 </body></html>"#;
 
 const E2E: &str = r#"<!doctype html><html><head><title>E2E</title></head><body>
