@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::decode::json_type;
 use crate::envelope::{Effect, Readiness, Status};
 use crate::limits::SCRIPT_ERROR_CHARS;
 use crate::port::ScriptFailure;
@@ -37,7 +38,7 @@ async fn execute(run: &Run<'_>, request: &ExecuteRequest) -> Step<Outcome> {
                 .fail_on(&lease, &e, &format!("run the script on {host}"), Some(request.timeout_ms))
                 .fact("host", host.clone()),
         })?;
-    let kind = json_kind(&result.value);
+    let kind = json_type(&result.value);
     let max = usize::try_from(request.max_result_chars).unwrap_or(usize::MAX);
     let (value, truncated) = bound_value(result.value, max);
     let summary = if truncated {
@@ -104,18 +105,6 @@ fn bound_value(value: Value, max: usize) -> (Value, bool) {
     match json.char_indices().nth(max) {
         Some((end, _)) => (Value::String(json[..end].to_owned()), true),
         None => (value, false),
-    }
-}
-
-/// The JSON type of a result, as a sentence names it.
-fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
