@@ -11,7 +11,8 @@
 #
 # Lint phases: fmt --check, clippy -D warnings, doc -D warnings, a build of every crate without
 # its default features, and a check of the whole workspace with the declared `rust-version`
-# toolchain (installed through rustup when missing).
+# toolchain (installed through rustup when missing), and `cargo publish --dry-run` of the
+# published crates.
 #
 # Options (environment, for local runs; CI sets none): GHOSTLIGHT_TEST_SKIP_LINT=1 skips
 # fmt/clippy/doc/msrv, GHOSTLIGHT_TEST_SKIP_FUZZ=1 skips the fuzz smoke.
@@ -98,6 +99,10 @@ if [ "${GHOSTLIGHT_TEST_SKIP_LINT:-0}" != 1 ]; then
     msrv="$(sed -n 's/^rust-version = "\(.*\)"$/\1/p' Cargo.toml)"
     rustup toolchain install "$msrv" --profile minimal >/dev/null 2>&1 || rustup toolchain install "$msrv" --profile minimal
     CARGO_TARGET_DIR=target/msrv cargo +"$msrv" check --workspace --all-features --all-targets --quiet
+
+    # The four published crates package and build from their packages alone (crates.io index).
+    begin package
+    cargo publish --workspace --dry-run --allow-dirty --quiet
 fi
 
 # ---- build and test -------------------------------------------------------------------------
