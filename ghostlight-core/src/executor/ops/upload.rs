@@ -21,7 +21,7 @@ use crate::envelope::Status;
 use crate::handles::Handle;
 use crate::language::count;
 use crate::limits::{CAPTURE_REUSE_MAX_BYTES, UPLOAD_FILE_MAX_BYTES, UPLOAD_TOTAL_MAX_BYTES};
-use crate::port::{FileStat, InlineFile, UploadDestination, UploadFiles, UploadInput};
+use crate::port::{FileStat, InlineFile, PortErrorKind, UploadDestination, UploadFiles, UploadInput};
 use crate::tools::upload::{Upload, UploadRequest};
 
 use crate::executor::invalid_arguments;
@@ -57,11 +57,14 @@ async fn upload(run: &Run<'_>, request: &UploadRequest) -> Step<Outcome> {
     let tab_fact = |outcome: Outcome| outcome.fact("tab", lease.handle().as_str());
 
     // Destination, and the credential preflight, before any file is read or decoded.
+    let mut refused_at = None;
     let (to, destination, target_handle) = match (&request.upload, request.upload.target()) {
         (_, Some(target)) => {
             let resolved = run.target(&lease, &page, target).await?;
             run.preflight(&lease, &page, resolved.credential, resolved.handle.as_ref())?;
             let phrase = file_input_phrase(run, resolved.name.as_deref());
+            // A refusal names the control as it is (a text field is no file input).
+            refused_at = Some(run.phrase(resolved.role, resolved.name.as_deref()));
             (UploadDestination::Input(resolved.element), phrase, resolved.handle)
         }
         (Upload::DropImage { at, .. }, None) => {
@@ -93,6 +96,10 @@ async fn upload(run: &Run<'_>, request: &UploadRequest) -> Step<Outcome> {
         }
     };
 
+    let file_count = match &payload.files {
+        UploadFiles::Inline(files) => files.len(),
+        UploadFiles::Paths(paths) => paths.len(),
+    };
     let input = UploadInput { to, files: payload.files };
     let verb = if matches!(request.upload, Upload::DropImage { .. }) {
         ("drop", "Dropped", "at")
@@ -106,7 +113,16 @@ async fn upload(run: &Run<'_>, request: &UploadRequest) -> Step<Outcome> {
         .upload(&lease.tab, &input, &run.gate(), Duration::from_millis(request.timeout_ms))
         .await
         .map_err(|e| {
-            run.fail_on(&lease, &e, &doing, Some(request.timeout_ms)).or_fact("host", host.clone())
+            // A control that takes no files is named as it is (a text field is no file input).
+            let doing = match &refused_at {
+                Some(control) if e.kind() == PortErrorKind::InvalidInput => {
+                    format!("{} {} {} {control} (only a file input takes files)", verb.0, payload.phrase, verb.2)
+                }
+                _ => doing.clone(),
+            };
+            run.fail_on(&lease, &e, &doing, Some(request.timeout_ms))
+                .or_fact("host", host.clone())
+                .or_fact("file_count", file_count)
         })?;
     let what = match &request.upload {
         Upload::Paths { .. } | Upload::Files { .. } => count(done.count, "file", "files"),

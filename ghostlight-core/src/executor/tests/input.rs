@@ -582,6 +582,23 @@ fn upload_inline_files_decode_after_preflight_and_stay_unnamed() {
     assert!(!h.browser.method_names().contains(&"upload"));
 }
 
+#[test]
+fn upload_to_a_control_that_takes_no_files_names_it_and_counts_the_files() {
+    let h = Harness::new(upload_browser());
+    h.open(FORM);
+    let files = json!([{"name": "a.txt", "data_base64": "aGVsbG8="}]);
+    let refused = h.call("browser_upload", json!({"selector": {"name": "Name"}, "files": files}));
+    assert_eq!(refused.status, Status::Failed, "{}", refused.summary);
+    assert!(
+        refused.summary.contains("attach 1 file to the \"Name\" text field (only a file input takes files)"),
+        "{}",
+        refused.summary
+    );
+    // A count the sentence names is in the facts (spec: "Result envelope").
+    assert_eq!(refused.facts["file_count"], 1, "{:?}", refused.facts);
+    assert_eq!(refused.facts["host"], "example.com");
+}
+
 /// R252: governance decides before payload bytes are examined. Every refusal of the authority
 /// answers `blocked` whatever the payload (malformed, oversized); a payload the authority
 /// admits is then checked and refused as invalid arguments, naming the member and the rule,
