@@ -6,6 +6,8 @@
 //! * `/hello`: a short article.
 //! * `/article`: a long article (200 paragraphs, about 60 KB of text), for size figures.
 //! * `/controls`: 500 labelled buttons, for size figures of an inspection.
+//! * `/conf/<page>`: the conformance pages of `tests/support/conformance/<page>.html` (`main`,
+//!   `article`, `diag`, `opener`, `closer`, `unload`), for `tests/conformance.rs`.
 
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -63,6 +65,19 @@ fn controls() -> String {
     html
 }
 
+/// The conformance pages served at `/conf/<page>` (`tests/python/conformance.py` drives them).
+fn conformance_page(path: &str) -> Option<&'static str> {
+    Some(match path.strip_prefix("/conf/")? {
+        "main" => include_str!("conformance/main.html"),
+        "article" => include_str!("conformance/article.html"),
+        "diag" => include_str!("conformance/diag.html"),
+        "opener" => include_str!("conformance/opener.html"),
+        "closer" => include_str!("conformance/closer.html"),
+        "unload" => include_str!("conformance/unload.html"),
+        _ => return None,
+    })
+}
+
 /// The running fixture site; stops when dropped.
 pub(crate) struct Fixture {
     server: Arc<tiny_http::Server>,
@@ -74,8 +89,15 @@ pub(crate) struct Fixture {
 impl Fixture {
     /// Start serving.
     pub(crate) fn start() -> Fixture {
-        let server =
-            Arc::new(tiny_http::Server::http("127.0.0.1:0").unwrap_or_else(|e| panic!("fixture: {e}")));
+        Fixture::start_at("127.0.0.1")
+    }
+
+    /// Start serving on another loopback address (`127.0.0.2` is a second host for authority
+    /// rules), on a free port.
+    pub(crate) fn start_at(ip: &str) -> Fixture {
+        let server = Arc::new(
+            tiny_http::Server::http(format!("{ip}:0")).unwrap_or_else(|e| panic!("fixture on {ip}: {e}")),
+        );
         let port =
             server.server_addr().to_ip().map(|a| a.port()).unwrap_or_else(|| panic!("fixture: no port"));
         let serving = server.clone();
@@ -88,7 +110,10 @@ impl Fixture {
                     "/hello" => (200, HELLO),
                     "/article" => (200, article.as_str()),
                     "/controls" => (200, controls.as_str()),
-                    _ => (404, "<!doctype html><title>Not found</title><p>Not found</p>"),
+                    other => match conformance_page(other) {
+                        Some(page) => (200, page),
+                        None => (404, "<!doctype html><title>Not found</title><p>Not found</p>"),
+                    },
                 };
                 let header = tiny_http::Header::from_bytes("Content-Type", "text/html; charset=utf-8")
                     .unwrap_or_else(|()| panic!("fixture: a header"));
@@ -97,7 +122,7 @@ impl Fixture {
                 let _ = request.respond(response);
             }
         });
-        Fixture { server, thread: Some(thread), base: format!("http://127.0.0.1:{port}") }
+        Fixture { server, thread: Some(thread), base: format!("http://{ip}:{port}") }
     }
 
     /// The URL of `path` on the fixture.
