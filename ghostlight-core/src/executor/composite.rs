@@ -316,7 +316,9 @@ pub(crate) async fn sequence(run: &Run<'_>, request: &SequenceRequest) -> Outcom
     }
     // The host the summary names: the failing step's (its sentence is repeated), else the tab's.
     let named_host = failed
-        .and_then(|index| children[index].envelope.facts.get("host").and_then(Value::as_str).map(str::to_owned))
+        .and_then(|index| {
+            children[index].envelope.facts.get("host").and_then(Value::as_str).map(str::to_owned)
+        })
         .or(host);
     if let Some(host) = named_host {
         outcome = outcome.fact("host", host);

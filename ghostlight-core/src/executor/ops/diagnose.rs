@@ -6,8 +6,10 @@
 //!   counted (`host_filtered`);
 //! * URLs lose userinfo, query and fragment (a URL without a web site shows its scheme only);
 //!   headers, bodies, cookies and post data are never asked for;
-//! * console text is normalized and bounded ([`CONSOLE_TEXT_CHARS`]); levels and methods are
-//!   bounded too;
+//! * console text is normalized and bounded ([`CONSOLE_TEXT_CHARS`]), and every URL it
+//!   quotes is shown as the authority projects it: inside authority without userinfo, query
+//!   and fragment, outside it as its origin only (a browser's own messages quote the URLs
+//!   of blocked requests); levels and methods are bounded too;
 //! * the entry count never exceeds the requested `limit`;
 //! * `match` is applied again to what is shown, so it cannot probe a withheld query string.
 //!
@@ -71,8 +73,9 @@ async fn diagnose(run: &Run<'_>, request: &DiagnoseRequest) -> Step<Outcome> {
             host_filtered += 1;
             continue;
         }
+        let text = entry.text.as_deref().map(|text| shown_text(run, text));
         if let Some(pattern) = &pattern
-            && !matches_shown(entry, pattern)
+            && !matches_shown(entry, text.as_deref(), pattern)
         {
             continue;
         }
@@ -83,7 +86,7 @@ async fn diagnose(run: &Run<'_>, request: &DiagnoseRequest) -> Step<Outcome> {
         if entry.problem {
             kinds[kind(entry)] += 1;
         }
-        entries.push(project(entry));
+        entries.push(project(entry, text.as_deref()));
     }
     let problems: usize = kinds.iter().sum();
     let listed: Vec<String> = KINDS
@@ -151,11 +154,11 @@ async fn diagnose(run: &Run<'_>, request: &DiagnoseRequest) -> Step<Outcome> {
     Ok(outcome)
 }
 
-/// Whether `pattern` (lower-cased) occurs in what the model may see of `entry`: its text, or
-/// its URL without userinfo, query and fragment. The port matches the full URL; matching again
-/// here keeps `match` from probing the parts that are withheld.
-fn matches_shown(entry: &DiagnosticEntry, pattern: &str) -> bool {
-    entry.text.as_ref().is_some_and(|text| text.to_lowercase().contains(pattern))
+/// Whether `pattern` (lower-cased) occurs in what the model may see of `entry`: its shown
+/// `text`, or its URL without userinfo, query and fragment. The port matches the full URL and
+/// text; matching again here keeps `match` from probing the parts that are withheld.
+fn matches_shown(entry: &DiagnosticEntry, text: Option<&str>, pattern: &str) -> bool {
+    text.is_some_and(|text| text.to_lowercase().contains(pattern))
         || entry.url.as_ref().is_some_and(|url| bare_url(url).to_lowercase().contains(pattern))
 }
 
@@ -175,8 +178,37 @@ fn kind(entry: &DiagnosticEntry) -> usize {
     }
 }
 
-/// One entry as the model sees it: absent keys omitted.
-fn project(entry: &DiagnosticEntry) -> Value {
+/// Console text with every URL it quotes projected by the call's authority: a web URL inside
+/// authority without userinfo, query and fragment; outside authority its origin only; any
+/// other URL-like token (unparseable, or without a web site) its scheme only.
+fn shown_text(run: &Run<'_>, text: &str) -> String {
+    const SCHEMES: [&str; 4] = ["https://", "http://", "wss://", "ws://"];
+    let mut shown = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some((start, scheme)) =
+        SCHEMES.iter().filter_map(|scheme| rest.find(scheme).map(|at| (at, *scheme))).min_by_key(|(at, _)| *at)
+    {
+        shown.push_str(&rest[..start]);
+        let token_end = rest[start..]
+            .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | '`' | '(' | ')' | '[' | ']' | '{' | '}'))
+            .map_or(rest.len(), |end| start + end);
+        let token = &rest[start..token_end];
+        let projected = match Url::parse(token) {
+            Ok(url) => {
+                let governed = run.snapshot.govern(&url);
+                if governed.is_inside() { bare_url(&url) } else { governed.as_str().to_owned() }
+            }
+            Err(_) => scheme.trim_end_matches('/').to_owned(),
+        };
+        shown.push_str(&projected);
+        rest = &rest[token_end..];
+    }
+    shown.push_str(rest);
+    shown
+}
+
+/// One entry as the model sees it (`text`: its shown console text): absent keys omitted.
+fn project(entry: &DiagnosticEntry, text: Option<&str>) -> Value {
     let mut item = Map::new();
     let source = match entry.source {
         DiagnosticSource::Console => "console",
@@ -185,7 +217,7 @@ fn project(entry: &DiagnosticEntry) -> Value {
     item.insert("source".into(), json!(source));
     item.insert("level".into(), json!(bound_visible(&entry.level, TOKEN_CHARS).unwrap_or_default()));
     item.insert("problem".into(), json!(entry.problem));
-    if let Some(text) = entry.text.as_deref().and_then(|t| bound_visible(t, CONSOLE_TEXT_CHARS)) {
+    if let Some(text) = text.and_then(|t| bound_visible(t, CONSOLE_TEXT_CHARS)) {
         item.insert("text".into(), json!(text));
     }
     if let Some(method) = entry.method.as_deref().and_then(|m| bound_visible(m, TOKEN_CHARS)) {

@@ -946,6 +946,31 @@ fn diagnose_filters_hosts_and_strips_urls() {
     assert_eq!(shown.facts["entry_count"], 1);
 }
 
+/// A browser's own console messages quote URLs (a blocked cross-origin request names the
+/// denied host's full URL): console text shows them as the authority projects them.
+#[test]
+fn diagnose_console_text_projects_the_urls_it_quotes() {
+    let blocked = DiagnosticEntry {
+        text: Some(
+            "Cross-Origin Request Blocked: https://tracker.other.example/collect?id=1 and \
+             (https://ada:pw@example.com/api?token=secret#frag) refused"
+                .into(),
+        ),
+        ..entry(DiagnosticSource::Console, "error", true, None)
+    };
+    let h = Harness::new(browser().diagnostic(blocked));
+    h.open(HOME);
+    let envelope = h.ok("browser_diagnose", json!({"restrict_hosts": ["example.com"]}));
+    let text = envelope.facts["entries"][0]["text"].as_str().unwrap_or_default().to_owned();
+    assert_eq!(
+        text,
+        "Cross-Origin Request Blocked: https://tracker.other.example and (https://example.com/api) refused"
+    );
+    // `match` sees only what is shown.
+    let probe = h.ok("browser_diagnose", json!({"match": "collect?id", "restrict_hosts": ["example.com"]}));
+    assert_eq!(probe.facts["entries"], json!([]));
+}
+
 #[test]
 fn diagnose_unsupported_names_the_engine() {
     let h = Harness::new(browser());
