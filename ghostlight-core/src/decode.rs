@@ -5,6 +5,9 @@
 //! safe, what was received: `/timeout_ms must be an integer from 100 to 30000 (got 50)`.
 //! Values of sensitive fields (typed text, fill values, scripts, dialog text, file data and
 //! paths) are never echoed; only their JSON type or length is.
+//!
+//! An optional member whose value is `null` reads as absent ([`reads_as_absent`]), the way
+//! OpenAI's strict function calling sends the members a model leaves out.
 
 use crate::vocab::{FillValue, WireChoice};
 use std::fmt::{self, Write as _};
@@ -218,6 +221,22 @@ fn quoted_list(values: &[&str]) -> String {
     values.iter().map(|v| format!("{v:?}")).collect::<Vec<_>>().join(", ")
 }
 
+/// Whether member `field` holding `value` is read as if it were absent: an explicit `null` in
+/// an optional field.
+///
+/// OpenAI's strict function calling lists every property in `required` and sends `null` for
+/// each optional one the model leaves out, so a strict client's calls arrive full of nulls.
+/// No field of the 1.0 contract gives `null` a meaning of its own (the specification speaks
+/// only of present values and omission, and `[]` — not `null` — narrows a restriction to
+/// nothing), so reading such a `null` as omission cannot change what a call means. The rule is
+/// the decoder's, applied to every declared optional field of every object it reads (top-level
+/// arguments, sequence and flow steps, selectors, fill fields, inline files) and to a
+/// `flow_ref` that resolves to `null`. Members that are not declared are still refused
+/// whatever their value, and a required field's `null` is still a type error.
+pub(crate) fn reads_as_absent(field: &Field, value: &Value) -> bool {
+    value.is_null() && !field.required
+}
+
 #[cfg(test)]
 thread_local! {
     /// Declared fields a decoder never asked for, recorded by [`ObjectReader::finish`] so the
@@ -294,15 +313,20 @@ impl<'a> ObjectReader<'a> {
         self.at.key(field.name)
     }
 
-    /// Whether member `field` is present (whatever its value).
+    /// Whether member `field` is present (an optional member whose value is `null` is not:
+    /// see [`ObjectReader::raw`]).
     pub(crate) fn present(&mut self, field: &'static Field) -> bool {
         self.raw(field).is_some()
     }
 
     /// The raw member value, if present.
+    ///
+    /// An optional member whose value is `null` reads as absent ([`reads_as_absent`]). A
+    /// required member's `null` is returned, so its getter refuses it with the field's type
+    /// rule.
     pub(crate) fn raw(&mut self, field: &'static Field) -> Option<&'a Value> {
         self.queried.push(field.name);
-        self.map.get(field.name)
+        self.map.get(field.name).filter(|value| !reads_as_absent(field, value))
     }
 
     fn type_error(&self, field: &Field, rule: impl fmt::Display, value: &Value) -> DecodeError {

@@ -6,6 +6,7 @@ use serde_json::{Map, Value, json};
 
 use super::*;
 use crate::decode::UNREAD_FIELDS;
+use crate::schema::{FieldType, RESTRICTIONS, SELECTOR_FIELDS};
 
 /// The specification's catalog order.
 const SPEC_ORDER: [&str; 24] = [
@@ -224,6 +225,116 @@ fn restrictions_decode_and_narrow_only() {
     let error =
         decode_call(ToolName::PolicyExplain, &json!({"restrict_hosts": too_many})).expect_err("bound");
     assert_eq!((error.kind(), error.pointer().as_str()), (DecodeErrorKind::Length, "/restrict_hosts"));
+}
+
+/// `value`, an object read against `fields`, with `null` in every optional member it leaves
+/// out, at every depth the field tables describe: a call as OpenAI's strict function calling
+/// sends it.
+pub(crate) fn with_nulls(value: &Value, fields: &[Field]) -> Value {
+    let Value::Object(map) = value else { return value.clone() };
+    let mut out = map.clone();
+    for field in fields {
+        match map.get(field.name) {
+            Some(member) => {
+                out.insert(field.name.into(), nested_nulls(member, &field.ty));
+            }
+            None if !field.required => {
+                out.insert(field.name.into(), Value::Null);
+            }
+            None => {}
+        }
+    }
+    Value::Object(out)
+}
+
+fn nested_nulls(value: &Value, ty: &FieldType) -> Value {
+    match (ty, value) {
+        (FieldType::Object(fields), _) => with_nulls(value, fields),
+        (FieldType::Selector, _) => with_nulls(value, &SELECTOR_FIELDS),
+        (FieldType::List { item, .. }, Value::Array(items)) => {
+            Value::Array(items.iter().map(|item_value| nested_nulls(item_value, item)).collect())
+        }
+        _ => value.clone(),
+    }
+}
+
+/// Calls beyond the examples that reach the nested objects: selectors, fill fields, inline
+/// files, sequence steps of several actions.
+fn nested_calls() -> Vec<(ToolName, Value)> {
+    vec![
+        (ToolName::Click, json!({"selector": {"name": "Save"}})),
+        (ToolName::Click, json!({"view": "view_1", "x": 3, "y": 4, "button": "middle"})),
+        (
+            ToolName::Wait,
+            json!({"condition": "selector_present", "selector": {"name": "Done", "role": "button"}}),
+        ),
+        (
+            ToolName::FillForm,
+            json!({"fields": [{"selector": {"name": "Email"}, "value": "a@b.c"}, {"target": "target_2", "value": true}],
+                   "submit_selector": {"name": "Send", "exact": true}}),
+        ),
+        (
+            ToolName::Upload,
+            json!({"target": "target_1", "files": [{"name": "a.txt", "data_base64": "YQ=="}]}),
+        ),
+        (ToolName::Drag, json!({"source_selector": {"name": "A"}, "destination_target": "target_2"})),
+        (
+            ToolName::Sequence,
+            json!({"steps": [
+                {"action": "fill", "fields": [{"selector": {"name": "Q"}, "value": "x"}]},
+                {"action": "press_key", "key": "Enter"},
+                {"action": "wait", "condition": "duration", "value": 10}
+            ]}),
+        ),
+    ]
+}
+
+#[test]
+fn optional_nulls_read_as_absent_in_every_tool() {
+    let calls = CATALOG.iter().map(|d| (d.name, d.example())).chain(nested_calls());
+    for (tool, arguments) in calls {
+        let fields: Vec<Field> =
+            tool.declaration().fields.iter().chain(RESTRICTIONS.iter()).copied().collect();
+        let nulled = with_nulls(&arguments, &fields);
+        assert_ne!(nulled, arguments, "{tool}: nothing to null");
+        let plain = decode_call(tool, &arguments).unwrap_or_else(|error| panic!("{tool}: {error}"));
+        let strict = decode_call(tool, &nulled).unwrap_or_else(|error| panic!("{tool} with nulls: {error}"));
+        assert_eq!(strict, plain, "{tool}: {nulled}");
+    }
+}
+
+#[test]
+fn nulls_that_could_change_a_meaning_are_still_refused() {
+    // A required member's null keeps its type rule.
+    let error = decode_call(ToolName::History, &json!({"action": null})).expect_err("required null");
+    assert_eq!((error.kind(), error.pointer().as_str()), (DecodeErrorKind::WrongType, "/action"));
+    let error = decode_call(ToolName::FillForm, &json!({"fields": [{"target": "target_1", "value": null}]}))
+        .expect_err("a fill value is required");
+    assert_eq!(error.kind(), DecodeErrorKind::WrongType);
+    // An undeclared member is refused whatever its value.
+    let error = decode_call(ToolName::Read, &json!({"surprise": null})).expect_err("unknown null");
+    assert_eq!((error.kind(), error.pointer().as_str()), (DecodeErrorKind::UnknownField, "/surprise"));
+    let error = decode_call(ToolName::Sequence, &json!({"steps": [{"action": "hover", "target": "target_1", "tab": null}, {"action": "press_key", "key": "a"}]}))
+        .expect_err("a step names no tab");
+    assert_eq!((error.kind(), error.pointer().as_str()), (DecodeErrorKind::UnknownField, "/steps/0/tab"));
+    // Restrictions are refused inside a flow step's arguments, even as null.
+    let error = decode_call(
+        ToolName::Flow,
+        &json!({"steps": [{"id": "a", "tool": "browser_read", "arguments": {"restrict_hosts": null}}]}),
+    )
+    .expect_err("a restriction in a step");
+    assert_eq!(error.pointer().as_str(), "/steps/0/arguments/restrict_hosts");
+    // `[]` still narrows to nothing; `null` is the omission strict mode sends.
+    let none = decode_call(ToolName::PolicyExplain, &json!({"restrict_capabilities": []})).expect("empty");
+    assert_eq!(none.restrictions.capabilities, Some(CapabilitySet::EMPTY));
+    let omitted =
+        decode_call(ToolName::PolicyExplain, &json!({"restrict_capabilities": null, "restrict_hosts": null}))
+            .expect("null restrictions");
+    assert_eq!(omitted.restrictions, Restrictions::default());
+    // A null that stands for a branch's required member is its absence, refused as missing.
+    let error =
+        decode_call(ToolName::Dialog, &json!({"action": "respond", "text": null})).expect_err("no text");
+    assert_eq!((error.kind(), error.pointer().as_str()), (DecodeErrorKind::MissingField, "/text"));
 }
 
 #[test]

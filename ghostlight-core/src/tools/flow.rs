@@ -1321,6 +1321,31 @@ mod tests {
             }
         }
 
+        /// The decoder's null rule holds after substitution: a reference that resolves to
+        /// `null` in an optional field is that field's absence, in a required one a type error.
+        #[test]
+        fn a_reference_that_resolves_to_null() {
+            let request = decoded(flow(vec![
+                read("read"),
+                json!({"id": "more", "tool": "browser_read", "arguments": {"max_chars": r("read", "/facts/limit")}}),
+                json!({"id": "fill", "tool": "browser_fill_form", "arguments": {
+                    "fields": [{"target": "target_1", "value": r("read", "/facts/limit")}]
+                }}),
+            ]));
+            let env = json!({"facts": {"limit": null}});
+            assert_eq!(
+                request.resolve_step(1, |id| (id == "read").then_some(&env)),
+                Some(Ok(accept(ToolName::Read, json!({}))))
+            );
+            match request.resolve_step(2, |id| (id == "read").then_some(&env)) {
+                Some(Err(ChildError::Decode(error))) => {
+                    assert_eq!(error.pointer().as_str(), "/steps/2/arguments/fields/0/value");
+                    assert_eq!(error.kind(), K::WrongType);
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+
         #[test]
         fn a_fill_value_at_depth() {
             let request = decoded(flow(vec![

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use crate::tools::Tool;
 use crate::capability::CapabilitySet;
 use crate::catalog::{Annotations, ToolDeclaration, ToolName, decode_child};
-use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer};
+use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer, reads_as_absent};
 use crate::handles::Handle;
 use crate::limits::SEQUENCE_STEPS;
 use crate::request::Request;
@@ -307,10 +307,17 @@ fn decode_step(value: &Value, at: Pointer) -> Result<SequenceStep, DecodeError> 
         }
     }
     reader.finish();
+    // The child gets the step's members but `action`, and but the union fields that read as
+    // absent (an optional `null`): a field of another action's tool is not the child's to see.
     let arguments: Map<String, Value> = match value {
-        Value::Object(map) => {
-            map.iter().filter(|(key, _)| *key != ACTION.name).map(|(k, v)| (k.clone(), v.clone())).collect()
-        }
+        Value::Object(map) => map
+            .iter()
+            .filter(|(key, value)| {
+                *key != ACTION.name
+                    && !STEP_FIELDS.iter().any(|field| field.name == *key && reads_as_absent(field, value))
+            })
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
         _ => Map::new(),
     };
     let request = decode_child(action.tool(), &Value::Object(arguments), at)?;

@@ -410,7 +410,8 @@ mod tests {
                     "/value must be a non-empty string of at most 2000 characters for {condition} (got 5)"
                 )
             );
-            refuse(T, with(&base, "value", json!(null)), "/value", K::WrongType);
+            // An optional `null` is the value's absence (strict function calling's omission).
+            refuse(T, with(&base, "value", json!(null)), "/value", K::MissingField);
             refuse(T, with(&base, "target", json!("target_1")), "/target", K::Conflict);
             refuse(
                 T,
