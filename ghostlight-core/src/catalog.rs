@@ -8,6 +8,7 @@ use crate::authority::{HostPattern, HostPatternError};
 use crate::capability::{Capability, CapabilitySet};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer};
 use crate::request::{Call, Request, Restrictions};
+use crate::schema::strict::{NotStrict, render_strict_input_schema};
 use crate::schema::{
     Fact, Field, RESTRICT_CAPABILITIES, RESTRICT_HOSTS, render_input_schema, render_output_schema,
 };
@@ -149,6 +150,14 @@ impl ToolDeclaration {
     /// The rendered input schema (flat, closed, with the example under `examples`).
     pub fn input_schema(&self) -> Value {
         render_input_schema(self.fields, &self.example())
+    }
+
+    /// The input schema for OpenAI's strict function calling, rendered from the same field
+    /// table: every property required, optional ones nullable (the decoder reads their `null`
+    /// as absence), objects closed, no keyword strict mode refuses. `Err` for `browser_flow`,
+    /// whose steps' `arguments` is an open object strict mode cannot express.
+    pub fn strict_input_schema(&self) -> Result<Value, NotStrict> {
+        render_strict_input_schema(self.name, self.fields)
     }
 
     /// The rendered output schema: the envelope with this tool's facts.

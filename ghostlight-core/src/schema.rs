@@ -19,12 +19,17 @@
 //!   advertised by its type alone: its values, bounds and defaults are on the tool its
 //!   description names;
 //! - the typed selector is one compact object whose `role` is a described string.
+//!
+//! The same tables also render the input schemas of OpenAI's strict function calling
+//! ([`strict`]).
 
 use serde_json::{Map, Value, json};
 
 use crate::capability::Capability;
 use crate::handles::HandleKind;
 use crate::limits::{CountBound, HOST_PATTERN_CHARS, IntBound, RESTRICTION_ENTRIES};
+
+pub(crate) mod strict;
 
 /// One declared input field.
 #[derive(Debug, Clone, Copy)]

@@ -337,6 +337,191 @@ fn nulls_that_could_change_a_meaning_are_still_refused() {
     assert_eq!((error.kind(), error.pointer().as_str()), (DecodeErrorKind::MissingField, "/text"));
 }
 
+// ---------------------------------------------------------------------------------------------
+// Strict function calling: the schemas stay in OpenAI's subset, and a strict call (every
+// optional member sent as null) decodes to what the plain call decodes to.
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn strict_schemas_stay_in_the_openai_subset() {
+    let mut strict = 0;
+    for declaration in &CATALOG {
+        let tool = declaration.name;
+        match declaration.strict_input_schema() {
+            Ok(schema) => {
+                let problems = crate::testing::strict_subset_violations(&schema);
+                assert!(problems.is_empty(), "{tool}:\n{}", problems.join("\n"));
+                // The same properties as the catalog's schema, all required.
+                let catalog = declaration.input_schema();
+                let names = |schema: &Value| -> Vec<String> {
+                    schema["properties"].as_object().map(|p| p.keys().cloned().collect()).unwrap_or_default()
+                };
+                assert_eq!(names(&schema), names(&catalog), "{tool}");
+                strict += 1;
+            }
+            Err(not_strict) => {
+                assert_eq!((not_strict.tool(), not_strict.field()), (ToolName::Flow, "arguments"));
+                assert!(not_strict.to_string().contains("open object"), "{not_strict}");
+            }
+        }
+    }
+    assert_eq!(strict, 23);
+}
+
+#[test]
+fn strict_schemas_make_optional_fields_nullable() {
+    let click = ToolName::Click.declaration().strict_input_schema().expect("click is strict");
+    let properties = &click["properties"];
+    let required: Vec<&str> =
+        click["required"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+    assert_eq!(required.len(), properties.as_object().map_or(0, Map::len));
+    assert_eq!(
+        properties["timeout_ms"],
+        json!({"type": ["integer", "null"], "minimum": 100, "maximum": 30000, "description": "Timeout. Default: 8000."})
+    );
+    assert_eq!(
+        properties["button"],
+        json!({"type": ["string", "null"], "enum": ["primary", "middle", "secondary", null],
+               "description": "Mouse button. Default: primary."})
+    );
+    let selector = &properties["selector"];
+    assert_eq!(selector["anyOf"][1], json!({"type": "null"}));
+    assert_eq!(selector["anyOf"][0]["required"], json!(["name", "role", "exact"]));
+    assert_eq!(selector["anyOf"][0]["properties"]["role"]["enum"].as_array().map(Vec::len), Some(20));
+    assert_eq!(selector["anyOf"][0]["properties"]["name"]["type"], "string");
+    let capabilities = &properties["restrict_capabilities"]["anyOf"][0];
+    assert_eq!(capabilities["items"]["enum"], json!(Capability::NAMES));
+    let fill = ToolName::FillForm.declaration().strict_input_schema().expect("fill_form is strict");
+    let item = &fill["properties"]["fields"]["items"];
+    assert_eq!(item["properties"]["value"]["anyOf"].as_array().map(Vec::len), Some(3), "a required union");
+    assert_eq!(fill["properties"]["fields"]["minItems"], 1);
+    let wait = ToolName::Wait.declaration().strict_input_schema().expect("wait is strict");
+    assert_eq!(wait["properties"]["value"]["anyOf"][2], json!({"type": "null"}));
+    for keyword in ["default", "examples", "minLength", "maxLength", "uniqueItems", "format"] {
+        for declaration in &CATALOG {
+            if let Ok(schema) = declaration.strict_input_schema() {
+                assert!(
+                    !schema.to_string().contains(&format!("\"{keyword}\"")),
+                    "{}: {keyword}",
+                    declaration.name
+                );
+            }
+        }
+    }
+}
+
+/// `value` with `null` for every property `schema` requires and `value` leaves out, at every
+/// depth: a call as strict mode sends it, derived from the strict schema itself.
+fn strict_call(schema: &Value, value: &Value) -> Value {
+    if let Some(branches) = schema["anyOf"].as_array() {
+        let wanted = if value.is_object() { "object" } else { "array" };
+        return match branches.iter().find(|b| b["type"] == wanted) {
+            Some(branch) => strict_call(branch, value),
+            None => value.clone(),
+        };
+    }
+    match value {
+        Value::Object(map) => {
+            let mut out = map.clone();
+            for (name, property) in schema["properties"].as_object().into_iter().flatten() {
+                let filled = map.get(name).map_or(Value::Null, |member| strict_call(property, member));
+                out.insert(name.clone(), filled);
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|item| strict_call(&schema["items"], item)).collect())
+        }
+        other => other.clone(),
+    }
+}
+
+/// Whether `value` fits `schema` (the strict subset's keywords only); `Err` says where not.
+fn fits(schema: &Value, value: &Value, at: &str) -> Result<(), String> {
+    if let Some(branches) = schema["anyOf"].as_array() {
+        return if branches.iter().any(|branch| fits(branch, value, at).is_ok()) {
+            Ok(())
+        } else {
+            Err(format!("{at}: no branch of anyOf fits {value}"))
+        };
+    }
+    let types: Vec<&str> = match &schema["type"] {
+        Value::String(name) => vec![name.as_str()],
+        Value::Array(names) => names.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let type_fits = types.iter().any(|name| match *name {
+        "null" => value.is_null(),
+        "boolean" => value.is_boolean(),
+        "integer" => value.is_i64() || value.is_u64(),
+        "number" => value.is_number(),
+        "string" => value.is_string(),
+        "array" => value.is_array(),
+        "object" => value.is_object(),
+        _ => false,
+    });
+    if !type_fits {
+        return Err(format!("{at}: {value} is not of type {types:?}"));
+    }
+    if let Some(values) = schema["enum"].as_array()
+        && !values.contains(value)
+    {
+        return Err(format!("{at}: {value} is not in the enum"));
+    }
+    if let Some(number) = value.as_f64()
+        && (schema["minimum"].as_f64().is_some_and(|min| number < min)
+            || schema["maximum"].as_f64().is_some_and(|max| number > max))
+    {
+        return Err(format!("{at}: {number} out of range"));
+    }
+    match value {
+        Value::Object(map) => {
+            let properties = schema["properties"].as_object().cloned().unwrap_or_default();
+            for name in schema["required"].as_array().into_iter().flatten().filter_map(Value::as_str) {
+                if !map.contains_key(name) {
+                    return Err(format!("{at}: {name} is missing"));
+                }
+            }
+            for (name, member) in map {
+                match properties.get(name) {
+                    Some(property) => fits(property, member, &format!("{at}/{name}"))?,
+                    None => return Err(format!("{at}: {name} is not a property")),
+                }
+            }
+            Ok(())
+        }
+        Value::Array(items) => {
+            if schema["minItems"].as_u64().is_some_and(|min| (items.len() as u64) < min)
+                || schema["maxItems"].as_u64().is_some_and(|max| (items.len() as u64) > max)
+            {
+                return Err(format!("{at}: {} items out of range", items.len()));
+            }
+            for (index, item) in items.iter().enumerate() {
+                fits(&schema["items"], item, &format!("{at}/{index}"))?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+#[test]
+fn a_strict_call_fits_its_schema_and_means_the_plain_call() {
+    let calls = CATALOG.iter().map(|d| (d.name, d.example())).chain(nested_calls());
+    let mut checked = 0;
+    for (tool, arguments) in calls {
+        let Ok(schema) = tool.declaration().strict_input_schema() else { continue };
+        let strict = strict_call(&schema, &arguments);
+        fits(&schema, &strict, "").unwrap_or_else(|problem| panic!("{tool}: {problem}\n{strict}"));
+        let plain = decode_call(tool, &arguments).unwrap_or_else(|error| panic!("{tool}: {error}"));
+        let decoded =
+            decode_call(tool, &strict).unwrap_or_else(|error| panic!("{tool} strict: {error}\n{strict}"));
+        assert_eq!(decoded, plain, "{tool}");
+        checked += 1;
+    }
+    assert_eq!(checked, 23 + nested_calls().len());
+}
+
 #[test]
 fn catalog_snapshot() {
     insta::assert_json_snapshot!("tools_list", render_catalog());
