@@ -16,6 +16,7 @@
 //! ghostlight session start                        # later calls share one browser and its tabs
 //! ghostlight flow smoke.json                      # one line per step as it ends; exit 1 if it stopped
 //! ghostlight tools --format openai > tools.json   # function-calling definitions
+//! ghostlight tools --format openai-responses --strict > tools.json   # strict, Responses API
 //! ghostlight config init && ghostlight config check
 //! ```
 //!
@@ -140,15 +141,23 @@ enum Command {
         command: SessionCommand,
     },
     /// Print the tool catalog, or export it as function-calling tool definitions.
+    ///
+    /// Example: ghostlight tools --format openai-responses --strict > tools.json
     Tools {
         /// Print the catalog as MCP `tools/list` carries it (same as --format mcp).
         #[arg(long)]
         json: bool,
-        /// Export as JSON for this API: mcp (tools/list entries), openai
-        /// ({"type":"function","function":{..}}) or anthropic ({name, description,
+        /// Export as JSON for this API: mcp (tools/list entries), openai (Chat Completions,
+        /// {"type":"function","function":{..}}), openai-responses (the Responses API's flat
+        /// {"type":"function","name",..,"strict"}) or anthropic ({name, description,
         /// input_schema}).
         #[arg(long, value_enum, value_name = "FORMAT")]
         format: Option<ToolFormat>,
+        /// With an OpenAI format: strict function calling. Every property is required and the
+        /// optional ones nullable (a null is read as the field left out); browser_flow, whose
+        /// steps carry open argument objects, stays "strict": false.
+        #[arg(long)]
+        strict: bool,
     },
     /// Explain the compiled authority.
     Policy {
@@ -219,10 +228,19 @@ const DEFAULT_SESSION: &str = "default";
 enum ToolFormat {
     /// MCP `tools/list` entries.
     Mcp,
-    /// OpenAI function tools.
+    /// OpenAI Chat Completions function tools.
     Openai,
+    /// OpenAI Responses API function tools (the flat shape).
+    OpenaiResponses,
     /// Anthropic tool definitions.
     Anthropic,
+}
+
+impl ToolFormat {
+    /// Whether the format is one of OpenAI's (which `--strict` applies to).
+    const fn is_openai(self) -> bool {
+        matches!(self, ToolFormat::Openai | ToolFormat::OpenaiResponses)
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -302,9 +320,9 @@ fn main() -> ExitCode {
             commands::flow(&file, json, &out, &session, &browser)
         }
         Command::Session { command } => commands::session(command),
-        Command::Tools { json, format } => {
+        Command::Tools { json, format, strict } => {
             let format = format.or(json.then_some(ToolFormat::Mcp));
-            export::tools(format)
+            export::tools(format, strict)
         }
         Command::Policy { command: PolicyCommand::Explain { json, policy } } => {
             commands::policy_explain(json, &policy.browser_args())

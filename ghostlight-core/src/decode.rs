@@ -5,6 +5,9 @@
 //! safe, what was received: `/timeout_ms must be an integer from 100 to 30000 (got 50)`.
 //! Values of sensitive fields (typed text, fill values, scripts, dialog text, file data and
 //! paths) are never echoed; only their JSON type or length is.
+//!
+//! An optional member whose value is `null` reads as absent ([`reads_as_absent`]), the way
+//! OpenAI's strict function calling sends the members a model leaves out.
 
 use crate::vocab::{FillValue, WireChoice};
 use std::fmt::{self, Write as _};
@@ -218,6 +221,22 @@ fn quoted_list(values: &[&str]) -> String {
     values.iter().map(|v| format!("{v:?}")).collect::<Vec<_>>().join(", ")
 }
 
+/// Whether member `field` holding `value` is read as if it were absent: an explicit `null` in
+/// an optional field.
+///
+/// OpenAI's strict function calling lists every property in `required` and sends `null` for
+/// each optional one the model leaves out, so a strict client's calls arrive full of nulls.
+/// No field of the 1.0 contract gives `null` a meaning of its own (the specification speaks
+/// only of present values and omission, and `[]` — not `null` — narrows a restriction to
+/// nothing), so reading such a `null` as omission cannot change what a call means. The rule is
+/// the decoder's, applied to every declared optional field of every object it reads (top-level
+/// arguments, sequence and flow steps, selectors, fill fields, inline files) and to a
+/// `flow_ref` that resolves to `null`. Members that are not declared are still refused
+/// whatever their value, and a required field's `null` is still a type error.
+pub(crate) fn reads_as_absent(field: &Field, value: &Value) -> bool {
+    value.is_null() && !field.required
+}
+
 #[cfg(test)]
 thread_local! {
     /// Declared fields a decoder never asked for, recorded by [`ObjectReader::finish`] so the
@@ -294,15 +313,20 @@ impl<'a> ObjectReader<'a> {
         self.at.key(field.name)
     }
 
-    /// Whether member `field` is present (whatever its value).
+    /// Whether member `field` is present (an optional member whose value is `null` is not:
+    /// see [`ObjectReader::raw`]).
     pub(crate) fn present(&mut self, field: &'static Field) -> bool {
         self.raw(field).is_some()
     }
 
     /// The raw member value, if present.
+    ///
+    /// An optional member whose value is `null` reads as absent ([`reads_as_absent`]). A
+    /// required member's `null` is returned, so its getter refuses it with the field's type
+    /// rule.
     pub(crate) fn raw(&mut self, field: &'static Field) -> Option<&'a Value> {
         self.queried.push(field.name);
-        self.map.get(field.name)
+        self.map.get(field.name).filter(|value| !reads_as_absent(field, value))
     }
 
     fn type_error(&self, field: &Field, rule: impl fmt::Display, value: &Value) -> DecodeError {
@@ -372,10 +396,10 @@ impl<'a> ObjectReader<'a> {
         Ok(self.bool(field)?.unwrap_or(default))
     }
 
-    /// Read an integer inside the declared [`FieldType::Integer`] bound.
+    /// Read an integer inside the declared [`FieldType::Integer`] or [`FieldType::Capped`] bound.
     pub(crate) fn int(&mut self, field: &'static Field) -> Result<Option<u64>, DecodeError> {
         let bound = match field.ty {
-            FieldType::Integer(bound) => bound,
+            FieldType::Integer(bound) | FieldType::Capped(bound) => bound,
             _ => return Err(self.undeclared(field)),
         };
         let Some(value) = self.raw(field) else { return Ok(None) };
@@ -405,7 +429,8 @@ impl<'a> ObjectReader<'a> {
     /// Read an integer, using the declared default when absent.
     pub(crate) fn int_or_default(&mut self, field: &'static Field) -> Result<u64, DecodeError> {
         let default = match field.ty {
-            FieldType::Integer(IntBound { default: Some(default), .. }) => default,
+            FieldType::Integer(IntBound { default: Some(default), .. })
+            | FieldType::Capped(IntBound { default: Some(default), .. }) => default,
             _ => return Err(self.undeclared(field)),
         };
         Ok(self.int(field)?.unwrap_or(default))

@@ -67,16 +67,18 @@
 //!   [`ToolResult`] with its [`Attachment`]s, [`Progress`] ([`StepProgress`],
 //!   [`NoProgress`]), [`WorkspaceLimits`], [`UnknownTool`].
 //! - **The catalog and decoding:** [`ToolName`], [`CATALOG`], [`ToolDeclaration`],
-//!   [`Annotations`], [`render_catalog`], [`decode_call`], [`decode_child`], the typed
-//!   [`Request`] ([`Call`], [`Restrictions`], [`Selector`], [`Role`], [`Handle`]) and
-//!   [`DecodeError`].
+//!   [`Annotations`], [`render_catalog`], strict function-calling schemas
+//!   ([`ToolDeclaration::strict_input_schema`], [`NotStrict`]), [`decode_call`],
+//!   [`decode_child`], the typed [`Request`] ([`Call`], [`Restrictions`], [`Selector`],
+//!   [`Role`], [`Handle`]) and [`DecodeError`].
 //! - **The envelope:** [`Envelope`], [`Status`], [`Effect`], [`Readiness`].
 //! - **Authority:** the configuration ([`Settings`], [`OrganizationSettings`] and their parts,
 //!   [`AuthorityLayers`], [`CompiledAuthority`], [`HostPattern`]), [`policy_explain`],
 //!   [`classify`] and [`authorize`], and audit ([`AuditSink`], [`AuditRecord`],
 //!   [`MemoryAuditSink`], [`DiscardAudit`]).
 //! - **Implementing a browser:** the [`port`] module ([`BrowserPort`] and its vocabulary).
-//! - **Testing:** the `testing` module (feature `testing`): a scripted `BrowserPort`.
+//! - **Testing:** the `testing` module (feature `testing`): a scripted `BrowserPort`, and a
+//!   checker of OpenAI's strict-mode schema subset.
 
 #![forbid(unsafe_code)]
 
@@ -124,4 +126,5 @@ pub use handles::{Handle, HandleKind};
 pub use limits::{IntBound, WINDOW_HEIGHT, WINDOW_WIDTH};
 pub use port::{BrowserPort, PortError, PortErrorKind};
 pub use request::{Call, Request, Restrictions};
+pub use schema::strict::NotStrict;
 pub use selector::{Role, Selector};

@@ -11,6 +11,10 @@
 //! For assertions it keeps a log of calls (method and tab, never a payload), counts calls in
 //! flight (every call but `sleep` yields once to its executor), and injects faults.
 //!
+//! [`strict_subset_violations`] checks a function's parameters against the JSON Schema subset
+//! of OpenAI's strict function calling, for tests of exports such as
+//! [`ToolDeclaration::strict_input_schema`](crate::ToolDeclaration::strict_input_schema).
+//!
 //! ```
 //! use ghostlight_core::port::{BrowserPort, NavigateInput};
 //! use ghostlight_core::testing::{ScriptedBrowser, ScriptedElement, ScriptedPage};
@@ -31,8 +35,10 @@
 mod browser;
 mod image;
 mod site;
+mod strict_subset;
 #[cfg(test)]
 mod tests;
 
 pub use browser::{PortCall, ScriptedBrowser};
 pub use site::{ClickEffect, FieldKind, ScriptedElement, ScriptedPage};
+pub use strict_subset::strict_subset_violations;

@@ -8,29 +8,26 @@ use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::selector::Selector;
 
 /// Optional `tab` handle.
-pub(crate) const TAB: Field = Field::optional("tab", FieldType::Handle(HandleKind::Tab), "Tab handle.");
+pub(crate) const TAB: Field = Field::optional("tab", FieldType::Handle(HandleKind::Tab), "Tab.");
 
 /// Optional `timeout_ms`.
 pub(crate) const TIMEOUT_MS: Field =
-    Field::optional("timeout_ms", FieldType::Integer(limits::TIMEOUT_MS), "Timeout (ms).");
+    Field::optional("timeout_ms", FieldType::Capped(limits::TIMEOUT_MS), "Timeout.");
 
 /// Optional `target` handle.
-pub(crate) const TARGET: Field =
-    Field::optional("target", FieldType::Handle(HandleKind::Target), "Target handle from inspect/find.");
+pub(crate) const TARGET: Field = Field::optional("target", FieldType::Handle(HandleKind::Target), "Target.");
 
 /// Optional `selector`, the sibling of `target`.
-pub(crate) const SELECTOR: Field =
-    Field::optional("selector", FieldType::Selector, "Control by name, instead of target.");
+pub(crate) const SELECTOR: Field = Field::optional("selector", FieldType::Selector, "By name.");
 
 /// Optional `view` handle from a screenshot.
-pub(crate) const VIEW: Field =
-    Field::optional("view", FieldType::Handle(HandleKind::View), "View handle from a screenshot.");
+pub(crate) const VIEW: Field = Field::optional("view", FieldType::Handle(HandleKind::View), "View.");
 
 /// Image-pixel `x` in a view.
-pub(crate) const X: Field = Field::optional("x", FieldType::Integer(limits::COORDINATE), "Image x (px).");
+pub(crate) const X: Field = Field::optional("x", FieldType::Capped(limits::COORDINATE), "Image x.");
 
 /// Image-pixel `y` in a view.
-pub(crate) const Y: Field = Field::optional("y", FieldType::Integer(limits::COORDINATE), "Image y (px).");
+pub(crate) const Y: Field = Field::optional("y", FieldType::Capped(limits::COORDINATE), "Image y.");
 
 /// The `opened_tabs` fact of the tools that act on a page: tabs the page opened by itself
 /// (`window.open`, `target="_blank"`) while the call ran, now controlled under these handles.

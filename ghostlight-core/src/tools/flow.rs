@@ -67,7 +67,6 @@ const DRY_RUN: Field =
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Flow,
-    title: "Flow",
     description: "Run named tool calls in order on one tab; a value may refer to an earlier result.",
     fields: &[STEPS, ON_ERROR, DRY_RUN, TAB, TIMEOUT_MS],
     example: r#"{"steps":[{"id":"open","tool":"browser_navigate","arguments":{"url":"https://example.com"}}]}"#,
@@ -1286,7 +1285,8 @@ mod tests {
         assert_eq!(step["properties"]["arguments"]["type"], "object");
         assert!(step["properties"]["arguments"].get("additionalProperties").is_none());
         assert_eq!(schema["properties"]["on_error"]["default"], "stop");
-        assert_eq!(schema["properties"]["dry_run"]["default"], false);
+        // A `false` default is not advertised: absent reads as false.
+        assert!(schema["properties"]["dry_run"].get("default").is_none());
         let facts: Vec<&str> = DECLARATION.facts.iter().map(|f| f.name).collect();
         assert_eq!(facts, ["completed", "total", "stopped", "steps"]);
     }
@@ -1316,6 +1316,31 @@ mod tests {
                 Some(Err(ChildError::Decode(error))) => {
                     assert_eq!(error.pointer().as_str(), "/steps/1/arguments/target");
                     assert_eq!(error.kind(), K::InvalidHandle);
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+
+        /// The decoder's null rule holds after substitution: a reference that resolves to
+        /// `null` in an optional field is that field's absence, in a required one a type error.
+        #[test]
+        fn a_reference_that_resolves_to_null() {
+            let request = decoded(flow(vec![
+                read("read"),
+                json!({"id": "more", "tool": "browser_read", "arguments": {"max_chars": r("read", "/facts/limit")}}),
+                json!({"id": "fill", "tool": "browser_fill_form", "arguments": {
+                    "fields": [{"target": "target_1", "value": r("read", "/facts/limit")}]
+                }}),
+            ]));
+            let env = json!({"facts": {"limit": null}});
+            assert_eq!(
+                request.resolve_step(1, |id| (id == "read").then_some(&env)),
+                Some(Ok(accept(ToolName::Read, json!({}))))
+            );
+            match request.resolve_step(2, |id| (id == "read").then_some(&env)) {
+                Some(Err(ChildError::Decode(error))) => {
+                    assert_eq!(error.pointer().as_str(), "/steps/2/arguments/fields/0/value");
+                    assert_eq!(error.kind(), K::WrongType);
                 }
                 other => panic!("{other:?}"),
             }

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use crate::tools::Tool;
 use crate::capability::CapabilitySet;
 use crate::catalog::{Annotations, ToolDeclaration, ToolName, decode_child};
-use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer};
+use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer, reads_as_absent};
 use crate::handles::Handle;
 use crate::limits::SEQUENCE_STEPS;
 use crate::request::Request;
@@ -81,13 +81,13 @@ const STEP_TOOL_FIELDS: [&[Field]; 7] = [
 
 /// The description of a union field: the first step tool (in action order) that declares it.
 const AS_IN: [&str; 7] = [
-    "As in browser_click.",
-    "As in browser_fill_form.",
-    "As in browser_type_text.",
-    "As in browser_press_key.",
-    "As in browser_scroll.",
-    "As in browser_hover.",
-    "As in browser_wait.",
+    "See browser_click.",
+    "See browser_fill_form.",
+    "See browser_type_text.",
+    "See browser_press_key.",
+    "See browser_scroll.",
+    "See browser_hover.",
+    "See browser_wait.",
 ];
 
 const ACTION: Field = Field::required(
@@ -169,7 +169,9 @@ const fn step_field_count() -> usize {
     count
 }
 
-/// `action`, then every union field (optional: which ones apply depends on the action).
+/// `action`, then every union field (optional: which ones apply depends on the action;
+/// advertised by type alone, see [`Field::brief`]: its description names the tool whose own
+/// declaration advertises its values, bounds and defaults).
 const fn step_fields<const N: usize>() -> [Field; N] {
     let mut out = [ACTION; N];
     let mut n = 1;
@@ -186,6 +188,7 @@ const fn step_fields<const N: usize>() -> [Field; N] {
                     description: AS_IN[t],
                     required: false,
                     sensitive: any_sensitive(field.name),
+                    brief: true,
                 };
                 n += 1;
             }
@@ -210,7 +213,6 @@ const STEPS: Field = Field::required(
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Sequence,
-    title: "Sequence",
     description: "Run page actions in order on one tab, stopping at the first failure.",
     fields: &[STEPS, TAB, TIMEOUT_MS],
     example: r#"{"steps":[{"action":"click","target":"target_1"},{"action":"wait","condition":"load_ready"}]}"#,
@@ -307,10 +309,17 @@ fn decode_step(value: &Value, at: Pointer) -> Result<SequenceStep, DecodeError> 
         }
     }
     reader.finish();
+    // The child gets the step's members but `action`, and but the union fields that read as
+    // absent (an optional `null`): a field of another action's tool is not the child's to see.
     let arguments: Map<String, Value> = match value {
-        Value::Object(map) => {
-            map.iter().filter(|(key, _)| *key != ACTION.name).map(|(k, v)| (k.clone(), v.clone())).collect()
-        }
+        Value::Object(map) => map
+            .iter()
+            .filter(|(key, value)| {
+                *key != ACTION.name
+                    && !STEP_FIELDS.iter().any(|field| field.name == *key && reads_as_absent(field, value))
+            })
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
         _ => Map::new(),
     };
     let request = decode_child(action.tool(), &Value::Object(arguments), at)?;
@@ -531,7 +540,8 @@ mod tests {
                     .iter()
                     .any(|f| f.name == field.name))
             );
-            assert!(field.description.starts_with("As in browser_"), "{}", field.name);
+            assert!(field.description.starts_with("See browser_"), "{}", field.name);
+            assert!(field.brief, "{} is advertised in full", field.name);
         }
     }
 
@@ -539,8 +549,11 @@ mod tests {
     /// step schema would advertise only one of the meanings.
     #[test]
     fn shared_step_field_names_have_one_type() {
+        // Compared in full: the union's brief rendering would hide a difference of values,
+        // bounds or defaults.
         let rendered = |field: &Field| {
-            let mut schema = render_input_schema(std::slice::from_ref(field), &json!({}));
+            let field = Field { brief: false, ..*field };
+            let mut schema = render_input_schema(std::slice::from_ref(&field), &json!({}));
             let mut property = schema["properties"][field.name].take();
             if let Value::Object(map) = &mut property {
                 map.remove("description");

@@ -50,7 +50,6 @@ const VALUE: Field = Field::optional(
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Wait,
-    title: "Wait",
     description: "Wait for load, URL or page text, a target or selector, or a fixed delay.",
     fields: &[CONDITION, VALUE, TARGET, SELECTOR, TAB, TIMEOUT_MS],
     example: r#"{"condition":"load_ready"}"#,
@@ -410,7 +409,8 @@ mod tests {
                     "/value must be a non-empty string of at most 2000 characters for {condition} (got 5)"
                 )
             );
-            refuse(T, with(&base, "value", json!(null)), "/value", K::WrongType);
+            // An optional `null` is the value's absence (strict function calling's omission).
+            refuse(T, with(&base, "value", json!(null)), "/value", K::MissingField);
             refuse(T, with(&base, "target", json!("target_1")), "/target", K::Conflict);
             refuse(
                 T,
