@@ -240,11 +240,5 @@ fn catalog_json(bencher: divan::Bencher) {
     let catalog = ghostlight_core::render_catalog();
     let bytes = serde_json::to_vec(&catalog).map(|b| b.len()).unwrap_or_default();
     println!("catalog: {bytes} bytes of JSON for {} tools", catalog.as_array().map_or(0, Vec::len));
-    // What a model reads on every turn: `tools/list` without output schemas.
-    let mut model_facing = catalog.clone();
-    for tool in model_facing.as_array_mut().into_iter().flatten().filter_map(Value::as_object_mut) {
-        tool.remove("outputSchema");
-    }
-    println!("model-facing catalog (no outputSchema): {} bytes", model_facing.to_string().len());
     bencher.bench_local(|| serde_json::to_vec(&catalog).map(|b| b.len()).unwrap_or_default());
 }

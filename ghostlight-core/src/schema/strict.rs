@@ -82,7 +82,7 @@ fn strict_object(fields: &[&Field]) -> Result<Map<String, Value>, &'static str> 
 fn described(field: &Field) -> String {
     let default = match field.ty {
         FieldType::Bool { default: Some(value) } => Some(value.to_string()),
-        FieldType::Integer(bound) | FieldType::Capped(bound) => bound.default.map(|value| value.to_string()),
+        FieldType::Integer(bound) => bound.default.map(|value| value.to_string()),
         FieldType::Choice { default: Some(value), .. } => Some(value.to_owned()),
         _ => None,
     };
@@ -101,7 +101,7 @@ fn strict_type(field: &Field) -> Result<Map<String, Value>, &'static str> {
 fn value_type(ty: &FieldType, name: &'static str) -> Result<Map<String, Value>, &'static str> {
     let schema = match *ty {
         FieldType::Bool { .. } => json!({"type": "boolean"}),
-        FieldType::Integer(bound) | FieldType::Capped(bound) => {
+        FieldType::Integer(bound) => {
             json!({"type": "integer", "minimum": bound.min, "maximum": bound.max})
         }
         FieldType::Number => json!({"type": "number"}),

@@ -8,26 +8,29 @@ use crate::schema::{Fact, FactType, Field, FieldType};
 use crate::selector::Selector;
 
 /// Optional `tab` handle.
-pub(crate) const TAB: Field = Field::optional("tab", FieldType::Handle(HandleKind::Tab), "Tab.");
+pub(crate) const TAB: Field = Field::optional("tab", FieldType::Handle(HandleKind::Tab), "Tab handle.");
 
 /// Optional `timeout_ms`.
 pub(crate) const TIMEOUT_MS: Field =
-    Field::optional("timeout_ms", FieldType::Capped(limits::TIMEOUT_MS), "Timeout.");
+    Field::optional("timeout_ms", FieldType::Integer(limits::TIMEOUT_MS), "Timeout (ms).");
 
 /// Optional `target` handle.
-pub(crate) const TARGET: Field = Field::optional("target", FieldType::Handle(HandleKind::Target), "Target.");
+pub(crate) const TARGET: Field =
+    Field::optional("target", FieldType::Handle(HandleKind::Target), "Target handle from inspect/find.");
 
 /// Optional `selector`, the sibling of `target`.
-pub(crate) const SELECTOR: Field = Field::optional("selector", FieldType::Selector, "By name.");
+pub(crate) const SELECTOR: Field =
+    Field::optional("selector", FieldType::Selector, "Control by name, instead of target.");
 
 /// Optional `view` handle from a screenshot.
-pub(crate) const VIEW: Field = Field::optional("view", FieldType::Handle(HandleKind::View), "View.");
+pub(crate) const VIEW: Field =
+    Field::optional("view", FieldType::Handle(HandleKind::View), "View handle from a screenshot.");
 
 /// Image-pixel `x` in a view.
-pub(crate) const X: Field = Field::optional("x", FieldType::Capped(limits::COORDINATE), "Image x.");
+pub(crate) const X: Field = Field::optional("x", FieldType::Integer(limits::COORDINATE), "Image x (px).");
 
 /// Image-pixel `y` in a view.
-pub(crate) const Y: Field = Field::optional("y", FieldType::Capped(limits::COORDINATE), "Image y.");
+pub(crate) const Y: Field = Field::optional("y", FieldType::Integer(limits::COORDINATE), "Image y (px).");
 
 /// The `opened_tabs` fact of the tools that act on a page: tabs the page opened by itself
 /// (`window.open`, `target="_blank"`) while the call ran, now controlled under these handles.

@@ -40,7 +40,8 @@ const ENTRY: [Fact; 7] = [
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Diagnose,
-    description: "Read a tab's recent console and network problems (or all events), paged.",
+    title: "Diagnose",
+    description: "Read a tab's recent console and network problems (or all events) in bounded pages.",
     fields: &[TAB, SOURCE, DETAIL, MATCH, AFTER, LIMIT],
     example: "{}",
     facts: &[

@@ -38,6 +38,7 @@ const TEXT: Field =
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Dialog,
+    title: "Dialog",
     description: "Report, accept, dismiss or answer the JavaScript dialog blocking a tab.",
     fields: &[ACTION, TEXT, TAB],
     example: r#"{"action":"status"}"#,

@@ -19,14 +19,15 @@ const DESTINATION_TARGET: Field =
     Field::optional("destination_target", FieldType::Handle(HandleKind::Target), "Target to drop on.");
 const DESTINATION_SELECTOR: Field =
     Field::optional("destination_selector", FieldType::Selector, "Control to drop on, by name.");
-const START_X: Field = Field::optional("start_x", FieldType::Capped(limits::COORDINATE), "Start image x.");
-const START_Y: Field = Field::optional("start_y", FieldType::Capped(limits::COORDINATE), "Start image y.");
-const END_X: Field = Field::optional("end_x", FieldType::Capped(limits::COORDINATE), "End image x.");
-const END_Y: Field = Field::optional("end_y", FieldType::Capped(limits::COORDINATE), "End image y.");
+const START_X: Field = Field::optional("start_x", FieldType::Integer(limits::COORDINATE), "Start image x.");
+const START_Y: Field = Field::optional("start_y", FieldType::Integer(limits::COORDINATE), "Start image y.");
+const END_X: Field = Field::optional("end_x", FieldType::Integer(limits::COORDINATE), "End image x.");
+const END_Y: Field = Field::optional("end_y", FieldType::Integer(limits::COORDINATE), "End image y.");
 
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Drag,
+    title: "Drag",
     description: "Drag one target onto another, or between two points in a screenshot.",
     fields: &[
         SOURCE_TARGET,

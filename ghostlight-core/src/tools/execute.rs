@@ -33,7 +33,8 @@ const SCRIPT_ERROR: [Fact; 3] = [
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Execute,
-    description: "Run page JavaScript: an expression, or a body using return; promises are awaited. May mutate or navigate: prefer a semantic tool.",
+    title: "Execute",
+    description: "Run JavaScript in the page: an expression or a body using return; promises are awaited. It may mutate or navigate, so prefer a semantic tool.",
     fields: &[SCRIPT, TAB, MAX_RESULT_CHARS, TIMEOUT_MS],
     example: r#"{"script":"document.title"}"#,
     facts: &[

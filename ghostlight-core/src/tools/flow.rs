@@ -67,6 +67,7 @@ const DRY_RUN: Field =
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Flow,
+    title: "Flow",
     description: "Run named tool calls in order on one tab; a value may refer to an earlier result.",
     fields: &[STEPS, ON_ERROR, DRY_RUN, TAB, TIMEOUT_MS],
     example: r#"{"steps":[{"id":"open","tool":"browser_navigate","arguments":{"url":"https://example.com"}}]}"#,
@@ -1285,8 +1286,7 @@ mod tests {
         assert_eq!(step["properties"]["arguments"]["type"], "object");
         assert!(step["properties"]["arguments"].get("additionalProperties").is_none());
         assert_eq!(schema["properties"]["on_error"]["default"], "stop");
-        // A `false` default is not advertised: absent reads as false.
-        assert!(schema["properties"]["dry_run"].get("default").is_none());
+        assert_eq!(schema["properties"]["dry_run"]["default"], false);
         let facts: Vec<&str> = DECLARATION.facts.iter().map(|f| f.name).collect();
         assert_eq!(facts, ["completed", "total", "stopped", "steps"]);
     }

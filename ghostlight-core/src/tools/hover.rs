@@ -13,7 +13,8 @@ use crate::tools::common::{
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Hover,
-    description: "Hover a target, a named control, or a point in a screenshot.",
+    title: "Hover",
+    description: "Move the pointer over a target, a named control, or a point in a screenshot.",
     fields: &[TARGET, SELECTOR, VIEW, X, Y, TAB, TIMEOUT_MS],
     example: r#"{"target":"target_1"}"#,
     facts: &[

@@ -45,7 +45,8 @@ const BEFOREUNLOAD: Field = Field::optional(
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Navigate,
-    description: "Open a URL in a controlled tab.",
+    title: "Navigate",
+    description: "Open a URL in a controlled tab (reusing a same-host tab unless told not to).",
     fields: &[URL, TAB, NEW_TAB, REUSE, BEFOREUNLOAD, TIMEOUT_MS],
     example: r#"{"url":"https://example.com"}"#,
     facts: &[

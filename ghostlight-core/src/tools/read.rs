@@ -32,6 +32,7 @@ const MAX_CHARS: Field =
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Read,
+    title: "Read",
     description: "Read page or target text; use inspect or find for action targets.",
     fields: &[TAB, TARGET, SELECTOR, MODE, MAX_CHARS],
     example: "{}",

@@ -14,14 +14,15 @@ use crate::tools::common::{
 
 const FULL_PAGE: Field =
     Field::optional("full_page", FieldType::Bool { default: Some(false) }, "Capture the whole page.");
-const WIDTH: Field = Field::optional("width", FieldType::Capped(limits::REGION_SIZE), "Region width (px).");
+const WIDTH: Field = Field::optional("width", FieldType::Integer(limits::REGION_SIZE), "Region width (px).");
 const HEIGHT: Field =
-    Field::optional("height", FieldType::Capped(limits::REGION_SIZE), "Region height (px).");
+    Field::optional("height", FieldType::Integer(limits::REGION_SIZE), "Region height (px).");
 
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Screenshot,
-    description: "Capture the viewport, full page, a target, or a region of a view.",
+    title: "Screenshot",
+    description: "Capture the viewport, full page, a target, or a view region (view, x, y, width, height).",
     fields: &[TAB, FULL_PAGE, TARGET, SELECTOR, VIEW, X, Y, WIDTH, HEIGHT, TIMEOUT_MS],
     example: "{}",
     facts: &[

@@ -81,13 +81,13 @@ const STEP_TOOL_FIELDS: [&[Field]; 7] = [
 
 /// The description of a union field: the first step tool (in action order) that declares it.
 const AS_IN: [&str; 7] = [
-    "See browser_click.",
-    "See browser_fill_form.",
-    "See browser_type_text.",
-    "See browser_press_key.",
-    "See browser_scroll.",
-    "See browser_hover.",
-    "See browser_wait.",
+    "As in browser_click.",
+    "As in browser_fill_form.",
+    "As in browser_type_text.",
+    "As in browser_press_key.",
+    "As in browser_scroll.",
+    "As in browser_hover.",
+    "As in browser_wait.",
 ];
 
 const ACTION: Field = Field::required(
@@ -169,9 +169,7 @@ const fn step_field_count() -> usize {
     count
 }
 
-/// `action`, then every union field (optional: which ones apply depends on the action;
-/// advertised by type alone, see [`Field::brief`]: its description names the tool whose own
-/// declaration advertises its values, bounds and defaults).
+/// `action`, then every union field (optional: which ones apply depends on the action).
 const fn step_fields<const N: usize>() -> [Field; N] {
     let mut out = [ACTION; N];
     let mut n = 1;
@@ -188,7 +186,6 @@ const fn step_fields<const N: usize>() -> [Field; N] {
                     description: AS_IN[t],
                     required: false,
                     sensitive: any_sensitive(field.name),
-                    brief: true,
                 };
                 n += 1;
             }
@@ -213,6 +210,7 @@ const STEPS: Field = Field::required(
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Sequence,
+    title: "Sequence",
     description: "Run page actions in order on one tab, stopping at the first failure.",
     fields: &[STEPS, TAB, TIMEOUT_MS],
     example: r#"{"steps":[{"action":"click","target":"target_1"},{"action":"wait","condition":"load_ready"}]}"#,
@@ -540,8 +538,7 @@ mod tests {
                     .iter()
                     .any(|f| f.name == field.name))
             );
-            assert!(field.description.starts_with("See browser_"), "{}", field.name);
-            assert!(field.brief, "{} is advertised in full", field.name);
+            assert!(field.description.starts_with("As in browser_"), "{}", field.name);
         }
     }
 
@@ -549,11 +546,8 @@ mod tests {
     /// step schema would advertise only one of the meanings.
     #[test]
     fn shared_step_field_names_have_one_type() {
-        // Compared in full: the union's brief rendering would hide a difference of values,
-        // bounds or defaults.
         let rendered = |field: &Field| {
-            let field = Field { brief: false, ..*field };
-            let mut schema = render_input_schema(std::slice::from_ref(&field), &json!({}));
+            let mut schema = render_input_schema(std::slice::from_ref(field), &json!({}));
             let mut property = schema["properties"][field.name].take();
             if let Value::Object(map) = &mut property {
                 map.remove("description");

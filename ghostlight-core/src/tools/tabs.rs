@@ -42,6 +42,7 @@ const TAB_ROW: [Fact; 5] = [
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Tabs,
+    title: "Tabs",
     description: "List, focus, or close controlled tabs.",
     fields: &[ACTION, TAB],
     example: r#"{"action":"list"}"#,
