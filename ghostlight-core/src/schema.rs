@@ -264,14 +264,10 @@ fn render_type(ty: &FieldType) -> Map<String, Value> {
 
 /// The selector object, rendered compactly because it repeats on most tools: the role is
 /// advertised as a string whose description names the closed set's common members (the
-/// decoder refuses any other role and lists them all), and the name's length bound is left to
-/// the decoder's message.
+/// decoder refuses any other role and lists them all); the name keeps its length bound.
 fn render_selector() -> Map<String, Value> {
     let mut object = render_object(SELECTOR_FIELDS.iter());
     if let Some(Value::Object(properties)) = object.get_mut("properties") {
-        if let Some(Value::Object(name)) = properties.get_mut(SELECTOR_NAME.name) {
-            strip_bounds(name);
-        }
         properties.insert(
             SELECTOR_ROLE.name.into(),
             json!({"type": "string", "description": "Role, e.g. button, link, textbox."}),

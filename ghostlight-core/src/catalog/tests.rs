@@ -542,13 +542,12 @@ fn model_facing_bytes() -> usize {
 
 #[test]
 fn model_facing_catalog_does_not_grow_unnoticed() {
-    // A regression guard, not the goal: the issue's target is 16,000 bytes and the leading peer
-    // spends 20,286 on 25 tools. This catalog measured 35,033 bytes when the guard was set; the
-    // fixed cost per tool (restriction fields ~210 B, annotations ~100 B, envelope ~200 B) and
-    // the typed selector object (~250 B, on 17 fields) account for most of it. Lower the guard
-    // whenever the catalog shrinks.
+    // A regression guard, not the goal: issue 18 asked for 28,000 bytes and the leading peer
+    // spends 20,286 on 25 tools. This catalog measured 35,603 bytes when the guard was set
+    // (every bound and default advertised, the selector name's bound included; BENCHMARKS.md
+    // says why the 27,902-byte version was reverted). Lower the guard whenever it shrinks.
     let bytes = model_facing_bytes();
-    assert!(bytes <= 35_100, "model-facing catalog grew to {bytes} bytes");
+    assert!(bytes <= 35_650, "model-facing catalog grew to {bytes} bytes");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -52,9 +52,6 @@ from mcp.client.stdio import stdio_client
 # --------------------------------------------------------------------------------------------
 
 KNOWN_DEVIATIONS: dict[str, str] = {
-    "contract_selector_bounds_are_advertised":
-        "the decoder refuses a selector name over 200 characters and a role outside the closed role set, "
-        "but every tool's schema advertises selector.name and selector.role as bare strings (no maxLength, no enum)",
 }
 
 # --------------------------------------------------------------------------------------------
@@ -763,8 +760,13 @@ async def contract_selector_bounds_are_advertised(run: Run) -> None:
     problems = []
     if enforced_name and name.get("maxLength") != 200:
         problems.append(f"selector.name is refused past 200 characters but advertises maxLength {name.get('maxLength')!r}")
-    if enforced_role and set(role.get("enum") or []) != ROLE_TOKENS:
-        problems.append(f"selector.role is refused outside the closed role set but advertises {short(role, 120)}")
+    # The role filter is advertised enum-free by a documented decision (docs/DECISIONS.md: it
+    # repeats on most tools; issue 18 keeps it so): a described string, whose refusal lists the
+    # whole closed set.
+    if enforced_role and not (role.get("type") == "string" and role.get("description")):
+        problems.append(f"selector.role is refused outside the closed role set but is not described: {short(role, 120)}")
+    if enforced_role and "button" not in json.dumps(outcome.env):
+        problems.append("the role refusal does not list the closed role set")
     expect(not problems, "; ".join(problems))
 
 
