@@ -109,9 +109,12 @@ use ghostlight_core::port::{
 use tokio::sync::{Mutex, MutexGuard};
 
 pub use config::{
-    CHROMIUM_FLAGS, DEFAULT_WINDOW_HEIGHT, DEFAULT_WINDOW_WIDTH, DriverSource, Engine, NO_SANDBOX_FLAG,
-    RESERVED_CAPABILITIES, Sandbox, Startup, WebDriverConfig, runs_as_root,
+    CHROMIUM_FLAGS, ConfigProblem, DEFAULT_WINDOW_HEIGHT, DEFAULT_WINDOW_WIDTH, Diagnostics, DriverSource,
+    Engine, MAX_BROWSER_ARG_BYTES, MAX_BROWSER_ARGS, MAX_PROXY_BYPASS, MAX_PROXY_BYPASS_BYTES,
+    NO_SANDBOX_FLAG, PROFILE_LOCK_FILE, Proxy, ProxyScheme, RESERVED_ARGS, RESERVED_CAPABILITIES, Sandbox,
+    Startup, Viewport, WebDriverConfig, runs_as_root,
 };
+pub use launch::{ProfileError, check_profile};
 #[cfg(feature = "testing")]
 pub use testing::ProcessInfo;
 
