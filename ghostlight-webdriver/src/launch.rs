@@ -305,7 +305,8 @@ impl DriverProcess {
         }
     }
 
-    /// The watchdog's process id (also the driver's process group id).
+    /// The watchdog's process id (also the driver's process group id; for tests).
+    #[cfg(feature = "testing")]
     pub(crate) fn pid(&self) -> Option<u32> {
         self.child.id()
     }

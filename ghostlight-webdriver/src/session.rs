@@ -306,7 +306,8 @@ impl Session {
         &self.client
     }
 
-    /// The driver process id and profile directory (local launches only).
+    /// The driver process id and profile directory (local launches only; for tests).
+    #[cfg(feature = "testing")]
     pub(crate) fn process_info(&self) -> Option<(u32, std::path::PathBuf)> {
         let process = self.process.as_ref()?;
         Some((process.pid()?, process.profile_dir()?.to_path_buf()))

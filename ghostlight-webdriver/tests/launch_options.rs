@@ -19,7 +19,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use common::{Site, processes_with, scenario, selected};
-use ghostlight_core::port::{BrowserPort, LaunchCause, NavigateInput, NetworkError};
+use ghostlight_core::port::{
+    BrowserPort, Gate, InlineFile, LaunchCause, NavigateInput, NetworkError, UploadDestination, UploadFiles,
+    UploadInput,
+};
 use ghostlight_core::{Cancellation, Ghostlight, Status};
 use ghostlight_webdriver::{
     Diagnostics, Engine, PROFILE_LOCK_FILE, Proxy, Viewport, WebDriverBrowser, WebDriverConfig,
@@ -83,6 +86,7 @@ fn page(path: &str) -> (u16, String) {
                 "<script>console.error('gl-load-error');</script><img src=\"/missing.png\" alt=\"\">",
             ),
         ),
+        "/upload" => (200, html("Upload", "<input type=file id=file>")),
         "/missing.png" | "/favicon.ico" => (404, String::new()),
         _ => (200, html("Plain", "<p>plain</p>")),
     }
@@ -124,6 +128,14 @@ async fn profile(engine: Engine, site: &Site) {
         got.page.title
     );
     assert_eq!(got.page.title, "cookie=gl=kept storage=stored", "the cookie and the storage carried over");
+
+    // Inline upload files are staged outside the person's profile.
+    let upload = second.open_tab(&go(site.url("/upload")), TIMEOUT).await.expect("the upload page").tab;
+    let input = second.testing_element(&upload, &[], "#file").await.expect("the file input");
+    let files = vec![InlineFile { name: "staged.txt".into(), bytes: b"staged".to_vec() }];
+    let upload_input = UploadInput { to: UploadDestination::Input(input), files: UploadFiles::Inline(files) };
+    second.upload(&upload, &upload_input, &Gate::open(), TIMEOUT).await.expect("an inline upload");
+    assert!(!profile.join("ghostlight-uploads").exists(), "nothing is staged in the profile");
 
     let third = with_profile(engine, &profile);
     let refused = third.open_tab(&go(site.url("/plain")), TIMEOUT).await.expect_err("the profile is in use");
