@@ -1,6 +1,7 @@
-//! Launch options against real browsers: a persistent profile (kept across two runs, locked
-//! against a second browser, never deleted), a proxy on 127.0.0.1 that sees the requests (and
-//! a bypass entry that does not reach it), a self-signed HTTPS server reachable only with
+//! Launch options against real browsers: the configured browser and driver executables, a
+//! persistent profile (kept across two runs, locked against a second browser, never deleted,
+//! no upload staged in it), a proxy on 127.0.0.1 that sees the requests (and a bypass entry
+//! that does not reach it), a self-signed HTTPS server reachable only with
 //! `accept_insecure_certs`, the CSS viewport, extra browser arguments, and diagnostics
 //! tracked from the session's start (the first `browser_diagnose` holds the load's errors).
 //!
@@ -25,7 +26,7 @@ use ghostlight_core::port::{
 };
 use ghostlight_core::{Cancellation, Ghostlight, Status};
 use ghostlight_webdriver::{
-    Diagnostics, Engine, PROFILE_LOCK_FILE, Proxy, Viewport, WebDriverBrowser, WebDriverConfig,
+    Diagnostics, DriverSource, Engine, PROFILE_LOCK_FILE, Proxy, Viewport, WebDriverBrowser, WebDriverConfig,
 };
 use serde_json::json;
 use url::Url;
@@ -51,6 +52,7 @@ async fn firefox() {
 async fn run(engine: Engine) {
     let site = Site::serve(|path, _| page(path));
     scenario(engine, "profile_kept_across_runs_and_locked", profile(engine, &site)).await;
+    scenario(engine, "browser_and_driver_paths_are_used", paths(engine, &site)).await;
     scenario(engine, "proxy_sees_requests_bypass_goes_direct", proxy(engine)).await;
     scenario(engine, "self_signed_https_only_with_the_option", https(engine)).await;
     scenario(engine, "viewport_args_and_diagnostics_from_start", viewport_args_diagnostics(engine, &site))
@@ -153,6 +155,66 @@ async fn profile(engine: Engine, site: &Site) {
     assert!(
         profile.join(PROFILE_LOCK_FILE).is_file() && profile.read_dir().is_ok_and(|mut d| d.nth(1).is_some())
     );
+}
+
+/// The first executable called one of `names` on `PATH`.
+fn on_path(names: &[&str]) -> std::path::PathBuf {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    names
+        .iter()
+        .flat_map(|name| std::env::split_paths(&path).map(move |dir| dir.join(name)))
+        .find(|candidate| candidate.is_file())
+        .unwrap_or_else(|| panic!("none of {names:?} is on PATH"))
+}
+
+/// A wrapper script at `dir/name` that notes each start in `dir/name.ran`, then runs `real`.
+fn wrapper(dir: &Path, name: &str, real: &Path) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt as _;
+    let script = dir.join(name);
+    let marker = dir.join(format!("{name}.ran"));
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\necho \"$@\" >> '{}'\nexec '{}' \"$@\"\n", marker.display(), real.display()),
+    )
+    .expect("a script");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    script
+}
+
+/// The configured browser and driver executables are the ones that run: wrappers that note
+/// their start; a missing one answers the closed launch cause.
+async fn paths(engine: Engine, site: &Site) {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (browsers, driver): (&[&str], &str) = match engine {
+        Engine::Chromium => (&["chromium", "chromium-browser", "google-chrome", "chrome"], "chromedriver"),
+        Engine::Firefox => (&["firefox-esr", "firefox"], "geckodriver"),
+    };
+    let browser_path = wrapper(dir.path(), "browser", &on_path(browsers));
+    let driver_path = wrapper(dir.path(), "driver", &on_path(&[driver]));
+    let config = WebDriverConfig {
+        driver: DriverSource::Launch { driver_path: Some(driver_path), browser_path: Some(browser_path) },
+        ..WebDriverConfig::for_engine(engine)
+    };
+    let browser = WebDriverBrowser::new(config);
+    let opened = browser.open_tab(&go(site.url("/plain")), TIMEOUT).await.expect("the wrapped browser opens");
+    assert_eq!(opened.page.title, "Plain");
+    browser.shutdown().await;
+    for name in ["browser", "driver"] {
+        let ran = std::fs::read_to_string(dir.path().join(format!("{name}.ran"))).unwrap_or_default();
+        assert!(!ran.is_empty(), "the configured {name} ran");
+    }
+    let missing = WebDriverBrowser::new(WebDriverConfig {
+        driver: DriverSource::Launch {
+            driver_path: None,
+            browser_path: Some(dir.path().join("no-such-browser")),
+        },
+        ..WebDriverConfig::for_engine(engine)
+    });
+    let error = missing.open_tab(&go(site.url("/plain")), TIMEOUT).await.expect_err("no browser there");
+    let cause = error.launch_failure().map(|f| f.cause);
+    eprintln!("[{}] a missing browser_path: {cause:?}", engine.as_str());
+    assert_eq!(cause, Some(LaunchCause::BrowserNotFound), "{error}");
+    missing.shutdown().await;
 }
 
 /// A minimal HTTP proxy on 127.0.0.1: records each request line and answers every request
