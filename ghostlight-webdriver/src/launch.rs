@@ -462,9 +462,11 @@ pub(crate) fn capabilities(config: &WebDriverConfig, profile: Option<&Path>) -> 
             if let Some(binary) = browser {
                 options.insert("binary".into(), json!(binary));
             }
-            if let Some(proxy) = &config.proxy {
-                options.insert("prefs".into(), Value::Object(firefox_proxy_prefs(proxy)));
-            }
+            let prefs = match &config.proxy {
+                Some(proxy) => firefox_proxy_prefs(proxy),
+                None => firefox_no_proxy_prefs(),
+            };
+            options.insert("prefs".into(), Value::Object(prefs));
             caps.insert("browserName".into(), json!("firefox"));
             caps.insert("moz:firefoxOptions".into(), Value::Object(options));
         }
@@ -481,6 +483,20 @@ fn chromium_proxy_args(proxy: &Proxy) -> Vec<String> {
         args.push(format!("--proxy-bypass-list={}", proxy.bypass.join(";")));
     }
     args
+}
+
+/// Firefox's proxy type when no proxy is configured: its own default (the system's proxy
+/// settings).
+const FIREFOX_DEFAULT_PROXY_TYPE: u8 = 5;
+
+/// Firefox's preferences without a proxy: the default proxy type, written explicitly.
+/// geckodriver writes preferences into a persistent profile's `user.js` and leaves them there
+/// (0.37 does not restore the file at the end of a session), so a proxy one run set would
+/// stay in force in every later run of that profile unless each run says what it wants.
+fn firefox_no_proxy_prefs() -> Map<String, Value> {
+    let mut prefs = Map::new();
+    prefs.insert("network.proxy.type".into(), json!(FIREFOX_DEFAULT_PROXY_TYPE));
+    prefs
 }
 
 /// Firefox's proxy preferences (`network.proxy.*`, manual configuration): an HTTP proxy
@@ -600,6 +616,12 @@ mod tests {
         assert!(mine.exists() && other.exists(), "a live owner's profile and foreign folders stay");
         assert_eq!(profile_owner("ghostlight-chromium-42-xyz"), Some(42));
         assert_eq!(profile_owner("ghostlight-opera-42-xyz"), None);
+    }
+
+    #[test]
+    fn firefox_without_a_proxy_says_so_for_a_profile_a_proxy_run_left_behind() {
+        let caps = capabilities(&WebDriverConfig::for_engine(Engine::Firefox), None);
+        assert_eq!(caps["moz:firefoxOptions"]["prefs"], json!({"network.proxy.type": 5}));
     }
 
     #[test]

@@ -280,17 +280,27 @@ async fn proxy(engine: Engine) {
     let recorder = RecordingProxy::start();
     let mut proxy = Proxy::parse(&format!("http://127.0.0.1:{}", recorder.port)).expect("a proxy URL");
     proxy.bypass = vec!["bypassed.test".into()];
-    let browser =
-        WebDriverBrowser::new(WebDriverConfig { proxy: Some(proxy), ..WebDriverConfig::for_engine(engine) });
+    let home = tempfile::tempdir().expect("a temporary folder");
+    let profile = home.path().join("profile");
+    let config = WebDriverConfig {
+        proxy: Some(proxy),
+        profile: Some(profile.clone()),
+        ..WebDriverConfig::for_engine(engine)
+    };
+    let browser = WebDriverBrowser::new(config);
     let url = Url::parse("http://through.test/page").expect("a URL");
-    let opened = browser.open_tab(&go(url), TIMEOUT).await.expect("the proxy answers");
+    let opened = browser.open_tab(&go(url.clone()), TIMEOUT).await.expect("the proxy answers");
     assert_eq!(opened.page.title, "Proxied through.test");
     let bypassed = Url::parse("http://bypassed.test/page").expect("a URL");
     let direct = browser.navigate(&opened.tab, &go(bypassed), SHORT).await;
+    browser.shutdown().await;
     let seen = recorder.seen();
+    let ours: Vec<&String> = seen.iter().filter(|line| line.contains(".test")).collect();
     eprintln!(
-        "[{}] proxy saw {seen:?}; bypassed: {:?}",
+        "[{}] the proxy saw {} requests ({} of the browser's own), the test's: {ours:?}; bypassed.test: {:?}",
         engine.as_str(),
+        seen.len(),
+        seen.len() - ours.len(),
         direct.as_ref().err().map(|e| e.kind())
     );
     assert!(seen.iter().any(|line| line == "GET http://through.test/page HTTP/1.1"), "{seen:?}");
@@ -299,7 +309,19 @@ async fn proxy(engine: Engine) {
         "the bypassed host went direct: {seen:?}"
     );
     assert!(direct.is_err(), "bypassed.test does not resolve without the proxy");
-    browser.shutdown().await;
+
+    // The same profile without a proxy goes direct: nothing of the first run's proxy stays
+    // in force (geckodriver leaves its preferences in the profile's user.js).
+    let before = recorder.seen().iter().filter(|line| line.contains("through.test")).count();
+    let plain = WebDriverBrowser::new(WebDriverConfig {
+        profile: Some(profile),
+        ..WebDriverConfig::for_engine(engine)
+    });
+    let unproxied = plain.open_tab(&go(url), SHORT).await;
+    plain.shutdown().await;
+    let after = recorder.seen().iter().filter(|line| line.contains("through.test")).count();
+    assert!(unproxied.is_err(), "through.test does not resolve without the proxy");
+    assert_eq!(before, after, "a later run without a proxy does not use the earlier run's proxy");
 }
 
 /// `openssl s_server -www` on a free loopback port with a fresh self-signed certificate.
