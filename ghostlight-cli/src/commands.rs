@@ -522,9 +522,11 @@ pub(crate) fn config_check(file: Option<PathBuf>, organization: bool) -> Result<
     let explicit = file.is_some();
     let sources = ConfigSources::discover(file.as_deref());
     let loaded: LoadedConfig = sources.load()?;
-    // Resolve too: values that parse but cannot be used (an audit file without a path).
-    ServeArgs { config: loaded.user.as_ref().map(|(p, _)| p.clone()), ..ServeArgs::default() }
+    // Resolve too: values that parse but cannot be used (an audit file without a path, an
+    // https:// proxy with Firefox, a browser argument Ghostlight manages itself).
+    let options = ServeArgs { config: loaded.user.as_ref().map(|(p, _)| p.clone()), ..ServeArgs::default() }
         .resolve_loaded(&loaded)?;
+    ghostlight_mcp::browser::checked_config(&options.browser)?;
     match (&loaded.user, &sources.user) {
         (Some((path, _)), _) => writeln!(out, "ok: {}", path.display())?,
         (None, Some((path, _))) => writeln!(out, "no user file at {} (defaults apply)", path.display())?,

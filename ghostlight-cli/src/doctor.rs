@@ -146,6 +146,18 @@ fn report(
     Ok(false)
 }
 
+/// Report a configured executable (`browser_path`, `driver_path`); whether it is one.
+fn configured(out: &mut impl std::io::Write, key: &str, path: &Path) -> std::io::Result<bool> {
+    if is_executable(path) {
+        let version = version(path).unwrap_or_else(|| "version unknown".into());
+        writeln!(out, "found   {key:<13} {} ({version}; configured)", path.display())?;
+        Ok(true)
+    } else {
+        writeln!(out, "missing {key:<13} {} is not an executable file (configured)", path.display())?;
+        Ok(false)
+    }
+}
+
 /// Run the checks. Exit 0 when the configured engine's browser and driver were found (and the
 /// probe, if asked, succeeded); 1 otherwise; 2 when the configuration is invalid.
 pub(crate) fn run(probe: bool, browser: &BrowserArgs) -> Result<ExitCode, CliError> {
@@ -157,7 +169,11 @@ pub(crate) fn run(probe: bool, browser: &BrowserArgs) -> Result<ExitCode, CliErr
     let firefox = report(&mut out, &FIREFOX, &mut firefox_missing)?;
     let geckodriver = report(&mut out, &GECKODRIVER, &mut firefox_missing)?;
 
-    let options = match browser.serve_args().resolve() {
+    let resolved = browser.serve_args().resolve().and_then(|options| {
+        ghostlight_mcp::browser::checked_config(&options.browser)?;
+        Ok(options)
+    });
+    let options = match resolved {
         Ok(options) => {
             match crate::commands::check_user_file(browser.config.as_deref()) {
                 Ok(Some(path)) => writeln!(out, "config  ok: {}", path.display())?,
@@ -174,11 +190,32 @@ pub(crate) fn run(probe: bool, browser: &BrowserArgs) -> Result<ExitCode, CliErr
     };
     let engine = options.browser.engine;
     let connect = options.browser.driver_url.is_some();
-    let ready = match engine {
-        BrowserEngine::Chromium => chromium && (chromedriver || connect),
-        BrowserEngine::Firefox => firefox && (geckodriver || connect),
+    // A configured executable replaces the one found on PATH.
+    let browser_ok = match &options.browser.browser_path {
+        Some(path) => configured(&mut out, "browser_path", path)?,
+        None => match engine {
+            BrowserEngine::Chromium => chromium,
+            BrowserEngine::Firefox => firefox,
+        },
     };
+    let driver_ok = match &options.browser.driver_path {
+        Some(path) => configured(&mut out, "driver_path", path)?,
+        None => match engine {
+            BrowserEngine::Chromium => chromedriver,
+            BrowserEngine::Firefox => geckodriver,
+        },
+    };
+    let mut ready = browser_ok && (driver_ok || connect);
     writeln!(out, "browser {engine} (configured), headless: {}", options.browser.headless)?;
+    if let Some(profile) = &options.browser.profile {
+        match ghostlight_webdriver::check_profile(profile) {
+            Ok(()) => writeln!(out, "profile {} (persistent; free)", profile.display())?,
+            Err(error) => {
+                writeln!(out, "profile {error}")?;
+                ready = false;
+            }
+        }
+    }
     if engine == BrowserEngine::Chromium {
         let sandbox = options.browser.sandbox;
         let off = ghostlight_mcp::browser::webdriver_config(&options.browser).sandbox.disabled();
@@ -196,6 +233,10 @@ pub(crate) fn run(probe: bool, browser: &BrowserArgs) -> Result<ExitCode, CliErr
         BrowserEngine::Chromium => missing.clone(),
         BrowserEngine::Firefox => firefox_missing.clone(),
     };
+    if !ready && needed.is_empty() {
+        writeln!(out, "Not ready: see the lines above.")?;
+        return Ok(ExitCode::FAILURE);
+    }
     if !ready {
         writeln!(out, "Not ready. Install what is missing:")?;
         let mut seen = Vec::new();

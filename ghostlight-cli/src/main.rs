@@ -204,7 +204,7 @@ enum SessionCommand {
         #[arg(long)]
         foreground: bool,
         #[command(flatten)]
-        browser: BrowserArgs,
+        browser: Box<BrowserArgs>,
     },
     /// Stop a session: its browser is closed and its socket removed.
     Stop {

@@ -13,6 +13,15 @@
 //! window = "1280x800"
 //! startup = "auto"               # or "manual": a person starts the browser
 //! sandbox = "auto"               # Chromium's sandbox: on unless root; or "on", "off"
+//! browser_path = "/opt/chromium/chrome"  # the browser executable (default: the driver finds it)
+//! driver_path = "/opt/chromium/chromedriver"   # the driver executable (default: from PATH)
+//! profile = "/home/ada/.local/share/ghostlight/profile"   # kept between runs, locked while in use
+//! proxy = "http://127.0.0.1:3128"  # http, https (Chromium), socks4 or socks5; no credentials
+//! proxy_bypass = ["intranet.example", "*.corp.example"]
+//! viewport = "1280x720"          # CSS viewport (innerWidth x innerHeight); resizes the window
+//! ignore_https_errors = false    # accept self-signed and invalid certificates
+//! args = ["--lang=de"]           # more browser arguments
+//! diagnostics = "on_start"       # console and network tracking from the session's start
 //!
 //! [capabilities]
 //! allow = ["execute"]
@@ -142,6 +151,175 @@ pub struct BrowserSection {
     /// `sandbox`: Chromium's sandbox, `"auto"` (default: on unless running as root), `"on"`
     /// or `"off"`.
     pub sandbox: Option<SandboxSetting>,
+    /// `browser_path`: the browser executable (absolute; default: the driver finds its
+    /// browser).
+    pub browser_path: Option<AbsolutePath>,
+    /// `driver_path`: the driver executable (absolute; default: `chromedriver` /
+    /// `geckodriver` from `PATH`).
+    pub driver_path: Option<AbsolutePath>,
+    /// `profile`: a persistent browser profile folder (absolute), kept between runs and
+    /// locked while a browser uses it (default: a fresh temporary profile each run).
+    pub profile: Option<AbsolutePath>,
+    /// `proxy`: `scheme://host:port` with scheme `http`, `https` (Chromium only), `socks4`
+    /// or `socks5`; credentials are refused.
+    pub proxy: Option<ProxyUrl>,
+    /// `proxy_bypass`: hosts reached without the proxy (`example.com`, `*.example.com`,
+    /// `<local>`).
+    pub proxy_bypass: Option<Vec<String>>,
+    /// `viewport`: the CSS viewport `"WIDTHxHEIGHT"`; the window is resized to give it.
+    pub viewport: Option<WindowSize>,
+    /// `ignore_https_errors`: accept invalid and self-signed certificates (default `false`).
+    pub ignore_https_errors: Option<bool>,
+    /// `args`: more browser command-line arguments.
+    pub args: Option<Vec<String>>,
+    /// `diagnostics`: `"on_demand"` (default: tracking starts with the first
+    /// `browser_diagnose` of a tab) or `"on_start"` (every tab is tracked from its creation).
+    pub diagnostics: Option<DiagnosticsSetting>,
+}
+
+/// When console and network tracking starts (`[browser] diagnostics`, `--diagnostics`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum DiagnosticsSetting {
+    /// With the first `browser_diagnose` call for a tab (the spec's opt-in default).
+    #[default]
+    #[value(name = "on_demand", alias = "on-demand")]
+    OnDemand,
+    /// With the browser session, for every tab: the first `browser_diagnose` call already
+    /// holds the page load's console errors and failed requests.
+    #[value(name = "on_start", alias = "on-start")]
+    OnStart,
+}
+
+impl DiagnosticsSetting {
+    /// The configuration value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DiagnosticsSetting::OnDemand => "on_demand",
+            DiagnosticsSetting::OnStart => "on_start",
+        }
+    }
+}
+
+/// An absolute path from the configuration file (a relative one is refused: it would depend
+/// on where the server happens to start).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct AbsolutePath(PathBuf);
+
+impl AbsolutePath {
+    /// The path.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for AbsolutePath {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let path = PathBuf::deserialize(deserializer)?;
+        if !path.is_absolute() {
+            return Err(serde::de::Error::custom(format!(
+                "expected an absolute path, got {:?}",
+                path.display().to_string().chars().take(200).collect::<String>()
+            )));
+        }
+        Ok(AbsolutePath(path))
+    }
+}
+
+/// The protocol spoken to a proxy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ProxyScheme {
+    /// HTTP (HTTPS goes through it with `CONNECT`).
+    Http,
+    /// HTTP over TLS (Chromium only).
+    Https,
+    /// SOCKS 4.
+    Socks4,
+    /// SOCKS 5.
+    Socks5,
+}
+
+impl ProxyScheme {
+    /// The URL scheme.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ProxyScheme::Http => "http",
+            ProxyScheme::Https => "https",
+            ProxyScheme::Socks4 => "socks4",
+            ProxyScheme::Socks5 => "socks5",
+        }
+    }
+}
+
+/// A proxy server `scheme://host:port` (`proxy`, `--proxy`). Never holds credentials: a URL
+/// with a user name or password is refused, and no error repeats the URL it was given.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ProxyUrl {
+    /// The protocol.
+    pub scheme: ProxyScheme,
+    /// Host name or IP address (an IPv6 address without brackets).
+    pub host: String,
+    /// Port (default 80, 443 or 1080 by scheme).
+    pub port: u16,
+}
+
+/// Why a proxy URL is refused (the URL itself is never repeated: it may hold a password).
+const PROXY_FORMAT: &str = "expected scheme://host:port with scheme http, https, socks4 or socks5";
+
+impl FromStr for ProxyUrl {
+    type Err = ConfigError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let invalid = || ConfigError::Proxy(PROXY_FORMAT.to_owned());
+        let url = Url::parse(text.trim()).map_err(|_| invalid())?;
+        let scheme = match url.scheme() {
+            "http" => ProxyScheme::Http,
+            "https" => ProxyScheme::Https,
+            "socks4" => ProxyScheme::Socks4,
+            "socks5" => ProxyScheme::Socks5,
+            _ => return Err(invalid()),
+        };
+        if !url.username().is_empty() || url.password().is_some() {
+            return Err(ConfigError::Proxy(
+                "credentials in the proxy URL are not supported (and never logged): remove them and use \
+                 a proxy that admits this machine"
+                    .to_owned(),
+            ));
+        }
+        if !matches!(url.path(), "" | "/") || url.query().is_some() || url.fragment().is_some() {
+            return Err(invalid());
+        }
+        let host = match url.host() {
+            Some(url::Host::Domain(domain)) if !domain.is_empty() => domain.to_owned(),
+            Some(url::Host::Ipv4(ip)) => ip.to_string(),
+            Some(url::Host::Ipv6(ip)) => ip.to_string(),
+            _ => return Err(invalid()),
+        };
+        let port = url.port().unwrap_or(match scheme {
+            ProxyScheme::Http => 80,
+            ProxyScheme::Https => 443,
+            ProxyScheme::Socks4 | ProxyScheme::Socks5 => 1080,
+        });
+        Ok(ProxyUrl { scheme, host, port })
+    }
+}
+
+impl fmt::Display for ProxyUrl {
+    /// `scheme://host:port` (there are never credentials to hide).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.host.contains(':') {
+            write!(f, "{}://[{}]:{}", self.scheme.as_str(), self.host, self.port)
+        } else {
+            write!(f, "{}://{}:{}", self.scheme.as_str(), self.host, self.port)
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ProxyUrl {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 /// Chromium's sandbox (`[browser] sandbox`, `--sandbox`).
@@ -316,6 +494,16 @@ pub const DEFAULT_FILE: &str = r#"# Ghostlight configuration (TOML). Every key i
 # window = "1280x800"        # outer window WIDTHxHEIGHT
 # startup = "auto"           # "manual": a person starts the browser
 # sandbox = "auto"           # Chromium's sandbox: on unless running as root; "on" or "off"
+# browser_path = "/usr/bin/chromium"      # the browser executable (absent: the driver finds it)
+# driver_path = "/usr/bin/chromedriver"   # the driver executable (absent: from PATH)
+# profile = "/home/me/.local/share/ghostlight/profile"   # persistent profile (absent: a fresh
+#                            # temporary one per run); never deleted, locked while a browser uses it
+# proxy = "http://127.0.0.1:3128"   # http, https (Chromium only), socks4 or socks5; no credentials
+# proxy_bypass = []          # hosts reached without the proxy: "example.com", "*.example.com"
+# viewport = "1280x720"      # CSS viewport WIDTHxHEIGHT (absent: the window size decides)
+# ignore_https_errors = false   # true accepts self-signed and invalid certificates
+# args = []                  # more browser arguments, e.g. ["--lang=de"]
+# diagnostics = "on_demand"  # "on_start": console and network tracked for every tab from its creation
 
 [limits]
 # sessions = 16              # MCP sessions an HTTP server holds at once
@@ -594,6 +782,52 @@ mod tests {
         assert_eq!(parse(DEFAULT_FILE), ConfigFile::default());
         let audit = parse("[audit]\ndestination = \"file\"\npath = \"/tmp/a.jsonl\"\n").audit;
         assert_eq!(audit.destination, Some(AuditDestination::File));
+    }
+
+    #[test]
+    fn launch_options_parse_and_refuse_what_they_cannot_use() {
+        let file = parse(
+            r#"
+            [browser]
+            browser_path = "/opt/chromium/chrome"
+            driver_path = "/opt/chromium/chromedriver"
+            profile = "/srv/ghostlight/profile"
+            proxy = "socks5://10.0.0.2"
+            proxy_bypass = ["intranet.example", "*.corp.example"]
+            viewport = "1000x700"
+            ignore_https_errors = true
+            args = ["--lang=de"]
+            diagnostics = "on_start"
+            "#,
+        );
+        let browser = &file.browser;
+        assert_eq!(
+            browser.profile.as_ref().map(AbsolutePath::path),
+            Some(Path::new("/srv/ghostlight/profile"))
+        );
+        assert_eq!(
+            browser.proxy.as_ref().map(ToString::to_string).as_deref(),
+            Some("socks5://10.0.0.2:1080")
+        );
+        assert_eq!(browser.viewport, Some(WindowSize { width: 1000, height: 700 }));
+        assert_eq!(browser.diagnostics, Some(DiagnosticsSetting::OnStart));
+        assert_eq!(browser.args.as_deref(), Some(&["--lang=de".to_owned()][..]));
+        for bad in [
+            "[browser]\nprofile = \"relative/profile\"",
+            "[browser]\nproxy = \"ftp://h:1\"",
+            "[browser]\nproxy = \"127.0.0.1:3128\"",
+            "[browser]\ndiagnostics = \"always\"",
+            "[browser]\nviewport = \"10x10\"",
+        ] {
+            assert!(ConfigFile::parse(bad).is_err(), "{bad}");
+        }
+        let secret = ConfigFile::parse("[browser]\nproxy = \"http://ada:hunter2@proxy:3128\"\n").err();
+        let text = secret.map(|e| e.to_string()).unwrap_or_default();
+        assert!(text.contains("credentials") && !text.contains("hunter2") && !text.contains("ada"), "{text}");
+        assert_eq!(
+            "http://[::1]:8080".parse::<ProxyUrl>().map(|p| p.to_string()).ok().as_deref(),
+            Some("http://[::1]:8080")
+        );
     }
 
     #[test]

@@ -55,6 +55,15 @@ pub enum ConfigError {
     /// A driver URL is not an absolute `http` or `https` URL.
     #[error("invalid driver URL: {0}")]
     DriverUrl(String),
+    /// A proxy URL cannot be used (the message never repeats the URL).
+    #[error("invalid proxy: {0}")]
+    Proxy(String),
+    /// The browser settings cannot be used together or by the chosen engine.
+    #[error("browser configuration: {0}")]
+    Browser(String),
+    /// The persistent profile is in use by another Ghostlight server (or cannot be used).
+    #[error("{0}")]
+    Profile(String),
     /// The HTTP transport was asked for without a bearer token, or with an unusable one.
     #[error("{0}")]
     Token(String),

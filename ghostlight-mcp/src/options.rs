@@ -12,8 +12,8 @@ use ghostlight_core::WorkspaceLimits;
 use ghostlight_core::{AuthorityLayers, Settings, StartupPosture};
 
 use crate::config::{
-    AuditDestination, BrowserEngine, CONFIG_ENV, ConfigFile, ConfigSources, DriverUrl, LoadedConfig,
-    SandboxSetting, WindowSize,
+    AbsolutePath, AuditDestination, BrowserEngine, BrowserSection, CONFIG_ENV, ConfigFile, ConfigSources,
+    DiagnosticsSetting, DriverUrl, LoadedConfig, ProxyUrl, SandboxSetting, WindowSize,
 };
 use crate::error::ConfigError;
 
@@ -64,6 +64,78 @@ pub enum TransportArg {
     Http,
 }
 
+/// The launch flags every command that starts a browser shares (flattened into [`ServeArgs`]
+/// and [`BrowserArgs`]): where the browser and driver are, the profile, the proxy, the
+/// viewport, certificates, extra arguments and when diagnostics start. Each overrides the
+/// `[browser]` key of the same name; the names follow Playwright MCP's where they exist
+/// (`--executable-path`, `--user-data-dir`, `--proxy-server`, `--viewport-size` and
+/// `--ignore-https-errors` are accepted as aliases).
+#[derive(Debug, Clone, Default, PartialEq, Eq, clap::Args)]
+pub struct LaunchArgs {
+    /// The browser executable [default: the driver finds its browser].
+    #[arg(long, visible_alias = "executable-path", value_name = "FILE")]
+    pub browser_path: Option<PathBuf>,
+    /// The driver executable (chromedriver or geckodriver) [default: from PATH].
+    #[arg(long, value_name = "FILE", conflicts_with = "driver_url")]
+    pub driver_path: Option<PathBuf>,
+    /// A persistent browser profile folder, kept between runs (cookies, storage, logins) and
+    /// locked while a browser uses it; created when missing, never deleted [default: a fresh
+    /// temporary profile per run].
+    #[arg(long, visible_alias = "user-data-dir", value_name = "DIR")]
+    pub profile: Option<PathBuf>,
+    /// Send every request through this proxy: scheme://host:port with scheme http, https
+    /// (Chromium only), socks4 or socks5; credentials are refused [default: none].
+    #[arg(long, visible_alias = "proxy-server", value_name = "URL")]
+    pub proxy: Option<ProxyArg>,
+    /// Hosts reached without the proxy, comma-separated or repeated (`example.com`,
+    /// `*.example.com`, `<local>`); loopback always bypasses it.
+    #[arg(long, value_name = "HOSTS", value_delimiter = ',')]
+    pub proxy_bypass: Vec<String>,
+    /// The CSS viewport (innerWidth x innerHeight); the window is resized to give it
+    /// [default: what --window gives].
+    #[arg(long, visible_alias = "viewport-size", value_name = "WxH")]
+    pub viewport: Option<WindowSize>,
+    /// Accept invalid, expired and self-signed HTTPS certificates.
+    #[arg(long, visible_alias = "accept-insecure-certs")]
+    pub ignore_https_errors: bool,
+    /// One more browser argument (repeatable), e.g. --browser-arg=--lang=de. Replaces the
+    /// file's `args` when given.
+    #[arg(long = "browser-arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub browser_args: Vec<String>,
+    /// When console and network tracking starts: on_demand (the first browser_diagnose of a
+    /// tab) or on_start (every tab from its creation, so the first browser_diagnose holds the
+    /// page load's errors) [default: on_demand].
+    #[arg(long, value_enum, value_name = "WHEN")]
+    pub diagnostics: Option<DiagnosticsSetting>,
+}
+
+/// The `--proxy` flag's text, parsed into a [`ProxyUrl`] when the options are resolved, so
+/// that a refused value is never echoed (clap repeats an invalid value in its message, and a
+/// proxy URL may carry a password). `Debug` does not show it either.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ProxyArg(String);
+
+impl ProxyArg {
+    /// The proxy, or why it is refused (without repeating it).
+    pub fn parse(&self) -> Result<ProxyUrl, ConfigError> {
+        self.0.parse()
+    }
+}
+
+impl std::str::FromStr for ProxyArg {
+    type Err = std::convert::Infallible;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Ok(ProxyArg(text.to_owned()))
+    }
+}
+
+impl std::fmt::Debug for ProxyArg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProxyArg(..)")
+    }
+}
+
 /// The command-line flags of `ghostlight-mcp`.
 #[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
 pub struct ServeArgs {
@@ -86,6 +158,9 @@ pub struct ServeArgs {
     /// Chromium's sandbox: `auto` keeps it on unless running as root [default: auto].
     #[arg(long, value_enum, value_name = "MODE")]
     pub sandbox: Option<SandboxSetting>,
+    /// Profile, proxy, viewport, certificates, paths, arguments, diagnostics.
+    #[command(flatten)]
+    pub launch: LaunchArgs,
     /// Configuration file (TOML): `[browser]`, `[audit]` and the authority sections
     /// `[capabilities]`, `[hosts]`, `[privacy]`, `[tabs]`, `[uploads]` [default:
     /// $XDG_CONFIG_HOME/ghostlight/config.toml when it exists]. The organization file
@@ -120,6 +195,7 @@ impl Default for ServeArgs {
             window: None,
             startup: None,
             sandbox: None,
+            launch: LaunchArgs::default(),
             config: None,
             transport: TransportArg::Stdio,
             listen: DEFAULT_LISTEN,
@@ -151,6 +227,9 @@ pub struct BrowserArgs {
     /// Chromium's sandbox: `auto` keeps it on unless running as root [default: auto].
     #[arg(long, value_enum, value_name = "MODE")]
     pub sandbox: Option<SandboxSetting>,
+    /// Profile, proxy, viewport, certificates, paths, arguments, diagnostics.
+    #[command(flatten)]
+    pub launch: LaunchArgs,
     /// Configuration file (TOML) [default: $XDG_CONFIG_HOME/ghostlight/config.toml when it
     /// exists]. /etc/ghostlight/organization.toml applies on top when it exists.
     #[arg(long, env = CONFIG_ENV, value_name = "FILE")]
@@ -167,6 +246,7 @@ impl BrowserArgs {
             window: self.window,
             startup: self.startup,
             sandbox: self.sandbox,
+            launch: self.launch.clone(),
             config: self.config.clone(),
             ..ServeArgs::default()
         }
@@ -188,6 +268,24 @@ pub struct BrowserOptions {
     pub startup: StartupPosture,
     /// Chromium's sandbox.
     pub sandbox: SandboxSetting,
+    /// The browser executable (`None`: the driver finds its browser).
+    pub browser_path: Option<PathBuf>,
+    /// The driver executable (`None`: from `PATH`).
+    pub driver_path: Option<PathBuf>,
+    /// A persistent profile folder (`None`: a fresh temporary profile per run).
+    pub profile: Option<PathBuf>,
+    /// The proxy.
+    pub proxy: Option<ProxyUrl>,
+    /// Hosts reached without the proxy.
+    pub proxy_bypass: Vec<String>,
+    /// The CSS viewport (`None`: what the window gives).
+    pub viewport: Option<WindowSize>,
+    /// Accept invalid and self-signed certificates.
+    pub ignore_https_errors: bool,
+    /// More browser arguments.
+    pub args: Vec<String>,
+    /// When diagnostics start.
+    pub diagnostics: DiagnosticsSetting,
 }
 
 impl Default for BrowserOptions {
@@ -199,8 +297,52 @@ impl Default for BrowserOptions {
             window: WindowSize::DEFAULT,
             startup: StartupPosture::Auto,
             sandbox: SandboxSetting::Auto,
+            browser_path: None,
+            driver_path: None,
+            profile: None,
+            proxy: None,
+            proxy_bypass: Vec::new(),
+            viewport: None,
+            ignore_https_errors: false,
+            args: Vec::new(),
+            diagnostics: DiagnosticsSetting::OnDemand,
         }
     }
+}
+
+impl BrowserOptions {
+    /// Refuse settings that cannot work together: executables or a profile with a driver
+    /// Ghostlight does not start, and proxy bypass entries without a proxy. (The engine's
+    /// own limits, such as an `https://` proxy on Firefox, are checked where the WebDriver
+    /// configuration is built: `browser::checked_config`.)
+    pub fn check(&self) -> Result<(), ConfigError> {
+        if self.driver_url.is_some() {
+            for (set, name) in [
+                (self.driver_path.is_some(), "driver_path"),
+                (self.browser_path.is_some(), "browser_path"),
+                (self.profile.is_some(), "profile"),
+            ] {
+                if set {
+                    return Err(ConfigError::Browser(format!(
+                        "{name} needs a driver Ghostlight starts; it cannot be combined with driver_url \
+                         (the driver at that URL chooses its browser and profile)"
+                    )));
+                }
+            }
+        }
+        if self.proxy.is_none() && !self.proxy_bypass.is_empty() {
+            return Err(ConfigError::Browser("proxy_bypass needs a proxy".to_owned()));
+        }
+        Ok(())
+    }
+}
+
+/// `path` made absolute against the working directory (a flag's relative path means what the
+/// person typed it next to).
+fn absolute(path: &std::path::Path) -> Result<PathBuf, ConfigError> {
+    std::path::absolute(path).map_err(|error| {
+        ConfigError::Browser(format!("the path {} cannot be made absolute: {error}", path.display()))
+    })
 }
 
 /// An operator-supplied bearer token (never printed by `Debug`).
@@ -319,6 +461,14 @@ impl ServeArgs {
     pub fn resolve_with(&self, file: Option<&ConfigFile>) -> Result<ServeOptions, ConfigError> {
         let section = file.map(|f| &f.browser);
         let startup = self.startup.map(StartupPosture::from).or_else(|| section.and_then(|s| s.startup));
+        let launch = &self.launch;
+        let path = |flag: &Option<PathBuf>, key: fn(&BrowserSection) -> Option<&AbsolutePath>| match flag {
+            Some(path) => absolute(path).map(Some),
+            None => Ok(section.and_then(key).map(|p| p.path().to_owned())),
+        };
+        let list = |flag: &Vec<String>, key: fn(&BrowserSection) -> Option<&Vec<String>>| {
+            if flag.is_empty() { section.and_then(key).cloned().unwrap_or_default() } else { flag.clone() }
+        };
         let browser = BrowserOptions {
             engine: self.browser.or_else(|| section.and_then(|s| s.engine)).unwrap_or_default(),
             headless: if self.headed { false } else { section.and_then(|s| s.headless).unwrap_or(true) },
@@ -326,7 +476,24 @@ impl ServeArgs {
             window: self.window.or_else(|| section.and_then(|s| s.window)).unwrap_or_default(),
             startup: startup.unwrap_or(StartupPosture::Auto),
             sandbox: self.sandbox.or_else(|| section.and_then(|s| s.sandbox)).unwrap_or_default(),
+            browser_path: path(&launch.browser_path, |s| s.browser_path.as_ref())?,
+            driver_path: path(&launch.driver_path, |s| s.driver_path.as_ref())?,
+            profile: path(&launch.profile, |s| s.profile.as_ref())?,
+            proxy: match &launch.proxy {
+                Some(arg) => Some(arg.parse()?),
+                None => section.and_then(|s| s.proxy.clone()),
+            },
+            proxy_bypass: list(&launch.proxy_bypass, |s| s.proxy_bypass.as_ref()),
+            viewport: launch.viewport.or_else(|| section.and_then(|s| s.viewport)),
+            ignore_https_errors: launch.ignore_https_errors
+                || section.and_then(|s| s.ignore_https_errors).unwrap_or(false),
+            args: list(&launch.browser_args, |s| s.args.as_ref()),
+            diagnostics: launch
+                .diagnostics
+                .or_else(|| section.and_then(|s| s.diagnostics))
+                .unwrap_or_default(),
         };
+        browser.check()?;
         let user = match file {
             Some(file) => {
                 let mut settings = file.settings();
@@ -438,6 +605,63 @@ mod tests {
         assert_eq!(options.browser.startup, StartupPosture::Auto);
         let user = options.authority.user.unwrap_or_default();
         assert_eq!(user.browser.startup, Some(StartupPosture::Auto));
+    }
+
+    #[test]
+    fn launch_flags_override_the_file_and_conflicts_are_refused() {
+        let file = ConfigFile::parse(
+            "[browser]\nprofile = \"/srv/profile\"\nproxy = \"http://10.0.0.1:3128\"\n\
+             proxy_bypass = [\"a.example\"]\nargs = [\"--lang=de\"]\ndiagnostics = \"on_start\"\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let from_file =
+            ServeArgs::default().resolve_with(Some(&file)).unwrap_or_else(|e| panic!("{e}")).browser;
+        assert_eq!(from_file.profile.as_deref(), Some(std::path::Path::new("/srv/profile")));
+        assert_eq!(from_file.proxy_bypass, ["a.example"]);
+        assert_eq!(from_file.args, ["--lang=de"]);
+        assert_eq!(from_file.diagnostics, DiagnosticsSetting::OnStart);
+        assert!(!from_file.ignore_https_errors);
+        let launch = LaunchArgs {
+            profile: Some("relative-profile".into()),
+            proxy_bypass: vec!["b.example".into(), "c.example".into()],
+            browser_args: vec!["--lang=fr".into()],
+            ignore_https_errors: true,
+            viewport: Some(WindowSize { width: 1000, height: 700 }),
+            diagnostics: Some(DiagnosticsSetting::OnDemand),
+            ..LaunchArgs::default()
+        };
+        let args = ServeArgs { launch, ..ServeArgs::default() };
+        let flags = args.resolve_with(Some(&file)).unwrap_or_else(|e| panic!("{e}")).browser;
+        let profile = flags.profile.unwrap_or_default();
+        assert!(profile.is_absolute() && profile.ends_with("relative-profile"), "{}", profile.display());
+        assert_eq!(flags.proxy_bypass, ["b.example", "c.example"]);
+        assert_eq!(flags.args, ["--lang=fr"]);
+        assert!(flags.ignore_https_errors);
+        assert_eq!(flags.viewport, Some(WindowSize { width: 1000, height: 700 }));
+        assert_eq!(flags.diagnostics, DiagnosticsSetting::OnDemand);
+
+        let remote = ServeArgs {
+            driver_url: "http://127.0.0.1:4444".parse().ok(),
+            launch: LaunchArgs { profile: Some("/srv/p".into()), ..LaunchArgs::default() },
+            ..ServeArgs::default()
+        };
+        let error = remote.resolve_with(None).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(error.contains("profile needs a driver Ghostlight starts"), "{error}");
+        let lonely = ServeArgs {
+            launch: LaunchArgs { proxy_bypass: vec!["a.example".into()], ..LaunchArgs::default() },
+            ..ServeArgs::default()
+        };
+        assert!(lonely.resolve_with(None).is_err(), "a bypass list without a proxy");
+    }
+
+    #[test]
+    fn a_refused_proxy_flag_is_never_repeated() {
+        let launch =
+            LaunchArgs { proxy: "http://ada:hunter2@proxy:3128".parse().ok(), ..LaunchArgs::default() };
+        assert_eq!(format!("{:?}", launch.proxy), "Some(ProxyArg(..))");
+        let args = ServeArgs { launch, ..ServeArgs::default() };
+        let error = args.resolve_with(None).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(error.contains("credentials") && !error.contains("hunter2"), "{error}");
     }
 
     #[test]

@@ -1,6 +1,8 @@
-//! [`WebDriverConfig`]: which browser to drive and how to reach its driver.
+//! [`WebDriverConfig`]: which browser to drive, how to reach its driver, and how to launch it
+//! (profile, proxy, viewport, certificates, extra arguments, diagnostics from the start).
 
-use std::path::PathBuf;
+use std::fmt;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 use url::Url;
@@ -161,6 +163,272 @@ pub struct WebDriverConfig {
     /// deep (yours win; `args` lists are appended to), anything else replaces it. The keys
     /// the adapter depends on ([`RESERVED_CAPABILITIES`]) are never replaced.
     pub extra_capabilities: Map<String, Value>,
+    /// A persistent browser profile (Chromium `--user-data-dir`, Firefox `-profile`) instead
+    /// of a fresh temporary one: cookies, storage and logins carry from one run to the next.
+    /// The folder is created when missing and never deleted; while the browser runs, the
+    /// adapter holds an exclusive lock on [`PROFILE_LOCK_FILE`] inside it, so a second
+    /// browser asking for the same profile is refused ([`LaunchCause::ProfileInUse`]). Needs
+    /// a driver the adapter launches ([`DriverSource::Launch`]).
+    ///
+    /// [`LaunchCause::ProfileInUse`]: ghostlight_core::port::LaunchCause::ProfileInUse
+    pub profile: Option<PathBuf>,
+    /// The proxy every request goes through, with hosts that bypass it.
+    pub proxy: Option<Proxy>,
+    /// The CSS viewport (`innerWidth` × `innerHeight`) the first window is resized to once
+    /// the session starts; `None` keeps the outer window size of `window_width` ×
+    /// `window_height`.
+    pub viewport: Option<Viewport>,
+    /// Accept invalid, expired and self-signed HTTPS certificates (the WebDriver capability
+    /// `acceptInsecureCerts`, on both engines).
+    pub accept_insecure_certs: bool,
+    /// More command-line arguments for the browser, after the adapter's own (e.g. Chromium
+    /// `--lang=de`). Arguments that would take over what the adapter manages (the profile,
+    /// the remote-control port, the proxy) are refused ([`RESERVED_ARGS`]).
+    pub browser_args: Vec<String>,
+    /// When console and network tracking (`diagnostics`) starts.
+    pub diagnostics: Diagnostics,
+}
+
+/// The file inside a persistent profile that the adapter locks while its browser runs.
+pub const PROFILE_LOCK_FILE: &str = "ghostlight.lock";
+
+/// The most extra browser arguments accepted.
+pub const MAX_BROWSER_ARGS: usize = 64;
+/// The longest extra browser argument accepted, in bytes.
+pub const MAX_BROWSER_ARG_BYTES: usize = 4_096;
+/// The most proxy bypass entries accepted.
+pub const MAX_PROXY_BYPASS: usize = 256;
+/// The longest proxy bypass entry accepted, in bytes.
+pub const MAX_PROXY_BYPASS_BYTES: usize = 253;
+
+/// Browser arguments the adapter manages itself, refused in
+/// [`WebDriverConfig::browser_args`] (an argument equal to one, or starting with one followed
+/// by `=`): the profile (use [`WebDriverConfig::profile`]), the remote-control channel the
+/// driver sets up, and the proxy (use [`WebDriverConfig::proxy`]).
+pub const RESERVED_ARGS: [&str; 12] = [
+    "--user-data-dir",
+    "--remote-debugging-port",
+    "--remote-debugging-pipe",
+    "--proxy-server",
+    "--proxy-bypass-list",
+    "-profile",
+    "--profile",
+    "-P",
+    "-marionette",
+    "--marionette",
+    "-remote-debugging-port",
+    "--remote-allow-hosts",
+];
+
+/// When console and network tracking starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Diagnostics {
+    /// On the first `diagnostics` call for a tab (the spec's opt-in default): that call may
+    /// hold no earlier evidence.
+    #[default]
+    OnDemand,
+    /// When the session starts, for every tab: the first `diagnostics` call already holds
+    /// the evidence of the page loads before it.
+    OnStart,
+}
+
+impl Diagnostics {
+    /// The configuration value (`on_demand`, `on_start`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Diagnostics::OnDemand => "on_demand",
+            Diagnostics::OnStart => "on_start",
+        }
+    }
+}
+
+/// A CSS viewport size in pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Viewport {
+    /// `window.innerWidth`.
+    pub width: u32,
+    /// `window.innerHeight`.
+    pub height: u32,
+}
+
+/// The protocol spoken to a proxy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ProxyScheme {
+    /// A plain HTTP proxy (HTTPS goes through it with `CONNECT`).
+    Http,
+    /// An HTTP proxy reached over TLS (Chromium only).
+    Https,
+    /// SOCKS version 4.
+    Socks4,
+    /// SOCKS version 5 (host names are resolved by the proxy).
+    Socks5,
+}
+
+impl ProxyScheme {
+    /// The URL scheme (`http`, `https`, `socks4`, `socks5`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ProxyScheme::Http => "http",
+            ProxyScheme::Https => "https",
+            ProxyScheme::Socks4 => "socks4",
+            ProxyScheme::Socks5 => "socks5",
+        }
+    }
+
+    /// The scheme of a URL scheme name.
+    pub fn from_name(name: &str) -> Option<ProxyScheme> {
+        match name {
+            "http" => Some(ProxyScheme::Http),
+            "https" => Some(ProxyScheme::Https),
+            "socks4" => Some(ProxyScheme::Socks4),
+            "socks5" => Some(ProxyScheme::Socks5),
+            _ => None,
+        }
+    }
+}
+
+/// A proxy server and the hosts that bypass it. It never holds credentials (a proxy URL with
+/// a user name or password is refused where it is parsed), so it can be logged whole.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Proxy {
+    /// The protocol spoken to the proxy.
+    pub scheme: ProxyScheme,
+    /// The proxy's host name or IP address (an IPv6 address without brackets).
+    pub host: String,
+    /// The proxy's port.
+    pub port: u16,
+    /// Hosts reached directly: `example.com`, `*.example.com` (its subdomains), an IP
+    /// address, `<local>` (host names without a dot). Loopback addresses bypass the proxy on
+    /// both engines anyway.
+    pub bypass: Vec<String>,
+}
+
+impl Proxy {
+    /// The proxy of `url` (`scheme://host:port`, scheme `http`, `https`, `socks4` or
+    /// `socks5`; the port defaults to 80, 443 or 1080). Errors never repeat the URL (it may
+    /// hold a password).
+    pub fn parse(url: &str) -> Result<Proxy, ConfigProblem> {
+        let parsed = url::Url::parse(url.trim()).map_err(|_| ConfigProblem::ProxyUrl)?;
+        let scheme = ProxyScheme::from_name(parsed.scheme()).ok_or(ConfigProblem::ProxyUrl)?;
+        if !parsed.username().is_empty() || parsed.password().is_some() {
+            return Err(ConfigProblem::ProxyCredentials);
+        }
+        if !matches!(parsed.path(), "" | "/") || parsed.query().is_some() || parsed.fragment().is_some() {
+            return Err(ConfigProblem::ProxyUrl);
+        }
+        let host = match parsed.host() {
+            Some(url::Host::Domain(domain)) if !domain.is_empty() => domain.to_owned(),
+            Some(url::Host::Ipv4(ip)) => ip.to_string(),
+            Some(url::Host::Ipv6(ip)) => ip.to_string(),
+            _ => return Err(ConfigProblem::ProxyUrl),
+        };
+        let port = parsed.port().unwrap_or(match scheme {
+            ProxyScheme::Http => 80,
+            ProxyScheme::Https => 443,
+            ProxyScheme::Socks4 | ProxyScheme::Socks5 => 1080,
+        });
+        Ok(Proxy { scheme, host, port, bypass: Vec::new() })
+    }
+
+    /// `host:port`, with an IPv6 host in brackets.
+    pub fn host_port(&self) -> String {
+        if self.host.contains(':') {
+            format!("[{}]:{}", self.host, self.port)
+        } else {
+            format!("{}:{}", self.host, self.port)
+        }
+    }
+
+    /// Check the scheme against the engine, and the bypass entries.
+    fn check(&self, engine: Engine) -> Result<(), ConfigProblem> {
+        if self.scheme == ProxyScheme::Https && engine == Engine::Firefox {
+            return Err(ConfigProblem::HttpsProxyOnFirefox);
+        }
+        if self.bypass.len() > MAX_PROXY_BYPASS {
+            return Err(ConfigProblem::TooManyBypassEntries);
+        }
+        for (index, entry) in self.bypass.iter().enumerate() {
+            let bad = entry.is_empty()
+                || entry.len() > MAX_PROXY_BYPASS_BYTES
+                || entry.chars().any(|c| c.is_whitespace() || c.is_control() || matches!(c, ',' | ';'));
+            if bad {
+                return Err(ConfigProblem::ProxyBypass { index: index + 1 });
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Proxy {
+    /// `scheme://host:port` (a proxy never holds credentials).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}://{}", self.scheme.as_str(), self.host_port())
+    }
+}
+
+/// Why a [`WebDriverConfig`] cannot be used as given ([`WebDriverConfig::check`]). Messages
+/// name the setting; a proxy URL is never repeated (it may hold a password).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigProblem {
+    /// The proxy is not `scheme://host:port` with a supported scheme.
+    #[error("the proxy must be a URL scheme://host:port with scheme http, https, socks4 or socks5")]
+    ProxyUrl,
+    /// The proxy URL holds a user name or password.
+    #[error(
+        "proxy credentials are not supported: remove the user name and password from the proxy URL \
+         (use a proxy that admits this machine without them)"
+    )]
+    ProxyCredentials,
+    /// A proxy over TLS with Firefox.
+    #[error("an https:// proxy needs Chromium; with Firefox use an http:// or socks5:// proxy")]
+    HttpsProxyOnFirefox,
+    /// A proxy bypass entry is empty, too long, or holds a separator or space.
+    #[error(
+        "a proxy bypass entry must be a host pattern of at most {MAX_PROXY_BYPASS_BYTES} characters \
+         without spaces, commas or semicolons (entry {index} is not)"
+    )]
+    ProxyBypass {
+        /// The entry's position, from 1.
+        index: usize,
+    },
+    /// More proxy bypass entries than [`MAX_PROXY_BYPASS`].
+    #[error("at most {MAX_PROXY_BYPASS} proxy bypass entries are accepted")]
+    TooManyBypassEntries,
+    /// A persistent profile with a driver the adapter did not launch.
+    #[error(
+        "a persistent profile needs a driver Ghostlight starts: remove the driver URL, or let the \
+         remote driver manage its own profile"
+    )]
+    ProfileWithRemoteDriver,
+    /// The profile path is not absolute.
+    #[error("the profile must be an absolute folder path (got {})", .0.display())]
+    ProfilePath(PathBuf),
+    /// A browser argument the adapter manages itself.
+    #[error("the browser argument {0:?} is managed by Ghostlight{hint}", hint = reserved_hint(.0))]
+    ReservedArg(String),
+    /// A browser argument that is empty, too long or holds a NUL byte.
+    #[error(
+        "browser arguments must be non-empty, at most {MAX_BROWSER_ARG_BYTES} bytes and free of NUL \
+         (argument {index} is not)"
+    )]
+    BadArg {
+        /// The argument's position, from 1.
+        index: usize,
+    },
+    /// More browser arguments than [`MAX_BROWSER_ARGS`].
+    #[error("at most {MAX_BROWSER_ARGS} extra browser arguments are accepted")]
+    TooManyArgs,
+}
+
+/// What to use instead of a reserved browser argument.
+fn reserved_hint(arg: &str) -> &'static str {
+    let name = arg.split('=').next().unwrap_or(arg);
+    match name {
+        "--user-data-dir" | "-profile" | "--profile" | "-P" => ": use the profile setting",
+        "--proxy-server" | "--proxy-bypass-list" => ": use the proxy and proxy_bypass settings",
+        _ => " (the driver sets it up)",
+    }
 }
 
 /// Capabilities the adapter relies on and [`WebDriverConfig::extra_capabilities`] cannot
@@ -180,6 +448,12 @@ impl Default for WebDriverConfig {
             startup: Startup::default(),
             sandbox: Sandbox::default(),
             extra_capabilities: Map::new(),
+            profile: None,
+            proxy: None,
+            viewport: None,
+            accept_insecure_certs: false,
+            browser_args: Vec::new(),
+            diagnostics: Diagnostics::default(),
         }
     }
 }
@@ -189,6 +463,47 @@ impl WebDriverConfig {
     pub fn for_engine(engine: Engine) -> Self {
         WebDriverConfig { engine, ..WebDriverConfig::default() }
     }
+
+    /// Whether the configuration can be used as given: the proxy's bypass list, the profile
+    /// (absolute; only with a launched driver) and the extra browser arguments. The browser
+    /// refuses to start with the same problem.
+    pub fn check(&self) -> Result<(), ConfigProblem> {
+        if let Some(proxy) = &self.proxy {
+            proxy.check(self.engine)?;
+        }
+        if let Some(profile) = &self.profile {
+            if matches!(self.driver, DriverSource::Connect(_)) {
+                return Err(ConfigProblem::ProfileWithRemoteDriver);
+            }
+            if !profile.is_absolute() {
+                return Err(ConfigProblem::ProfilePath(profile.clone()));
+            }
+        }
+        if self.browser_args.len() > MAX_BROWSER_ARGS {
+            return Err(ConfigProblem::TooManyArgs);
+        }
+        for (index, arg) in self.browser_args.iter().enumerate() {
+            if arg.is_empty() || arg.len() > MAX_BROWSER_ARG_BYTES || arg.contains('\0') {
+                return Err(ConfigProblem::BadArg { index: index + 1 });
+            }
+            if is_reserved_arg(arg) {
+                return Err(ConfigProblem::ReservedArg(arg.clone()));
+            }
+        }
+        Ok(())
+    }
+
+    /// The persistent profile folder, if one is configured.
+    pub fn profile(&self) -> Option<&Path> {
+        self.profile.as_deref()
+    }
+}
+
+/// Whether `arg` is one of [`RESERVED_ARGS`] (alone or with `=value`).
+fn is_reserved_arg(arg: &str) -> bool {
+    RESERVED_ARGS.iter().any(|reserved| {
+        arg == *reserved || arg.strip_prefix(reserved).is_some_and(|rest| rest.starts_with('='))
+    })
 }
 
 #[cfg(test)]
@@ -204,6 +519,46 @@ mod tests {
         assert_eq!((config.window_width, config.window_height), (1280, 800));
         assert_eq!(config.startup, Startup::Auto);
         assert!(config.extra_capabilities.is_empty());
+    }
+
+    #[test]
+    fn proxies_parse_without_credentials() {
+        let proxy = Proxy::parse("http://127.0.0.1:3128").expect("parses");
+        assert_eq!((proxy.scheme, proxy.host.as_str(), proxy.port), (ProxyScheme::Http, "127.0.0.1", 3128));
+        assert_eq!(proxy.to_string(), "http://127.0.0.1:3128");
+        assert_eq!(Proxy::parse("socks5://proxy.internal").expect("parses").port, 1080);
+        assert_eq!(Proxy::parse("http://[::1]:8080").expect("parses").host_port(), "[::1]:8080");
+        for bad in ["ftp://h:1", "127.0.0.1:3128", "http://h:1/path", "nonsense"] {
+            assert_eq!(Proxy::parse(bad), Err(ConfigProblem::ProxyUrl), "{bad}");
+        }
+        let secret = Proxy::parse("http://ada:hunter2@h:1").expect_err("credentials");
+        assert_eq!(secret, ConfigProblem::ProxyCredentials);
+        assert!(!secret.to_string().contains("hunter2"));
+    }
+
+    #[test]
+    fn checks_name_the_problem() {
+        let mut config = WebDriverConfig::for_engine(Engine::Firefox);
+        config.proxy = Some(Proxy::parse("https://h:1").expect("parses"));
+        assert_eq!(config.check(), Err(ConfigProblem::HttpsProxyOnFirefox));
+        config.engine = Engine::Chromium;
+        assert_eq!(config.check(), Ok(()));
+        if let Some(proxy) = config.proxy.as_mut() {
+            proxy.bypass = vec!["example.com".into(), "a b".into()];
+        }
+        assert_eq!(config.check(), Err(ConfigProblem::ProxyBypass { index: 2 }));
+        config.proxy = None;
+        config.browser_args = vec!["--lang=de".into(), "--user-data-dir=/x".into()];
+        let error = config.check().expect_err("reserved");
+        assert!(error.to_string().contains("use the profile setting"), "{error}");
+        config.browser_args = vec!["--proxy-server-ish".into()];
+        assert_eq!(config.check(), Ok(()), "only the argument itself is reserved");
+        config.browser_args = Vec::new();
+        config.profile = Some("relative/profile".into());
+        assert!(matches!(config.check(), Err(ConfigProblem::ProfilePath(_))));
+        config.profile = Some("/srv/profile".into());
+        config.driver = DriverSource::Connect("http://127.0.0.1:4444/".parse().expect("a URL"));
+        assert_eq!(config.check(), Err(ConfigProblem::ProfileWithRemoteDriver));
     }
 
     #[test]

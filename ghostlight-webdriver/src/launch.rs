@@ -12,7 +12,15 @@
 //! folder's name carries the owning process id, and every launch first removes the folders
 //! of owners that are gone ([`sweep_stale_profiles`]), so a killed server's profile does not
 //! stay behind either.
+//!
+//! **A persistent profile** ([`WebDriverConfig::profile`]) is the person's data: it is created
+//! when missing, locked while the browser runs ([`lock_profile`]: an exclusive `flock` on
+//! [`PROFILE_LOCK_FILE`] inside it, released when the process ends however it ends) and never
+//! removed; the sweep leaves alone any folder holding that file. Inline upload files are then
+//! staged in a temporary scratch folder of their own, not in the profile.
 
+use std::fs::File;
+use std::io::{Read as _, Seek as _, Write as _};
 use std::net::{Ipv4Addr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -23,6 +31,8 @@ use http_body_util::{BodyExt, Empty};
 use hyper::body::Bytes;
 use hyper_util::client::legacy::Client as HttpClient;
 use hyper_util::rt::TokioExecutor;
+use nix::errno::Errno;
+use nix::fcntl::{Flock, FlockArg};
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 use serde_json::{Map, Value, json};
@@ -30,8 +40,10 @@ use tokio::process::{Child, Command};
 use url::Url;
 
 use crate::config::{
-    CHROMIUM_FLAGS, DriverSource, Engine, NO_SANDBOX_FLAG, RESERVED_CAPABILITIES, WebDriverConfig,
+    CHROMIUM_FLAGS, DriverSource, Engine, NO_SANDBOX_FLAG, PROFILE_LOCK_FILE, RESERVED_CAPABILITIES,
+    WebDriverConfig,
 };
+use crate::config::{Proxy, ProxyScheme};
 
 /// How long a freshly spawned driver may take to answer `GET /status` with `ready: true`.
 pub(crate) const DRIVER_READY_TIMEOUT: Duration = Duration::from_secs(20);
@@ -73,6 +85,9 @@ pub(crate) enum LaunchError {
     /// No free loopback port could be reserved.
     #[error("no free loopback port: {0}")]
     Port(#[source] std::io::Error),
+    /// The persistent profile could not be prepared or is in use.
+    #[error(transparent)]
+    PersistentProfile(#[from] ProfileError),
     /// The temporary profile directory could not be created.
     #[error("the browser profile directory could not be created: {0}")]
     Profile(#[source] std::io::Error),
@@ -94,10 +109,114 @@ impl LaunchError {
             LaunchError::DriverNotFound { .. } => LaunchCause::DriverNotFound,
             LaunchError::DriverNotExecutable => LaunchCause::DriverNotExecutable,
             LaunchError::Port(_) | LaunchError::Profile(_) => LaunchCause::HostResources,
+            LaunchError::PersistentProfile(ProfileError::InUse { .. }) => LaunchCause::ProfileInUse,
+            LaunchError::PersistentProfile(ProfileError::Folder { .. }) => LaunchCause::HostResources,
             LaunchError::Spawn(_) | LaunchError::Exited => LaunchCause::DriverExited,
             LaunchError::NotReady(_) => LaunchCause::DriverNotReady,
         }
     }
+}
+
+/// A persistent profile that cannot be used.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProfileError {
+    /// Another browser holds the profile's lock.
+    #[error(
+        "the browser profile {} is in use by another Ghostlight server{} (it holds {PROFILE_LOCK_FILE} \
+         inside it); stop that server, or configure another profile",
+        path.display(),
+        holder.map(|pid| format!(" (process {pid})")).unwrap_or_default()
+    )]
+    InUse {
+        /// The profile folder.
+        path: PathBuf,
+        /// The process id the holder wrote into the lock file, when readable.
+        holder: Option<u32>,
+    },
+    /// The folder or its lock file could not be created or opened.
+    #[error("the browser profile {} cannot be used: {source}", path.display())]
+    Folder {
+        /// The profile folder.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// An exclusive lock on a persistent profile, held until dropped (or the process ends).
+#[derive(Debug)]
+pub(crate) struct ProfileLock {
+    /// The locked [`PROFILE_LOCK_FILE`].
+    _lock: Flock<File>,
+    /// The profile folder.
+    path: PathBuf,
+}
+
+impl ProfileLock {
+    /// The profile folder.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Create the persistent profile `path` when missing (mode 0700) and take the exclusive lock
+/// on its [`PROFILE_LOCK_FILE`], writing this process's id into it. Refused with
+/// [`ProfileError::InUse`] while another process (or another browser of this one) holds it.
+pub(crate) fn lock_profile(path: &Path) -> Result<ProfileLock, ProfileError> {
+    use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _};
+    let folder = |source| ProfileError::Folder { path: path.to_owned(), source };
+    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(path).map_err(folder)?;
+    if !path.is_dir() {
+        return Err(folder(std::io::Error::other("it is not a folder")));
+    }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .open(path.join(PROFILE_LOCK_FILE))
+        .map_err(folder)?;
+    let mut lock = match Flock::lock(file, FlockArg::LockExclusiveNonblock) {
+        Ok(lock) => lock,
+        Err((mut file, Errno::EWOULDBLOCK)) => {
+            let mut text = String::new();
+            let holder = file.read_to_string(&mut text).ok().and_then(|_| text.trim().parse().ok());
+            return Err(ProfileError::InUse { path: path.to_owned(), holder });
+        }
+        Err((_, errno)) => return Err(folder(std::io::Error::from(errno))),
+    };
+    // Who holds it, for the message another server prints; the lock works without it.
+    let _ =
+        lock.set_len(0).and_then(|()| lock.rewind()).and_then(|()| write!(lock, "{}", std::process::id()));
+    Ok(ProfileLock { _lock: lock, path: path.to_owned() })
+}
+
+/// Whether the persistent profile `path` could be used now: `Ok` when it is free or does not
+/// exist yet, [`ProfileError::InUse`] while another browser holds it. Takes and releases the
+/// lock; creates nothing.
+pub fn check_profile(path: &Path) -> Result<(), ProfileError> {
+    if !path.join(PROFILE_LOCK_FILE).exists() {
+        return Ok(());
+    }
+    lock_profile(path).map(drop)
+}
+
+/// The browser profile of a launched driver.
+#[derive(Debug)]
+enum Profile {
+    /// A fresh temporary folder, removed at shutdown; it also holds staged files.
+    Temporary(tempfile::TempDir),
+    /// The person's folder: locked while the browser runs, never removed. Staged files go to
+    /// `scratch`, a temporary folder removed at shutdown.
+    Persistent {
+        /// The lock (it knows the folder).
+        lock: ProfileLock,
+        /// The temporary folder for staged files.
+        scratch: tempfile::TempDir,
+    },
 }
 
 /// A running local driver: its watchdog (the group leader), endpoint and the browser profile.
@@ -108,7 +227,7 @@ pub(crate) struct DriverProcess {
     _lifeline: Option<tokio::process::ChildStdin>,
     group: Option<Pid>,
     url: Url,
-    profile: Option<tempfile::TempDir>,
+    profile: Option<Profile>,
 }
 
 impl DriverProcess {
@@ -126,10 +245,14 @@ impl DriverProcess {
         };
         let port = free_port()?;
         sweep_stale_profiles(&std::env::temp_dir());
-        let profile = tempfile::Builder::new()
+        let temporary = tempfile::Builder::new()
             .prefix(&format!("{PROFILE_PREFIX}{}-{}-", config.engine.as_str(), std::process::id()))
             .tempdir()
             .map_err(LaunchError::Profile)?;
+        let profile = match &config.profile {
+            Some(path) => Profile::Persistent { lock: lock_profile(path)?, scratch: temporary },
+            None => Profile::Temporary(temporary),
+        };
         let mut command = Command::new("sh");
         command.arg("-c").arg(WATCHDOG).arg("ghostlight-watchdog").arg(&driver_path);
         match config.engine {
@@ -168,10 +291,22 @@ impl DriverProcess {
 
     /// The browser profile directory (the Chromium `--user-data-dir` / Firefox `-profile`).
     pub(crate) fn profile_dir(&self) -> Option<&Path> {
-        self.profile.as_ref().map(tempfile::TempDir::path)
+        match self.profile.as_ref()? {
+            Profile::Temporary(dir) => Some(dir.path()),
+            Profile::Persistent { lock, .. } => Some(lock.path()),
+        }
     }
 
-    /// The watchdog's process id (also the driver's process group id).
+    /// A temporary folder removed at shutdown, for files the browser reads (staged uploads):
+    /// the temporary profile, or the scratch folder beside a persistent one.
+    pub(crate) fn scratch_dir(&self) -> Option<&Path> {
+        match self.profile.as_ref()? {
+            Profile::Temporary(dir) | Profile::Persistent { scratch: dir, .. } => Some(dir.path()),
+        }
+    }
+
+    /// The watchdog's process id (also the driver's process group id; for tests).
+    #[cfg(feature = "testing")]
     pub(crate) fn pid(&self) -> Option<u32> {
         self.child.id()
     }
@@ -218,13 +353,19 @@ impl DriverProcess {
         self.remove_profile();
     }
 
+    /// Remove the temporary folder (the profile, or the scratch folder beside a persistent
+    /// profile, which stays and is unlocked). Called after the browser was killed.
     fn remove_profile(&mut self) {
-        if let Some(profile) = self.profile.take() {
-            let path = profile.path().to_path_buf();
-            if profile.close().is_err() {
-                // A dying browser may still have been writing; one more try.
-                let _ = std::fs::remove_dir_all(path);
-            }
+        let temporary = match self.profile.take() {
+            Some(Profile::Temporary(dir)) => dir,
+            // The lock is released as it drops here, after the browser was killed.
+            Some(Profile::Persistent { scratch, .. }) => scratch,
+            None => return,
+        };
+        let path = temporary.path().to_path_buf();
+        if temporary.close().is_err() {
+            // A dying browser may still have been writing; one more try.
+            let _ = std::fs::remove_dir_all(path);
         }
     }
 }
@@ -237,15 +378,18 @@ impl Drop for DriverProcess {
 }
 
 /// Remove the profile folders under `dir` this adapter made for processes that are gone (a
-/// server killed before it could clean up). Folders of live processes, and anything that
-/// does not carry this adapter's name, are left alone.
+/// server killed before it could clean up). Folders of live processes, anything that does
+/// not carry this adapter's name, and any folder holding a persistent profile's
+/// [`PROFILE_LOCK_FILE`] (a person's profile that happens to carry such a name) are left
+/// alone.
 pub(crate) fn sweep_stale_profiles(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(owner) = name.to_str().and_then(profile_owner) else { continue };
         let alive = Path::new("/proc").join(owner.to_string()).exists();
-        if !alive && entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+        let persistent = entry.path().join(PROFILE_LOCK_FILE).exists();
+        if !alive && !persistent && entry.file_type().is_ok_and(|kind| kind.is_dir()) {
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }
@@ -269,6 +413,9 @@ pub(crate) fn capabilities(config: &WebDriverConfig, profile: Option<&Path>) -> 
     caps.insert("unhandledPromptBehavior".into(), json!({ "default": "ignore", "beforeUnload": "ignore" }));
     caps.insert("webSocketUrl".into(), json!(true));
     caps.insert("pageLoadStrategy".into(), json!("normal"));
+    if config.accept_insecure_certs {
+        caps.insert("acceptInsecureCerts".into(), json!(true));
+    }
     let browser = match &config.driver {
         DriverSource::Launch { browser_path, .. } => browser_path.clone(),
         DriverSource::Connect(_) => None,
@@ -288,6 +435,10 @@ pub(crate) fn capabilities(config: &WebDriverConfig, profile: Option<&Path>) -> 
                 args.push(format!("--user-data-dir={}", profile.display()));
             }
             args.push(format!("--window-size={width},{height}"));
+            if let Some(proxy) = &config.proxy {
+                args.extend(chromium_proxy_args(proxy));
+            }
+            args.extend(config.browser_args.iter().cloned());
             let mut options = Map::new();
             options.insert("args".into(), json!(args));
             if let Some(binary) = browser {
@@ -305,17 +456,79 @@ pub(crate) fn capabilities(config: &WebDriverConfig, profile: Option<&Path>) -> 
             if let Some(profile) = profile {
                 args.extend(["-profile".into(), profile.display().to_string()]);
             }
+            args.extend(config.browser_args.iter().cloned());
             let mut options = Map::new();
             options.insert("args".into(), json!(args));
             if let Some(binary) = browser {
                 options.insert("binary".into(), json!(binary));
             }
+            let prefs = match &config.proxy {
+                Some(proxy) => firefox_proxy_prefs(proxy),
+                None => firefox_no_proxy_prefs(),
+            };
+            options.insert("prefs".into(), Value::Object(prefs));
             caps.insert("browserName".into(), json!("firefox"));
             caps.insert("moz:firefoxOptions".into(), Value::Object(options));
         }
     }
     merge_extra(&mut caps, &config.extra_capabilities);
     caps
+}
+
+/// Chromium's proxy arguments: `--proxy-server=scheme://host:port` and, with bypass entries,
+/// `--proxy-bypass-list=a;b` (loopback bypasses the proxy anyway).
+fn chromium_proxy_args(proxy: &Proxy) -> Vec<String> {
+    let mut args = vec![format!("--proxy-server={proxy}")];
+    if !proxy.bypass.is_empty() {
+        args.push(format!("--proxy-bypass-list={}", proxy.bypass.join(";")));
+    }
+    args
+}
+
+/// Firefox's proxy type when no proxy is configured: its own default (the system's proxy
+/// settings).
+const FIREFOX_DEFAULT_PROXY_TYPE: u8 = 5;
+
+/// Firefox's preferences without a proxy: the default proxy type, written explicitly.
+/// geckodriver writes preferences into a persistent profile's `user.js` and leaves them there
+/// (0.37 does not restore the file at the end of a session), so a proxy one run set would
+/// stay in force in every later run of that profile unless each run says what it wants.
+fn firefox_no_proxy_prefs() -> Map<String, Value> {
+    let mut prefs = Map::new();
+    prefs.insert("network.proxy.type".into(), json!(FIREFOX_DEFAULT_PROXY_TYPE));
+    prefs
+}
+
+/// Firefox's proxy preferences (`network.proxy.*`, manual configuration): an HTTP proxy
+/// serves `http` and `https`; a SOCKS proxy serves everything (v5 resolves host names
+/// remotely). Bypass entries go to `no_proxies_on`, with `*.example.com` written as Firefox
+/// reads it (`.example.com`). Loopback bypasses the proxy anyway
+/// (`network.proxy.allow_hijacking_localhost` stays off).
+fn firefox_proxy_prefs(proxy: &Proxy) -> Map<String, Value> {
+    let mut prefs = Map::new();
+    prefs.insert("network.proxy.type".into(), json!(1));
+    match proxy.scheme {
+        ProxyScheme::Http | ProxyScheme::Https => {
+            for kind in ["http", "ssl"] {
+                prefs.insert(format!("network.proxy.{kind}"), json!(proxy.host));
+                prefs.insert(format!("network.proxy.{kind}_port"), json!(proxy.port));
+            }
+        }
+        ProxyScheme::Socks4 | ProxyScheme::Socks5 => {
+            let version = if proxy.scheme == ProxyScheme::Socks4 { 4 } else { 5 };
+            prefs.insert("network.proxy.socks".into(), json!(proxy.host));
+            prefs.insert("network.proxy.socks_port".into(), json!(proxy.port));
+            prefs.insert("network.proxy.socks_version".into(), json!(version));
+            prefs.insert("network.proxy.socks_remote_dns".into(), json!(version == 5));
+        }
+    }
+    let bypass: Vec<String> = proxy
+        .bypass
+        .iter()
+        .map(|entry| entry.strip_prefix('*').map_or_else(|| entry.clone(), str::to_owned))
+        .collect();
+    prefs.insert("network.proxy.no_proxies_on".into(), json!(bypass.join(", ")));
+    prefs
 }
 
 /// Merge the configured extra capabilities into `caps` (the rule is documented on
@@ -406,6 +619,12 @@ mod tests {
     }
 
     #[test]
+    fn firefox_without_a_proxy_says_so_for_a_profile_a_proxy_run_left_behind() {
+        let caps = capabilities(&WebDriverConfig::for_engine(Engine::Firefox), None);
+        assert_eq!(caps["moz:firefoxOptions"]["prefs"], json!({"network.proxy.type": 5}));
+    }
+
+    #[test]
     fn firefox_capabilities_carry_profile_size_and_binary() {
         let config = WebDriverConfig {
             driver: DriverSource::Launch { driver_path: None, browser_path: Some("/opt/ff".into()) },
@@ -438,6 +657,81 @@ mod tests {
         let args = options["args"].as_array().expect("args");
         assert!(args.contains(&json!("--headless=new")) && args.last() == Some(&json!("--lang=de")));
         assert_eq!(options["prefs"], json!({"intl.accept_languages": "de"}));
+    }
+
+    #[test]
+    fn launch_options_reach_both_engines_capabilities() {
+        let mut proxy = Proxy::parse("http://127.0.0.1:3128").expect("a proxy");
+        proxy.bypass = vec!["intranet.example".into(), "*.corp.example".into()];
+        let config = WebDriverConfig {
+            proxy: Some(proxy),
+            accept_insecure_certs: true,
+            browser_args: vec!["--lang=de".into()],
+            ..WebDriverConfig::default()
+        };
+        let caps = capabilities(&config, Some(Path::new("/srv/profile")));
+        assert_eq!(caps["acceptInsecureCerts"], json!(true));
+        let args = caps["goog:chromeOptions"]["args"].as_array().expect("args");
+        for expected in [
+            "--user-data-dir=/srv/profile",
+            "--proxy-server=http://127.0.0.1:3128",
+            "--proxy-bypass-list=intranet.example;*.corp.example",
+        ] {
+            assert!(args.contains(&json!(expected)), "{expected}: {args:?}");
+        }
+        assert_eq!(args.last(), Some(&json!("--lang=de")), "extra arguments come last");
+
+        let firefox =
+            WebDriverConfig { engine: Engine::Firefox, browser_args: vec!["-safe-mode".into()], ..config };
+        let caps = capabilities(&firefox, Some(Path::new("/srv/profile")));
+        assert_eq!(caps["acceptInsecureCerts"], json!(true));
+        let options = &caps["moz:firefoxOptions"];
+        assert_eq!(options["args"].as_array().and_then(|a| a.last()), Some(&json!("-safe-mode")));
+        let prefs = &options["prefs"];
+        assert_eq!(prefs["network.proxy.type"], json!(1));
+        assert_eq!(
+            (&prefs["network.proxy.http"], &prefs["network.proxy.http_port"]),
+            (&json!("127.0.0.1"), &json!(3128))
+        );
+        assert_eq!(
+            (&prefs["network.proxy.ssl"], &prefs["network.proxy.ssl_port"]),
+            (&json!("127.0.0.1"), &json!(3128))
+        );
+        assert_eq!(prefs["network.proxy.no_proxies_on"], json!("intranet.example, .corp.example"));
+
+        let socks = Proxy::parse("socks5://10.0.0.2:1080").expect("a proxy");
+        let prefs = firefox_proxy_prefs(&socks);
+        assert_eq!(prefs["network.proxy.socks_version"], json!(5));
+        assert_eq!(prefs["network.proxy.socks_remote_dns"], json!(true));
+        assert!(!WebDriverConfig::default().accept_insecure_certs);
+        assert!(!capabilities(&WebDriverConfig::default(), None).contains_key("acceptInsecureCerts"));
+    }
+
+    #[test]
+    fn a_persistent_profile_is_locked_once_and_never_swept() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let profile = dir.path().join("nested").join("profile");
+        assert!(check_profile(&profile).is_ok(), "a profile that does not exist yet is free");
+        let held = lock_profile(&profile).expect("the first lock");
+        assert!(profile.is_dir(), "the folder is created");
+        let again = lock_profile(&profile).expect_err("a second lock is refused");
+        let text = again.to_string();
+        assert!(matches!(again, ProfileError::InUse { holder: Some(pid), .. } if pid == std::process::id()));
+        assert!(
+            text.contains(&profile.display().to_string()) && text.contains("another Ghostlight server"),
+            "{text}"
+        );
+        assert!(check_profile(&profile).is_err());
+        drop(held);
+        assert!(check_profile(&profile).is_ok(), "released on drop");
+        // A person's profile carrying an adapter-like name in the temporary folder stays.
+        let lookalike = dir.path().join("ghostlight-chromium-999999999-mine");
+        drop(lock_profile(&lookalike).expect("a lock"));
+        sweep_stale_profiles(dir.path());
+        assert!(lookalike.exists(), "a persistent profile is never swept");
+        let file = dir.path().join("a-file");
+        std::fs::write(&file, "").expect("a file");
+        assert!(matches!(lock_profile(&file), Err(ProfileError::Folder { .. })));
     }
 
     #[test]

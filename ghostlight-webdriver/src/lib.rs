@@ -68,8 +68,22 @@
 //! - **Window size** comes from the browser arguments the adapter adds (`--window-size`,
 //!   `-width`/`-height`); a node that ignores them keeps its own size (`browser_window`
 //!   resize still works).
+//! - **Persistent profile.** [`WebDriverConfig::profile`] needs a driver the adapter launches
+//!   (it locks the folder locally); with [`DriverSource::Connect`] it is refused
+//!   ([`ConfigProblem::ProfileWithRemoteDriver`]).
 //!
 //! `tests/remote.rs` starts chromedriver on a free port and drives it this way.
+//!
+//! ## Launch options
+//!
+//! [`WebDriverConfig`] also carries a persistent [`profile`](WebDriverConfig::profile)
+//! (locked while the browser runs, never deleted), a [`Proxy`] with its bypass list, a CSS
+//! [`Viewport`] (the window is resized after the session starts until `innerWidth` ×
+//! `innerHeight` match), [`accept_insecure_certs`](WebDriverConfig::accept_insecure_certs),
+//! extra [`browser_args`](WebDriverConfig::browser_args) and [`Diagnostics::OnStart`] (console
+//! and network tracking connected with the session). [`WebDriverConfig::check`] says what
+//! cannot be used before anything starts; [`check_profile`] whether a profile is free.
+//! `tests/launch_options.rs` drives each against both engines.
 //!
 //! Module map: `config` (what to drive), `launch` (driver and browser processes),
 //! `session` (one WebDriver session and the adapter's per-session state), `errors` (driver
@@ -109,9 +123,12 @@ use ghostlight_core::port::{
 use tokio::sync::{Mutex, MutexGuard};
 
 pub use config::{
-    CHROMIUM_FLAGS, DEFAULT_WINDOW_HEIGHT, DEFAULT_WINDOW_WIDTH, DriverSource, Engine, NO_SANDBOX_FLAG,
-    RESERVED_CAPABILITIES, Sandbox, Startup, WebDriverConfig, runs_as_root,
+    CHROMIUM_FLAGS, ConfigProblem, DEFAULT_WINDOW_HEIGHT, DEFAULT_WINDOW_WIDTH, Diagnostics, DriverSource,
+    Engine, MAX_BROWSER_ARG_BYTES, MAX_BROWSER_ARGS, MAX_PROXY_BYPASS, MAX_PROXY_BYPASS_BYTES,
+    NO_SANDBOX_FLAG, PROFILE_LOCK_FILE, Proxy, ProxyScheme, RESERVED_ARGS, RESERVED_CAPABILITIES, Sandbox,
+    Startup, Viewport, WebDriverConfig, runs_as_root,
 };
+pub use launch::{ProfileError, check_profile};
 #[cfg(feature = "testing")]
 pub use testing::ProcessInfo;
 

@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use url::Url;
 
 use crate::commands::SessionCommand;
-use crate::config::{DriverSource, Engine, WebDriverConfig};
+use crate::config::{Diagnostics, DriverSource, Engine, Viewport, WebDriverConfig};
 use crate::errors::{self, Sent};
 use crate::launch::{self, DriverProcess};
 use crate::page;
@@ -100,6 +100,12 @@ impl Session {
             };
             PortError::launch_failed(failure, message)
         };
+        config.check().map_err(|problem| {
+            launch_failed(
+                LaunchCause::InvalidConfiguration,
+                format!("the browser could not be started: {problem}"),
+            )
+        })?;
         let process =
             match &config.driver {
                 DriverSource::Launch { .. } => Some(DriverProcess::launch(config).await.map_err(|e| {
@@ -152,9 +158,24 @@ impl Session {
             (Some(url), Engine::Chromium) => PromptWatch::start(url).await.ok(),
             _ => None,
         };
-        Ok(Session {
+        let evidence = match (&bidi_url, config.diagnostics) {
+            (Some(url), Diagnostics::OnStart) => match Tracker::connect(url, true).await {
+                Ok(tracker) => Some(tracker),
+                Err(error) => {
+                    // Not fatal: the first diagnostics call connects as it would on demand.
+                    tracing::warn!(detail = error.message(), "diagnostics could not start with the session");
+                    None
+                }
+            },
+            (None, Diagnostics::OnStart) => {
+                tracing::warn!("diagnostics cannot start with the session: the driver granted no BiDi URL");
+                None
+            }
+            (_, Diagnostics::OnDemand) => None,
+        };
+        let mut session = Session {
             bidi_url,
-            evidence: None,
+            evidence,
             prompts,
             client,
             engine: config.engine,
@@ -170,7 +191,56 @@ impl Session {
             headless: config.headless,
             process,
             repairs: RepairQueue::default(),
-        })
+        };
+        if let Some(viewport) = config.viewport
+            && let Err(error) = session.fit_viewport(viewport).await
+        {
+            // The session works at another size; geometry facts report what is observed.
+            tracing::warn!(
+                width = viewport.width,
+                height = viewport.height,
+                detail = error.message(),
+                "the configured viewport could not be set"
+            );
+        }
+        Ok(session)
+    }
+
+    /// Resize the current window so that its CSS viewport (`innerWidth` × `innerHeight`) is
+    /// `wanted`: measure how much the window adds around the viewport, set the outer size to
+    /// `wanted` plus that, and measure again (at most [`VIEWPORT_PASSES`] resizes). Tabs
+    /// opened later open in this window and share its size, so every tab gets the viewport.
+    async fn fit_viewport(&mut self, wanted: Viewport) -> PortResult<()> {
+        let target = (i64::from(wanted.width), i64::from(wanted.height));
+        for _ in 0..VIEWPORT_PASSES {
+            let inner = self.inner_size().await?;
+            if inner == target {
+                return Ok(());
+            }
+            let rect = self.command(SessionCommand::window_rect(), Sent::Read).await?;
+            let outer = |key: &str| rect.get(key).and_then(Value::as_f64).map_or(0, |v| v.round() as i64);
+            let width = u32::try_from(outer("width") + target.0 - inner.0).unwrap_or(wanted.width);
+            let height = u32::try_from(outer("height") + target.1 - inner.1).unwrap_or(wanted.height);
+            self.command(SessionCommand::set_window_size(width, height), Sent::Act).await?;
+        }
+        match self.inner_size().await? {
+            inner if inner == target => Ok(()),
+            (width, height) => Err(PortError::new(
+                PortErrorKind::Other,
+                format!("the viewport stayed {width}x{height} after resizing the window"),
+            )),
+        }
+    }
+
+    /// The current window's `innerWidth` and `innerHeight`.
+    async fn inner_size(&mut self) -> PortResult<(i64, i64)> {
+        let value = self.execute(VIEWPORT_SCRIPT, Vec::new(), Sent::Read).await?;
+        let sizes: Vec<i64> =
+            value.as_array().map(|l| l.iter().filter_map(Value::as_i64).collect()).unwrap_or_default();
+        match sizes.as_slice() {
+            &[width, height] => Ok((width, height)),
+            _ => Err(PortError::new(PortErrorKind::Other, "the browser answered an unexpected viewport")),
+        }
     }
 
     /// Close the session politely (bounded), then kill the driver and browser and remove the
@@ -236,10 +306,17 @@ impl Session {
         &self.client
     }
 
-    /// The driver process id and profile directory (local launches only).
+    /// The driver process id and profile directory (local launches only; for tests).
+    #[cfg(feature = "testing")]
     pub(crate) fn process_info(&self) -> Option<(u32, std::path::PathBuf)> {
         let process = self.process.as_ref()?;
         Some((process.pid()?, process.profile_dir()?.to_path_buf()))
+    }
+
+    /// A temporary folder of this session's browser, removed at shutdown, for files the
+    /// browser reads later (local launches only; never a persistent profile).
+    pub(crate) fn scratch_dir(&self) -> Option<&std::path::Path> {
+        self.process.as_ref()?.scratch_dir()
     }
 
     /// The [`TabRef`] of window `handle` in this session.
@@ -528,6 +605,13 @@ impl Session {
         self.client.windows().await.map(|_| ()).map_err(|e| errors::cmd(&e, Sent::Read))
     }
 }
+
+/// How many times [`Session::fit_viewport`] resizes the window at most (a later pass
+/// corrects an engine or window manager that did not take the first size exactly).
+const VIEWPORT_PASSES: usize = 3;
+
+/// The current window's CSS viewport.
+const VIEWPORT_SCRIPT: &str = "return [window.innerWidth, window.innerHeight];";
 
 fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)

@@ -348,6 +348,16 @@ pub(crate) fn launch_failure(failure: &LaunchFailure, doing: &str) -> Outcome {
             "this machine could not provide a loopback port or a profile folder".to_owned(),
             doctor.to_owned(),
         ),
+        LaunchCause::ProfileInUse => (
+            "its browser profile is in use by another Ghostlight server".to_owned(),
+            "stop the other Ghostlight server that uses the browser profile, or configure another profile"
+                .to_owned(),
+        ),
+        LaunchCause::InvalidConfiguration => (
+            format!("the {browser} configuration cannot be used as given"),
+            "fix the browser configuration (`ghostlight config check` and the server's log say what is wrong)"
+                .to_owned(),
+        ),
     };
     Outcome::read(format!("The browser could not start ({why}), so Ghostlight could not {doing}."))
         .with_status(Status::AttentionRequired)

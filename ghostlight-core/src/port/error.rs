@@ -136,6 +136,12 @@ crate::vocab::wire_choice! {
         SessionRefused => "session_refused",
         /// The machine could not provide a loopback port or a profile folder.
         HostResources => "host_resources",
+        /// The configured persistent browser profile is in use by another Ghostlight browser
+        /// (another server, or another session of the same HTTP server).
+        ProfileInUse => "profile_in_use",
+        /// The browser configuration cannot be used as given (e.g. an option the engine does
+        /// not support).
+        InvalidConfiguration => "invalid_configuration",
     }
 }
 

@@ -1,5 +1,6 @@
 //! `diagnostics`: console and network evidence of a tab, read from the session's
-//! [`Tracker`] (`watch/evidence.rs` holds what is filed and how), connected on first use.
+//! [`Tracker`] (`watch/evidence.rs` holds what is filed and how), connected with the session
+//! (`Diagnostics::OnStart`) or on first use.
 
 use std::sync::{Arc, Mutex};
 
@@ -37,7 +38,9 @@ async fn tracker(s: &mut Session) -> PortResult<Arc<Mutex<Store>>> {
             "the driver did not grant a WebDriver BiDi connection (webSocketUrl)",
         ));
     };
-    let tracker = Tracker::connect(&url).await?;
+    // On demand (or again, after a connection opened with the session closed): evidence
+    // before this moment is gone, which the first query of each tab says.
+    let tracker = Tracker::connect(&url, false).await?;
     let store = tracker.store();
     *s.evidence() = Some(tracker);
     Ok(store)

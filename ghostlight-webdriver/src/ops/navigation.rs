@@ -128,9 +128,11 @@ async fn load_failure(s: &mut Session) -> Option<NetworkFailure> {
 /// The probe that reads a browser error page's code (see the script's header).
 const LOAD_FAILURE_FN: &str = include_str!("../scripts/load_failure.js");
 
-/// A browser's load-failure code as core's closed category (Chromium's `ERR_…` names,
-/// Firefox's `about:neterror` codes, `certerror:…` for Firefox's certificate page).
+/// A browser's load-failure code as core's closed category (Chromium's `ERR_…` names, which
+/// its certificate interstitial writes `net::ERR_CERT_…`; Firefox's `about:neterror` codes,
+/// `certerror:…` for Firefox's certificate page).
 pub(crate) fn network_failure(code: &str) -> NetworkFailure {
+    let code = code.strip_prefix("net::").unwrap_or(code);
     let (certificate, code) = match code.strip_prefix("certerror:") {
         Some(rest) => (true, rest),
         None => (false, code),
@@ -320,6 +322,7 @@ mod tests {
             ("ERR_CONNECTION_RESET", NetworkError::ConnectionReset),
             ("netTimeout", NetworkError::TimedOut),
             ("ERR_CERT_AUTHORITY_INVALID", NetworkError::Tls),
+            ("net::ERR_CERT_AUTHORITY_INVALID", NetworkError::Tls),
             ("certerror:SEC_ERROR_UNKNOWN_ISSUER", NetworkError::Tls),
             ("ERR_UNSAFE_PORT", NetworkError::PortBlocked),
             ("deniedPortAccess", NetworkError::PortBlocked),
@@ -334,5 +337,6 @@ mod tests {
             network_failure("certerror:SEC_ERROR_UNKNOWN_ISSUER").browser_code,
             "SEC_ERROR_UNKNOWN_ISSUER"
         );
+        assert_eq!(network_failure("net::ERR_CERT_DATE_INVALID").browser_code, "ERR_CERT_DATE_INVALID");
     }
 }

@@ -36,7 +36,9 @@
 //!   decimal string; a page's `next_cursor` is the last entry it returned when truncated,
 //!   else the tab's newest entry (so a later call with it answers only newer evidence). A
 //!   cursor that is not a number this tab handed out is [`PortErrorKind::InvalidInput`].
-//!   `tracking_started` is true on the first call for a tab (on a connection).
+//!   `tracking_started` is true on the first call for a tab (on a connection), except on a
+//!   connection opened with the session (`Diagnostics::OnStart`): that one has watched every
+//!   tab since it was created, so no call starts tracking.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -88,9 +90,10 @@ pub(crate) struct Tracker {
 
 impl Tracker {
     /// Connect to the session's BiDi `url`, subscribe for all contexts and seed the frames
-    /// that already exist.
-    pub(crate) async fn connect(url: &Url) -> PortResult<Tracker> {
-        let store = Arc::new(Mutex::new(Store::default()));
+    /// that already exist. `from_start`: the connection opens with the session, before any
+    /// tab the adapter opens, so every tab's evidence is complete from its creation.
+    pub(crate) async fn connect(url: &Url, from_start: bool) -> PortResult<Tracker> {
+        let store = Arc::new(Mutex::new(Store { from_start, ..Store::default() }));
         let filing = Arc::clone(&store);
         let mut bidi =
             Bidi::connect(url, Box::new(move |method, params| lock(&filing).ingest(method, params))).await?;
@@ -172,6 +175,8 @@ pub(crate) struct Store {
     seen_set: HashSet<(String, u64)>,
     /// Events filed so far (the clock of [`TabLog::touched`]).
     ticks: u64,
+    /// Tracking started with the session: no query starts it.
+    from_start: bool,
 }
 
 impl Store {
@@ -212,7 +217,7 @@ impl Store {
         query: &DiagnosticsQuery,
         after: Option<u64>,
     ) -> PortResult<DiagnosticsPage> {
-        let tracking_started = self.tracked.insert(handle.to_owned());
+        let tracking_started = self.tracked.insert(handle.to_owned()) && !self.from_start;
         let empty = TabLog::default();
         let log = self.tabs.get(handle).unwrap_or(&empty);
         let after = after.unwrap_or(0);
@@ -603,6 +608,21 @@ mod tests {
             let error = parse_cursor(Some(garbage)).expect_err(garbage);
             assert_eq!(error.kind(), PortErrorKind::InvalidInput);
         }
+    }
+
+    #[test]
+    fn tracking_from_the_start_never_starts_on_a_call() {
+        let mut store = Store { from_start: true, ..Store::default() };
+        log(&mut store, "T", "error", "during the load");
+        let page = store
+            .query("T", &query(DiagnoseSource::Both, DiagnoseDetail::Problems, None, 10), None)
+            .expect("answers");
+        assert!(!page.tracking_started);
+        assert_eq!(page.entries.len(), 1);
+        let other = store
+            .query("U", &query(DiagnoseSource::Both, DiagnoseDetail::Problems, None, 10), None)
+            .expect("answers");
+        assert!(!other.tracking_started && other.entries.is_empty());
     }
 
     #[test]

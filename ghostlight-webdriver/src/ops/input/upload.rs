@@ -88,7 +88,7 @@ async fn to_input(
             (paths.clone(), local_sizes(paths).await?)
         }
         UploadFiles::Inline(files) => {
-            let Some((_, profile)) = s.process_info() else {
+            let Some(profile) = s.scratch_dir().map(std::path::Path::to_path_buf) else {
                 return Err(PortError::new(
                     PortErrorKind::Unsupported,
                     "inline files need a browser this adapter launched (they are staged in its profile)",
