@@ -102,7 +102,12 @@ if [ "${GHOSTLIGHT_TEST_SKIP_LINT:-0}" != 1 ]; then
 
     # The four published crates package and build from their packages alone (crates.io index).
     begin package
-    cargo publish --workspace --dry-run --allow-dirty --quiet
+    # Cargo treats a registry package of a given name and version as immutable: it reuses an
+    # earlier extraction of its temporary local registry and earlier builds of those packages.
+    # Drop both, so a re-run verifies today's sources (a fresh machine has neither).
+    rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/ghostlight-*
+    rm -rf target/publish-check/debug/.fingerprint/ghostlight-* target/publish-check/debug/deps/*ghostlight*
+    CARGO_TARGET_DIR=target/publish-check cargo publish --workspace --dry-run --allow-dirty --quiet
 fi
 
 # ---- build and test -------------------------------------------------------------------------
