@@ -99,7 +99,15 @@ pub(crate) async fn go(
     let before = s.page_state().await?;
     s.set_page_load_timeout(first_wait(s.engine(), timeout)).await?;
     let sent = s.command(SessionCommand::navigate(url), Sent::Act).await;
-    match settle(s, &before, sent.map(drop), deadline, prompt, Expect::Load).await {
+    let settled = match settle(s, &before, sent.map(drop), deadline, prompt, Expect::Load).await {
+        // Firefox's transient `about:blank` between two documents is not a web destination:
+        // wait past it, within the call's deadline.
+        Ok(page) if page.url.as_str() == "about:blank" && url.as_str() != "about:blank" => {
+            wait_for_page(s, &page, deadline, prompt).await
+        }
+        other => other,
+    };
+    match settled {
         // Chromium shows some failures (a blocked port) as a loaded error page, which the
         // page read that ended the wait recognised: only then is the code probed.
         Ok(page) if !s.read_error_page() => Ok(page),
