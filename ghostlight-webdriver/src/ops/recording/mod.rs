@@ -167,6 +167,32 @@ struct Recording {
     expiry: Option<JoinHandle<()>>,
 }
 
+impl Recording {
+    /// A recording of window `handle` (tab `tab`, session `session`) that starts now, empty.
+    fn new(tab: TabRef, gate: Gate, session: u64, handle: String) -> Self {
+        Recording {
+            tab,
+            gate,
+            session,
+            handle,
+            skipped: 0,
+            phase: Phase::Recording,
+            frames: Vec::new(),
+            captured: 0,
+            frame_bytes: 0,
+            width: 0,
+            height: 0,
+            started: Instant::now(),
+            stopped: None,
+            stop_reason: None,
+            gif: None,
+            wake: Arc::new(Notify::new()),
+            capture: None,
+            expiry: None,
+        }
+    }
+}
+
 impl Drop for Recording {
     fn drop(&mut self) {
         for task in [self.capture.take(), self.expiry.take()].into_iter().flatten() {
@@ -249,26 +275,7 @@ pub(crate) async fn start(
         }
         book.next += 1;
         let number = book.next;
-        let recording = Recording {
-            tab: tab.clone(),
-            gate: gate.clone(),
-            skipped: 0,
-            session: s.number(),
-            handle: handle.clone(),
-            phase: Phase::Recording,
-            frames: Vec::new(),
-            captured: 0,
-            frame_bytes: 0,
-            width: 0,
-            height: 0,
-            started: Instant::now(),
-            stopped: None,
-            stop_reason: None,
-            gif: None,
-            wake: Arc::new(Notify::new()),
-            capture: None,
-            expiry: None,
-        };
+        let recording = Recording::new(tab.clone(), gate.clone(), s.number(), handle.clone());
         book.recordings.insert(number, recording);
         number
     };
@@ -766,26 +773,7 @@ mod tests {
     }
 
     fn recording() -> Recording {
-        Recording {
-            tab: TabRef::new("1:w"),
-            gate: Gate::open(),
-            skipped: 0,
-            session: 1,
-            handle: "w".into(),
-            phase: Phase::Recording,
-            frames: Vec::new(),
-            captured: 0,
-            frame_bytes: 0,
-            width: 0,
-            height: 0,
-            started: Instant::now(),
-            stopped: None,
-            stop_reason: None,
-            gif: None,
-            wake: Arc::new(Notify::new()),
-            capture: None,
-            expiry: None,
-        }
+        Recording::new(TabRef::new("1:w"), Gate::open(), 1, "w".into())
     }
 
     #[test]
