@@ -4,7 +4,8 @@
 # real headless browsers, then a libFuzzer smoke run of every fuzz target. Idempotent: with
 # everything present the install phase takes a second.
 #
-# Installs when missing: Chromium + chromedriver and Firefox ESR (Debian packages; as root, else
+# Installs when missing: Chromium + chromedriver, Firefox ESR, openssl and `script` (Debian
+# packages; as root, else
 # through sudo), geckodriver and cargo-fuzz (`cargo install`), and the official MCP Python SDK in a
 # virtual environment at .venv-mcp (the real MCP client the end-to-end tests drive the server
 # with). At the end (also after a failure) it prints the wall time of each phase.
@@ -63,6 +64,8 @@ command -v chromedriver >/dev/null || packages+=(chromium-driver)
 command -v firefox-esr >/dev/null || packages+=(firefox-esr)
 python3 -c "import ensurepip" >/dev/null 2>&1 || packages+=(python3-venv)
 command -v c++ >/dev/null || packages+=(g++)  # libFuzzer is C++
+command -v openssl >/dev/null || packages+=(openssl)  # the self-signed HTTPS server of launch tests
+command -v script >/dev/null || packages+=(bsdutils)  # a pseudo-terminal for the CLI progress test
 if [ "${#packages[@]}" -gt 0 ]; then
     echo "installing ${packages[*]}" >&2
     as_root apt-get update -qq
