@@ -5,8 +5,7 @@
 # everything present the install phase takes a second.
 #
 # Installs when missing: Chromium + chromedriver, Firefox ESR, openssl and `script` (Debian
-# packages; as root, else
-# through sudo), geckodriver and cargo-fuzz (`cargo install`), and the official MCP Python SDK in a
+# packages; as root, else through sudo), geckodriver and cargo-fuzz (`cargo install`), and the official MCP Python SDK in a
 # virtual environment at .venv-mcp (the real MCP client the end-to-end tests drive the server
 # with). At the end (also after a failure) it prints the wall time of each phase.
 #
