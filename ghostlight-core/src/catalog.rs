@@ -7,11 +7,10 @@ use serde_json::{Map, Value, json};
 use crate::authority::{HostPattern, HostPatternError};
 use crate::capability::{Capability, CapabilitySet};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer};
+use crate::facts::{Fact, render_output_schema};
 use crate::request::{Call, Request, Restrictions};
 use crate::schema::strict::{NotStrict, render_strict_input_schema};
-use crate::schema::{
-    Fact, Field, RESTRICT_CAPABILITIES, RESTRICT_HOSTS, render_input_schema, render_output_schema,
-};
+use crate::schema::{Field, RESTRICT_CAPABILITIES, RESTRICT_HOSTS, render_input_schema};
 use crate::tools::{self, Tool};
 
 macro_rules! declare_tool_names {
@@ -131,9 +130,9 @@ impl ToolDeclaration {
     }
 
     /// Where an envelope's `facts` depart from this tool's output schema (a wrong type, or an
-    /// undeclared member); empty when they fit. See `crate::schema::fact_mismatches`.
+    /// undeclared member); empty when they fit. See `crate::facts::fact_mismatches`.
     pub fn fact_mismatches(&self, facts: &Map<String, Value>) -> Vec<String> {
-        crate::schema::fact_mismatches(self.facts, facts)
+        crate::facts::fact_mismatches(self.facts, facts)
     }
 
     /// The declaration as MCP `tools/list` carries it.

@@ -88,6 +88,7 @@ mod catalog;
 mod decode;
 mod envelope;
 mod executor;
+mod facts;
 mod handles;
 mod language;
 mod limits;

@@ -16,8 +16,9 @@
 //! which the executor raises after the browser reports a credential-class target, is
 //! [`CredentialHandoff`] (status `attention_required`).
 
+use crate::facts::{common, detail, put};
 use crate::vocab::CredentialClass;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use url::Url;
 
 use super::classify::{Constraint, Destination, Requirement};
@@ -216,32 +217,32 @@ impl Blocked {
     /// `missing_capabilities`, or `host` with the matching `rule`, or the tab's governed `url`).
     pub fn facts(&self) -> Map<String, Value> {
         let mut facts = Map::new();
-        facts.insert("reason".into(), json!(self.reason_code()));
-        facts.insert("tool".into(), json!(self.tool.as_str()));
+        put(&mut facts, common::REASON, self.reason_code());
+        put(&mut facts, detail::TOOL, self.tool.as_str());
         if let Some(decider) = self.decided_by() {
-            facts.insert("decided_by".into(), json!(decider.as_str()));
+            put(&mut facts, detail::DECIDED_BY, decider.as_str());
         }
         match self.reason.as_ref() {
             BlockReason::Capability { capability, missing, .. } => {
-                facts.insert("capability".into(), json!(capability.as_str()));
+                put(&mut facts, detail::CAPABILITY, capability.as_str());
                 let missing: Vec<&str> = missing.iter().map(Capability::as_str).collect();
-                facts.insert("missing_capabilities".into(), json!(missing));
+                put(&mut facts, detail::MISSING_CAPABILITIES, missing);
             }
             BlockReason::TabClose { .. } | BlockReason::DestinationNotWeb => {}
             BlockReason::Destination { site, verdict } => {
-                facts.insert("host".into(), json!(site.to_string()));
+                put(&mut facts, common::HOST, site.to_string());
                 insert_rule(&mut facts, verdict);
             }
             BlockReason::TabOutside { site, verdict, url } => {
-                facts.insert("host".into(), json!(site.to_string()));
+                put(&mut facts, common::HOST, site.to_string());
                 insert_rule(&mut facts, verdict);
-                facts.insert("url".into(), json!(url.as_str()));
+                put(&mut facts, detail::URL, url.as_str());
             }
             BlockReason::TabNotWeb { url } | BlockReason::FrameNotWeb { url } => {
-                facts.insert("url".into(), json!(url.as_str()));
+                put(&mut facts, detail::URL, url.as_str());
             }
             BlockReason::FrameOutside { site, verdict } => {
-                facts.insert("host".into(), json!(site.to_string()));
+                put(&mut facts, common::HOST, site.to_string());
                 insert_rule(&mut facts, verdict);
             }
         }
@@ -270,7 +271,7 @@ fn host_clause(verdict: &HostVerdict, with_rule: bool) -> String {
 
 fn insert_rule(facts: &mut Map<String, Value>, verdict: &HostVerdict) {
     if let Some(rule) = &verdict.rule {
-        facts.insert("rule".into(), json!(rule.to_string()));
+        put(facts, detail::RULE, rule.to_string());
     }
 }
 
@@ -321,14 +322,14 @@ impl CredentialHandoff {
     /// when known.
     pub fn facts(&self) -> Map<String, Value> {
         let mut facts = Map::new();
-        facts.insert("reason".into(), json!("credential_handoff"));
-        facts.insert("tool".into(), json!(self.tool.as_str()));
-        facts.insert("credential".into(), json!(self.class.as_str()));
+        put(&mut facts, common::REASON, "credential_handoff");
+        put(&mut facts, detail::TOOL, self.tool.as_str());
+        put(&mut facts, detail::CREDENTIAL, self.class.as_str());
         if let Some(site) = &self.site {
-            facts.insert("host".into(), json!(site.to_string()));
+            put(&mut facts, common::HOST, site.to_string());
         }
         if let Some(target) = &self.target {
-            facts.insert("target".into(), json!(target.as_str()));
+            put(&mut facts, detail::TARGET, target.as_str());
         }
         facts
     }

@@ -322,8 +322,8 @@ mod tests {
     use crate::authority::host::HostPattern;
     use crate::authority::layers::AuthorityLayers;
     use crate::catalog::ToolName;
+    use crate::facts::{Fact, FactType};
     use crate::request::Restrictions;
-    use crate::schema::{Fact, FactType};
 
     fn explained(authority: &CompiledAuthority, restrictions: &Restrictions) -> Value {
         let explanation = authority.snapshot(restrictions).explain();

@@ -139,7 +139,7 @@ fn output_schemas_are_envelopes() {
             ["invocation", "status", "effect", "readiness", "repeat_safe", "summary", "facts", "next_steps"]
         );
         let facts = schema["properties"]["facts"]["properties"].as_object().map(Map::len).unwrap_or(0);
-        assert!(facts > crate::schema::COMMON_FACTS.len(), "{} declares no facts", declaration.name);
+        assert!(facts > crate::facts::common::COMMON_FACTS.len(), "{} declares no facts", declaration.name);
     }
 }
 

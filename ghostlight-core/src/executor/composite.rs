@@ -35,9 +35,11 @@ use crate::language::count;
 use crate::limits::FLOW_CAPTURE_BUDGET_BYTES;
 use crate::request::Request;
 use crate::tools::Tool;
+use crate::tools::flow::facts as flow_facts;
 use crate::tools::flow::{ChildError, FlowChild, FlowRequest, FlowStep, OnError, ReferenceProblem};
 use crate::tools::navigate::Destination;
 use crate::tools::sequence::SequenceRequest;
+use crate::tools::sequence::facts as sequence_facts;
 
 use super::outcome::{Attachment, Outcome};
 use super::progress::StepProgress;
@@ -240,7 +242,10 @@ pub(crate) async fn sequence(run: &Run<'_>, request: &SequenceRequest) -> Outcom
     let lease = match run.lease(request.tab()).await {
         Ok(lease) => lease,
         Err(refusal) => {
-            return refusal.fact("completed_steps", 0).fact("total_steps", total).fact("steps", json!([]));
+            return refusal
+                .fact(sequence_facts::COMPLETED_STEPS, 0)
+                .fact(sequence_facts::TOTAL_STEPS, total)
+                .fact(sequence_facts::STEPS, json!([]));
         }
     };
     let mut children: Vec<ChildRun> = Vec::with_capacity(total);
@@ -303,16 +308,21 @@ pub(crate) async fn sequence(run: &Run<'_>, request: &SequenceRequest) -> Outcom
     }
 
     let mut outcome = assemble(summary, totals, &mut children)
-        .fact("tab", lease.handle().as_str())
-        .fact("completed_steps", completed)
-        .fact("total_steps", total)
-        .fact("steps", Value::Array(rows));
+        .fact(sequence_facts::TAB, lease.handle().as_str())
+        .fact(sequence_facts::COMPLETED_STEPS, completed)
+        .fact(sequence_facts::TOTAL_STEPS, total)
+        .fact(sequence_facts::STEPS, Value::Array(rows));
     if let Some((index, reason)) = stopped_at {
         let action = request.steps.get(index).map_or("", |step| step.action.as_str());
-        outcome = outcome.fact("stopped_at", json!({"index": index + 1, "action": action, "reason": reason}));
+        outcome = outcome.fact(
+            sequence_facts::STOPPED_AT,
+            json!({"index": index + 1, "action": action, "reason": reason}),
+        );
     }
     if timed_out {
-        outcome = outcome.fact("reason", TIMEOUT).fact("timeout_ms", request.timeout_ms);
+        outcome = outcome
+            .fact(sequence_facts::REASON, TIMEOUT)
+            .fact(sequence_facts::TIMEOUT_MS, request.timeout_ms);
     }
     // The host the summary names: the failing step's (its sentence is repeated), else the tab's.
     let named_host = failed
@@ -321,7 +331,7 @@ pub(crate) async fn sequence(run: &Run<'_>, request: &SequenceRequest) -> Outcom
         })
         .or(host);
     if let Some(host) = named_host {
-        outcome = outcome.fact("host", host);
+        outcome = outcome.fact(sequence_facts::HOST, host);
     }
     outcome.next_steps = next_steps;
     outcome
@@ -377,7 +387,7 @@ fn tab_refusal(request: &Request, flow_tab: Option<&Arc<TabSlot>>) -> Option<Out
         )
         .next(OTHER_TAB);
         return Some(match flow_tab {
-            Some(slot) => refusal.fact("tab", slot.handle.as_str()),
+            Some(slot) => refusal.fact(flow_facts::TAB, slot.handle.as_str()),
             None => refusal,
         });
     }
@@ -391,7 +401,7 @@ fn tab_refusal(request: &Request, flow_tab: Option<&Arc<TabSlot>>) -> Option<Out
                 flow_tab.handle
             ),
         )
-        .fact("tab", flow_tab.handle.as_str())
+        .fact(flow_facts::TAB, flow_tab.handle.as_str())
         .next(OTHER_TAB)
     })
 }
@@ -407,7 +417,7 @@ const NAME_EARLIER_STEP: &str =
 /// The failure of a step whose reference did not resolve (the problem never shows a value).
 fn reference_failure(step: &FlowStep, problem: &ReferenceProblem) -> Outcome {
     Outcome::failed(UNRESOLVED_REFERENCE, problem.to_string())
-        .fact("tool", step.tool.as_str())
+        .fact(flow_facts::TOOL, step.tool.as_str())
         .next(CHECK_REFERENCE)
 }
 
@@ -426,9 +436,9 @@ fn decode_failure(step: &FlowStep, error: &DecodeError) -> Outcome {
             error.kind().code()
         ),
     )
-    .fact("pointer", error.pointer().shown().as_ref())
-    .fact("rule", error.kind().code())
-    .fact("tool", step.tool.as_str())
+    .fact(flow_facts::POINTER, error.pointer().shown().as_ref())
+    .fact(flow_facts::RULE, error.kind().code())
+    .fact(flow_facts::TOOL, step.tool.as_str())
     .next(format!("Point the reference at a value that {} accepts in that field.", step.tool.as_str()))
 }
 
@@ -472,10 +482,10 @@ pub(crate) async fn flow(run: &Run<'_>, request: &FlowRequest) -> Outcome {
         Ok(binding) => binding,
         Err(refusal) => {
             return refusal
-                .fact("completed", 0)
-                .fact("total", total)
-                .fact("stopped", true)
-                .fact("steps", json!([]));
+                .fact(flow_facts::COMPLETED, 0)
+                .fact(flow_facts::TOTAL, total)
+                .fact(flow_facts::STOPPED, true)
+                .fact(flow_facts::STEPS, json!([]));
         }
     };
 
@@ -577,22 +587,22 @@ pub(crate) async fn flow(run: &Run<'_>, request: &FlowRequest) -> Outcome {
     }
 
     let mut outcome = assemble(summary, totals, &mut children)
-        .fact("completed", completed)
-        .fact("total", total)
-        .fact("stopped", ran < total)
-        .fact("ran", ran)
-        .fact("steps", Value::Array(rows));
+        .fact(flow_facts::COMPLETED, completed)
+        .fact(flow_facts::TOTAL, total)
+        .fact(flow_facts::STOPPED, ran < total)
+        .fact(flow_facts::RAN, ran)
+        .fact(flow_facts::STEPS, Value::Array(rows));
     if unsuccessful > 0 {
-        outcome = outcome.fact("unsuccessful", unsuccessful);
+        outcome = outcome.fact(flow_facts::UNSUCCESSFUL, unsuccessful);
     }
     if capture.omitted > 0 {
-        outcome = outcome.fact("envelopes_omitted", capture.omitted);
+        outcome = outcome.fact(flow_facts::ENVELOPES_OMITTED, capture.omitted);
     }
     if let Some(binding) = &binding {
-        outcome = outcome.fact("tab", binding.slot.handle.as_str());
+        outcome = outcome.fact(flow_facts::TAB, binding.slot.handle.as_str());
     }
     if timed_out {
-        outcome = outcome.fact("reason", TIMEOUT).fact("timeout_ms", request.timeout_ms);
+        outcome = outcome.fact(flow_facts::REASON, TIMEOUT).fact(flow_facts::TIMEOUT_MS, request.timeout_ms);
     }
     outcome.next_steps = next_steps;
     outcome
@@ -677,16 +687,16 @@ fn dry_run(run: &Run<'_>, request: &FlowRequest) -> Outcome {
         ),
     };
     let mut outcome = Outcome::read(summary)
-        .fact("completed", 0)
-        .fact("total", total)
-        .fact("stopped", false)
-        .fact("dry_run", true)
-        .fact("steps", Value::Array(rows));
+        .fact(flow_facts::COMPLETED, 0)
+        .fact(flow_facts::TOTAL, total)
+        .fact(flow_facts::STOPPED, false)
+        .fact(flow_facts::DRY_RUN, true)
+        .fact(flow_facts::STEPS, Value::Array(rows));
     if !problems.is_empty() {
-        outcome = outcome.fact("not_admitted", problems.len());
+        outcome = outcome.fact(flow_facts::NOT_ADMITTED, problems.len());
     }
     if deferred > 0 {
-        outcome = outcome.fact("deferred_steps", deferred);
+        outcome = outcome.fact(flow_facts::DEFERRED_STEPS, deferred);
     }
     outcome.next_steps = next_steps;
     outcome

@@ -17,9 +17,8 @@
 //!   authority), what earlier legs delivered stays and is reported: the refusal's status with
 //!   effect `partial` ([`stopped_midway`]).
 
-use serde_json::json;
-
 use crate::envelope::Effect;
+use crate::facts::detail;
 use crate::port::{ElementRef, FocusedElement};
 use crate::selector::Role;
 
@@ -104,6 +103,6 @@ pub(crate) fn focus_moved(done: &str, withheld: usize, host: &str) -> Outcome {
         ),
     )
     .with_effect(effect)
-    .fact("withheld_keys", json!(withheld))
+    .fact(detail::WITHHELD_KEYS, withheld)
     .next("Call browser_inspect to see which control has focus now, then name the one to use.")
 }

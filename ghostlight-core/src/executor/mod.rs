@@ -40,11 +40,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use futures::future::{Either, select};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::authority::{AuditRecord, AuditSink, CompiledAuthority};
 use crate::catalog::{ToolName, decode_call};
 use crate::envelope::{Effect, Envelope, Status};
+use crate::facts::detail;
 use crate::handles::{Handle, HandleKind};
 use crate::port::BrowserPort;
 use crate::request::Request;
@@ -368,9 +369,9 @@ fn finish(outcome: Outcome, invocation: &Handle) -> ToolResult {
 /// rule in facts.
 pub(crate) fn invalid_arguments(tool: ToolName, error: &crate::decode::DecodeError) -> Outcome {
     Outcome::failed("invalid_arguments", format!("Invalid arguments for {}: {error}.", tool.as_str()))
-        .fact("pointer", error.pointer().shown().as_ref())
-        .fact("rule", error.kind().code())
-        .fact("tool", tool.as_str())
+        .fact(detail::POINTER, error.pointer().shown().as_ref())
+        .fact(detail::RULE, error.kind().code())
+        .fact(detail::TOOL, tool.as_str())
 }
 
 fn cancelled_outcome(tool: ToolName, dispatched: bool) -> Outcome {
@@ -388,7 +389,7 @@ fn cancelled_outcome(tool: ToolName, dispatched: bool) -> Outcome {
     Outcome::read(summary)
         .with_status(Status::Cancelled)
         .with_effect(effect)
-        .fact("tool", json!(tool.as_str()))
+        .fact(detail::TOOL, tool.as_str())
 }
 
 /// Authorize statically, then run the tool. Shared by direct calls and composite children.

@@ -10,6 +10,7 @@ use serde_json::{Map, Value, json};
 use crate::authority::{CredentialHandoff, Refusal, Site};
 use crate::catalog::ToolName;
 use crate::envelope::{Effect, Envelope, Readiness, Status};
+use crate::facts::{FactKey, IntoFact, common, detail};
 use crate::handles::Handle;
 use crate::language::{bound_visible, target_phrase};
 use crate::limits::{NEXT_STEPS_MAX, SUMMARY_CHARS};
@@ -109,14 +110,15 @@ impl Outcome {
         self
     }
 
-    pub(crate) fn fact(mut self, key: &str, value: impl Into<Value>) -> Self {
-        self.facts.insert(key.to_owned(), value.into());
+    /// Add (or replace) the fact `key`; its kind fixes the values it accepts.
+    pub(crate) fn fact<K>(mut self, key: FactKey<K>, value: impl IntoFact<K>) -> Self {
+        self.facts.insert(key.name().to_owned(), value.into_fact());
         self
     }
 
     /// Add a fact unless the outcome already has one of that name (a refusal's own `host`).
-    pub(crate) fn or_fact(mut self, key: &str, value: impl Into<Value>) -> Self {
-        self.facts.entry(key.to_owned()).or_insert_with(|| value.into());
+    pub(crate) fn or_fact<K>(mut self, key: FactKey<K>, value: impl IntoFact<K>) -> Self {
+        self.facts.entry(key.name().to_owned()).or_insert_with(|| value.into_fact());
         self
     }
 
@@ -213,7 +215,7 @@ pub(crate) fn port_failure(error: &PortError, doing: &str, engine: &str, timeout
                 if let Some(name) = by.name.as_deref().and_then(crate::language::normalize_name) {
                     covering.insert("name".into(), json!(name));
                 }
-                outcome = outcome.fact("obstructed_by", Value::Object(covering));
+                outcome = outcome.fact(detail::OBSTRUCTED_BY, Value::Object(covering));
             }
             outcome
         }
@@ -228,13 +230,13 @@ pub(crate) fn port_failure(error: &PortError, doing: &str, engine: &str, timeout
             let mut outcome =
                 Outcome::failed("timeout", format!("Timed out{bound} trying to {doing}{tail}."));
             if let Some(ms) = timeout_ms {
-                outcome = outcome.fact("timeout_ms", ms);
+                outcome = outcome.fact(detail::TIMEOUT_MS, ms);
             }
             outcome
         }
         PortErrorKind::Unsupported => {
             Outcome::failed("unsupported", format!("This browser ({engine}) cannot {doing}."))
-                .fact("engine", engine)
+                .fact(detail::ENGINE, engine)
         }
         PortErrorKind::InvalidInput => Outcome::failed(
             "invalid_input",
@@ -251,8 +253,8 @@ pub(crate) fn port_failure(error: &PortError, doing: &str, engine: &str, timeout
                 "network_error",
                 format!("Could not {doing}: {}{shown}; nothing was loaded.", network_phrase(error_code)),
             )
-            .fact("network_error", error_code.as_str())
-            .fact("browser_code", code)
+            .fact(detail::NETWORK_ERROR, error_code.as_str())
+            .fact(detail::BROWSER_CODE, code)
             .next("Check the URL, or that the site is up and reachable from this browser, then try again.")
         }
         PortErrorKind::TooLarge => {
@@ -264,10 +266,10 @@ pub(crate) fn port_failure(error: &PortError, doing: &str, engine: &str, timeout
                         size.width, size.height, size.max_side, size.max_pixels
                     ),
                 )
-                .fact("width", size.width)
-                .fact("height", size.height)
-                .fact("max_side", size.max_side)
-                .fact("max_pixels", size.max_pixels),
+                .fact(detail::WIDTH, size.width)
+                .fact(detail::HEIGHT, size.height)
+                .fact(detail::MAX_SIDE, size.max_side)
+                .fact(detail::MAX_PIXELS, size.max_pixels),
                 None => Outcome::failed(
                     "capture_too_large",
                     format!("Did not {doing}: it is too large for one image."),
@@ -361,10 +363,10 @@ pub(crate) fn launch_failure(failure: &LaunchFailure, doing: &str) -> Outcome {
     };
     Outcome::read(format!("The browser could not start ({why}), so Ghostlight could not {doing}."))
         .with_status(Status::AttentionRequired)
-        .fact("reason", "browser_not_started")
-        .fact("cause", cause.as_str())
-        .fact("driver", driver.as_str())
-        .fact("browser", browser.as_str())
+        .fact(common::REASON, "browser_not_started")
+        .fact(detail::CAUSE, cause.as_str())
+        .fact(detail::DRIVER, driver.as_str())
+        .fact(common::BROWSER, browser.as_str())
         .next(format!("Ask the user to {next}, then repeat the call."))
 }
 
@@ -379,10 +381,10 @@ pub(crate) fn startup_refusal(refusal: &StartupRefusal) -> Outcome {
                  installed, then repeat the call.",
                 or_list(browsers)
             ))
-            .fact("reason", "browser_startup_manual")
-            .fact("browsers", json!(browsers));
+            .fact(common::REASON, "browser_startup_manual")
+            .fact(common::BROWSERS, browsers);
             if let [one] = browsers.as_slice() {
-                outcome = outcome.fact("browser", one.as_str());
+                outcome = outcome.fact(common::BROWSER, one.as_str());
             }
             outcome
         }
@@ -396,17 +398,17 @@ pub(crate) fn startup_refusal(refusal: &StartupRefusal) -> Outcome {
                 "No installed browser can connect to Ghostlight yet ({found}). Ask the user to run \
                  `ghostlight install`, then repeat the call."
             ))
-            .fact("reason", "browser_startup_manual")
-            .fact("browsers", json!(browsers));
+            .fact(common::REASON, "browser_startup_manual")
+            .fact(common::BROWSERS, browsers);
             if let [one] = browsers.as_slice() {
-                outcome = outcome.fact("browser", one.as_str());
+                outcome = outcome.fact(common::BROWSER, one.as_str());
             }
             outcome
         }
         StartupRefusal::OwnedElsewhere => attention(
             "Another Ghostlight installation owns the browser registration.".to_owned(),
         )
-        .fact("reason", "native_host_owned_elsewhere")
+        .fact(common::REASON, "native_host_owned_elsewhere")
         .next("Ask the user to run `ghostlight install` from the installation that should own the browsers."),
     };
     outcome.repeat_safe = false;

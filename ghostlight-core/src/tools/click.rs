@@ -1,14 +1,15 @@
 //! `browser_click`: click a current semantic target or a point in a current screenshot.
 
+use crate::facts::tool_facts;
 use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::Handle;
 use crate::limits;
-use crate::schema::{Fact, FactType, Field, FieldType};
+use crate::schema::{Field, FieldType};
 use crate::tools::common::{
-    LANDING, Location, OPENED_TABS, SELECTOR, TAB, TARGET, TIMEOUT_MS, VIEW, X, Y, read_location,
+    Location, SELECTOR, TAB, TARGET, TIMEOUT_MS, VIEW, X, Y, read_location,
     read_timeout,
 };
 use crate::vocab::MouseButton;
@@ -22,6 +23,15 @@ const BUTTON: Field = Field::optional(
 const CLICK_COUNT: Field =
     Field::optional("click_count", FieldType::Integer(limits::CLICK_COUNT), "Click count.");
 
+tool_facts! {
+    TAB: Str("tab", "Tab handle."),
+    TARGET: Str("target", "Target clicked, when a target was used."),
+    VIEW: Str("view", "View clicked, when a point was used."),
+    ACTIVATED: Bool("activated", "The click was delivered."),
+    LANDING: Json = crate::tools::common::LANDING,
+    OPENED_TABS: Json = crate::tools::common::OPENED_TABS,
+}
+
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Click,
@@ -29,14 +39,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     description: "Click a target, a named control, or a point in a screenshot.",
     fields: &[TARGET, SELECTOR, VIEW, X, Y, TAB, BUTTON, CLICK_COUNT, TIMEOUT_MS],
     example: r#"{"target":"target_1"}"#,
-    facts: &[
-        Fact::new("tab", FactType::String, "Tab handle."),
-        Fact::new("target", FactType::String, "Target clicked, when a target was used."),
-        Fact::new("view", FactType::String, "View clicked, when a point was used."),
-        Fact::new("activated", FactType::Boolean, "The click was delivered."),
-        LANDING,
-        OPENED_TABS,
-    ],
+    facts: facts::ALL,
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
 };
 

@@ -2,9 +2,11 @@
 //! view points.
 
 use crate::decode::{DecodeError, ObjectReader};
+use crate::facts::{Fact, FactType};
+use crate::facts::{FactKey, Json};
 use crate::handles::{Handle, HandleKind};
 use crate::limits;
-use crate::schema::{Fact, FactType, Field, FieldType};
+use crate::schema::{Field, FieldType};
 use crate::selector::Selector;
 
 /// Optional `tab` handle.
@@ -34,7 +36,7 @@ pub(crate) const Y: Field = Field::optional("y", FieldType::Integer(limits::COOR
 
 /// The `opened_tabs` fact of the tools that act on a page: tabs the page opened by itself
 /// (`window.open`, `target="_blank"`) while the call ran, now controlled under these handles.
-pub(crate) const OPENED_TABS: Fact = Fact::new(
+pub(crate) const OPENED_TABS: FactKey<Json> = FactKey::structured(
     "opened_tabs",
     FactType::ObjectArray(&[
         Fact::new("tab", FactType::String, "New tab handle."),
@@ -44,19 +46,9 @@ pub(crate) const OPENED_TABS: Fact = Fact::new(
     "Tabs the page opened while the call ran, if any.",
 );
 
-/// The `network_error` fact of a page load that failed (closed category).
-pub(crate) const NETWORK_ERROR: Fact = Fact::new(
-    "network_error",
-    FactType::String,
-    "Why the page did not load: name_not_resolved, connection_refused, connection_reset, timed_out, tls_error, port_blocked, offline, blocked or other.",
-);
-/// The `browser_code` fact of a page load that failed (the browser's own code).
-pub(crate) const BROWSER_CODE: Fact =
-    Fact::new("browser_code", FactType::String, "The browser's error code, e.g. ERR_NAME_NOT_RESOLVED.");
-
 /// The `landing` fact of the tools that may cause a navigation: the governed committed landing
 /// an action caused, if any.
-pub(crate) const LANDING: Fact = Fact::new(
+pub(crate) const LANDING: FactKey<Json> = FactKey::structured(
     "landing",
     FactType::Object(&[
         Fact::new("url", FactType::String, "Governed URL."),

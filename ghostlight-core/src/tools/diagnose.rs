@@ -1,12 +1,14 @@
 //! `browser_diagnose`: bounded console and network evidence for a controlled tab.
 
+use crate::facts::tool_facts;
 use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::Handle;
 use crate::limits::{DIAGNOSE_CURSOR_CHARS, DIAGNOSE_LIMIT, DIAGNOSE_MATCH_CHARS};
-use crate::schema::{Fact, FactType, Field, FieldType};
+use crate::facts::{Fact, FactType};
+use crate::schema::{Field, FieldType};
 use crate::tools::common::TAB;
 use crate::vocab::WireChoice;
 use crate::vocab::{DiagnoseDetail, DiagnoseSource};
@@ -27,7 +29,7 @@ const AFTER: Field =
     Field::optional("after", FieldType::Text(DIAGNOSE_CURSOR_CHARS), "Cursor from a previous result.");
 const LIMIT: Field = Field::optional("limit", FieldType::Integer(DIAGNOSE_LIMIT), "Most entries.");
 
-const ENTRY: [Fact; 7] = [
+const ENTRY_MEMBERS: [Fact; 7] = [
     Fact::new("source", FactType::String, "console or network."),
     Fact::new("level", FactType::String, "Console level, or request outcome."),
     Fact::new("text", FactType::NullableString, "Bounded console text."),
@@ -37,6 +39,23 @@ const ENTRY: [Fact; 7] = [
     Fact::new("problem", FactType::Boolean, "Counts as a problem."),
 ];
 
+tool_facts! {
+    TAB: Str("tab", "Tab handle."),
+    ENTRIES: Json(
+        "entries",
+        FactType::ObjectArray(&super::ENTRY_MEMBERS),
+        "Ordered bounded evidence (untrusted page content)."
+    ),
+    NEXT_CURSOR: NullableStr("next_cursor", "Pass as after to continue."),
+    TRUNCATED: Bool("truncated", "More entries matched than returned."),
+    EVICTED: Int("evicted", "Entries dropped from the bounded buffer."),
+    HOST_FILTERED: Int("host_filtered", "Entries withheld by host policy."),
+    TRACKING_STARTED: Bool("tracking_started", "This call enabled observation; reproduce if needed."),
+    ENTRY_COUNT: Int("entry_count", "Entries returned."),
+    PROBLEM_COUNT: Int("problem_count", "Problem entries returned."),
+    PROBLEM_COUNTS: Json("problem_counts", FactType::Any, "Problem entries by kind."),
+}
+
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Diagnose,
@@ -44,23 +63,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     description: "Read a tab's recent console and network problems (or all events) in bounded pages.",
     fields: &[TAB, SOURCE, DETAIL, MATCH, AFTER, LIMIT],
     example: "{}",
-    facts: &[
-        Fact::new("tab", FactType::String, "Tab handle."),
-        Fact::new(
-            "entries",
-            FactType::ObjectArray(&ENTRY),
-            "Ordered bounded evidence (untrusted page content).",
-        ),
-        Fact::new("next_cursor", FactType::NullableString, "Pass as after to continue."),
-        Fact::new("truncated", FactType::Boolean, "More entries matched than returned."),
-        Fact::new("evicted", FactType::Integer, "Entries dropped from the bounded buffer."),
-        Fact::new("host_filtered", FactType::Integer, "Entries withheld by host policy."),
-        Fact::new(
-            "tracking_started",
-            FactType::Boolean,
-            "This call enabled observation; reproduce if needed.",
-        ),
-    ],
+    facts: facts::ALL,
     annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: true },
 };
 

@@ -2,14 +2,15 @@
 
 use std::fmt;
 
+use crate::facts::tool_facts;
 use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::Handle;
 use crate::limits::DIALOG_TEXT_CHARS;
-use crate::schema::{Fact, FactType, Field, FieldType};
-use crate::tools::common::{OPENED_TABS, TAB};
+use crate::schema::{Field, FieldType};
+use crate::tools::common::TAB;
 use crate::vocab::WireChoice;
 use crate::vocab::wire_choice;
 
@@ -35,6 +36,16 @@ const ACTION: Field = Field::required(
 const TEXT: Field =
     Field::optional("text", FieldType::Text(DIALOG_TEXT_CHARS), "Prompt answer (respond only).").sensitive();
 
+tool_facts! {
+    TAB: Str("tab", "Tab handle."),
+    DIALOG_TYPE: NullableStr("dialog_type", "alert, confirm, prompt or beforeunload."),
+    PRESENT: Bool("present", "A dialog is blocking the tab."),
+    ACCEPTED: Bool("accepted", "The dialog was accepted."),
+    HANDLED: Bool("handled", "The dialog was resolved."),
+    LANDING: Json = crate::tools::common::LANDING,
+    OPENED_TABS: Json = crate::tools::common::OPENED_TABS,
+}
+
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Dialog,
@@ -42,14 +53,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     description: "Report, accept, dismiss or answer the JavaScript dialog blocking a tab.",
     fields: &[ACTION, TEXT, TAB],
     example: r#"{"action":"status"}"#,
-    facts: &[
-        Fact::new("tab", FactType::String, "Tab handle."),
-        Fact::new("dialog_type", FactType::NullableString, "alert, confirm, prompt or beforeunload."),
-        Fact::new("present", FactType::Boolean, "A dialog is blocking the tab."),
-        Fact::new("accepted", FactType::Boolean, "The dialog was accepted."),
-        Fact::new("handled", FactType::Boolean, "The dialog was resolved."),
-        OPENED_TABS,
-    ],
+    facts: facts::ALL,
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
 };
 

@@ -1,14 +1,14 @@
 //! `browser_drag`: drag one semantic target to another, or between two points in a current
 //! screenshot.
 
+use crate::facts::tool_facts;
 use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::{Handle, HandleKind};
 use crate::limits;
-use crate::schema::{Fact, FactType, Field, FieldType};
-use crate::tools::common::{LANDING, OPENED_TABS};
+use crate::schema::{Field, FieldType};
 use crate::tools::common::{TAB, TIMEOUT_MS, TargetRef, VIEW, read_target, read_timeout};
 
 const SOURCE_TARGET: Field =
@@ -23,6 +23,16 @@ const START_X: Field = Field::optional("start_x", FieldType::Integer(limits::COO
 const START_Y: Field = Field::optional("start_y", FieldType::Integer(limits::COORDINATE), "Start image y.");
 const END_X: Field = Field::optional("end_x", FieldType::Integer(limits::COORDINATE), "End image x.");
 const END_Y: Field = Field::optional("end_y", FieldType::Integer(limits::COORDINATE), "End image y.");
+
+tool_facts! {
+    TAB: Str("tab", "Tab handle."),
+    DRAGGED: Bool("dragged", "The drag was delivered."),
+    SOURCE_TARGET: Str("source_target", "Source target handle, when targets were used."),
+    DESTINATION_TARGET: Str("destination_target", "Destination target handle, when targets were used."),
+    VIEW: Str("view", "View of the points, when points were used."),
+    LANDING: Json = crate::tools::common::LANDING,
+    OPENED_TABS: Json = crate::tools::common::OPENED_TABS,
+}
 
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
@@ -43,12 +53,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
         TIMEOUT_MS,
     ],
     example: r#"{"source_target":"target_1","destination_target":"target_2"}"#,
-    facts: &[
-        Fact::new("tab", FactType::String, "Tab handle."),
-        Fact::new("dragged", FactType::Boolean, "The drag was delivered."),
-        LANDING,
-        OPENED_TABS,
-    ],
+    facts: facts::ALL,
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
 };
 

@@ -5,14 +5,16 @@
 
 use std::fmt;
 
+use crate::facts::tool_facts;
 use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader};
 use crate::handles::Handle;
 use crate::limits;
-use crate::schema::{Fact, FactType, Field, FieldType};
-use crate::tools::common::{LANDING, OPENED_TABS, TAB, TIMEOUT_MS, read_timeout};
+use crate::facts::{Fact, FactType};
+use crate::schema::{Field, FieldType};
+use crate::tools::common::{TAB, TIMEOUT_MS, read_timeout};
 
 const SCRIPT: Field =
     Field::required("script", FieldType::Text(limits::SCRIPT_CHARS), "JavaScript to run in the page.")
@@ -24,11 +26,29 @@ const MAX_RESULT_CHARS: Field = Field::optional(
 );
 
 /// Members of the `error` fact of a script that failed.
-const SCRIPT_ERROR: [Fact; 3] = [
+const SCRIPT_ERROR_MEMBERS: [Fact; 3] = [
     Fact::new("name", FactType::String, "The error's name, e.g. SyntaxError or TypeError (bounded)."),
     Fact::new("message", FactType::String, "The error's message (bounded)."),
     Fact::new("ran", FactType::Boolean, "false when the script did not compile (nothing ran)."),
 ];
+
+tool_facts! {
+    TAB: Str("tab", "Tab handle."),
+    VALUE: Json(
+        "value",
+        FactType::Any,
+        "The script's result, bounded."
+    ),
+    TRUNCATED: Bool("truncated", "The result was cut at max_result_chars."),
+    ERROR: Json(
+        "error",
+        FactType::Object(&super::SCRIPT_ERROR_MEMBERS),
+        "How the script failed, when it did."
+    ),
+    LANDING: Json = crate::tools::common::LANDING,
+    OPENED_TABS: Json = crate::tools::common::OPENED_TABS,
+    MAX_RESULT_CHARS: Int("max_result_chars", "The result bound (characters)."),
+}
 
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
@@ -37,14 +57,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     description: "Run JavaScript in the page: an expression or a body using return; promises are awaited. It may mutate or navigate, so prefer a semantic tool.",
     fields: &[SCRIPT, TAB, MAX_RESULT_CHARS, TIMEOUT_MS],
     example: r#"{"script":"document.title"}"#,
-    facts: &[
-        Fact::new("tab", FactType::String, "Tab handle."),
-        Fact::new("value", FactType::Any, "The script's result, bounded."),
-        Fact::new("truncated", FactType::Boolean, "The result was cut at max_result_chars."),
-        Fact::new("error", FactType::Object(&SCRIPT_ERROR), "How the script failed, when it did."),
-        LANDING,
-        OPENED_TABS,
-    ],
+    facts: facts::ALL,
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
 };
 

@@ -3,14 +3,14 @@
 use std::fmt;
 
 use crate::authority::Constraint;
+use crate::facts::tool_facts;
 use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer};
 use crate::handles::{Handle, HandleKind};
 use crate::limits;
-use crate::schema::{Fact, FactType, Field, FieldType};
-use crate::tools::common::{LANDING, OPENED_TABS};
+use crate::schema::{Field, FieldType};
 use crate::tools::common::{SELECTOR, TAB, TARGET, TIMEOUT_MS, TargetRef, read_target, read_timeout};
 use crate::vocab::FillValue;
 
@@ -34,6 +34,16 @@ const SUBMIT_TARGET: Field = Field::optional(
 const SUBMIT_SELECTOR: Field =
     Field::optional("submit_selector", FieldType::Selector, "Submit control by name.");
 
+tool_facts! {
+    TAB: Str("tab", "Tab handle."),
+    FILLED_COUNT: Int("filled_count", "Controls filled."),
+    SUBMITTED: Bool("submitted", "The submit control was activated."),
+    LANDING: Json = crate::tools::common::LANDING,
+    OPENED_TABS: Json = crate::tools::common::OPENED_TABS,
+    SUBMIT_TARGET: Str("submit_target", "Submit target clicked, if any."),
+    FIELD: Int("field", "1-based field a refusal or failure concerns."),
+}
+
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::FillForm,
@@ -41,13 +51,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     description: "Set form control values; submits only if asked. Use type_text when key events matter.",
     fields: &[FIELDS, SUBMIT_TARGET, SUBMIT_SELECTOR, TAB, TIMEOUT_MS],
     example: r#"{"fields":[{"target":"target_1","value":"Ada"}]}"#,
-    facts: &[
-        Fact::new("tab", FactType::String, "Tab handle."),
-        Fact::new("filled_count", FactType::Integer, "Controls filled."),
-        Fact::new("submitted", FactType::Boolean, "The submit control was activated."),
-        LANDING,
-        OPENED_TABS,
-    ],
+    facts: facts::ALL,
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
 };
 

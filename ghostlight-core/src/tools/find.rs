@@ -1,12 +1,14 @@
 //! `browser_find`: find current semantic targets by visible or accessible text.
 
+use crate::facts::tool_facts;
 use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader};
 use crate::handles::Handle;
 use crate::limits;
-use crate::schema::{Fact, FactType, Field, FieldType};
+use crate::facts::{Fact, FactType};
+use crate::schema::{Field, FieldType};
 use crate::tools::common::TAB;
 use crate::vocab::WireChoice;
 use crate::vocab::wire_choice;
@@ -33,13 +35,26 @@ const SCOPE: Field = Field::optional(
 const MAX_RESULTS: Field =
     Field::optional("max_results", FieldType::Integer(limits::FIND_MAX_RESULTS), "Most matches returned.");
 
-const MATCH: [Fact; 5] = [
+const MATCH_MEMBERS: [Fact; 5] = [
     Fact::new("target", FactType::String, "Fresh target handle."),
     Fact::new("role", FactType::String, "Closed semantic role."),
     Fact::new("name", FactType::String, "Bounded accessible name (\"\" when none)."),
     Fact::new("state", FactType::StringArray, "States such as checked or disabled."),
     Fact::new("credential", FactType::Boolean, "true for a credential-class control."),
 ];
+
+tool_facts! {
+    TAB: Str("tab", "Tab handle."),
+    DOCUMENT_GENERATION: Int("document_generation", "Document generation."),
+    COLUMNS: Strs("columns", "What each match row holds, in order."),
+    MATCHES: Json(
+        "matches",
+        FactType::Rows(&super::MATCH_MEMBERS),
+        "Ranked matches as rows, best first."
+    ),
+    COUNT: Int("count", "Matches returned."),
+    TRUNCATED: Bool("truncated", "More matches exist than returned."),
+}
 
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
@@ -48,12 +63,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     description: "Find targets by visible or accessible text; prefer it when the label is known.",
     fields: &[TEXT, TAB, SCOPE, MAX_RESULTS],
     example: r#"{"text":"Submit"}"#,
-    facts: &[
-        Fact::new("tab", FactType::String, "Tab handle."),
-        Fact::new("document_generation", FactType::Integer, "Document generation."),
-        Fact::new("columns", FactType::StringArray, "What each match row holds, in order."),
-        Fact::new("matches", FactType::Rows(&MATCH), "Ranked matches as rows, best first."),
-    ],
+    facts: facts::ALL,
     annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: true },
 };
 

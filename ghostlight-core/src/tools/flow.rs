@@ -11,6 +11,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::facts::tool_facts;
 use crate::tools::Tool;
 use crate::capability::CapabilitySet;
 use crate::catalog::{Annotations, ToolDeclaration, ToolName, decode_child};
@@ -18,7 +19,7 @@ use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer, json_ty
 use crate::handles::{Handle, HandleKind};
 use crate::limits::{ECHO_CHARS, FLOW_POINTER_CHARS, FLOW_STEP_ID_CHARS, FLOW_STEPS, FLOW_TOOL_NAME_CHARS};
 use crate::request::Request;
-use crate::schema::{Fact, FactType, Field, FieldType, RESTRICTIONS};
+use crate::schema::{Field, FieldType, RESTRICTIONS};
 use crate::tools::common::{TAB, TIMEOUT_MS, read_timeout};
 use crate::vocab::WireChoice;
 use crate::vocab::wire_choice;
@@ -64,20 +65,13 @@ const ON_ERROR: Field = Field::optional(
 const DRY_RUN: Field =
     Field::optional("dry_run", FieldType::Bool { default: Some(false) }, "Check and classify only.");
 
-/// The tool's declaration.
-pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
-    name: ToolName::Flow,
-    title: "Flow",
-    description: "Run named tool calls in order on one tab; a value may refer to an earlier result.",
-    fields: &[STEPS, ON_ERROR, DRY_RUN, TAB, TIMEOUT_MS],
-    example: r#"{"steps":[{"id":"open","tool":"browser_navigate","arguments":{"url":"https://example.com"}}]}"#,
-    facts: &[
-        Fact::new("completed", FactType::Integer, "Steps that succeeded."),
-        Fact::new("total", FactType::Integer, "Steps requested."),
-        Fact::new("stopped", FactType::Boolean, "The flow stopped before its last step."),
-        Fact::new(
-            "steps",
-            FactType::ObjectArray(&[
+tool_facts! {
+    COMPLETED: Int("completed", "Steps that succeeded."),
+    TOTAL: Int("total", "Steps requested."),
+    STOPPED: Bool("stopped", "The flow stopped before its last step."),
+    STEPS: Json(
+        "steps",
+        FactType::ObjectArray(&[
                 Fact::new("id", FactType::String, "Step name."),
                 Fact::new("tool", FactType::String, "Tool name."),
                 Fact::new("status", FactType::String, "The step's status."),
@@ -85,9 +79,24 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
                 Fact::new("capabilities", FactType::StringArray, "Capabilities the step requires."),
                 Fact::new("envelope", FactType::Any, "The step's envelope, while the budget allows."),
             ]),
-            "Per-step rows.",
-        ),
-    ],
+        "Per-step rows."
+    ),
+    RAN: Int("ran", "Steps that ran."),
+    UNSUCCESSFUL: Int("unsuccessful", "Steps that ran without succeeding."),
+    ENVELOPES_OMITTED: Int("envelopes_omitted", "Step envelopes left out past the capture budget."),
+    DRY_RUN: Bool("dry_run", "Decoded and classified only."),
+    NOT_ADMITTED: Int("not_admitted", "Steps that would be refused (dry run)."),
+    DEFERRED_STEPS: Int("deferred_steps", "Steps whose arguments wait on earlier results (dry run)."),
+}
+
+/// The tool's declaration.
+pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
+    name: ToolName::Flow,
+    title: "Flow",
+    description: "Run named tool calls in order on one tab; a value may refer to an earlier result.",
+    fields: &[STEPS, ON_ERROR, DRY_RUN, TAB, TIMEOUT_MS],
+    example: r#"{"steps":[{"id":"open","tool":"browser_navigate","arguments":{"url":"https://example.com"}}]}"#,
+    facts: facts::ALL,
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
 };
 
@@ -1288,7 +1297,21 @@ mod tests {
         assert_eq!(schema["properties"]["on_error"]["default"], "stop");
         assert_eq!(schema["properties"]["dry_run"]["default"], false);
         let facts: Vec<&str> = DECLARATION.facts.iter().map(|f| f.name).collect();
-        assert_eq!(facts, ["completed", "total", "stopped", "steps"]);
+        assert_eq!(
+            facts,
+            [
+                "completed",
+                "total",
+                "stopped",
+                "steps",
+                "ran",
+                "unsuccessful",
+                "envelopes_omitted",
+                "dry_run",
+                "not_admitted",
+                "deferred_steps"
+            ]
+        );
     }
 
     /// Flow steps decoded by the other tools' own decoders (read, fill_form, click, …).

@@ -1,12 +1,13 @@
 //! `browser_history`: move through history or reload.
 
+use crate::facts::tool_facts;
 use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::Handle;
-use crate::schema::{Fact, FactType, Field, FieldType};
-use crate::tools::common::{BROWSER_CODE, NETWORK_ERROR, TAB, TIMEOUT_MS, read_timeout};
+use crate::schema::{Field, FieldType};
+use crate::tools::common::{TAB, TIMEOUT_MS, read_timeout};
 use crate::vocab::WireChoice;
 use crate::vocab::wire_choice;
 
@@ -30,6 +31,20 @@ const ACTION: Field = Field::required(
 const BYPASS_CACHE: Field =
     Field::optional("bypass_cache", FieldType::Bool { default: Some(false) }, "Reload without cache.");
 
+tool_facts! {
+    TAB: Str("tab", "Tab handle."),
+    ACTION: Str("action", "The history move made."),
+    URL: Str("url", "Governed URL."),
+    TITLE: Str("title", "Bounded title."),
+    DOCUMENT_GENERATION: Int("document_generation", "Document generation."),
+    HTTP_STATUS: Int("http_status", "HTTP status of the page, when known."),
+    NETWORK_ERROR: Str = crate::facts::detail::NETWORK_ERROR,
+    BROWSER_CODE: Str = crate::facts::detail::BROWSER_CODE,
+    DIALOG_TYPE: Str("dialog_type", "The prompt blocking the move (beforeunload)."),
+    PRESENT: Bool("present", "A leave-page prompt is open."),
+    OUTSIDE_AUTHORITY: Bool("outside_authority", "The page reached is outside authority."),
+}
+
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::History,
@@ -37,16 +52,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     description: "Go back, go forward, or reload a tab.",
     fields: &[ACTION, TAB, BYPASS_CACHE, TIMEOUT_MS],
     example: r#"{"action":"back"}"#,
-    facts: &[
-        Fact::new("tab", FactType::String, "Tab handle."),
-        Fact::new("action", FactType::String, "The history move made."),
-        Fact::new("url", FactType::String, "Governed URL."),
-        Fact::new("title", FactType::String, "Bounded title."),
-        Fact::new("document_generation", FactType::Integer, "Document generation."),
-        Fact::new("http_status", FactType::Integer, "HTTP status of the page, when known."),
-        NETWORK_ERROR,
-        BROWSER_CODE,
-    ],
+    facts: facts::ALL,
     annotations: Annotations { read_only: false, destructive: false, idempotent: false, open_world: true },
 };
 

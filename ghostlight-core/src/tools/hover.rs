@@ -1,14 +1,21 @@
 //! `browser_hover`: hover a current semantic target or a point in a current screenshot.
 
+use crate::facts::tool_facts;
 use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::Handle;
-use crate::schema::{Fact, FactType};
 use crate::tools::common::{
     Location, SELECTOR, TAB, TARGET, TIMEOUT_MS, VIEW, X, Y, read_location, read_timeout,
 };
+
+tool_facts! {
+    TAB: Str("tab", "Tab handle."),
+    TARGET: Str("target", "Target hovered, when a target was used."),
+    VIEW: Str("view", "View hovered, when a point was used."),
+    HOVERED: Bool("hovered", "The pointer rests over the location."),
+}
 
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
@@ -17,12 +24,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     description: "Move the pointer over a target, a named control, or a point in a screenshot.",
     fields: &[TARGET, SELECTOR, VIEW, X, Y, TAB, TIMEOUT_MS],
     example: r#"{"target":"target_1"}"#,
-    facts: &[
-        Fact::new("tab", FactType::String, "Tab handle."),
-        Fact::new("target", FactType::String, "Target hovered, when a target was used."),
-        Fact::new("view", FactType::String, "View hovered, when a point was used."),
-        Fact::new("hovered", FactType::Boolean, "The pointer rests over the location."),
-    ],
+    facts: facts::ALL,
     annotations: Annotations { read_only: false, destructive: false, idempotent: true, open_world: true },
 };
 

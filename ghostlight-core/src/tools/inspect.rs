@@ -1,13 +1,15 @@
 //! `browser_inspect`: inspect semantic controls or page structure and return fresh target
 //! handles.
 
+use crate::facts::tool_facts;
 use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::{Handle, HandleKind};
 use crate::limits;
-use crate::schema::{Fact, FactType, Field, FieldType};
+use crate::facts::{Fact, FactType};
+use crate::schema::{Field, FieldType};
 use crate::tools::common::TAB;
 use crate::vocab::WireChoice;
 use crate::vocab::wire_choice;
@@ -43,7 +45,7 @@ const MAX_ITEMS: Field =
 
 /// Columns of an item row (scopes controls, structure, all); `depth` replaces `state` and
 /// `credential` in scope document (see the `columns` fact).
-const ITEM: [Fact; 5] = [
+const ITEM_MEMBERS: [Fact; 5] = [
     Fact::new("target", FactType::String, "Fresh target handle."),
     Fact::new("role", FactType::String, "Closed semantic role."),
     Fact::new("name", FactType::String, "Bounded accessible name (\"\" when none)."),
@@ -54,11 +56,31 @@ const ITEM: [Fact; 5] = [
     ),
     Fact::new("credential", FactType::Boolean, "true for a credential-class control."),
 ];
-const DIFF: [Fact; 3] = [
+const DIFF_MEMBERS: [Fact; 3] = [
     Fact::new("added", FactType::Integer, "Nodes added."),
     Fact::new("removed", FactType::Integer, "Nodes removed."),
     Fact::new("changed", FactType::Integer, "Nodes changed."),
 ];
+
+tool_facts! {
+    TAB: Str("tab", "Tab handle."),
+    DOCUMENT_GENERATION: Int("document_generation", "Document generation."),
+    COLUMNS: Strs("columns", "What each item row holds, in order."),
+    ITEMS: Json(
+        "items",
+        FactType::Rows(&super::ITEM_MEMBERS),
+        "Visible items as rows, bounded by max_items."
+    ),
+    SNAPSHOT: NullableStr("snapshot", "Snapshot handle (document scope)."),
+    DIFF: Json(
+        "diff",
+        FactType::Object(&super::DIFF_MEMBERS),
+        "Changes since the prior snapshot (document scope)."
+    ),
+    PREVIOUS_SNAPSHOT: Str("previous_snapshot", "The snapshot the diff compares with (document scope)."),
+    COUNT: Int("count", "Items returned."),
+    TRUNCATED: Bool("truncated", "More items exist than returned."),
+}
 
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
@@ -67,19 +89,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     description: "List controls or page structure with fresh target handles.",
     fields: &[TAB, SCOPE, ROOT, MAX_DEPTH, MAX_ITEMS],
     example: "{}",
-    facts: &[
-        Fact::new("tab", FactType::String, "Tab handle."),
-        Fact::new("document_generation", FactType::Integer, "Document generation."),
-        Fact::new("columns", FactType::StringArray, "What each item row holds, in order."),
-        Fact::new("items", FactType::Rows(&ITEM), "Visible items as rows, bounded by max_items."),
-        Fact::new("snapshot", FactType::NullableString, "Snapshot handle (document scope)."),
-        Fact::new("diff", FactType::Object(&DIFF), "Changes since the prior snapshot (document scope)."),
-        Fact::new(
-            "previous_snapshot",
-            FactType::String,
-            "The snapshot the diff compares with (document scope).",
-        ),
-    ],
+    facts: facts::ALL,
     annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: true },
 };
 

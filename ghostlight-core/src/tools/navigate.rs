@@ -1,12 +1,13 @@
 //! `browser_navigate`: navigate to a governed URL.
 
+use crate::facts::tool_facts;
 use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::Handle;
-use crate::schema::{Fact, FactType, Field, FieldType};
-use crate::tools::common::{BROWSER_CODE, NETWORK_ERROR, TAB, TIMEOUT_MS, read_timeout};
+use crate::schema::{Field, FieldType};
+use crate::tools::common::{TAB, TIMEOUT_MS, read_timeout};
 use crate::vocab::WireChoice;
 use crate::vocab::wire_choice;
 
@@ -42,6 +43,21 @@ const BEFOREUNLOAD: Field = Field::optional(
     "discard: accept this page's unsaved-change prompt.",
 );
 
+tool_facts! {
+    TAB: Str("tab", "Tab handle."),
+    URL: Str("url", "Governed URL."),
+    TITLE: Str("title", "Bounded title."),
+    CREATED: Bool("created", "A new tab was opened."),
+    REUSED: Bool("reused", "An existing same-host tab was adopted."),
+    DOCUMENT_GENERATION: Int("document_generation", "Document generation."),
+    HTTP_STATUS: Int("http_status", "HTTP status of the page, when known."),
+    NETWORK_ERROR: Str = crate::facts::detail::NETWORK_ERROR,
+    BROWSER_CODE: Str = crate::facts::detail::BROWSER_CODE,
+    REOPENED: Bool("reopened", "The closed tab was reopened under its handle."),
+    DIALOG_TYPE: Str("dialog_type", "The prompt blocking the move (beforeunload)."),
+    OUTSIDE_AUTHORITY: Bool("outside_authority", "The page reached is outside authority."),
+}
+
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Navigate,
@@ -49,17 +65,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     description: "Open a URL in a controlled tab (reusing a same-host tab unless told not to).",
     fields: &[URL, TAB, NEW_TAB, REUSE, BEFOREUNLOAD, TIMEOUT_MS],
     example: r#"{"url":"https://example.com"}"#,
-    facts: &[
-        Fact::new("tab", FactType::String, "Tab handle."),
-        Fact::new("url", FactType::String, "Governed URL."),
-        Fact::new("title", FactType::String, "Bounded title."),
-        Fact::new("created", FactType::Boolean, "A new tab was opened."),
-        Fact::new("reused", FactType::Boolean, "An existing same-host tab was adopted."),
-        Fact::new("document_generation", FactType::Integer, "Document generation."),
-        Fact::new("http_status", FactType::Integer, "HTTP status of the page, when known."),
-        NETWORK_ERROR,
-        BROWSER_CODE,
-    ],
+    facts: facts::ALL,
     annotations: Annotations { read_only: false, destructive: false, idempotent: false, open_world: true },
 };
 

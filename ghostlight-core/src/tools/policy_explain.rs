@@ -1,36 +1,64 @@
 //! `policy_explain`: the authority in force, as one compiled answer.
 
+use crate::facts::tool_facts;
 use crate::tools::Tool;
 use crate::capability::CapabilitySet;
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::Handle;
-use crate::schema::{Fact, FactType};
+use crate::facts::{Fact, FactType};
 
-const CAPABILITY_LINE: [Fact; 4] = [
+const CAPABILITY_LINE_MEMBERS: [Fact; 4] = [
     Fact::new("capability", FactType::String, "read, action, write or execute."),
     Fact::new("polarity", FactType::String, "allowed or denied."),
     Fact::new("layer", FactType::String, "The layer that decides it."),
     Fact::new("line", FactType::String, "The explaining sentence."),
 ];
 
-const RULE: [Fact; 3] = [
+const RULE_MEMBERS: [Fact; 3] = [
     Fact::new("layer", FactType::String, "Layer that authored the rule."),
     Fact::new("capability", FactType::NullableString, "Capability it governs, if one."),
     Fact::new("rule", FactType::String, "The rule, stated."),
 ];
 
-const SETTING: [Fact; 3] = [
+const SETTING_MEMBERS: [Fact; 3] = [
     Fact::new("name", FactType::String, "Setting name."),
     Fact::new("value", FactType::Any, "Setting value."),
     Fact::new("layer", FactType::String, "Layer that authored it."),
 ];
 
-const PROVENANCE: [Fact; 3] = [
+const PROVENANCE_MEMBERS: [Fact; 3] = [
     Fact::new("passport", FactType::NullableString, "Passport in force, if any."),
     Fact::new("issuer", FactType::NullableString, "Who issued it."),
     Fact::new("layers", FactType::StringArray, "Layers in force, in precedence order."),
 ];
+
+tool_facts! {
+    SITUATION: Str("situation", "One-sentence situation."),
+    CAPABILITIES: Json(
+        "capabilities",
+        FactType::ObjectArray(&super::CAPABILITY_LINE_MEMBERS),
+        "One line per capability."
+    ),
+    RULES: Json(
+        "rules",
+        FactType::ObjectArray(&super::RULE_MEMBERS),
+        "Rules behind those lines."
+    ),
+    SETTINGS: Json(
+        "settings",
+        FactType::ObjectArray(&super::SETTING_MEMBERS),
+        "Authored settings."
+    ),
+    CEILINGS: Strs("ceilings", "Permanent ceilings no layer can lift."),
+    STARTUP: Str("startup", "Browser startup posture."),
+    ORGANIZATION: NullableStr("organization", "Organization identity, if any."),
+    PROVENANCE: Json(
+        "provenance",
+        FactType::Object(&super::PROVENANCE_MEMBERS),
+        "Passport provenance."
+    ),
+}
 
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
@@ -39,16 +67,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     description: "Explain the authority in force: what is allowed, and why a call was refused.",
     fields: &[],
     example: "{}",
-    facts: &[
-        Fact::new("situation", FactType::String, "One-sentence situation."),
-        Fact::new("capabilities", FactType::ObjectArray(&CAPABILITY_LINE), "One line per capability."),
-        Fact::new("rules", FactType::ObjectArray(&RULE), "Rules behind those lines."),
-        Fact::new("settings", FactType::ObjectArray(&SETTING), "Authored settings."),
-        Fact::new("ceilings", FactType::StringArray, "Permanent ceilings no layer can lift."),
-        Fact::new("startup", FactType::String, "Browser startup posture."),
-        Fact::new("organization", FactType::NullableString, "Organization identity, if any."),
-        Fact::new("provenance", FactType::Object(&PROVENANCE), "Passport provenance."),
-    ],
+    facts: facts::ALL,
     annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: false },
 };
 

@@ -1,13 +1,13 @@
 //! `browser_press_key`: send one explicit keyboard action.
 
+use crate::facts::tool_facts;
 use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer, check_text};
 use crate::handles::Handle;
 use crate::limits::{self, CountBound};
-use crate::schema::{Fact, FactType, Field, FieldType};
-use crate::tools::common::{LANDING, OPENED_TABS};
+use crate::schema::{Field, FieldType};
 use crate::tools::common::{SELECTOR, TAB, TARGET, TargetRef, read_target};
 use crate::vocab::WireChoice;
 use crate::vocab::{Key, Modifier, NamedKey};
@@ -35,6 +35,17 @@ const MODIFIERS: Field = Field::optional(
     "Modifier keys held.",
 );
 
+tool_facts! {
+    TAB: Str("tab", "Tab handle."),
+    KEY: Str("key", "Key or key sequence pressed."),
+    PRESSED: Bool("pressed", "The keys were delivered."),
+    LANDING: Json = crate::tools::common::LANDING,
+    OPENED_TABS: Json = crate::tools::common::OPENED_TABS,
+    PRESSED_COUNT: Int("pressed_count", "Presses delivered."),
+    REPEAT: Int("repeat", "Presses requested."),
+    CHARACTER_KEYS: Int("character_keys", "Presses that would type characters."),
+}
+
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::PressKey,
@@ -42,13 +53,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     description: "Press a key or a short key sequence, optionally with modifiers. Use type_text for text.",
     fields: &[KEY, STROKES, REPEAT, MODIFIERS, TAB, TARGET, SELECTOR],
     example: r#"{"key":"Enter"}"#,
-    facts: &[
-        Fact::new("tab", FactType::String, "Tab handle."),
-        Fact::new("key", FactType::String, "Key or key sequence pressed."),
-        Fact::new("pressed", FactType::Boolean, "The keys were delivered."),
-        LANDING,
-        OPENED_TABS,
-    ],
+    facts: facts::ALL,
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
 };
 

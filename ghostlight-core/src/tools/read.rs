@@ -1,12 +1,13 @@
 //! `browser_read`: read useful bounded prose from a page or a target.
 
+use crate::facts::tool_facts;
 use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::Handle;
 use crate::limits;
-use crate::schema::{Fact, FactType, Field, FieldType};
+use crate::schema::{Field, FieldType};
 use crate::tools::common::{SELECTOR, TAB, TARGET, TargetRef, read_target};
 use crate::vocab::WireChoice;
 use crate::vocab::wire_choice;
@@ -29,6 +30,17 @@ const MODE: Field = Field::optional(
 const MAX_CHARS: Field =
     Field::optional("max_chars", FieldType::Integer(limits::READ_MAX_CHARS), "Most characters returned.");
 
+tool_facts! {
+    TAB: Str("tab", "Tab handle."),
+    URL: Str("url", "Governed URL."),
+    TITLE: Str("title", "Bounded title."),
+    TEXT: Str("text", "The text read."),
+    TRUNCATED: Bool("truncated", "The text was cut at max_chars."),
+    DOCUMENT_GENERATION: Int("document_generation", "Document generation."),
+    CHARACTERS: Int("characters", "Characters of the whole text."),
+    FRAMES: Int("frames", "Frames inside authority whose text follows the page's."),
+}
+
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Read,
@@ -36,14 +48,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     description: "Read page or target text; use inspect or find for action targets.",
     fields: &[TAB, TARGET, SELECTOR, MODE, MAX_CHARS],
     example: "{}",
-    facts: &[
-        Fact::new("tab", FactType::String, "Tab handle."),
-        Fact::new("url", FactType::String, "Governed URL."),
-        Fact::new("title", FactType::String, "Bounded title."),
-        Fact::new("text", FactType::String, "The text read."),
-        Fact::new("truncated", FactType::Boolean, "The text was cut at max_chars."),
-        Fact::new("document_generation", FactType::Integer, "Document generation."),
-    ],
+    facts: facts::ALL,
     annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: true },
 };
 

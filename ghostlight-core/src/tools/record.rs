@@ -1,11 +1,12 @@
 //! `browser_record`: a short memory-only GIF of browser work.
 
+use crate::facts::tool_facts;
 use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::{Handle, HandleKind};
-use crate::schema::{Fact, FactType, Field, FieldType};
+use crate::schema::{Field, FieldType};
 use crate::tools::common::{SELECTOR, TAB, TARGET, TargetRef, read_target};
 use crate::vocab::WireChoice;
 use crate::vocab::wire_choice;
@@ -39,6 +40,25 @@ const RECORDING: Field = Field::optional(
 const DOWNLOAD: Field =
     Field::optional("download", FieldType::Bool { default: Some(false) }, "Save: browser downloads the GIF.");
 
+tool_facts! {
+    RECORDING: Str("recording", "Recording handle."),
+    TAB: Str("tab", "Recorded tab."),
+    STATE: Str("state", "recording, stopped, discarded or expired."),
+    CAPTURE_DEADLINE_MS: NullableInt("capture_deadline_ms", "Milliseconds until capture stops itself."),
+    RETENTION_DEADLINE_MS: NullableInt("retention_deadline_ms", "Milliseconds until the frames are erased."),
+    STOP_REASON: NullableStr("stop_reason", "Why capture stopped."),
+    DURATION_MS: Int("duration_ms", "Exact replay duration."),
+    FRAMES: Int("frames", "Frames kept in the replay."),
+    CAPTURED_FRAMES: Int("captured_frames", "Frames captured."),
+    SKIPPED_FRAMES: Int("skipped_frames", "Frames not taken: the page was outside authority."),
+    BYTES: Int("bytes", "Encoded GIF size."),
+    WIDTH: Int("width", "Replay width (px)."),
+    HEIGHT: Int("height", "Replay height (px)."),
+    DELIVERY: NullableStr("delivery", "Where the replay went: client, download or attach."),
+    RECORDING_COUNT: Int("recording_count", "Recordings this session holds."),
+    RECORDINGS: Strs("recordings", "Recording handles this session holds."),
+}
+
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Record,
@@ -46,30 +66,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     description: "Record browser work as a short memory-only GIF: start, then save or discard.",
     fields: &[ACTION, TAB, RECORDING, TARGET, SELECTOR, DOWNLOAD],
     example: r#"{"action":"start"}"#,
-    facts: &[
-        Fact::new("recording", FactType::String, "Recording handle."),
-        Fact::new("tab", FactType::String, "Recorded tab."),
-        Fact::new("state", FactType::String, "recording, stopped, discarded or expired."),
-        Fact::new(
-            "capture_deadline_ms",
-            FactType::NullableInteger,
-            "Milliseconds until capture stops itself.",
-        ),
-        Fact::new(
-            "retention_deadline_ms",
-            FactType::NullableInteger,
-            "Milliseconds until the frames are erased.",
-        ),
-        Fact::new("stop_reason", FactType::NullableString, "Why capture stopped."),
-        Fact::new("duration_ms", FactType::Integer, "Exact replay duration."),
-        Fact::new("frames", FactType::Integer, "Frames kept in the replay."),
-        Fact::new("captured_frames", FactType::Integer, "Frames captured."),
-        Fact::new("skipped_frames", FactType::Integer, "Frames not taken: the page was outside authority."),
-        Fact::new("bytes", FactType::Integer, "Encoded GIF size."),
-        Fact::new("width", FactType::Integer, "Replay width (px)."),
-        Fact::new("height", FactType::Integer, "Replay height (px)."),
-        Fact::new("delivery", FactType::NullableString, "Where the replay went: client, download or attach."),
-    ],
+    facts: facts::ALL,
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: false },
 };
 

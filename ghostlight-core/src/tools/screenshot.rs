@@ -1,13 +1,14 @@
 //! `browser_screenshot`: capture the viewport, the full page, one target, or a magnified region
 //! of a current view. Every capture returns a view handle.
 
+use crate::facts::tool_facts;
 use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader};
 use crate::handles::Handle;
 use crate::limits;
-use crate::schema::{Fact, FactType, Field, FieldType};
+use crate::schema::{Field, FieldType};
 use crate::tools::common::{
     SELECTOR, TAB, TARGET, TIMEOUT_MS, TargetRef, VIEW, ViewPoint, X, Y, read_target, read_timeout,
 };
@@ -18,6 +19,19 @@ const WIDTH: Field = Field::optional("width", FieldType::Integer(limits::REGION_
 const HEIGHT: Field =
     Field::optional("height", FieldType::Integer(limits::REGION_SIZE), "Region height (px).");
 
+tool_facts! {
+    TAB: Str("tab", "Tab handle."),
+    VIEW: Str("view", "View handle for coordinates and regions."),
+    MIME_TYPE: Str("mime_type", "Image MIME type."),
+    WIDTH: Int("width", "Image width (px)."),
+    HEIGHT: Int("height", "Image height (px)."),
+    PARENT_VIEW: Str("parent_view", "View the region was cut from."),
+    X: Int("x", "Region left (px)."),
+    Y: Int("y", "Region top (px)."),
+    REGION_WIDTH: Int("region_width", "Region width (px)."),
+    REGION_HEIGHT: Int("region_height", "Region height (px)."),
+}
+
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Screenshot,
@@ -25,13 +39,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     description: "Capture the viewport, full page, a target, or a view region (view, x, y, width, height).",
     fields: &[TAB, FULL_PAGE, TARGET, SELECTOR, VIEW, X, Y, WIDTH, HEIGHT, TIMEOUT_MS],
     example: "{}",
-    facts: &[
-        Fact::new("tab", FactType::String, "Tab handle."),
-        Fact::new("view", FactType::String, "View handle for coordinates and regions."),
-        Fact::new("mime_type", FactType::String, "Image MIME type."),
-        Fact::new("width", FactType::Integer, "Image width (px)."),
-        Fact::new("height", FactType::Integer, "Image height (px)."),
-    ],
+    facts: facts::ALL,
     annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: true },
 };
 

@@ -1,13 +1,14 @@
 //! `browser_scroll`: scroll in a direction, reveal a semantic target, or turn the wheel at a
 //! point in a current screenshot.
 
+use crate::facts::tool_facts;
 use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader};
 use crate::handles::Handle;
 use crate::limits;
-use crate::schema::{Fact, FactType, Field, FieldType};
+use crate::schema::{Field, FieldType};
 use crate::tools::common::{
     SELECTOR, TAB, TARGET, TIMEOUT_MS, TargetRef, VIEW, ViewPoint, X, Y, read_target, read_timeout,
 };
@@ -51,6 +52,17 @@ const AMOUNT: Field = Field::optional(
 const TICKS: Field =
     Field::optional("ticks", FieldType::Integer(limits::SCROLL_TICKS), "Wheel ticks at view x,y.");
 
+tool_facts! {
+    TAB: Str("tab", "Tab handle."),
+    TARGET: Str("target", "Target revealed, when one was given."),
+    SCROLLED: Bool("scrolled", "The page or a container moved."),
+    OFFSET_X: Int("offset_x", "Observed horizontal scroll offset (px)."),
+    OFFSET_Y: Int("offset_y", "Observed vertical scroll offset (px)."),
+    DIRECTION: Str("direction", "Scroll direction."),
+    AMOUNT: Str("amount", "Scroll amount."),
+    TICKS: Int("ticks", "Wheel ticks."),
+}
+
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Scroll,
@@ -58,13 +70,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     description: "Scroll the page, reveal a target, or turn the wheel at a screenshot point.",
     fields: &[TARGET, SELECTOR, DIRECTION, AMOUNT, VIEW, X, Y, TICKS, TAB, TIMEOUT_MS],
     example: "{}",
-    facts: &[
-        Fact::new("tab", FactType::String, "Tab handle."),
-        Fact::new("target", FactType::String, "Target revealed, when one was given."),
-        Fact::new("scrolled", FactType::Boolean, "The page or a container moved."),
-        Fact::new("offset_x", FactType::Integer, "Observed horizontal scroll offset (px)."),
-        Fact::new("offset_y", FactType::Integer, "Observed vertical scroll offset (px)."),
-    ],
+    facts: facts::ALL,
     annotations: Annotations { read_only: false, destructive: false, idempotent: false, open_world: true },
 };
 

@@ -9,6 +9,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::facts::tool_facts;
 use crate::tools::Tool;
 use crate::capability::CapabilitySet;
 use crate::catalog::{Annotations, ToolDeclaration, ToolName, decode_child};
@@ -16,7 +17,7 @@ use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer, reads_a
 use crate::handles::Handle;
 use crate::limits::SEQUENCE_STEPS;
 use crate::request::Request;
-use crate::schema::{Fact, FactType, Field, FieldType};
+use crate::schema::{Field, FieldType};
 use crate::tools::common::{TAB, TIMEOUT_MS, read_timeout};
 use crate::tools::{click, fill_form, hover, press_key, scroll, type_text, wait};
 use crate::vocab::WireChoice;
@@ -207,6 +208,30 @@ const STEPS: Field = Field::required(
     "Steps, run in order.",
 );
 
+tool_facts! {
+    TAB: Str("tab", "Tab handle."),
+    COMPLETED_STEPS: Int("completed_steps", "Steps that succeeded."),
+    TOTAL_STEPS: Int("total_steps", "Steps requested."),
+    STEPS: Json(
+        "steps",
+        FactType::ObjectArray(&[
+                Fact::new("action", FactType::String, "The step's action."),
+                Fact::new("status", FactType::String, "The step's status."),
+                Fact::new("effect", FactType::String, "The step's effect."),
+            ]),
+        "Per-step outcomes, up to the first non-success."
+    ),
+    STOPPED_AT: Json(
+        "stopped_at",
+        FactType::Object(&[
+            Fact::new("index", FactType::Integer, "1-based step."),
+            Fact::new("action", FactType::String, "Step tool."),
+            Fact::new("reason", FactType::String, "Why it stopped."),
+        ]),
+        "The step that stopped the sequence, if any."
+    ),
+}
+
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Sequence,
@@ -214,20 +239,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     description: "Run page actions in order on one tab, stopping at the first failure.",
     fields: &[STEPS, TAB, TIMEOUT_MS],
     example: r#"{"steps":[{"action":"click","target":"target_1"},{"action":"wait","condition":"load_ready"}]}"#,
-    facts: &[
-        Fact::new("tab", FactType::String, "Tab handle."),
-        Fact::new("completed_steps", FactType::Integer, "Steps that succeeded."),
-        Fact::new("total_steps", FactType::Integer, "Steps requested."),
-        Fact::new(
-            "steps",
-            FactType::ObjectArray(&[
-                Fact::new("action", FactType::String, "The step's action."),
-                Fact::new("status", FactType::String, "The step's status."),
-                Fact::new("effect", FactType::String, "The step's effect."),
-            ]),
-            "Per-step outcomes, up to the first non-success.",
-        ),
-    ],
+    facts: facts::ALL,
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
 };
 
@@ -574,7 +586,7 @@ mod tests {
         let a = DECLARATION.annotations;
         assert_eq!((a.read_only, a.destructive, a.idempotent, a.open_world), (false, true, false, true));
         let facts: Vec<&str> = DECLARATION.facts.iter().map(|f| f.name).collect();
-        assert_eq!(facts, ["tab", "completed_steps", "total_steps", "steps"]);
+        assert_eq!(facts, ["tab", "completed_steps", "total_steps", "steps", "stopped_at"]);
         assert!(DECLARATION.description.len() <= 90);
     }
 

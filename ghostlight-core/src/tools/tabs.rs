@@ -1,12 +1,14 @@
 //! `browser_tabs`: list, focus, or close controlled tabs.
 
 use crate::authority::Constraint;
+use crate::facts::tool_facts;
 use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::{Handle, HandleKind};
-use crate::schema::{Fact, FactType, Field, FieldType};
+use crate::facts::{Fact, FactType};
+use crate::schema::{Field, FieldType};
 use crate::vocab::WireChoice;
 use crate::vocab::wire_choice;
 
@@ -31,13 +33,26 @@ const ACTION: Field = Field::required(
 /// shared description ("default: the only or active one") would mislead.
 const TAB: Field = Field::optional("tab", FieldType::Handle(HandleKind::Tab), "Tab to focus or close.");
 
-const TAB_ROW: [Fact; 5] = [
+const TAB_ROW_MEMBERS: [Fact; 5] = [
     Fact::new("tab", FactType::String, "Tab handle."),
     Fact::new("title", FactType::String, "Bounded title."),
     Fact::new("url", FactType::String, "Governed URL."),
     Fact::new("active", FactType::Boolean, "Selected in its window."),
     Fact::new("readiness", FactType::String, "Load readiness."),
 ];
+
+tool_facts! {
+    TABS: Json(
+        "tabs",
+        FactType::ObjectArray(&super::TAB_ROW_MEMBERS),
+        "Bound tabs (list)."
+    ),
+    TAB: Str("tab", "Focused or closed tab (focus, close)."),
+    ACTIVE: Bool("active", "The tab is selected (focus)."),
+    WINDOW_FOCUSED: Bool("window_focused", "Its window has focus (focus)."),
+    CLOSED: Bool("closed", "The tab was closed or already gone (close)."),
+    COUNT: Int("count", "Tabs listed (list)."),
+}
 
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
@@ -46,13 +61,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     description: "List, focus, or close controlled tabs.",
     fields: &[ACTION, TAB],
     example: r#"{"action":"list"}"#,
-    facts: &[
-        Fact::new("tabs", FactType::ObjectArray(&TAB_ROW), "Bound tabs (list)."),
-        Fact::new("tab", FactType::String, "Focused or closed tab (focus, close)."),
-        Fact::new("active", FactType::Boolean, "The tab is selected (focus)."),
-        Fact::new("window_focused", FactType::Boolean, "Its window has focus (focus)."),
-        Fact::new("closed", FactType::Boolean, "The tab was closed or already gone (close)."),
-    ],
+    facts: facts::ALL,
     annotations: Annotations { read_only: false, destructive: true, idempotent: true, open_world: false },
 };
 

@@ -3,14 +3,14 @@
 use std::fmt;
 
 use crate::authority::Constraint;
+use crate::facts::tool_facts;
 use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader};
 use crate::handles::Handle;
 use crate::limits;
-use crate::schema::{Fact, FactType, Field, FieldType};
-use crate::tools::common::{LANDING, OPENED_TABS};
+use crate::schema::{Field, FieldType};
 use crate::tools::common::{SELECTOR, TAB, TARGET, TIMEOUT_MS, TargetRef, read_target, read_timeout};
 
 const FOCUSED: Field =
@@ -20,6 +20,16 @@ const TEXT: Field =
 const CLEAR_FIRST: Field =
     Field::optional("clear_first", FieldType::Bool { default: Some(false) }, "Clear the control first.");
 
+tool_facts! {
+    TAB: Str("tab", "Tab handle."),
+    TARGET: Str("target", "Target typed into."),
+    TYPED: Bool("typed", "The text was typed."),
+    CHARACTER_COUNT: Int("character_count", "Characters typed (Unicode scalar values)."),
+    LANDING: Json = crate::tools::common::LANDING,
+    OPENED_TABS: Json = crate::tools::common::OPENED_TABS,
+    CLEARED: Bool("cleared", "The field was cleared first."),
+}
+
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::TypeText,
@@ -27,14 +37,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     description: "Type text with key events into a control. Use fill_form to just set values.",
     fields: &[TARGET, SELECTOR, FOCUSED, TEXT, CLEAR_FIRST, TAB, TIMEOUT_MS],
     example: r#"{"target":"target_1","text":"Ada"}"#,
-    facts: &[
-        Fact::new("tab", FactType::String, "Tab handle."),
-        Fact::new("target", FactType::String, "Target typed into."),
-        Fact::new("typed", FactType::Boolean, "The text was typed."),
-        Fact::new("character_count", FactType::Integer, "Characters typed (Unicode scalar values)."),
-        LANDING,
-        OPENED_TABS,
-    ],
+    facts: facts::ALL,
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
 };
 

@@ -15,6 +15,7 @@ use base64::engine::general_purpose::STANDARD;
 use serde_json::Value;
 
 use crate::authority::Constraint;
+use crate::facts::tool_facts;
 use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
@@ -24,7 +25,7 @@ use crate::limits::{
     UPLOAD_BASE64_CHARS, UPLOAD_FILE_MAX_BYTES, UPLOAD_FILES, UPLOAD_NAME_CHARS, UPLOAD_PATH_CHARS,
     UPLOAD_PATHS, UPLOAD_TOTAL_MAX_BYTES,
 };
-use crate::schema::{Fact, FactType, Field, FieldType};
+use crate::schema::{Field, FieldType};
 use crate::tools::common::{
     SELECTOR, TAB, TARGET, TIMEOUT_MS, TargetRef, VIEW, ViewPoint, X, Y, read_target, read_timeout,
 };
@@ -50,6 +51,19 @@ const FILES: Field = Field::optional(
 const SOURCE_IMAGE: Field =
     Field::optional("source_image", FieldType::Handle(HandleKind::View), "View whose image to use.");
 
+tool_facts! {
+    TAB: Str("tab", "Tab handle."),
+    TARGET: NullableStr("target", "File input target (null for a drop)."),
+    UPLOADED_COUNT: Int("uploaded_count", "Files delivered."),
+    UPLOADED_BYTES: Int("uploaded_bytes", "Bytes delivered."),
+    FILE_COUNT: Int("file_count", "Files named."),
+    SOURCE_IMAGE: Str("source_image", "View whose image was attached."),
+    DECIDED_BY: Str("decided_by", "Which configuration set the upload roots."),
+    FILE: Int("file", "1-based file a refusal concerns."),
+    BYTES: Int("bytes", "Bytes of the file, the files or the image."),
+    LIMIT_BYTES: Int("limit_bytes", "The byte limit reached."),
+}
+
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Upload,
@@ -57,12 +71,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     description: "Attach files or a captured image to a file input, or drop the image at a view point.",
     fields: &[PATHS, FILES, SOURCE_IMAGE, TARGET, SELECTOR, VIEW, X, Y, TAB, TIMEOUT_MS],
     example: r#"{"target":"target_1","paths":["C:\\path\\document.pdf"]}"#,
-    facts: &[
-        Fact::new("tab", FactType::String, "Tab handle."),
-        Fact::new("target", FactType::NullableString, "File input target (null for a drop)."),
-        Fact::new("uploaded_count", FactType::Integer, "Files delivered."),
-        Fact::new("uploaded_bytes", FactType::Integer, "Bytes delivered."),
-    ],
+    facts: facts::ALL,
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
 };
 

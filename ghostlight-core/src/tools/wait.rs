@@ -2,13 +2,14 @@
 
 use serde_json::Value;
 
+use crate::facts::tool_facts;
 use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, json_type};
 use crate::handles::Handle;
 use crate::limits::{self, WAIT_DURATION_MS, WAIT_TEXT_CHARS};
-use crate::schema::{Fact, FactType, Field, FieldType};
+use crate::schema::{Field, FieldType};
 use crate::selector::Selector;
 use crate::tools::common::{SELECTOR, TAB, TARGET, TIMEOUT_MS, TargetRef, read_target};
 use crate::vocab::WireChoice;
@@ -47,6 +48,15 @@ const VALUE: Field = Field::optional(
     "Text to match, or duration (ms).",
 );
 
+tool_facts! {
+    TAB: Str("tab", "Tab handle."),
+    CONDITION: Str("condition", "Condition waited for."),
+    SATISFIED: Bool("satisfied", "The condition held before the timeout."),
+    ELAPSED_MS: Int("elapsed_ms", "Milliseconds waited."),
+    READINESS: Str("readiness", "Governed page readiness."),
+    TARGET_STALE: Bool("target_stale", "The target went stale while waiting."),
+}
+
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Wait,
@@ -54,13 +64,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     description: "Wait for load, URL or page text, a target or selector, or a fixed delay.",
     fields: &[CONDITION, VALUE, TARGET, SELECTOR, TAB, TIMEOUT_MS],
     example: r#"{"condition":"load_ready"}"#,
-    facts: &[
-        Fact::new("tab", FactType::String, "Tab handle."),
-        Fact::new("condition", FactType::String, "Condition waited for."),
-        Fact::new("satisfied", FactType::Boolean, "The condition held before the timeout."),
-        Fact::new("elapsed_ms", FactType::Integer, "Milliseconds waited."),
-        Fact::new("readiness", FactType::String, "Governed page readiness."),
-    ],
+    facts: facts::ALL,
     annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: true },
 };
 

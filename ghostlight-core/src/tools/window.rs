@@ -1,12 +1,14 @@
 //! `browser_window`: set tab zoom or resize the containing browser window.
 
+use crate::facts::tool_facts;
 use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::Handle;
 use crate::limits;
-use crate::schema::{Fact, FactType, Field, FieldType};
+use crate::facts::{Fact, FactType};
+use crate::schema::{Field, FieldType};
 use crate::tools::common::TAB;
 use crate::vocab::WireChoice;
 use crate::vocab::wire_choice;
@@ -33,13 +35,26 @@ const WIDTH: Field =
 const HEIGHT: Field =
     Field::optional("height", FieldType::Integer(limits::WINDOW_HEIGHT), "Window height px (resize).");
 
-const GEOMETRY: [Fact; 5] = [
+const GEOMETRY_MEMBERS: [Fact; 5] = [
     Fact::new("zoom", FactType::Integer, "Tab zoom percent."),
     Fact::new("window_width", FactType::Integer, "Window width (px)."),
     Fact::new("window_height", FactType::Integer, "Window height (px)."),
     Fact::new("viewport_width", FactType::Integer, "Viewport width (CSS px)."),
     Fact::new("viewport_height", FactType::Integer, "Viewport height (CSS px)."),
 ];
+
+tool_facts! {
+    TAB: Str("tab", "Tab handle."),
+    ACTION: Str("action", "zoom or resize."),
+    PERCENT: NullableInt("percent", "Requested zoom (zoom)."),
+    WIDTH: NullableInt("width", "Requested window width (resize)."),
+    HEIGHT: NullableInt("height", "Requested window height (resize)."),
+    OBSERVED: Json(
+        "observed",
+        FactType::Object(&super::GEOMETRY_MEMBERS),
+        "Geometry observed afterwards."
+    ),
+}
 
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
@@ -48,14 +63,7 @@ pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     description: "Set a tab's zoom or resize its browser window.",
     fields: &[ACTION, TAB, PERCENT, WIDTH, HEIGHT],
     example: r#"{"action":"zoom","percent":100}"#,
-    facts: &[
-        Fact::new("tab", FactType::String, "Tab handle."),
-        Fact::new("action", FactType::String, "zoom or resize."),
-        Fact::new("percent", FactType::NullableInteger, "Requested zoom (zoom)."),
-        Fact::new("width", FactType::NullableInteger, "Requested window width (resize)."),
-        Fact::new("height", FactType::NullableInteger, "Requested window height (resize)."),
-        Fact::new("observed", FactType::Object(&GEOMETRY), "Geometry observed afterwards."),
-    ],
+    facts: facts::ALL,
     annotations: Annotations { read_only: false, destructive: false, idempotent: true, open_world: false },
 };
 

@@ -5,6 +5,7 @@ use std::time::Duration;
 use crate::language::target_phrase;
 use crate::port::{ClickInput, PointerTarget};
 use crate::selector::Role;
+use crate::tools::click::facts;
 use crate::tools::click::ClickRequest;
 use crate::tools::common::Location;
 use crate::vocab::MouseButton;
@@ -62,16 +63,16 @@ async fn click(run: &Run<'_>, request: &ClickRequest) -> Step<Outcome> {
     };
     let mut outcome = Outcome::applied(summary, false)
         .with_readiness(receipt.page.readiness)
-        .fact("tab", lease.handle().as_str())
-        .fact("activated", true)
-        .fact("host", host);
+        .fact(facts::TAB, lease.handle().as_str())
+        .fact(facts::ACTIVATED, true)
+        .fact(facts::HOST, host);
     match &request.location {
         Location::Target(_) => {
             if let Some(handle) = resolved.as_ref().and_then(|r| r.handle.as_ref()) {
-                outcome = outcome.fact("target", handle.as_str());
+                outcome = outcome.fact(facts::TARGET, handle.as_str());
             }
         }
-        Location::Point(point) => outcome = outcome.fact("view", point.view.as_str()),
+        Location::Point(point) => outcome = outcome.fact(facts::VIEW, point.view.as_str()),
     }
     let landing = run.land(&lease, &receipt.page);
     Ok(run.with_landing(outcome, landing, &receipt.page))

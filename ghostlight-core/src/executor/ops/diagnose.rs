@@ -21,6 +21,7 @@ use url::Url;
 use crate::authority::Site;
 use crate::language::{bound_visible, count};
 use crate::port::{DiagnosticEntry, DiagnosticSource, DiagnosticsQuery};
+use crate::tools::diagnose::facts;
 use crate::tools::diagnose::DiagnoseRequest;
 use crate::vocab::{DiagnoseDetail, DiagnoseSource};
 
@@ -133,17 +134,17 @@ async fn diagnose(run: &Run<'_>, request: &DiagnoseRequest) -> Step<Outcome> {
     let waiting = evidence.tracking_started && entries.is_empty();
     let mut outcome = Outcome::read(summary)
         .with_readiness(page.state.readiness)
-        .fact("tab", lease.handle().as_str())
-        .fact("entries", Value::Array(entries))
-        .fact("next_cursor", evidence.next_cursor.clone())
-        .fact("truncated", truncated)
-        .fact("evicted", evidence.evicted)
-        .fact("host_filtered", host_filtered)
-        .fact("tracking_started", evidence.tracking_started)
-        .fact("entry_count", entry_count)
-        .fact("problem_count", problems)
-        .fact("problem_counts", Value::Object(counts))
-        .fact("host", host);
+        .fact(facts::TAB, lease.handle().as_str())
+        .fact(facts::ENTRIES, Value::Array(entries))
+        .fact(facts::NEXT_CURSOR, evidence.next_cursor.clone())
+        .fact(facts::TRUNCATED, truncated)
+        .fact(facts::EVICTED, evidence.evicted)
+        .fact(facts::HOST_FILTERED, host_filtered)
+        .fact(facts::TRACKING_STARTED, evidence.tracking_started)
+        .fact(facts::ENTRY_COUNT, entry_count)
+        .fact(facts::PROBLEM_COUNT, problems)
+        .fact(facts::PROBLEM_COUNTS, Value::Object(counts))
+        .fact(facts::HOST, host);
     if truncated && evidence.next_cursor.is_some() {
         outcome = outcome.next("Call browser_diagnose again with after set to next_cursor for more entries.");
     }

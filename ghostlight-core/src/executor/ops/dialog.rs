@@ -14,6 +14,7 @@
 use crate::envelope::Readiness;
 use crate::language::indefinite_article;
 use crate::port::{DialogKind, DialogResolution, PortErrorKind};
+use crate::tools::dialog::facts;
 use crate::tools::dialog::{DialogAction, DialogRequest};
 
 use crate::executor::outcome::{Outcome, SEE_DIALOG};
@@ -38,13 +39,13 @@ async fn dialog(run: &Run<'_>, request: &DialogRequest) -> Step<Outcome> {
                     "A dialog blocks this tab and Ghostlight has not seen its page yet, so it cannot check \
                      the host.",
                 )
-                .fact("tab", tab.as_str())
+                .fact(facts::TAB, tab.as_str())
             })?;
             (url, Readiness::Unknown)
         }
         Err(error) => return Err(run.fail_on(&lease, &error, "read the tab's page", None)),
     };
-    run.authorize(Some(&url)).map_err(|o| o.fact("tab", tab.as_str()))?;
+    run.authorize(Some(&url)).map_err(|o| o.fact(facts::TAB, tab.as_str()))?;
     let host = host_of(&url);
     let open = run
         .port()
@@ -63,11 +64,11 @@ async fn dialog(run: &Run<'_>, request: &DialogRequest) -> Step<Outcome> {
             format!("No dialog is open on {host}, so there was nothing to {}.", verb.infinitive),
         )
         .with_readiness(readiness)
-        .fact("tab", tab.as_str())
-        .fact("present", false)
-        .fact("dialog_type", serde_json::Value::Null)
-        .fact("handled", false)
-        .fact("host", host)
+        .fact(facts::TAB, tab.as_str())
+        .fact(facts::PRESENT, false)
+        .fact(facts::DIALOG_TYPE, None::<&str>)
+        .fact(facts::HANDLED, false)
+        .fact(facts::HOST, host)
         .next("Call browser_dialog with action \"status\" after the page opens one."));
     };
     if matches!(resolution, DialogResolution::Respond(_)) && kind != DialogKind::Prompt {
@@ -76,11 +77,11 @@ async fn dialog(run: &Run<'_>, request: &DialogRequest) -> Step<Outcome> {
             format!("The {} on {host} takes no text; nothing was answered.", noun(kind)),
         )
         .with_readiness(readiness)
-        .fact("tab", tab.as_str())
-        .fact("present", true)
-        .fact("dialog_type", kind.as_str())
-        .fact("handled", false)
-        .fact("host", host)
+        .fact(facts::TAB, tab.as_str())
+        .fact(facts::PRESENT, true)
+        .fact(facts::DIALOG_TYPE, kind.as_str())
+        .fact(facts::HANDLED, false)
+        .fact(facts::HOST, host)
         .next("Call browser_dialog with action \"accept\" or \"dismiss\" instead."));
     }
     run.dispatching();
@@ -91,9 +92,9 @@ async fn dialog(run: &Run<'_>, request: &DialogRequest) -> Step<Outcome> {
                 "no_dialog",
                 format!("The dialog on {host} closed before Ghostlight could {}.", verb.infinitive),
             )
-            .fact("tab", tab.as_str())
-            .fact("handled", false)
-            .fact("host", host.clone())
+            .fact(facts::TAB, tab.as_str())
+            .fact(facts::HANDLED, false)
+            .fact(facts::HOST, host.clone())
         } else {
             run.fail_on(&lease, &e, &format!("{} the {} on {host}", verb.infinitive, noun(kind)), None)
         }
@@ -101,11 +102,11 @@ async fn dialog(run: &Run<'_>, request: &DialogRequest) -> Step<Outcome> {
     // A dialog can itself navigate (a leave-page prompt, a confirm that submits), so what the
     // tab shows afterwards decides readiness and any landing.
     let outcome = Outcome::applied(format!("{} the {} on {host}.", verb.past, noun(resolved)), false)
-        .fact("tab", tab.as_str())
-        .fact("dialog_type", resolved.as_str())
-        .fact("accepted", accepted)
-        .fact("handled", true)
-        .fact("host", host);
+        .fact(facts::TAB, tab.as_str())
+        .fact(facts::DIALOG_TYPE, resolved.as_str())
+        .fact(facts::ACCEPTED, accepted)
+        .fact(facts::HANDLED, true)
+        .fact(facts::HOST, host);
     Ok(after(run, &lease, outcome).await)
 }
 
@@ -118,7 +119,7 @@ async fn after(run: &Run<'_>, lease: &Lease, outcome: Outcome) -> Outcome {
             run.with_landing(outcome, landing, &state)
         }
         Err(error) if error.kind() == PortErrorKind::BlockedByDialog => {
-            outcome.with_readiness(Readiness::Unknown).fact("present", true).next(SEE_DIALOG)
+            outcome.with_readiness(Readiness::Unknown).fact(facts::PRESENT, true).next(SEE_DIALOG)
         }
         Err(_) => outcome.with_readiness(Readiness::Unknown),
     }
@@ -129,7 +130,7 @@ fn status(tab: &str, host: &str, open: Option<DialogKind>, readiness: Readiness)
     let outcome = match open {
         Some(kind) => {
             Outcome::read(format!("{} {} is blocking {host}.", capitalized_article(noun(kind)), noun(kind)))
-                .fact("dialog_type", kind.as_str())
+                .fact(facts::DIALOG_TYPE, kind.as_str())
                 .next(match kind {
                     DialogKind::Prompt => {
                         "Call browser_dialog with action \"respond\" and text, or \"dismiss\", to resolve it."
@@ -138,9 +139,9 @@ fn status(tab: &str, host: &str, open: Option<DialogKind>, readiness: Readiness)
                 })
         }
         None => Outcome::read(format!("No dialog is blocking {host}."))
-            .fact("dialog_type", serde_json::Value::Null),
+            .fact(facts::DIALOG_TYPE, None::<&str>),
     };
-    outcome.with_readiness(readiness).fact("tab", tab).fact("present", open.is_some()).fact("host", host)
+    outcome.with_readiness(readiness).fact(facts::TAB, tab).fact(facts::PRESENT, open.is_some()).fact(facts::HOST, host)
 }
 
 /// A dialog kind as a sentence names it.

@@ -11,6 +11,7 @@ use crate::language::target_phrase;
 use crate::port::PointerTarget;
 use crate::selector::Role;
 use crate::tools::common::{TargetRef, ViewPoint};
+use crate::tools::drag::facts;
 use crate::tools::drag::{DragPath, DragRequest};
 
 use crate::executor::outcome::Outcome;
@@ -28,7 +29,7 @@ async fn drag(run: &Run<'_>, request: &DragRequest) -> Step<Outcome> {
         DragPath::Targets { source, destination } => {
             let source_resolved = run.target(&lease, &page, source).await?;
             let destination_resolved = run.target(&lease, &page, destination).await?;
-            for (key, target) in [("source_target", source), ("destination_target", destination)] {
+            for (key, target) in [(facts::SOURCE_TARGET, source), (facts::DESTINATION_TARGET, destination)] {
                 if let TargetRef::Handle(handle) = target {
                     handles.push((key, handle.clone()));
                 }
@@ -77,14 +78,14 @@ async fn drag(run: &Run<'_>, request: &DragRequest) -> Step<Outcome> {
     };
     let mut outcome = Outcome::applied(summary, false)
         .with_readiness(receipt.page.readiness)
-        .fact("tab", lease.handle().as_str())
-        .fact("dragged", true)
-        .fact("host", host);
+        .fact(facts::TAB, lease.handle().as_str())
+        .fact(facts::DRAGGED, true)
+        .fact(facts::HOST, host);
     for (key, handle) in handles {
         outcome = outcome.fact(key, handle.as_str());
     }
     if let DragPath::Points { view, .. } = &request.path {
-        outcome = outcome.fact("view", view.as_str());
+        outcome = outcome.fact(facts::VIEW, view.as_str());
     }
     let landing = run.land(&lease, &receipt.page);
     Ok(run.with_landing(outcome, landing, &receipt.page))

@@ -15,6 +15,7 @@ use crate::decode::json_type;
 use crate::envelope::{Effect, Readiness, Status};
 use crate::limits::SCRIPT_ERROR_CHARS;
 use crate::port::ScriptFailure;
+use crate::tools::execute::facts;
 use crate::tools::execute::ExecuteRequest;
 
 use crate::executor::outcome::Outcome;
@@ -33,10 +34,10 @@ async fn execute(run: &Run<'_>, request: &ExecuteRequest) -> Step<Outcome> {
         .execute(&lease.tab, &request.script, Duration::from_millis(request.timeout_ms))
         .await
         .map_err(|e| match e.script_failure() {
-            Some(failure) => script_failed(failure, &host).fact("tab", lease.handle().as_str()),
+            Some(failure) => script_failed(failure, &host).fact(facts::TAB, lease.handle().as_str()),
             None => run
                 .fail_on(&lease, &e, &format!("run the script on {host}"), Some(request.timeout_ms))
-                .fact("host", host.clone()),
+                .fact(facts::HOST, host.clone()),
         })?;
     let kind = json_type(&result.value);
     let max = usize::try_from(request.max_result_chars).unwrap_or(usize::MAX);
@@ -51,13 +52,13 @@ async fn execute(run: &Run<'_>, request: &ExecuteRequest) -> Step<Outcome> {
     };
     let mut outcome = Outcome::applied(summary, false)
         .with_readiness(result.page.readiness)
-        .fact("tab", lease.handle().as_str())
-        .fact("value", value)
-        .fact("truncated", truncated)
-        .fact("host", host);
+        .fact(facts::TAB, lease.handle().as_str())
+        .fact(facts::VALUE, value)
+        .fact(facts::TRUNCATED, truncated)
+        .fact(facts::HOST, host);
     if truncated {
         outcome = outcome
-            .fact("max_result_chars", request.max_result_chars)
+            .fact(facts::MAX_RESULT_CHARS, request.max_result_chars)
             .next("Return a smaller value from the script, or raise max_result_chars (up to 20000).");
     }
     let landing = run.land(&lease, &result.page);
@@ -88,8 +89,8 @@ fn script_failed(failure: &ScriptFailure, host: &str) -> Outcome {
         )
     };
     outcome
-        .fact("error", error)
-        .fact("host", host)
+        .fact(facts::ERROR, error)
+        .fact(facts::HOST, host)
         .next("Fix the script and call browser_execute again; it may be an expression, statements ending in one, or a body that uses return.")
 }
 

@@ -23,6 +23,7 @@ use crate::envelope::{Effect, Status};
 use crate::language::{count, target_phrase};
 use crate::port::{ClickInput, FillInput, PointerTarget, PortEffect, PortError, PortErrorKind};
 use crate::selector::Role;
+use crate::tools::fill_form::facts;
 use crate::tools::fill_form::FillFormRequest;
 use crate::vocab::MouseButton;
 
@@ -72,7 +73,7 @@ async fn fill(run: &Run<'_>, request: &FillFormRequest) -> Step<Outcome> {
                 return Err(value_mismatch(run, &lease, &fields, index, &host));
             }
             let doing = format!("fill {} on {host}", count(fields.len(), "field", "fields"));
-            return Err(run.fail_on(&lease, &error, &doing, Some(request.timeout_ms)).fact("host", host));
+            return Err(run.fail_on(&lease, &error, &doing, Some(request.timeout_ms)).fact(facts::HOST, host));
         }
     };
     let mut landing = run.land(&lease, &filled.page);
@@ -84,10 +85,10 @@ async fn fill(run: &Run<'_>, request: &FillFormRequest) -> Step<Outcome> {
         let repeat_safe = landing.is_none();
         let outcome = Outcome::applied(format!("Filled {fields_phrase} on {host}."), repeat_safe)
             .with_readiness(state.readiness)
-            .fact("tab", lease.handle().as_str())
-            .fact("filled_count", filled.filled)
-            .fact("submitted", false)
-            .fact("host", host);
+            .fact(facts::TAB, lease.handle().as_str())
+            .fact(facts::FILLED_COUNT, filled.filled)
+            .fact(facts::SUBMITTED, false)
+            .fact(facts::HOST, host);
         return Ok(run.with_landing(outcome, landing, &state));
     };
 
@@ -102,9 +103,9 @@ async fn fill(run: &Run<'_>, request: &FillFormRequest) -> Step<Outcome> {
         Err(error) => {
             let filled_sentence = format!("Filled {fields_phrase} on {host}.");
             let outcome = submit_failed(run, &lease, &error, &planned, &filled_sentence, request.timeout_ms)
-                .fact("filled_count", filled.filled)
-                .fact("submitted", false)
-                .fact("host", host);
+                .fact(facts::FILLED_COUNT, filled.filled)
+                .fact(facts::SUBMITTED, false)
+                .fact(facts::HOST, host);
             return Err(run.with_landing(outcome, landing, &state));
         }
     };
@@ -121,12 +122,12 @@ async fn fill(run: &Run<'_>, request: &FillFormRequest) -> Step<Outcome> {
     let mut outcome =
         Outcome::applied(format!("Filled {fields_phrase} and submitted with {clicked} on {host}."), false)
             .with_readiness(state.readiness)
-            .fact("tab", lease.handle().as_str())
-            .fact("filled_count", filled.filled)
-            .fact("submitted", true)
-            .fact("host", host);
+            .fact(facts::TAB, lease.handle().as_str())
+            .fact(facts::FILLED_COUNT, filled.filled)
+            .fact(facts::SUBMITTED, true)
+            .fact(facts::HOST, host);
     if let Some(handle) = &submit.handle {
-        outcome = outcome.fact("submit_target", handle.as_str());
+        outcome = outcome.fact(facts::SUBMIT_TARGET, handle.as_str());
     }
     Ok(run.with_landing(outcome, landing, &state))
 }
@@ -145,13 +146,13 @@ fn value_mismatch(run: &Run<'_>, lease: &Lease, fields: &[Resolved], index: usiz
             "Field {number}{control} does not accept the value given for it, so nothing was filled on {host}."
         ),
     )
-    .fact("tab", lease.handle().as_str())
-    .fact("field", number)
-    .fact("filled_count", 0)
-    .fact("submitted", false)
-    .fact("host", host);
+    .fact(facts::TAB, lease.handle().as_str())
+    .fact(facts::FIELD, number)
+    .fact(facts::FILLED_COUNT, 0)
+    .fact(facts::SUBMITTED, false)
+    .fact(facts::HOST, host);
     if let Some(handle) = fields.get(index).and_then(|field| field.handle.as_ref()) {
-        outcome = outcome.fact("target", handle.as_str());
+        outcome = outcome.fact(facts::TARGET, handle.as_str());
     }
     outcome.next(CHECK_VALUES)
 }

@@ -10,10 +10,11 @@
 //! state?, credential?}`); an element without an accessible name is named by its visible
 //! text, bounded like a name.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::language::{bound_visible, count, normalize_name};
 use crate::limits::{ECHO_CHARS, FIND_MAX_RESULTS};
+use crate::tools::find::facts;
 use crate::tools::find::{FindRequest, FindScope};
 
 use crate::executor::outcome::Outcome;
@@ -78,15 +79,15 @@ async fn find(run: &Run<'_>, request: &FindRequest) -> Step<Outcome> {
     };
     let mut outcome = Outcome::read(summary)
         .with_readiness(page.state.readiness)
-        .fact("tab", lease.handle().as_str())
-        .fact("document_generation", page.generation)
-        .fact("columns", json!(ITEM_COLUMNS))
-        .fact("matches", Value::Array(matches))
-        .fact("count", n)
-        .fact("host", host);
+        .fact(facts::TAB, lease.handle().as_str())
+        .fact(facts::DOCUMENT_GENERATION, page.generation)
+        .fact(facts::COLUMNS, ITEM_COLUMNS)
+        .fact(facts::MATCHES, Value::Array(matches))
+        .fact(facts::COUNT, n)
+        .fact(facts::HOST, host);
     if more {
         outcome = outcome
-            .fact("truncated", true)
+            .fact(facts::TRUNCATED, true)
             .next("Use longer or exact text, or raise max_results (up to 50), to narrow the matches.");
     }
     if n == 0 {

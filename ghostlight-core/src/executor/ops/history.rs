@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use crate::authority::Site;
 use crate::port::{DialogKind, HistoryMove, PortErrorKind};
+use crate::tools::history::facts;
 use crate::tools::history::{HistoryAction, HistoryRequest};
 
 use crate::executor::outcome::Outcome;
@@ -53,9 +54,9 @@ async fn history(run: &Run<'_>, request: &HistoryRequest) -> Step<Outcome> {
                     "There is no {entry} page in this tab's history to go {way} to, so the tab stayed on {from}."
                 ),
             )
-            .fact("tab", lease.handle().as_str())
-            .fact("action", request.action.name().as_str())
-            .fact("host", from)
+            .fact(facts::TAB, lease.handle().as_str())
+            .fact(facts::ACTION, request.action.name().as_str())
+            .fact(facts::HOST, from)
             .next(ELSEWHERE));
         }
         // The page asks to confirm leaving it: the prompt stays open for the model to resolve.
@@ -72,11 +73,11 @@ async fn history(run: &Run<'_>, request: &HistoryRequest) -> Step<Outcome> {
                      the leave-page dialog is open."
                 ),
             )
-            .fact("tab", lease.handle().as_str())
-            .fact("action", request.action.name().as_str())
-            .fact("dialog_type", DialogKind::BeforeUnload.as_str())
-            .fact("present", true)
-            .fact("host", from)
+            .fact(facts::TAB, lease.handle().as_str())
+            .fact(facts::ACTION, request.action.name().as_str())
+            .fact(facts::DIALOG_TYPE, DialogKind::BeforeUnload.as_str())
+            .fact(facts::PRESENT, true)
+            .fact(facts::HOST, from)
             .next(LEAVE_OR_STAY));
         }
         Err(error) => {
@@ -87,7 +88,7 @@ async fn history(run: &Run<'_>, request: &HistoryRequest) -> Step<Outcome> {
             };
             return Err(run
                 .fail_on(&lease, &error, &doing, Some(request.timeout_ms))
-                .fact("action", request.action.name().as_str()));
+                .fact(facts::ACTION, request.action.name().as_str()));
         }
     };
     let (generation, _) = lease.slot.observe(&state.document, &state.url);
@@ -103,12 +104,12 @@ async fn history(run: &Run<'_>, request: &HistoryRequest) -> Step<Outcome> {
     let repeat_safe = matches!(request.action, HistoryAction::Reload { .. });
     let mut outcome = Outcome::applied(summary, repeat_safe)
         .with_readiness(state.readiness)
-        .fact("tab", lease.handle().as_str())
-        .fact("action", request.action.name().as_str())
-        .fact("url", governed.as_str())
-        .fact("title", run.title(&state).unwrap_or_default())
-        .fact("document_generation", generation)
-        .fact("host", host.clone());
+        .fact(facts::TAB, lease.handle().as_str())
+        .fact(facts::ACTION, request.action.name().as_str())
+        .fact(facts::URL, governed.as_str())
+        .fact(facts::TITLE, run.title(&state).unwrap_or_default())
+        .fact(facts::DOCUMENT_GENERATION, generation)
+        .fact(facts::HOST, host.clone());
     if governed.is_inside() {
         outcome = super::navigate::with_http_status(outcome, &state);
     }
@@ -116,7 +117,7 @@ async fn history(run: &Run<'_>, request: &HistoryRequest) -> Step<Outcome> {
     if !governed.is_inside() {
         outcome.summary = format!("{} The page on {host} is outside authority.", outcome.summary);
         outcome = outcome
-            .fact("outside_authority", true)
+            .fact(facts::OUTSIDE_AUTHORITY, true)
             .next("Use browser_navigate to take the tab back to an allowed host.");
     }
     Ok(outcome)

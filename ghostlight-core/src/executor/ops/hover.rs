@@ -10,6 +10,7 @@ use crate::language::target_phrase;
 use crate::port::PointerTarget;
 use crate::selector::Role;
 use crate::tools::common::Location;
+use crate::tools::hover::facts;
 use crate::tools::hover::HoverRequest;
 
 use crate::executor::outcome::Outcome;
@@ -60,16 +61,16 @@ async fn hover(run: &Run<'_>, request: &HoverRequest) -> Step<Outcome> {
     // Resting the pointer again ends in the same place, unless the hover moved the page.
     let mut outcome = Outcome::applied(summary, landing.is_none())
         .with_readiness(receipt.page.readiness)
-        .fact("tab", lease.handle().as_str())
-        .fact("hovered", true)
-        .fact("host", host);
+        .fact(facts::TAB, lease.handle().as_str())
+        .fact(facts::HOVERED, true)
+        .fact(facts::HOST, host);
     match &request.location {
         Location::Target(_) => {
             if let Some(handle) = resolved.as_ref().and_then(|r| r.handle.as_ref()) {
-                outcome = outcome.fact("target", handle.as_str());
+                outcome = outcome.fact(facts::TARGET, handle.as_str());
             }
         }
-        Location::Point(point) => outcome = outcome.fact("view", point.view.as_str()),
+        Location::Point(point) => outcome = outcome.fact(facts::VIEW, point.view.as_str()),
     }
     Ok(run.with_landing(outcome, landing, &receipt.page))
 }

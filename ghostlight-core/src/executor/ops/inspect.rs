@@ -21,6 +21,7 @@ use crate::limits::{INSPECT_MAX_DEPTH, INSPECT_MAX_ITEMS};
 use crate::port::{PerceiveInput, PerceiveScope, PerceivedElement};
 use crate::selector::Role;
 use crate::tools::common::TargetRef;
+use crate::tools::inspect::facts;
 use crate::tools::inspect::{InspectRequest, InspectScope};
 
 use crate::executor::outcome::Outcome;
@@ -72,14 +73,14 @@ async fn inspect(run: &Run<'_>, request: &InspectRequest) -> Step<Outcome> {
     let n = items.len();
     let mut outcome = Outcome::read(String::new())
         .with_readiness(page.state.readiness)
-        .fact("tab", lease.handle().as_str())
-        .fact("document_generation", page.generation)
-        .fact("columns", json!(if document { &TREE_COLUMNS[..] } else { &ITEM_COLUMNS[..] }))
-        .fact("items", Value::Array(items))
-        .fact("count", n)
-        .fact("host", host.clone());
+        .fact(facts::TAB, lease.handle().as_str())
+        .fact(facts::DOCUMENT_GENERATION, page.generation)
+        .fact(facts::COLUMNS, if document { &TREE_COLUMNS[..] } else { &ITEM_COLUMNS[..] })
+        .fact(facts::ITEMS, Value::Array(items))
+        .fact(facts::COUNT, n)
+        .fact(facts::HOST, host.clone());
     if truncated {
-        outcome = outcome.fact("truncated", true);
+        outcome = outcome.fact(facts::TRUNCATED, true);
     }
     outcome = if document {
         snapshot(run, &lease, elements, &host, outcome)
@@ -126,7 +127,7 @@ fn snapshot(
         .collect();
     let n = nodes.len();
     let (handle, previous) = run.workspace.replace_snapshot(lease.handle(), nodes.clone());
-    outcome = outcome.fact("snapshot", handle.as_str());
+    outcome = outcome.fact(facts::SNAPSHOT, handle.as_str());
     let mapped = format!("Mapped {} of {host}", count(n, "structure node", "structure nodes"));
     let Some(previous) = previous else {
         outcome.summary = format!("{mapped}.");
@@ -149,7 +150,7 @@ fn snapshot(
     fact.insert("added".into(), json!(diff.added));
     fact.insert("removed".into(), json!(diff.removed));
     fact.insert("changed".into(), json!(diff.changed));
-    outcome.fact("diff", Value::Object(fact)).fact("previous_snapshot", since.as_str())
+    outcome.fact(facts::DIFF, Value::Object(fact)).fact(facts::PREVIOUS_SNAPSHOT, since.as_str())
 }
 
 /// The columns of item rows outside scope document.

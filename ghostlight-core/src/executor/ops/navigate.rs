@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::authority::Site;
 use crate::port::{DialogKind, NavigateInput, PageState, PortError, PortErrorKind, TabRef};
+use crate::tools::navigate::facts;
 use crate::tools::navigate::{BeforeUnload, Destination, NavigateRequest, Reuse};
 
 use crate::executor::outcome::Outcome;
@@ -47,7 +48,7 @@ async fn navigate(run: &Run<'_>, request: &NavigateRequest) -> Step<Outcome> {
                         pinned.handle
                     ),
                 )
-                .fact("tab", pinned.handle.as_str()));
+                .fact(facts::TAB, pinned.handle.as_str()));
             }
             open(run, request, &input, None).await
         }
@@ -62,7 +63,7 @@ async fn navigate(run: &Run<'_>, request: &NavigateRequest) -> Step<Outcome> {
                         pinned.handle
                     ),
                 )
-                .fact("tab", pinned.handle.as_str()));
+                .fact(facts::TAB, pinned.handle.as_str()));
             }
             let slot = run.workspace.slot(handle).ok_or_else(|| unknown_handle(handle))?;
             in_slot(run, request, &input, slot).await
@@ -104,7 +105,7 @@ async fn in_slot(
             run.forget_tab(&slot);
             open(run, request, input, Some(slot)).await
         }
-        Err(error) => Err(failure_on(run, request, &tab, &error).await.fact("tab", slot.handle.as_str())),
+        Err(error) => Err(failure_on(run, request, &tab, &error).await.fact(facts::TAB, slot.handle.as_str())),
     }
 }
 
@@ -171,7 +172,7 @@ async fn adopt(
         match run.port().navigate(&tab, input, timeout).await {
             Ok(page) => page,
             Err(error) => {
-                return Err(failure_on(run, request, &tab, &error).await.fact("tab", slot.handle.as_str()));
+                return Err(failure_on(run, request, &tab, &error).await.fact(facts::TAB, slot.handle.as_str()));
             }
         }
     };
@@ -205,8 +206,8 @@ fn failure(
                  accepted."
             ),
         )
-        .fact("host", host.clone())
-        .fact("dialog_type", DialogKind::BeforeUnload.as_str())
+        .fact(facts::HOST, host.clone())
+        .fact(facts::DIALOG_TYPE, DialogKind::BeforeUnload.as_str())
     };
     match (error.kind(), dialog) {
         // The prompt is still open: only resolving it moves on.
@@ -222,7 +223,7 @@ fn failure(
         // Another dialog (an alert, a confirm) blocks the page: the shared dialog failure.
         _ => {}
     }
-    run.fail(error, &format!("navigate to {host}"), Some(request.timeout_ms)).fact("host", host)
+    run.fail(error, &format!("navigate to {host}"), Some(request.timeout_ms)).fact(facts::HOST, host)
 }
 
 /// The page's HTTP status in the facts, and an error status in the summary (the tab did
@@ -233,7 +234,7 @@ pub(crate) fn with_http_status(mut outcome: Outcome, page: &PageState) -> Outcom
         let end = outcome.summary.trim_end_matches('.').to_owned();
         outcome.summary = format!("{end}; {clause}.");
     }
-    outcome.fact("http_status", status)
+    outcome.fact(facts::HTTP_STATUS, status)
 }
 
 fn report(run: &Run<'_>, request: &NavigateRequest, slot: &TabSlot, page: &PageState, how: How) -> Outcome {
@@ -255,15 +256,15 @@ fn report(run: &Run<'_>, request: &NavigateRequest, slot: &TabSlot, page: &PageS
     let repeat_safe = !matches!(request.destination, Destination::NewTab);
     let mut outcome = Outcome::applied(summary, repeat_safe)
         .with_readiness(page.readiness)
-        .fact("tab", slot.handle.as_str())
-        .fact("url", governed.as_str())
-        .fact("title", run.title(page).unwrap_or_default())
-        .fact("created", matches!(how, How::Opened | How::Reopened))
-        .fact("reused", how == How::Reused)
-        .fact("document_generation", generation)
-        .fact("host", host.clone());
+        .fact(facts::TAB, slot.handle.as_str())
+        .fact(facts::URL, governed.as_str())
+        .fact(facts::TITLE, run.title(page).unwrap_or_default())
+        .fact(facts::CREATED, matches!(how, How::Opened | How::Reopened))
+        .fact(facts::REUSED, how == How::Reused)
+        .fact(facts::DOCUMENT_GENERATION, generation)
+        .fact(facts::HOST, host.clone());
     if how == How::Reopened {
-        outcome = outcome.fact("reopened", true);
+        outcome = outcome.fact(facts::REOPENED, true);
     }
     if governed.is_inside() {
         // A page outside authority is its governed URL and nothing else.
@@ -274,7 +275,7 @@ fn report(run: &Run<'_>, request: &NavigateRequest, slot: &TabSlot, page: &PageS
         outcome.summary =
             format!("{} The page landed on {host}, which is outside authority.", outcome.summary);
         outcome = outcome
-            .fact("outside_authority", true)
+            .fact(facts::OUTSIDE_AUTHORITY, true)
             .next("Use browser_navigate to take the tab back to an allowed host.");
     }
     outcome

@@ -19,6 +19,7 @@
 use std::time::Duration;
 
 use crate::port::KeyInput;
+use crate::tools::press_key::facts;
 use crate::tools::press_key::{Keys, PressKeyRequest};
 use crate::vocab::{Key, Modifier, NamedKey};
 
@@ -103,10 +104,10 @@ async fn press(run: &Run<'_>, request: &PressKeyRequest) -> Step<Outcome> {
     let mut pressed = 0;
     let stop = |outcome: Outcome, pressed: usize| {
         outcome
-            .fact("tab", lease.handle().as_str())
-            .fact("key", wire.clone())
-            .fact("pressed", pressed > 0)
-            .fact("pressed_count", pressed)
+            .fact(facts::TAB, lease.handle().as_str())
+            .fact(facts::KEY, wire.clone())
+            .fact(facts::PRESSED, pressed > 0)
+            .fact(facts::PRESSED_COUNT, pressed)
     };
     let done = |pressed: usize| format!("Pressed {} of the {total} keys{place} on {host}.", pressed);
     for (index, leg) in legs.iter().enumerate() {
@@ -126,7 +127,7 @@ async fn press(run: &Run<'_>, request: &PressKeyRequest) -> Step<Outcome> {
         run.dispatching();
         let receipt = run.port().press_keys(&lease.tab, &input, timeout).await.map_err(|e| {
             run.fail_on(&lease, &e, &format!("press {said}{place}"), Some(PRESS_TIMEOUT_MS))
-                .or_fact("host", host.clone())
+                .or_fact(facts::HOST, host.clone())
         })?;
         let leg_total = leg.keys.len() * leg.repeat as usize;
         let withheld = receipt.keys_withheld.min(leg_total);
@@ -141,14 +142,14 @@ async fn press(run: &Run<'_>, request: &PressKeyRequest) -> Step<Outcome> {
         if index == last {
             let mut outcome = Outcome::applied(format!("Pressed {said}{times}{place} on {host}."), false)
                 .with_readiness(receipt.page.readiness)
-                .fact("tab", lease.handle().as_str())
-                .fact("key", wire)
-                .fact("pressed", true)
-                .fact("repeat", repeat)
-                .fact("character_keys", character_keys)
-                .fact("host", host);
+                .fact(facts::TAB, lease.handle().as_str())
+                .fact(facts::KEY, wire)
+                .fact(facts::PRESSED, true)
+                .fact(facts::REPEAT, repeat)
+                .fact(facts::CHARACTER_KEYS, character_keys)
+                .fact(facts::HOST, host);
             if let Some(handle) = target.as_ref().and_then(|t| t.handle.as_ref()) {
-                outcome = outcome.fact("target", handle.as_str());
+                outcome = outcome.fact(facts::TARGET, handle.as_str());
             }
             return Ok(run.with_landing(outcome, landing, &receipt.page));
         }

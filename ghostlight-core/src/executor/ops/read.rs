@@ -4,6 +4,7 @@
 
 use crate::limits::READ_MAX_CHARS;
 use crate::port::{ReadInput, TextMode};
+use crate::tools::read::facts;
 use crate::tools::read::{ReadMode, ReadRequest};
 
 use crate::executor::outcome::Outcome;
@@ -49,17 +50,17 @@ async fn read(run: &Run<'_>, request: &ReadRequest) -> Step<Outcome> {
     };
     let mut outcome = Outcome::read(summary)
         .with_readiness(page.state.readiness)
-        .fact("tab", lease.handle().as_str())
-        .fact("url", run.url(&page.state))
-        .fact("title", run.title(&page.state).unwrap_or_default())
-        .fact("text", text)
-        .fact("truncated", truncated)
-        .fact("characters", characters)
-        .fact("document_generation", page.generation)
-        .fact("host", host);
+        .fact(facts::TAB, lease.handle().as_str())
+        .fact(facts::URL, run.url(&page.state))
+        .fact(facts::TITLE, run.title(&page.state).unwrap_or_default())
+        .fact(facts::TEXT, text)
+        .fact(facts::TRUNCATED, truncated)
+        .fact(facts::CHARACTERS, characters)
+        .fact(facts::DOCUMENT_GENERATION, page.generation)
+        .fact(facts::HOST, host);
     if frames > 0 {
         // The text of frames inside authority follows the page's own.
-        outcome = outcome.fact("frames", frames);
+        outcome = outcome.fact(facts::FRAMES, frames);
     }
     if truncated {
         outcome = outcome.next("Read a narrower target, or raise max_chars (up to 50000) for more.");

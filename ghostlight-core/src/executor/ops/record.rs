@@ -23,12 +23,12 @@
 //!
 //! The GIF travels as an `image/gif` attachment beside the envelope, never in facts.
 
-use serde_json::Value;
 
 use crate::handles::Handle;
 use crate::port::{
     PortError, PortErrorKind, RecordCommand, RecordDelivery, RecordReport, RecordingRef, RecordingState,
 };
+use crate::tools::record::facts;
 use crate::tools::record::{Delivery, RecordAction, RecordRequest};
 
 use crate::executor::outcome::{Attachment, Outcome};
@@ -59,8 +59,8 @@ async fn start(run: &Run<'_>, tab: Option<&Handle>) -> Step<Outcome> {
             "recording_limit",
             format!("This session already holds {held} recordings, its limit, so none was started."),
         )
-        .fact("recording_count", held)
-        .fact("limit", limit)
+        .fact(facts::RECORDING_COUNT, held)
+        .fact(facts::LIMIT, limit)
         .next("Save or discard a recording with browser_record, then start again."));
     }
     let (lease, page) = run.enter(tab).await?;
@@ -79,7 +79,7 @@ async fn start(run: &Run<'_>, tab: Option<&Handle>) -> Step<Outcome> {
     };
     let outcome = Outcome::applied(format!("Started recording {host} as {handle}{limit}."), false)
         .with_readiness(page.state.readiness)
-        .fact("host", host)
+        .fact(facts::HOST, host)
         .next(THEN_SAVE);
     Ok(facts(outcome, &handle, Some(lease.handle()), &report, None))
 }
@@ -178,9 +178,9 @@ async fn discard(run: &Run<'_>, recording: Option<&Handle>) -> Step<Outcome> {
     Ok(match report {
         Some(report) => facts(outcome, &handle, tab.as_ref(), &report, None),
         None => {
-            let mut outcome = outcome.fact("recording", handle.as_str()).fact("state", "discarded");
+            let mut outcome = outcome.fact(facts::RECORDING, handle.as_str()).fact(facts::STATE, "discarded");
             if let Some(tab) = &tab {
-                outcome = outcome.fact("tab", tab.as_str());
+                outcome = outcome.fact(facts::TAB, tab.as_str());
             }
             outcome
         }
@@ -248,7 +248,7 @@ async fn save(run: &Run<'_>, recording: Option<&Handle>, delivery: &Delivery) ->
     let gif = match delivery {
         Delivery::Client => Some(report.gif.clone().ok_or_else(|| {
             Outcome::failed("browser_error", format!("The browser returned no replay for {handle}."))
-                .fact("recording", handle.as_str())
+                .fact(facts::RECORDING, handle.as_str())
         })?),
         Delivery::Download | Delivery::Attach(_) => None,
     };
@@ -259,7 +259,7 @@ async fn save(run: &Run<'_>, recording: Option<&Handle>, delivery: &Delivery) ->
     // Returning the same replay again is harmless; a download or attach is an effect each time.
     let mut outcome = Outcome::applied(summary, matches!(delivery, Delivery::Client));
     if let Some((_, page)) = &entered {
-        outcome = outcome.with_readiness(page.state.readiness).fact("host", host_of(&page.state.url));
+        outcome = outcome.with_readiness(page.state.readiness).fact(facts::HOST, host_of(&page.state.url));
     }
     if let Some(bytes) = gif {
         outcome = outcome.attach(Attachment { mime_type: "image/gif", bytes });
@@ -272,7 +272,7 @@ fn resolve(run: &Run<'_>, recording: Option<&Handle>) -> Step<(Handle, Recording
     if let Some(handle) = recording {
         let reference = run.workspace.recording(handle).ok_or_else(|| {
             Outcome::failed("unknown_recording", format!("{handle} is not a recording of this session."))
-                .fact("recording", handle.as_str())
+                .fact(facts::RECORDING, handle.as_str())
                 .next(START_ONE)
         })?;
         return Ok((handle.clone(), reference));
@@ -303,8 +303,8 @@ fn resolve(run: &Run<'_>, recording: Option<&Handle>) -> Step<(Handle, Recording
             "ambiguous_recording",
             format!("This session has {n} recordings, so name one with recording."),
         )
-        .fact("recording_count", n)
-        .fact("recordings", Value::from(all.iter().map(|(h, _)| h.as_str()).collect::<Vec<_>>()))),
+        .fact(facts::RECORDING_COUNT, n)
+        .fact(facts::RECORDINGS, all.iter().map(|(h, _)| h.as_str()))),
     }
 }
 
@@ -344,12 +344,12 @@ fn end_facts(outcome: Outcome, handle: &Handle, end: RecordingEnd) -> Outcome {
         RecordingEnd::Discarded => "discarded",
         RecordingEnd::Expired => "expired",
     };
-    outcome.fact("recording", handle.as_str()).fact("state", state)
+    outcome.fact(facts::RECORDING, handle.as_str()).fact(facts::STATE, state)
 }
 
 /// A port failure of a recording command.
 fn failure(run: &Run<'_>, error: &PortError, doing: &str, handle: &Handle) -> Outcome {
-    run.fail(error, doing, None).fact("recording", handle.as_str())
+    run.fail(error, doing, None).fact(facts::RECORDING, handle.as_str())
 }
 
 /// The recording facts every report carries.
@@ -361,22 +361,22 @@ fn facts(
     delivery: Option<&str>,
 ) -> Outcome {
     if let Some(tab) = tab {
-        outcome = outcome.fact("tab", tab.as_str());
+        outcome = outcome.fact(facts::TAB, tab.as_str());
     }
     outcome
-        .fact("recording", handle.as_str())
-        .fact("state", report.state.as_str())
-        .fact("frames", report.frames)
-        .fact("captured_frames", report.captured_frames)
-        .fact("skipped_frames", report.skipped_frames)
-        .fact("bytes", report.bytes)
-        .fact("duration_ms", report.duration_ms)
-        .fact("width", report.width)
-        .fact("height", report.height)
-        .fact("capture_deadline_ms", report.capture_deadline_ms)
-        .fact("retention_deadline_ms", report.retention_deadline_ms)
-        .fact("stop_reason", report.stop_reason.as_deref().and_then(stop_reason))
-        .fact("delivery", delivery)
+        .fact(facts::RECORDING, handle.as_str())
+        .fact(facts::STATE, report.state.as_str())
+        .fact(facts::FRAMES, report.frames)
+        .fact(facts::CAPTURED_FRAMES, report.captured_frames)
+        .fact(facts::SKIPPED_FRAMES, report.skipped_frames)
+        .fact(facts::BYTES, report.bytes)
+        .fact(facts::DURATION_MS, report.duration_ms)
+        .fact(facts::WIDTH, report.width)
+        .fact(facts::HEIGHT, report.height)
+        .fact(facts::CAPTURE_DEADLINE_MS, report.capture_deadline_ms)
+        .fact(facts::RETENTION_DEADLINE_MS, report.retention_deadline_ms)
+        .fact(facts::STOP_REASON, report.stop_reason.as_deref().and_then(stop_reason))
+        .fact(facts::DELIVERY, delivery)
 }
 
 /// A stop reason as a bounded token (the adapter's words are not echoed beyond this).

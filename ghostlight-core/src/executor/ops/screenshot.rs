@@ -17,6 +17,7 @@ use std::time::Duration;
 
 use crate::limits::CAPTURE_REUSE_MAX_BYTES;
 use crate::port::{CaptureKind, CssRect};
+use crate::tools::screenshot::facts;
 use crate::tools::screenshot::{Capture, Region, ScreenshotRequest};
 
 use crate::executor::outcome::{Attachment, Outcome};
@@ -88,17 +89,17 @@ async fn screenshot(run: &Run<'_>, request: &ScreenshotRequest) -> Step<Outcome>
     let summary = format!("Captured {what} ({width}×{height}).");
     let mut outcome = Outcome::read(summary)
         .with_readiness(page.state.readiness)
-        .fact("tab", lease.handle().as_str())
-        .fact("view", view.as_str())
-        .fact("mime_type", PNG)
-        .fact("width", width)
-        .fact("height", height)
-        .fact("host", host);
+        .fact(facts::TAB, lease.handle().as_str())
+        .fact(facts::VIEW, view.as_str())
+        .fact(facts::MIME_TYPE, PNG)
+        .fact(facts::WIDTH, width)
+        .fact(facts::HEIGHT, height)
+        .fact(facts::HOST, host);
     if let Some(handle) = target_handle {
-        outcome = outcome.fact("target", handle.as_str());
+        outcome = outcome.fact(facts::TARGET, handle.as_str());
     }
     if let Some((parent, _, _)) = parent {
-        outcome = outcome.fact("parent_view", parent.as_str());
+        outcome = outcome.fact(facts::PARENT_VIEW, parent.as_str());
     }
     let bytes = Arc::try_unwrap(png).unwrap_or_else(|shared| shared.as_ref().clone());
     Ok(outcome.attach(Attachment { mime_type: PNG, bytes }))
@@ -130,13 +131,13 @@ fn outside_view(view: &ViewEntry, region: &Region) -> Outcome {
             region.width, region.height, region.origin.view, view.width, view.height
         ),
     )
-    .fact("view", region.origin.view.as_str())
-    .fact("x", x)
-    .fact("y", y)
-    .fact("region_width", region.width)
-    .fact("region_height", region.height)
-    .fact("width", view.width)
-    .fact("height", view.height)
+    .fact(facts::VIEW, region.origin.view.as_str())
+    .fact(facts::X, x)
+    .fact(facts::Y, y)
+    .fact(facts::REGION_WIDTH, region.width)
+    .fact(facts::REGION_HEIGHT, region.height)
+    .fact(facts::WIDTH, view.width)
+    .fact(facts::HEIGHT, view.height)
     .next("Choose a region inside the view's image, or call browser_screenshot for a new view.")
 }
 

@@ -11,6 +11,7 @@ use crate::envelope::Effect;
 use crate::language::count;
 use crate::port::ScrollInput;
 use crate::tools::common::TargetRef;
+use crate::tools::scroll::facts;
 use crate::tools::scroll::{ScrollAction, ScrollAmount, ScrollRequest, WheelDirection};
 use crate::vocab::ScrollDirection;
 
@@ -97,25 +98,25 @@ async fn scroll(run: &Run<'_>, request: &ScrollRequest) -> Step<Outcome> {
     let repeat_safe = matches!(request.action, ScrollAction::Reveal(_));
     let mut outcome = Outcome::applied(summary, repeat_safe)
         .with_readiness(page.state.readiness)
-        .fact("tab", lease.handle().as_str())
-        .fact("scrolled", moved.scrolled)
-        .fact("offset_x", x)
-        .fact("offset_y", y)
-        .fact("host", host);
+        .fact(facts::TAB, lease.handle().as_str())
+        .fact(facts::SCROLLED, moved.scrolled)
+        .fact(facts::OFFSET_X, x)
+        .fact(facts::OFFSET_Y, y)
+        .fact(facts::HOST, host);
     if !moved.scrolled {
         outcome = outcome.with_effect(Effect::None);
     }
     match &request.action {
-        ScrollAction::Reveal(TargetRef::Handle(handle)) => outcome = outcome.fact("target", handle.as_str()),
+        ScrollAction::Reveal(TargetRef::Handle(handle)) => outcome = outcome.fact(facts::TARGET, handle.as_str()),
         ScrollAction::Reveal(TargetRef::Selector(_)) => {}
         ScrollAction::Step { direction, amount } => {
-            outcome = outcome.fact("direction", direction.as_str()).fact("amount", amount.as_str());
+            outcome = outcome.fact(facts::DIRECTION, direction.as_str()).fact(facts::AMOUNT, amount.as_str());
         }
         ScrollAction::Wheel { point, direction, ticks } => {
             outcome = outcome
-                .fact("view", point.view.as_str())
-                .fact("direction", wheel_word(*direction))
-                .fact("ticks", *ticks);
+                .fact(facts::VIEW, point.view.as_str())
+                .fact(facts::DIRECTION, wheel_word(*direction))
+                .fact(facts::TICKS, *ticks);
         }
     }
     Ok(outcome)

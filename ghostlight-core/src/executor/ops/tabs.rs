@@ -8,6 +8,7 @@ use crate::envelope::{Effect, Status};
 use crate::handles::Handle;
 use crate::language::count;
 use crate::port::PortErrorKind;
+use crate::tools::tabs::facts;
 use crate::tools::tabs::{TabsAction, TabsRequest};
 
 use crate::executor::outcome::Outcome;
@@ -45,7 +46,7 @@ async fn list(run: &Run<'_>) -> Step<Outcome> {
         0 => "No controlled tabs are open in this session.".to_owned(),
         n => format!("Listed {}.", count(n, "controlled tab", "controlled tabs")),
     };
-    let mut outcome = Outcome::read(summary).fact("count", listed.len()).fact("tabs", Value::Array(listed));
+    let mut outcome = Outcome::read(summary).fact(facts::COUNT, listed.len()).fact(facts::TABS, Value::Array(listed));
     if outcome.facts["count"] == 0 {
         outcome = outcome.next("Call browser_navigate with a url to open a tab.");
     }
@@ -63,11 +64,11 @@ async fn focus(run: &Run<'_>, handle: &Handle) -> Step<Outcome> {
         None => format!("Focused {handle}."),
     };
     let mut outcome = Outcome::applied(summary, true)
-        .fact("tab", handle.as_str())
-        .fact("active", true)
-        .fact("window_focused", focused.window_focused);
+        .fact(facts::TAB, handle.as_str())
+        .fact(facts::ACTIVE, true)
+        .fact(facts::WINDOW_FOCUSED, focused.window_focused);
     if let Some(host) = host {
-        outcome = outcome.fact("host", host);
+        outcome = outcome.fact(facts::HOST, host);
     }
     Ok(outcome)
 }
@@ -80,8 +81,8 @@ async fn close(run: &Run<'_>, handle: &Handle) -> Step<Outcome> {
     let _guard = if pinned { None } else { Some(slot.work.clone().lock_owned().await) };
     let already = || {
         Outcome::read(format!("{handle} was already closed; nothing to do."))
-            .fact("tab", handle.as_str())
-            .fact("closed", true)
+            .fact(facts::TAB, handle.as_str())
+            .fact(facts::CLOSED, true)
     };
     let Some(tab) = slot.tab() else { return Ok(already()) };
     let place = slot.state().url.map(|url| host_of(&url));
@@ -98,10 +99,10 @@ async fn close(run: &Run<'_>, handle: &Handle) -> Step<Outcome> {
                 format!("The browser's preserve-tabs setting keeps {handle} open; it was not closed."),
             )
             .with_status(Status::Blocked)
-            .fact("tab", handle.as_str())
-            .fact("closed", false));
+            .fact(facts::TAB, handle.as_str())
+            .fact(facts::CLOSED, false));
         }
-        Err(error) => return Err(run.fail(&error, "close the tab", None).fact("tab", handle.as_str())),
+        Err(error) => return Err(run.fail(&error, "close the tab", None).fact(facts::TAB, handle.as_str())),
     }
     run.forget_tab(&slot);
     let summary = match &place {
@@ -110,10 +111,10 @@ async fn close(run: &Run<'_>, handle: &Handle) -> Step<Outcome> {
     };
     let mut outcome = Outcome::applied(summary, true)
         .with_effect(Effect::Applied)
-        .fact("tab", handle.as_str())
-        .fact("closed", true);
+        .fact(facts::TAB, handle.as_str())
+        .fact(facts::CLOSED, true);
     if let Some(host) = place {
-        outcome = outcome.fact("host", host);
+        outcome = outcome.fact(facts::HOST, host);
     }
     Ok(outcome)
 }

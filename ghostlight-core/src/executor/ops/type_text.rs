@@ -19,6 +19,7 @@ use std::time::Duration;
 use crate::language::{count, target_phrase};
 use crate::port::{ActionReceipt, TypeInput};
 use crate::selector::Role;
+use crate::tools::type_text::facts;
 use crate::tools::type_text::{TypeInto, TypeTextRequest};
 
 use crate::handles::Handle;
@@ -58,9 +59,9 @@ async fn type_text(run: &Run<'_>, request: &TypeTextRequest) -> Step<Outcome> {
             "nothing_focused",
             format!("No control has focus on {host}, so nothing was typed."),
         )
-        .fact("tab", lease.handle().as_str())
-        .fact("typed", false)
-        .fact("host", host)
+        .fact(facts::TAB, lease.handle().as_str())
+        .fact(facts::TYPED, false)
+        .fact(facts::HOST, host)
         .next("Name the control with target or selector instead of focused."));
     };
     let characters = request.text.chars().count();
@@ -72,9 +73,9 @@ async fn type_text(run: &Run<'_>, request: &TypeTextRequest) -> Step<Outcome> {
     let last = legs.len() - 1;
     let stop = |outcome: Outcome, delivered: usize| {
         outcome
-            .fact("tab", lease.handle().as_str())
-            .fact("typed", delivered > 0)
-            .fact("character_count", delivered)
+            .fact(facts::TAB, lease.handle().as_str())
+            .fact(facts::TYPED, delivered > 0)
+            .fact(facts::CHARACTER_COUNT, delivered)
     };
     let mut delivered = 0;
     let mut into = first_element;
@@ -98,7 +99,7 @@ async fn type_text(run: &Run<'_>, request: &TypeTextRequest) -> Step<Outcome> {
         };
         run.dispatching();
         let receipt = run.port().type_text(&lease.tab, &input, timeout).await.map_err(|e| {
-            run.fail_on(&lease, &e, &doing, Some(request.timeout_ms)).or_fact("host", host.clone())
+            run.fail_on(&lease, &e, &doing, Some(request.timeout_ms)).or_fact(facts::HOST, host.clone())
         })?;
         let leg_chars = leg.chars().count();
         let withheld = receipt.keys_withheld.min(leg_chars);
@@ -155,13 +156,13 @@ fn finish(
     let repeat_safe = request.clear_first && landing.is_none() && !request.text.contains('\t');
     let mut outcome = Outcome::applied(summary, repeat_safe)
         .with_readiness(receipt.page.readiness)
-        .fact("tab", lease.handle().as_str())
-        .fact("typed", true)
-        .fact("character_count", characters)
-        .fact("cleared", request.clear_first)
-        .fact("host", host);
+        .fact(facts::TAB, lease.handle().as_str())
+        .fact(facts::TYPED, true)
+        .fact(facts::CHARACTER_COUNT, characters)
+        .fact(facts::CLEARED, request.clear_first)
+        .fact(facts::HOST, host);
     if let Some(handle) = handle {
-        outcome = outcome.fact("target", handle.as_str());
+        outcome = outcome.fact(facts::TARGET, handle.as_str());
     }
     run.with_landing(outcome, landing, &receipt.page)
 }

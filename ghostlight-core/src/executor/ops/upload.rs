@@ -22,6 +22,7 @@ use crate::handles::Handle;
 use crate::language::count;
 use crate::limits::{CAPTURE_REUSE_MAX_BYTES, UPLOAD_FILE_MAX_BYTES, UPLOAD_TOTAL_MAX_BYTES};
 use crate::port::{FileStat, InlineFile, PortErrorKind, UploadDestination, UploadFiles, UploadInput};
+use crate::tools::upload::facts;
 use crate::tools::upload::{Upload, UploadRequest};
 
 use crate::executor::invalid_arguments;
@@ -54,7 +55,7 @@ async fn upload(run: &Run<'_>, request: &UploadRequest) -> Step<Outcome> {
     };
     let (lease, page) = run.enter(request.tab.as_ref()).await?;
     let host = host_of(&page.state.url);
-    let tab_fact = |outcome: Outcome| outcome.fact("tab", lease.handle().as_str());
+    let tab_fact = |outcome: Outcome| outcome.fact(facts::TAB, lease.handle().as_str());
 
     // Destination, and the credential preflight, before any file is read or decoded.
     let mut refused_at = None;
@@ -121,8 +122,8 @@ async fn upload(run: &Run<'_>, request: &UploadRequest) -> Step<Outcome> {
                 _ => doing.clone(),
             };
             run.fail_on(&lease, &e, &doing, Some(request.timeout_ms))
-                .or_fact("host", host.clone())
-                .or_fact("file_count", file_count)
+                .or_fact(facts::HOST, host.clone())
+                .or_fact(facts::FILE_COUNT, file_count)
         })?;
     let what = match &request.upload {
         Upload::Paths { .. } | Upload::Files { .. } => count(done.count, "file", "files"),
@@ -132,15 +133,15 @@ async fn upload(run: &Run<'_>, request: &UploadRequest) -> Step<Outcome> {
         format!("{} {what} ({}) {} {destination} on {host}.", verb.1, byte_count(done.bytes), verb.2);
     let mut outcome = Outcome::applied(summary, false)
         .with_readiness(done.page.readiness)
-        .fact("tab", lease.handle().as_str())
-        .fact("target", target_handle.as_ref().map(Handle::as_str))
-        .fact("uploaded_count", done.count)
-        .fact("uploaded_bytes", done.bytes)
-        .fact("host", host);
+        .fact(facts::TAB, lease.handle().as_str())
+        .fact(facts::TARGET, target_handle.as_ref().map(Handle::as_str))
+        .fact(facts::UPLOADED_COUNT, done.count)
+        .fact(facts::UPLOADED_BYTES, done.bytes)
+        .fact(facts::HOST, host);
     match &request.upload {
-        Upload::AttachImage { image, .. } => outcome = outcome.fact("source_image", image.as_str()),
+        Upload::AttachImage { image, .. } => outcome = outcome.fact(facts::SOURCE_IMAGE, image.as_str()),
         Upload::DropImage { image, at } => {
-            outcome = outcome.fact("source_image", image.as_str()).fact("view", at.view.as_str());
+            outcome = outcome.fact(facts::SOURCE_IMAGE, image.as_str()).fact(facts::VIEW, at.view.as_str());
         }
         Upload::Paths { .. } | Upload::Files { .. } => {}
     }
@@ -168,8 +169,8 @@ fn check_roots(run: &Run<'_>, paths: &[String]) -> Step<Vec<PathBuf>> {
     let blocked = |summary: String| {
         Outcome::failed("upload_root_denied", summary)
             .with_status(Status::Blocked)
-            .fact("decided_by", roots.decided_by.as_str())
-            .fact("file_count", paths.len())
+            .fact(facts::DECIDED_BY, roots.decided_by.as_str())
+            .fact(facts::FILE_COUNT, paths.len())
             .next(EXPLAIN)
     };
     if roots.value.is_empty() {
@@ -189,7 +190,7 @@ fn check_roots(run: &Run<'_>, paths: &[String]) -> Step<Vec<PathBuf>> {
                 index + 1,
                 paths.len()
             ))
-            .fact("file", index + 1));
+            .fact(facts::FILE, index + 1));
         }
         checked.push(path);
     }
@@ -216,16 +217,16 @@ async fn stat(run: &Run<'_>, lease: &Lease, list: Vec<PathBuf>) -> Step<Payload>
     let of = list.len();
     let refuse = |reason: &str, summary: String, index: usize| {
         Outcome::failed(reason, summary)
-            .fact("tab", lease.handle().as_str())
-            .fact("file", index + 1)
-            .fact("file_count", of)
+            .fact(facts::TAB, lease.handle().as_str())
+            .fact(facts::FILE, index + 1)
+            .fact(facts::FILE_COUNT, of)
     };
     if stats.len() != asked.len() {
         return Err(Outcome::failed(
             "browser_error",
             "The browser did not report on every file, so nothing was uploaded.",
         )
-        .fact("tab", lease.handle().as_str()));
+        .fact(facts::TAB, lease.handle().as_str()));
     }
     let (root_stats, file_stats) = stats.split_at(root_count);
     let real_roots: Vec<&PathBuf> = root_stats
@@ -264,7 +265,7 @@ async fn stat(run: &Run<'_>, lease: &Lease, list: Vec<PathBuf>) -> Step<Payload>
                     index,
                 )
                 .with_status(Status::Blocked)
-                .fact("decided_by", roots.decided_by.as_str())
+                .fact(facts::DECIDED_BY, roots.decided_by.as_str())
                 .next(EXPLAIN));
             }
             FileStat::File { bytes, .. } if *bytes > UPLOAD_FILE_MAX_BYTES => {
@@ -278,8 +279,8 @@ async fn stat(run: &Run<'_>, lease: &Lease, list: Vec<PathBuf>) -> Step<Payload>
                     ),
                     index,
                 )
-                .fact("bytes", *bytes)
-                .fact("limit_bytes", UPLOAD_FILE_MAX_BYTES));
+                .fact(facts::BYTES, *bytes)
+                .fact(facts::LIMIT_BYTES, UPLOAD_FILE_MAX_BYTES));
             }
             FileStat::File { bytes, real } => {
                 total = total.saturating_add(*bytes);
@@ -296,10 +297,10 @@ async fn stat(run: &Run<'_>, lease: &Lease, list: Vec<PathBuf>) -> Step<Payload>
                 grouped(UPLOAD_TOTAL_MAX_BYTES)
             ),
         )
-        .fact("tab", lease.handle().as_str())
-        .fact("file_count", of)
-        .fact("bytes", total)
-        .fact("limit_bytes", UPLOAD_TOTAL_MAX_BYTES));
+        .fact(facts::TAB, lease.handle().as_str())
+        .fact(facts::FILE_COUNT, of)
+        .fact(facts::BYTES, total)
+        .fact(facts::LIMIT_BYTES, UPLOAD_TOTAL_MAX_BYTES));
     }
     Ok(Payload { files: UploadFiles::Paths(real_paths), phrase: count(of, "file", "files") })
 }
@@ -309,7 +310,7 @@ async fn stat(run: &Run<'_>, lease: &Lease, list: Vec<PathBuf>) -> Step<Payload>
 fn captured(run: &Run<'_>, image: &Handle) -> Result<Payload, Outcome> {
     let view = run.workspace.view(image).ok_or_else(|| {
         Outcome::failed("unknown_view", format!("{image} is not a view this session has captured."))
-            .fact("source_image", image.as_str())
+            .fact(facts::SOURCE_IMAGE, image.as_str())
             .next(RECAPTURE_IMAGE)
     })?;
     if view.png.is_none() && view.png_bytes > CAPTURE_REUSE_MAX_BYTES {
@@ -323,9 +324,9 @@ fn captured(run: &Run<'_>, image: &Handle) -> Result<Payload, Outcome> {
                 grouped(CAPTURE_REUSE_MAX_BYTES)
             ),
         )
-        .fact("source_image", image.as_str())
-        .fact("bytes", view.png_bytes)
-        .fact("limit_bytes", CAPTURE_REUSE_MAX_BYTES)
+        .fact(facts::SOURCE_IMAGE, image.as_str())
+        .fact(facts::BYTES, view.png_bytes)
+        .fact(facts::LIMIT_BYTES, CAPTURE_REUSE_MAX_BYTES)
         .next("Capture the viewport or a region with browser_screenshot, then upload that view's image."));
     }
     let png = view.png.ok_or_else(|| {
@@ -336,7 +337,7 @@ fn captured(run: &Run<'_>, image: &Handle) -> Result<Payload, Outcome> {
                  uploaded."
             ),
         )
-        .fact("source_image", image.as_str())
+        .fact(facts::SOURCE_IMAGE, image.as_str())
         .next(RECAPTURE_IMAGE)
     })?;
     let bytes = u64::try_from(png.len()).unwrap_or(u64::MAX);
@@ -350,9 +351,9 @@ fn captured(run: &Run<'_>, image: &Handle) -> Result<Payload, Outcome> {
                 grouped(CAPTURE_REUSE_MAX_BYTES)
             ),
         )
-        .fact("source_image", image.as_str())
-        .fact("bytes", bytes)
-        .fact("limit_bytes", CAPTURE_REUSE_MAX_BYTES)
+        .fact(facts::SOURCE_IMAGE, image.as_str())
+        .fact(facts::BYTES, bytes)
+        .fact(facts::LIMIT_BYTES, CAPTURE_REUSE_MAX_BYTES)
         .next("Capture a smaller region with browser_screenshot, then upload that view's image."));
     }
     let file = InlineFile { name: CAPTURE_FILE_NAME.to_owned(), bytes: png.as_ref().clone() };

@@ -34,6 +34,7 @@ use crate::limits::ECHO_CHARS;
 use crate::port::{ElementRef, PerceiveInput, PerceiveScope};
 use crate::selector::Selector;
 use crate::tools::common::TargetRef;
+use crate::tools::wait::facts;
 use crate::tools::wait::{WaitCondition, WaitRequest};
 
 use crate::executor::outcome::Outcome;
@@ -75,11 +76,11 @@ impl Progress<'_> {
     fn facts(&self, outcome: Outcome, satisfied: bool, readiness: Readiness) -> Outcome {
         outcome
             .with_readiness(readiness)
-            .fact("tab", self.lease.handle().as_str())
-            .fact("condition", self.condition)
-            .fact("satisfied", satisfied)
-            .fact("elapsed_ms", self.elapsed())
-            .fact("readiness", readiness.as_str())
+            .fact(facts::TAB, self.lease.handle().as_str())
+            .fact(facts::CONDITION, self.condition)
+            .fact(facts::SATISFIED, satisfied)
+            .fact(facts::ELAPSED_MS, self.elapsed())
+            .fact(facts::READINESS, readiness.as_str())
     }
 }
 
@@ -89,7 +90,7 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
     let mut progress = Progress { lease: &lease, condition, started: Instant::now(), slept: 0 };
     // A refusal or port failure while waiting still says what was waited for, and how long.
     let fail_facts = |outcome: Outcome, elapsed: u64| {
-        outcome.fact("condition", condition).fact("satisfied", false).fact("elapsed_ms", elapsed)
+        outcome.fact(facts::CONDITION, condition).fact(facts::SATISFIED, false).fact(facts::ELAPSED_MS, elapsed)
     };
 
     if let WaitCondition::Duration { ms } = request.condition {
@@ -98,7 +99,7 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
         let page = run.observe(&lease).await.map_err(|o| fail_facts(o, progress.elapsed()))?;
         let host = host_of(&page.state.url);
         let outcome =
-            Outcome::read(format!("Waited {} ms on {host}.", progress.elapsed())).fact("host", host);
+            Outcome::read(format!("Waited {} ms on {host}.", progress.elapsed())).fact(facts::HOST, host);
         return Ok(progress.facts(outcome, true, page.state.readiness));
     }
 
@@ -114,9 +115,9 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
                     let outcome = Outcome::read(format!(
                         "No wait was needed on {host}: {phrase} is gone (the page changed documents)."
                     ))
-                    .fact("host", host)
-                    .fact("target", handle.as_str())
-                    .fact("target_stale", true);
+                    .fact(facts::HOST, host)
+                    .fact(facts::TARGET, handle.as_str())
+                    .fact(facts::TARGET_STALE, true);
                     return Ok(progress.facts(outcome, true, page.state.readiness));
                 }
                 Err(Stale { handle, .. }) => {
@@ -133,7 +134,7 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
         let host = host_of(&page.state.url);
         let held = check(run, &lease, &page, &request.condition, watched.as_ref())
             .await
-            .map_err(|o| fail_facts(o.fact("host", host.clone()), progress.elapsed()))?;
+            .map_err(|o| fail_facts(o.fact(facts::HOST, host.clone()), progress.elapsed()))?;
         let clause = clause(&request.condition, watched.as_ref());
         match held {
             Held::Yes => {
@@ -142,11 +143,11 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
                 } else {
                     format!("Waited {} ms until {} on {host}.", progress.elapsed(), clause.event)
                 };
-                let outcome = Outcome::read(summary).fact("host", host);
+                let outcome = Outcome::read(summary).fact(facts::HOST, host);
                 return Ok(progress.facts(outcome, true, page.state.readiness));
             }
             Held::Never(handle) => {
-                let outcome = stale_target(&handle, lease.handle()).fact("host", host);
+                let outcome = stale_target(&handle, lease.handle()).fact(facts::HOST, host);
                 return Err(progress.facts(outcome, false, page.state.readiness));
             }
             Held::No => {}
@@ -160,8 +161,8 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
                     clause.event
                 ),
             )
-            .fact("timeout_ms", timeout)
-            .fact("host", host)
+            .fact(facts::TIMEOUT_MS, timeout)
+            .fact(facts::HOST, host)
             .next("Call browser_screenshot or browser_read to see what the page shows now.")
             .next("Wait again with a longer timeout_ms (up to 30000) if the page is still working.");
             return Err(progress.facts(outcome, false, page.state.readiness));
@@ -171,7 +172,7 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
         progress.slept += u64::try_from(step.as_millis()).unwrap_or(u64::MAX);
         page = run.observe(&lease).await.map_err(|o| fail_facts(o, progress.elapsed()))?;
         run.authorize(Some(&page.state.url))
-            .map_err(|o| fail_facts(o, progress.elapsed()).fact("tab", lease.handle().as_str()))?;
+            .map_err(|o| fail_facts(o, progress.elapsed()).fact(facts::TAB, lease.handle().as_str()))?;
     }
 }
 

@@ -11,6 +11,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::port::Geometry;
+use crate::tools::window::facts;
 use crate::tools::window::{WindowAction, WindowRequest};
 
 use crate::executor::outcome::Outcome;
@@ -38,9 +39,9 @@ async fn zoom(run: &Run<'_>, request: &WindowRequest, percent: u64) -> Step<Outc
     run.dispatching();
     let observed = run.port().set_zoom(&lease.tab, requested).await.map_err(|e| {
         run.fail_on(&lease, &e, &format!("set the zoom of {host} to {percent}%"), None)
-            .fact("action", "zoom")
-            .fact("percent", percent)
-            .fact("host", host.clone())
+            .fact(facts::ACTION, "zoom")
+            .fact(facts::PERCENT, percent)
+            .fact(facts::HOST, host.clone())
     })?;
     let viewport = format!("{}×{}", observed.viewport_width, observed.viewport_height);
     let summary = if observed.zoom_percent == requested {
@@ -53,13 +54,13 @@ async fn zoom(run: &Run<'_>, request: &WindowRequest, percent: u64) -> Step<Outc
     };
     Ok(Outcome::applied(summary, true)
         .with_readiness(page.state.readiness)
-        .fact("tab", lease.handle().as_str())
-        .fact("action", "zoom")
-        .fact("percent", percent)
-        .fact("width", Value::Null)
-        .fact("height", Value::Null)
-        .fact("observed", observed_fact(&observed))
-        .fact("host", host)
+        .fact(facts::TAB, lease.handle().as_str())
+        .fact(facts::ACTION, "zoom")
+        .fact(facts::PERCENT, percent)
+        .fact(facts::WIDTH, None::<u64>)
+        .fact(facts::HEIGHT, None::<u64>)
+        .fact(facts::OBSERVED, observed_fact(&observed))
+        .fact(facts::HOST, host)
         .next(RECAPTURE_AFTER))
 }
 
@@ -72,10 +73,10 @@ async fn resize(run: &Run<'_>, request: &WindowRequest, width: u64, height: u64)
     run.dispatching();
     let observed = run.port().resize_window(&lease.tab, w, h).await.map_err(|e| {
         run.fail_on(&lease, &e, &format!("resize the window of {host} to {width}×{height}"), None)
-            .fact("action", "resize")
-            .fact("width", width)
-            .fact("height", height)
-            .fact("host", host.clone())
+            .fact(facts::ACTION, "resize")
+            .fact(facts::WIDTH, width)
+            .fact(facts::HEIGHT, height)
+            .fact(facts::HOST, host.clone())
     })?;
     let viewport = format!("{}×{}", observed.viewport_width, observed.viewport_height);
     let summary = if (observed.window_width, observed.window_height) == (w, h) {
@@ -88,13 +89,13 @@ async fn resize(run: &Run<'_>, request: &WindowRequest, width: u64, height: u64)
     };
     Ok(Outcome::applied(summary, true)
         .with_readiness(page.state.readiness)
-        .fact("tab", lease.handle().as_str())
-        .fact("action", "resize")
-        .fact("percent", Value::Null)
-        .fact("width", width)
-        .fact("height", height)
-        .fact("observed", observed_fact(&observed))
-        .fact("host", host)
+        .fact(facts::TAB, lease.handle().as_str())
+        .fact(facts::ACTION, "resize")
+        .fact(facts::PERCENT, None::<u64>)
+        .fact(facts::WIDTH, width)
+        .fact(facts::HEIGHT, height)
+        .fact(facts::OBSERVED, observed_fact(&observed))
+        .fact(facts::HOST, host)
         .next(RECAPTURE_AFTER))
 }
 

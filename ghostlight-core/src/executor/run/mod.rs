@@ -19,6 +19,7 @@ use url::Url;
 
 use crate::authority::{AuditRecord, AuthoritySnapshot, Blocked, Refusal, Requirement, Site};
 use crate::catalog::ToolName;
+use crate::facts::detail;
 use crate::handles::Handle;
 use crate::language::target_phrase;
 use crate::port::{BrowserPort, ElementRef, Gate, PageState, PortError, PortErrorKind, TabRef};
@@ -200,7 +201,7 @@ impl<'a> Run<'a> {
         for url in frames {
             self.snapshot
                 .authorize_document(self.tool, url)
-                .map_err(|blocked| self.frame_blocked(blocked).fact("tab", lease.handle().as_str()))?;
+                .map_err(|blocked| self.frame_blocked(blocked).fact(detail::TAB, lease.handle().as_str()))?;
         }
         Ok(())
     }
@@ -225,7 +226,7 @@ impl<'a> Run<'a> {
         if error.kind() == PortErrorKind::TabGone {
             self.forget_tab(&lease.slot);
         }
-        self.fail(error, doing, timeout_ms).fact("tab", lease.handle().as_str())
+        self.fail(error, doing, timeout_ms).fact(detail::TAB, lease.handle().as_str())
     }
 }
 

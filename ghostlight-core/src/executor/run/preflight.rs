@@ -2,6 +2,7 @@
 
 use crate::authority::Site;
 use crate::executor::outcome::Outcome;
+use crate::facts::detail;
 use crate::handles::Handle;
 use crate::vocab::CredentialClass;
 
@@ -23,7 +24,7 @@ impl Run<'_> {
             None => Ok(()),
             Some(class) => {
                 Err(Outcome::handoff(self.tool, class, Site::from_url(&page.state.url), handle.cloned())
-                    .fact("tab", lease.handle().as_str()))
+                    .fact(detail::TAB, lease.handle().as_str()))
             }
         }
     }

@@ -6,6 +6,7 @@ use serde_json::{Map, Value, json};
 use crate::executor::outcome::{LIST_TABS, Outcome, RECAPTURE, REINSPECT};
 use crate::executor::selector_match::{SelectorMatch, match_selector};
 use crate::executor::workspace::{TargetEntry, ViewEntry};
+use crate::facts::detail;
 use crate::handles::Handle;
 use crate::language::normalize_name;
 use crate::port::{PerceiveInput, PerceiveScope, PerceivedElement, Point};
@@ -31,7 +32,7 @@ impl Run<'_> {
                 "unknown_target",
                 format!("{handle} is not a target this session has seen (or it was forgotten)."),
             )
-            .fact("target", handle.as_str())
+            .fact(detail::TARGET, handle.as_str())
             .next(REINSPECT)
         })?;
         if &entry.slot != lease.handle() {
@@ -39,9 +40,9 @@ impl Run<'_> {
                 "wrong_tab",
                 format!("{handle} belongs to {}, not to {}.", entry.slot, lease.handle()),
             )
-            .fact("target", handle.as_str())
-            .fact("target_tab", entry.slot.as_str())
-            .fact("tab", lease.handle().as_str()));
+            .fact(detail::TARGET, handle.as_str())
+            .fact(detail::TARGET_TAB, entry.slot.as_str())
+            .fact(detail::TAB, lease.handle().as_str()));
         }
         if entry.generation != page.generation {
             return Err(stale_target(handle, lease.handle()));
@@ -92,7 +93,7 @@ impl Run<'_> {
                 "no_match",
                 format!("No {} is on the page.", selector_phrase(selector)),
             )
-            .fact("tab", lease.handle().as_str())
+            .fact(detail::TAB, lease.handle().as_str())
             .next(
                 "Call browser_find with part of the name, or browser_inspect, to see what the page offers.",
             )),
@@ -117,9 +118,9 @@ impl Run<'_> {
                         selector_phrase(selector)
                     ),
                 )
-                .fact("tab", lease.handle().as_str())
-                .fact("match_count", candidates.len())
-                .fact("candidates", Value::Array(listed))
+                .fact(detail::TAB, lease.handle().as_str())
+                .fact(detail::MATCH_COUNT, candidates.len())
+                .fact(detail::CANDIDATES, Value::Array(listed))
                 .next("Call browser_find with the text to get one target handle per match, then use one."))
             }
         }
@@ -143,7 +144,7 @@ impl Run<'_> {
     pub(crate) fn view(&self, lease: &Lease, page: &Page, handle: &Handle) -> Step<ViewEntry> {
         let view = self.workspace.view(handle).ok_or_else(|| {
             Outcome::failed("unknown_view", format!("{handle} is not a view this session has captured."))
-                .fact("view", handle.as_str())
+                .fact(detail::VIEW, handle.as_str())
                 .next(RECAPTURE)
         })?;
         if &view.slot != lease.handle() {
@@ -151,8 +152,8 @@ impl Run<'_> {
                 "wrong_tab",
                 format!("{handle} was captured on {}, not on {}.", view.slot, lease.handle()),
             )
-            .fact("view", handle.as_str())
-            .fact("tab", lease.handle().as_str()));
+            .fact(detail::VIEW, handle.as_str())
+            .fact(detail::TAB, lease.handle().as_str()));
         }
         if view.generation != page.generation {
             return Err(stale_view(handle, "the page has navigated since it was captured"));
@@ -213,7 +214,7 @@ impl Run<'_> {
                 "point_outside_viewport",
                 format!("Pixel ({}, {}) of {} is outside the visible viewport now.", at.x, at.y, at.view),
             )
-            .fact("view", at.view.as_str())
+            .fact(detail::VIEW, at.view.as_str())
             .next("Scroll it into view, take a viewport screenshot, and use that view's coordinates."));
         }
         Ok(point)
@@ -235,9 +236,9 @@ impl Run<'_> {
                     view.width, view.height
                 ),
             )
-            .fact("view", handle.as_str())
-            .fact("width", view.width)
-            .fact("height", view.height));
+            .fact(detail::VIEW, handle.as_str())
+            .fact(detail::WIDTH, view.width)
+            .fact(detail::HEIGHT, view.height));
         }
         let to_f = |n: u64| n as f64;
         Ok((
@@ -270,21 +271,21 @@ pub(crate) fn stale_target(handle: &Handle, tab: &Handle) -> Outcome {
         "target_stale",
         format!("{handle} is stale: the page on {tab} has changed documents since it was inspected."),
     )
-    .fact("target", handle.as_str())
-    .fact("tab", tab.as_str())
+    .fact(detail::TARGET, handle.as_str())
+    .fact(detail::TAB, tab.as_str())
     .next(REINSPECT)
 }
 
 /// The refusal of a stale view.
 pub(crate) fn stale_view(handle: &Handle, why: &str) -> Outcome {
     Outcome::failed("view_stale", format!("{handle} is no longer current: {why}."))
-        .fact("view", handle.as_str())
+        .fact(detail::VIEW, handle.as_str())
         .next(RECAPTURE)
 }
 
 /// The refusal of a tab handle this workspace never issued.
 pub(crate) fn unknown_handle(handle: &Handle) -> Outcome {
     Outcome::failed("unknown_tab", format!("{handle} is not a tab of this session."))
-        .fact("tab", handle.as_str())
+        .fact(detail::TAB, handle.as_str())
         .next(LIST_TABS)
 }

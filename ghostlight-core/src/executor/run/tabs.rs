@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::executor::outcome::{LIST_TABS, Outcome};
 use crate::executor::workspace::TabSlot;
+use crate::facts::detail;
 use crate::handles::Handle;
 
 use super::resolve::unknown_handle;
@@ -58,8 +59,8 @@ impl Run<'_> {
             "tab_limit",
             format!("This session already holds {live} tabs, its limit, so no tab was opened."),
         )
-        .fact("tab_count", live)
-        .fact("limit", limit)
+        .fact(detail::TAB_COUNT, live)
+        .fact(detail::LIMIT, limit)
         .next("Close a tab you no longer need with browser_tabs action \"close\", then repeat the call."))
     }
 
@@ -72,7 +73,7 @@ impl Run<'_> {
             "tab_closed",
             format!("The tab {handle} has closed. Navigate by its handle to reopen it, or pick another tab."),
         )
-        .fact("tab", handle.as_str())
+        .fact(detail::TAB, handle.as_str())
         .next(LIST_TABS)
     }
 
@@ -126,8 +127,8 @@ impl Run<'_> {
                                 live.len()
                             ),
                         )
-                        .fact("tab_count", live.len())
-                        .fact("selected_count", active.len())
+                        .fact(detail::TAB_COUNT, live.len())
+                        .fact(detail::SELECTED_COUNT, active.len())
                         .next(LIST_TABS))
                     }
                 }
@@ -150,7 +151,7 @@ impl Run<'_> {
     pub(crate) async fn enter(&self, explicit: Option<&Handle>) -> Step<(Lease, Page)> {
         let lease = self.lease(explicit).await?;
         let page = self.observe(&lease).await?;
-        self.authorize(Some(&page.state.url)).map_err(|o| o.fact("tab", lease.handle().as_str()))?;
+        self.authorize(Some(&page.state.url)).map_err(|o| o.fact(detail::TAB, lease.handle().as_str()))?;
         Ok((lease, page))
     }
 }
