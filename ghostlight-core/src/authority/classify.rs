@@ -28,7 +28,7 @@
 //!   `browser_upload`.
 //!
 //! Each tool states its own tab-binding and constraints next to its request (`Tool::tab_bound`,
-//! `Tool::constraints` in `tools/<name>.rs`); this module gathers them.
+//! `Tool::constraints` in `tools/<name>/mod.rs`); this module gathers them.
 //!
 //! A [`Requirement`] holds only typed, value-free data (tool, capability set, site, flags), so
 //! audit records built from it cannot carry a payload.

@@ -14,23 +14,23 @@
 //!   audit      payload-free record to the AuditSink
 //! ```
 //!
-//! Tool-specific steps live in `ops/<tool>.rs`; the steps they share live in `run`.
+//! Tool-specific steps live in `tools/<tool>/op.rs`; the steps they share live in `run`.
 
 // `Step<T>` is `Result<T, Outcome>`: its error side is the invocation's answer, built once and
 // returned straight up; boxing it would cost an allocation and buy nothing.
 #![allow(clippy::result_large_err)]
 
 mod cancel;
-mod composite;
-mod keyboard;
+pub(crate) mod composite;
+mod dispatch;
+pub(crate) mod keyboard;
 mod mint;
-mod ops;
-mod outcome;
-mod popups;
+pub(crate) mod outcome;
+pub(crate) mod popups;
 mod progress;
-mod run;
-mod selector_match;
-mod workspace;
+pub(crate) mod run;
+pub(crate) mod selector_match;
+pub(crate) mod workspace;
 
 #[cfg(test)]
 mod tests;
@@ -397,7 +397,7 @@ pub(crate) async fn execute(run: &Run<'_>, request: &Request) -> Outcome {
     if let Err(refusal) = run.authorize(None) {
         return refusal;
     }
-    let outcome = ops::dispatch(run, request).await;
+    let outcome = dispatch::dispatch(run, request).await;
     popups::adopt_opened(run, request, outcome).await
 }
 

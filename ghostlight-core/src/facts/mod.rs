@@ -2,7 +2,7 @@
 //! a table that also renders the output schema, so an undeclared, misspelled or mistyped fact
 //! does not compile.
 //!
-//! - A tool's own facts are declared by [`tool_facts!`] in its `tools/<name>.rs`; the macro
+//! - A tool's own facts are declared by [`tool_facts!`] in its `tools/<name>/mod.rs`; the macro
 //!   makes the tool's `facts` module (typed keys plus `ALL`, the output schema's list in order).
 //! - [`common`] holds the facts every tool's output schema lists (refusal reasons and hosts).
 //! - [`detail`] holds the details a refusal or failure may add whatever the tool (the facts

@@ -1,13 +1,17 @@
 //! The 24 tools: the one table that lists them, the [`Tool`] trait each typed request
-//! implements, and one module per tool (its declaration, typed request, decoder,
-//! classification and tests). What a tool *does* with the browser is its executor op
-//! (`executor/ops/<tool>.rs`), run by the dispatch this table generates.
+//! implements, and one folder per tool: `tools/<name>/mod.rs` (its fields, facts,
+//! declaration, typed request, decoder, classification and tests) and `tools/<name>/op.rs`
+//! (what it does with the browser and the sentence it authors, run by the executor's
+//! dispatch this table generates).
 //!
-//! Adding a tool: a `tools/<name>.rs` with its declaration and a `Tool` impl, its op in
-//! `executor/ops/<name>.rs`, and one line in [`tool_table!`]. The table generates the module
+//! Adding a tool: the folder `tools/<name>/` and one line in [`tool_table!`]. The table generates the module
 //! declarations, [`ToolName`] (with the catalog order), the `Request` enum and its
 //! dispatch, the `CATALOG` and the executor's dispatch.
 
+
+// An op's `Step<T>` is `Result<T, Outcome>`: its error side is the invocation's answer, built
+// once and returned straight up; boxing it would cost an allocation and buy nothing.
+#![allow(clippy::result_large_err)]
 use crate::authority::Constraint;
 use crate::capability::CapabilitySet;
 use crate::catalog::ToolDeclaration;

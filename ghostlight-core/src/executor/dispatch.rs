@@ -1,0 +1,25 @@
+//! The dispatch of an admitted request to its tool's operation (`tools/<tool>/op.rs`: what
+//! the tool does with the browser and the sentence it authors).
+//!
+//! Each `run` receives a [`Run`] that has already passed static authorization; tab-bound
+//! tools start with [`Run::enter`] (lease the tab, observe its page, authorize that page).
+//! [`dispatch`] comes from the tool table (`tools::tool_table!`).
+
+use crate::request::Request;
+use crate::tools::tool_table;
+
+use super::outcome::Outcome;
+use super::run::Run;
+
+/// The dispatch, one row of the tool table each.
+macro_rules! declare_dispatch {
+    ($($variant:ident => $wire:literal, $module:ident, $request:ident;)+) => {
+        /// Run one admitted request.
+        pub(crate) async fn dispatch(run: &Run<'_>, request: &Request) -> Outcome {
+            match request {
+                $(Request::$variant(request) => crate::tools::$module::op::run(run, request).await,)+
+            }
+        }
+    };
+}
+tool_table!(declare_dispatch);

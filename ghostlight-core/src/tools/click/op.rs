@@ -1,0 +1,94 @@
+//! `browser_click`: a current target or a point of a current view.
+
+use std::time::Duration;
+
+use crate::language::target_phrase;
+use crate::port::{ClickInput, PointerTarget};
+use crate::selector::Role;
+use super::facts;
+use crate::tools::click::ClickRequest;
+use crate::tools::common::Location;
+use crate::vocab::MouseButton;
+
+use crate::executor::outcome::Outcome;
+use crate::executor::run::{Run, Step, host_of};
+
+pub(crate) async fn run(run: &Run<'_>, request: &ClickRequest) -> Outcome {
+    click(run, request).await.unwrap_or_else(|outcome| outcome)
+}
+
+async fn click(run: &Run<'_>, request: &ClickRequest) -> Step<Outcome> {
+    let (lease, page) = run.enter(request.tab.as_ref()).await?;
+    let host = host_of(&page.state.url);
+    let (at, resolved) = match &request.location {
+        Location::Target(target) => {
+            let resolved = run.target(&lease, &page, target).await?;
+            (PointerTarget::Element(resolved.element.clone()), Some(resolved))
+        }
+        Location::Point(point) => (PointerTarget::Point(run.point(&lease, &page, point).await?), None),
+    };
+    let verb = verb(request.button, request.click_count);
+    let planned = match &resolved {
+        Some(target) => run.phrase(target.role, target.name.as_deref()),
+        None => "the point".to_owned(),
+    };
+    let input =
+        ClickInput { at, button: request.button, count: u8::try_from(request.click_count).unwrap_or(1) };
+    run.dispatching();
+    let receipt = run
+        .port()
+        .click(&lease.tab, &input, &run.gate(), Duration::from_millis(request.timeout_ms))
+        .await
+        .map_err(|e| {
+            run.fail_on(&lease, &e, &format!("{} {planned}", verb.infinitive), Some(request.timeout_ms))
+        })?;
+    // The receipt's role and name describe what was physically clicked; fall back to what
+    // was perceived.
+    let clicked = match (&receipt.element, &resolved) {
+        (Some(element), _) => {
+            Some(target_phrase(Role::narrow(&element.role), element.name.as_deref(), run.preserve_names()))
+        }
+        (None, Some(target)) => Some(run.phrase(target.role, target.name.as_deref())),
+        (None, None) => None,
+    };
+    let summary = match (&clicked, &request.location) {
+        (Some(what), Location::Point(point)) => {
+            format!("{} {what} at ({}, {}) of {} on {host}.", verb.past, point.x, point.y, point.view)
+        }
+        (Some(what), _) => format!("{} {what} on {host}.", verb.past),
+        (None, Location::Point(point)) => {
+            format!("{} at ({}, {}) of {} on {host}.", verb.past, point.x, point.y, point.view)
+        }
+        (None, _) => format!("{} on {host}.", verb.past),
+    };
+    let mut outcome = Outcome::applied(summary, false)
+        .with_readiness(receipt.page.readiness)
+        .fact(facts::TAB, lease.handle().as_str())
+        .fact(facts::ACTIVATED, true)
+        .fact(facts::HOST, host);
+    match &request.location {
+        Location::Target(_) => {
+            if let Some(handle) = resolved.as_ref().and_then(|r| r.handle.as_ref()) {
+                outcome = outcome.fact(facts::TARGET, handle.as_str());
+            }
+        }
+        Location::Point(point) => outcome = outcome.fact(facts::VIEW, point.view.as_str()),
+    }
+    let landing = run.land(&lease, &receipt.page);
+    Ok(run.with_landing(outcome, landing, &receipt.page))
+}
+
+struct Verb {
+    infinitive: &'static str,
+    past: &'static str,
+}
+
+fn verb(button: MouseButton, count: u64) -> Verb {
+    match (button, count) {
+        (MouseButton::Primary, 2) => Verb { infinitive: "double-click", past: "Double-clicked" },
+        (MouseButton::Primary, 3) => Verb { infinitive: "triple-click", past: "Triple-clicked" },
+        (MouseButton::Primary, _) => Verb { infinitive: "click", past: "Clicked" },
+        (MouseButton::Secondary, _) => Verb { infinitive: "right-click", past: "Right-clicked" },
+        (MouseButton::Middle, _) => Verb { infinitive: "middle-click", past: "Middle-clicked" },
+    }
+}

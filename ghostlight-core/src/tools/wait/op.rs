@@ -1,0 +1,323 @@
+//! `browser_wait`: wait for one observable condition, polling the page.
+//!
+//! Decisions where the contract is silent:
+//! * `load_ready` holds once `document.readyState` is `complete` (not `interactive`): a model
+//!   that waits for "load" expects subresources too.
+//! * Polling checks the condition, then sleeps [`POLL_INTERVAL`] on the port's timer, until
+//!   the condition holds or `timeout_ms` is used up (at most `timeout_ms / POLL_INTERVAL + 1`
+//!   checks). `elapsed_ms` is measured: the wall-clock time from the first check to the
+//!   answer, checks included, and never less than the time slept (a scripted port's timer is
+//!   virtual, so over it the figure stays deterministic). The loop ends once the measured
+//!   time reaches `timeout_ms`, and the last sleep is cut to what is left, so slow checks
+//!   cannot stretch the bound by more than one check. A timeout says both figures: how long
+//!   it waited, and the limit.
+//! * Each check after a sleep observes the page again and authorizes it again: a tab that
+//!   moved outside authority while waiting ends the wait `blocked`, and its content is never
+//!   read. So `url_contains` always compares against a URL inside authority, in full.
+//! * A target handle from an older document generation names an element that is absent from
+//!   the current document: `target_absent` holds at once, `target_present` fails as stale
+//!   (it can never hold). A handle that goes stale while waiting is treated the same way.
+//! * `selector_present` (and a selector given to `target_present`/`target_absent`) counts as
+//!   present when at least one control matches, even if several do: the wait asks whether a
+//!   matching control exists, not which one to act on.
+//! * `duration` sleeps the whole value (the decoder already refused a shorter explicit
+//!   `timeout_ms`).
+//!
+//! A timeout is `failed` with effect `none` and `satisfied: false` (CLARIFICATIONS).
+
+use std::time::{Duration, Instant};
+
+use crate::envelope::Readiness;
+use crate::handles::Handle;
+use crate::language::{bound_visible, normalize_name};
+use crate::limits::ECHO_CHARS;
+use crate::port::{ElementRef, PerceiveInput, PerceiveScope};
+use crate::selector::Selector;
+use crate::tools::common::TargetRef;
+use super::facts;
+use crate::tools::wait::{WaitCondition, WaitRequest};
+
+use crate::executor::outcome::Outcome;
+use crate::executor::run::{Lease, Page, Run, SELECTOR_SCAN_ITEMS, Step, host_of, stale_target};
+use crate::executor::selector_match::{SelectorMatch, match_selector};
+
+/// How long to sleep between two checks of a condition.
+const POLL_INTERVAL: Duration = Duration::from_millis(100);
+
+pub(crate) async fn run(run: &Run<'_>, request: &WaitRequest) -> Outcome {
+    wait(run, request).await.unwrap_or_else(|outcome| outcome)
+}
+
+/// What a target condition watches.
+enum Watched {
+    /// An element of one document generation, named by a handle.
+    Element { element: ElementRef, generation: u64, handle: Handle, phrase: String },
+    /// Whatever currently matches a selector.
+    Selector(Selector),
+}
+
+/// The facts every wait outcome carries.
+struct Progress<'p> {
+    lease: &'p Lease,
+    condition: &'static str,
+    /// When the wait began (after the tab was entered).
+    started: Instant,
+    /// The time slept on the port's timer so far.
+    slept: u64,
+}
+
+impl Progress<'_> {
+    /// The measured time since the wait began: wall clock, at least the time slept.
+    fn elapsed(&self) -> u64 {
+        let wall = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        wall.max(self.slept)
+    }
+
+    fn facts(&self, outcome: Outcome, satisfied: bool, readiness: Readiness) -> Outcome {
+        outcome
+            .with_readiness(readiness)
+            .fact(facts::TAB, self.lease.handle().as_str())
+            .fact(facts::CONDITION, self.condition)
+            .fact(facts::SATISFIED, satisfied)
+            .fact(facts::ELAPSED_MS, self.elapsed())
+            .fact(facts::READINESS, readiness.as_str())
+    }
+}
+
+async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
+    let (lease, mut page) = run.enter(request.tab.as_ref()).await?;
+    let condition = request.condition.condition().as_str();
+    let mut progress = Progress { lease: &lease, condition, started: Instant::now(), slept: 0 };
+    // A refusal or port failure while waiting still says what was waited for, and how long.
+    let fail_facts = |outcome: Outcome, elapsed: u64| {
+        outcome.fact(facts::CONDITION, condition).fact(facts::SATISFIED, false).fact(facts::ELAPSED_MS, elapsed)
+    };
+
+    if let WaitCondition::Duration { ms } = request.condition {
+        run.port().sleep(Duration::from_millis(ms)).await;
+        progress.slept = ms;
+        let page = run.observe(&lease).await.map_err(|o| fail_facts(o, progress.elapsed()))?;
+        let host = host_of(&page.state.url);
+        let outcome =
+            Outcome::read(format!("Waited {} ms on {host}.", progress.elapsed())).fact(facts::HOST, host);
+        return Ok(progress.facts(outcome, true, page.state.readiness));
+    }
+
+    let watched = match &request.condition {
+        WaitCondition::TargetPresent(target) | WaitCondition::TargetAbsent(target) => {
+            match watch(run, &lease, &page, target).await.map_err(|o| fail_facts(o, 0))? {
+                Ok(watched) => Some(watched),
+                Err(Stale { phrase, handle })
+                    if matches!(request.condition, WaitCondition::TargetAbsent(_)) =>
+                {
+                    // A handle of an older document: absent from the current one.
+                    let host = host_of(&page.state.url);
+                    let outcome = Outcome::read(format!(
+                        "No wait was needed on {host}: {phrase} is gone (the page changed documents)."
+                    ))
+                    .fact(facts::HOST, host)
+                    .fact(facts::TARGET, handle.as_str())
+                    .fact(facts::TARGET_STALE, true);
+                    return Ok(progress.facts(outcome, true, page.state.readiness));
+                }
+                Err(Stale { handle, .. }) => {
+                    let outcome = stale_target(&handle, lease.handle());
+                    return Err(progress.facts(outcome, false, page.state.readiness));
+                }
+            }
+        }
+        _ => None,
+    };
+
+    let timeout = request.timeout_ms;
+    loop {
+        let host = host_of(&page.state.url);
+        let held = check(run, &lease, &page, &request.condition, watched.as_ref())
+            .await
+            .map_err(|o| fail_facts(o.fact(facts::HOST, host.clone()), progress.elapsed()))?;
+        let clause = clause(&request.condition, watched.as_ref());
+        match held {
+            Held::Yes => {
+                let summary = if progress.slept == 0 {
+                    format!("No wait was needed on {host}: {}.", clause.state)
+                } else {
+                    format!("Waited {} ms until {} on {host}.", progress.elapsed(), clause.event)
+                };
+                let outcome = Outcome::read(summary).fact(facts::HOST, host);
+                return Ok(progress.facts(outcome, true, page.state.readiness));
+            }
+            Held::Never(handle) => {
+                let outcome = stale_target(&handle, lease.handle()).fact(facts::HOST, host);
+                return Err(progress.facts(outcome, false, page.state.readiness));
+            }
+            Held::No => {}
+        }
+        let elapsed = progress.elapsed();
+        if elapsed >= timeout {
+            let outcome = Outcome::failed(
+                "timeout",
+                format!(
+                    "Timed out after {elapsed} ms waiting until {} on {host} (the limit was {timeout} ms).",
+                    clause.event
+                ),
+            )
+            .fact(facts::TIMEOUT_MS, timeout)
+            .fact(facts::HOST, host)
+            .next("Call browser_screenshot or browser_read to see what the page shows now.")
+            .next("Wait again with a longer timeout_ms (up to 30000) if the page is still working.");
+            return Err(progress.facts(outcome, false, page.state.readiness));
+        }
+        let step = POLL_INTERVAL.min(Duration::from_millis(timeout - elapsed));
+        run.port().sleep(step).await;
+        progress.slept += u64::try_from(step.as_millis()).unwrap_or(u64::MAX);
+        page = run.observe(&lease).await.map_err(|o| fail_facts(o, progress.elapsed()))?;
+        run.authorize(Some(&page.state.url))
+            .map_err(|o| fail_facts(o, progress.elapsed()).fact(facts::TAB, lease.handle().as_str()))?;
+    }
+}
+
+/// Whether a condition holds now.
+enum Held {
+    Yes,
+    No,
+    /// It can never hold: the watched target's document is gone.
+    Never(Handle),
+}
+
+/// A target handle from an older document generation.
+struct Stale {
+    handle: Handle,
+    phrase: String,
+}
+
+/// Resolve the watched target: a selector as is, a current handle to its element, a handle
+/// of an older document as [`Stale`]; other refusals (unknown handle, another tab's target)
+/// are rendered by [`Run::target`].
+async fn watch(
+    run: &Run<'_>,
+    lease: &Lease,
+    page: &Page,
+    target: &TargetRef,
+) -> Step<Result<Watched, Stale>> {
+    let handle = match target {
+        TargetRef::Selector(selector) => return Ok(Ok(Watched::Selector(selector.clone()))),
+        TargetRef::Handle(handle) => handle,
+    };
+    if let Some(entry) = run.workspace.target(handle)
+        && &entry.slot == lease.handle()
+        && entry.generation != page.generation
+    {
+        let phrase = run.phrase(entry.role, entry.name.as_deref());
+        return Ok(Err(Stale { handle: handle.clone(), phrase }));
+    }
+    let resolved = run.target(lease, page, target).await?;
+    Ok(Ok(Watched::Element {
+        element: resolved.element,
+        generation: page.generation,
+        handle: handle.clone(),
+        phrase: run.phrase(resolved.role, resolved.name.as_deref()),
+    }))
+}
+
+/// Check the condition against `page` (observed and authorized).
+async fn check(
+    run: &Run<'_>,
+    lease: &Lease,
+    page: &Page,
+    condition: &WaitCondition,
+    watched: Option<&Watched>,
+) -> Step<Held> {
+    let fail = |e| run.fail_on(lease, &e, "check the page while waiting", None);
+    let held = |yes: bool| if yes { Held::Yes } else { Held::No };
+    Ok(match condition {
+        WaitCondition::LoadReady => held(page.state.readiness == Readiness::Complete),
+        WaitCondition::UrlContains(value) => held(page.state.url.as_str().contains(value.as_str())),
+        WaitCondition::TextPresent(text) => {
+            held(run.port().text_present(&lease.tab, text, &run.gate()).await.map_err(fail)?)
+        }
+        WaitCondition::TextAbsent(text) => {
+            held(!run.port().text_present(&lease.tab, text, &run.gate()).await.map_err(fail)?)
+        }
+        WaitCondition::TargetPresent(_)
+        | WaitCondition::TargetAbsent(_)
+        | WaitCondition::SelectorPresent(_) => {
+            let want_present = !matches!(condition, WaitCondition::TargetAbsent(_));
+            let present = match (watched, condition) {
+                (Some(Watched::Element { element, generation, handle, .. }), _) => {
+                    if *generation != page.generation {
+                        return Ok(if want_present { Held::Never(handle.clone()) } else { Held::Yes });
+                    }
+                    run.port().element_present(&lease.tab, element).await.map_err(fail)?
+                }
+                (Some(Watched::Selector(selector)), _) | (None, WaitCondition::SelectorPresent(selector)) => {
+                    selector_present(run, lease, selector).await?
+                }
+                (None, _) => false,
+            };
+            held(present == want_present)
+        }
+        WaitCondition::Duration { .. } => Held::Yes,
+    })
+}
+
+/// Whether at least one element matches `selector` now.
+async fn selector_present(run: &Run<'_>, lease: &Lease, selector: &Selector) -> Step<bool> {
+    let input = PerceiveInput { scope: PerceiveScope::All, max_items: SELECTOR_SCAN_ITEMS };
+    let perception = run
+        .port()
+        .perceive(&lease.tab, &input, &run.gate())
+        .await
+        .map_err(|e| run.fail_on(lease, &e, "look for the named control while waiting", None))?;
+    Ok(!matches!(match_selector(selector, &perception.elements), SelectorMatch::None))
+}
+
+/// How a sentence says a condition: as an event (`"Saved" appeared`) and as a state
+/// (`"Saved" is on the page`).
+struct Clause {
+    event: String,
+    state: String,
+}
+
+fn clause(condition: &WaitCondition, watched: Option<&Watched>) -> Clause {
+    let quoted = |text: &str| match bound_visible(text, ECHO_CHARS) {
+        Some(text) => format!("\"{text}\""),
+        None => "the text".to_owned(),
+    };
+    let target = || match watched {
+        Some(Watched::Element { phrase, .. }) => phrase.clone(),
+        Some(Watched::Selector(selector)) => selector_phrase(selector),
+        None => match condition {
+            WaitCondition::SelectorPresent(selector) => selector_phrase(selector),
+            _ => "the target".to_owned(),
+        },
+    };
+    let (event, state) = match condition {
+        WaitCondition::LoadReady => {
+            ("the page finished loading".to_owned(), "the page is fully loaded".to_owned())
+        }
+        WaitCondition::UrlContains(value) => {
+            (format!("the URL contained {}", quoted(value)), format!("the URL contains {}", quoted(value)))
+        }
+        WaitCondition::TextPresent(text) => {
+            (format!("{} appeared", quoted(text)), format!("{} is on the page", quoted(text)))
+        }
+        WaitCondition::TextAbsent(text) => {
+            (format!("{} disappeared", quoted(text)), format!("{} is not on the page", quoted(text)))
+        }
+        WaitCondition::TargetPresent(_) | WaitCondition::SelectorPresent(_) => {
+            (format!("{} appeared", target()), format!("{} is present", target()))
+        }
+        WaitCondition::TargetAbsent(_) => {
+            (format!("{} disappeared", target()), format!("{} is gone", target()))
+        }
+        WaitCondition::Duration { ms } => (format!("{ms} ms passed"), format!("{ms} ms passed")),
+    };
+    Clause { event, state }
+}
+
+/// `a button called "Save"`: the caller's selector, its name bounded for echo.
+fn selector_phrase(selector: &Selector) -> String {
+    let noun = selector.role.map_or("control", |role| role.noun());
+    let name = normalize_name(&selector.name).and_then(|n| bound_visible(&n, ECHO_CHARS)).unwrap_or_default();
+    format!("{} {noun} called \"{name}\"", crate::language::indefinite_article(noun))
+}
