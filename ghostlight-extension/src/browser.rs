@@ -1,0 +1,384 @@
+//! [`ExtensionBrowser`]: the [`BrowserPort`] over the Ghostlight extension.
+//!
+//! It listens on the private socket from the start; the person's browser connects whenever the
+//! extension's native host starts (the browser starts it, not Ghostlight). Until then, and
+//! while the person has paused Ghostlight in the extension, calls answer
+//! [`PortErrorKind::NotConnected`]. Calls in flight when the connection ends answer
+//! [`PortErrorKind::Transport`] with an unknown effect.
+//!
+//! Operations not implemented yet answer [`PortErrorKind::Unsupported`], naming the operation
+//! and this connector.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use ghostlight_core::port::{
+    ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DialogKind, DialogResolution, ElementRef,
+    FileStat, FillInput, FillOutcome, Focused, FocusedElement, Gate, Geometry, HistoryMove, KeyInput,
+    NavigateInput, OpenedTab, PageState, PerceiveInput, PerceivedElement, Perception, PointerTarget,
+    PortError, PortErrorKind, PortResult, ReadInput, ScriptOutcome, ScrollInput, ScrollOutcome, TabInfo,
+    TabRef, TextMode, TextOutcome, TypeInput, UploadInput, UploadOutcome,
+};
+use serde::de::DeserializeOwned;
+use tokio::task::JoinHandle;
+use url::Url;
+
+use crate::convert::{self, call_error, loaded, page_state, tab_id, tab_ref, unsupported};
+use crate::endpoint::{self, EndpointError};
+use crate::listener::{ListenError, Slot, accept, bind};
+use crate::protocol::{
+    Hello, HistoryStep, Op, WireCapture, WireFocused, WireGeometry, WireOpened, WirePage, WireScript,
+    WireTab, WireText,
+};
+use crate::secret::Secret;
+
+/// The longest wait for an operation that does not wait for the page.
+const OP_WAIT: Duration = Duration::from_secs(10);
+
+/// How much longer than an operation's own timeout the server waits for its answer (the
+/// extension answers `timeout` itself first).
+const ANSWER_MARGIN: Duration = Duration::from_secs(2);
+
+/// Where the server listens and which secret it shares with the host.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExtensionConfig {
+    /// The private directory of the socket.
+    pub socket_dir: PathBuf,
+    /// The secret file (created when missing).
+    pub secret_file: PathBuf,
+}
+
+impl ExtensionConfig {
+    /// The locations the environment names (see [`crate::endpoint`]).
+    pub fn from_env() -> Result<ExtensionConfig, EndpointError> {
+        Ok(ExtensionConfig {
+            socket_dir: endpoint::socket_dir_from_env()?,
+            secret_file: endpoint::secret_file_from_env()?,
+        })
+    }
+}
+
+/// A browser driven through the Ghostlight extension. Dropping it stops listening and removes
+/// the socket.
+pub struct ExtensionBrowser {
+    slot: Arc<Slot>,
+    socket: PathBuf,
+    acceptor: JoinHandle<()>,
+}
+
+impl std::fmt::Debug for ExtensionBrowser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExtensionBrowser").field("socket", &self.socket).finish_non_exhaustive()
+    }
+}
+
+impl ExtensionBrowser {
+    /// Listen for the extension's host at `config` (the secret is created when missing).
+    /// Must be called within a Tokio runtime.
+    pub fn listen(config: &ExtensionConfig) -> Result<ExtensionBrowser, ListenError> {
+        let secret = Secret::load_or_create(&config.secret_file)?;
+        let (listener, socket) = bind(&config.socket_dir)?;
+        let slot = Arc::new(Slot::new());
+        let acceptor = tokio::spawn(accept(listener, secret, Arc::clone(&slot)));
+        Ok(ExtensionBrowser { slot, socket, acceptor })
+    }
+
+    /// The socket's path.
+    pub fn socket_path(&self) -> &Path {
+        &self.socket
+    }
+
+    /// The connected extension's hello, if one is connected.
+    pub fn connected(&self) -> Option<Hello> {
+        self.slot.live().map(|link| link.hello().clone())
+    }
+
+    /// Wait at most `within` for an extension to connect; its hello.
+    pub async fn wait_connected(&self, within: Duration) -> Option<Hello> {
+        let mut changes = self.slot.watch();
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            if let Some(hello) = self.connected() {
+                return Some(hello);
+            }
+            match tokio::time::timeout_at(deadline, changes.changed()).await {
+                Ok(Ok(())) => {}
+                Ok(Err(_)) | Err(_) => return None,
+            }
+        }
+    }
+
+    /// Run `op`, waiting at most `wait` for the answer, decoded as `T`.
+    async fn call<T: DeserializeOwned>(&self, op: Op, wait: Duration) -> PortResult<T> {
+        let name = op.name();
+        let link = self.slot.live().ok_or_else(|| {
+            PortError::new(PortErrorKind::NotConnected, "the Ghostlight extension is not connected")
+        })?;
+        let value = link.call(op, wait).await.map_err(|e| call_error(e, name))?;
+        serde_json::from_value(value).map_err(|_| {
+            PortError::new(PortErrorKind::Other, format!("the extension's answer to {name} does not decode"))
+                .effect_unknown()
+        })
+    }
+
+    async fn geometry_of(&self, op: Op) -> PortResult<Geometry> {
+        self.call::<WireGeometry>(op, OP_WAIT).await.map(convert::geometry)
+    }
+
+    /// Refuse work on a page with a frame `gate` refuses (its pixels cannot be blanked yet).
+    async fn frames_admitted(&self, tab: i64, gate: &Gate) -> PortResult<()> {
+        let urls: Vec<String> = self.call(Op::FrameUrls { tab }, OP_WAIT).await?;
+        for url in urls.iter().filter_map(|u| Url::parse(u).ok()) {
+            if !gate.admits(&url) {
+                return Err(PortError::new(
+                    PortErrorKind::Unsupported,
+                    "capturing a page with a frame outside authority is not supported by the extension connector yet",
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for ExtensionBrowser {
+    fn drop(&mut self) {
+        self.acceptor.abort();
+        self.slot.clear();
+        let _ = std::fs::remove_file(&self.socket);
+    }
+}
+
+fn waited(timeout: Duration) -> Duration {
+    timeout.saturating_add(ANSWER_MARGIN)
+}
+
+fn millis(timeout: Duration) -> u64 {
+    u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX)
+}
+
+#[async_trait]
+impl BrowserPort for ExtensionBrowser {
+    fn engine(&self) -> &str {
+        match self.connected().map(|hello| hello.engine) {
+            Some(engine) if engine == "chromium" => "chromium",
+            Some(engine) if engine == "firefox" => "firefox",
+            _ => "extension",
+        }
+    }
+
+    async fn tabs(&self) -> PortResult<Vec<TabInfo>> {
+        let tabs: Vec<WireTab> = self.call(Op::TabsList {}, OP_WAIT).await?;
+        tabs.into_iter()
+            .map(|t| Ok(TabInfo { tab: tab_ref(t.tab), page: page_state(t.page)?, active: t.active }))
+            .collect()
+    }
+
+    async fn open_tab(&self, input: &NavigateInput, timeout: Duration) -> PortResult<OpenedTab> {
+        let op = Op::TabOpen { url: input.url.to_string(), timeout_ms: millis(timeout) };
+        let opened: WireOpened = self.call(op, waited(timeout)).await?;
+        Ok(OpenedTab { tab: tab_ref(opened.tab), page: loaded(opened.page)? })
+    }
+
+    async fn focus_tab(&self, tab: &TabRef) -> PortResult<Focused> {
+        let focused: WireFocused = self.call(Op::TabFocus { tab: tab_id(tab)? }, OP_WAIT).await?;
+        Ok(Focused { window_focused: focused.window_focused })
+    }
+
+    async fn close_tab(&self, tab: &TabRef) -> PortResult<()> {
+        self.call(Op::TabClose { tab: tab_id(tab)? }, OP_WAIT).await
+    }
+
+    async fn page(&self, tab: &TabRef) -> PortResult<PageState> {
+        page_state(self.call::<WirePage>(Op::Page { tab: tab_id(tab)? }, OP_WAIT).await?)
+    }
+
+    async fn navigate(
+        &self,
+        tab: &TabRef,
+        input: &NavigateInput,
+        timeout: Duration,
+    ) -> PortResult<PageState> {
+        let op = Op::Navigate { tab: tab_id(tab)?, url: input.url.to_string(), timeout_ms: millis(timeout) };
+        loaded(self.call(op, waited(timeout)).await?)
+    }
+
+    async fn history(&self, tab: &TabRef, step: HistoryMove, timeout: Duration) -> PortResult<PageState> {
+        let (step, bypass_cache) = match step {
+            HistoryMove::Back => (HistoryStep::Back, false),
+            HistoryMove::Forward => (HistoryStep::Forward, false),
+            HistoryMove::Reload { bypass_cache } => (HistoryStep::Reload, bypass_cache),
+        };
+        let op = Op::History { tab: tab_id(tab)?, step, bypass_cache, timeout_ms: millis(timeout) };
+        loaded(self.call(op, waited(timeout)).await?)
+    }
+
+    async fn geometry(&self, tab: &TabRef) -> PortResult<Geometry> {
+        self.geometry_of(Op::Geometry { tab: tab_id(tab)? }).await
+    }
+
+    async fn set_zoom(&self, tab: &TabRef, percent: u32) -> PortResult<Geometry> {
+        self.geometry_of(Op::SetZoom { tab: tab_id(tab)?, percent }).await
+    }
+
+    async fn resize_window(&self, tab: &TabRef, width: u32, height: u32) -> PortResult<Geometry> {
+        self.geometry_of(Op::ResizeWindow { tab: tab_id(tab)?, width, height }).await
+    }
+
+    async fn read_text(&self, tab: &TabRef, input: &ReadInput, _gate: &Gate) -> PortResult<TextOutcome> {
+        if input.target.is_some() {
+            return Err(unsupported("reading one element's text"));
+        }
+        if input.mode != TextMode::Visible {
+            return Err(unsupported("reading a page's article"));
+        }
+        // The top document's text only: frames are not read (so none the gate refuses is).
+        let text: WireText =
+            self.call(Op::ReadText { tab: tab_id(tab)?, max_chars: input.max_chars }, OP_WAIT).await?;
+        Ok(TextOutcome { text: text.text, truncated: text.truncated, frames: 0 })
+    }
+
+    async fn perceive(&self, _tab: &TabRef, _input: &PerceiveInput, _gate: &Gate) -> PortResult<Perception> {
+        Err(unsupported("perceiving a page's elements"))
+    }
+
+    async fn find_text(
+        &self,
+        _tab: &TabRef,
+        _text: &str,
+        _controls_only: bool,
+        _max: usize,
+        _gate: &Gate,
+    ) -> PortResult<Vec<PerceivedElement>> {
+        Err(unsupported("finding elements by text"))
+    }
+
+    async fn focused_element(&self, _tab: &TabRef) -> PortResult<Option<FocusedElement>> {
+        Err(unsupported("reading the focused element"))
+    }
+
+    async fn element_present(&self, _tab: &TabRef, _element: &ElementRef) -> PortResult<bool> {
+        Err(unsupported("checking an element's presence"))
+    }
+
+    async fn text_present(&self, tab: &TabRef, text: &str, _gate: &Gate) -> PortResult<bool> {
+        // The top document's visible text only (frames are not searched).
+        let page: WireText =
+            self.call(Op::ReadText { tab: tab_id(tab)?, max_chars: usize::MAX >> 1 }, OP_WAIT).await?;
+        Ok(page.text.to_lowercase().contains(&text.to_lowercase()))
+    }
+
+    async fn capture(
+        &self,
+        tab: &TabRef,
+        kind: &CaptureKind,
+        gate: &Gate,
+        timeout: Duration,
+    ) -> PortResult<Captured> {
+        if *kind != CaptureKind::Viewport {
+            return Err(unsupported("capturing anything but the viewport"));
+        }
+        let id = tab_id(tab)?;
+        self.frames_admitted(id, gate).await?;
+        convert::capture(self.call::<WireCapture>(Op::CaptureViewport { tab: id }, waited(timeout)).await?)
+    }
+
+    async fn click(
+        &self,
+        _tab: &TabRef,
+        _input: &ClickInput,
+        _gate: &Gate,
+        _timeout: Duration,
+    ) -> PortResult<ActionReceipt> {
+        Err(unsupported("clicking"))
+    }
+
+    async fn hover(
+        &self,
+        _tab: &TabRef,
+        _at: &PointerTarget,
+        _gate: &Gate,
+        _timeout: Duration,
+    ) -> PortResult<ActionReceipt> {
+        Err(unsupported("hovering"))
+    }
+
+    async fn scroll(
+        &self,
+        _tab: &TabRef,
+        _input: &ScrollInput,
+        _gate: &Gate,
+        _timeout: Duration,
+    ) -> PortResult<ScrollOutcome> {
+        Err(unsupported("scrolling"))
+    }
+
+    async fn drag(
+        &self,
+        _tab: &TabRef,
+        _from: &PointerTarget,
+        _to: &PointerTarget,
+        _gate: &Gate,
+        _timeout: Duration,
+    ) -> PortResult<ActionReceipt> {
+        Err(unsupported("dragging"))
+    }
+
+    async fn fill(&self, _tab: &TabRef, _input: &FillInput, _timeout: Duration) -> PortResult<FillOutcome> {
+        Err(unsupported("filling a form"))
+    }
+
+    async fn type_text(
+        &self,
+        _tab: &TabRef,
+        _input: &TypeInput,
+        _timeout: Duration,
+    ) -> PortResult<ActionReceipt> {
+        Err(unsupported("typing"))
+    }
+
+    async fn press_keys(
+        &self,
+        _tab: &TabRef,
+        _input: &KeyInput,
+        _timeout: Duration,
+    ) -> PortResult<ActionReceipt> {
+        Err(unsupported("pressing keys"))
+    }
+
+    async fn dialog(&self, _tab: &TabRef) -> PortResult<Option<DialogKind>> {
+        Err(unsupported("reading a dialog"))
+    }
+
+    async fn resolve_dialog(&self, _tab: &TabRef, _resolution: &DialogResolution) -> PortResult<DialogKind> {
+        Err(unsupported("resolving a dialog"))
+    }
+
+    async fn stat_files(&self, _paths: &[PathBuf]) -> PortResult<Vec<FileStat>> {
+        Err(unsupported("uploading files"))
+    }
+
+    async fn upload(
+        &self,
+        _tab: &TabRef,
+        _input: &UploadInput,
+        _gate: &Gate,
+        _timeout: Duration,
+    ) -> PortResult<UploadOutcome> {
+        Err(unsupported("uploading files"))
+    }
+
+    async fn execute(&self, tab: &TabRef, script: &str, timeout: Duration) -> PortResult<ScriptOutcome> {
+        let op = Op::Execute { tab: tab_id(tab)?, script: script.to_owned(), timeout_ms: millis(timeout) };
+        let outcome: WireScript = self.call(op, waited(timeout)).await?;
+        Ok(ScriptOutcome {
+            value: outcome.value,
+            page: page_state(outcome.page).map_err(PortError::effect_unknown)?,
+        })
+    }
+
+    async fn sleep(&self, duration: Duration) {
+        tokio::time::sleep(duration).await;
+    }
+}

@@ -1,0 +1,236 @@
+//! The extension's answers as port types, and its failures as [`PortError`]s.
+
+use base64::Engine as _;
+use ghostlight_core::port::{
+    Captured, DocumentId, Geometry, NetworkError, NetworkFailure, PageState, PortError, PortErrorKind,
+    PortResult, Readiness, ScriptFailure, TabRef,
+};
+use url::Url;
+
+use crate::link::CallError;
+use crate::protocol::{
+    ErrorCode, WireCapture, WireEffect, WireError, WireGeometry, WirePage, WireScriptFailure,
+};
+
+/// The connector's name in messages.
+pub(crate) const CONNECTOR: &str = "the extension connector";
+
+/// The browser's tab id a [`TabRef`] carries ([`PortErrorKind::TabGone`] for a token this
+/// connector never made).
+pub(crate) fn tab_id(tab: &TabRef) -> PortResult<i64> {
+    tab.as_str()
+        .parse()
+        .map_err(|_| PortError::new(PortErrorKind::TabGone, "not a tab of the extension connector"))
+}
+
+/// The [`TabRef`] of a browser tab id.
+pub(crate) fn tab_ref(id: i64) -> TabRef {
+    TabRef::new(id.to_string())
+}
+
+/// A page state; a page the browser could not load answers [`PortError::network`].
+pub(crate) fn loaded(page: WirePage) -> PortResult<PageState> {
+    if page.error_page {
+        // The extension cannot read the browser's error code (no `webNavigation` yet).
+        return Err(PortError::network(NetworkFailure {
+            error: NetworkError::Other,
+            browser_code: "error_page".into(),
+        }));
+    }
+    page_state(page)
+}
+
+/// A page state as the extension reports it.
+pub(crate) fn page_state(page: WirePage) -> PortResult<PageState> {
+    let url = Url::parse(&page.url).map_err(|_| {
+        PortError::new(PortErrorKind::Other, "the extension reported a page without a valid URL")
+    })?;
+    let readiness = match page.ready.as_str() {
+        "loading" => Readiness::Loading,
+        "interactive" => Readiness::Interactive,
+        "complete" => Readiness::Complete,
+        _ => Readiness::Unknown,
+    };
+    Ok(PageState {
+        url,
+        title: page.title,
+        readiness,
+        document: DocumentId::new(page.document),
+        http_status: (page.status != 0).then_some(page.status),
+    })
+}
+
+/// A geometry as the extension reports it.
+pub(crate) fn geometry(g: WireGeometry) -> Geometry {
+    Geometry {
+        viewport_width: g.viewport_width,
+        viewport_height: g.viewport_height,
+        window_width: g.window_width,
+        window_height: g.window_height,
+        device_scale: if g.device_scale > 0.0 { g.device_scale } else { 1.0 },
+        zoom_percent: g.zoom_percent,
+        scroll_x: g.scroll_x,
+        scroll_y: g.scroll_y,
+    }
+}
+
+/// A viewport capture: the PNG, its size from its header, and where it sits in the document.
+pub(crate) fn capture(wire: WireCapture) -> PortResult<Captured> {
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(wire.png.as_bytes())
+        .map_err(|_| PortError::new(PortErrorKind::Other, "the extension's capture is not base64"))?;
+    let (width, height) = png_size(&png)
+        .ok_or_else(|| PortError::new(PortErrorKind::Other, "the extension's capture is not a PNG"))?;
+    let geometry = geometry(wire.geometry);
+    Ok(Captured {
+        png,
+        width,
+        height,
+        origin: (geometry.scroll_x, geometry.scroll_y),
+        css_per_pixel: 1.0 / geometry.device_scale,
+        geometry,
+    })
+}
+
+/// A PNG's width and height, from its IHDR chunk.
+fn png_size(png: &[u8]) -> Option<(u32, u32)> {
+    const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+    if png.len() < 24 || !png.starts_with(SIGNATURE) || &png[12..16] != b"IHDR" {
+        return None;
+    }
+    let width = u32::from_be_bytes(png[16..20].try_into().ok()?);
+    let height = u32::from_be_bytes(png[20..24].try_into().ok()?);
+    Some((width, height))
+}
+
+/// An operation this connector does not do (yet).
+pub(crate) fn unsupported(operation: &str) -> PortError {
+    PortError::new(PortErrorKind::Unsupported, format!("{operation} is not supported by {CONNECTOR} yet"))
+}
+
+/// A failed call of `op` as a port error.
+pub(crate) fn call_error(error: CallError, op: &str) -> PortError {
+    match error {
+        CallError::Closed => PortError::new(
+            PortErrorKind::NotConnected,
+            format!("the extension disconnected before {op} was sent"),
+        ),
+        CallError::TooLarge => PortError::new(
+            PortErrorKind::InvalidInput,
+            format!("the {op} request is over the browser's 1 MB message bound"),
+        ),
+        CallError::Lost => PortError::transport(format!("the extension disconnected while running {op}")),
+        CallError::TimedOut => {
+            PortError::new(PortErrorKind::Timeout, format!("the extension did not answer {op} in time"))
+                .effect_unknown()
+        }
+        CallError::Failed(wire) => wire_error(wire, op),
+    }
+}
+
+fn wire_error(wire: WireError, op: &str) -> PortError {
+    let WireError { code, message, effect, detail } = wire;
+    let error = match code {
+        ErrorCode::ScriptError => {
+            let failure = detail.and_then(|d| serde_json::from_value::<WireScriptFailure>(d).ok()).unwrap_or(
+                WireScriptFailure {
+                    name: "Error".into(),
+                    message: String::new(),
+                    ran: effect == WireEffect::Unknown,
+                },
+            );
+            return PortError::script_failed(ScriptFailure {
+                name: failure.name,
+                message: failure.message,
+                ran: failure.ran,
+            });
+        }
+        ErrorCode::TabGone => PortError::new(PortErrorKind::TabGone, format!("{op}: the tab is gone")),
+        ErrorCode::Timeout => PortError::new(PortErrorKind::Timeout, format!("{op}: {message}")),
+        ErrorCode::Paused => PortError::new(
+            PortErrorKind::NotConnected,
+            format!("{op}: the person paused Ghostlight in the extension"),
+        ),
+        ErrorCode::Unsupported => PortError::new(
+            PortErrorKind::Unsupported,
+            format!("{op} is not supported by the extension: {message}"),
+        ),
+        ErrorCode::TabPreserved => PortError::new(
+            PortErrorKind::TabPreserved,
+            "the extension's preserve-tabs setting keeps the tab open",
+        ),
+        ErrorCode::BrowserError | ErrorCode::Other => {
+            PortError::new(PortErrorKind::Other, format!("{op}: the browser refused: {message}"))
+        }
+    };
+    match effect {
+        WireEffect::None => error,
+        WireEffect::Unknown => error.effect_unknown(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ghostlight_core::port::PortEffect;
+    use serde_json::json;
+
+    use super::*;
+
+    fn page(url: &str, ready: &str) -> WirePage {
+        WirePage {
+            url: url.into(),
+            title: "T".into(),
+            ready: ready.into(),
+            document: "d".into(),
+            status: 0,
+            error_page: false,
+        }
+    }
+
+    #[test]
+    fn pages_tabs_and_error_pages() {
+        let state = page_state(page("http://127.0.0.1/a", "interactive")).expect("a page");
+        assert_eq!((state.readiness, state.http_status), (Readiness::Interactive, None));
+        assert_eq!(page_state(page("http://x/", "weird")).expect("a page").readiness, Readiness::Unknown);
+        assert!(page_state(page("not a url", "complete")).is_err());
+        let failed = loaded(WirePage { error_page: true, ..page("http://x/", "complete") })
+            .expect_err("an error page");
+        assert_eq!(failed.kind(), PortErrorKind::Network);
+        assert_eq!(tab_id(&tab_ref(42)).expect("a tab"), 42);
+        assert_eq!(tab_id(&TabRef::new("w:1")).expect_err("not ours").kind(), PortErrorKind::TabGone);
+    }
+
+    #[test]
+    fn wire_errors_keep_their_kind_and_effect() {
+        let wire = |code, effect, detail| WireError { code, message: "m".into(), effect, detail };
+        let gone = call_error(CallError::Failed(wire(ErrorCode::TabGone, WireEffect::None, None)), "page");
+        assert_eq!((gone.kind(), gone.effect()), (PortErrorKind::TabGone, PortEffect::None));
+        let script = call_error(
+            CallError::Failed(wire(
+                ErrorCode::ScriptError,
+                WireEffect::Unknown,
+                Some(json!({"name": "TypeError", "message": "x", "ran": true})),
+            )),
+            "execute",
+        );
+        assert_eq!(script.kind(), PortErrorKind::ScriptError);
+        assert_eq!(script.script_failure().map(|f| f.name.as_str()), Some("TypeError"));
+        assert_eq!(script.effect(), PortEffect::Unknown);
+        let preserved =
+            call_error(CallError::Failed(wire(ErrorCode::TabPreserved, WireEffect::None, None)), "close");
+        assert_eq!(preserved.kind(), PortErrorKind::TabPreserved);
+        let lost = call_error(CallError::Lost, "navigate");
+        assert_eq!((lost.kind(), lost.effect()), (PortErrorKind::Transport, PortEffect::Unknown));
+        let closed = call_error(CallError::Closed, "navigate");
+        assert_eq!((closed.kind(), closed.effect()), (PortErrorKind::NotConnected, PortEffect::None));
+    }
+
+    #[test]
+    fn png_sizes_come_from_the_header() {
+        let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+        png.extend(800_u32.to_be_bytes());
+        png.extend(600_u32.to_be_bytes());
+        assert_eq!(png_size(&png), Some((800, 600)));
+        assert_eq!(png_size(b"GIF89a"), None);
+    }
+}

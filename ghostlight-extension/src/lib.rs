@@ -1,0 +1,32 @@
+//! Ghostlight's extension connector: a [`BrowserPort`](ghostlight_core::port::BrowserPort)
+//! over the Ghostlight browser extension (`extension/` in the repository), so Ghostlight can
+//! act in the browser a person already uses, without a debugging port.
+//!
+//! ```text
+//! extension ⇄ native messaging ⇄ ghostlight-native-host ⇄ Unix socket ⇄ ExtensionBrowser
+//! ```
+//!
+//! - [`ExtensionBrowser`] listens on a Unix socket in a private directory
+//!   ([`endpoint`]) and implements the port over the connected extension.
+//! - `ghostlight-native-host` (this crate's binary, [`host`]) is what the browser starts: it
+//!   proves the shared [`secret`] to the server, checks the server's proof, and relays
+//!   [`framing`]'s frames both ways.
+//! - [`protocol`] is the wire: a versioned hello, requests and answers by id.
+//!
+//! No TCP port is opened anywhere. The extension's README holds the permissions and the
+//! threat model.
+#![forbid(unsafe_code)]
+
+mod browser;
+mod convert;
+pub mod endpoint;
+pub mod framing;
+pub mod host;
+pub mod identity;
+mod link;
+mod listener;
+pub mod protocol;
+pub mod secret;
+
+pub use browser::{ExtensionBrowser, ExtensionConfig};
+pub use listener::{HELLO_TIMEOUT, ListenError};

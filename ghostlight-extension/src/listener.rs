@@ -1,0 +1,149 @@
+//! The server's side of the socket: bind it privately, accept the native host, check who it
+//! is (same user, the secret's host half, this extension's origin), prove the secret's other
+//! half, wait for the extension's hello, and hand the connection to the shared slot.
+//!
+//! One connection is live at a time: while it lives, a newcomer is refused (an authenticated
+//! relay can never be evicted by another); once it ends, the next host is accepted.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::net::{UnixListener, UnixStream};
+use tokio::sync::watch;
+
+use crate::endpoint::{EndpointError, SOCKET_NAME, prepare_private_dir};
+use crate::framing::{self, read_frame, write_frame};
+use crate::host::{HANDSHAKE_TIMEOUT, same_user};
+use crate::identity::is_ours;
+use crate::link::Link;
+use crate::protocol::{FromExtension, Hello, HostHello, PROTOCOL_VERSION, ServerAuth, ToExtension};
+use crate::secret::Secret;
+
+/// The longest wait for the extension's hello once its host is accepted.
+pub const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The largest handshake message.
+const HANDSHAKE_MAX: usize = 4096;
+
+/// Why the server cannot listen.
+#[derive(Debug, thiserror::Error)]
+pub enum ListenError {
+    /// The socket directory or the secret cannot be used.
+    #[error(transparent)]
+    Endpoint(#[from] EndpointError),
+    /// Another Ghostlight server already listens on this socket.
+    #[error("another Ghostlight server listens on {0}")]
+    InUse(PathBuf),
+}
+
+/// The live connection (if any) and a signal that changes whenever it does.
+pub(crate) struct Slot {
+    link: Mutex<Option<Arc<Link>>>,
+    changed: watch::Sender<u64>,
+}
+
+impl Slot {
+    pub(crate) fn new() -> Slot {
+        Slot { link: Mutex::new(None), changed: watch::Sender::new(0) }
+    }
+
+    /// The live connection.
+    pub(crate) fn live(&self) -> Option<Arc<Link>> {
+        self.guard().as_ref().filter(|link| !link.is_closed()).cloned()
+    }
+
+    /// A receiver that sees every change of the connection.
+    pub(crate) fn watch(&self) -> watch::Receiver<u64> {
+        self.changed.subscribe()
+    }
+
+    /// End the live connection, if any.
+    pub(crate) fn clear(&self) {
+        if let Some(link) = self.guard().take() {
+            link.shutdown();
+        }
+        self.changed.send_modify(|n| *n += 1);
+    }
+
+    fn guard(&self) -> std::sync::MutexGuard<'_, Option<Arc<Link>>> {
+        self.link.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// Bind `dir/ghostlight.sock` (the directory made private first; a socket left by a server
+/// that is gone is replaced); the socket is 0600.
+pub(crate) fn bind(dir: &Path) -> Result<(UnixListener, PathBuf), ListenError> {
+    prepare_private_dir(dir)?;
+    let path = dir.join(SOCKET_NAME);
+    if std::fs::symlink_metadata(&path).is_ok() {
+        if std::os::unix::net::UnixStream::connect(&path).is_ok() {
+            return Err(ListenError::InUse(path));
+        }
+        std::fs::remove_file(&path).map_err(|e| EndpointError::io(&path, e))?;
+    }
+    let listener = UnixListener::bind(&path).map_err(|e| EndpointError::io(&path, e))?;
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
+        .map_err(|e| EndpointError::io(&path, e))?;
+    Ok((listener, path))
+}
+
+/// Accept hosts until the task is aborted.
+pub(crate) async fn accept(listener: UnixListener, secret: Secret, slot: Arc<Slot>) {
+    loop {
+        let Ok((stream, _)) = listener.accept().await else { continue };
+        tokio::spawn(admit(stream, secret.clone(), Arc::clone(&slot)));
+    }
+}
+
+/// Admit one host, or drop it (another user, no proof, not our extension, no hello in time,
+/// another connection live).
+async fn admit(mut stream: UnixStream, secret: Secret, slot: Arc<Slot>) {
+    if !same_user(&stream) {
+        return;
+    }
+    let Ok(Some(hello)) =
+        tokio::time::timeout(HANDSHAKE_TIMEOUT + HELLO_TIMEOUT, handshake(&mut stream, &secret)).await
+    else {
+        return;
+    };
+    let mut live = slot.guard();
+    if live.as_ref().is_some_and(|link| !link.is_closed()) {
+        return;
+    }
+    let weak = Arc::downgrade(&slot);
+    let link = Arc::new(Link::start(stream, hello, move || {
+        if let Some(slot) = weak.upgrade() {
+            let mut live = slot.guard();
+            if live.as_ref().is_some_and(|link| link.is_closed()) {
+                *live = None;
+            }
+            drop(live);
+            slot.changed.send_modify(|n| *n += 1);
+        }
+    }));
+    if link.notify(&ToExtension::Welcome).is_err() {
+        return;
+    }
+    *live = Some(link);
+    drop(live);
+    slot.changed.send_modify(|n| *n += 1);
+}
+
+/// Check the host's proof and origin, prove ours, and read the extension's hello.
+async fn handshake(stream: &mut UnixStream, secret: &Secret) -> Option<Hello> {
+    let first = read_frame(stream, HANDSHAKE_MAX).await.ok()??;
+    let HostHello::Auth { proof, origin, protocol } = serde_json::from_slice(&first).ok()?;
+    if !secret.is_host_proof(&proof) || !is_ours(&origin) || protocol != PROTOCOL_VERSION {
+        return None;
+    }
+    let accepted =
+        framing::encode(&ServerAuth::Accepted { proof: secret.server_proof() }, HANDSHAKE_MAX).ok()?;
+    write_frame(stream, &accepted, HANDSHAKE_MAX).await.ok()?;
+    let frame = tokio::time::timeout(HELLO_TIMEOUT, read_frame(stream, HANDSHAKE_MAX)).await.ok()?.ok()??;
+    match serde_json::from_slice(&frame).ok()? {
+        FromExtension::Hello(hello) if hello.protocol == PROTOCOL_VERSION => Some(hello),
+        _ => None,
+    }
+}

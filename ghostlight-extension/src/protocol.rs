@@ -1,0 +1,435 @@
+//! The wire protocol between the Ghostlight server and the extension (relayed unchanged by the
+//! native host), and the handshake between the host and the server.
+//!
+//! Extension → server: first a versioned [`Hello`], then answers ([`FromExtension::Result`],
+//! [`FromExtension::Error`]) to requests by id. Server → extension: [`ToExtension::Welcome`]
+//! once the hello is accepted, then [`ToExtension::Request`]s. Every message is one JSON
+//! object with a `type` member. Results are typed per operation (`Wire*` structs) and decoded
+//! by the server from the result's `value`.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The protocol version this crate speaks; a hello with another version is refused.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The extension's first message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hello {
+    /// The protocol version the extension speaks.
+    pub protocol: u32,
+    /// The engine it runs in (`chromium`, `firefox`).
+    pub engine: String,
+    /// The extension's version (`manifest.json`).
+    pub extension: String,
+}
+
+/// A message from the extension.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum FromExtension {
+    /// The first message after connecting.
+    Hello(Hello),
+    /// A request's answer.
+    Result {
+        /// The request's id.
+        id: u64,
+        /// The operation's result (decoded per operation).
+        value: Value,
+    },
+    /// A request that failed.
+    Error {
+        /// The request's id.
+        id: u64,
+        /// What went wrong.
+        #[serde(flatten)]
+        error: WireError,
+    },
+}
+
+/// A failure the extension reports.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireError {
+    /// The closed code.
+    pub code: ErrorCode,
+    /// For operators (never shown to the model: it may quote a browser message).
+    #[serde(default)]
+    pub message: String,
+    /// Whether anything may have happened.
+    #[serde(default)]
+    pub effect: WireEffect,
+    /// Code-specific detail (a script failure's name, message and whether it ran).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<Value>,
+}
+
+/// The closed failure codes of the extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The tab no longer exists.
+    TabGone,
+    /// The browser did not finish in time.
+    Timeout,
+    /// The person paused Ghostlight in the extension's popup.
+    Paused,
+    /// The extension cannot do this operation.
+    Unsupported,
+    /// The preserve-tabs interlock keeps the tab open.
+    TabPreserved,
+    /// The caller's script failed (detail: name, message, ran).
+    ScriptError,
+    /// The browser refused or failed otherwise.
+    BrowserError,
+    /// A code this version does not know.
+    #[serde(other)]
+    Other,
+}
+
+/// Whether a failed operation may have had an effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WireEffect {
+    /// Nothing happened.
+    None,
+    /// Something may have happened (the default when the extension does not say).
+    #[default]
+    Unknown,
+}
+
+/// A message to the extension.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ToExtension {
+    /// The hello was accepted: the connection is live.
+    Welcome,
+    /// An operation to run.
+    Request {
+        /// Unique on this connection; the answer carries it.
+        id: u64,
+        /// What to do.
+        #[serde(flatten)]
+        op: Op,
+    },
+}
+
+/// The operations of the extension. Tabs are the browser's own tab ids.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", content = "args", rename_all = "snake_case")]
+pub enum Op {
+    /// Every tab with its page ([`WireTab`]s).
+    TabsList {},
+    /// Open a tab at `url` and wait for its load ([`WireOpened`]).
+    TabOpen {
+        /// Where.
+        url: String,
+        /// The longest wait for the load.
+        timeout_ms: u64,
+    },
+    /// Select a tab and focus its window ([`WireFocused`]).
+    TabFocus {
+        /// The tab.
+        tab: i64,
+    },
+    /// Close a tab (null), unless the preserve-tabs interlock is on.
+    TabClose {
+        /// The tab.
+        tab: i64,
+    },
+    /// What the tab shows ([`WirePage`]).
+    Page {
+        /// The tab.
+        tab: i64,
+    },
+    /// Navigate and wait for the load ([`WirePage`]).
+    Navigate {
+        /// The tab.
+        tab: i64,
+        /// Where.
+        url: String,
+        /// The longest wait for the load.
+        timeout_ms: u64,
+    },
+    /// Back, forward or reload, and wait for the load ([`WirePage`]).
+    History {
+        /// The tab.
+        tab: i64,
+        /// Which move.
+        step: HistoryStep,
+        /// Reload bypassing the cache.
+        bypass_cache: bool,
+        /// The longest wait for the load.
+        timeout_ms: u64,
+    },
+    /// The tab's geometry ([`WireGeometry`]).
+    Geometry {
+        /// The tab.
+        tab: i64,
+    },
+    /// Set the tab's zoom ([`WireGeometry`]).
+    SetZoom {
+        /// The tab.
+        tab: i64,
+        /// Percent.
+        percent: u32,
+    },
+    /// Resize the tab's window ([`WireGeometry`]).
+    ResizeWindow {
+        /// The tab.
+        tab: i64,
+        /// Outer width.
+        width: u32,
+        /// Outer height.
+        height: u32,
+    },
+    /// The top document's visible text ([`WireText`]).
+    ReadText {
+        /// The tab.
+        tab: i64,
+        /// At most this many UTF-16 units.
+        max_chars: usize,
+    },
+    /// The URLs of the tab's frame documents, the top document excepted (strings).
+    FrameUrls {
+        /// The tab.
+        tab: i64,
+    },
+    /// Select the tab and capture its viewport ([`WireCapture`]).
+    CaptureViewport {
+        /// The tab.
+        tab: i64,
+    },
+    /// Run the caller's script ([`WireScript`]).
+    Execute {
+        /// The tab.
+        tab: i64,
+        /// The source.
+        script: String,
+        /// The longest wait for its value.
+        timeout_ms: u64,
+    },
+}
+
+impl Op {
+    /// The operation's wire name, for messages.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Op::TabsList {} => "tabs_list",
+            Op::TabOpen { .. } => "tab_open",
+            Op::TabFocus { .. } => "tab_focus",
+            Op::TabClose { .. } => "tab_close",
+            Op::Page { .. } => "page",
+            Op::Navigate { .. } => "navigate",
+            Op::History { .. } => "history",
+            Op::Geometry { .. } => "geometry",
+            Op::SetZoom { .. } => "set_zoom",
+            Op::ResizeWindow { .. } => "resize_window",
+            Op::ReadText { .. } => "read_text",
+            Op::FrameUrls { .. } => "frame_urls",
+            Op::CaptureViewport { .. } => "capture_viewport",
+            Op::Execute { .. } => "execute",
+        }
+    }
+}
+
+/// A move through history.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HistoryStep {
+    /// One entry back.
+    Back,
+    /// One entry forward.
+    Forward,
+    /// Reload.
+    Reload,
+}
+
+/// What a tab shows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WirePage {
+    /// The URL.
+    pub url: String,
+    /// The title.
+    #[serde(default)]
+    pub title: String,
+    /// `document.readyState` (`loading`, `interactive`, `complete`).
+    pub ready: String,
+    /// The document's identity.
+    pub document: String,
+    /// The HTTP status (0 when unknown).
+    #[serde(default)]
+    pub status: u16,
+    /// Whether the tab shows the browser's error page for a failed load.
+    #[serde(default)]
+    pub error_page: bool,
+}
+
+/// One tab.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireTab {
+    /// The browser's tab id.
+    pub tab: i64,
+    /// Selected in its window.
+    pub active: bool,
+    /// What it shows.
+    pub page: WirePage,
+}
+
+/// A tab opened.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireOpened {
+    /// The browser's tab id.
+    pub tab: i64,
+    /// What it shows after the load.
+    pub page: WirePage,
+}
+
+/// A focus's outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireFocused {
+    /// Whether the window has the system focus.
+    pub window_focused: bool,
+}
+
+/// A tab's geometry.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct WireGeometry {
+    /// Viewport width (CSS px).
+    pub viewport_width: u32,
+    /// Viewport height (CSS px).
+    pub viewport_height: u32,
+    /// Window outer width.
+    pub window_width: u32,
+    /// Window outer height.
+    pub window_height: u32,
+    /// `devicePixelRatio`.
+    pub device_scale: f64,
+    /// Zoom in percent.
+    pub zoom_percent: u32,
+    /// Horizontal scroll.
+    pub scroll_x: f64,
+    /// Vertical scroll.
+    pub scroll_y: f64,
+}
+
+/// Text read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireText {
+    /// The text.
+    pub text: String,
+    /// Whether more existed.
+    pub truncated: bool,
+}
+
+/// A viewport capture.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireCapture {
+    /// Base64 PNG.
+    pub png: String,
+    /// The geometry at capture time.
+    pub geometry: WireGeometry,
+}
+
+/// A script's outcome.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireScript {
+    /// Its completion value (DOM references as marker strings).
+    pub value: Value,
+    /// The page afterwards.
+    pub page: WirePage,
+}
+
+/// How a script failed (the detail of [`ErrorCode::ScriptError`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireScriptFailure {
+    /// The error's name.
+    #[serde(default)]
+    pub name: String,
+    /// Its message.
+    #[serde(default)]
+    pub message: String,
+    /// Whether any of the script ran.
+    #[serde(default)]
+    pub ran: bool,
+}
+
+/// The host's first message on the server's socket.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum HostHello {
+    /// The host's half of the proof, and who started it.
+    Auth {
+        /// The host's half of the shared secret (hex).
+        proof: String,
+        /// The caller the browser named (`chrome-extension://ID/` or a Firefox add-on id).
+        origin: String,
+        /// The protocol version the host relays.
+        protocol: u32,
+    },
+}
+
+/// The server's answer to [`HostHello`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerAuth {
+    /// The host is accepted; the server's half of the proof (hex).
+    Accepted {
+        /// The server's half of the shared secret.
+        proof: String,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    #[test]
+    fn requests_carry_type_id_op_and_args() {
+        let request = ToExtension::Request { id: 7, op: Op::Page { tab: 3 } };
+        let value = serde_json::to_value(&request).expect("encodes");
+        assert_eq!(value, json!({"type": "request", "id": 7, "op": "page", "args": {"tab": 3}}));
+        let back: ToExtension = serde_json::from_value(value).expect("decodes");
+        assert_eq!(back, request);
+        let list =
+            serde_json::to_value(ToExtension::Request { id: 1, op: Op::TabsList {} }).expect("encodes");
+        assert_eq!(list, json!({"type": "request", "id": 1, "op": "tabs_list", "args": {}}));
+        assert_eq!(serde_json::to_value(ToExtension::Welcome).expect("encodes"), json!({"type": "welcome"}));
+    }
+
+    #[test]
+    fn hello_results_and_errors_decode() {
+        let hello: FromExtension = serde_json::from_value(
+            json!({"type": "hello", "protocol": 1, "engine": "chromium", "extension": "0.1.0"}),
+        )
+        .expect("a hello");
+        assert!(matches!(hello, FromExtension::Hello(Hello { protocol: 1, .. })));
+        let error: FromExtension = serde_json::from_value(
+            json!({"type": "error", "id": 2, "code": "tab_gone", "message": "gone", "effect": "none"}),
+        )
+        .expect("an error");
+        let FromExtension::Error { id: 2, error } = error else { panic!("an error") };
+        assert_eq!((error.code, error.effect), (ErrorCode::TabGone, WireEffect::None));
+        let unknown: FromExtension =
+            serde_json::from_value(json!({"type": "error", "id": 3, "code": "new_in_v2"})).expect("an error");
+        let FromExtension::Error { error, .. } = unknown else { panic!("an error") };
+        assert_eq!((error.code, error.effect), (ErrorCode::Other, WireEffect::Unknown));
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_bytes_never_panic_the_decoders(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+            let _ = serde_json::from_slice::<FromExtension>(&bytes);
+            let _ = serde_json::from_slice::<ToExtension>(&bytes);
+            let _ = serde_json::from_slice::<HostHello>(&bytes);
+            let _ = serde_json::from_slice::<ServerAuth>(&bytes);
+        }
+
+        #[test]
+        fn arbitrary_json_never_panics_the_decoders(text in "\\{(\"(type|id|op|args|code|value|effect)\":(\"[a-z_]{0,9}\"|[0-9]{1,3}|null|\\{\\}),?){0,6}\\}") {
+            let _ = serde_json::from_str::<FromExtension>(&text);
+            let _ = serde_json::from_str::<ToExtension>(&text);
+        }
+    }
+}
