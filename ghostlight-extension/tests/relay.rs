@@ -1,0 +1,217 @@
+//! The real `ghostlight-native-host` between an [`ExtensionBrowser`] and a scripted extension
+//! (this test, speaking native messaging on the host's stdin and stdout): the handshake, calls
+//! both ways, refusals, and what happens when either side goes away. No browser needed.
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::time::Duration;
+
+use ghostlight_core::port::{BrowserPort, PortEffect, PortErrorKind, TabRef};
+use ghostlight_extension::endpoint::{SECRET_FILE_VAR, SOCKET_DIR_VAR};
+use ghostlight_extension::framing::{INBOUND_MAX, read_frame, write_frame};
+use ghostlight_extension::identity::CHROMIUM_ORIGIN;
+use ghostlight_extension::{ExtensionBrowser, ExtensionConfig, ListenError};
+use serde_json::{Value, json};
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+
+/// The longest any step may wait.
+const BOUND: Duration = Duration::from_secs(10);
+
+struct Fixture {
+    dir: tempfile::TempDir,
+    config: ExtensionConfig,
+}
+
+fn fixture() -> Fixture {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let config = ExtensionConfig {
+        socket_dir: dir.path().join("run"),
+        secret_file: dir.path().join("config/native-host.secret"),
+    };
+    Fixture { dir, config }
+}
+
+/// A scripted extension: the host's pipes.
+struct FakeExtension {
+    child: Child,
+    to_host: ChildStdin,
+    from_host: ChildStdout,
+}
+
+impl FakeExtension {
+    fn start(config: &ExtensionConfig, secret_file: &PathBuf, origin: &str) -> FakeExtension {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ghostlight-native-host"))
+            .arg(origin)
+            .env(SOCKET_DIR_VAR, &config.socket_dir)
+            .env(SECRET_FILE_VAR, secret_file)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("the host starts");
+        let to_host = child.stdin.take().expect("stdin");
+        let from_host = child.stdout.take().expect("stdout");
+        FakeExtension { child, to_host, from_host }
+    }
+
+    /// Start a host and say hello.
+    async fn connect(config: &ExtensionConfig) -> FakeExtension {
+        let mut fake = FakeExtension::start(config, &config.secret_file, CHROMIUM_ORIGIN);
+        fake.send(&json!({"type": "hello", "protocol": 1, "engine": "chromium", "extension": "0.1.0"})).await;
+        fake
+    }
+
+    async fn send(&mut self, message: &Value) {
+        let bytes = serde_json::to_vec(message).expect("json");
+        write_frame(&mut self.to_host, &bytes, INBOUND_MAX).await.expect("written to the host");
+    }
+
+    /// The next message from the server, `None` when the host closed its stdout.
+    async fn receive(&mut self) -> Option<Value> {
+        let frame = tokio::time::timeout(BOUND, read_frame(&mut self.from_host, INBOUND_MAX))
+            .await
+            .expect("a message in time")
+            .ok()??;
+        Some(serde_json::from_slice(&frame).expect("json from the server"))
+    }
+
+    /// Wait for the host to exit; whether it succeeded.
+    async fn exit(&mut self) -> bool {
+        tokio::time::timeout(BOUND, self.child.wait())
+            .await
+            .expect("the host exits in time")
+            .expect("status")
+            .success()
+    }
+}
+
+fn page(url: &str) -> Value {
+    json!({"url": url, "title": "A", "ready": "complete", "document": "doc-1", "status": 200})
+}
+
+#[tokio::test]
+async fn calls_travel_through_the_host_both_ways() {
+    let f = fixture();
+    let browser = ExtensionBrowser::listen(&f.config).expect("listening");
+    assert_eq!(browser.engine(), "extension");
+    let mut fake = FakeExtension::connect(&f.config).await;
+    assert_eq!(fake.receive().await, Some(json!({"type": "welcome"})));
+    let hello = browser.wait_connected(BOUND).await.expect("connected");
+    assert_eq!(hello.engine, "chromium");
+    assert_eq!(browser.engine(), "chromium");
+
+    let answering = async {
+        let request = fake.receive().await.expect("a request");
+        assert_eq!(request["op"], "tabs_list");
+        let id = request["id"].clone();
+        fake.send(&json!({"type": "result", "id": id, "value": [{"tab": 7, "active": true, "page": page("http://127.0.0.1/a")}]}))
+            .await;
+        let request = fake.receive().await.expect("a request");
+        assert_eq!((request["op"].as_str(), request["args"]["tab"].as_i64()), (Some("page"), Some(7)));
+        fake.send(&json!({"type": "error", "id": request["id"], "code": "tab_gone", "message": "gone", "effect": "none"}))
+            .await;
+    };
+    let calling = async {
+        let tabs = browser.tabs().await.expect("tabs");
+        assert_eq!(tabs.len(), 1);
+        assert_eq!((tabs[0].tab.as_str(), tabs[0].page.http_status), ("7", Some(200)));
+        let gone = browser.page(&tabs[0].tab).await.expect_err("the tab is gone");
+        assert_eq!((gone.kind(), gone.effect()), (PortErrorKind::TabGone, PortEffect::None));
+    };
+    tokio::join!(answering, calling);
+}
+
+#[tokio::test]
+async fn a_call_in_flight_when_the_host_goes_answers_unknown_and_a_new_host_reconnects() {
+    let f = fixture();
+    let browser = ExtensionBrowser::listen(&f.config).expect("listening");
+    let mut fake = FakeExtension::connect(&f.config).await;
+    fake.receive().await.expect("welcome");
+    browser.wait_connected(BOUND).await.expect("connected");
+
+    let tab = TabRef::new("3");
+    let killing = async {
+        let request = fake.receive().await.expect("a request");
+        assert_eq!(request["op"], "page");
+        fake.child.kill().await.expect("the host is killed");
+    };
+    let (_, lost) = tokio::join!(killing, browser.page(&tab));
+    let lost = lost.expect_err("the call is lost");
+    assert_eq!((lost.kind(), lost.effect()), (PortErrorKind::Transport, PortEffect::Unknown));
+
+    // Bounded: the server notices the end of the connection.
+    let mut waited = Duration::ZERO;
+    while browser.connected().is_some() && waited < BOUND {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        waited += Duration::from_millis(20);
+    }
+    let refused = browser.page(&tab).await.expect_err("not connected");
+    assert_eq!((refused.kind(), refused.effect()), (PortErrorKind::NotConnected, PortEffect::None));
+
+    let mut again = FakeExtension::connect(&f.config).await;
+    assert_eq!(again.receive().await, Some(json!({"type": "welcome"})));
+    browser.wait_connected(BOUND).await.expect("reconnected");
+}
+
+#[tokio::test]
+async fn a_second_host_is_refused_while_one_is_live() {
+    let f = fixture();
+    let browser = ExtensionBrowser::listen(&f.config).expect("listening");
+    let mut first = FakeExtension::connect(&f.config).await;
+    first.receive().await.expect("welcome");
+    browser.wait_connected(BOUND).await.expect("connected");
+    let mut second = FakeExtension::connect(&f.config).await;
+    assert_eq!(second.receive().await, None, "the newcomer is dropped without a welcome");
+    let _ = second.exit().await; // the refused host ends with its connection (bounded)
+    assert!(browser.connected().is_some(), "the first connection stays");
+}
+
+#[tokio::test]
+async fn a_wrong_secret_or_another_caller_is_refused() {
+    let f = fixture();
+    let browser = ExtensionBrowser::listen(&f.config).expect("listening");
+    let wrong = f.dir.path().join("wrong.secret");
+    std::fs::write(&wrong, "ab".repeat(32)).expect("a wrong secret");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&wrong, std::fs::Permissions::from_mode(0o600)).expect("0600");
+    let mut impostor = FakeExtension::start(&f.config, &wrong, CHROMIUM_ORIGIN);
+    assert!(!impostor.exit().await, "a host without the secret is refused");
+
+    let mut stranger = FakeExtension::start(
+        &f.config,
+        &f.config.secret_file,
+        "chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/",
+    );
+    assert!(!stranger.exit().await, "another extension's call is refused");
+    assert!(browser.connected().is_none());
+}
+
+#[tokio::test]
+async fn the_host_exits_when_the_browser_closes_its_stdin() {
+    let f = fixture();
+    let _browser = ExtensionBrowser::listen(&f.config).expect("listening");
+    let mut fake = FakeExtension::connect(&f.config).await;
+    fake.receive().await.expect("welcome");
+    let FakeExtension { mut child, to_host, .. } = fake;
+    drop(to_host);
+    let status = tokio::time::timeout(BOUND, child.wait()).await.expect("exits in time").expect("status");
+    assert!(status.success());
+}
+
+#[tokio::test]
+async fn the_socket_is_private_exclusive_and_removed_on_drop() {
+    use std::os::unix::fs::PermissionsExt;
+    let f = fixture();
+    let browser = ExtensionBrowser::listen(&f.config).expect("listening");
+    let socket = browser.socket_path().to_path_buf();
+    let mode = |p: &std::path::Path| std::fs::metadata(p).expect("meta").permissions().mode() & 0o777;
+    assert_eq!(mode(&socket), 0o600);
+    assert_eq!(mode(&f.config.socket_dir), 0o700);
+    assert_eq!(mode(&f.config.secret_file), 0o600);
+    assert!(matches!(ExtensionBrowser::listen(&f.config), Err(ListenError::InUse(_))));
+    drop(browser);
+    assert!(!socket.exists(), "the socket is removed");
+    let again = ExtensionBrowser::listen(&f.config).expect("listening again");
+    drop(again);
+}
