@@ -271,10 +271,17 @@ function glVisibleText(max) {
     .map((line) => line.replace(/\s+/g, ' ').trim())
     .filter((line) => line !== '')
     .join('\n');
-  let end = Math.min(text.length, Math.max(0, max | 0));
+  let end = Math.min(text.length, Math.max(0, Math.floor(Number(max) || 0)));
   const code = text.charCodeAt(end - 1);
   if (end < text.length && code >= 0xd800 && code <= 0xdbff) end -= 1;
   return { text: text.slice(0, end), truncated: text.length > end };
+}
+
+/** Whether the page's visible text contains `needle` (case-insensitive). */
+function glTextPresent(needle) {
+  const root = document.body || document.documentElement;
+  const text = String((root && root.innerText) ?? '').replace(/\s+/g, ' ').toLowerCase();
+  return text.includes(String(needle).replace(/\s+/g, ' ').toLowerCase());
 }
 
 /** The window's inner size, device scale and scroll offsets. */
@@ -368,21 +375,32 @@ function fallbackState(tab, errorPage) {
   };
 }
 
-/** Wait until a load that began after `before` loads finished in the tab (bounded). */
-async function settle(tabId, before, timeoutMs) {
+/**
+ * Wait (bounded) until a load that began after `before` loads finished in the tab and the tab
+ * shows another document than `from` (a late update of the previous load is not this one).
+ */
+async function settle(tabId, before, from, timeoutMs) {
   const deadline = Date.now() + bounded(timeoutMs);
   for (;;) {
     const tab = await getTab(tabId);
-    if ((loads.get(tabId) ?? 0) > before && tab.status === 'complete') return tab;
+    if ((loads.get(tabId) ?? 0) > before && tab.status === 'complete') {
+      const page = await pageOf(tab);
+      if (from === null || page.document !== from) return page;
+    }
     if (Date.now() >= deadline) throw new GlError('timeout', 'the page did not finish loading in time', 'unknown');
     await sleep(POLL_MS);
   }
 }
 
-async function settledPage(tabId, before, timeoutMs) {
-  const tab = await settle(tabId, before, timeoutMs);
+/** The document a tab shows now (before a navigation). */
+async function documentOf(tabId) {
+  return (await pageOf(await getTab(tabId))).document;
+}
+
+async function settledPage(tabId, before, from, timeoutMs) {
+  const page = await settle(tabId, before, from, timeoutMs);
   await mark(tabId);
-  return pageOf(tab);
+  return page;
 }
 
 // ---- geometry and capture ----------------------------------------------------------------
@@ -455,10 +473,7 @@ function cdpFailure(details, ran) {
  * it as WebDriver does, whatever the page's Content-Security-Policy says.
  */
 async function executeWithDebugger(tabId, source, timeoutMs) {
-  const target = { tabId };
-  await api.debugger.attach(target, '1.3');
-  const send = (method, params) => api.debugger.sendCommand(target, method, params);
-  try {
+  return withDebugger(tabId, async (send) => {
     await send('Runtime.enable', {});
     const forms = [source, `(async function () {\n${source}\n})()`, `(${source}\n)`];
     let chosen = null;
@@ -480,10 +495,35 @@ async function executeWithDebugger(tabId, source, timeoutMs) {
       timeout: bounded(timeoutMs),
     });
     if (evaluated.exceptionDetails) throw cdpFailure(evaluated.exceptionDetails, true);
-    return await remoteValue(send, evaluated.result);
+    return remoteValue(send, evaluated.result);
+  });
+}
+
+/** Attach `chrome.debugger` to the tab for the span of `work(send)`, then detach. */
+async function withDebugger(tabId, work) {
+  const target = { tabId };
+  await api.debugger.attach(target, '1.3');
+  const send = (method, params) => api.debugger.sendCommand(target, method, params);
+  try {
+    return await work(send);
   } finally {
     await api.debugger.detach(target).catch(() => {});
   }
+}
+
+/**
+ * Chromium: move `delta` entries through the tab's history with DevTools, as WebDriver does.
+ * `tabs.goBack` skips entries made without a user gesture (Chromium's history intervention),
+ * which are all of Ghostlight's. Answers whether there was such an entry.
+ */
+async function moveWithDebugger(tabId, delta) {
+  return withDebugger(tabId, async (send) => {
+    const { currentIndex, entries } = await send('Page.getNavigationHistory', {});
+    const entry = entries[currentIndex + delta];
+    if (!entry) return false;
+    await send('Page.navigateToHistoryEntry', { entryId: entry.id });
+    return true;
+  });
 }
 
 /** Elsewhere: run it in the page's main world (subject to the page's CSP). */
@@ -523,7 +563,7 @@ const OPS = {
 
   async tab_open({ url, timeout_ms }) {
     const created = await api.tabs.create({ url: String(url), active: false });
-    const page = await settledPage(created.id, 0, timeout_ms);
+    const page = await settledPage(created.id, 0, null, timeout_ms);
     return { tab: created.id, page };
   },
 
@@ -549,24 +589,29 @@ const OPS = {
   },
 
   async navigate({ tab, url, timeout_ms }) {
-    await getTab(tab);
+    const from = await documentOf(tab);
     const before = loads.get(tab) ?? 0;
     await api.tabs.update(tab, { url: String(url) });
-    return settledPage(tab, before, timeout_ms);
+    return settledPage(tab, before, from, timeout_ms);
   },
 
   async history({ tab, step, bypass_cache, timeout_ms }) {
-    await getTab(tab);
+    const from = await documentOf(tab);
     const before = loads.get(tab) ?? 0;
-    try {
-      if (step === 'back') await api.tabs.goBack(tab);
-      else if (step === 'forward') await api.tabs.goForward(tab);
-      else await api.tabs.reload(tab, { bypassCache: bypass_cache === true });
-    } catch (_) {
+    if (step === 'reload') {
+      await api.tabs.reload(tab, { bypassCache: bypass_cache === true });
+    } else if (api.debugger) {
       // Nothing to go back or forward to: the tab stays where it is.
-      return pageOf(await getTab(tab));
+      if (!(await moveWithDebugger(tab, step === 'back' ? -1 : 1))) return pageOf(await getTab(tab));
+    } else {
+      try {
+        await (step === 'back' ? api.tabs.goBack(tab) : api.tabs.goForward(tab));
+      } catch (error) {
+        if (/history/i.test(String(error && error.message))) return pageOf(await getTab(tab));
+        throw error;
+      }
     }
-    return settledPage(tab, before, timeout_ms);
+    return settledPage(tab, before, from, timeout_ms);
   },
 
   async geometry({ tab }) {
@@ -588,6 +633,11 @@ const OPS = {
   async read_text({ tab, max_chars }) {
     await getTab(tab);
     return inTab(tab, glVisibleText, [Number(max_chars) || 0]);
+  },
+
+  async text_present({ tab, text }) {
+    await getTab(tab);
+    return inTab(tab, glTextPresent, [String(text)]);
   },
 
   async frame_urls({ tab }) {

@@ -264,9 +264,7 @@ impl BrowserPort for ExtensionBrowser {
 
     async fn text_present(&self, tab: &TabRef, text: &str, _gate: &Gate) -> PortResult<bool> {
         // The top document's visible text only (frames are not searched).
-        let page: WireText =
-            self.call(Op::ReadText { tab: tab_id(tab)?, max_chars: usize::MAX >> 1 }, OP_WAIT).await?;
-        Ok(page.text.to_lowercase().contains(&text.to_lowercase()))
+        self.call(Op::TextPresent { tab: tab_id(tab)?, text: text.to_owned() }, OP_WAIT).await
     }
 
     async fn capture(

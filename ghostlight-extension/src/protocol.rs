@@ -189,6 +189,13 @@ pub enum Op {
         /// At most this many UTF-16 units.
         max_chars: usize,
     },
+    /// Whether the top document's visible text contains `text`, case-insensitive (a bool).
+    TextPresent {
+        /// The tab.
+        tab: i64,
+        /// What to look for.
+        text: String,
+    },
     /// The URLs of the tab's frame documents, the top document excepted (strings).
     FrameUrls {
         /// The tab.
@@ -225,6 +232,7 @@ impl Op {
             Op::SetZoom { .. } => "set_zoom",
             Op::ResizeWindow { .. } => "resize_window",
             Op::ReadText { .. } => "read_text",
+            Op::TextPresent { .. } => "text_present",
             Op::FrameUrls { .. } => "frame_urls",
             Op::CaptureViewport { .. } => "capture_viewport",
             Op::Execute { .. } => "execute",

@@ -1,0 +1,322 @@
+//! The extension connector end to end on headless Chromium: the repository's `extension/`
+//! loaded with `--load-extension`, the native host registered in the profile, this crate's
+//! `ghostlight-native-host` relaying to an [`ExtensionBrowser`], driven against pages served on
+//! 127.0.0.1.
+//!
+//! Each test has its own temporary HOME, profile, TMPDIR and socket directory; the browser runs
+//! in its own process group, which teardown kills and checks empty; the socket must be gone
+//! after the browser port is dropped. Set `GHOSTLIGHT_TEST_ENGINES` without `chromium` to skip.
+
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ghostlight_core::port::{
+    BrowserPort, CaptureKind, Gate, HistoryMove, NavigateInput, PortEffect, PortErrorKind, ReadInput, TabRef,
+    TextMode,
+};
+use ghostlight_extension::endpoint::{SECRET_FILE_VAR, SOCKET_DIR_VAR};
+use ghostlight_extension::identity::{CHROMIUM_ORIGIN, NATIVE_HOST_NAME};
+use ghostlight_extension::{ExtensionBrowser, ExtensionConfig};
+use serde_json::json;
+use url::Url;
+
+/// The longest wait for the extension's hello after launch (measured: well under 3 s).
+const HELLO_BOUND: Duration = Duration::from_secs(30);
+/// The longest wait for a page load.
+const LOAD: Duration = Duration::from_secs(15);
+/// The longest wait for teardown to be observed.
+const TEARDOWN_BOUND: Duration = Duration::from_secs(10);
+
+/// Chromium's flags for tests (as the WebDriver suite's).
+const FLAGS: [&str; 6] = [
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+];
+
+fn wanted() -> bool {
+    let engines = std::env::var("GHOSTLIGHT_TEST_ENGINES").unwrap_or_else(|_| "chromium,firefox".into());
+    let wanted = engines.split(',').any(|e| e.trim().eq_ignore_ascii_case("chromium"));
+    if !wanted {
+        eprintln!("[chromium] skipped: not in GHOSTLIGHT_TEST_ENGINES");
+    }
+    wanted
+}
+
+/// The real Chromium binary (Debian's `/usr/bin/chromium` wrapper adds an empty
+/// `--load-extension=` that would override ours).
+fn chromium_binary() -> PathBuf {
+    let debian = Path::new("/usr/lib/chromium/chromium");
+    if debian.is_file() { debian.to_path_buf() } else { PathBuf::from("chromium") }
+}
+
+fn extension_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../extension").canonicalize().expect("the extension folder")
+}
+
+/// A loopback site: `/a`, `/b` (a title and a paragraph each), `/framed` (an iframe of
+/// `/inner`).
+struct Site {
+    server: Arc<tiny_http::Server>,
+    port: u16,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Site {
+    fn start() -> Site {
+        let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").expect("a loopback server"));
+        let port = server.server_addr().to_ip().expect("an IP listener").port();
+        let serving = Arc::clone(&server);
+        let thread = std::thread::spawn(move || {
+            for request in serving.incoming_requests() {
+                let path = request.url().split(['?', '#']).next().unwrap_or("/").to_owned();
+                let body = match path.as_str() {
+                    "/framed" => {
+                        "<!doctype html><title>Framed</title><p>Outer</p><iframe src=\"/inner\"></iframe>"
+                            .into()
+                    }
+                    other => {
+                        let name = other.trim_start_matches('/').to_uppercase();
+                        format!(
+                            "<!doctype html><title>{name}</title><h1>{name}</h1><p>Hello   from {name}</p>"
+                        )
+                    }
+                };
+                let header =
+                    tiny_http::Header::from_bytes(&b"Content-Type"[..], &b"text/html; charset=utf-8"[..])
+                        .expect("a header");
+                let _ = request.respond(tiny_http::Response::from_string(body).with_header(header));
+            }
+        });
+        Site { server, port, thread: Some(thread) }
+    }
+
+    fn url(&self, path: &str) -> Url {
+        Url::parse(&format!("http://127.0.0.1:{}{path}", self.port)).expect("a URL")
+    }
+}
+
+impl Drop for Site {
+    fn drop(&mut self) {
+        self.server.unblock();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// One test's world: its folders, its browser port, and the browser's process group.
+struct World {
+    _dir: tempfile::TempDir,
+    browser: ExtensionBrowser,
+    chromium: Child,
+    /// Launch to the extension's hello.
+    hello_after: Duration,
+}
+
+impl World {
+    async fn start() -> World {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let home = dir.path().join("home");
+        let profile = dir.path().join("profile");
+        let tmp = dir.path().join("tmp");
+        for d in [&home, &profile, &tmp] {
+            std::fs::create_dir_all(d).expect("a folder");
+        }
+        let config = ExtensionConfig {
+            socket_dir: dir.path().join("run"),
+            secret_file: home.join(".config/ghostlight/secret"),
+        };
+        let browser = ExtensionBrowser::listen(&config).expect("listening");
+        let hosts = profile.join("NativeMessagingHosts");
+        std::fs::create_dir_all(&hosts).expect("the hosts folder");
+        let manifest = json!({
+            "name": NATIVE_HOST_NAME,
+            "description": "Ghostlight native messaging host (test)",
+            "path": env!("CARGO_BIN_EXE_ghostlight-native-host"),
+            "type": "stdio",
+            "allowed_origins": [CHROMIUM_ORIGIN],
+        });
+        std::fs::write(hosts.join(format!("{NATIVE_HOST_NAME}.json")), manifest.to_string())
+            .expect("the host manifest");
+
+        let mut command = Command::new(chromium_binary());
+        command
+            .arg("--headless=new")
+            .args(FLAGS)
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg(format!("--load-extension={}", extension_dir().display()))
+            .arg("--window-size=1000,800")
+            .arg("about:blank")
+            .env("HOME", &home)
+            .env("TMPDIR", &tmp)
+            .env_remove("XDG_RUNTIME_DIR")
+            .env_remove("XDG_CONFIG_HOME")
+            .env(SOCKET_DIR_VAR, &config.socket_dir)
+            .env(SECRET_FILE_VAR, &config.secret_file)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0);
+        if nix::unistd::geteuid().is_root() {
+            command.arg("--no-sandbox");
+        }
+        let launched = Instant::now();
+        let chromium = command.spawn().expect("chromium starts");
+        let hello = browser.wait_connected(HELLO_BOUND).await;
+        let hello_after = launched.elapsed();
+        let mut world = World { _dir: dir, browser, chromium, hello_after };
+        if hello.is_none() {
+            world.kill_group();
+            panic!("no hello from the extension within {HELLO_BOUND:?}");
+        }
+        eprintln!("[chromium] launch to hello: {} ms", world.hello_after.as_millis());
+        world
+    }
+
+    fn group(&self) -> i32 {
+        i32::try_from(self.chromium.id()).expect("a pid")
+    }
+
+    fn kill_group(&mut self) {
+        let _ = nix::sys::signal::killpg(
+            nix::unistd::Pid::from_raw(self.group()),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+        let _ = self.chromium.wait();
+    }
+
+    /// Kill the browser's group; check the group is empty, the connection ended, and (once the
+    /// port is dropped) the socket is gone.
+    async fn teardown(mut self) {
+        self.kill_group();
+        let group = self.group();
+        let deadline = Instant::now() + TEARDOWN_BOUND;
+        while (!members(group).is_empty() || self.browser.connected().is_some()) && Instant::now() < deadline
+        {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_eq!(members(group), Vec::<i32>::new(), "the browser's process group is empty");
+        assert!(self.browser.connected().is_none(), "the connection ended with the browser");
+        let gone = self.browser.page(&TabRef::new("1")).await.expect_err("no browser");
+        assert_eq!(gone.kind(), PortErrorKind::NotConnected);
+        let socket = self.browser.socket_path().to_path_buf();
+        drop(self.browser);
+        assert!(!socket.exists(), "the socket is removed");
+    }
+}
+
+/// Live (not zombie) processes of process group `group`.
+fn members(group: i32) -> Vec<i32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
+            // After the command's closing parenthesis: state, ppid, pgrp.
+            let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else { return false };
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            fields.first() != Some(&"Z") && fields.get(2).and_then(|g| g.parse::<i32>().ok()) == Some(group)
+        })
+        .collect()
+}
+
+fn go(url: Url) -> NavigateInput {
+    NavigateInput { url, discard_beforeunload: false }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_is_driven_through_the_extension() {
+    if !wanted() {
+        return;
+    }
+    let site = Site::start();
+    let world = World::start().await;
+    let b = &world.browser;
+    assert_eq!(b.engine(), "chromium");
+
+    // Tabs: list, open with load waiting, page state.
+    let before = b.tabs().await.expect("tabs");
+    assert!(!before.is_empty(), "the browser's own tab is listed");
+    let opened = b.open_tab(&go(site.url("/a")), LOAD).await.expect("a tab opens");
+    assert_eq!((opened.page.title.as_str(), opened.page.http_status), ("A", Some(200)));
+    assert_eq!(opened.page.url, site.url("/a"));
+    let tab = opened.tab.clone();
+    let page = b.page(&tab).await.expect("the page");
+    assert_eq!(page.document, opened.page.document, "the same document reads the same identity");
+    assert!(b.tabs().await.expect("tabs").iter().any(|t| t.tab == tab));
+
+    // Navigation and history, each a new document.
+    let on_b = b.navigate(&tab, &go(site.url("/b")), LOAD).await.expect("navigated");
+    assert_eq!(on_b.title, "B");
+    assert_ne!(on_b.document, page.document);
+    let back = b.history(&tab, HistoryMove::Back, LOAD).await.expect("back");
+    assert_eq!(back.url, site.url("/a"));
+    let forward = b.history(&tab, HistoryMove::Forward, LOAD).await.expect("forward");
+    assert_eq!(forward.url, site.url("/b"));
+    let reloaded = b.history(&tab, HistoryMove::Reload { bypass_cache: true }, LOAD).await.expect("reloaded");
+    assert_ne!(reloaded.document, forward.document, "a reload is a new document");
+
+    // Text.
+    let visible = ReadInput { target: None, mode: TextMode::Visible, max_chars: 1000 };
+    let text = b.read_text(&tab, &visible, &Gate::open()).await.expect("text");
+    assert_eq!(text.text, "B\nHello from B");
+    assert!(!text.truncated);
+    let short =
+        b.read_text(&tab, &ReadInput { max_chars: 3, ..visible.clone() }, &Gate::open()).await.expect("text");
+    assert_eq!((short.text.as_str(), short.truncated), ("B\nH", true));
+    assert!(b.text_present(&tab, "hello FROM b", &Gate::open()).await.expect("searched"));
+    assert!(!b.text_present(&tab, "absent words", &Gate::open()).await.expect("searched"));
+    let article = ReadInput { mode: TextMode::Article, ..visible };
+    let unsupported = b.read_text(&tab, &article, &Gate::open()).await.expect_err("not yet");
+    assert_eq!(unsupported.kind(), PortErrorKind::Unsupported);
+    assert!(unsupported.message().contains("extension connector"));
+
+    // Scripts: completion values, function bodies, references, failures.
+    let title = b.execute(&tab, "document.title", LOAD).await.expect("ran");
+    assert_eq!(title.value, json!("B"));
+    assert_eq!(title.page.document, reloaded.document);
+    assert_eq!(b.execute(&tab, "return 1 + 1", LOAD).await.expect("ran").value, json!(2));
+    assert_eq!(
+        b.execute(&tab, "return await Promise.resolve([document.body, 'x'])", LOAD).await.expect("ran").value,
+        json!(["[element]", "x"])
+    );
+    let thrown = b.execute(&tab, "throw new TypeError('no')", LOAD).await.expect_err("threw");
+    assert_eq!((thrown.kind(), thrown.effect()), (PortErrorKind::ScriptError, PortEffect::Unknown));
+    assert_eq!(thrown.script_failure().map(|f| (f.name.as_str(), f.ran)), Some(("TypeError", true)));
+    let broken = b.execute(&tab, "let a = ;", LOAD).await.expect_err("did not compile");
+    assert_eq!((broken.kind(), broken.effect()), (PortErrorKind::ScriptError, PortEffect::None));
+    assert_eq!(broken.script_failure().map(|f| (f.name.as_str(), f.ran)), Some(("SyntaxError", false)));
+
+    // Geometry and zoom.
+    let geometry = b.geometry(&tab).await.expect("geometry");
+    assert!(geometry.viewport_width > 0 && geometry.viewport_height > 0);
+    assert_eq!(b.set_zoom(&tab, 150).await.expect("zoomed").zoom_percent, 150);
+    assert_eq!(b.set_zoom(&tab, 100).await.expect("zoomed").zoom_percent, 100);
+
+    // Focus and capture.
+    b.focus_tab(&tab).await.expect("focused");
+    let shot = b.capture(&tab, &CaptureKind::Viewport, &Gate::open(), LOAD).await.expect("captured");
+    assert!(shot.png.starts_with(b"\x89PNG"));
+    assert!(shot.width > 0 && shot.height > 0);
+    b.navigate(&tab, &go(site.url("/framed")), LOAD).await.expect("navigated");
+    let no_inner = Gate::new(|url: &Url| url.path() != "/inner");
+    let refused =
+        b.capture(&tab, &CaptureKind::Viewport, &no_inner, LOAD).await.expect_err("a refused frame");
+    assert_eq!(refused.kind(), PortErrorKind::Unsupported);
+    assert!(b.capture(&tab, &CaptureKind::FullPage, &Gate::open(), LOAD).await.is_err());
+
+    // Close: the tab is gone afterwards.
+    b.close_tab(&tab).await.expect("closed");
+    assert_eq!(b.page(&tab).await.expect_err("gone").kind(), PortErrorKind::TabGone);
+    assert_eq!(b.close_tab(&tab).await.expect_err("gone").kind(), PortErrorKind::TabGone);
+    assert!(!b.tabs().await.expect("tabs").iter().any(|t| t.tab == tab));
+
+    world.teardown().await;
+}
