@@ -17,6 +17,7 @@ use ghostlight_core::port::{
     BrowserPort, CaptureKind, Gate, HistoryMove, NavigateInput, PortEffect, PortErrorKind, ReadInput, TabRef,
     TextMode,
 };
+use ghostlight_core::{AuthorityLayers, Cancellation, Envelope, Ghostlight, Settings, Status};
 use ghostlight_extension::endpoint::{SECRET_FILE_VAR, SOCKET_DIR_VAR};
 use ghostlight_extension::identity::{CHROMIUM_ORIGIN, NATIVE_HOST_NAME};
 use ghostlight_extension::{ExtensionBrowser, ExtensionConfig};
@@ -114,7 +115,7 @@ impl Drop for Site {
 /// One test's world: its folders, its browser port, and the browser's process group.
 struct World {
     _dir: tempfile::TempDir,
-    browser: ExtensionBrowser,
+    browser: Arc<ExtensionBrowser>,
     chromium: Child,
     /// Launch to the extension's hello.
     hello_after: Duration,
@@ -133,7 +134,7 @@ impl World {
             socket_dir: dir.path().join("run"),
             secret_file: home.join(".config/ghostlight/secret"),
         };
-        let browser = ExtensionBrowser::listen(&config).expect("listening");
+        let browser = Arc::new(ExtensionBrowser::listen(&config).expect("listening"));
         let hosts = profile.join("NativeMessagingHosts");
         std::fs::create_dir_all(&hosts).expect("the hosts folder");
         let manifest = json!({
@@ -207,6 +208,7 @@ impl World {
         let gone = self.browser.page(&TabRef::new("1")).await.expect_err("no browser");
         assert_eq!(gone.kind(), PortErrorKind::NotConnected);
         let socket = self.browser.socket_path().to_path_buf();
+        assert_eq!(Arc::strong_count(&self.browser), 1, "nothing else holds the browser port");
         drop(self.browser);
         assert!(!socket.exists(), "the socket is removed");
     }
@@ -238,7 +240,7 @@ async fn chromium_is_driven_through_the_extension() {
     }
     let site = Site::start();
     let world = World::start().await;
-    let b = &world.browser;
+    let b = world.browser.as_ref();
     assert_eq!(b.engine(), "chromium");
 
     // Tabs: list, open with load waiting, page state.
@@ -318,5 +320,51 @@ async fn chromium_is_driven_through_the_extension() {
     assert_eq!(b.close_tab(&tab).await.expect_err("gone").kind(), PortErrorKind::TabGone);
     assert!(!b.tabs().await.expect("tabs").iter().any(|t| t.tab == tab));
 
+    world.teardown().await;
+}
+
+/// The first tool calls through the whole pipeline (`Ghostlight::invoke`) over the extension:
+/// navigate, list, read, execute, screenshot, close; and a tool whose operation the connector does not
+/// do yet answers as unsupported.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tools_run_through_the_extension() {
+    if !wanted() {
+        return;
+    }
+    let site = Site::start();
+    let world = World::start().await;
+    let user: Settings =
+        serde_json::from_value(json!({"capabilities": {"allow": ["execute"]}})).expect("settings");
+    let authority = AuthorityLayers { user: Some(user), organization: None }.compile();
+    let port: Arc<dyn BrowserPort> = world.browser.clone();
+    let g = Ghostlight::builder(port).authority(authority).build();
+    let never = Cancellation::never();
+    let call = |tool: &'static str, arguments: serde_json::Value| {
+        let g = &g;
+        let never = &never;
+        async move { g.invoke(tool, &arguments, never).await.expect("a catalog tool").envelope }
+    };
+    let ok = |e: &Envelope| assert_eq!(e.status, Status::Succeeded, "{}: {:?}", e.summary, e.facts);
+
+    let navigated = call("browser_navigate", json!({"url": site.url("/a").as_str(), "new_tab": true})).await;
+    ok(&navigated);
+    let tab = navigated.facts["tab"].as_str().expect("a tab handle").to_owned();
+    let listed = call("browser_tabs", json!({"action": "list"})).await;
+    ok(&listed);
+    assert_eq!(listed.facts["tabs"].as_array().map(Vec::len), Some(1), "only this workspace's tab");
+    let read = call("browser_read", json!({"tab": tab, "mode": "visible"})).await;
+    ok(&read);
+    assert!(read.facts["text"].as_str().is_some_and(|t| t.contains("Hello from A")), "{:?}", read.facts);
+    let executed = call("browser_execute", json!({"tab": tab, "script": "document.title + '!'"})).await;
+    ok(&executed);
+    assert_eq!(executed.facts["value"], json!("A!"));
+    let shot = call("browser_screenshot", json!({"tab": tab})).await;
+    ok(&shot);
+    let found = call("browser_find", json!({"tab": tab, "text": "Hello"})).await;
+    assert_eq!(found.status, Status::Failed, "{}", found.summary);
+    assert_eq!(found.facts["reason"], json!("unsupported"));
+    let closed = call("browser_tabs", json!({"action": "close", "tab": tab})).await;
+    ok(&closed);
+    drop(g);
     world.teardown().await;
 }
