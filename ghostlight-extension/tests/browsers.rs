@@ -1,11 +1,14 @@
-//! The extension connector end to end on headless Chromium: the repository's `extension/`
-//! loaded with `--load-extension`, the native host registered in the profile, this crate's
+//! The extension connector end to end on headless Chromium and Firefox: the repository's
+//! `extension/` loaded (Chromium: `--load-extension`; Firefox: an XPI sideloaded into a fresh
+//! profile), the native host registered where each browser looks (Chromium: the profile's
+//! `NativeMessagingHosts/`; Firefox: `$HOME/.mozilla/native-messaging-hosts/`), this crate's
 //! `ghostlight-native-host` relaying to an [`ExtensionBrowser`], driven against pages served on
 //! 127.0.0.1.
 //!
 //! Each test has its own temporary HOME, profile, TMPDIR and socket directory; the browser runs
 //! in its own process group, which teardown kills and checks empty; the socket must be gone
-//! after the browser port is dropped. Set `GHOSTLIGHT_TEST_ENGINES` without `chromium` to skip.
+//! after the browser port is dropped. `GHOSTLIGHT_TEST_ENGINES` (e.g. `chromium`) limits the
+//! engines.
 
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -19,7 +22,7 @@ use ghostlight_core::port::{
 };
 use ghostlight_core::{AuthorityLayers, Cancellation, Envelope, Ghostlight, Settings, Status};
 use ghostlight_extension::endpoint::{SECRET_FILE_VAR, SOCKET_DIR_VAR};
-use ghostlight_extension::identity::{CHROMIUM_ORIGIN, NATIVE_HOST_NAME};
+use ghostlight_extension::identity::{CHROMIUM_ORIGIN, GECKO_ID, NATIVE_HOST_NAME};
 use ghostlight_extension::{ExtensionBrowser, ExtensionConfig};
 use serde_json::json;
 use url::Url;
@@ -41,13 +44,30 @@ const FLAGS: [&str; 6] = [
     "--disable-sync",
 ];
 
-fn wanted() -> bool {
-    let engines = std::env::var("GHOSTLIGHT_TEST_ENGINES").unwrap_or_else(|_| "chromium,firefox".into());
-    let wanted = engines.split(',').any(|e| e.trim().eq_ignore_ascii_case("chromium"));
-    if !wanted {
-        eprintln!("[chromium] skipped: not in GHOSTLIGHT_TEST_ENGINES");
+/// The browsers the extension is tested in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Engine {
+    Chromium,
+    Firefox,
+}
+
+impl Engine {
+    fn name(self) -> &'static str {
+        match self {
+            Engine::Chromium => "chromium",
+            Engine::Firefox => "firefox",
+        }
     }
-    wanted
+
+    /// Whether `GHOSTLIGHT_TEST_ENGINES` (default both) names this engine.
+    fn wanted(self) -> bool {
+        let engines = std::env::var("GHOSTLIGHT_TEST_ENGINES").unwrap_or_else(|_| "chromium,firefox".into());
+        let wanted = engines.split(',').any(|e| e.trim().eq_ignore_ascii_case(self.name()));
+        if !wanted {
+            eprintln!("[{}] skipped: not in GHOSTLIGHT_TEST_ENGINES", self.name());
+        }
+        wanted
+    }
 }
 
 /// The real Chromium binary (Debian's `/usr/bin/chromium` wrapper adds an empty
@@ -59,6 +79,81 @@ fn chromium_binary() -> PathBuf {
 
 fn extension_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../extension").canonicalize().expect("the extension folder")
+}
+
+/// Headless Chromium with the extension loaded and the host registered in its profile.
+fn chromium(profile: &Path) -> Command {
+    let hosts = profile.join("NativeMessagingHosts");
+    write_host_manifest(&hosts, json!({"allowed_origins": [CHROMIUM_ORIGIN]}));
+    let mut command = Command::new(chromium_binary());
+    command
+        .arg("--headless=new")
+        .args(FLAGS)
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("--load-extension={}", extension_dir().display()))
+        .arg("--window-size=1000,800")
+        .arg("about:blank");
+    if nix::unistd::geteuid().is_root() {
+        command.arg("--no-sandbox");
+    }
+    command
+}
+
+/// Headless Firefox with the extension sideloaded into a fresh profile (unsigned add-ons
+/// allowed, sideloads enabled) and the host registered in `$HOME/.mozilla`.
+fn firefox(profile: &Path, home: &Path) -> Command {
+    write_host_manifest(
+        &home.join(".mozilla/native-messaging-hosts"),
+        json!({"allowed_extensions": [GECKO_ID]}),
+    );
+    let extensions = profile.join("extensions");
+    std::fs::create_dir_all(&extensions).expect("the extensions folder");
+    let status = Command::new("zip")
+        .arg("-q")
+        .arg("-r")
+        .arg(extensions.join(format!("{GECKO_ID}.xpi")))
+        .args(["manifest.json", "background.js", "popup.html", "popup.js", "popup.css"])
+        .current_dir(extension_dir())
+        .status()
+        .expect("zip runs");
+    assert!(status.success(), "the XPI is packed");
+    let prefs = [
+        ("xpinstall.signatures.required", "false"),
+        ("extensions.autoDisableScopes", "0"),
+        ("extensions.enabledScopes", "15"),
+        ("browser.shell.checkDefaultBrowser", "false"),
+        ("datareporting.policy.dataSubmissionEnabled", "false"),
+        ("toolkit.telemetry.reportingpolicy.firstRun", "false"),
+        ("browser.startup.homepage_override.mstone", "\"ignore\""),
+        ("app.update.auto", "false"),
+    ];
+    let user_js: String = prefs.iter().map(|(k, v)| format!("user_pref(\"{k}\", {v});\n")).collect();
+    std::fs::write(profile.join("user.js"), user_js).expect("user.js");
+    let mut command = Command::new("firefox");
+    command.args(["--headless", "--no-remote", "--profile"]).arg(profile).args([
+        "-width",
+        "1000",
+        "-height",
+        "800",
+        "about:blank",
+    ]);
+    command
+}
+
+/// Write the host's manifest into `dir`, with the engine's caller list.
+fn write_host_manifest(dir: &Path, callers: serde_json::Value) {
+    std::fs::create_dir_all(dir).expect("the hosts folder");
+    let mut manifest = json!({
+        "name": NATIVE_HOST_NAME,
+        "description": "Ghostlight native messaging host (test)",
+        "path": env!("CARGO_BIN_EXE_ghostlight-native-host"),
+        "type": "stdio",
+    });
+    if let (Some(m), Some(c)) = (manifest.as_object_mut(), callers.as_object()) {
+        m.extend(c.clone());
+    }
+    std::fs::write(dir.join(format!("{NATIVE_HOST_NAME}.json")), manifest.to_string())
+        .expect("the host manifest");
 }
 
 /// A loopback site: `/a`, `/b` (a title and a paragraph each), `/framed` (an iframe of
@@ -116,13 +211,14 @@ impl Drop for Site {
 struct World {
     _dir: tempfile::TempDir,
     browser: Arc<ExtensionBrowser>,
-    chromium: Child,
+    /// The browser's first process (its process group's leader).
+    process: Child,
     /// Launch to the extension's hello.
     hello_after: Duration,
 }
 
 impl World {
-    async fn start() -> World {
+    async fn start(engine: Engine) -> World {
         let dir = tempfile::tempdir().expect("a temp dir");
         let home = dir.path().join("home");
         let profile = dir.path().join("profile");
@@ -135,26 +231,11 @@ impl World {
             secret_file: home.join(".config/ghostlight/secret"),
         };
         let browser = Arc::new(ExtensionBrowser::listen(&config).expect("listening"));
-        let hosts = profile.join("NativeMessagingHosts");
-        std::fs::create_dir_all(&hosts).expect("the hosts folder");
-        let manifest = json!({
-            "name": NATIVE_HOST_NAME,
-            "description": "Ghostlight native messaging host (test)",
-            "path": env!("CARGO_BIN_EXE_ghostlight-native-host"),
-            "type": "stdio",
-            "allowed_origins": [CHROMIUM_ORIGIN],
-        });
-        std::fs::write(hosts.join(format!("{NATIVE_HOST_NAME}.json")), manifest.to_string())
-            .expect("the host manifest");
-
-        let mut command = Command::new(chromium_binary());
+        let mut command = match engine {
+            Engine::Chromium => chromium(&profile),
+            Engine::Firefox => firefox(&profile, &home),
+        };
         command
-            .arg("--headless=new")
-            .args(FLAGS)
-            .arg(format!("--user-data-dir={}", profile.display()))
-            .arg(format!("--load-extension={}", extension_dir().display()))
-            .arg("--window-size=1000,800")
-            .arg("about:blank")
             .env("HOME", &home)
             .env("TMPDIR", &tmp)
             .env_remove("XDG_RUNTIME_DIR")
@@ -165,24 +246,22 @@ impl World {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .process_group(0);
-        if nix::unistd::geteuid().is_root() {
-            command.arg("--no-sandbox");
-        }
         let launched = Instant::now();
-        let chromium = command.spawn().expect("chromium starts");
+        let process = command.spawn().expect("the browser starts");
         let hello = browser.wait_connected(HELLO_BOUND).await;
         let hello_after = launched.elapsed();
-        let mut world = World { _dir: dir, browser, chromium, hello_after };
+        let mut world = World { _dir: dir, browser, process, hello_after };
         if hello.is_none() {
             world.kill_group();
-            panic!("no hello from the extension within {HELLO_BOUND:?}");
+            panic!("[{}] no hello from the extension within {HELLO_BOUND:?}", engine.name());
         }
-        eprintln!("[chromium] launch to hello: {} ms", world.hello_after.as_millis());
+        assert_eq!(world.browser.engine(), engine.name());
+        eprintln!("[{}] launch to hello: {} ms", engine.name(), world.hello_after.as_millis());
         world
     }
 
     fn group(&self) -> i32 {
-        i32::try_from(self.chromium.id()).expect("a pid")
+        i32::try_from(self.process.id()).expect("a pid")
     }
 
     fn kill_group(&mut self) {
@@ -190,7 +269,7 @@ impl World {
             nix::unistd::Pid::from_raw(self.group()),
             nix::sys::signal::Signal::SIGKILL,
         );
-        let _ = self.chromium.wait();
+        let _ = self.process.wait();
     }
 
     /// Kill the browser's group; check the group is empty, the connection ended, and (once the
@@ -234,14 +313,33 @@ fn go(url: Url) -> NavigateInput {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn chromium_is_driven_through_the_extension() {
-    if !wanted() {
+async fn chromium_operations() {
+    operations(Engine::Chromium).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_operations() {
+    operations(Engine::Firefox).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_tools() {
+    tools(Engine::Chromium).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_tools() {
+    tools(Engine::Firefox).await;
+}
+
+/// Every implemented port operation, against the site.
+async fn operations(engine: Engine) {
+    if !engine.wanted() {
         return;
     }
     let site = Site::start();
-    let world = World::start().await;
+    let world = World::start(engine).await;
     let b = world.browser.as_ref();
-    assert_eq!(b.engine(), "chromium");
 
     // Tabs: list, open with load waiting, page state.
     let before = b.tabs().await.expect("tabs");
@@ -326,13 +424,12 @@ async fn chromium_is_driven_through_the_extension() {
 /// The first tool calls through the whole pipeline (`Ghostlight::invoke`) over the extension:
 /// navigate, list, read, execute, screenshot, close; and a tool whose operation the connector does not
 /// do yet answers as unsupported.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn tools_run_through_the_extension() {
-    if !wanted() {
+async fn tools(engine: Engine) {
+    if !engine.wanted() {
         return;
     }
     let site = Site::start();
-    let world = World::start().await;
+    let world = World::start(engine).await;
     let user: Settings =
         serde_json::from_value(json!({"capabilities": {"allow": ["execute"]}})).expect("settings");
     let authority = AuthorityLayers { user: Some(user), organization: None }.compile();
