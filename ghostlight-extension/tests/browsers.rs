@@ -24,8 +24,13 @@ use ghostlight_core::{AuthorityLayers, Cancellation, Envelope, Ghostlight, Setti
 use ghostlight_extension::endpoint::{SECRET_FILE_VAR, SOCKET_DIR_VAR};
 use ghostlight_extension::identity::{CHROMIUM_ORIGIN, GECKO_ID, NATIVE_HOST_NAME};
 use ghostlight_extension::{ExtensionBrowser, ExtensionConfig};
+use ghostlight_webdriver::{CHROMIUM_FLAGS, Engine, NO_SANDBOX_FLAG};
 use serde_json::json;
 use url::Url;
+
+#[path = "../../ghostlight-webdriver/tests/harness/mod.rs"]
+mod harness;
+use harness::Site;
 
 /// The longest wait for the extension's hello after launch (measured: well under 3 s).
 const HELLO_BOUND: Duration = Duration::from_secs(30);
@@ -33,42 +38,6 @@ const HELLO_BOUND: Duration = Duration::from_secs(30);
 const LOAD: Duration = Duration::from_secs(15);
 /// The longest wait for teardown to be observed.
 const TEARDOWN_BOUND: Duration = Duration::from_secs(10);
-
-/// Chromium's flags for tests (as the WebDriver suite's).
-const FLAGS: [&str; 6] = [
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-];
-
-/// The browsers the extension is tested in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Engine {
-    Chromium,
-    Firefox,
-}
-
-impl Engine {
-    fn name(self) -> &'static str {
-        match self {
-            Engine::Chromium => "chromium",
-            Engine::Firefox => "firefox",
-        }
-    }
-
-    /// Whether `GHOSTLIGHT_TEST_ENGINES` (default both) names this engine.
-    fn wanted(self) -> bool {
-        let engines = std::env::var("GHOSTLIGHT_TEST_ENGINES").unwrap_or_else(|_| "chromium,firefox".into());
-        let wanted = engines.split(',').any(|e| e.trim().eq_ignore_ascii_case(self.name()));
-        if !wanted {
-            eprintln!("[{}] skipped: not in GHOSTLIGHT_TEST_ENGINES", self.name());
-        }
-        wanted
-    }
-}
 
 /// The real Chromium binary (Debian's `/usr/bin/chromium` wrapper adds an empty
 /// `--load-extension=` that would override ours).
@@ -88,13 +57,13 @@ fn chromium(profile: &Path) -> Command {
     let mut command = Command::new(chromium_binary());
     command
         .arg("--headless=new")
-        .args(FLAGS)
+        .args(CHROMIUM_FLAGS)
         .arg(format!("--user-data-dir={}", profile.display()))
         .arg(format!("--load-extension={}", extension_dir().display()))
         .arg("--window-size=1000,800")
         .arg("about:blank");
     if nix::unistd::geteuid().is_root() {
-        command.arg("--no-sandbox");
+        command.arg(NO_SANDBOX_FLAG);
     }
     command
 }
@@ -156,55 +125,21 @@ fn write_host_manifest(dir: &Path, callers: serde_json::Value) {
         .expect("the host manifest");
 }
 
-/// A loopback site: `/a`, `/b` (a title and a paragraph each), `/framed` (an iframe of
-/// `/inner`).
-struct Site {
-    server: Arc<tiny_http::Server>,
-    port: u16,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Site {
-    fn start() -> Site {
-        let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").expect("a loopback server"));
-        let port = server.server_addr().to_ip().expect("an IP listener").port();
-        let serving = Arc::clone(&server);
-        let thread = std::thread::spawn(move || {
-            for request in serving.incoming_requests() {
-                let path = request.url().split(['?', '#']).next().unwrap_or("/").to_owned();
-                let body = match path.as_str() {
-                    "/framed" => {
-                        "<!doctype html><title>Framed</title><p>Outer</p><iframe src=\"/inner\"></iframe>"
-                            .into()
-                    }
-                    other => {
-                        let name = other.trim_start_matches('/').to_uppercase();
-                        format!(
-                            "<!doctype html><title>{name}</title><h1>{name}</h1><p>Hello   from {name}</p>"
-                        )
-                    }
-                };
-                let header =
-                    tiny_http::Header::from_bytes(&b"Content-Type"[..], &b"text/html; charset=utf-8"[..])
-                        .expect("a header");
-                let _ = request.respond(tiny_http::Response::from_string(body).with_header(header));
+/// The loopback site: `/a`, `/b` (a title, a heading and a paragraph each), `/framed` (an
+/// iframe of `/inner`).
+fn site() -> Site {
+    Site::serve(|path, _| {
+        let body = match path {
+            "/framed" => {
+                "<!doctype html><title>Framed</title><p>Outer</p><iframe src=\"/inner\"></iframe>".into()
             }
-        });
-        Site { server, port, thread: Some(thread) }
-    }
-
-    fn url(&self, path: &str) -> Url {
-        Url::parse(&format!("http://127.0.0.1:{}{path}", self.port)).expect("a URL")
-    }
-}
-
-impl Drop for Site {
-    fn drop(&mut self) {
-        self.server.unblock();
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
+            other => {
+                let name = other.trim_start_matches('/').to_uppercase();
+                format!("<!doctype html><title>{name}</title><h1>{name}</h1><p>Hello   from {name}</p>")
+            }
+        };
+        (200, body)
+    })
 }
 
 /// One test's world: its folders, its browser port, and the browser's process group.
@@ -253,10 +188,10 @@ impl World {
         let mut world = World { _dir: dir, browser, process, hello_after };
         if hello.is_none() {
             world.kill_group();
-            panic!("[{}] no hello from the extension within {HELLO_BOUND:?}", engine.name());
+            panic!("[{}] no hello from the extension within {HELLO_BOUND:?}", engine.as_str());
         }
-        assert_eq!(world.browser.engine(), engine.name());
-        eprintln!("[{}] launch to hello: {} ms", engine.name(), world.hello_after.as_millis());
+        assert_eq!(world.browser.engine(), engine.as_str());
+        eprintln!("[{}] launch to hello: {} ms", engine.as_str(), world.hello_after.as_millis());
         world
     }
 
@@ -334,10 +269,11 @@ async fn firefox_tools() {
 
 /// Every implemented port operation, against the site.
 async fn operations(engine: Engine) {
-    if !engine.wanted() {
+    if !harness::wanted(engine) {
+        eprintln!("[{}] skipped: not in GHOSTLIGHT_TEST_ENGINES", engine.as_str());
         return;
     }
-    let site = Site::start();
+    let site = site();
     let world = World::start(engine).await;
     let b = world.browser.as_ref();
 
@@ -425,10 +361,11 @@ async fn operations(engine: Engine) {
 /// navigate, list, read, execute, screenshot, close; and a tool whose operation the connector does not
 /// do yet answers as unsupported.
 async fn tools(engine: Engine) {
-    if !engine.wanted() {
+    if !harness::wanted(engine) {
+        eprintln!("[{}] skipped: not in GHOSTLIGHT_TEST_ENGINES", engine.as_str());
         return;
     }
-    let site = Site::start();
+    let site = site();
     let world = World::start(engine).await;
     let user: Settings =
         serde_json::from_value(json!({"capabilities": {"allow": ["execute"]}})).expect("settings");
