@@ -295,6 +295,26 @@ function glGeometry() {
   };
 }
 
+/**
+ * Resolves once the page is visible and has painted twice since (bounded: a page that never
+ * paints answers after a second), so a capture right after selecting the tab shows it.
+ */
+function glPainted() {
+  return new Promise((resolve) => {
+    const done = () => resolve(document.visibilityState === 'visible');
+    const timer = setTimeout(done, 1000);
+    const twice = () => requestAnimationFrame(() => requestAnimationFrame(() => {
+      clearTimeout(timer);
+      done();
+    }));
+    if (document.visibilityState === 'visible') {
+      twice();
+    } else {
+      document.addEventListener('visibilitychange', twice, { once: true });
+    }
+  });
+}
+
 /** The document's URL (run in every frame). */
 function glFrameUrl() {
   return String(location.href);
@@ -650,7 +670,15 @@ const OPS = {
     const found = await getTab(tab);
     if (!found.active) await api.tabs.update(tab, { active: true });
     await mark(tab);
-    const url = await api.tabs.captureVisibleTab(found.windowId, { format: 'png' });
+    await inTab(tab, glPainted);
+    let url;
+    try {
+      url = await api.tabs.captureVisibleTab(found.windowId, { format: 'png' });
+    } catch (_) {
+      // Chromium allows two captures a second: one more try after that window.
+      await sleep(600);
+      url = await api.tabs.captureVisibleTab(found.windowId, { format: 'png' });
+    }
     const prefix = 'data:image/png;base64,';
     if (typeof url !== 'string' || !url.startsWith(prefix)) throw new GlError('browser_error', 'the capture is no PNG');
     return { png: url.slice(prefix.length), geometry: await geometryOf(tab) };

@@ -1,6 +1,6 @@
 //! The extension connector end to end on headless Chromium and Firefox: the repository's
-//! `extension/` loaded (Chromium: `--load-extension`; Firefox: an XPI sideloaded into a fresh
-//! profile), the native host registered where each browser looks (Chromium: the profile's
+//! `extension/` loaded (Chromium: `--load-extension`; Firefox: sideloaded into a fresh profile
+//! through an extension proxy file), the native host registered where each browser looks (Chromium: the profile's
 //! `NativeMessagingHosts/`; Firefox: `$HOME/.mozilla/native-messaging-hosts/`), this crate's
 //! `ghostlight-native-host` relaying to an [`ExtensionBrowser`], driven against pages served on
 //! 127.0.0.1.
@@ -68,24 +68,19 @@ fn chromium(profile: &Path) -> Command {
     command
 }
 
-/// Headless Firefox with the extension sideloaded into a fresh profile (unsigned add-ons
-/// allowed, sideloads enabled) and the host registered in `$HOME/.mozilla`.
+/// Headless Firefox with the extension sideloaded into a fresh profile (a proxy file naming
+/// the folder; unsigned add-ons allowed, sideloads enabled) and the host registered in
+/// `$HOME/.mozilla`.
 fn firefox(profile: &Path, home: &Path) -> Command {
     write_host_manifest(
         &home.join(".mozilla/native-messaging-hosts"),
         json!({"allowed_extensions": [GECKO_ID]}),
     );
+    // An extension proxy file: the profile's `extensions/<id>` holding the folder's path.
     let extensions = profile.join("extensions");
     std::fs::create_dir_all(&extensions).expect("the extensions folder");
-    let status = Command::new("zip")
-        .arg("-q")
-        .arg("-r")
-        .arg(extensions.join(format!("{GECKO_ID}.xpi")))
-        .args(["manifest.json", "background.js", "popup.html", "popup.js", "popup.css"])
-        .current_dir(extension_dir())
-        .status()
-        .expect("zip runs");
-    assert!(status.success(), "the XPI is packed");
+    std::fs::write(extensions.join(GECKO_ID), extension_dir().as_os_str().as_encoded_bytes())
+        .expect("the proxy file");
     let prefs = [
         ("xpinstall.signatures.required", "false"),
         ("extensions.autoDisableScopes", "0"),
@@ -267,12 +262,17 @@ async fn firefox_tools() {
     tools(Engine::Firefox).await;
 }
 
+/// At most two browsers of this file at once (`cargo test` runs its tests in parallel on a
+/// 2-core machine).
+static BROWSERS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
+
 /// Every implemented port operation, against the site.
 async fn operations(engine: Engine) {
     if !harness::wanted(engine) {
         eprintln!("[{}] skipped: not in GHOSTLIGHT_TEST_ENGINES", engine.as_str());
         return;
     }
+    let _turn = BROWSERS.acquire().await.expect("the semaphore stays open");
     let site = site();
     let world = World::start(engine).await;
     let b = world.browser.as_ref();
@@ -365,6 +365,7 @@ async fn tools(engine: Engine) {
         eprintln!("[{}] skipped: not in GHOSTLIGHT_TEST_ENGINES", engine.as_str());
         return;
     }
+    let _turn = BROWSERS.acquire().await.expect("the semaphore stays open");
     let site = site();
     let world = World::start(engine).await;
     let user: Settings =

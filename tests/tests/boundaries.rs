@@ -101,16 +101,18 @@ fn the_port_and_the_vocabulary_are_the_bottom_of_the_core() {
 
 /// Adapters reach the core only through its port.
 #[test]
-fn the_webdriver_adapter_uses_only_the_port() {
-    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../ghostlight-webdriver/src");
-    for (file, source) in rust_files(&src) {
-        for (i, _) in source.match_indices("ghostlight_core::") {
-            let rest = &source[i + 17..];
-            assert!(
-                rest.starts_with("port"),
-                "{file} names ghostlight_core::{}",
-                &rest[..rest.len().min(30)]
-            );
+fn the_adapters_use_only_the_port() {
+    for adapter in ["ghostlight-webdriver", "ghostlight-extension"] {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(adapter).join("src");
+        for (file, source) in rust_files(&src) {
+            for (i, _) in source.match_indices("ghostlight_core::") {
+                let rest = &source[i + 17..];
+                assert!(
+                    rest.starts_with("port"),
+                    "{adapter}: {file} names ghostlight_core::{}",
+                    &rest[..rest.len().min(30)]
+                );
+            }
         }
     }
 }
