@@ -106,9 +106,11 @@ function applyMode(next) {
   }
 }
 
-// The popup asks for the state; settings it changes travel through storage.
+// The popup (a toolbar popup, or popup.html in a tab) asks for the state; settings it changes
+// travel through storage. Only the extension's own pages are answered.
 api.runtime.onMessage.addListener((message, sender, reply) => {
-  if (sender.id !== api.runtime.id || sender.tab || !message || message.type !== 'status') return false;
+  const ownPage = sender.id === api.runtime.id && typeof sender.url === 'string' && sender.url.startsWith(api.runtime.getURL(''));
+  if (!ownPage || !message || message.type !== 'status') return false;
   reply({ connection, mode, preserveTabs, driven: driven.size, lastError, engine: ENGINE });
   return false;
 });
@@ -180,7 +182,27 @@ async function answer(op, args) {
   if (mode === 'paused') throw new GlError('paused', 'the person paused Ghostlight in the extension');
   const handler = Object.prototype.hasOwnProperty.call(OPS, op) ? OPS[op] : null;
   if (!handler) throw new GlError('unsupported', `the extension has no operation ${String(op)}`);
+  await refuseOwnPages(op, args);
   return handler(args);
+}
+
+/** Operations that may concern a tab showing the extension's own pages (they only look or close). */
+const HARMLESS_ON_OWN_PAGES = new Set(['tabs_list', 'page', 'tab_focus', 'tab_close']);
+
+/**
+ * The extension's pages (its popup) hold the person's controls: Ghostlight never opens,
+ * navigates to, reads, captures or scripts them, so a model cannot turn its own interlocks off.
+ */
+async function refuseOwnPages(op, args) {
+  const own = (url) => typeof url === 'string' && url.startsWith(api.runtime.getURL(''));
+  let shown = null;
+  if (!HARMLESS_ON_OWN_PAGES.has(op) && Number.isSafeInteger(args.tab)) {
+    const tab = await getTab(args.tab);
+    shown = tab.pendingUrl || tab.url;
+  }
+  if (own(args.url) || own(shown)) {
+    throw new GlError('own_page', "the extension's own pages are the person's controls");
+  }
 }
 
 // ---- helpers -----------------------------------------------------------------------------

@@ -159,6 +159,10 @@ fn wire_error(wire: WireError, op: &str) -> PortError {
             PortErrorKind::TabPreserved,
             "the extension's preserve-tabs setting keeps the tab open",
         ),
+        ErrorCode::OwnPage => PortError::new(
+            PortErrorKind::InvalidInput,
+            format!("{op}: the extension's own pages are the person's controls, never driven"),
+        ),
         ErrorCode::BrowserError | ErrorCode::Other => {
             PortError::new(PortErrorKind::Other, format!("{op}: the browser refused: {message}"))
         }

@@ -79,6 +79,9 @@ pub enum ErrorCode {
     TabPreserved,
     /// The caller's script failed (detail: name, message, ran).
     ScriptError,
+    /// The work would reach the extension's own pages (the person's controls), which
+    /// Ghostlight never drives.
+    OwnPage,
     /// The browser refused or failed otherwise.
     BrowserError,
     /// A code this version does not know.

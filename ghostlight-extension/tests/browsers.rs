@@ -22,7 +22,7 @@ use ghostlight_core::port::{
 };
 use ghostlight_core::{AuthorityLayers, Cancellation, Envelope, Ghostlight, Settings, Status};
 use ghostlight_extension::endpoint::{SECRET_FILE_VAR, SOCKET_DIR_VAR};
-use ghostlight_extension::identity::{CHROMIUM_ORIGIN, GECKO_ID, NATIVE_HOST_NAME};
+use ghostlight_extension::identity::{CHROMIUM_EXTENSION_ID, CHROMIUM_ORIGIN, GECKO_ID, NATIVE_HOST_NAME};
 use ghostlight_extension::{ExtensionBrowser, ExtensionConfig};
 use ghostlight_webdriver::{CHROMIUM_FLAGS, Engine, NO_SANDBOX_FLAG};
 use serde_json::json;
@@ -347,6 +347,16 @@ async fn operations(engine: Engine) {
         b.capture(&tab, &CaptureKind::Viewport, &no_inner, LOAD).await.expect_err("a refused frame");
     assert_eq!(refused.kind(), PortErrorKind::Unsupported);
     assert!(b.capture(&tab, &CaptureKind::FullPage, &Gate::open(), LOAD).await.is_err());
+
+    // The extension's own pages (its popup: the person's controls) are never driven.
+    if engine == Engine::Chromium {
+        let popup =
+            Url::parse(&format!("chrome-extension://{CHROMIUM_EXTENSION_ID}/popup.html")).expect("a URL");
+        let refused = b.open_tab(&go(popup.clone()), LOAD).await.expect_err("refused");
+        assert_eq!((refused.kind(), refused.effect()), (PortErrorKind::InvalidInput, PortEffect::None));
+        let refused = b.navigate(&tab, &go(popup), LOAD).await.expect_err("refused");
+        assert_eq!((refused.kind(), refused.effect()), (PortErrorKind::InvalidInput, PortEffect::None));
+    }
 
     // Close: the tab is gone afterwards.
     b.close_tab(&tab).await.expect("closed");
