@@ -53,7 +53,6 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Execute,
-    title: "Execute",
     description: "Run JavaScript in the page: an expression or a body using return; promises are awaited. It may mutate or navigate, so prefer a semantic tool.",
     fields: &[SCRIPT, TAB, MAX_RESULT_CHARS, TIMEOUT_MS],
     example: r#"{"script":"document.title"}"#,

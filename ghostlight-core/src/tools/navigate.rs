@@ -61,7 +61,6 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Navigate,
-    title: "Navigate",
     description: "Open a URL in a controlled tab (reusing a same-host tab unless told not to).",
     fields: &[URL, TAB, NEW_TAB, REUSE, BEFOREUNLOAD, TIMEOUT_MS],
     example: r#"{"url":"https://example.com"}"#,

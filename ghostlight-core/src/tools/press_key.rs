@@ -49,7 +49,6 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::PressKey,
-    title: "Press key",
     description: "Press a key or a short key sequence, optionally with modifiers. Use type_text for text.",
     fields: &[KEY, STROKES, REPEAT, MODIFIERS, TAB, TARGET, SELECTOR],
     example: r#"{"key":"Enter"}"#,

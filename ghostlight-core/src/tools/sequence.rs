@@ -235,7 +235,6 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Sequence,
-    title: "Sequence",
     description: "Run page actions in order on one tab, stopping at the first failure.",
     fields: &[STEPS, TAB, TIMEOUT_MS],
     example: r#"{"steps":[{"action":"click","target":"target_1"},{"action":"wait","condition":"load_ready"}]}"#,
