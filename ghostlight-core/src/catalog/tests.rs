@@ -377,7 +377,7 @@ fn strict_schemas_make_optional_fields_nullable() {
     assert_eq!(required.len(), properties.as_object().map_or(0, Map::len));
     assert_eq!(
         properties["timeout_ms"],
-        json!({"type": ["integer", "null"], "minimum": 100, "maximum": 30000, "description": "Timeout (ms). Default: 8000."})
+        json!({"type": ["integer", "null"], "minimum": 100, "maximum": 30000, "description": "Timeout. Default: 8000."})
     );
     assert_eq!(
         properties["button"],
