@@ -5,7 +5,7 @@
 //! `ghostlight-mcp` binary (headless Chromium through WebDriver by default).
 //!
 //! * `tools/list` is the core catalog exactly as [`ghostlight_core::render_catalog`] renders
-//!   it (name, title, description, inputSchema, outputSchema, annotations).
+//!   it (name, description, inputSchema, outputSchema, annotations).
 //! * `tools/call` runs [`Ghostlight::invoke`](ghostlight_core::Ghostlight::invoke). The
 //!   envelope crosses twice: as `structuredContent`, and in the text block as the summary,
 //!   `Next: ` lines, a blank line and the compact JSON of the same envelope

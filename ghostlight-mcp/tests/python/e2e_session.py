@@ -33,7 +33,7 @@ from mcp.client.stdio import stdio_client
 
 ERROR_STATUSES = {"failed", "blocked", "attention_required"}
 ENVELOPE_FIELDS = ("invocation", "status", "effect", "readiness", "repeat_safe", "summary", "facts", "next_steps")
-TOOL_KEYS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
+TOOL_KEYS = ("name", "description", "inputSchema", "outputSchema", "annotations")
 
 
 class Failure(Exception):
