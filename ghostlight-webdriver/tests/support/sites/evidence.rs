@@ -1,35 +1,10 @@
-//! Helpers of the evidence and recording tests: engine selection, timed scenarios, and a
-//! loopback site whose pages log to the console, fetch, animate and offer a file input.
-//!
-//! Every test runs against both engines unless `GHOSTLIGHT_TEST_ENGINES` (a comma-separated
-//! list, e.g. `chromium`) limits them. A selected engine whose driver is missing fails the
-//! test loudly.
+//! The evidence and recording tests' site: pages that log to the console, fetch, animate and
+//! offer a file input.
 
-#![allow(dead_code, unreachable_pub)]
+use crate::support::dead_ends::closed_port;
+use crate::support::server::Site;
 
-use std::net::TcpListener;
-use std::time::Duration;
-
-use ghostlight_webdriver::Engine;
-
-#[allow(unused_imports)] // each test target uses its own subset
-pub use crate::harness::{Site, selected};
-
-/// The longest one scenario may take.
-pub const SCENARIO_TIMEOUT: Duration = Duration::from_secs(90);
-
-/// Run one named scenario within [`SCENARIO_TIMEOUT`], printing its duration.
-pub async fn scenario<F: std::future::Future<Output = ()>>(engine: Engine, name: &str, body: F) {
-    crate::harness::scenario_within(SCENARIO_TIMEOUT, engine, name, body).await;
-}
-
-/// A loopback port nothing listens on (bound, then released).
-pub fn closed_port() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
-    listener.local_addr().expect("an address").port()
-}
-
-/// The site's pages:
+/// Start the site:
 ///
 /// - `/problems`: logs an error (5,000 characters long), a warning and an info line, throws
 ///   an uncaught error, and fetches `/missing?secret=1#frag` (404), `/ok?secret=1#frag`
@@ -39,11 +14,11 @@ pub fn closed_port() -> u16 {
 /// - `/anim`: a counter and background colour that change every 100 ms, and a file input
 ///   `#file` whose `change` events are counted in `window.changes`.
 /// - `/ok`: 200; `/favicon.ico`: 204; anything else: 404.
-impl Site {
-    /// Start the site; `/problems` fetches `closed` as its refused request.
-    pub fn start(closed: u16) -> Site {
-        Site::serve(move |path, _| page(path, closed))
-    }
+///
+/// The refused request of `/problems` goes to a loopback port nothing listens on.
+pub(crate) fn start() -> Site {
+    let closed = closed_port();
+    Site::html(move |path, _| page(path, closed))
 }
 
 fn page(path: &str, closed: u16) -> (u16, String) {

@@ -1,15 +1,26 @@
-//! The fixture pages of the perception tests.
+//! The perception tests' site. The same server answers as `127.0.0.1` and as `localhost`:
+//! two origins, for cross-origin frames.
 
 use std::fmt::Write as _;
 
+use crate::support::server::Site;
+
 /// How many controls `/many` holds.
-pub const MANY_CONTROLS: usize = 500;
+pub(crate) const MANY_CONTROLS: usize = 500;
 
 /// A 1×1 transparent GIF, for images that must render without the network.
 const PIXEL: &str = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7";
 
+/// Start the site (unknown paths answer 404).
+pub(crate) fn start() -> Site {
+    Site::html(|path, port| match page(path, port) {
+        Some(body) => (200, body),
+        None => (404, "<!doctype html><title>Not found</title>".to_owned()),
+    })
+}
+
 /// The page at `path` (the server listens on `port`), or `None` for a 404.
-pub fn page(path: &str, port: u16) -> Option<String> {
+fn page(path: &str, port: u16) -> Option<String> {
     Some(match path {
         "/controls" => controls(port),
         "/frame" => FRAME.to_owned(),

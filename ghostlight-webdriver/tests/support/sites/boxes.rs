@@ -1,78 +1,60 @@
-//! Helpers of the capture tests: engine selection, a timed scenario, and a loopback site with
-//! coloured boxes at known CSS positions.
+//! The capture tests' site: coloured boxes at known CSS positions, an iframe, and a page
+//! over the full-page cap.
 
-#![allow(dead_code, unreachable_pub)]
-
-use std::time::Duration;
-
-use ghostlight_webdriver::Engine;
-
-#[allow(unused_imports)] // each test target uses its own subset
-pub use crate::harness::{Site, selected};
-
-/// The longest one scenario may take.
-pub const SCENARIO_TIMEOUT: Duration = Duration::from_secs(120);
-
-/// Run one named scenario within [`SCENARIO_TIMEOUT`], printing its duration.
-pub async fn scenario<F: std::future::Future<Output = ()>>(engine: Engine, name: &str, body: F) {
-    crate::harness::scenario_within(SCENARIO_TIMEOUT, engine, name, body).await;
-}
+use crate::support::server::Site;
 
 /// A box of one colour at a known document position (CSS px).
 #[derive(Debug, Clone, Copy)]
-pub struct ColourBox {
-    pub id: &'static str,
-    pub x: f64,
-    pub y: f64,
-    pub width: f64,
-    pub height: f64,
-    pub rgb: [u8; 3],
+pub(crate) struct ColourBox {
+    pub(crate) id: &'static str,
+    pub(crate) x: f64,
+    pub(crate) y: f64,
+    pub(crate) width: f64,
+    pub(crate) height: f64,
+    pub(crate) rgb: [u8; 3],
 }
 
 impl ColourBox {
     /// Whether document point `(x, y)` lies inside the box.
-    pub fn contains(&self, x: f64, y: f64) -> bool {
+    pub(crate) fn contains(&self, x: f64, y: f64) -> bool {
         x >= self.x && x < self.x + self.width && y >= self.y && y < self.y + self.height
     }
 
     /// The box's centre in document CSS px.
-    pub fn centre(&self) -> (f64, f64) {
+    pub(crate) fn centre(&self) -> (f64, f64) {
         (self.x + self.width / 2.0, self.y + self.height / 2.0)
     }
 }
 
 /// Red, near the top.
-pub const RED: ColourBox =
+pub(crate) const RED: ColourBox =
     ColourBox { id: "red", x: 100.0, y: 100.0, width: 200.0, height: 100.0, rgb: [255, 0, 0] };
 /// Green, near the top.
-pub const GREEN: ColourBox =
+pub(crate) const GREEN: ColourBox =
     ColourBox { id: "green", x: 400.0, y: 150.0, width: 120.0, height: 80.0, rgb: [0, 255, 0] };
 /// A blue button with blue text (so its whole box is one colour); clicking it sets the title.
-pub const BUTTON: ColourBox =
+pub(crate) const BUTTON: ColourBox =
     ColourBox { id: "go", x: 600.0, y: 300.0, width: 160.0, height: 40.0, rgb: [0, 0, 255] };
 /// Yellow, far below the first viewport.
-pub const DEEP: ColourBox =
+pub(crate) const DEEP: ColourBox =
     ColourBox { id: "deep", x: 50.0, y: 1500.0, width: 300.0, height: 200.0, rgb: [255, 255, 0] };
 /// Cyan, taller than either engine's viewport.
-pub const TALL: ColourBox =
+pub(crate) const TALL: ColourBox =
     ColourBox { id: "tall", x: 900.0, y: 100.0, width: 100.0, height: 1000.0, rgb: [0, 255, 255] };
 /// The document height of `/boxes`.
-pub const PAGE_HEIGHT: f64 = 3000.0;
+pub(crate) const PAGE_HEIGHT: f64 = 3000.0;
 /// The iframe of `/boxes`: border-box position, border width.
-pub const FRAME: (f64, f64, f64) = (100.0, 420.0, 5.0);
+pub(crate) const FRAME: (f64, f64, f64) = (100.0, 420.0, 5.0);
 /// The magenta box inside the iframe, relative to the frame's content box.
-pub const INNER: ColourBox =
+pub(crate) const INNER: ColourBox =
     ColourBox { id: "inner", x: 20.0, y: 30.0, width: 100.0, height: 50.0, rgb: [255, 0, 255] };
 
-/// The site's pages:
+/// Start the site:
 ///
 /// - `/boxes`: white page, 3000 px tall, with the boxes above and an iframe;
 /// - `/huge`: a page 40 000 px tall (over the full-page cap).
-impl Site {
-    /// Start the site.
-    pub fn start() -> Site {
-        Site::serve(|path, _| (200, page(path)))
-    }
+pub(crate) fn start() -> Site {
+    Site::html(|path, _| (200, page(path)))
 }
 
 fn positioned(b: &ColourBox, tag: &str, extra: &str) -> String {

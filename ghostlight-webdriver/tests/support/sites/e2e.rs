@@ -1,4 +1,5 @@
-//! The fixture pages. Every page records what happened to it where a test can read it back
+//! The end-to-end site (tools, boundary, landing, remote and fault tests, and the tool
+//! benchmark), served on both hosts. Every page records what happened to it where a test can read it back
 //! (visible text, and `window.__log` through `browser_execute`).
 //!
 //! | path | what it offers |
@@ -21,10 +22,10 @@
 //! | `/tabs/NAME` | records visibility and focus changes |
 //! | `/missing-resource` | 404 |
 
-use super::{Ask, HOST_B, Reply};
+use crate::support::server::{Ask, HOST_B, Reply, Site};
 
 /// The article's paragraphs (plain ASCII prose, so JSON adds no escapes).
-pub const ARTICLE_PARAGRAPHS: [&str; 9] = [
+pub(crate) const ARTICLE_PARAGRAPHS: [&str; 9] = [
     "The harbour town of Wendlebury wakes before the sun. Fishing boats leave the quay in a loose line, \
      their lamps swinging, while the bakers on Mill Street pull the first trays of bread from ovens that \
      have burned since three. Visitors rarely see this hour, yet it sets the rhythm for everything that \
@@ -67,7 +68,7 @@ pub const ARTICLE_PARAGRAPHS: [&str; 9] = [
 ];
 
 /// Text of the article page's boilerplate, none of which an article read may contain.
-pub const ARTICLE_BOILERPLATE: [&str; 5] = [
+pub(crate) const ARTICLE_BOILERPLATE: [&str; 5] = [
     "Subscribe to our newsletter",
     "Buy discount watches now",
     "Copyright Wendlebury Gazette",
@@ -79,14 +80,14 @@ const HEAD: &str = "<!doctype html><meta charset=utf-8>\
 <script>window.__log = []; window.log = (entry) => window.__log.push(String(entry));</script>\
 <style>body { margin: 8px; font: 16px sans-serif } button { min-width: 120px; height: 36px; margin: 4px }</style>";
 
+/// Start the site on both hosts.
+pub(crate) fn start() -> Site {
+    Site::serve(respond)
+}
+
 /// Answer one request.
-pub fn respond(ask: &Ask<'_>) -> Reply {
-    let html = |body: String| Reply {
-        status: 200,
-        content_type: "text/html; charset=utf-8",
-        body,
-        cache_control: None,
-    };
+fn respond(ask: &Ask<'_>) -> Reply {
+    let html = |body: String| Reply::html(200, body);
     let path = ask.path;
     if let Some(name) = path.strip_prefix("/served/") {
         let hits = ask.seen.hits.get(path).copied().unwrap_or(0);
@@ -147,12 +148,7 @@ pub fn respond(ask: &Ask<'_>) -> Reply {
             };
         }
         _ => {
-            return Reply {
-                status: 404,
-                content_type: "text/plain; charset=utf-8",
-                body: "not found".into(),
-                cache_control: None,
-            };
+            return Reply { content_type: "text/plain; charset=utf-8", ..Reply::html(404, "not found") };
         }
     };
     html(body)
