@@ -6,7 +6,7 @@
         --config MAIN.toml --private-config PRIVATE.toml --upload-root DIR --audit FILE
 
 A client that is not Ghostlight's (the official MCP Python SDK) drives the real binary over stdio
-against fixture pages (`ghostlight-mcp/tests/support/conformance/*.html`, served by the Rust test
+against fixture pages (`ghostlight-cli/tests/support/conformance/*.html`, served by the Rust test
 `tests/conformance.rs`). The contract is `ghostlight-1.0.md` with `CLARIFICATIONS.md`; every
 observable rule is one named check below, in spec order (Contract rules, browser_flow, Result
 envelope, Catalog, each tool's section, policy_explain), and each check's docstring quotes the

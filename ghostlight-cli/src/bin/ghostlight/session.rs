@@ -25,10 +25,10 @@ use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
+use ghostlight_cli::options::{BrowserArgs, ServeOptions};
 use ghostlight_core::{
     Attachment, Cancellation, Envelope, Ghostlight, Progress, StepProgress, ToolName, ToolResult,
 };
-use ghostlight_mcp::options::{BrowserArgs, ServeOptions};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _, AsyncWriteExt as _};
@@ -397,7 +397,7 @@ pub(crate) fn stop(name: &str) -> Result<ExitCode, CliError> {
 /// here until stopped.
 pub(crate) fn start(name: &str, foreground: bool, browser: &BrowserArgs) -> Result<ExitCode, CliError> {
     let place = Place::of(name)?;
-    let options = browser.serve_args().resolve()?;
+    let options = browser.resolve()?;
     if place.connect()?.is_some() {
         return Err(CliError::Usage(format!(
             "session {:?} is already running (`ghostlight session status`); stop it first to change its browser",
@@ -452,7 +452,7 @@ pub(crate) fn start(name: &str, foreground: bool, browser: &BrowserArgs) -> Resu
 /// Serve session `place` until `session stop` or a signal: one Ghostlight workspace over one
 /// browser (started by the first call that needs it).
 fn serve(place: Place, options: ServeOptions) -> Result<ExitCode, CliError> {
-    ghostlight_mcp::logging::init();
+    ghostlight_cli::logging::init();
     // A socket nobody serves is left over from a session that died: replace it.
     if let Ok(metadata) = std::fs::symlink_metadata(&place.socket)
         && metadata.file_type().is_socket()
@@ -468,7 +468,7 @@ fn serve(place: Place, options: ServeOptions) -> Result<ExitCode, CliError> {
         let guard = SocketFile(place.socket.clone());
         std::fs::set_permissions(&place.socket, std::os::unix::fs::PermissionsExt::from_mode(0o600))
             .map_err(|source| CliError::File { path: place.socket.clone(), source })?;
-        let (browser, ghostlight) = ghostlight_mcp::browser::ghostlight(&options)?;
+        let (browser, ghostlight) = ghostlight_cli::browser::ghostlight(&options)?;
         let shared = Arc::new(Shared {
             ghostlight,
             uid: place.uid,
@@ -495,7 +495,7 @@ fn serve(place: Place, options: ServeOptions) -> Result<ExitCode, CliError> {
                     Err(error) => tracing::warn!(%error, "a session connection failed"),
                 },
                 () = shared.stop.notified() => break,
-                () = ghostlight_mcp::browser::shutdown_signal() => break,
+                () = ghostlight_cli::serve::shutdown_signal() => break,
             }
         }
         drop(listener);
@@ -504,7 +504,7 @@ fn serve(place: Place, options: ServeOptions) -> Result<ExitCode, CliError> {
         tracing::info!(session = %place.name, "session stopped");
         Ok::<(), CliError>(())
     });
-    runtime.shutdown_timeout(Duration::from_secs(2));
+    runtime.shutdown_timeout(ghostlight_cli::serve::RUNTIME_SHUTDOWN);
     result?;
     Ok(ExitCode::SUCCESS)
 }

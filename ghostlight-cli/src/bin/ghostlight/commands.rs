@@ -5,18 +5,16 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
 
+use ghostlight_cli::config::{self, ConfigFile, ConfigSources, LoadedConfig};
+use ghostlight_cli::options::{BrowserArgs, ServeArgs, ServeOptions};
+use ghostlight_cli::serve::RUNTIME_SHUTDOWN;
+use ghostlight_cli::{ConfigError, ServeError};
 use ghostlight_core::{Cancellation, NoProgress, Progress, Status, StepProgress, ToolName, ToolResult};
-use ghostlight_mcp::config::{self, ConfigFile, ConfigSources, LoadedConfig};
-use ghostlight_mcp::options::{BrowserArgs, ServeOptions};
-use ghostlight_mcp::{ConfigError, ServeArgs, ServeError};
 use serde_json::Value;
 
 use crate::error::CliError;
 use crate::human;
 use crate::{SessionArgs, SessionCommand};
-
-/// How long the runtime waits for stray blocking tasks (a terminal stdin read) at exit.
-const RUNTIME_SHUTDOWN: std::time::Duration = std::time::Duration::from_secs(2);
 
 fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
     tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(CliError::Runtime)
@@ -24,21 +22,16 @@ fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
 
 /// `ghostlight mcp`: the `ghostlight-mcp` serving path.
 pub(crate) fn mcp(serve: &ServeArgs) -> Result<ExitCode, CliError> {
-    ghostlight_mcp::logging::init();
-    let options = serve.resolve().map_err(this_binary)?;
-    let runtime = runtime()?;
-    let result = runtime.block_on(ghostlight_mcp::browser::serve(options));
-    runtime.shutdown_timeout(RUNTIME_SHUTDOWN);
-    result.map_err(|error| match error {
+    ghostlight_cli::serve::run(serve).map_err(|error| match error {
         ServeError::Config(error) => this_binary(error),
-        other => CliError::Serve(other),
+        ServeError::Runtime(error) => CliError::Runtime(error),
+        ServeError::Mcp(error) => CliError::Serve(error),
     })?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// A configuration error in this binary's words: the library's message for a build without
-/// the HTTP transport names `ghostlight-mcp`, and the fix here is another feature of another
-/// crate.
+/// A configuration error in this binary's words: the shared message for a build without the
+/// HTTP transport names `ghostlight-mcp`, and the fix here is to rebuild this command.
 fn this_binary(error: ConfigError) -> CliError {
     match error {
         ConfigError::HttpUnavailable => CliError::Usage(HTTP_UNAVAILABLE.to_owned()),
@@ -125,7 +118,7 @@ fn backend(session: &SessionArgs, browser: &BrowserArgs) -> Result<Backend, CliE
     if session.session.is_some() {
         return Err(CliError::Usage("sessions need a Unix system".into()));
     }
-    Ok(Backend::Own(Box::new(browser.serve_args().resolve()?)))
+    Ok(Backend::Own(Box::new(browser.resolve()?)))
 }
 
 /// Invoke one tool on `backend` (a browser of its own is closed afterwards); steps of a
@@ -141,7 +134,7 @@ fn invoke(
         #[cfg(unix)]
         Backend::Session(client) => return client.call(tool, arguments, progress),
     };
-    let (browser, ghostlight) = ghostlight_mcp::browser::ghostlight(&options)?;
+    let (browser, ghostlight) = ghostlight_cli::browser::ghostlight(&options)?;
     let runtime = runtime()?;
     let result = runtime.block_on(async {
         let result = ghostlight.invoke_observed(tool, arguments, &Cancellation::never(), progress).await;
@@ -431,7 +424,7 @@ impl Progress for StepLines {
 
 /// `ghostlight policy explain`: policy_explain over a browser that is never contacted.
 pub(crate) fn policy_explain(json: bool, browser: &BrowserArgs) -> Result<ExitCode, CliError> {
-    let options = browser.serve_args().resolve()?;
+    let options = browser.resolve()?;
     let result = invoke(
         Backend::Own(Box::new(options)),
         "policy_explain",
@@ -524,9 +517,8 @@ pub(crate) fn config_check(file: Option<PathBuf>, organization: bool) -> Result<
     let loaded: LoadedConfig = sources.load()?;
     // Resolve too: values that parse but cannot be used (an audit file without a path, an
     // https:// proxy with Firefox, a browser argument Ghostlight manages itself).
-    let options = ServeArgs { config: loaded.user.as_ref().map(|(p, _)| p.clone()), ..ServeArgs::default() }
-        .resolve_loaded(&loaded)?;
-    ghostlight_mcp::browser::checked_config(&options.browser)?;
+    let options = ServeArgs::default().resolve_loaded(&loaded)?;
+    ghostlight_cli::browser::checked_config(&options.browser)?;
     match (&loaded.user, &sources.user) {
         (Some((path, _)), _) => writeln!(out, "ok: {}", path.display())?,
         (None, Some((path, _))) => writeln!(out, "no user file at {} (defaults apply)", path.display())?,

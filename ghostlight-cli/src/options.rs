@@ -1,5 +1,7 @@
-//! Serving options: the command line ([`ServeArgs`], reusable by the `ghostlight` command with
-//! `#[command(flatten)]`) resolved with the configuration file into [`ServeOptions`].
+//! Serving options: the command line resolved with the configuration files into
+//! [`ServeOptions`]. The browser flags ([`BrowserArgs`]) are declared once and flattened
+//! (`#[command(flatten)]`) into every command that starts a browser; [`ServeArgs`] adds the
+//! transport's flags for `ghostlight-mcp` and `ghostlight mcp`.
 //!
 //! A flag overrides the same setting in the file; the file overrides the defaults (headless
 //! Chromium through `chromedriver` from `PATH`, a 1280×800 window, started on the first call
@@ -9,7 +11,9 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 
 use ghostlight_core::WorkspaceLimits;
-use ghostlight_core::{AuthorityLayers, Settings, StartupPosture};
+use ghostlight_core::{AuthorityLayers, StartupPosture};
+#[cfg(feature = "http")]
+use ghostlight_mcp::http::{BearerToken, DEFAULT_ALLOWED_HOSTS, DEFAULT_MAX_SESSIONS, HttpOptions};
 
 use crate::config::{
     AbsolutePath, AuditDestination, BrowserEngine, BrowserSection, CONFIG_ENV, ConfigFile, ConfigSources,
@@ -22,19 +26,6 @@ pub const DEFAULT_LISTEN: SocketAddr = SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCA
 
 /// The environment variable that may carry the HTTP bearer token.
 pub const TOKEN_ENV: &str = "GHOSTLIGHT_MCP_TOKEN";
-
-/// The shortest bearer token accepted.
-pub const TOKEN_MIN_CHARS: usize = 16;
-/// The fewest distinct characters a bearer token may have.
-pub const TOKEN_MIN_DISTINCT: usize = 8;
-/// The least guessing work a bearer token must take, in bits, estimated as its length times
-/// log2 of its distinct characters (a random hex token of 32 characters has about 128).
-pub const TOKEN_MIN_BITS: f64 = 64.0;
-/// How to make a good token, for error messages and the docs.
-pub const TOKEN_ADVICE: &str = "make one with `openssl rand -hex 32`";
-
-/// The `Host` values accepted by default over HTTP (rmcp's loopback list).
-pub const DEFAULT_ALLOWED_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
 
 /// Who starts the browser (the `--startup` flag).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -64,8 +55,8 @@ pub enum TransportArg {
     Http,
 }
 
-/// The launch flags every command that starts a browser shares (flattened into [`ServeArgs`]
-/// and [`BrowserArgs`]): where the browser and driver are, the profile, the proxy, the
+/// The launch flags every command that starts a browser shares (flattened into
+/// [`BrowserArgs`]): where the browser and driver are, the profile, the proxy, the
 /// viewport, certificates, extra arguments and when diagnostics start. Each overrides the
 /// `[browser]` key of the same name; the names follow Playwright MCP's where they exist
 /// (`--executable-path`, `--user-data-dir`, `--proxy-server`, `--viewport-size` and
@@ -136,9 +127,10 @@ impl std::fmt::Debug for ProxyArg {
     }
 }
 
-/// The command-line flags of `ghostlight-mcp`.
-#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
-pub struct ServeArgs {
+/// The browser flags: what `ghostlight call`, `flow`, `session start` and `doctor` take, and
+/// (with the transport's flags, [`ServeArgs`]) `ghostlight-mcp` and `ghostlight mcp`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, clap::Args)]
+pub struct BrowserArgs {
     /// Browser to drive [default: chromium].
     #[arg(long, value_enum, value_name = "ENGINE")]
     pub browser: Option<BrowserEngine>,
@@ -167,6 +159,23 @@ pub struct ServeArgs {
     /// /etc/ghostlight/organization.toml applies on top when it exists.
     #[arg(long, env = CONFIG_ENV, value_name = "FILE")]
     pub config: Option<PathBuf>,
+}
+
+impl BrowserArgs {
+    /// Read the configuration files that apply and resolve everything, serving over stdio
+    /// (what a command that starts a browser for its own calls needs).
+    pub fn resolve(&self) -> Result<ServeOptions, ConfigError> {
+        ServeArgs { browser: self.clone(), ..ServeArgs::default() }.resolve()
+    }
+}
+
+/// The command-line flags of `ghostlight-mcp` and `ghostlight mcp`: the browser flags and the
+/// transport's.
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
+pub struct ServeArgs {
+    /// Browser, window, startup, sandbox, launch options and configuration file.
+    #[command(flatten)]
+    pub browser: BrowserArgs,
     /// MCP transport.
     #[arg(long, value_enum, default_value_t = TransportArg::Stdio)]
     pub transport: TransportArg,
@@ -189,66 +198,11 @@ impl Default for ServeArgs {
     /// No flags given.
     fn default() -> Self {
         ServeArgs {
-            browser: None,
-            headed: false,
-            driver_url: None,
-            window: None,
-            startup: None,
-            sandbox: None,
-            launch: LaunchArgs::default(),
-            config: None,
+            browser: BrowserArgs::default(),
             transport: TransportArg::Stdio,
             listen: DEFAULT_LISTEN,
             token: None,
             allow_hosts: Vec::new(),
-        }
-    }
-}
-
-/// The browser flags alone (what `ghostlight call`, `flow` and `doctor` take: the flags of
-/// [`ServeArgs`] without the transport).
-#[derive(Debug, Clone, Default, PartialEq, Eq, clap::Args)]
-pub struct BrowserArgs {
-    /// Browser to drive [default: chromium].
-    #[arg(long, value_enum, value_name = "ENGINE")]
-    pub browser: Option<BrowserEngine>,
-    /// Show the browser window (default: headless).
-    #[arg(long)]
-    pub headed: bool,
-    /// Connect to a WebDriver endpoint already listening at URL instead of starting a driver.
-    #[arg(long, value_name = "URL")]
-    pub driver_url: Option<DriverUrl>,
-    /// Outer window size [default: 1280x800].
-    #[arg(long, value_name = "WxH")]
-    pub window: Option<WindowSize>,
-    /// Who starts the browser: `auto` or `manual` [default: auto].
-    #[arg(long, value_enum, value_name = "POSTURE")]
-    pub startup: Option<StartupArg>,
-    /// Chromium's sandbox: `auto` keeps it on unless running as root [default: auto].
-    #[arg(long, value_enum, value_name = "MODE")]
-    pub sandbox: Option<SandboxSetting>,
-    /// Profile, proxy, viewport, certificates, paths, arguments, diagnostics.
-    #[command(flatten)]
-    pub launch: LaunchArgs,
-    /// Configuration file (TOML) [default: $XDG_CONFIG_HOME/ghostlight/config.toml when it
-    /// exists]. /etc/ghostlight/organization.toml applies on top when it exists.
-    #[arg(long, env = CONFIG_ENV, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-}
-
-impl BrowserArgs {
-    /// The same flags as [`ServeArgs`] (stdio transport).
-    pub fn serve_args(&self) -> ServeArgs {
-        ServeArgs {
-            browser: self.browser,
-            headed: self.headed,
-            driver_url: self.driver_url.clone(),
-            window: self.window,
-            startup: self.startup,
-            sandbox: self.sandbox,
-            launch: self.launch.clone(),
-            config: self.config.clone(),
-            ..ServeArgs::default()
         }
     }
 }
@@ -345,75 +299,15 @@ fn absolute(path: &std::path::Path) -> Result<PathBuf, ConfigError> {
     })
 }
 
-/// An operator-supplied bearer token (never printed by `Debug`).
-#[derive(Clone, PartialEq, Eq)]
-pub struct BearerToken(String);
-
-impl BearerToken {
-    /// Check a token: at least [`TOKEN_MIN_CHARS`] visible ASCII characters, no spaces, at
-    /// least [`TOKEN_MIN_DISTINCT`] distinct ones and [`TOKEN_MIN_BITS`] of estimated
-    /// guessing work (`aaaaaaaaaaaaaaaa` is 16 characters and no secret).
-    pub fn new(token: &str) -> Result<BearerToken, ConfigError> {
-        let length = token.chars().count();
-        if length < TOKEN_MIN_CHARS {
-            return Err(ConfigError::Token(format!(
-                "the HTTP bearer token must be at least {TOKEN_MIN_CHARS} characters ({TOKEN_ADVICE})"
-            )));
-        }
-        if !token.bytes().all(|b| b.is_ascii_graphic()) {
-            return Err(ConfigError::Token(
-                "the HTTP bearer token must be visible ASCII characters without spaces".into(),
-            ));
-        }
-        let distinct = token.bytes().collect::<std::collections::BTreeSet<u8>>().len();
-        let bits = length as f64 * (distinct as f64).log2();
-        if distinct < TOKEN_MIN_DISTINCT || bits < TOKEN_MIN_BITS {
-            return Err(ConfigError::Token(format!(
-                "the HTTP bearer token is too easy to guess: {distinct} distinct characters in {length} \
-                 (at least {TOKEN_MIN_DISTINCT} distinct and about {TOKEN_MIN_BITS} bits of randomness \
-                 are needed; {TOKEN_ADVICE})"
-            )));
-        }
-        Ok(BearerToken(token.to_owned()))
-    }
-
-    /// The token.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl std::fmt::Debug for BearerToken {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("BearerToken(..)")
-    }
-}
-
 /// The transport to serve on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Transport {
     /// Standard input and output.
     Stdio,
-    /// Streamable HTTP.
+    /// Streamable HTTP (cargo feature `http`).
+    #[cfg(feature = "http")]
     Http(HttpOptions),
 }
-
-/// Streamable HTTP options.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HttpOptions {
-    /// Listen address.
-    pub listen: SocketAddr,
-    /// The tokens a request may carry as `Authorization: Bearer <token>` (one per client, so
-    /// that a session can be bound to the client that opened it; at least one).
-    pub tokens: Vec<BearerToken>,
-    /// Accepted `Host` header values (host or `host:port`).
-    pub allowed_hosts: Vec<String>,
-    /// MCP sessions held at once; a new one past it is refused.
-    pub max_sessions: usize,
-}
-
-/// The default number of MCP sessions an HTTP server holds at once.
-pub const DEFAULT_MAX_SESSIONS: usize = 16;
 
 /// Where audit records go.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -427,7 +321,8 @@ pub enum AuditOptions {
     File(PathBuf),
 }
 
-/// Everything the binary needs: the browser, the authority layers and the transport.
+/// Everything serving needs: the browser, the authority layers, the transport, the audit sink
+/// and the workspace limits.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServeOptions {
     /// The browser.
@@ -442,25 +337,15 @@ pub struct ServeOptions {
     pub limits: WorkspaceLimits,
 }
 
-impl ServeArgs {
-    /// Read the configuration files that apply ([`ConfigSources::discover`]) and resolve
-    /// everything.
-    pub fn resolve(&self) -> Result<ServeOptions, ConfigError> {
-        let loaded = ConfigSources::discover(self.config.as_deref()).load()?;
-        self.resolve_loaded(&loaded)
+impl BrowserArgs {
+    /// The startup posture: the flag, else the file's.
+    fn startup(&self, section: Option<&BrowserSection>) -> Option<StartupPosture> {
+        self.startup.map(StartupPosture::from).or_else(|| section.and_then(|s| s.startup))
     }
 
-    /// Resolve against already loaded files (user and organization).
-    pub fn resolve_loaded(&self, loaded: &LoadedConfig) -> Result<ServeOptions, ConfigError> {
-        let mut options = self.resolve_with(loaded.user.as_ref().map(|(_, file)| file))?;
-        options.authority.organization = loaded.organization.as_ref().map(|(_, org)| org.clone());
-        Ok(options)
-    }
-
-    /// Resolve against an already parsed user configuration file (no organization layer).
-    pub fn resolve_with(&self, file: Option<&ConfigFile>) -> Result<ServeOptions, ConfigError> {
-        let section = file.map(|f| &f.browser);
-        let startup = self.startup.map(StartupPosture::from).or_else(|| section.and_then(|s| s.startup));
+    /// The browser these flags and the file's `[browser]` section ask for, refused when its
+    /// settings cannot work together ([`BrowserOptions::check`]).
+    fn browser_options(&self, section: Option<&BrowserSection>) -> Result<BrowserOptions, ConfigError> {
         let launch = &self.launch;
         let path = |flag: &Option<PathBuf>, key: fn(&BrowserSection) -> Option<&AbsolutePath>| match flag {
             Some(path) => absolute(path).map(Some),
@@ -474,7 +359,7 @@ impl ServeArgs {
             headless: if self.headed { false } else { section.and_then(|s| s.headless).unwrap_or(true) },
             driver_url: self.driver_url.clone().or_else(|| section.and_then(|s| s.driver_url.clone())),
             window: self.window.or_else(|| section.and_then(|s| s.window)).unwrap_or_default(),
-            startup: startup.unwrap_or(StartupPosture::Auto),
+            startup: self.startup(section).unwrap_or(StartupPosture::Auto),
             sandbox: self.sandbox.or_else(|| section.and_then(|s| s.sandbox)).unwrap_or_default(),
             browser_path: path(&launch.browser_path, |s| s.browser_path.as_ref())?,
             driver_path: path(&launch.driver_path, |s| s.driver_path.as_ref())?,
@@ -494,26 +379,44 @@ impl ServeArgs {
                 .unwrap_or_default(),
         };
         browser.check()?;
-        let user = match file {
-            Some(file) => {
-                let mut settings = file.settings();
+        Ok(browser)
+    }
+}
+
+impl ServeArgs {
+    /// Read the configuration files that apply ([`ConfigSources::discover`]) and resolve
+    /// everything.
+    pub fn resolve(&self) -> Result<ServeOptions, ConfigError> {
+        let loaded = ConfigSources::discover(self.browser.config.as_deref()).load()?;
+        self.resolve_loaded(&loaded)
+    }
+
+    /// Resolve against already loaded files (user and organization).
+    pub fn resolve_loaded(&self, loaded: &LoadedConfig) -> Result<ServeOptions, ConfigError> {
+        let mut options = self.resolve_with(loaded.user.as_ref().map(|(_, file)| file))?;
+        options.authority.organization = loaded.organization.as_ref().map(|(_, org)| org.clone());
+        Ok(options)
+    }
+
+    /// Resolve against an already parsed user configuration file (no organization layer).
+    pub fn resolve_with(&self, file: Option<&ConfigFile>) -> Result<ServeOptions, ConfigError> {
+        let section = file.map(|f| &f.browser);
+        let browser = self.browser.browser_options(section)?;
+        // The user layer: the file's settings with the startup the flags chose (a startup flag
+        // alone is a user setting too).
+        let startup = self.browser.startup(section);
+        let user = match (file, startup) {
+            (None, None) => None,
+            (file, startup) => {
+                let mut settings = file.map(|f| f.settings.clone()).unwrap_or_default();
                 settings.browser.startup = startup;
                 Some(settings)
             }
-            None => startup.map(|startup| {
-                let mut settings = Settings::default();
-                settings.browser.startup = Some(startup);
-                settings
-            }),
         };
         let limits_section = file.map(|f| f.limits).unwrap_or_default();
         let transport = match self.transport {
             TransportArg::Stdio => Transport::Stdio,
-            TransportArg::Http => {
-                let mut http = self.http()?;
-                http.max_sessions = limits_section.sessions.unwrap_or(DEFAULT_MAX_SESSIONS);
-                Transport::Http(http)
-            }
+            TransportArg::Http => self.http(limits_section.sessions)?,
         };
         let limits = WorkspaceLimits {
             tabs: limits_section.tabs.unwrap_or(WorkspaceLimits::DEFAULT_TABS),
@@ -538,10 +441,10 @@ impl ServeArgs {
         })
     }
 
-    fn http(&self) -> Result<HttpOptions, ConfigError> {
-        if !cfg!(feature = "http") {
-            return Err(ConfigError::HttpUnavailable);
-        }
+    /// The HTTP transport the flags ask for, holding at most `sessions` sessions (the
+    /// file's `[limits] sessions`).
+    #[cfg(feature = "http")]
+    fn http(&self, sessions: Option<usize>) -> Result<Transport, ConfigError> {
         let token = self.token.as_deref().ok_or_else(|| {
             ConfigError::Token(format!(
                 "the HTTP transport requires a bearer token: set {TOKEN_ENV} (or pass --token)"
@@ -552,31 +455,37 @@ impl ServeArgs {
         // Several clients may each have their own token, separated by commas.
         let tokens =
             token.split(',').map(|token| BearerToken::new(token.trim())).collect::<Result<Vec<_>, _>>()?;
-        Ok(HttpOptions { listen: self.listen, tokens, allowed_hosts, max_sessions: DEFAULT_MAX_SESSIONS })
+        let max_sessions = sessions.unwrap_or(DEFAULT_MAX_SESSIONS);
+        Ok(Transport::Http(HttpOptions { listen: self.listen, tokens, allowed_hosts, max_sessions }))
     }
-}
 
-#[cfg(test)]
-mod token_tests {
-    use super::*;
-
-    #[test]
-    fn weak_tokens_are_refused_with_the_reason() {
-        for weak in ["aaaaaaaaaaaaaaaa", "abababababababababababab", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab"] {
-            let error = BearerToken::new(weak).expect_err(weak).to_string();
-            assert!(error.contains("too easy to guess") && error.contains("openssl rand"), "{error}");
-        }
-        assert!(BearerToken::new("short").is_err());
-        assert!(BearerToken::new("with a space 0123456789").is_err());
-        for good in ["0123456789abcdef", "3f9c2a7be41d08c56a7f1e2d3c4b5a69"] {
-            assert!(BearerToken::new(good).is_ok(), "{good}");
-        }
+    /// This build has no HTTP transport.
+    #[cfg(not(feature = "http"))]
+    fn http(&self, _sessions: Option<usize>) -> Result<Transport, ConfigError> {
+        Err(ConfigError::HttpUnavailable)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `browser` with the transport's flags at their defaults.
+    fn browser_args(browser: BrowserArgs) -> ServeArgs {
+        ServeArgs { browser, ..ServeArgs::default() }
+    }
+
+    #[cfg(feature = "http")]
+    #[test]
+    fn the_limits_section_sets_the_http_session_limit() {
+        let file = ConfigFile::parse("[limits]\nsessions = 3\ntabs = 4\n").unwrap_or_else(|e| panic!("{e}"));
+        let token = Some("0123456789abcdef".into());
+        let args = ServeArgs { transport: TransportArg::Http, token, ..ServeArgs::default() };
+        let options = args.resolve_with(Some(&file)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(options.limits.tabs, 4);
+        let Transport::Http(http) = options.transport else { panic!("http") };
+        assert_eq!(http.max_sessions, 3);
+    }
 
     #[test]
     fn defaults() {
@@ -592,12 +501,12 @@ mod tests {
             "[browser]\nengine = \"firefox\"\nheadless = true\nwindow = \"800x600\"\nstartup = \"manual\"\n",
         )
         .unwrap_or_else(|e| panic!("{e}"));
-        let args = ServeArgs {
+        let args = browser_args(BrowserArgs {
             browser: Some(BrowserEngine::Chromium),
             headed: true,
             startup: Some(StartupArg::Auto),
-            ..ServeArgs::default()
-        };
+            ..BrowserArgs::default()
+        });
         let options = args.resolve_with(Some(&file)).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(options.browser.engine, BrowserEngine::Chromium);
         assert!(!options.browser.headless);
@@ -630,7 +539,7 @@ mod tests {
             diagnostics: Some(DiagnosticsSetting::OnDemand),
             ..LaunchArgs::default()
         };
-        let args = ServeArgs { launch, ..ServeArgs::default() };
+        let args = browser_args(BrowserArgs { launch, ..BrowserArgs::default() });
         let flags = args.resolve_with(Some(&file)).unwrap_or_else(|e| panic!("{e}")).browser;
         let profile = flags.profile.unwrap_or_default();
         assert!(profile.is_absolute() && profile.ends_with("relative-profile"), "{}", profile.display());
@@ -640,17 +549,17 @@ mod tests {
         assert_eq!(flags.viewport, Some(WindowSize { width: 1000, height: 700 }));
         assert_eq!(flags.diagnostics, DiagnosticsSetting::OnDemand);
 
-        let remote = ServeArgs {
+        let remote = browser_args(BrowserArgs {
             driver_url: "http://127.0.0.1:4444".parse().ok(),
             launch: LaunchArgs { profile: Some("/srv/p".into()), ..LaunchArgs::default() },
-            ..ServeArgs::default()
-        };
+            ..BrowserArgs::default()
+        });
         let error = remote.resolve_with(None).err().map(|e| e.to_string()).unwrap_or_default();
         assert!(error.contains("profile needs a driver Ghostlight starts"), "{error}");
-        let lonely = ServeArgs {
+        let lonely = browser_args(BrowserArgs {
             launch: LaunchArgs { proxy_bypass: vec!["a.example".into()], ..LaunchArgs::default() },
-            ..ServeArgs::default()
-        };
+            ..BrowserArgs::default()
+        });
         assert!(lonely.resolve_with(None).is_err(), "a bypass list without a proxy");
     }
 
@@ -659,25 +568,17 @@ mod tests {
         let launch =
             LaunchArgs { proxy: "http://ada:hunter2@proxy:3128".parse().ok(), ..LaunchArgs::default() };
         assert_eq!(format!("{:?}", launch.proxy), "Some(ProxyArg(..))");
-        let args = ServeArgs { launch, ..ServeArgs::default() };
+        let args = browser_args(BrowserArgs { launch, ..BrowserArgs::default() });
         let error = args.resolve_with(None).err().map(|e| e.to_string()).unwrap_or_default();
         assert!(error.contains("credentials") && !error.contains("hunter2"), "{error}");
     }
 
     #[test]
     fn a_startup_flag_alone_is_a_user_setting() {
-        let args = ServeArgs { startup: Some(StartupArg::Manual), ..ServeArgs::default() };
+        let args = browser_args(BrowserArgs { startup: Some(StartupArg::Manual), ..BrowserArgs::default() });
         let options = args.resolve_with(None).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(options.browser.startup, StartupPosture::Manual);
         assert_eq!(options.authority.user.map(|u| u.browser.startup), Some(Some(StartupPosture::Manual)));
-    }
-
-    #[test]
-    fn tokens() {
-        assert!(BearerToken::new("short").is_err());
-        assert!(BearerToken::new("sixteen chars ok").is_err());
-        let token = BearerToken::new("0123456789abcdef").unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(format!("{token:?}"), "BearerToken(..)");
     }
 
     #[cfg(feature = "http")]

@@ -15,7 +15,7 @@
 //! `private.toml` (`preserve_target_names = false`, `tabs.close = "forbidden"`) and MANUAL
 //! (`--startup manual`, which never starts a browser).
 //!
-//! Run: `cargo nextest run -p ghostlight-mcp --all-features --test conformance` (add
+//! Run: `cargo nextest run -p ghostlight-cli --all-features --test conformance` (add
 //! `--no-capture` to see every check's line). It needs `chromedriver` and `geckodriver` on `PATH`
 //! and the SDK's interpreter: `GHOSTLIGHT_MCP_PYTHON`, else `<workspace>/.venv-mcp/bin/python`
 //! (`python3 -m venv .venv-mcp && .venv-mcp/bin/pip install mcp`). The script can also be run by
@@ -28,20 +28,6 @@ use std::process::Command;
 use std::time::Instant;
 
 use support::fixture::Fixture;
-
-/// The interpreter with the MCP Python SDK.
-fn python() -> PathBuf {
-    let python = std::env::var_os("GHOSTLIGHT_MCP_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| support::workspace_root().join(".venv-mcp/bin/python"));
-    assert!(
-        python.is_file(),
-        "no Python with the MCP SDK at {}: create it with `python3 -m venv .venv-mcp && \
-         .venv-mcp/bin/pip install mcp` in the workspace root, or set GHOSTLIGHT_MCP_PYTHON",
-        python.display()
-    );
-    python
-}
 
 /// Panic unless `driver` is on PATH: conformance needs both real browsers.
 fn require_driver(driver: &str, install: &str) {
@@ -122,7 +108,7 @@ impl Drop for Turn {
 
 /// Run the conformance script against `engine` and assert it passed.
 fn conformance(engine: &str) {
-    let python = python();
+    let python = support::python();
     let _turn = Turn::take();
     let fixture = Fixture::start();
     let denied = Fixture::start_at("127.0.0.2");

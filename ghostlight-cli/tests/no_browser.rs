@@ -168,9 +168,9 @@ async fn the_audit_file_of_the_configuration_gets_one_payload_free_line_per_call
 /// (The binaries read it from `ORGANIZATION_PATH`, which no flag or variable overrides.)
 #[tokio::test]
 async fn the_organization_file_binds_the_user_file() {
+    use ghostlight_cli::config::ConfigSources;
+    use ghostlight_cli::options::ServeArgs;
     use ghostlight_core::Cancellation;
-    use ghostlight_mcp::ServeArgs;
-    use ghostlight_mcp::config::ConfigSources;
 
     let (bin, _) = setup("organization");
     let dir = bin.parent().unwrap_or_else(|| panic!("a parent")).to_owned();
@@ -188,7 +188,7 @@ async fn the_organization_file_binds_the_user_file() {
         .unwrap_or_else(|e| panic!("{e}"));
     let options = ServeArgs::default().resolve_loaded(&loaded).unwrap_or_else(|e| panic!("{e}"));
     let (browser, ghostlight) =
-        ghostlight_mcp::browser::ghostlight(&options).unwrap_or_else(|e| panic!("{e}"));
+        ghostlight_cli::browser::ghostlight(&options).unwrap_or_else(|e| panic!("{e}"));
     let call = |tool: &'static str, arguments: serde_json::Value| {
         let ghostlight = ghostlight.clone();
         async move {
@@ -286,7 +286,7 @@ fn malformed_tool_calls_on_the_wire() {
 async fn unparsable_request_lines_are_answered_with_their_id() {
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
     let (bin, config) = setup("raw-lines");
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_ghostlight-mcp"))
+    let mut child = tokio::process::Command::new(support::binary())
         .args(["--config", &config.to_string_lossy()])
         .env("PATH", &bin)
         .stdin(std::process::Stdio::piped())

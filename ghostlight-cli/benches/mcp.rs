@@ -9,7 +9,7 @@
 //!   at the default and the largest `max_chars`, and `browser_inspect` of a page of 500
 //!   controls at the default and the largest `max_items`.
 //!
-//! Run with `cargo bench -p ghostlight-mcp --bench mcp`; needs `chromedriver` on `PATH`.
+//! Run with `cargo bench -p ghostlight-cli --bench mcp`; needs `chromedriver` on `PATH`.
 
 #[path = "../tests/support/fixture.rs"]
 #[allow(dead_code)]

@@ -13,22 +13,9 @@ use std::time::Instant;
 use serde_json::Value;
 use support::fixture::Fixture;
 
-fn python() -> PathBuf {
-    let python = std::env::var_os("GHOSTLIGHT_MCP_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| support::workspace_root().join(".venv-mcp/bin/python"));
-    assert!(
-        python.is_file(),
-        "no Python with the MCP SDK at {}: create it with `python3 -m venv .venv-mcp && \
-         .venv-mcp/bin/pip install mcp` in the workspace root, or set GHOSTLIGHT_MCP_PYTHON",
-        python.display()
-    );
-    python
-}
-
 #[test]
 fn python_sdk_drives_the_binary_end_to_end() {
-    let python = python();
+    let python = support::python();
     support::require_chromedriver();
     let fixture = Fixture::start();
     let catalog = std::env::temp_dir().join(format!("ghostlight-mcp-catalog-{}.json", std::process::id()));

@@ -47,8 +47,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use ghostlight_mcp::ServeArgs;
-use ghostlight_mcp::options::{BrowserArgs, StartupArg};
+use ghostlight_cli::config::CONFIG_ENV;
+use ghostlight_cli::options::{BrowserArgs, ServeArgs, StartupArg};
 
 use crate::error::CliError;
 
@@ -265,7 +265,7 @@ struct PolicyArgs {
     startup: Option<StartupArg>,
     /// Configuration file (TOML) [default: $XDG_CONFIG_HOME/ghostlight/config.toml when it
     /// exists]. /etc/ghostlight/organization.toml applies on top when it exists.
-    #[arg(long, env = ghostlight_mcp::config::CONFIG_ENV, value_name = "FILE")]
+    #[arg(long, env = CONFIG_ENV, value_name = "FILE")]
     config: Option<PathBuf>,
 }
 
@@ -284,7 +284,7 @@ enum ConfigCommand {
     /// shows). Refuses to overwrite an existing file without --force.
     Init {
         /// The file to write.
-        #[arg(long, env = ghostlight_mcp::config::CONFIG_ENV, value_name = "FILE")]
+        #[arg(long, env = CONFIG_ENV, value_name = "FILE")]
         config: Option<PathBuf>,
         /// Overwrite an existing file.
         #[arg(long)]
@@ -298,7 +298,7 @@ enum ConfigCommand {
         #[arg(value_name = "FILE")]
         file: Option<PathBuf>,
         /// The file to check (same as FILE).
-        #[arg(long, env = ghostlight_mcp::config::CONFIG_ENV, value_name = "FILE", conflicts_with = "file")]
+        #[arg(long, env = CONFIG_ENV, value_name = "FILE", conflicts_with = "file")]
         config: Option<PathBuf>,
         /// Check FILE as an organization file ([organization], [ceilings] and the authority
         /// sections).

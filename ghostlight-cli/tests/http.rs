@@ -1,6 +1,8 @@
-//! Two MCP sessions on one HTTP server, the real binary and headless Chromium: each session
-//! has its own browser, so they share no cookies or storage, a page of one never hands a tab
-//! to the other, and a slow navigation in one does not hold up the other.
+//! The `ghostlight-mcp` binary over streamable HTTP (feature `http`): it refuses to start
+//! without a usable bearer token, serves on the address it logs behind the token from the
+//! environment, and, with headless Chromium, gives each MCP session its own browser, so two
+//! sessions share no cookies or storage, a page of one never hands a tab to the other, and a
+//! slow navigation in one does not hold up the other.
 
 #![cfg(all(feature = "http", target_os = "linux"))]
 
@@ -10,7 +12,7 @@ use std::io::{BufRead as _, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use ghostlight_mcp::options::TOKEN_ENV;
+use ghostlight_cli::options::TOKEN_ENV;
 use rmcp::service::{RoleClient, RunningService, ServiceExt};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -56,15 +58,12 @@ fn site() -> u16 {
     port
 }
 
-/// Start the binary over HTTP (execute allowed) and answer it and its URL.
-fn start_server() -> (std::process::Child, String) {
-    let dir = std::env::temp_dir().join(format!("ghostlight-sessions-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
-    let config = dir.join("config.toml");
-    std::fs::write(&config, "[capabilities]\nallow = [\"execute\"]\n").unwrap_or_else(|e| panic!("{e}"));
+/// Start the binary over HTTP on a free loopback port with `args` and the token in the
+/// environment; answer it and the URL it logs.
+fn start_server(args: &[&str]) -> (std::process::Child, String) {
     let mut child = Command::new(support::binary())
-        .args(["--transport", "http", "--listen", "127.0.0.1:0", "--config"])
-        .arg(&config)
+        .args(["--transport", "http", "--listen", "127.0.0.1:0"])
+        .args(args)
         .env(TOKEN_ENV, TOKEN)
         .env("GHOSTLIGHT_MCP_LOG", "info")
         .stdin(Stdio::null())
@@ -82,12 +81,58 @@ fn start_server() -> (std::process::Child, String) {
         }
     });
     let url = lines.recv_timeout(Duration::from_secs(20)).unwrap_or_else(|e| panic!("no address: {e}"));
+    assert!(url.starts_with("http://127.0.0.1:") && url.ends_with("/mcp"), "{url}");
     (child, url)
 }
 
 async fn client(url: &str) -> RunningService<RoleClient, ()> {
     let config = StreamableHttpClientTransportConfig::with_uri(url.to_owned()).auth_header(TOKEN.to_owned());
     ().serve(StreamableHttpClientTransport::from_config(config)).await.unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn refuses_to_start_without_a_token() {
+    for (args, expected) in [
+        (vec!["--transport", "http"], TOKEN_ENV),
+        (vec!["--transport", "http", "--token", "short"], "at least 16"),
+        (vec!["--transport", "http", "--token", "has spaces in the token"], "without spaces"),
+        (vec!["--transport", "http", "--token", "aaaaaaaaaaaaaaaa"], "too easy to guess"),
+        (vec!["--transport", "http", "--token", "0123456789abcdef,abababababababab"], "too easy to guess"),
+    ] {
+        let output = Command::new(support::binary())
+            .args(&args)
+            .env_remove(TOKEN_ENV)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty());
+    }
+}
+
+/// The binary serves HTTP on the address it logs, behind the token from the environment: a
+/// request without it is refused, a client with it lists the tools and calls one.
+#[tokio::test]
+async fn the_binary_serves_http_behind_the_token() {
+    let (mut server, url) = start_server(&[]);
+    let refused = reqwest::Client::new()
+        .post(&url)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .body(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#)
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(refused.status().as_u16(), 401);
+    let session = client(&url).await;
+    let tools = session.list_all_tools().await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(tools.len(), 24);
+    ok(&session, "policy_explain", json!({})).await;
+    let _ = session.cancel().await;
+    let _ = server.kill();
+    let _ = server.wait();
 }
 
 async fn ok(client: &RunningService<RoleClient, ()>, tool: &str, arguments: Value) -> Value {
@@ -101,7 +146,11 @@ async fn sessions_share_no_profile_no_popups_and_no_lock() {
     require_chromedriver();
     let port = site();
     let url = |path: &str| format!("http://127.0.0.1:{port}{path}");
-    let (mut server, endpoint) = start_server();
+    let dir = std::env::temp_dir().join(format!("ghostlight-sessions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let config = dir.join("config.toml");
+    std::fs::write(&config, "[capabilities]\nallow = [\"execute\"]\n").unwrap_or_else(|e| panic!("{e}"));
+    let (mut server, endpoint) = start_server(&["--config", &config.to_string_lossy()]);
     let (a, b) = tokio::join!(client(&endpoint), client(&endpoint));
 
     // Storage: what A's page stores, B's page on the same site does not see.

@@ -5,9 +5,9 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
+use ghostlight_cli::config::{BrowserEngine, SandboxSetting};
+use ghostlight_cli::options::BrowserArgs;
 use ghostlight_core::{Cancellation, Status};
-use ghostlight_mcp::config::{BrowserEngine, SandboxSetting};
-use ghostlight_mcp::options::BrowserArgs;
 use serde_json::json;
 
 use crate::error::CliError;
@@ -169,8 +169,8 @@ pub(crate) fn run(probe: bool, browser: &BrowserArgs) -> Result<ExitCode, CliErr
     let firefox = report(&mut out, &FIREFOX, &mut firefox_missing)?;
     let geckodriver = report(&mut out, &GECKODRIVER, &mut firefox_missing)?;
 
-    let resolved = browser.serve_args().resolve().and_then(|options| {
-        ghostlight_mcp::browser::checked_config(&options.browser)?;
+    let resolved = browser.resolve().and_then(|options| {
+        ghostlight_cli::browser::checked_config(&options.browser)?;
         Ok(options)
     });
     let options = match resolved {
@@ -218,7 +218,7 @@ pub(crate) fn run(probe: bool, browser: &BrowserArgs) -> Result<ExitCode, CliErr
     }
     if engine == BrowserEngine::Chromium {
         let sandbox = options.browser.sandbox;
-        let off = ghostlight_mcp::browser::webdriver_config(&options.browser).sandbox.disabled();
+        let off = ghostlight_cli::browser::webdriver_config(&options.browser).sandbox.disabled();
         let why = match (sandbox, off) {
             (SandboxSetting::Auto, true) => {
                 "off: this process runs as root, where Chromium refuses its sandbox"
@@ -250,7 +250,7 @@ pub(crate) fn run(probe: bool, browser: &BrowserArgs) -> Result<ExitCode, CliErr
     }
     if probe {
         out.flush()?;
-        let (port, ghostlight) = ghostlight_mcp::browser::ghostlight(&options)?;
+        let (port, ghostlight) = ghostlight_cli::browser::ghostlight(&options)?;
         let runtime =
             tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(CliError::Runtime)?;
         let result = runtime.block_on(async {
@@ -259,7 +259,7 @@ pub(crate) fn run(probe: bool, browser: &BrowserArgs) -> Result<ExitCode, CliErr
             port.shutdown().await;
             result
         });
-        runtime.shutdown_timeout(std::time::Duration::from_secs(2));
+        runtime.shutdown_timeout(ghostlight_cli::serve::RUNTIME_SHUTDOWN);
         let envelope = result.map_err(|e| CliError::Usage(e.to_string()))?.envelope;
         if envelope.status == Status::Succeeded {
             writeln!(out, "probe   ok: opened and closed a {engine} session")?;

@@ -1,5 +1,6 @@
-//! The WebDriver browser the binaries drive by default (cargo feature `webdriver`), and the
-//! serving path both `ghostlight-mcp` and `ghostlight mcp` run ([`serve`]).
+//! The WebDriver browser the commands drive: the adapter's configuration for the resolved
+//! options, checked before anything starts, and a Ghostlight over it with the configured
+//! authority, audit sink and limits.
 
 use std::sync::Arc;
 
@@ -11,9 +12,8 @@ use ghostlight_webdriver::{
 };
 
 use crate::config::{BrowserEngine, DiagnosticsSetting, ProxyUrl, SandboxSetting};
-use crate::error::{ConfigError, ServeError};
-use crate::options::{BrowserOptions, ServeOptions, Transport};
-use crate::server::GhostlightServer;
+use crate::error::ConfigError;
+use crate::options::{BrowserOptions, ServeOptions};
 
 /// The WebDriver browser and a Ghostlight over it with the options' compiled authority and
 /// audit sink. The browser starts on the first call that needs it; call
@@ -37,86 +37,6 @@ pub fn ghostlight(options: &ServeOptions) -> Result<(Arc<WebDriverBrowser>, Ghos
         .limits(options.limits)
         .build();
     Ok((browser, ghostlight))
-}
-
-/// Serve MCP with `options` until the client closes the session (stdio) or a signal (Ctrl-C,
-/// SIGTERM) arrives, then close the browser.
-pub async fn serve(options: ServeOptions) -> Result<(), ServeError> {
-    let (browser, prototype) = ghostlight(&options)?;
-    tracing::info!(
-        engine = options.browser.engine.as_str(),
-        headless = options.browser.headless,
-        driver = if options.browser.driver_url.is_some() { "connect" } else { "launch" },
-        startup = options.browser.startup.as_str(),
-        sandbox = options.browser.sandbox.as_str(),
-        // The profile folder is the operator's own; a proxy never holds credentials.
-        profile = options.browser.profile.as_ref().map(|p| p.display().to_string()),
-        proxy = options.browser.proxy.as_ref().map(ToString::to_string),
-        viewport = options.browser.viewport.map(|v| v.to_string()),
-        ignore_https_errors = options.browser.ignore_https_errors,
-        extra_args = options.browser.args.len(),
-        diagnostics = options.browser.diagnostics.as_str(),
-        organization = options.authority.organization.is_some(),
-        "browser starts on the first call that needs it"
-    );
-    let server = GhostlightServer::over(prototype);
-    let served = match options.transport {
-        Transport::Stdio => {
-            tracing::info!("MCP over stdio");
-            tokio::select! {
-                served = crate::serve_stdio(server) => served,
-                () = shutdown_signal() => Ok(()),
-            }
-        }
-        Transport::Http(http) => {
-            // Each HTTP session drives a browser of its own (see ARCHITECTURE.md, "Sessions").
-            let config = webdriver_config(&options.browser);
-            let browsers: crate::server::BrowserFactory =
-                Arc::new(move || Arc::new(WebDriverBrowser::new(config.clone())) as Arc<dyn BrowserPort>);
-            serve_http(server.with_browser_per_session(browsers), &http).await
-        }
-    };
-    browser.shutdown().await;
-    tracing::info!("stopped");
-    served
-}
-
-#[cfg(feature = "http")]
-async fn serve_http(server: GhostlightServer, http: &crate::options::HttpOptions) -> Result<(), ServeError> {
-    crate::http::serve(server, http, shutdown_signal()).await
-}
-
-#[cfg(not(feature = "http"))]
-async fn serve_http(
-    _server: GhostlightServer,
-    _http: &crate::options::HttpOptions,
-) -> Result<(), ServeError> {
-    Err(ConfigError::HttpUnavailable.into())
-}
-
-/// Ctrl-C, or SIGTERM on Unix.
-pub async fn shutdown_signal() {
-    let interrupt = async {
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => {}
-        () = terminate => {}
-    }
-    tracing::info!("shutting down on a signal");
 }
 
 /// [`webdriver_config`], refused when the adapter could not use it (an `https://` proxy on

@@ -1,9 +1,10 @@
-//! The configuration file format (TOML), shared with the `ghostlight` command.
+//! The configuration file format (TOML), read by both binaries, and where files are looked for.
 //!
 //! Every section and key is optional and unknown keys are refused, so a typo is an error
 //! rather than a silently ignored rule. `[browser]` says which browser to drive; the authority
-//! sections are exactly the user settings document of
-//! [`ghostlight_core::Settings`] (its `[browser] startup` key included).
+//! sections are read straight into the user settings document of
+//! [`ghostlight_core::Settings`] ([`ConfigFile::settings`], its `[browser] startup` key
+//! included).
 //!
 //! ```toml
 //! [browser]
@@ -43,58 +44,109 @@
 //! path = "/var/log/ghostlight/audit.jsonl"
 //! ```
 //!
-//! Where files are looked for ([`ConfigSources::discover`]): the user file is `--config`, else
-//! `$GHOSTLIGHT_CONFIG`, else `$XDG_CONFIG_HOME/ghostlight/config.toml` (or
-//! `~/.config/ghostlight/config.toml`) when it exists; the organization file is
-//! [`ORGANIZATION_PATH`] when it exists, parsed as
-//! [`ghostlight_core::OrganizationSettings`] and compiled as
-//! the organization layer (its ceilings bind every user setting).
-//!
 //! ```
-//! use ghostlight_mcp::config::{BrowserEngine, ConfigFile};
+//! use ghostlight_cli::config::{BrowserEngine, ConfigFile};
 //!
 //! let file = ConfigFile::parse("[browser]\nengine = \"firefox\"\nwindow = \"800x600\"\n[hosts]\nallow = [\"example.com\"]\n")?;
 //! assert_eq!(file.browser.engine, Some(BrowserEngine::Firefox));
 //! assert_eq!(file.browser.window.map(|w| (w.width, w.height)), Some((800, 600)));
-//! assert!(file.settings().hosts.allow.is_some());
+//! assert!(file.settings.hosts.allow.is_some());
 //! assert!(ConfigFile::parse("[hosts]\nalow = []\n").is_err());
-//! # Ok::<(), ghostlight_mcp::ConfigError>(())
+//! # Ok::<(), ghostlight_cli::ConfigError>(())
 //! ```
+//!
+//! Where files are looked for ([`ConfigSources::discover`]): the user file is `--config`, else
+//! `$GHOSTLIGHT_CONFIG`, else `$XDG_CONFIG_HOME/ghostlight/config.toml` (or
+//! `~/.config/ghostlight/config.toml`) when it exists; the organization file is
+//! [`ORGANIZATION_PATH`] when it exists, parsed as [`ghostlight_core::OrganizationSettings`] and
+//! compiled as the organization layer (its ceilings bind every user setting).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use ghostlight_core::{
-    BrowserSettings, CapabilityRules, HostRules, OrganizationSettings, PrivacySettings, Settings,
-    StartupPosture, TabSettings, UploadSettings,
-};
+use ghostlight_core::{Settings, StartupPosture};
 use ghostlight_core::{WINDOW_HEIGHT, WINDOW_WIDTH};
+use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use url::Url;
 
 use crate::error::ConfigError;
 
+mod discovery;
+
+pub use discovery::{
+    CONFIG_ENV, ConfigSources, LoadedConfig, ORGANIZATION_PATH, default_user_path, load_organization,
+};
+
 /// A whole configuration file.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+///
+/// Every section is optional and unknown sections are refused. The authority sections
+/// (`[capabilities]`, `[hosts]`, `[privacy]`, `[tabs]`, `[uploads]`) are read straight into
+/// [`ConfigFile::settings`], core's user settings document; `[browser] startup` is both a
+/// browser setting and an authority one, so it is in both places.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ConfigFile {
     /// `[browser]`: which browser to drive, and who starts it.
     pub browser: BrowserSection,
-    /// `[capabilities]`
-    pub capabilities: CapabilityRules,
-    /// `[hosts]`
-    pub hosts: HostRules,
-    /// `[privacy]`
-    pub privacy: PrivacySettings,
-    /// `[tabs]`
-    pub tabs: TabSettings,
-    /// `[uploads]`
-    pub uploads: UploadSettings,
+    /// The authority sections and `[browser] startup`, as the user settings document.
+    pub settings: Settings,
     /// `[audit]`: where audit records go.
     pub audit: AuditSection,
     /// `[limits]`: what sessions may hold.
     pub limits: LimitsSection,
+}
+
+/// The top-level sections of a configuration file, in the order error messages list them.
+#[derive(Deserialize)]
+#[serde(field_identifier, rename_all = "lowercase")]
+enum Section {
+    Browser,
+    Capabilities,
+    Hosts,
+    Privacy,
+    Tabs,
+    Uploads,
+    Audit,
+    Limits,
+}
+
+/// Reads the sections of a configuration document into a [`ConfigFile`].
+struct Sections;
+
+impl<'de> Visitor<'de> for Sections {
+    type Value = ConfigFile;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("struct ConfigFile")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ConfigFile, A::Error> {
+        let mut file = ConfigFile::default();
+        while let Some(section) = map.next_key()? {
+            let settings = &mut file.settings;
+            match section {
+                Section::Browser => {
+                    file.browser = map.next_value()?;
+                    settings.browser.startup = file.browser.startup;
+                }
+                Section::Capabilities => settings.capabilities = map.next_value()?,
+                Section::Hosts => settings.hosts = map.next_value()?,
+                Section::Privacy => settings.privacy = map.next_value()?,
+                Section::Tabs => settings.tabs = map.next_value()?,
+                Section::Uploads => settings.uploads = map.next_value()?,
+                Section::Audit => file.audit = map.next_value()?,
+                Section::Limits => file.limits = map.next_value()?,
+            }
+        }
+        Ok(file)
+    }
+}
+
+impl<'de> Deserialize<'de> for ConfigFile {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(Sections)
+    }
 }
 
 /// `[limits]`
@@ -354,22 +406,15 @@ impl ConfigFile {
 
     /// Read and parse the configuration file at `path`.
     pub fn load(path: &Path) -> Result<ConfigFile, ConfigError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|source| ConfigError::Read { path: path.to_owned(), source })?;
-        parse_toml(&text, Some(path))
+        read_toml(path)
     }
+}
 
-    /// The authority sections as a user settings document.
-    pub fn settings(&self) -> Settings {
-        Settings {
-            capabilities: self.capabilities,
-            hosts: self.hosts.clone(),
-            privacy: self.privacy,
-            tabs: self.tabs,
-            browser: BrowserSettings { startup: self.browser.startup },
-            uploads: self.uploads.clone(),
-        }
-    }
+/// Read the file at `path` and parse it as a TOML document of type `T`.
+fn read_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, ConfigError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|source| ConfigError::Read { path: path.to_owned(), source })?;
+    parse_toml(&text, Some(path))
 }
 
 /// Parse `text` as a TOML document of type `T`, locating any error by line and column.
@@ -394,92 +439,6 @@ fn line_column(text: &str, offset: usize) -> (Option<usize>, Option<usize>) {
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (Some(line), Some(column))
-}
-
-/// The organization file, looked for when [`ConfigSources::discover`] runs.
-pub const ORGANIZATION_PATH: &str = "/etc/ghostlight/organization.toml";
-
-/// The environment variable naming the user configuration file (`--config` wins over it).
-pub const CONFIG_ENV: &str = "GHOSTLIGHT_CONFIG";
-
-/// Read and parse an organization settings file (`[organization]`, `[ceilings]` and the
-/// authority sections; unknown keys refused).
-pub fn load_organization(path: &Path) -> Result<OrganizationSettings, ConfigError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|source| ConfigError::Read { path: path.to_owned(), source })?;
-    parse_toml(&text, Some(path))
-}
-
-/// The default user configuration file: `$XDG_CONFIG_HOME/ghostlight/config.toml` when that
-/// variable holds an absolute path, else `$HOME/.config/ghostlight/config.toml`.
-pub fn default_user_path() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")))?;
-    Some(base.join("ghostlight").join("config.toml"))
-}
-
-/// Which configuration files apply.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct ConfigSources {
-    /// The user file, and whether it was named explicitly (`--config`, `$GHOSTLIGHT_CONFIG`):
-    /// an explicit file must exist, the default one is skipped when absent.
-    pub user: Option<(PathBuf, bool)>,
-    /// The organization file, skipped when absent.
-    pub organization: Option<PathBuf>,
-}
-
-/// The configuration files read, parsed.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct LoadedConfig {
-    /// The user file and its path, when one applied.
-    pub user: Option<(PathBuf, ConfigFile)>,
-    /// The organization file and its path, when one applied.
-    pub organization: Option<(PathBuf, OrganizationSettings)>,
-}
-
-impl ConfigSources {
-    /// The files that apply: `explicit` (the `--config` flag, which clap also fills from
-    /// `$GHOSTLIGHT_CONFIG`), else the default user file; and [`ORGANIZATION_PATH`].
-    pub fn discover(explicit: Option<&Path>) -> ConfigSources {
-        let user = match explicit {
-            Some(path) => Some((path.to_owned(), true)),
-            None => match std::env::var_os(CONFIG_ENV).filter(|v| !v.is_empty()) {
-                Some(path) => Some((PathBuf::from(path), true)),
-                None => default_user_path().map(|p| (p, false)),
-            },
-        };
-        ConfigSources { user, organization: Some(PathBuf::from(ORGANIZATION_PATH)) }
-    }
-
-    /// Read and parse the files that exist (an explicit user file must). A file is skipped
-    /// only when it is certainly absent: one that exists but cannot be read (permissions, a
-    /// folder in its place, an unreadable parent) is an error naming it, so an organization's
-    /// ceilings never vanish silently (fail closed).
-    pub fn load(&self) -> Result<LoadedConfig, ConfigError> {
-        let user = match &self.user {
-            Some((path, explicit)) if *explicit || present(path)? => {
-                Some((path.clone(), ConfigFile::load(path)?))
-            }
-            _ => None,
-        };
-        let organization = match &self.organization {
-            Some(path) if present(path)? => Some((path.clone(), load_organization(path)?)),
-            _ => None,
-        };
-        Ok(LoadedConfig { user, organization })
-    }
-}
-
-/// Whether a configuration file is there to read: `false` only when it does not exist; any
-/// other failure to look (permission denied on the file or a parent) is an error.
-fn present(path: &Path) -> Result<bool, ConfigError> {
-    match std::fs::metadata(path) {
-        Ok(_) => Ok(true),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(false),
-        Err(source) => Err(ConfigError::Read { path: path.to_owned(), source }),
-    }
 }
 
 /// A commented configuration file saying nothing but the defaults (what `ghostlight config
@@ -670,47 +629,9 @@ mod tests {
     }
 
     #[test]
-    fn an_organization_file_that_cannot_be_read_fails_closed() {
-        let dir = tempfile::tempdir().expect("a temporary folder");
-        // Absent: skipped.
-        let absent = ConfigSources { user: None, organization: Some(dir.path().join("organization.toml")) };
-        assert_eq!(absent.load().expect("absent is fine").organization, None);
-        // There but unreadable (a folder in its place reads as an error even for root).
-        let folder = dir.path().join("folder.toml");
-        std::fs::create_dir(&folder).expect("a folder");
-        let unreadable = ConfigSources { user: None, organization: Some(folder.clone()) };
-        let error = unreadable.load().expect_err("an unreadable organization file refuses");
-        assert!(matches!(&error, ConfigError::Read { path, .. } if path == &folder), "{error}");
-        assert!(error.to_string().contains("folder.toml"), "names the file: {error}");
-        // A parent that cannot be searched (not as root: root searches anything).
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let locked = dir.path().join("locked");
-            std::fs::create_dir(&locked).expect("a folder");
-            std::fs::write(locked.join("organization.toml"), "").expect("write");
-            std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).expect("chmod");
-            let sources = ConfigSources { user: None, organization: Some(locked.join("organization.toml")) };
-            let result = sources.load();
-            std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o700)).expect("chmod back");
-            if std::fs::metadata(&locked).is_ok() && !is_root() {
-                assert!(result.is_err(), "an unsearchable parent refuses");
-            }
-        }
-    }
-
-    /// Whether this process runs as root (which reads through any permission): `/proc/self`
-    /// belongs to the process's user.
-    #[cfg(unix)]
-    fn is_root() -> bool {
-        use std::os::unix::fs::MetadataExt;
-        std::fs::metadata("/proc/self").is_ok_and(|meta| meta.uid() == 0)
-    }
-
-    #[test]
     fn empty_file_says_nothing() {
         assert_eq!(parse(""), ConfigFile::default());
-        assert_eq!(parse("").settings(), Settings::default());
+        assert_eq!(parse("").settings, Settings::default());
     }
 
     #[test]
@@ -746,7 +667,7 @@ mod tests {
         assert_eq!(file.browser.headless, Some(false));
         assert_eq!(file.browser.driver_url.as_ref().map(|u| u.url().port()), Some(Some(4444)));
         assert_eq!(file.browser.window, Some(WindowSize { width: 1024, height: 768 }));
-        let settings = file.settings();
+        let settings = &file.settings;
         assert_eq!(settings.browser.startup, Some(StartupPosture::Manual));
         assert_eq!(settings.capabilities.allow, CapabilitySet::of(&[Capability::Execute]));
         assert_eq!(settings.tabs.close, Some(TabClosePolicy::Forbidden));
