@@ -29,10 +29,10 @@ section "Core: one invocation per tool over the scripted port (divan)"
 cargo bench -q -p ghostlight-core --features testing --bench invoke
 
 section "Binary: spawn to tools/list and result sizes (headless Chromium)"
-cargo bench -q -p ghostlight-mcp --bench mcp
+cargo bench -q -p ghostlight-cli --bench mcp
 
 section "Load: 50 concurrent calls across 5 tabs, then a 1,000-call session"
-cargo test -q -p ghostlight-mcp --test load -- --nocapture 2>&1 \
+cargo test -q -p ghostlight-cli --test load -- --nocapture 2>&1 \
   | grep -E '^(spawn|50 concurrent|1,000-call|server VmRSS|test result)' || true
 
 section "WebDriver: one invocation per tool in headless Chromium, next to bare WebDriver"

@@ -17,8 +17,8 @@ fn tools_json_prints_the_24_declarations() {
     assert_eq!(tools.len(), 24);
     for tool in tools {
         let keys: Vec<&str> = tool.as_object().expect("an object").keys().map(String::as_str).collect();
-        assert_eq!(keys.len(), 6, "{keys:?}");
-        for key in ["name", "title", "description", "inputSchema", "outputSchema", "annotations"] {
+        assert_eq!(keys.len(), 5, "{keys:?}");
+        for key in ["name", "description", "inputSchema", "outputSchema", "annotations"] {
             assert!(keys.contains(&key), "{key} missing from {keys:?}");
         }
         let example = &tool["inputSchema"]["examples"][0];

@@ -91,8 +91,6 @@ impl Annotations {
 pub struct ToolDeclaration {
     /// Wire name.
     pub name: ToolName,
-    /// Human title.
-    pub title: &'static str,
     /// Concise description: what it does and when to prefer another tool.
     pub description: &'static str,
     /// Declared input fields (the restriction fields are added to every tool).
@@ -135,11 +133,12 @@ impl ToolDeclaration {
         crate::facts::fact_mismatches(self.facts, facts)
     }
 
-    /// The declaration as MCP `tools/list` carries it.
+    /// The declaration as MCP `tools/list` carries it. There is no display `title`: the spec
+    /// does not ask for one, clients fall back to the name, and every byte of `tools/list`
+    /// reaches a model on every turn.
     pub fn to_json(&self) -> Value {
         json!({
             "name": self.name.as_str(),
-            "title": self.title,
             "description": self.description,
             "inputSchema": self.input_schema(),
             "outputSchema": self.output_schema(),
@@ -149,7 +148,7 @@ impl ToolDeclaration {
 }
 
 /// The whole catalog as MCP `tools/list` carries it: an array of
-/// `{name, title, description, inputSchema, outputSchema, annotations}`.
+/// `{name, description, inputSchema, outputSchema, annotations}`.
 pub fn render_catalog() -> Value {
     Value::Array(CATALOG.iter().map(ToolDeclaration::to_json).collect())
 }

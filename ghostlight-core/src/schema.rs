@@ -101,7 +101,7 @@ pub enum FieldType {
 pub(crate) const RESTRICT_HOSTS: Field = Field::optional(
     "restrict_hosts",
     FieldType::List { item: &FieldType::Text(HOST_PATTERN_CHARS), count: RESTRICTION_ENTRIES, unique: false },
-    "Only these host patterns.",
+    "Only these patterns.",
 );
 
 /// The `restrict_capabilities` field every tool accepts.
@@ -112,7 +112,7 @@ pub(crate) const RESTRICT_CAPABILITIES: Field = Field::optional(
         count: RESTRICTION_ENTRIES,
         unique: false,
     },
-    "Only these capabilities.",
+    "Only these.",
 );
 
 /// The two restriction fields, appended to every tool's own fields.
@@ -263,14 +263,14 @@ fn render_type(ty: &FieldType) -> Map<String, Value> {
 }
 
 /// The selector object, rendered compactly because it repeats on most tools: the role is
-/// advertised as a string whose description names the closed set's common members (the
-/// decoder refuses any other role and lists them all); the name keeps its length bound.
+/// advertised as a string whose description says the tokens are ARIA roles, with one example
+/// (the decoder refuses any other role and lists them all); the name keeps its length bound.
 fn render_selector() -> Map<String, Value> {
     let mut object = render_object(SELECTOR_FIELDS.iter());
     if let Some(Value::Object(properties)) = object.get_mut("properties") {
         properties.insert(
             SELECTOR_ROLE.name.into(),
-            json!({"type": "string", "description": "Role, e.g. button, link, textbox."}),
+            json!({"type": "string", "description": "ARIA role, e.g. button."}),
         );
     }
     object

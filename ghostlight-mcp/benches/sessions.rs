@@ -4,8 +4,8 @@
 //! * for 1, 2, 4 and 8 sessions at once, each doing `ROUNDS` rounds of `browser_read`,
 //!   `browser_find` and `browser_click` (by selector) on its own tab: calls per second over
 //!   the whole run, and the p50/p95 latency of one call; once with a browser per session
-//!   (what the binary does) and once with every session a workspace of one shared browser
-//!   (what it did before: one browser-wide lock);
+//!   (what the `ghostlight-mcp` binary of `ghostlight-cli` does) and once with every session a
+//!   workspace of one shared browser (what it did before: one browser-wide lock);
 //! * the p95 of one session's calls while another session's navigation waits on a page that
 //!   answers after `SLOW`, in both modes.
 //!
@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use ghostlight_core::{BrowserPort, Ghostlight};
 use ghostlight_mcp::GhostlightServer;
-use ghostlight_mcp::options::{BearerToken, DEFAULT_ALLOWED_HOSTS, HttpOptions};
+use ghostlight_mcp::http::{BearerToken, DEFAULT_ALLOWED_HOSTS, HttpOptions};
 use ghostlight_webdriver::{WebDriverBrowser, WebDriverConfig};
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::{RoleClient, RunningService, ServiceExt};

@@ -1,7 +1,5 @@
 //! This crate's typed errors.
 
-use std::path::PathBuf;
-
 /// Rendering an invocation's result for MCP failed.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -11,77 +9,10 @@ pub enum RenderError {
     Envelope(#[source] serde_json::Error),
 }
 
-/// The configuration file or command line could not be turned into serving options.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ConfigError {
-    /// The configuration file could not be read.
-    #[error("cannot read the configuration file {path}: {source}")]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        #[source]
-        source: std::io::Error,
-    },
-    /// The configuration file is not valid (TOML syntax, an unknown key, a bad value).
-    #[error("{}: {message}", invalid_location(path.as_deref(), *line, *column))]
-    Invalid {
-        /// The file, when the text came from one.
-        path: Option<PathBuf>,
-        /// The 1-based line of the error, when known.
-        line: Option<usize>,
-        /// The 1-based column of the error, when known.
-        column: Option<usize>,
-        /// What is wrong, with its location in the file.
-        message: String,
-    },
-    /// A window size is not `WIDTHxHEIGHT` within bounds.
-    #[error(
-        "invalid window size {given:?}: expected WIDTHxHEIGHT with width {min_width} to {max_width} and height {min_height} to {max_height}, e.g. 1280x800"
-    )]
-    Window {
-        /// What was given (bounded).
-        given: String,
-        /// Smallest width.
-        min_width: u64,
-        /// Largest width.
-        max_width: u64,
-        /// Smallest height.
-        min_height: u64,
-        /// Largest height.
-        max_height: u64,
-    },
-    /// A driver URL is not an absolute `http` or `https` URL.
-    #[error("invalid driver URL: {0}")]
-    DriverUrl(String),
-    /// A proxy URL cannot be used (the message never repeats the URL).
-    #[error("invalid proxy: {0}")]
-    Proxy(String),
-    /// The browser settings cannot be used together or by the chosen engine.
-    #[error("browser configuration: {0}")]
-    Browser(String),
-    /// The persistent profile is in use by another Ghostlight server (or cannot be used).
-    #[error("{0}")]
-    Profile(String),
-    /// The HTTP transport was asked for without a bearer token, or with an unusable one.
-    #[error("{0}")]
-    Token(String),
-    /// `[audit] destination = "file"` without a `path`, or the file could not be opened.
-    #[error("audit: {0}")]
-    Audit(String),
-    /// The HTTP transport was asked for, but this build does not include it.
-    #[error("this build of ghostlight-mcp has no HTTP transport (rebuild with the cargo feature `http`)")]
-    HttpUnavailable,
-}
-
 /// Serving MCP failed.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ServeError {
-    /// The options were not valid.
-    #[error(transparent)]
-    Config(#[from] ConfigError),
     /// The MCP session could not be initialized (the client went away or spoke out of turn).
     #[error("the MCP session could not start: {0}")]
     Initialize(String),
@@ -91,28 +22,4 @@ pub enum ServeError {
     /// The serving task failed.
     #[error("the MCP service stopped abnormally: {0}")]
     Service(String),
-}
-
-/// `invalid configuration in FILE:LINE:COLUMN` (whatever parts are known).
-fn invalid_location(path: Option<&std::path::Path>, line: Option<usize>, column: Option<usize>) -> String {
-    let mut text = String::from("invalid configuration");
-    if path.is_some() || line.is_some() {
-        text.push_str(" in ");
-    }
-    if let Some(path) = path {
-        text.push_str(&path.display().to_string());
-    }
-    if let Some(line) = line {
-        if path.is_some() {
-            text.push(':');
-        } else {
-            text.push_str("line ");
-        }
-        text.push_str(&line.to_string());
-        if let Some(column) = column {
-            text.push(':');
-            text.push_str(&column.to_string());
-        }
-    }
-    text
 }

@@ -36,8 +36,11 @@ use subtle::ConstantTimeEq as _;
 use tokio::net::TcpListener;
 
 use crate::error::ServeError;
-use crate::options::{BearerToken, HttpOptions};
 use crate::server::GhostlightServer;
+
+mod token;
+
+pub use token::{BearerToken, TOKEN_ADVICE, TOKEN_MIN_BITS, TOKEN_MIN_CHARS, TOKEN_MIN_DISTINCT, TokenError};
 
 /// The path the MCP endpoint is served at.
 pub const MCP_PATH: &str = "/mcp";
@@ -48,6 +51,24 @@ pub const MAX_BODY_BYTES: usize = (UPLOAD_TOTAL_MAX_BYTES as usize).div_ceil(3) 
 pub const REFUSAL_LOG_INTERVAL: Duration = Duration::from_secs(60);
 /// The MCP session header.
 const SESSION_HEADER: &str = "mcp-session-id";
+/// The `Host` values accepted by default (rmcp's loopback list).
+pub const DEFAULT_ALLOWED_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
+/// The default number of MCP sessions a server holds at once.
+pub const DEFAULT_MAX_SESSIONS: usize = 16;
+
+/// Where and for whom the transport serves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpOptions {
+    /// Listen address.
+    pub listen: SocketAddr,
+    /// The tokens a request may carry as `Authorization: Bearer <token>` (one per client, so
+    /// that a session can be bound to the client that opened it; at least one).
+    pub tokens: Vec<BearerToken>,
+    /// Accepted `Host` header values (host or `host:port`).
+    pub allowed_hosts: Vec<String>,
+    /// MCP sessions held at once; a new one past it is refused.
+    pub max_sessions: usize,
+}
 
 /// The index of the configured token `headers` carry as `Authorization: Bearer <token>`
 /// (scheme case-insensitive, every token compared in constant time).

@@ -1,11 +1,13 @@
 //! # ghostlight-mcp
 //!
-//! The MCP edge of Ghostlight: the 24 governed browser tools served over the Model Context
-//! Protocol with [rmcp](https://docs.rs/rmcp), over any [`BrowserPort`], and the
-//! `ghostlight-mcp` binary (headless Chromium through WebDriver by default).
+//! The MCP edge of Ghostlight as a library: the 24 governed browser tools served over the
+//! Model Context Protocol with [rmcp](https://docs.rs/rmcp), over any [`BrowserPort`] the host
+//! supplies. It has no command line, configuration file, logging setup or browser of its own:
+//! the `ghostlight` and `ghostlight-mcp` commands (crate `ghostlight-cli`) are one application
+//! of it, with a WebDriver browser and TOML configuration.
 //!
 //! * `tools/list` is the core catalog exactly as [`ghostlight_core::render_catalog`] renders
-//!   it (name, title, description, inputSchema, outputSchema, annotations).
+//!   it (name, description, inputSchema, outputSchema, annotations).
 //! * `tools/call` runs [`Ghostlight::invoke`](ghostlight_core::Ghostlight::invoke). The
 //!   envelope crosses twice: as `structuredContent`, and in the text block as the summary,
 //!   `Next: ` lines, a blank line and the compact JSON of the same envelope
@@ -60,41 +62,88 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Serving over stdio (what the binary does, with a WebDriver browser):
+//! Serving a host's own browser: whatever implements [`BrowserPort`] (core's scripted browser
+//! below; `examples/examples/custom_port.rs` in the repository is a complete implementation)
+//! with the authority, audit sink and limits the host chooses. [`GhostlightServer`] is an rmcp
+//! [`ServerHandler`](rmcp::ServerHandler), so any rmcp transport serves it; here an in-memory
+//! pipe to an rmcp client:
 //!
-//! ```no_run
-//! # async fn demo(port: std::sync::Arc<dyn ghostlight_core::BrowserPort>) -> Result<(), ghostlight_mcp::ServeError> {
-//! ghostlight_mcp::serve_stdio(ghostlight_mcp::GhostlightServer::new(port)).await
-//! # }
+//! ```
+//! use std::sync::Arc;
+//! use ghostlight_core::testing::{ScriptedBrowser, ScriptedPage};
+//! use ghostlight_core::{AuthorityLayers, BrowserPort, Ghostlight, Settings};
+//! use ghostlight_mcp::GhostlightServer;
+//! use rmcp::ServiceExt as _;
+//!
+//! let browser: Arc<dyn BrowserPort> =
+//!     Arc::new(ScriptedBrowser::new().site("https://example.com/", ScriptedPage::new("Example")));
+//! let authority = AuthorityLayers { user: Some(Settings::default()), organization: None }.compile();
+//! let server = GhostlightServer::over(Ghostlight::builder(browser).authority(authority).build());
+//!
+//! // rmcp needs the runtime's timers.
+//! let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+//! runtime.block_on(async {
+//!     let (client_io, server_io) = tokio::io::duplex(1 << 20);
+//!     let serving = tokio::spawn(async move {
+//!         if let Ok(running) = server.serve(server_io).await {
+//!             let _ = running.waiting().await;
+//!         }
+//!     });
+//!     let client = ().serve(client_io).await?;
+//!     let tools = client.list_all_tools().await?;
+//!     assert_eq!(tools.len(), 24);
+//!     client.cancel().await?;
+//!     let _ = serving.await;
+//!     Ok::<(), Box<dyn std::error::Error>>(())
+//! })?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Features: `webdriver` (default) compiles the WebDriver browser in; `http` adds the
-//! streamable HTTP transport (module `http`), loopback-bound and behind a bearer token.
+//! Over standard input and output, until the client closes the session ([`serve_stdio`]
+//! answers every request line, even one rmcp cannot parse), or over streamable HTTP behind
+//! bearer tokens (feature `http`, module `http`):
+//!
+//! ```no_run
+//! # use std::sync::Arc;
+//! # use ghostlight_core::BrowserPort;
+//! # use ghostlight_mcp::{GhostlightServer, ServeError};
+//! async fn serve(browser: Arc<dyn BrowserPort>) -> Result<(), ServeError> {
+//!     ghostlight_mcp::serve_stdio(GhostlightServer::new(browser)).await
+//! }
+//!
+//! # #[cfg(feature = "http")]
+//! async fn serve_http(browser: Arc<dyn BrowserPort>) -> Result<(), Box<dyn std::error::Error>> {
+//!     use ghostlight_mcp::http::{BearerToken, DEFAULT_ALLOWED_HOSTS, DEFAULT_MAX_SESSIONS, HttpOptions};
+//!     let options = HttpOptions {
+//!         listen: "127.0.0.1:7861".parse()?,
+//!         tokens: vec![BearerToken::new(&std::env::var("MY_TOKEN")?)?],
+//!         allowed_hosts: DEFAULT_ALLOWED_HOSTS.map(String::from).to_vec(),
+//!         max_sessions: DEFAULT_MAX_SESSIONS,
+//!     };
+//!     // Each HTTP session gets its own workspace (its own tabs) of the one browser.
+//!     let stop = std::future::pending(); // e.g. a Ctrl-C future
+//!     ghostlight_mcp::http::serve(GhostlightServer::new(browser), &options, stop).await?;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! Feature: `http` adds the streamable HTTP transport (module `http`), loopback-bound by
+//! default and behind bearer tokens.
 //!
 //! Modules: [`server`] (the rmcp handler), [`render`] (catalog and results as MCP values),
-//! [`config`] (the TOML file format and where files are looked for, shared with the
-//! `ghostlight` command), [`options`] (flags resolved with the files), [`audit`] (JSON-lines
-//! audit sink), [`logging`] (stderr only), `browser` (WebDriver wiring and the serving path
-//! both binaries run, feature `webdriver`) and `http` (feature `http`).
+//! [`stdio`] (the line-checking stdio transport), `http` (feature `http`) and [`error`].
 //!
 //! [`BrowserPort`]: ghostlight_core::BrowserPort
 
 #![forbid(unsafe_code)]
 
-pub mod audit;
-#[cfg(feature = "webdriver")]
-pub mod browser;
-pub mod config;
 pub mod error;
 #[cfg(feature = "http")]
 pub mod http;
-pub mod logging;
-pub mod options;
 pub mod render;
 pub mod server;
 pub mod stdio;
 
-pub use error::{ConfigError, RenderError, ServeError};
-pub use options::{ServeArgs, ServeOptions};
+pub use error::{RenderError, ServeError};
 pub use server::GhostlightServer;
 pub use stdio::serve_stdio;

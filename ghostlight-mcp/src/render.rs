@@ -40,15 +40,14 @@ pub fn find_tool(name: &str) -> Option<&'static Tool> {
     tools().iter().find(|tool| tool.name == name)
 }
 
-/// One declaration as an MCP [`Tool`]: the same name, title, description, input and output
-/// schemas and annotations as [`ghostlight_core::render_catalog`] renders.
+/// One declaration as an MCP [`Tool`]: the same name, description, input and output schemas
+/// and annotations as [`ghostlight_core::render_catalog`] renders (no display `title`).
 pub fn tool(declaration: &ToolDeclaration) -> Tool {
     Tool::new(
         declaration.name.as_str(),
         declaration.description,
         Arc::new(object(declaration.input_schema())),
     )
-    .with_title(declaration.title)
     .with_raw_output_schema(Arc::new(object(declaration.output_schema())))
     .with_annotations(annotations(declaration.annotations))
 }

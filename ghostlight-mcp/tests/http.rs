@@ -1,25 +1,23 @@
-//! The streamable HTTP transport (feature `http`): a bearer token is required to start and on
-//! every request, the Host check holds, and concurrent sessions are isolated workspaces.
+//! The streamable HTTP transport (feature `http`) in process: a bearer token is required on
+//! every request, the Host check holds, a session belongs to its token, sessions are limited,
+//! and concurrent sessions are isolated workspaces. (The binaries over HTTP are tested in
+//! ghostlight-cli.)
 
 #![cfg(feature = "http")]
 
 mod support;
 
-use std::io::{BufRead as _, BufReader};
-use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 
 use ghostlight_core::testing::{ScriptedBrowser, ScriptedElement, ScriptedPage};
 use ghostlight_mcp::GhostlightServer;
-use ghostlight_mcp::options::{
-    BearerToken, DEFAULT_ALLOWED_HOSTS, DEFAULT_MAX_SESSIONS, HttpOptions, TOKEN_ENV,
-};
+use ghostlight_mcp::http::{BearerToken, DEFAULT_ALLOWED_HOSTS, DEFAULT_MAX_SESSIONS, HttpOptions};
 use rmcp::service::{RoleClient, RunningService, ServiceExt};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use serde_json::{Value, json};
-use support::{call, describe, envelope_of, status};
+use serde_json::json;
+use support::{describe, invoke, status};
 
 const TOKEN: &str = "test-token-0123456789abcdef";
 /// A second client's token.
@@ -80,32 +78,6 @@ async fn client(url: &str, token: &str) -> RunningService<RoleClient, ()> {
     let config = StreamableHttpClientTransportConfig::with_uri(url.to_owned()).auth_header(token.to_owned());
     let transport = StreamableHttpClientTransport::from_config(config);
     ().serve(transport).await.unwrap_or_else(|e| panic!("the HTTP client did not initialize: {e}"))
-}
-
-async fn invoke(client: &RunningService<RoleClient, ()>, name: &str, arguments: Value) -> Value {
-    envelope_of(&client.call_tool(call(name, arguments)).await.unwrap_or_else(|e| panic!("{name}: {e}")))
-}
-
-#[test]
-fn refuses_to_start_without_a_token() {
-    for (args, expected) in [
-        (vec!["--transport", "http"], TOKEN_ENV),
-        (vec!["--transport", "http", "--token", "short"], "at least 16"),
-        (vec!["--transport", "http", "--token", "has spaces in the token"], "without spaces"),
-        (vec!["--transport", "http", "--token", "aaaaaaaaaaaaaaaa"], "too easy to guess"),
-        (vec!["--transport", "http", "--token", "0123456789abcdef,abababababababab"], "too easy to guess"),
-    ] {
-        let output = Command::new(support::binary())
-            .args(&args)
-            .env_remove(TOKEN_ENV)
-            .stdin(Stdio::null())
-            .output()
-            .unwrap_or_else(|e| panic!("{e}"));
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(stderr.contains(expected), "{args:?}: {stderr}");
-        assert!(output.stdout.is_empty());
-    }
 }
 
 #[tokio::test]
@@ -186,42 +158,6 @@ async fn two_sessions_each_see_only_their_own_tabs() {
     assert_eq!(listed["facts"]["tabs"].as_array().map(Vec::len), Some(1), "{}", describe(&listed));
     let _ = alpha.cancel().await;
     let _ = beta.cancel().await;
-}
-
-/// The binary serves HTTP on the address it logs, behind the token from the environment.
-#[tokio::test]
-async fn binary_serves_http_behind_the_token() {
-    let mut child = Command::new(support::binary())
-        .args(["--transport", "http", "--listen", "127.0.0.1:0"])
-        .env(TOKEN_ENV, TOKEN)
-        .env("GHOSTLIGHT_MCP_LOG", "info")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let stderr = child.stderr.take().unwrap_or_else(|| panic!("no stderr"));
-    let (found, lines) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if let Some(at) = line.find("http://") {
-                let _ = found.send(line[at..].trim().to_owned());
-            }
-        }
-    });
-    let url =
-        lines.recv_timeout(Duration::from_secs(20)).unwrap_or_else(|e| panic!("no address logged: {e}"));
-    assert!(url.starts_with("http://127.0.0.1:") && url.ends_with("/mcp"), "{url}");
-
-    assert_eq!(post(&url, &[]).await, 401);
-    let session = client(&url, TOKEN).await;
-    let tools = session.list_all_tools().await.unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(tools.len(), 24);
-    let explained = invoke(&session, "policy_explain", json!({})).await;
-    assert_eq!(status(&explained), "succeeded");
-    let _ = session.cancel().await;
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 /// A raw `initialize` POST with `token`: the status and the session id rmcp handed out.

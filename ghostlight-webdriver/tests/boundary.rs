@@ -16,37 +16,25 @@
 //! And the other side of the frame rule (issue 15): frames inside authority, same-origin and
 //! cross-origin, are read, found and awaited.
 
-mod harness;
 mod support;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use ghostlight_core::{AuthorityLayers, Settings};
-use ghostlight_core::{Cancellation, Effect, Envelope, Ghostlight, Status, ToolResult};
-use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
+use ghostlight_core::{Effect, Envelope, Ghostlight, Status, ToolResult};
+use ghostlight_webdriver::{Engine, WebDriverBrowser};
 use serde_json::{Value, json};
-use support::{HOST_B, Site, scenario, selected};
+use support::engines::{browser, scenario};
+use support::server::{HOST_B, Site};
+use support::tools;
 
-#[tokio::test]
-async fn chromium() {
-    if selected(Engine::Chromium) {
-        run(Engine::Chromium).await;
-    }
-}
-
-#[tokio::test]
-async fn firefox() {
-    if selected(Engine::Firefox) {
-        run(Engine::Firefox).await;
-    }
-}
+per_engine!(chromium, firefox => run);
 
 async fn run(engine: Engine) {
-    let site = Site::start();
+    let site = support::sites::e2e::start();
     let uploads = tempfile::tempdir().expect("an uploads folder");
     let elsewhere = tempfile::tempdir().expect("a folder outside it");
-    let browser = Arc::new(WebDriverBrowser::new(WebDriverConfig::for_engine(engine)));
+    let browser = browser(engine);
     let b = Boundary::new(browser.clone(), &site, uploads.path());
     scenario(engine, "tab_in_typed_text_stops_before_the_password", tab_in_typed_text(&b)).await;
     scenario(engine, "tab_stroke_stops_before_the_password", tab_stroke(&b)).await;
@@ -71,31 +59,27 @@ struct Boundary<'s> {
 
 impl<'s> Boundary<'s> {
     fn new(browser: Arc<WebDriverBrowser>, site: &'s Site, uploads: &std::path::Path) -> Self {
-        let user: Settings = serde_json::from_value(json!({
-            "capabilities": {"allow": ["execute"]},
-            "hosts": {"allow": ["127.0.0.1", "localhost"]},
-            "uploads": {"roots": [uploads.to_string_lossy()]},
-        }))
-        .expect("settings");
-        let authority = AuthorityLayers { user: Some(user), organization: None }.compile();
-        Boundary { g: Ghostlight::builder(browser.clone()).authority(authority).build(), browser, site }
+        let g = tools::governed(
+            browser.clone(),
+            json!({
+                "capabilities": {"allow": ["execute"]},
+                "hosts": {"allow": ["127.0.0.1", "localhost"]},
+                "uploads": {"roots": [uploads.to_string_lossy()]},
+            }),
+        );
+        Boundary { g, browser, site }
     }
 
     async fn result(&self, tool: &str, arguments: Value) -> ToolResult {
-        self.g
-            .invoke(tool, &arguments, &Cancellation::never())
-            .await
-            .unwrap_or_else(|e| panic!("{tool}: {e}"))
+        tools::invoke(&self.g, tool, &arguments).await
     }
 
     async fn call(&self, tool: &str, arguments: Value) -> Envelope {
-        self.result(tool, arguments).await.envelope
+        tools::call(&self.g, tool, arguments).await
     }
 
     async fn ok(&self, tool: &str, arguments: Value) -> Envelope {
-        let envelope = self.call(tool, arguments).await;
-        assert_eq!(envelope.status, Status::Succeeded, "{tool}: {}", envelope.summary);
-        envelope
+        tools::ok(&self.g, tool, arguments).await
     }
 
     /// Open `path` of the allowed host in a new tab; answers the tab handle.

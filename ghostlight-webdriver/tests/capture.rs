@@ -3,45 +3,34 @@
 //! positions, their view transforms, the size caps and the timeout; and one end-to-end run
 //! through core's `browser_screenshot`.
 
-mod capture_support;
-mod harness;
+mod support;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use capture_support::{
-    BUTTON, ColourBox, DEEP, FRAME, GREEN, INNER, PAGE_HEIGHT, RED, Site, TALL, scenario, selected,
-};
 use ghostlight_core::port::{
-    BrowserPort, CaptureKind, Captured, CssRect, Gate, NavigateInput, PortEffect, PortErrorKind, TabRef,
+    BrowserPort, CaptureKind, Captured, CssRect, Gate, PortEffect, PortErrorKind, TabRef,
 };
-use ghostlight_core::{Cancellation, Ghostlight, Status};
-use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
+use ghostlight_core::{Ghostlight, Status};
+use ghostlight_webdriver::{Engine, WebDriverBrowser};
 use image::RgbImage;
 use serde_json::{Value, json};
+use support::engines::{browser, scenario};
+use support::port::{open, png_size};
+use support::server::Site;
+use support::sites::boxes::{BUTTON, ColourBox, DEEP, FRAME, GREEN, INNER, PAGE_HEIGHT, RED, TALL};
+use support::tools;
 
 const TIMEOUT: Duration = Duration::from_secs(20);
 /// Largest per-channel difference still counted as "the box's colour".
 const COLOUR_TOLERANCE: u8 = 12;
 
-#[tokio::test]
-async fn chromium() {
-    if selected(Engine::Chromium) {
-        run(Engine::Chromium).await;
-    }
-}
-
-#[tokio::test]
-async fn firefox() {
-    if selected(Engine::Firefox) {
-        run(Engine::Firefox).await;
-    }
-}
+per_engine!(chromium, firefox => run);
 
 async fn run(engine: Engine) {
     let started = Instant::now();
-    let site = Site::start();
-    let browser = Arc::new(WebDriverBrowser::new(WebDriverConfig::for_engine(engine)));
+    let site = support::sites::boxes::start();
+    let browser = browser(engine);
     let (b, site) = (&*browser, &site);
     scenario(
         engine,
@@ -67,11 +56,6 @@ async fn run(engine: Engine) {
 }
 
 // ---- helpers ----------------------------------------------------------------------------
-
-async fn open(b: &WebDriverBrowser, site: &Site, path: &str) -> TabRef {
-    let input = NavigateInput { url: site.url(path), discard_beforeunload: false };
-    b.open_tab(&input, TIMEOUT).await.expect("open_tab").tab
-}
 
 async fn scroll_to(b: &WebDriverBrowser, tab: &TabRef, y: f64) {
     let script = format!("window.scrollTo({{left: 0, top: {y}, behavior: 'instant'}}); window.scrollY");
@@ -476,20 +460,12 @@ async fn zoomed_captures(b: &WebDriverBrowser, site: &Site) {
 
 // ---- end to end through core ------------------------------------------------------------
 
-fn png_size(bytes: &[u8]) -> (u32, u32) {
-    let image =
-        image::load_from_memory_with_format(bytes, image::ImageFormat::Png).expect("a PNG attachment");
-    (image.width(), image.height())
-}
-
 async fn end_to_end_through_core(browser: &Arc<WebDriverBrowser>, site: &Site) {
     let port: Arc<dyn BrowserPort> = browser.clone();
     let ghostlight = Ghostlight::new(port);
-    let never = Cancellation::never();
     let invoke = |tool: &'static str, arguments: Value| {
         let ghostlight = ghostlight.clone();
-        let never = never.clone();
-        async move { ghostlight.invoke(tool, &arguments, &never).await.expect("a catalog tool") }
+        async move { tools::invoke(&ghostlight, tool, &arguments).await }
     };
 
     let url = site.url("/boxes?e2e");

@@ -1,21 +1,22 @@
 //! `diagnostics` (console and network evidence over WebDriver BiDi) against real headless
 //! browsers, plus `browser_diagnose` end to end through core.
 
-mod evidence_site;
-mod harness;
+mod support;
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use evidence_site::{Site, closed_port, scenario, selected};
+use ghostlight_core::Ghostlight;
 use ghostlight_core::port::{
-    BrowserPort, DiagnosticEntry, DiagnosticSource, DiagnosticsPage, DiagnosticsQuery, NavigateInput,
-    PortErrorKind, TabRef,
+    BrowserPort, DiagnosticEntry, DiagnosticSource, DiagnosticsPage, DiagnosticsQuery, PortErrorKind, TabRef,
 };
 use ghostlight_core::port::{DiagnoseDetail, DiagnoseSource};
-use ghostlight_core::{Cancellation, Ghostlight, Status};
-use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
+use ghostlight_webdriver::{Engine, WebDriverBrowser};
 use serde_json::{Value, json};
+use support::engines::{browser, scenario};
+use support::port::go;
+use support::server::Site;
+use support::sites::evidence;
+use support::tools;
 
 const TIMEOUT: Duration = Duration::from_secs(15);
 /// How long evidence may take to arrive after the page produced it.
@@ -23,46 +24,22 @@ const ARRIVAL: Duration = Duration::from_secs(10);
 /// The adapter's console text bound (`ops::evidence::MAX_TEXT_CHARS`).
 const MAX_TEXT_CHARS: usize = 2_000;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn chromium() {
-    if selected(Engine::Chromium) {
-        run(Engine::Chromium).await;
-    }
-}
+per_engine!(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] chromium, firefox => run);
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn firefox() {
-    if selected(Engine::Firefox) {
-        run(Engine::Firefox).await;
-    }
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn chromium_through_core() {
-    if selected(Engine::Chromium) {
-        scenario(Engine::Chromium, "browser_diagnose_end_to_end", through_core(Engine::Chromium)).await;
-    }
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn firefox_through_core() {
-    if selected(Engine::Firefox) {
-        scenario(Engine::Firefox, "browser_diagnose_end_to_end", through_core(Engine::Firefox)).await;
-    }
-}
+per_engine!(
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    chromium_through_core, firefox_through_core =>
+    |engine| scenario(engine, "browser_diagnose_end_to_end", through_core(engine))
+);
 
 async fn run(engine: Engine) {
-    let site = Site::start(closed_port());
-    let browser = WebDriverBrowser::new(WebDriverConfig::for_engine(engine));
-    let (b, site) = (&browser, &site);
+    let site = evidence::start();
+    let browser = browser(engine);
+    let (b, site) = (&*browser, &site);
     scenario(engine, "first_call_starts_tracking", first_call_starts_tracking(b, site)).await;
     scenario(engine, "console_and_network_problems", console_and_network_problems(b, site)).await;
     scenario(engine, "iframe_evidence_files_under_its_tab", iframe_evidence(b, site)).await;
     browser.shutdown().await;
-}
-
-fn go(url: url::Url) -> NavigateInput {
-    NavigateInput { url, discard_beforeunload: false }
 }
 
 fn query(
@@ -255,36 +232,27 @@ async fn iframe_evidence(b: &WebDriverBrowser, site: &Site) {
 
 /// Ghostlight over the WebDriver adapter: navigate, start tracking, let the page log, read it.
 async fn through_core(engine: Engine) {
-    let site = Site::start(closed_port());
-    let browser = Arc::new(WebDriverBrowser::new(WebDriverConfig::for_engine(engine)));
+    let site = evidence::start();
+    let browser = browser(engine);
     let ghostlight = Ghostlight::new(browser.clone());
-    let never = Cancellation::never();
-    let opened = ghostlight
-        .invoke("browser_navigate", &json!({"url": site.url("/quiet").as_str()}), &never)
-        .await
-        .expect("a catalog tool");
-    assert_eq!(opened.envelope.status, Status::Succeeded, "{:?}", opened.envelope);
+    tools::ok(&ghostlight, "browser_navigate", json!({"url": site.url("/quiet").as_str()})).await;
 
-    let first = ghostlight.invoke("browser_diagnose", &json!({}), &never).await.expect("a catalog tool");
-    assert_eq!(first.envelope.status, Status::Succeeded, "{:?}", first.envelope);
-    assert_eq!(first.envelope.facts["tracking_started"], json!(true));
+    let first = tools::ok(&ghostlight, "browser_diagnose", json!({})).await;
+    assert_eq!(first.facts["tracking_started"], json!(true));
 
     // The page logs an error 300 ms after loading.
-    let later = json!({"url": site.url("/later").as_str()});
-    let navigated = ghostlight.invoke("browser_navigate", &later, &never).await.expect("a catalog tool");
-    assert_eq!(navigated.envelope.status, Status::Succeeded, "{:?}", navigated.envelope);
+    tools::ok(&ghostlight, "browser_navigate", json!({"url": site.url("/later").as_str()})).await;
     let deadline = Instant::now() + ARRIVAL;
     let found = loop {
-        let result = ghostlight.invoke("browser_diagnose", &json!({}), &never).await.expect("a catalog tool");
-        assert_eq!(result.envelope.status, Status::Succeeded, "{:?}", result.envelope);
-        let entries = result.envelope.facts["entries"].as_array().cloned().unwrap_or_default();
+        let envelope = tools::ok(&ghostlight, "browser_diagnose", json!({})).await;
+        let entries = envelope.facts["entries"].as_array().cloned().unwrap_or_default();
         let logged = entries.iter().any(|e| e["text"].as_str().is_some_and(|t| t.contains("gl-later")));
         if logged || Instant::now() >= deadline {
-            break result;
+            break envelope;
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     };
-    let facts = &found.envelope.facts;
+    let facts = &found.facts;
     assert_eq!(facts["tracking_started"], json!(false));
     let entries = facts["entries"].as_array().expect("entries");
     let entry = entries
@@ -295,7 +263,7 @@ async fn through_core(engine: Engine) {
     assert_eq!(entry["level"], json!("error"));
     assert_eq!(entry["problem"], json!(true));
     assert!(facts["problem_count"].as_u64().is_some_and(|n| n >= 1));
-    assert!(found.envelope.summary.starts_with("Found "), "{}", found.envelope.summary);
+    assert!(found.summary.starts_with("Found "), "{}", found.summary);
     assert_eq!(facts["host_filtered"], Value::from(0));
     browser.shutdown().await;
 }

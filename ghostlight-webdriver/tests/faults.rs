@@ -17,51 +17,40 @@
 //! Each engine prints a fault matrix (run with `--nocapture`): fault → status/effect/reason of
 //! the hit call, then what the following calls answered.
 
-mod common;
-mod harness;
 mod support;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::{Hanging, Site, browser_main, driver_of, scenario, selected};
+use ghostlight_core::Ghostlight;
 use ghostlight_core::port::BrowserPort;
-use ghostlight_core::{AuthorityLayers, Settings};
-use ghostlight_core::{Cancellation, Ghostlight};
-use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
+use ghostlight_webdriver::{Engine, WebDriverBrowser};
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
 use serde_json::{Value, json};
-use support::HOST_B;
+use support::dead_ends::Hanging;
+use support::engines::{browser, scenario};
+use support::processes::{browser_main, driver_of};
+use support::server::{HOST_B, Site};
+use support::sites::{e2e, plain};
+use support::tools;
 
 /// The timeout of the navigation to the page that never finishes loading.
 const HANG_TIMEOUT_MS: u64 = 3_000;
 
-#[tokio::test]
-async fn chromium() {
-    if selected(Engine::Chromium) {
-        run(Engine::Chromium).await;
-    }
-}
-
-#[tokio::test]
-async fn firefox() {
-    if selected(Engine::Firefox) {
-        run(Engine::Firefox).await;
-    }
-}
+per_engine!(chromium, firefox => run);
 
 async fn run(engine: Engine) {
     let started = Instant::now();
-    let site = Site::start();
-    let hosts = support::Site::start();
+    let site = plain::start();
+    let hosts = e2e::start();
     let mut matrix = Vec::new();
     for fault in [Fault::Browser, Fault::Driver] {
         let name = format!("{fault:?}_killed_mid_call");
         scenario(engine, &name, async { matrix.push(killed_mid_call(engine, &site, fault).await) }).await;
     }
     // The remaining faults share one browser: each must leave it answering for the next.
-    let browser = Arc::new(WebDriverBrowser::new(WebDriverConfig::for_engine(engine)));
+    let browser = browser(engine);
     let g = Ghostlight::new(browser.clone());
     scenario(engine, "tab_closed_by_its_page", async {
         matrix.push(tab_closed_by_page(engine, &browser, &g, &site).await);
@@ -99,16 +88,14 @@ fn outcome(envelope: &Value) -> String {
     )
 }
 
+/// A call's envelope as JSON.
 async fn call(ghostlight: &Ghostlight, tool: &str, arguments: Value) -> Value {
-    let result = ghostlight.invoke(tool, &arguments, &Cancellation::new()).await.expect("a catalog tool");
-    serde_json::to_value(&result.envelope).expect("an envelope serialises")
+    serde_json::to_value(tools::call(ghostlight, tool, arguments).await).expect("an envelope serialises")
 }
 
-/// A call that must succeed.
+/// A call that must succeed, its envelope as JSON.
 async fn ok(ghostlight: &Ghostlight, tool: &str, arguments: Value) -> Value {
-    let envelope = call(ghostlight, tool, arguments).await;
-    assert_eq!(envelope["status"], "succeeded", "{tool}: {envelope}");
-    envelope
+    serde_json::to_value(tools::ok(ghostlight, tool, arguments).await).expect("an envelope serialises")
 }
 
 /// The invariant of every failure: no success claimed, and never repeat-safe when the effect
@@ -137,7 +124,7 @@ async fn listed(ghostlight: &Ghostlight) -> Vec<String> {
 }
 
 async fn killed_mid_call(engine: Engine, site: &Site, fault: Fault) -> String {
-    let browser = Arc::new(WebDriverBrowser::new(WebDriverConfig::for_engine(engine)));
+    let browser = browser(engine);
     let ghostlight = Ghostlight::new(browser.clone());
     let opened = call(&ghostlight, "browser_navigate", json!({"url": site.url("/one").as_str()})).await;
     assert_eq!(opened["status"], "succeeded", "{opened}");
@@ -337,7 +324,7 @@ async fn never_finishes_loading(g: &Ghostlight, site: &Site) -> String {
 
 /// A `browser_flow` whose second step opens an alert: the third step reports the dialog, the
 /// flow stops partial before its fourth, and `browser_dialog` resolves the dialog afterwards.
-async fn dialog_during_flow(g: &Ghostlight, hosts: &support::Site) -> String {
+async fn dialog_during_flow(g: &Ghostlight, hosts: &Site) -> String {
     let start =
         ok(g, "browser_navigate", json!({"url": hosts.url("/counter").as_str(), "reuse": "never"})).await;
     let tab = tab_of(&start);
@@ -386,13 +373,10 @@ async fn dialog_during_flow(g: &Ghostlight, hosts: &support::Site) -> String {
 /// A `browser_sequence` on 127.0.0.1 whose click follows a link to 127.0.0.2: under an
 /// authority allowing only the first host the landing is reported outside authority and the
 /// next step is refused; with both hosts allowed the sequence completes.
-async fn second_host_mid_sequence(browser: &Arc<WebDriverBrowser>, hosts: &support::Site) -> Vec<String> {
+async fn second_host_mid_sequence(browser: &Arc<WebDriverBrowser>, hosts: &Site) -> Vec<String> {
     let mut rows = Vec::new();
     for allowed in [vec!["127.0.0.1"], vec!["127.0.0.1", HOST_B]] {
-        let user: Settings =
-            serde_json::from_value(json!({ "hosts": { "allow": allowed } })).expect("valid settings");
-        let authority = AuthorityLayers { user: Some(user), organization: None }.compile();
-        let g = Ghostlight::builder(browser.clone()).authority(authority).build();
+        let g = tools::governed(browser.clone(), json!({ "hosts": { "allow": allowed } }));
         let before = hosts.hits("/landing");
         let start =
             ok(&g, "browser_navigate", json!({"url": hosts.url("/links").as_str(), "reuse": "never"})).await;

@@ -2,10 +2,8 @@
 //! browser per engine, shared by the scenarios below (each opens its own tab). Fixture pages
 //! record what happened into `window.__log`, read back through `execute`.
 
-mod harness;
-mod input_support;
+mod support;
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ghostlight_core::port::FillValue;
@@ -17,10 +15,13 @@ use ghostlight_core::port::{
     UploadInput,
 };
 use ghostlight_core::port::{Key, Modifier, NamedKey};
-use ghostlight_core::{Cancellation, Ghostlight, Status};
-use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
-use input_support::{Site, scenario, selected};
-use serde_json::{Value, json};
+use ghostlight_core::{Ghostlight, Status};
+use ghostlight_webdriver::{Engine, WebDriverBrowser};
+use serde_json::json;
+use support::engines::{browser, scenario, selected};
+use support::port::{centre_of, eval, open};
+use support::server::Site;
+use support::tools;
 
 const TIMEOUT: Duration = Duration::from_secs(15);
 
@@ -138,24 +139,12 @@ const PAGES: &[(&str, &str)] = &[
     ("/nav", NAV_PAGE),
 ];
 
-#[tokio::test]
-async fn chromium() {
-    if selected(Engine::Chromium) {
-        run(Engine::Chromium).await;
-    }
-}
-
-#[tokio::test]
-async fn firefox() {
-    if selected(Engine::Firefox) {
-        run(Engine::Firefox).await;
-    }
-}
+per_engine!(chromium, firefox => run);
 
 async fn run(engine: Engine) {
-    let site = Site::start(PAGES);
-    let browser = WebDriverBrowser::new(WebDriverConfig::for_engine(engine));
-    let (b, site) = (&browser, &site);
+    let site = Site::fixed(PAGES);
+    let browser = browser(engine);
+    let (b, site) = (&*browser, &site);
     let started = Instant::now();
     scenario(engine, "click_button_double_right_and_middle", click_buttons(b, site)).await;
     scenario(engine, "click_obstructed_hidden_label_far_frame_shadow", click_targets(b, site)).await;
@@ -172,17 +161,8 @@ async fn run(engine: Engine) {
 
 // ---- helpers -----------------------------------------------------------------------------
 
-async fn open(b: &WebDriverBrowser, site: &Site, path: &str) -> TabRef {
-    let input = NavigateInput { url: site.url(path), discard_beforeunload: false };
-    b.open_tab(&input, TIMEOUT).await.expect("open_tab").tab
-}
-
 async fn element(b: &WebDriverBrowser, tab: &TabRef, selector: &str) -> ElementRef {
     b.testing_element(tab, &[], selector).await.expect("the fixture element exists")
-}
-
-async fn eval(b: &WebDriverBrowser, tab: &TabRef, script: &str) -> Value {
-    b.execute(tab, script, TIMEOUT).await.expect("execute").value
 }
 
 async fn log(b: &WebDriverBrowser, tab: &TabRef) -> Vec<String> {
@@ -196,16 +176,6 @@ async fn clear_log(b: &WebDriverBrowser, tab: &TabRef) {
 
 fn click(at: PointerTarget, button: MouseButton, count: u8) -> ClickInput {
     ClickInput { at, button, count }
-}
-
-/// The centre of the element `expression` evaluates to, in viewport coordinates.
-async fn centre_of(b: &WebDriverBrowser, tab: &TabRef, expression: &str) -> Point {
-    let script = format!(
-        "const r = ({expression}).getBoundingClientRect(); [r.left + r.width / 2, r.top + r.height / 2]"
-    );
-    let value = eval(b, tab, &script).await;
-    let xy: (f64, f64) = serde_json::from_value(value).expect("a point");
-    Point { x: xy.0, y: xy.1 }
 }
 
 /// The centre of the element matching `selector`, in viewport coordinates.
@@ -776,20 +746,14 @@ async fn end_to_end_click_through_core() {
     let engines: Vec<Engine> =
         [Engine::Chromium, Engine::Firefox].into_iter().filter(|e| selected(*e)).collect();
     let Some(engine) = engines.first().copied() else { return };
-    let site = Site::start(PAGES);
-    let browser = Arc::new(WebDriverBrowser::new(WebDriverConfig::for_engine(engine)));
+    let site = Site::fixed(PAGES);
+    let browser = browser(engine);
     let ghostlight = Ghostlight::new(browser.clone());
-    let never = Cancellation::never();
     scenario(engine, "end_to_end_click_through_core", async {
-        let opened = ghostlight
-            .invoke("browser_navigate", &json!({ "url": site.url("/click").as_str() }), &never)
-            .await
-            .expect("a known tool");
-        assert_eq!(opened.envelope.status, Status::Succeeded, "{:?}", opened.envelope);
-        let clicked = ghostlight
-            .invoke("browser_click", &json!({ "selector": { "name": "Increment" } }), &never)
-            .await
-            .expect("a known tool");
+        tools::ok(&ghostlight, "browser_navigate", json!({ "url": site.url("/click").as_str() })).await;
+        let clicked =
+            tools::invoke(&ghostlight, "browser_click", &json!({ "selector": { "name": "Increment" } }))
+                .await;
         if clicked.envelope.status == Status::Failed
             && clicked.envelope.facts.get("reason") == Some(&json!("unsupported"))
         {

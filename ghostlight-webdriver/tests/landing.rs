@@ -4,44 +4,24 @@
 //! ending in a newline, each [`RUNS`] times. An action that navigates nowhere answers without
 //! waiting: its median time is printed next to the navigating ones.
 
-mod harness;
 mod support;
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ghostlight_core::{Cancellation, Envelope, Ghostlight, Status};
-use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
+use ghostlight_core::{Ghostlight, Status};
+use ghostlight_webdriver::Engine;
 use serde_json::{Value, json};
-use support::{Site, selected};
+use support::engines::browser;
+use support::tools::call;
 
 /// Runs of each action.
 const RUNS: usize = 50;
 
-#[tokio::test]
-async fn chromium() {
-    if selected(Engine::Chromium) {
-        run(Engine::Chromium).await;
-    }
-}
-
-#[tokio::test]
-async fn firefox() {
-    if selected(Engine::Firefox) {
-        run(Engine::Firefox).await;
-    }
-}
-
-async fn call(g: &Ghostlight, tool: &str, arguments: Value) -> Envelope {
-    g.invoke(tool, &arguments, &Cancellation::never())
-        .await
-        .unwrap_or_else(|e| panic!("{tool}: {e}"))
-        .envelope
-}
+per_engine!(chromium, firefox => run);
 
 async fn run(engine: Engine) {
-    let site = Site::start();
-    let browser = Arc::new(WebDriverBrowser::new(WebDriverConfig::for_engine(engine)));
+    let site = support::sites::e2e::start();
+    let browser = browser(engine);
     let g = Ghostlight::new(browser.clone());
     let form = site.url("/landing/form");
     let opened = call(&g, "browser_navigate", json!({"url": form.as_str()})).await;

@@ -9,8 +9,7 @@
 //! (no TLS crate is a dependency); without the `openssl` command that scenario says so and
 //! passes.
 
-mod common;
-mod harness;
+mod support;
 
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::net::TcpListener;
@@ -19,38 +18,29 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::{Site, processes_with, scenario, selected};
+use ghostlight_core::Ghostlight;
 use ghostlight_core::port::{
-    BrowserPort, Gate, InlineFile, LaunchCause, NavigateInput, NetworkError, UploadDestination, UploadFiles,
-    UploadInput,
+    BrowserPort, Gate, InlineFile, LaunchCause, NetworkError, UploadDestination, UploadFiles, UploadInput,
 };
-use ghostlight_core::{Cancellation, Ghostlight, Status};
 use ghostlight_webdriver::{
     Diagnostics, DriverSource, Engine, PROFILE_LOCK_FILE, Proxy, Viewport, WebDriverBrowser, WebDriverConfig,
 };
 use serde_json::json;
+use support::engines::scenario;
+use support::port::go;
+use support::processes::processes_with;
+use support::server::Site;
+use support::tools;
 use url::Url;
 
 const TIMEOUT: Duration = Duration::from_secs(15);
 /// How long a navigation that must not succeed may take.
 const SHORT: Duration = Duration::from_secs(5);
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn chromium() {
-    if selected(Engine::Chromium) {
-        run(Engine::Chromium).await;
-    }
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn firefox() {
-    if selected(Engine::Firefox) {
-        run(Engine::Firefox).await;
-    }
-}
+per_engine!(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] chromium, firefox => run);
 
 async fn run(engine: Engine) {
-    let site = Site::serve(|path, _| page(path));
+    let site = Site::html(|path, _| page(path));
     scenario(engine, "profile_kept_across_runs_and_locked", profile(engine, &site)).await;
     scenario(engine, "browser_and_driver_paths_are_used", paths(engine, &site)).await;
     scenario(engine, "proxy_sees_requests_bypass_goes_direct", proxy(engine)).await;
@@ -92,10 +82,6 @@ fn page(path: &str) -> (u16, String) {
         "/missing.png" | "/favicon.ico" => (404, String::new()),
         _ => (200, html("Plain", "<p>plain</p>")),
     }
-}
-
-fn go(url: Url) -> NavigateInput {
-    NavigateInput { url, discard_beforeunload: false }
 }
 
 /// A browser whose profile is `profile`.
@@ -428,20 +414,15 @@ async fn viewport_args_diagnostics(engine: Engine, site: &Site) {
     };
     let browser = Arc::new(WebDriverBrowser::new(config));
     let ghostlight = Ghostlight::new(browser.clone());
-    let never = Cancellation::never();
-    let opened = ghostlight
-        .invoke("browser_navigate", &json!({"url": site.url("/load-problems").as_str()}), &never)
-        .await
-        .expect("a catalog tool");
-    assert_eq!(opened.envelope.status, Status::Succeeded, "{:?}", opened.envelope);
+    tools::ok(&ghostlight, "browser_navigate", json!({"url": site.url("/load-problems").as_str()})).await;
     let started = Instant::now();
-    let first = ghostlight.invoke("browser_diagnose", &json!({}), &never).await.expect("a catalog tool");
-    let facts = &first.envelope.facts;
+    let first = tools::call(&ghostlight, "browser_diagnose", json!({})).await;
+    let facts = &first.facts;
     eprintln!(
         "[{}] first browser_diagnose ({} ms): {}",
         engine.as_str(),
         started.elapsed().as_millis(),
-        first.envelope.summary
+        first.summary
     );
     assert_eq!(facts["tracking_started"], json!(false), "{facts:#?}");
     let entries = facts["entries"].as_array().cloned().unwrap_or_default();

@@ -1,37 +1,27 @@
 //! Losing, restarting and stopping the browser: a killed browser answers `BrowserGone` and
 //! the next call starts a fresh session, and no process outlives `shutdown()` or a drop.
 
-mod common;
-mod harness;
+mod support;
 
 use std::time::Duration;
 
-use common::{Site, browser_main, eventually, processes_in_group, processes_with, scenario, selected};
-use ghostlight_core::port::{BrowserPort, NavigateInput, PortErrorKind};
+use ghostlight_core::port::{BrowserPort, PortErrorKind};
 use ghostlight_webdriver::{Engine, ProcessInfo, WebDriverBrowser, WebDriverConfig};
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
+use support::engines::scenario;
+use support::port::go;
+use support::processes::{browser_main, eventually, processes_in_group, processes_with};
+use support::server::Site;
 
 const TIMEOUT: Duration = Duration::from_secs(15);
 /// How long killed processes may take to disappear.
 const EXIT_GRACE: Duration = Duration::from_secs(10);
 
-#[tokio::test]
-async fn chromium() {
-    if selected(Engine::Chromium) {
-        run(Engine::Chromium).await;
-    }
-}
-
-#[tokio::test]
-async fn firefox() {
-    if selected(Engine::Firefox) {
-        run(Engine::Firefox).await;
-    }
-}
+per_engine!(chromium, firefox => run);
 
 async fn run(engine: Engine) {
-    let site = Site::start();
+    let site = support::sites::plain::start();
     scenario(
         engine,
         "killed_browser_is_gone_then_restarts_and_shutdown_leaves_nothing",
@@ -41,13 +31,9 @@ async fn run(engine: Engine) {
     scenario(engine, "drop_leaves_no_orphans", drop_leaves_no_orphans(engine, &site)).await;
 }
 
-fn go(site: &Site, path: &str) -> NavigateInput {
-    NavigateInput { url: site.url(path), discard_beforeunload: false }
-}
-
 async fn killed_browser(engine: Engine, site: &Site) {
     let browser = WebDriverBrowser::new(WebDriverConfig::for_engine(engine));
-    let tab = browser.open_tab(&go(site, "/one"), TIMEOUT).await.expect("open").tab;
+    let tab = browser.open_tab(&go(site.url("/one")), TIMEOUT).await.expect("open").tab;
     let first = browser.testing_process().await.expect("a launched browser");
     let main = browser_main(first.group_pid, &first.profile_dir).expect("the browser's main process");
     let pid = i32::try_from(main).expect("a pid");
@@ -66,7 +52,7 @@ async fn killed_browser(engine: Engine, site: &Site) {
     let tabs = browser.tabs().await.expect("a fresh session");
     assert!(!tabs.is_empty());
     assert_eq!(browser.page(&tab).await.expect_err("an old tab").kind(), PortErrorKind::TabGone);
-    let reopened = browser.open_tab(&go(site, "/two"), TIMEOUT).await.expect("open again");
+    let reopened = browser.open_tab(&go(site.url("/two")), TIMEOUT).await.expect("open again");
     assert_eq!(reopened.page.title, "TWO");
     let second = browser.testing_process().await.expect("a second browser");
     assert_ne!(second.profile_dir, first.profile_dir);
@@ -78,7 +64,7 @@ async fn killed_browser(engine: Engine, site: &Site) {
 
 async fn drop_leaves_no_orphans(engine: Engine, site: &Site) {
     let browser = WebDriverBrowser::new(WebDriverConfig::for_engine(engine));
-    browser.open_tab(&go(site, "/dropped"), TIMEOUT).await.expect("open");
+    browser.open_tab(&go(site.url("/dropped")), TIMEOUT).await.expect("open");
     let info = browser.testing_process().await.expect("a launched browser");
     assert!(!processes_with(&info.profile_dir).is_empty(), "the browser runs with its profile");
     drop(browser);

@@ -2,60 +2,37 @@
 //! `read_text`, `focused_element`, `element_present`, `text_present`, one browser per
 //! engine shared by the scenarios; plus one end-to-end run through core's executor.
 
-mod harness;
-mod perception_support;
+mod support;
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use ghostlight_core::Ghostlight;
 use ghostlight_core::port::CredentialClass;
 use ghostlight_core::port::{
-    BrowserPort, ElementRef, ElementState, Gate, NavigateInput, PerceiveInput, PerceiveScope,
-    PerceivedElement, Perception, ReadInput, TabRef, TextMode,
+    BrowserPort, ElementRef, ElementState, Gate, PerceiveInput, PerceiveScope, PerceivedElement, Perception,
+    ReadInput, TabRef, TextMode,
 };
-use ghostlight_core::{Cancellation, Ghostlight, Status};
-use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
-use perception_support::pages::MANY_CONTROLS;
-use perception_support::{Site, scenario, selected};
+use ghostlight_webdriver::{Engine, WebDriverBrowser};
 use serde_json::{Value, json};
+use support::engines::{browser, scenario};
+use support::port::{eval, go, open};
+use support::server::Site;
+use support::sites::perception::{self, MANY_CONTROLS};
+use support::tools;
 
 const TIMEOUT: Duration = Duration::from_secs(20);
 const SECRET: &str = "SECRETVALUE42";
 /// How often each timed perception runs (the median is printed; nothing is asserted).
 const TIMING_RUNS: usize = 5;
 
-#[tokio::test]
-async fn chromium() {
-    if selected(Engine::Chromium) {
-        run(Engine::Chromium).await;
-    }
-}
+per_engine!(chromium, firefox => run);
 
-#[tokio::test]
-async fn firefox() {
-    if selected(Engine::Firefox) {
-        run(Engine::Firefox).await;
-    }
-}
-
-#[tokio::test]
-async fn chromium_end_to_end_through_core() {
-    if selected(Engine::Chromium) {
-        end_to_end(Engine::Chromium).await;
-    }
-}
-
-#[tokio::test]
-async fn firefox_end_to_end_through_core() {
-    if selected(Engine::Firefox) {
-        end_to_end(Engine::Firefox).await;
-    }
-}
+per_engine!(chromium_end_to_end_through_core, firefox_end_to_end_through_core => end_to_end);
 
 async fn run(engine: Engine) {
-    let site = Site::start();
-    let browser = WebDriverBrowser::new(WebDriverConfig::for_engine(engine));
-    let (b, site) = (&browser, &site);
+    let site = perception::start();
+    let browser = browser(engine);
+    let (b, site) = (&*browser, &site);
     scenario(engine, "roles_and_names", roles_and_names(b, site)).await;
     scenario(engine, "editable_values_are_never_names", values_never_named(b, site)).await;
     scenario(engine, "states", states(b, site)).await;
@@ -93,17 +70,8 @@ fn rows(envelope: &ghostlight_core::Envelope, key: &str) -> Vec<serde_json::Valu
 
 // ---- helpers --------------------------------------------------------------------------------
 
-async fn open(b: &WebDriverBrowser, site: &Site, path: &str) -> TabRef {
-    let input = NavigateInput { url: site.url(path), discard_beforeunload: false };
-    b.open_tab(&input, TIMEOUT).await.expect("open_tab").tab
-}
-
 async fn perceive(b: &WebDriverBrowser, tab: &TabRef, scope: PerceiveScope, max_items: usize) -> Perception {
     b.perceive(tab, &PerceiveInput { scope, max_items }, &Gate::open()).await.expect("perceive")
-}
-
-async fn run_script(b: &WebDriverBrowser, tab: &TabRef, script: &str) {
-    b.execute(tab, script, TIMEOUT).await.expect("execute");
 }
 
 fn names(elements: &[PerceivedElement]) -> Vec<&str> {
@@ -198,7 +166,7 @@ async fn values_never_named(b: &WebDriverBrowser, site: &Site) {
          document.getElementById('same').contentDocument.getElementById('ff').value = '{SECRET}'; \
          document.getElementById('host').shadowRoot.getElementById('sb').setAttribute('data-x', '{SECRET}'); 1"
     );
-    run_script(b, &tab, &script).await;
+    eval(b, &tab, &script).await;
     let p = perceive(b, &tab, PerceiveScope::All, 500).await;
     assert!(p.elements.len() > 30, "the page was perceived: {:?}", names(&p.elements));
     for element in &p.elements {
@@ -215,7 +183,7 @@ async fn values_never_named(b: &WebDriverBrowser, site: &Site) {
 
 async fn states(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/controls").await;
-    run_script(b, &tab, "document.getElementById('save').focus(); 1").await;
+    eval(b, &tab, "document.getElementById('save').focus(); 1").await;
     let p = perceive(b, &tab, PerceiveScope::Controls, 200).await;
     let e = &p.elements;
     for (name, state) in [
@@ -520,23 +488,22 @@ async fn focused(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/controls").await;
     assert_eq!(b.focused_element(&tab).await.expect("nothing focused"), None);
 
-    run_script(b, &tab, "document.getElementById('email').focus(); 1").await;
+    eval(b, &tab, "document.getElementById('email').focus(); 1").await;
     let focused = b.focused_element(&tab).await.expect("focused").expect("an element has focus");
     assert!(focused.frames.is_empty(), "in the page's own document");
     let email = focused.element;
     assert_eq!((email.role.as_str(), email.name.as_deref()), ("textbox", Some("Email address")));
     assert!(email.states.contains(&ElementState::Focused) && email.control);
 
-    run_script(b, &tab, "document.querySelector('input[type=password]').focus(); 1").await;
+    eval(b, &tab, "document.querySelector('input[type=password]').focus(); 1").await;
     let password = b.focused_element(&tab).await.expect("focused").expect("password focused").element;
     assert_eq!(password.credential, Some(CredentialClass::Password));
 
-    run_script(b, &tab, "document.getElementById('host').shadowRoot.getElementById('sb').focus(); 1").await;
+    eval(b, &tab, "document.getElementById('host').shadowRoot.getElementById('sb').focus(); 1").await;
     let shadow = b.focused_element(&tab).await.expect("focused").expect("shadow focused").element;
     assert_eq!(shadow.name.as_deref(), Some("Shadow button"));
 
-    run_script(b, &tab, "document.getElementById('same').contentDocument.getElementById('fb').focus(); 1")
-        .await;
+    eval(b, &tab, "document.getElementById('same').contentDocument.getElementById('fb').focus(); 1").await;
     let focused = b.focused_element(&tab).await.expect("focused").expect("frame focused");
     assert_eq!(focused.frames.len(), 1, "one frame deep: {:?}", focused.frames);
     assert_eq!(focused.frames[0].host_str(), site.url("/").host_str(), "a same-origin frame");
@@ -544,7 +511,7 @@ async fn focused(b: &WebDriverBrowser, site: &Site) {
     assert_eq!((in_frame.role.as_str(), in_frame.name.as_deref()), ("button", Some("Frame button")));
     assert!(b.element_present(&tab, &in_frame.element).await.expect("its ref switches frames"));
 
-    run_script(b, &tab, "document.getElementById('same').contentDocument.activeElement.blur(); document.activeElement.blur(); 1").await;
+    eval(b, &tab, "document.getElementById('same').contentDocument.activeElement.blur(); document.activeElement.blur(); 1").await;
     assert_eq!(b.focused_element(&tab).await.expect("blurred"), None);
 
     // Focus inside a cross-origin frame is still described (the credential preflight needs
@@ -567,17 +534,16 @@ async fn element_present(b: &WebDriverBrowser, site: &Site) {
     let frame_button = named(&p.elements, "Frame button").element.clone();
     assert!(b.element_present(&tab, &save).await.expect("present"));
 
-    run_script(b, &tab, "document.getElementById('save').style.display = 'none'; 1").await;
+    eval(b, &tab, "document.getElementById('save').style.display = 'none'; 1").await;
     assert!(!b.element_present(&tab, &save).await.expect("hidden"), "a hidden element is not present");
-    run_script(b, &tab, "document.getElementById('save').remove(); 1").await;
+    eval(b, &tab, "document.getElementById('save').remove(); 1").await;
     assert!(!b.element_present(&tab, &save).await.expect("detached"), "a detached element is not present");
 
-    run_script(b, &tab, "document.getElementById('same').remove(); 1").await;
+    eval(b, &tab, "document.getElementById('same').remove(); 1").await;
     assert!(!b.element_present(&tab, &frame_button).await.expect("frame gone"), "its frame is gone");
     assert!(b.element_present(&tab, &last).await.expect("still there"));
 
-    let input = NavigateInput { url: site.url("/find"), discard_beforeunload: false };
-    b.navigate(&tab, &input, TIMEOUT).await.expect("navigate");
+    b.navigate(&tab, &go(site.url("/find")), TIMEOUT).await.expect("navigate");
     assert!(!b.element_present(&tab, &last).await.expect("document gone"), "a stale ref is not present");
 
     let other = open(b, site, "/find").await;
@@ -704,19 +670,10 @@ async fn shown_table(b: &WebDriverBrowser, site: &Site) {
 // ---- end to end through core ----------------------------------------------------------------
 
 async fn end_to_end(engine: Engine) {
-    let site = Site::start();
-    let browser = Arc::new(WebDriverBrowser::new(WebDriverConfig::for_engine(engine)));
+    let site = perception::start();
+    let browser = browser(engine);
     let ghostlight = Ghostlight::new(browser.clone());
-    let cancel = Cancellation::never();
-    let g = &ghostlight;
-    let call = |tool: &'static str, args: Value| {
-        let cancel = &cancel;
-        async move {
-            let result = g.invoke(tool, &args, cancel).await.expect("a catalog tool");
-            assert_eq!(result.envelope.status, Status::Succeeded, "{tool}: {:#?}", result.envelope);
-            result.envelope
-        }
-    };
+    let call = |tool: &'static str, args: Value| tools::ok(&ghostlight, tool, args);
     scenario(engine, "end_to_end_navigate_inspect_find_read", async {
         let navigated = call("browser_navigate", json!({ "url": site.url("/e2e").as_str() })).await;
         let tab = navigated.facts["tab"].as_str().expect("a tab fact").to_owned();

@@ -1,40 +1,30 @@
 //! The implemented `BrowserPort` operations against real headless browsers: one browser per
 //! engine, shared by the scenarios below (each scenario opens its own tabs).
 
-mod common;
-mod harness;
+mod support;
 
 use std::time::Duration;
 
-use common::{Site, scenario, selected};
 use ghostlight_core::Readiness;
 use ghostlight_core::port::{
     BrowserPort, DialogKind, DialogResolution, FileStat, HistoryMove, NavigateInput, NetworkError,
     PortEffect, PortErrorKind, TabRef,
 };
-use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
+use ghostlight_webdriver::{Engine, WebDriverBrowser};
 use serde_json::json;
+use support::engines::{browser, scenario};
+use support::port::{go, open};
+use support::server::Site;
+use support::sites::plain;
 
 const TIMEOUT: Duration = Duration::from_secs(15);
 
-#[tokio::test]
-async fn chromium() {
-    if selected(Engine::Chromium) {
-        run(Engine::Chromium).await;
-    }
-}
-
-#[tokio::test]
-async fn firefox() {
-    if selected(Engine::Firefox) {
-        run(Engine::Firefox).await;
-    }
-}
+per_engine!(chromium, firefox => run);
 
 async fn run(engine: Engine) {
-    let site = Site::start();
-    let browser = WebDriverBrowser::new(WebDriverConfig::for_engine(engine));
-    let b = &browser;
+    let site = plain::start();
+    let browser = browser(engine);
+    let b = &*browser;
     let site = &site;
     scenario(engine, "open_tab_page_and_document_identity", open_tab_page_and_document_identity(b, site))
         .await;
@@ -48,14 +38,6 @@ async fn run(engine: Engine) {
     scenario(engine, "pages_that_do_not_load", pages_that_do_not_load(b, site)).await;
     scenario(engine, "stat_files", stat_files(b)).await;
     browser.shutdown().await;
-}
-
-fn go(url: url::Url) -> NavigateInput {
-    NavigateInput { url, discard_beforeunload: false }
-}
-
-async fn open(b: &WebDriverBrowser, site: &Site, path: &str) -> TabRef {
-    b.open_tab(&go(site.url(path)), TIMEOUT).await.expect("open_tab").tab
 }
 
 async fn open_tab_page_and_document_identity(b: &WebDriverBrowser, site: &Site) {
@@ -360,7 +342,7 @@ async fn slow_page(b: &WebDriverBrowser, site: &Site) {
         .expect_err("too slow");
     assert_eq!(cut.kind(), PortErrorKind::Timeout);
     assert_eq!(cut.effect(), PortEffect::Unknown);
-    b.sleep(common::SLOW_PAGE_DELAY).await;
+    b.sleep(plain::SLOW_PAGE_DELAY).await;
     b.close_tab(&tab).await.expect("close");
 }
 

@@ -1,20 +1,22 @@
 //! `record` (frames in memory, GIF encoded in memory) against real headless browsers, plus
 //! `browser_record` end to end through core.
 
-mod evidence_site;
-mod harness;
+mod support;
 
-use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
-use evidence_site::{Site, closed_port, scenario, selected};
 use ghostlight_core::port::{
-    BrowserPort, Gate, NavigateInput, PortErrorKind, RecordCommand, RecordDelivery, RecordReport,
-    RecordingRef, RecordingState, TabRef,
+    BrowserPort, Gate, PortErrorKind, RecordCommand, RecordDelivery, RecordReport, RecordingRef,
+    RecordingState,
 };
-use ghostlight_core::{Cancellation, Ghostlight, Status};
+use ghostlight_core::{Ghostlight, Status};
 use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
 use serde_json::json;
+use support::engines::{browser, scenario};
+use support::port::open;
+use support::server::Site;
+use support::sites::evidence;
+use support::tools;
 
 const TIMEOUT: Duration = Duration::from_secs(15);
 /// The adapter's frame width bound (`ops::recording::MAX_FRAME_WIDTH`).
@@ -24,75 +26,29 @@ const CAPTURE_LIMIT_MS: u64 = 60_000;
 /// The adapter's retention (`ops::recording::RETENTION`).
 const RETENTION_MS: u64 = 600_000;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn chromium() {
-    if selected(Engine::Chromium) {
-        run(Engine::Chromium).await;
-    }
-}
+per_engine!(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] chromium, firefox => run);
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn firefox() {
-    if selected(Engine::Firefox) {
-        run(Engine::Firefox).await;
-    }
-}
+per_engine!(
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    chromium_through_core, firefox_through_core =>
+    |engine| scenario(engine, "browser_record_end_to_end", through_core(engine))
+);
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn chromium_through_core() {
-    if selected(Engine::Chromium) {
-        scenario(Engine::Chromium, "browser_record_end_to_end", through_core(Engine::Chromium)).await;
-    }
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn firefox_through_core() {
-    if selected(Engine::Firefox) {
-        scenario(Engine::Firefox, "browser_record_end_to_end", through_core(Engine::Firefox)).await;
-    }
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn chromium_tasks_end_with_the_browser() {
-    if selected(Engine::Chromium) {
-        scenario(
-            Engine::Chromium,
-            "no_task_outlives_the_browser",
-            no_task_outlives_the_browser(Engine::Chromium),
-        )
-        .await;
-    }
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn firefox_tasks_end_with_the_browser() {
-    if selected(Engine::Firefox) {
-        scenario(
-            Engine::Firefox,
-            "no_task_outlives_the_browser",
-            no_task_outlives_the_browser(Engine::Firefox),
-        )
-        .await;
-    }
-}
+per_engine!(
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    chromium_tasks_end_with_the_browser, firefox_tasks_end_with_the_browser =>
+    |engine| scenario(engine, "no_task_outlives_the_browser", no_task_outlives_the_browser(engine))
+);
 
 async fn run(engine: Engine) {
-    let site = Site::start(closed_port());
-    let browser = WebDriverBrowser::new(WebDriverConfig::for_engine(engine));
-    let (b, site) = (&browser, &site);
+    let site = evidence::start();
+    let browser = browser(engine);
+    let (b, site) = (&*browser, &site);
     scenario(engine, "record_stop_save_discard", record_stop_save_discard(b, site)).await;
     scenario(engine, "save_attaches_to_a_file_input", save_attaches(b, site)).await;
     scenario(engine, "save_downloads_in_the_browser", save_downloads(b, site)).await;
     scenario(engine, "closing_the_tab_stops_capture", closing_the_tab_stops_capture(b, site)).await;
     browser.shutdown().await;
-}
-
-fn go(url: url::Url) -> NavigateInput {
-    NavigateInput { url, discard_beforeunload: false }
-}
-
-async fn open(b: &WebDriverBrowser, site: &Site, path: &str) -> TabRef {
-    b.open_tab(&go(site.url(path)), TIMEOUT).await.expect("open_tab").tab
 }
 
 async fn record(b: &WebDriverBrowser, command: RecordCommand) -> RecordReport {
@@ -270,7 +226,7 @@ async fn closing_the_tab_stops_capture(b: &WebDriverBrowser, site: &Site) {
 async fn no_task_outlives_the_browser(engine: Engine) {
     let metrics = tokio::runtime::Handle::current().metrics();
     let baseline = metrics.num_alive_tasks();
-    let site = Site::start(closed_port());
+    let site = evidence::start();
     let browser = WebDriverBrowser::new(WebDriverConfig::for_engine(engine));
     let tab = open(&browser, &site, "/anim").await;
     let q = ghostlight_core::port::DiagnosticsQuery {
@@ -324,43 +280,27 @@ async fn frames_taken(b: &WebDriverBrowser, id: &RecordingRef, count: u32) -> Re
 
 /// Ghostlight over the WebDriver adapter: start a recording, save it to the client.
 async fn through_core(engine: Engine) {
-    let site = Site::start(closed_port());
-    let browser = Arc::new(WebDriverBrowser::new(WebDriverConfig::for_engine(engine)));
+    let site = evidence::start();
+    let browser = browser(engine);
     let ghostlight = Ghostlight::new(browser.clone());
-    let never = Cancellation::never();
-    let opened = ghostlight
-        .invoke("browser_navigate", &json!({"url": site.url("/anim").as_str()}), &never)
-        .await
-        .expect("a catalog tool");
-    assert_eq!(opened.envelope.status, Status::Succeeded, "{:?}", opened.envelope);
+    tools::ok(&ghostlight, "browser_navigate", json!({"url": site.url("/anim").as_str()})).await;
 
-    let started = ghostlight
-        .invoke("browser_record", &json!({"action": "start"}), &never)
-        .await
-        .expect("a catalog tool");
-    assert_eq!(started.envelope.status, Status::Succeeded, "{:?}", started.envelope);
-    assert_eq!(started.envelope.facts["state"], json!("recording"));
-    assert!(started.envelope.facts["capture_deadline_ms"].as_u64().is_some_and(|ms| ms > 0));
+    let started = tools::ok(&ghostlight, "browser_record", json!({"action": "start"})).await;
+    assert_eq!(started.facts["state"], json!("recording"));
+    assert!(started.facts["capture_deadline_ms"].as_u64().is_some_and(|ms| ms > 0));
     tokio::time::sleep(Duration::from_millis(1_200)).await;
     // On a loaded machine, wait until two frames were taken.
     let deadline = Instant::now() + Duration::from_secs(15);
     loop {
-        let status = ghostlight
-            .invoke("browser_record", &json!({"action": "status"}), &never)
-            .await
-            .expect("a catalog tool");
-        assert_eq!(status.envelope.status, Status::Succeeded, "{:?}", status.envelope);
-        let taken = status.envelope.facts["captured_frames"].as_u64().unwrap_or(0);
+        let status = tools::ok(&ghostlight, "browser_record", json!({"action": "status"})).await;
+        let taken = status.facts["captured_frames"].as_u64().unwrap_or(0);
         if taken >= 2 || Instant::now() >= deadline {
             break;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 
-    let saved = ghostlight
-        .invoke("browser_record", &json!({"action": "save"}), &never)
-        .await
-        .expect("a catalog tool");
+    let saved = tools::invoke(&ghostlight, "browser_record", &json!({"action": "save"})).await;
     assert_eq!(saved.envelope.status, Status::Succeeded, "{:?}", saved.envelope);
     let facts = &saved.envelope.facts;
     assert_eq!(facts["state"], json!("stopped"));
@@ -374,10 +314,6 @@ async fn through_core(engine: Engine) {
     assert_eq!(facts["bytes"].as_u64(), Some(u64::try_from(attachment.bytes.len()).expect("small")));
     assert!(saved.envelope.summary.starts_with("Saved a "), "{}", saved.envelope.summary);
 
-    let discarded = ghostlight
-        .invoke("browser_record", &json!({"action": "discard"}), &never)
-        .await
-        .expect("a catalog tool");
-    assert_eq!(discarded.envelope.status, Status::Succeeded, "{:?}", discarded.envelope);
+    tools::ok(&ghostlight, "browser_record", json!({"action": "discard"})).await;
     browser.shutdown().await;
 }

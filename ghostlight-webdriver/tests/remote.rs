@@ -3,19 +3,20 @@
 //! adapter), with extra capabilities passed through. Navigate, inspect and click through
 //! core; the page counts the click.
 
-mod harness;
 mod support;
 
 use std::io::{Read, Write};
-use std::net::{Ipv4Addr, TcpListener, TcpStream};
+use std::net::{Ipv4Addr, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ghostlight_core::{Cancellation, Envelope, Ghostlight, Status};
+use ghostlight_core::{Ghostlight, Status};
 use ghostlight_webdriver::{DriverSource, Engine, WebDriverBrowser, WebDriverConfig};
 use serde_json::{Map, Value, json};
-use support::{Site, scenario, selected};
+use support::dead_ends::closed_port;
+use support::engines::{scenario, selected};
+use support::tools::call;
 use url::Url;
 
 /// How long the driver may take to answer `GET /status` with `ready: true`.
@@ -29,10 +30,7 @@ struct Driver {
 
 impl Driver {
     fn start() -> Driver {
-        let port = {
-            let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).expect("a free port");
-            listener.local_addr().expect("an address").port()
-        };
+        let port = closed_port();
         let child = Command::new(Engine::Chromium.driver_name())
             .arg(format!("--port={port}"))
             .stdin(Stdio::null())
@@ -81,24 +79,20 @@ fn config(driver: &Driver, extra: Value) -> WebDriverConfig {
     }
 }
 
-async fn invoke(g: &Ghostlight, tool: &str, arguments: Value) -> Envelope {
-    g.invoke(tool, &arguments, &Cancellation::never()).await.expect("a catalog tool").envelope
-}
-
 #[tokio::test]
 async fn chromedriver_at_a_url() {
     if !selected(Engine::Chromium) {
         return;
     }
-    let site = Site::start();
+    let site = support::sites::e2e::start();
     let driver = Driver::start();
     scenario(Engine::Chromium, "connect_navigate_inspect_click", async {
         let extra = json!({ "goog:loggingPrefs": { "browser": "ALL" } });
         let browser = Arc::new(WebDriverBrowser::new(config(&driver, extra)));
         let g = Ghostlight::new(browser.clone());
-        let opened = invoke(&g, "browser_navigate", json!({ "url": site.url("/counter").as_str() })).await;
+        let opened = call(&g, "browser_navigate", json!({ "url": site.url("/counter").as_str() })).await;
         assert_eq!(opened.status, Status::Succeeded, "{}", opened.summary);
-        let inspected = invoke(&g, "browser_inspect", json!({})).await;
+        let inspected = call(&g, "browser_inspect", json!({})).await;
         let items = inspected.facts["items"].as_array().expect("items");
         let increment = items
             .iter()
@@ -106,7 +100,7 @@ async fn chromedriver_at_a_url() {
             .and_then(|row| row[0].as_str())
             .expect("the Increment button")
             .to_owned();
-        let clicked = invoke(&g, "browser_click", json!({ "target": increment })).await;
+        let clicked = call(&g, "browser_click", json!({ "target": increment })).await;
         assert_eq!(clicked.status, Status::Succeeded, "{}", clicked.summary);
         let port = browser.clone() as Arc<dyn ghostlight_core::BrowserPort>;
         let tabs = port.tabs().await.expect("tabs");
@@ -116,11 +110,10 @@ async fn chromedriver_at_a_url() {
 
         // Known gap: inline uploads are staged in a local profile, which a driver elsewhere
         // does not have (a Grid node would need its file endpoint).
-        invoke(&g, "browser_navigate", json!({ "url": site.url("/upload").as_str() })).await;
+        call(&g, "browser_navigate", json!({ "url": site.url("/upload").as_str() })).await;
         let file = json!([{ "name": "a.txt", "data_base64": "YQ==" }]);
         let upload =
-            invoke(&g, "browser_upload", json!({ "selector": { "name": "Attachments" }, "files": file }))
-                .await;
+            call(&g, "browser_upload", json!({ "selector": { "name": "Attachments" }, "files": file })).await;
         assert_eq!(
             (upload.status, &upload.facts["reason"]),
             (Status::Failed, &json!("unsupported")),
@@ -148,7 +141,7 @@ async fn chromedriver_at_a_url() {
         let bad = json!({ "goog:loggingPrefs": "not an object" });
         let browser = Arc::new(WebDriverBrowser::new(config(&driver, bad)));
         let g = Ghostlight::new(browser.clone());
-        let refused = invoke(&g, "browser_navigate", json!({ "url": site.url("/counter").as_str() })).await;
+        let refused = call(&g, "browser_navigate", json!({ "url": site.url("/counter").as_str() })).await;
         assert_eq!(refused.status, Status::AttentionRequired, "{}", refused.summary);
         assert_eq!(refused.facts["reason"], json!("browser_not_started"), "{}", refused.summary);
         assert_eq!(refused.facts["cause"], json!("session_refused"), "{}", refused.summary);

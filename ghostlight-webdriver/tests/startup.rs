@@ -2,8 +2,7 @@
 //! started; a browser that cannot start says why. A test binary of its own, so that no other
 //! test's browser runs while child processes are counted.
 
-mod common;
-mod harness;
+mod support;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,12 +11,13 @@ use ghostlight_core::port::{BrowserPort, NavigateInput, PortErrorKind, StartupRe
 use ghostlight_core::{Cancellation, Effect, Ghostlight, Status};
 use ghostlight_webdriver::{DriverSource, Engine, Startup, WebDriverBrowser, WebDriverConfig};
 use serde_json::json;
+use support::processes::own_children;
 
 const TIMEOUT: Duration = Duration::from_secs(5);
 
 #[tokio::test]
 async fn manual_startup_refuses_without_starting_anything() {
-    let children_before = common::own_children();
+    let children_before = own_children();
     for engine in [Engine::Chromium, Engine::Firefox] {
         let config = WebDriverConfig { startup: Startup::Manual, ..WebDriverConfig::for_engine(engine) };
         let browser = WebDriverBrowser::new(config);
@@ -35,14 +35,14 @@ async fn manual_startup_refuses_without_starting_anything() {
         );
         assert_eq!(browser.testing_process().await, None);
     }
-    assert_eq!(common::own_children(), children_before, "no process was started");
+    assert_eq!(own_children(), children_before, "no process was started");
 }
 
 /// A browser that cannot start says why (a closed cause) and what the user can do, on every
 /// call, with nothing left running. Each case is a real driver (or none) failing for real.
 #[tokio::test]
 async fn a_browser_that_cannot_start_says_why() {
-    let children_before = common::own_children();
+    let children_before = own_children();
     let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("a loopback port");
     let closed_url: url::Url =
         format!("http://{}/", closed.local_addr().expect("an address")).parse().expect("a URL");
@@ -95,5 +95,5 @@ async fn a_browser_that_cannot_start_says_why() {
             }
         }
     }
-    assert_eq!(common::own_children(), children_before, "every failed start cleaned up after itself");
+    assert_eq!(own_children(), children_before, "every failed start cleaned up after itself");
 }

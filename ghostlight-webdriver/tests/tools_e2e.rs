@@ -3,14 +3,13 @@
 //!
 //! Every scenario checks what the page itself observed — read back with `browser_execute`
 //! (the authority here allows `execute`) or `browser_read` — not only the envelope. The
-//! fixture site (`support/pages.rs`) serves 127.0.0.1 and, for host governance, 127.0.0.2.
+//! fixture site (`support/sites/e2e.rs`) serves 127.0.0.1 and, for host governance, 127.0.0.2.
 //!
 //! Run one engine: `GHOSTLIGHT_TEST_ENGINES=chromium cargo test -p ghostlight-webdriver
 //! --all-features --test tools_e2e -- --nocapture`; some scenarios only:
 //! `GHOSTLIGHT_TEST_SCENARIOS=fill,dialog`. Each scenario prints its wall time, and each
 //! engine ends with a table of the envelope statuses every tool answered.
 
-mod harness;
 mod support;
 
 use std::collections::BTreeMap;
@@ -19,13 +18,14 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
-use ghostlight_core::port::NavigateInput;
-use ghostlight_core::{AuthorityLayers, Settings};
-use ghostlight_core::{Cancellation, Effect, Envelope, Ghostlight, Status, ToolName, ToolResult};
-use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
+use ghostlight_core::{Effect, Envelope, Ghostlight, Status, ToolName, ToolResult};
+use ghostlight_webdriver::{Engine, WebDriverBrowser};
 use serde_json::{Value, json};
-use support::pages::{ARTICLE_BOILERPLATE, ARTICLE_PARAGRAPHS};
-use support::{HOST_B, Site, scenario, selected};
+use support::engines::{browser, scenario};
+use support::port::{go, png_size};
+use support::server::{HOST_B, Site};
+use support::sites::e2e::{self, ARTICLE_BOILERPLATE, ARTICLE_PARAGRAPHS};
+use support::tools;
 
 /// How long `until` polls the page for an asynchronous effect.
 const SETTLE: Duration = Duration::from_secs(5);
@@ -35,24 +35,12 @@ const READ_TEXT_BLOCK_MAX: usize = 4_500;
 /// Calls slower than this are printed.
 const SLOW_CALL: Duration = Duration::from_millis(1_000);
 
-#[tokio::test]
-async fn chromium() {
-    if selected(Engine::Chromium) {
-        run(Engine::Chromium).await;
-    }
-}
-
-#[tokio::test]
-async fn firefox() {
-    if selected(Engine::Firefox) {
-        run(Engine::Firefox).await;
-    }
-}
+per_engine!(chromium, firefox => run);
 
 async fn run(engine: Engine) {
-    let site = Site::start();
+    let site = e2e::start();
     let uploads = tempfile::tempdir().expect("an uploads folder");
-    let browser = Arc::new(WebDriverBrowser::new(WebDriverConfig::for_engine(engine)));
+    let browser = browser(engine);
     let e = E2e::new(engine, browser.clone(), &site, uploads.path());
     let started = Instant::now();
     let mut times = Vec::new();
@@ -100,21 +88,20 @@ struct E2e<'s> {
     g: Ghostlight,
     site: &'s Site,
     uploads: PathBuf,
-    never: Cancellation,
     tally: Mutex<BTreeMap<&'static str, BTreeMap<String, u32>>>,
 }
 
 impl<'s> E2e<'s> {
     fn new(engine: Engine, browser: Arc<WebDriverBrowser>, site: &'s Site, uploads: &Path) -> Self {
         let uploads = uploads.canonicalize().expect("a canonical uploads folder");
-        let user: Settings = serde_json::from_value(json!({
-            "capabilities": {"allow": ["execute"]},
-            "uploads": {"roots": [uploads.to_string_lossy()]},
-        }))
-        .expect("a valid settings document");
-        let authority = AuthorityLayers { user: Some(user), organization: None }.compile();
-        let g = Ghostlight::builder(browser).authority(authority).build();
-        E2e { engine, g, site, uploads, never: Cancellation::never(), tally: Mutex::default() }
+        let g = tools::governed(
+            browser,
+            json!({
+                "capabilities": {"allow": ["execute"]},
+                "uploads": {"roots": [uploads.to_string_lossy()]},
+            }),
+        );
+        E2e { engine, g, site, uploads, tally: Mutex::default() }
     }
 
     fn chromium(&self) -> bool {
@@ -129,7 +116,7 @@ impl<'s> E2e<'s> {
     /// Invoke a tool in workspace `g` (tallied like [`E2e::call`]).
     async fn call_in(&self, g: &Ghostlight, tool: &'static str, arguments: Value) -> ToolResult {
         let started = Instant::now();
-        let result = g.invoke(tool, &arguments, &self.never).await.expect("a catalog tool");
+        let result = tools::invoke(g, tool, &arguments).await;
         let took = started.elapsed();
         let e = &result.envelope;
         let declaration = ToolName::parse(tool).expect("a catalog tool").declaration();
@@ -257,11 +244,6 @@ fn u64_fact(e: &Envelope, pointer: &str) -> u64 {
     facts.pointer(pointer).and_then(Value::as_u64).unwrap_or_else(|| panic!("no {pointer} in {facts}"))
 }
 
-fn png_size(bytes: &[u8]) -> (u32, u32) {
-    let image = image::load_from_memory_with_format(bytes, image::ImageFormat::Png).expect("a PNG");
-    (image.width(), image.height())
-}
-
 // ---- scenarios ---------------------------------------------------------------------------
 
 /// Start the browser (listing tabs needs a connected browser): no tab is controlled yet.
@@ -387,8 +369,8 @@ async fn navigate_and_tabs(e: &E2e<'_>) {
 async fn reuse(e: &E2e<'_>) {
     let url = e.site.url("/served/reuse");
     let port = e.g.port();
-    let input = NavigateInput { url: url.clone(), discard_beforeunload: false };
-    let unbound = port.open_tab(&input, Duration::from_secs(15)).await.expect("a tab nobody controls");
+    let unbound =
+        port.open_tab(&go(url.clone()), Duration::from_secs(15)).await.expect("a tab nobody controls");
     port.execute(&unbound.tab, "window.marker = 'from before'", Duration::from_secs(5))
         .await
         .expect("a marker");

@@ -8,6 +8,7 @@
 
 use std::sync::Arc;
 
+use ghostlight_cli::config::ConfigFile;
 use ghostlight_core::Effect;
 use ghostlight_core::fuzzing::HOST_PATTERN_CHARS;
 use ghostlight_core::fuzzing::{
@@ -16,7 +17,6 @@ use ghostlight_core::fuzzing::{
 use ghostlight_core::testing::{ScriptedBrowser, ScriptedElement, ScriptedPage};
 use ghostlight_core::{AuthorityLayers, HostPattern, Site};
 use ghostlight_core::{Cancellation, Ghostlight, Pointer, Restrictions, ToolName, decode_call};
-use ghostlight_mcp::config::ConfigFile;
 use serde_json::Value;
 use url::Url;
 
@@ -156,8 +156,7 @@ pub fn config(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else { return };
     match ConfigFile::parse(text) {
         Ok(file) => {
-            let settings = file.settings();
-            let authority = AuthorityLayers { user: Some(settings), organization: None }.compile();
+            let authority = AuthorityLayers { user: Some(file.settings), organization: None }.compile();
             // The compiled answer is usable: every host has a verdict, every line a capability.
             for url in ["https://example.com/", "http://127.0.0.1:8080/", "http://[::1]/"] {
                 if let Some(site) = Url::parse(url).ok().as_ref().and_then(Site::from_url) {

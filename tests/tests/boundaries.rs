@@ -35,8 +35,8 @@ fn core_has_no_runtime_mcp_or_webdriver_dependency() {
     assert!(tree.lines().any(|line| line.starts_with("serde_json ")), "unexpected tree:\n{tree}");
 }
 
-/// `ghostlight mcp` serves through `ghostlight-mcp`'s serving path, so the CLI reaches rmcp
-/// only through that crate, never directly.
+/// `ghostlight mcp` and `ghostlight-mcp` serve through `ghostlight-mcp`'s handler and
+/// transports, so the CLI reaches rmcp only through that crate, never directly.
 #[test]
 fn only_the_mcp_crate_depends_on_rmcp() {
     let tree = normal_dependencies("ghostlight-webdriver");
@@ -49,6 +49,24 @@ fn only_the_mcp_crate_depends_on_rmcp() {
     assert!(direct.lines().any(|line| line.starts_with("ghostlight-mcp ")), "unexpected tree:\n{direct}");
     let tree = normal_dependencies("ghostlight-mcp");
     assert!(tree.lines().any(|line| line.starts_with("rmcp ")), "unexpected tree:\n{tree}");
+}
+
+/// `ghostlight-mcp` is a library over any browser port: the application layer (command line,
+/// configuration files, logging setup, the WebDriver adapter) is the CLI's, never its.
+#[test]
+fn the_mcp_crate_is_a_library_without_the_application_layer() {
+    for features in [&[][..], &["--all-features"][..]] {
+        let tree = tree("ghostlight-mcp", features);
+        for forbidden in ["clap ", "toml ", "tracing-subscriber ", "ghostlight-webdriver ", "fantoccini "] {
+            assert!(
+                !tree.lines().any(|line| line.starts_with(forbidden)),
+                "ghostlight-mcp {features:?} depends on {forbidden}:\n{tree}"
+            );
+        }
+    }
+    let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../ghostlight-mcp/Cargo.toml");
+    let manifest = std::fs::read_to_string(&manifest).expect("ghostlight-mcp's manifest");
+    assert!(!manifest.contains("[[bin]]"), "ghostlight-mcp declares a binary");
 }
 
 /// Every Rust file under `dir`, with its text.

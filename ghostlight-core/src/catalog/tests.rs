@@ -121,7 +121,7 @@ fn input_schemas_are_flat_closed_and_described() {
         if schema["examples"].as_array().map(Vec::len) != Some(1) {
             problems.push(format!("{tool}: examples must hold exactly one entry"));
         }
-        assert!(!declaration.title.is_empty() && !declaration.description.is_empty(), "{tool}");
+        assert!(!declaration.description.is_empty(), "{tool}");
     }
     assert!(problems.is_empty(), "schema problems:\n{}", problems.join("\n"));
 }
@@ -377,7 +377,7 @@ fn strict_schemas_make_optional_fields_nullable() {
     assert_eq!(required.len(), properties.as_object().map_or(0, Map::len));
     assert_eq!(
         properties["timeout_ms"],
-        json!({"type": ["integer", "null"], "minimum": 100, "maximum": 30000, "description": "Timeout (ms). Default: 8000."})
+        json!({"type": ["integer", "null"], "minimum": 100, "maximum": 30000, "description": "Timeout. Default: 8000."})
     );
     assert_eq!(
         properties["button"],
@@ -543,11 +543,12 @@ fn model_facing_bytes() -> usize {
 #[test]
 fn model_facing_catalog_does_not_grow_unnoticed() {
     // A regression guard, not the goal: issue 18 asked for 28,000 bytes and the leading peer
-    // spends 20,286 on 25 tools. This catalog measured 35,603 bytes when the guard was set
-    // (every bound and default advertised, the selector name's bound included; BENCHMARKS.md
-    // says why the 27,902-byte version was reverted). Lower the guard whenever it shrinks.
+    // spends 20,286 on 25 tools. This catalog measured 33,894 bytes when the guard was set
+    // (every bound, default, annotation hint, example and restriction advertised; no display
+    // titles; BENCHMARKS.md says why 28,000 is out of reach under the spec's declaration
+    // rules). Lower the guard whenever it shrinks.
     let bytes = model_facing_bytes();
-    assert!(bytes <= 35_650, "model-facing catalog grew to {bytes} bytes");
+    assert!(bytes <= 33_950, "model-facing catalog grew to {bytes} bytes");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,23 +10,23 @@ use crate::schema::{Field, FieldType};
 use crate::selector::Selector;
 
 /// Optional `tab` handle.
-pub(crate) const TAB: Field = Field::optional("tab", FieldType::Handle(HandleKind::Tab), "Tab handle.");
+pub(crate) const TAB: Field = Field::optional("tab", FieldType::Handle(HandleKind::Tab), "Handle.");
 
 /// Optional `timeout_ms`.
 pub(crate) const TIMEOUT_MS: Field =
-    Field::optional("timeout_ms", FieldType::Integer(limits::TIMEOUT_MS), "Timeout (ms).");
+    Field::optional("timeout_ms", FieldType::Integer(limits::TIMEOUT_MS), "Timeout.");
 
 /// Optional `target` handle.
 pub(crate) const TARGET: Field =
-    Field::optional("target", FieldType::Handle(HandleKind::Target), "Target handle from inspect/find.");
+    Field::optional("target", FieldType::Handle(HandleKind::Target), "Handle from inspect/find.");
 
 /// Optional `selector`, the sibling of `target`.
 pub(crate) const SELECTOR: Field =
-    Field::optional("selector", FieldType::Selector, "Control by name, instead of target.");
+    Field::optional("selector", FieldType::Selector, "By name, instead of target.");
 
 /// Optional `view` handle from a screenshot.
 pub(crate) const VIEW: Field =
-    Field::optional("view", FieldType::Handle(HandleKind::View), "View handle from a screenshot.");
+    Field::optional("view", FieldType::Handle(HandleKind::View), "Handle from a screenshot.");
 
 /// Image-pixel `x` in a view.
 pub(crate) const X: Field = Field::optional("x", FieldType::Integer(limits::COORDINATE), "Image x (px).");

@@ -8,7 +8,6 @@
 //! declarations, [`ToolName`] (with the catalog order), the `Request` enum and its
 //! dispatch, the `CATALOG` and the executor's dispatch.
 
-
 // An op's `Step<T>` is `Result<T, Outcome>`: its error side is the invocation's answer, built
 // once and returned straight up; boxing it would cost an allocation and buy nothing.
 #![allow(clippy::result_large_err)]

@@ -32,7 +32,7 @@ use serde_json::{Map, Value, json};
 use tokio::process::{Child, Command};
 
 use super::Timing;
-use super::support::Site;
+use super::support::server::Site;
 
 /// The driver the bare session runs on.
 const CHROMEDRIVER: &str = "chromedriver";

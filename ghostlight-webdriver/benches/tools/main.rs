@@ -19,8 +19,6 @@
 
 #![allow(missing_docs)]
 
-#[path = "../../tests/harness/mod.rs"]
-mod harness;
 #[path = "../../tests/support/mod.rs"]
 mod support;
 
@@ -30,11 +28,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ghostlight_core::port::TabRef;
-use ghostlight_core::{AuthorityLayers, Settings};
 use ghostlight_core::{BrowserPort, Cancellation, Envelope, Ghostlight, Status};
-use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
+use ghostlight_webdriver::Engine;
 use serde_json::{Value, json};
-use support::Site;
+use support::engines::browser;
+use support::server::Site;
+use support::sites::e2e;
+use support::tools;
 
 /// Repetitions per tool unless `GHOSTLIGHT_BENCH_REPS` says otherwise.
 const DEFAULT_REPS: usize = 15;
@@ -90,7 +90,7 @@ struct Bench {
 
 impl Bench {
     async fn invoke(&self, tool: &str, arguments: &Value) -> Envelope {
-        self.g.invoke(tool, arguments, &Cancellation::never()).await.expect("a catalog tool").envelope
+        tools::invoke(&self.g, tool, arguments).await.envelope
     }
 
     /// Invoke a setup call that must succeed.
@@ -208,16 +208,16 @@ fn main() {
 
 async fn run(reps: usize) {
     let started = Instant::now();
-    let site = Site::start();
+    let site = e2e::start();
     let uploads = tempfile::tempdir().expect("an uploads folder");
-    let browser = Arc::new(WebDriverBrowser::new(WebDriverConfig::for_engine(Engine::Chromium)));
-    let user: Settings = serde_json::from_value(json!({
-        "capabilities": { "allow": ["execute"] },
-        "uploads": { "roots": [uploads.path().canonicalize().expect("a folder").to_string_lossy()] },
-    }))
-    .expect("settings");
-    let authority = AuthorityLayers { user: Some(user), organization: None }.compile();
-    let g = Ghostlight::builder(browser.clone()).authority(authority).build();
+    let browser = browser(Engine::Chromium);
+    let g = tools::governed(
+        browser.clone(),
+        json!({
+            "capabilities": { "allow": ["execute"] },
+            "uploads": { "roots": [uploads.path().canonicalize().expect("a folder").to_string_lossy()] },
+        }),
+    );
     let port: Arc<dyn BrowserPort> = browser.clone();
     let mut b = Bench { g, port, site, reps, rows: Vec::new() };
     cases(&mut b).await;

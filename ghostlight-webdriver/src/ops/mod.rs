@@ -44,13 +44,23 @@
 //! log (map errors through `errors::cmd`); no `unwrap()`; bounds and timeouts are named
 //! constants.
 
-/// Ghostlight's one DOM semantics of "shown" (`glVisible`, `glAriaHidden`, `glShownText`;
-/// see the script's header), prepended to every script that decides what is shown.
+use ghostlight_core::port::TARGET_NAME_CHARS;
+
+/// Ghostlight's one DOM semantics: what is shown (`glVisible`, `glAriaHidden`, `glShownText`)
+/// and what role and accessible name an element has (`glRole`, `glName`, `glSummary`); see the
+/// script's header. Prepended to every script that decides what is shown or names an element,
+/// perception's and input's alike.
 pub(crate) const DOM_JS: &str = include_str!("../scripts/dom.js");
 
-/// `body` preceded by [`DOM_JS`] (declarations local to the script body).
+/// Accessible names [`DOM_JS`] computes are cut to this many UTF-16 units in the page (core
+/// bounds them again, to [`TARGET_NAME_CHARS`] visible characters).
+pub(crate) const NAME_MAX_CHARS: usize = 160;
+
+/// `body` preceded by [`DOM_JS`] (declarations local to the script body). A generic element
+/// (no role) is named by its text only when that text is no longer than a name core shows
+/// ([`TARGET_NAME_CHARS`]).
 pub(crate) fn with_dom(body: &str) -> String {
-    format!("{DOM_JS}\n{body}")
+    format!("const GL_GENERIC_NAME_CHARS = {TARGET_NAME_CHARS};\n{DOM_JS}\n{body}")
 }
 
 pub(crate) mod dialogs;

@@ -6,7 +6,9 @@
 //! One bounded, engine-neutral script (`scripts/perceive.js`, grown from
 //! `docs/perceive-spike.js`) walks one document (open shadow roots included) and answers
 //! items with WebDriver element references, role tokens, accessible names, non-default
-//! states, credential classes, the control flag, visible text and depths. Element references
+//! states, credential classes, the control flag, visible text and depths. Roles, names, the
+//! control flag and what is shown come from `scripts/dom.js` ([`with_dom`]), the same
+//! functions input uses for its receipts. Element references
 //! are only valid in their own frame (`docs/webdriver-findings.md` §2: Chromium fails the
 //! whole script when it returns a frame's element; Firefox returns a ref that is unusable
 //! from the top), so the script never descends into frames. It lists the visible iframes
@@ -43,7 +45,9 @@
 //! - Everything is read by scripts in the page, so a hostile page that overrides DOM
 //!   prototypes (`getAttribute`, `checkVisibility`, `innerText`, …) can mislead roles, names
 //!   and credential classes.
-//! - `aria-hidden` content is kept (it is visible and clickable); only rendering decides.
+//! - `aria-hidden` and `inert` subtrees are outside the accessibility tree: perception and text
+//!   leave them out. An `aria-hidden` element is still rendered, so `element_present` and
+//!   pointer input (which ask `glVisible`) treat it as shown; an `inert` one is not shown.
 //! - Closed shadow roots are invisible to scripts and so to perception.
 //! - Frame text follows the page's own text rather than sitting at the frame's place in it
 //!   (`innerText` skips frames, and splicing would need the page's layout).
@@ -64,7 +68,7 @@ use url::Url;
 
 use crate::errors::Sent;
 use crate::ops::frames;
-use crate::ops::with_dom;
+use crate::ops::{NAME_MAX_CHARS, with_dom};
 use crate::refs;
 use crate::session::Session;
 
@@ -91,9 +95,6 @@ pub(crate) const READ_SCRIPT_TIMEOUT: Duration = Duration::from_secs(20);
 pub(crate) const PERCEIVE_MAX_ITEMS: usize = 5_000;
 /// The deepest structure tree the `Document` scope walks, whatever the caller asks.
 pub(crate) const DOCUMENT_MAX_DEPTH: u32 = 64;
-/// Accessible names are cut to this many UTF-16 units in the page (core bounds them again,
-/// to 80 visible characters).
-pub(crate) const NAME_MAX_CHARS: usize = 160;
 /// Visible text of an element is cut to this many UTF-16 units in the page.
 pub(crate) const TEXT_MAX_CHARS: usize = 200;
 /// A `find_text` query longer than this is cut (core bounds queries far below it).
@@ -673,17 +674,17 @@ fn bound_chars(text: String, max: usize) -> (String, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::DOM_JS;
     use serde_json::json;
 
     #[test]
     fn scripts_are_called_with_their_arguments() {
-        // The shown-text helpers come first, then one call of the script's function.
-        assert!(PERCEIVE_SCRIPT.starts_with(DOM_JS));
+        // The DOM semantics come first, then one call of the script's function.
+        let dom = with_dom("");
+        assert!(PERCEIVE_SCRIPT.starts_with(&dom));
         assert!(PERCEIVE_SCRIPT.contains("\nreturn ("));
         assert!(PERCEIVE_SCRIPT.ends_with(")(arguments[0], arguments[1]);"));
         assert!(TEXT_PRESENT_SCRIPT.ends_with(")(arguments[0]);"));
-        assert!(ELEMENT_PRESENT_SCRIPT.starts_with(DOM_JS));
+        assert!(ELEMENT_PRESENT_SCRIPT.starts_with(&dom));
         assert!(ELEMENT_PRESENT_SCRIPT.ends_with(")(arguments[0]);"));
     }
 

@@ -25,12 +25,11 @@
 //   frame = {e: iframe element, at: how many items precede it, d: depth offset} for each
 //           visible iframe, of any origin
 //
-// Hidden content (checkVisibility, empty client rects) and subtrees marked aria-hidden="true"
-// (outside the accessibility tree; shown_text.js, prepended) are left out. In find mode an
-// element the page named with aria-label or aria-labelledby matches by that name even without
-// a role. Editable values are never
-// read: names come from aria-labelledby, aria-label, labels (nested controls removed), button
-// value or image alt, content (for roles named from content), title, placeholder - in that order.
+// Hidden content (glVisible) and subtrees outside the accessibility tree (glAriaHidden) are
+// left out. Roles, the control flag and accessible names are dom.js's (glRole, glIsControl,
+// glName; prepended), the ones action receipts report: editable values are never read. In find
+// mode an element the page named with aria-label or aria-labelledby matches by that name even
+// without a role.
 (function glPerceive(opts, root) {
   'use strict';
   const MODE = String(opts.mode);
@@ -40,46 +39,7 @@
   const TEXT_MAX = Math.max(1, Number(opts.textMax) | 0);
   const CONTROLS_ONLY = opts.controlsOnly === true;
 
-  // ---- text helpers ------------------------------------------------------------------------
-  // Cut to at most `max` UTF-16 units without splitting a surrogate pair.
-  const cut = (s, max) => {
-    if (s.length <= max) return s;
-    let end = max;
-    const code = s.charCodeAt(end - 1);
-    if (code >= 0xd800 && code <= 0xdbff) end -= 1;
-    return s.slice(0, end);
-  };
-  const squash = (s) => (s == null ? '' : String(s)).replace(/\s+/g, ' ').trim();
-  const clean = (s, max) => cut(squash(s), max);
-  const QUERY = squash(opts.query).toLowerCase();
-
-  const FIELD_SELECTOR = 'input,select,textarea,[contenteditable]:not([contenteditable="false"])';
-  // Rendered text of `el` without the text or values of nested form fields.
-  function textOf(el, max) {
-    let raw;
-    if (el.querySelector(FIELD_SELECTOR)) {
-      const copy = el.cloneNode(true);
-      copy.querySelectorAll(FIELD_SELECTOR + ',' + GL_OUT_OF_TREE).forEach((n) => n.remove());
-      raw = copy.textContent;
-    } else {
-      raw = glShownText(el);
-    }
-    return clean(raw, max);
-  }
-
-  // ---- roles -------------------------------------------------------------------------------
-  const INTERACTIVE = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'textbox',
-    'searchbox', 'combobox', 'listbox', 'option', 'slider', 'spinbutton', 'tab', 'menuitem',
-    'menuitemcheckbox', 'menuitemradio', 'treeitem']);
-  const STRUCTURE = new Set(['banner', 'navigation', 'main', 'complementary', 'contentinfo',
-    'region', 'form', 'search', 'heading', 'list', 'table', 'grid', 'treegrid', 'img', 'figure',
-    'dialog', 'alertdialog', 'article', 'tablist', 'menu', 'menubar', 'toolbar', 'tree']);
-  // Roles whose accessible name may come from their content.
-  const FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem',
-    'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'heading', 'cell', 'columnheader',
-    'rowheader', 'tooltip', 'generic']);
-  const EDITABLE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
-  const SCOPING = 'article,aside,main,nav,section';
+  const QUERY = glSquash(opts.query).toLowerCase();
 
   // Named by the page itself (aria-label or aria-labelledby): find matches such an element by
   // its name even without a role.
@@ -88,168 +48,10 @@
     return !!((label && label.trim()) || el.hasAttribute('aria-labelledby'));
   }
 
-  function hasAriaName(el) {
-    const label = el.getAttribute('aria-label');
-    return !!((label && label.trim()) || el.hasAttribute('aria-labelledby') || el.hasAttribute('title'));
-  }
-
-  function isEditableRoot(el) {
-    return el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable);
-  }
-
-  function inputRole(el) {
-    const type = (el.getAttribute('type') || 'text').toLowerCase();
-    switch (type) {
-      case 'hidden': return null;
-      case 'button': case 'submit': case 'reset': case 'image': case 'file': case 'color':
-        return 'button';
-      case 'checkbox': return 'checkbox';
-      case 'radio': return 'radio';
-      case 'range': return 'slider';
-      case 'number': return 'spinbutton';
-      case 'search': return el.list ? 'combobox' : 'searchbox';
-      default: return el.list ? 'combobox' : 'textbox';
-    }
-  }
-
-  function implicitRole(el) {
-    switch (el.localName) {
-      case 'a': case 'area': return el.hasAttribute('href') ? 'link' : null;
-      case 'button': case 'summary': return 'button';
-      case 'select': return (el.multiple || el.size > 1) ? 'listbox' : 'combobox';
-      case 'textarea': return 'textbox';
-      case 'input': return inputRole(el);
-      case 'option': {
-        const select = el.closest('select');
-        return select && (select.multiple || select.size > 1) ? 'option' : null;
-      }
-      case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': return 'heading';
-      case 'img': return el.getAttribute('alt') === '' ? null : 'img';
-      case 'nav': return 'navigation';
-      case 'main': return 'main';
-      case 'aside': return 'complementary';
-      case 'header': return el.parentElement && el.parentElement.closest(SCOPING) ? null : 'banner';
-      case 'footer': return el.parentElement && el.parentElement.closest(SCOPING) ? null : 'contentinfo';
-      case 'section': return hasAriaName(el) ? 'region' : null;
-      case 'form': return 'form';
-      case 'search': return 'search';
-      case 'ul': case 'ol': case 'menu': return 'list';
-      case 'li': return 'listitem';
-      case 'table': return 'table';
-      case 'dialog': return 'dialog';
-      case 'article': return 'article';
-      case 'figure': return 'figure';
-      case 'p': return 'paragraph';
-      case 'td': return 'cell';
-      case 'th': return (el.getAttribute('scope') || '').toLowerCase() === 'row' ? 'rowheader' : 'columnheader';
-      case 'blockquote': return 'blockquote';
-      case 'caption': return 'caption';
-      case 'dt': return 'term';
-      case 'dd': return 'definition';
-      case 'fieldset': case 'details': return 'group';
-      default: return null;
-    }
-  }
-
-  function roleOf(el) {
-    const attr = el.getAttribute('role');
-    if (attr) {
-      const token = attr.trim().split(/\s+/)[0].toLowerCase();
-      if (token && token !== 'presentation' && token !== 'none') return token;
-    }
-    const implicit = implicitRole(el);
-    if (implicit) return implicit;
-    if (isEditableRoot(el)) return 'textbox';
-    return null;
-  }
-
-  // Interactive: an interactive role, an editable root, a focusable element, or one the page
-  // made draggable (a card a person would drag is a control even without a role).
-  function isControl(el, role) {
-    if (role && INTERACTIVE.has(role)) return true;
-    if (isEditableRoot(el)) return true;
-    if (el.getAttribute('draggable') === 'true') return true;
-    return el.hasAttribute('tabindex') && el.tabIndex >= 0 && el.localName !== 'iframe';
-  }
-
-  function isEditable(el, role) {
-    const tag = el.localName;
-    return tag === 'input' || tag === 'textarea' || tag === 'select' || el.isContentEditable ||
-      (role != null && EDITABLE_ROLES.has(role));
-  }
-
-  // ---- names -------------------------------------------------------------------------------
-  function labelText(label) {
-    const copy = label.cloneNode(true);
-    copy.querySelectorAll(FIELD_SELECTOR).forEach((n) => n.remove());
-    return copy.textContent;
-  }
-
-  function childAltName(el) {
-    const inner = el.querySelector('img[alt]:not([alt=""]),[aria-label]');
-    if (!inner) return '';
-    return clean(inner.getAttribute('aria-label') || inner.getAttribute('alt'), NAME_MAX);
-  }
-
-  // Accessible name; never an editable value. `editable` elements are not named from content.
-  function nameOf(el, role, editable) {
-    const labelledBy = el.getAttribute('aria-labelledby');
-    if (labelledBy) {
-      const scope = el.getRootNode();
-      const parts = [];
-      for (const id of labelledBy.trim().split(/\s+/)) {
-        const target = scope && scope.getElementById ? scope.getElementById(id) : null;
-        if (!target) continue;
-        const label = target.getAttribute('aria-label');
-        const text = target === el ? clean(label, NAME_MAX) : textOf(target, NAME_MAX) || clean(label, NAME_MAX);
-        if (text) parts.push(text);
-      }
-      const joined = clean(parts.join(' '), NAME_MAX);
-      if (joined) return joined;
-    }
-    const ariaLabel = clean(el.getAttribute('aria-label'), NAME_MAX);
-    if (ariaLabel) return ariaLabel;
-    const tag = el.localName;
-    if (el.labels && el.labels.length) {
-      const fromLabels = clean(Array.from(el.labels).map(labelText).join(' '), NAME_MAX);
-      if (fromLabels) return fromLabels;
-    }
-    if (tag === 'input') {
-      const type = (el.getAttribute('type') || 'text').toLowerCase();
-      if (type === 'button' || type === 'submit' || type === 'reset') {
-        const value = clean(el.getAttribute('value'), NAME_MAX);
-        if (value) return value;
-        if (type === 'submit') return 'Submit';
-        if (type === 'reset') return 'Reset';
-      }
-      if (type === 'image') return clean(el.getAttribute('alt'), NAME_MAX) || 'Submit';
-    }
-    if (tag === 'img' || tag === 'area') {
-      const alt = clean(el.getAttribute('alt'), NAME_MAX);
-      if (alt) return alt;
-    }
-    if (tag === 'fieldset') {
-      const legend = el.querySelector(':scope > legend');
-      if (legend) { const text = textOf(legend, NAME_MAX); if (text) return text; }
-    }
-    if (tag === 'table') {
-      const caption = el.querySelector(':scope > caption');
-      if (caption) { const text = textOf(caption, NAME_MAX); if (text) return text; }
-    }
-    if (tag === 'figure') {
-      const caption = el.querySelector(':scope > figcaption');
-      if (caption) { const text = textOf(caption, NAME_MAX); if (text) return text; }
-    }
-    if (!editable && FROM_CONTENT.has(role || 'generic')) {
-      const text = textOf(el, NAME_MAX) || childAltName(el);
-      if (text) return text;
-    }
-    const title = clean(el.getAttribute('title'), NAME_MAX);
-    if (title) return title;
-    const placeholder = clean(el.getAttribute('placeholder') || el.getAttribute('aria-placeholder'), NAME_MAX);
-    if (placeholder) return placeholder;
-    return null;
-  }
+  // Landmarks, headings, lists, tables, images… (listed by the structure scopes).
+  const STRUCTURE = new Set(['banner', 'navigation', 'main', 'complementary', 'contentinfo',
+    'region', 'form', 'search', 'heading', 'list', 'table', 'grid', 'treegrid', 'img', 'figure',
+    'dialog', 'alertdialog', 'article', 'tablist', 'menu', 'menubar', 'toolbar', 'tree']);
 
   // ---- credential classes ------------------------------------------------------------------
   const NOT_TEXT = new Set(['button', 'submit', 'reset', 'image', 'checkbox', 'radio', 'file',
@@ -319,11 +121,10 @@
 
   // ---- items -------------------------------------------------------------------------------
   function describe(el, role, control, depth) {
-    const editable = isEditable(el, role);
-    const name = nameOf(el, role, editable);
+    const name = glName(el, role, NAME_MAX);
     let text = null;
-    if (!editable && (control || FROM_CONTENT.has(role || 'generic') || MODE === 'find')) {
-      const own = textOf(el, TEXT_MAX);
+    if (!glEditable(el, role) && (control || !role || GL_NAME_FROM_CONTENT.has(role) || MODE === 'find')) {
+      const own = glContentText(el, TEXT_MAX);
       if (own && own !== name) text = own;
     }
     return {
@@ -348,8 +149,8 @@
       result.focusFrame = active;
       return result;
     }
-    const role = roleOf(active);
-    result.items.push(describe(active, role, isControl(active, role), null));
+    const role = glRole(active);
+    result.items.push(describe(active, role, glIsControl(active, role), null));
     return result;
   }
 
@@ -393,8 +194,8 @@
   let stopped = false;
   if (root) {
     if (MODE === 'document' && glVisible(root)) {
-      const role = roleOf(root);
-      stopped = !add(describe(root, role, isControl(root, role), 0), seq);
+      const role = glRole(root);
+      stopped = !add(describe(root, role, glIsControl(root, role), 0), seq);
     }
     seq++;
     if (!stopped) pushTree(root, 0);
@@ -417,8 +218,8 @@
       continue;
     }
     if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'head' || tag === 'noscript') continue;
-    const role = roleOf(el);
-    const control = isControl(el, role);
+    const role = glRole(el);
+    const control = glIsControl(el, role);
     const structure = !control && role != null && STRUCTURE.has(role);
     let childDepth = depth;
     let take = false;
@@ -460,11 +261,11 @@
       for (let n = walker.nextNode(); n; n = walker.nextNode()) if (n.nodeType === 3) parts.push(n.data);
       return parts.join('');
     };
-    const contains = (el) => squash(contentOf(el)).toLowerCase().includes(QUERY);
+    const contains = (el) => glSquash(contentOf(el)).toLowerCase().includes(QUERY);
     // Inside a control, or inside an element the walk already answered by its name.
     const insideControl = (el) => {
       for (let node = el; node; ) {
-        if (node.nodeType === 1 && (taken.has(node) || isControl(node, roleOf(node)))) return true;
+        if (node.nodeType === 1 && (taken.has(node) || glIsControl(node, glRole(node)))) return true;
         if (node.parentElement) node = node.parentElement;
         else { const top = node.getRootNode(); node = top && top.host ? top.host : null; }
       }
@@ -488,7 +289,7 @@
       }
     }
     for (const el of texts) {
-      const role = roleOf(el);
+      const role = glRole(el);
       const item = describe(el, role, false, null);
       found.push({ item, seq: seqOf.has(el) ? seqOf.get(el) : Number.MAX_SAFE_INTEGER });
     }

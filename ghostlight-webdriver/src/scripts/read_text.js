@@ -5,7 +5,7 @@
 //   mode 'article' the main article, without navigation, ads, footers, banners, asides, forms
 //                  and hidden content
 //        'visible' the visible text of the page (innerText of the body, without subtrees
-//                  marked aria-hidden="true": glShownText of shown_text.js, prepended)
+//                  outside the accessibility tree: glShownText of dom.js, prepended)
 //        'auto'    the article when it has at least `minArticle` characters, else visible
 //   max  at most this many UTF-16 units of normalized text (more existing sets `truncated`)
 // target = an element to read instead of the page (its visible text), or null.
@@ -26,7 +26,7 @@
 //  4. The article's text is collected from the live DOM, skipping noise (nav, aside, footer,
 //     form, page banners, ARIA navigation/banner/contentinfo/complementary/search/form roles,
 //     elements whose class or id names an ad, sponsor, promo, share or cookie box, form
-//     fields, buttons, scripts) and hidden elements (checkVisibility).
+//     fields, buttons, scripts) and hidden elements (glVisible of dom.js).
 (function glReadText(opts, target) {
   'use strict';
   const MAX = Math.max(0, Number(opts.max) | 0);
@@ -34,13 +34,6 @@
   const MIN_BLOCK = Math.max(1, Number(opts.minBlock) | 0);
   const MAX_NODES = Math.max(1, Number(opts.maxNodes) | 0);
 
-  const cut = (s, max) => {
-    if (s.length <= max) return s;
-    let end = max;
-    const code = s.charCodeAt(end - 1);
-    if (code >= 0xd800 && code <= 0xdbff) end -= 1;
-    return s.slice(0, end);
-  };
   const normalize = (raw) => String(raw == null ? '' : raw)
     .split(/\r\n|\r|\n|\u2028|\u2029/)
     .map((line) => line.replace(/\s+/g, ' ').trim())
@@ -48,7 +41,7 @@
     .join('\n');
   const bounded = (raw, source) => {
     const text = normalize(raw);
-    return { text: cut(text, MAX), truncated: text.length > MAX, source };
+    return { text: glCut(text, MAX), truncated: text.length > MAX, source };
   };
 
   const FIELDS = new Set(['input', 'textarea', 'select']);
@@ -170,7 +163,7 @@
     }
     const text = normalize(parts.join(''));
     const more = stack.some((n) => typeof n !== 'string');
-    return { text: cut(text, MAX), truncated: text.length > MAX || more, source: 'article' };
+    return { text: glCut(text, MAX), truncated: text.length > MAX || more, source: 'article' };
   }
 
   const rootEl = chooseRoot();

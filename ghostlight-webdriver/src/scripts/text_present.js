@@ -4,16 +4,15 @@
 // opts = {query}
 // Answers whether the visible text of this document contains `query`, case-insensitively and
 // with whitespace normalized on both sides: the body's innerText, then the content of open
-// shadow roots of visible hosts, without subtrees marked aria-hidden="true" (glShownText of
-// shown_text.js, prepended). Frames are not entered here: the adapter runs this script in
+// shadow roots of visible hosts, without subtrees outside the accessibility tree (glShownText
+// and glVisible of dom.js, prepended). Frames are not entered here: the adapter runs this script in
 // each frame document the call's gate admits (ops/frames.rs). Only a boolean leaves the page.
 (function glTextPresent(opts) {
   'use strict';
-  const squash = (s) => String(s == null ? '' : s).replace(/\s+/g, ' ').trim().toLowerCase();
-  const QUERY = squash(opts.query);
+  const QUERY = glSquash(opts.query).toLowerCase();
   if (QUERY === '') return true;
 
-  const has = (text) => squash(text).includes(QUERY);
+  const has = (text) => glSquash(text).toLowerCase().includes(QUERY);
 
   function search(doc) {
     const body = doc.body || doc.documentElement;

@@ -37,7 +37,6 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Click,
-    title: "Click",
     description: "Click a target, a named control, or a point in a screenshot.",
     fields: &[TARGET, SELECTOR, VIEW, X, Y, TAB, BUTTON, CLICK_COUNT, TIMEOUT_MS],
     example: r#"{"target":"target_1"}"#,

@@ -61,8 +61,7 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Diagnose,
-    title: "Diagnose",
-    description: "Read a tab's recent console and network problems (or all events) in bounded pages.",
+    description: "Read a tab's recent console and network problems (or all events), paged.",
     fields: &[TAB, SOURCE, DETAIL, MATCH, AFTER, LIMIT],
     example: "{}",
     facts: facts::ALL,

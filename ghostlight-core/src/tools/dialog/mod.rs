@@ -51,7 +51,6 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Dialog,
-    title: "Dialog",
     description: "Report, accept, dismiss or answer the JavaScript dialog blocking a tab.",
     fields: &[ACTION, TEXT, TAB],
     example: r#"{"action":"status"}"#,

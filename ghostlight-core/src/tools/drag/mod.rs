@@ -39,7 +39,6 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Drag,
-    title: "Drag",
     description: "Drag one target onto another, or between two points in a screenshot.",
     fields: &[
         SOURCE_TARGET,

@@ -19,7 +19,7 @@ use crate::schema::{Field, FieldType};
 use crate::tools::common::{TAB, TIMEOUT_MS, read_timeout};
 
 const SCRIPT: Field =
-    Field::required("script", FieldType::Text(limits::SCRIPT_CHARS), "JavaScript to run in the page.")
+    Field::required("script", FieldType::Text(limits::SCRIPT_CHARS), "JavaScript to run.")
         .sensitive();
 const MAX_RESULT_CHARS: Field = Field::optional(
     "max_result_chars",
@@ -55,8 +55,7 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Execute,
-    title: "Execute",
-    description: "Run JavaScript in the page: an expression or a body using return; promises are awaited. It may mutate or navigate, so prefer a semantic tool.",
+    description: "Run page JavaScript: an expression, or a body using return; promises are awaited. May mutate or navigate: prefer a semantic tool.",
     fields: &[SCRIPT, TAB, MAX_RESULT_CHARS, TIMEOUT_MS],
     example: r#"{"script":"document.title"}"#,
     facts: facts::ALL,

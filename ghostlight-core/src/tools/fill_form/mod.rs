@@ -49,7 +49,6 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::FillForm,
-    title: "Fill form",
     description: "Set form control values; submits only if asked. Use type_text when key events matter.",
     fields: &[FIELDS, SUBMIT_TARGET, SUBMIT_SELECTOR, TAB, TIMEOUT_MS],
     example: r#"{"fields":[{"target":"target_1","value":"Ada"}]}"#,

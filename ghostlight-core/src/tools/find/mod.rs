@@ -61,7 +61,6 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Find,
-    title: "Find",
     description: "Find targets by visible or accessible text; prefer it when the label is known.",
     fields: &[TEXT, TAB, SCOPE, MAX_RESULTS],
     example: r#"{"text":"Submit"}"#,

@@ -94,7 +94,6 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Flow,
-    title: "Flow",
     description: "Run named tool calls in order on one tab; a value may refer to an earlier result.",
     fields: &[STEPS, ON_ERROR, DRY_RUN, TAB, TIMEOUT_MS],
     example: r#"{"steps":[{"id":"open","tool":"browser_navigate","arguments":{"url":"https://example.com"}}]}"#,

@@ -50,7 +50,6 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::History,
-    title: "History",
     description: "Go back, go forward, or reload a tab.",
     fields: &[ACTION, TAB, BYPASS_CACHE, TIMEOUT_MS],
     example: r#"{"action":"back"}"#,

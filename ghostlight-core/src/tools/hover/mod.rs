@@ -22,8 +22,7 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Hover,
-    title: "Hover",
-    description: "Move the pointer over a target, a named control, or a point in a screenshot.",
+    description: "Hover a target, a named control, or a point in a screenshot.",
     fields: &[TARGET, SELECTOR, VIEW, X, Y, TAB, TIMEOUT_MS],
     example: r#"{"target":"target_1"}"#,
     facts: facts::ALL,

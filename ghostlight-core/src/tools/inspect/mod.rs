@@ -87,7 +87,6 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Inspect,
-    title: "Inspect",
     description: "List controls or page structure with fresh target handles.",
     fields: &[TAB, SCOPE, ROOT, MAX_DEPTH, MAX_ITEMS],
     example: "{}",

@@ -33,7 +33,7 @@ wire_choice! {
 
 const URL: Field = Field::required("url", FieldType::Url, "Absolute http(s) URL.");
 const NEW_TAB: Field =
-    Field::optional("new_tab", FieldType::Bool { default: Some(false) }, "Open in a new controlled tab.");
+    Field::optional("new_tab", FieldType::Bool { default: Some(false) }, "Open in a new tab.");
 const REUSE: Field = Field::optional(
     "reuse",
     FieldType::Choice { values: Reuse::NAMES, default: Some("domain") },
@@ -63,8 +63,7 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Navigate,
-    title: "Navigate",
-    description: "Open a URL in a controlled tab (reusing a same-host tab unless told not to).",
+    description: "Open a URL in a controlled tab.",
     fields: &[URL, TAB, NEW_TAB, REUSE, BEFOREUNLOAD, TIMEOUT_MS],
     example: r#"{"url":"https://example.com"}"#,
     facts: facts::ALL,

@@ -65,7 +65,6 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::PolicyExplain,
-    title: "Explain Policy",
     description: "Explain the authority in force: what is allowed, and why a call was refused.",
     fields: &[],
     example: "{}",

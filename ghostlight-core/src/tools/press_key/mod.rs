@@ -51,8 +51,7 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::PressKey,
-    title: "Press key",
-    description: "Press a key or a short key sequence, optionally with modifiers. Use type_text for text.",
+    description: "Press a key or key sequence, with optional modifiers. Use type_text for text.",
     fields: &[KEY, STROKES, REPEAT, MODIFIERS, TAB, TARGET, SELECTOR],
     example: r#"{"key":"Enter"}"#,
     facts: facts::ALL,

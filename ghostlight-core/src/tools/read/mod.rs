@@ -46,7 +46,6 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Read,
-    title: "Read",
     description: "Read page or target text; use inspect or find for action targets.",
     fields: &[TAB, TARGET, SELECTOR, MODE, MAX_CHARS],
     example: "{}",

@@ -64,7 +64,6 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Record,
-    title: "Record",
     description: "Record browser work as a short memory-only GIF: start, then save or discard.",
     fields: &[ACTION, TAB, RECORDING, TARGET, SELECTOR, DOWNLOAD],
     example: r#"{"action":"start"}"#,

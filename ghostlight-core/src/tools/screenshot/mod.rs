@@ -37,7 +37,6 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Screenshot,
-    title: "Screenshot",
     description: "Capture the viewport, full page, a target, or a view region (view, x, y, width, height).",
     fields: &[TAB, FULL_PAGE, TARGET, SELECTOR, VIEW, X, Y, WIDTH, HEIGHT, TIMEOUT_MS],
     example: "{}",

@@ -68,7 +68,6 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Scroll,
-    title: "Scroll",
     description: "Scroll the page, reveal a target, or turn the wheel at a screenshot point.",
     fields: &[TARGET, SELECTOR, DIRECTION, AMOUNT, VIEW, X, Y, TICKS, TAB, TIMEOUT_MS],
     example: "{}",

@@ -82,15 +82,16 @@ const STEP_TOOL_FIELDS: [&[Field]; 7] = [
     wait::DECLARATION.fields,
 ];
 
-/// The description of a union field: the first step tool (in action order) that declares it.
+/// The description of a union field: the action (in [`StepAction::ALL`] order) whose tool
+/// declares it first. The action names its tool, whose own schema says the same of the field.
 const AS_IN: [&str; 7] = [
-    "As in browser_click.",
-    "As in browser_fill_form.",
-    "As in browser_type_text.",
-    "As in browser_press_key.",
-    "As in browser_scroll.",
-    "As in browser_hover.",
-    "As in browser_wait.",
+    "As in click.",
+    "As in fill.",
+    "As in type_text.",
+    "As in press_key.",
+    "As in scroll.",
+    "As in hover.",
+    "As in wait.",
 ];
 
 const ACTION: Field = Field::required(
@@ -237,7 +238,6 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Sequence,
-    title: "Sequence",
     description: "Run page actions in order on one tab, stopping at the first failure.",
     fields: &[STEPS, TAB, TIMEOUT_MS],
     example: r#"{"steps":[{"action":"click","target":"target_1"},{"action":"wait","condition":"load_ready"}]}"#,
@@ -544,15 +544,11 @@ mod tests {
         }
         for field in STEP_FIELDS.iter().skip(1) {
             assert!(!field.required, "{}", field.name);
-            assert!(
-                StepAction::ALL.iter().any(|a| a
-                    .tool()
-                    .declaration()
-                    .fields
-                    .iter()
-                    .any(|f| f.name == field.name))
-            );
-            assert!(field.description.starts_with("As in browser_"), "{}", field.name);
+            let first = StepAction::ALL
+                .into_iter()
+                .find(|a| a.tool().declaration().fields.iter().any(|f| f.name == field.name))
+                .expect("a step tool declares every union field");
+            assert_eq!(field.description, format!("As in {}.", first.as_str()), "{}", field.name);
         }
     }
 

@@ -59,7 +59,6 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Tabs,
-    title: "Tabs",
     description: "List, focus, or close controlled tabs.",
     fields: &[ACTION, TAB],
     example: r#"{"action":"list"}"#,

@@ -35,7 +35,6 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::TypeText,
-    title: "Type text",
     description: "Type text with key events into a control. Use fill_form to just set values.",
     fields: &[TARGET, SELECTOR, FOCUSED, TEXT, CLEAR_FIRST, TAB, TIMEOUT_MS],
     example: r#"{"target":"target_1","text":"Ada"}"#,

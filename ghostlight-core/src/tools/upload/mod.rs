@@ -69,7 +69,6 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Upload,
-    title: "Upload",
     description: "Attach files or a captured image to a file input, or drop the image at a view point.",
     fields: &[PATHS, FILES, SOURCE_IMAGE, TARGET, SELECTOR, VIEW, X, Y, TAB, TIMEOUT_MS],
     example: r#"{"target":"target_1","paths":["C:\\path\\document.pdf"]}"#,

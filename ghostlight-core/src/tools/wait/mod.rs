@@ -62,7 +62,6 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Wait,
-    title: "Wait",
     description: "Wait for load, URL or page text, a target or selector, or a fixed delay.",
     fields: &[CONDITION, VALUE, TARGET, SELECTOR, TAB, TIMEOUT_MS],
     example: r#"{"condition":"load_ready"}"#,

@@ -61,7 +61,6 @@ tool_facts! {
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Window,
-    title: "Window",
     description: "Set a tab's zoom or resize its browser window.",
     fields: &[ACTION, TAB, PERCENT, WIDTH, HEIGHT],
     example: r#"{"action":"zoom","percent":100}"#,

@@ -32,8 +32,9 @@ use ghostlight_core::port::{Key, Modifier, NamedKey};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{NAME_CHARS, RawSummary, after, before_state, compose, land, perform, resolve, run};
+use super::{RawSummary, after, before_state, compose, land, perform, resolve, run};
 use crate::errors::{self, Sent};
+use crate::ops::NAME_MAX_CHARS;
 use crate::page;
 use crate::session::Session;
 
@@ -138,7 +139,7 @@ pub(super) async fn type_text(
     let resolved = resolve(s, tab, &input.into).await?;
     let nonce = guard_nonce();
     let options = json!({
-        "mode": "prepare", "clear": input.clear_first, "state": resolved.wants_state(), "cap": NAME_CHARS,
+        "mode": "prepare", "clear": input.clear_first, "state": resolved.wants_state(), "cap": NAME_MAX_CHARS,
         "guard": nonce,
     });
     let mut focus: Focus = run(s, &FOCUS, vec![resolved.arg()?, options], Sent::Act).await?;
@@ -202,7 +203,7 @@ pub(super) async fn press_keys(
         Some(element) => {
             let resolved = resolve(s, tab, element).await?;
             let options = json!({
-                "mode": "prepare", "clear": false, "state": resolved.wants_state(), "cap": NAME_CHARS,
+                "mode": "prepare", "clear": false, "state": resolved.wants_state(), "cap": NAME_MAX_CHARS,
                 "guard": nonce,
             });
             let mut focus: Focus = run(s, &FOCUS, vec![resolved.arg()?, options], Sent::Act).await?;
@@ -212,8 +213,7 @@ pub(super) async fn press_keys(
         }
         None => {
             s.tab(tab).await?;
-            let options =
-                json!({ "mode": "page", "clear": false, "state": true, "cap": NAME_CHARS, "guard": nonce });
+            let options = json!({ "mode": "page", "clear": false, "state": true, "cap": NAME_MAX_CHARS, "guard": nonce });
             let mut focus: Focus = run(s, &FOCUS, vec![Value::Null, options], Sent::Act).await?;
             let before = before_state(None, focus.state.take())?;
             if focus.status == "focused" {
@@ -265,7 +265,7 @@ async fn focused_after(
 ) -> PortResult<(Option<ElementSummary>, PageState)> {
     let read = async {
         s.tab(tab).await?;
-        let options = json!({ "mode": "after", "clear": false, "state": true, "cap": NAME_CHARS });
+        let options = json!({ "mode": "after", "clear": false, "state": true, "cap": NAME_MAX_CHARS });
         run::<Focus>(s, &FOCUS, vec![Value::Null, options], Sent::Read).await
     };
     match read.await {

@@ -3,8 +3,9 @@
 //!
 //! Submodules: `pointer` (click, hover, drag), `scroll`, `keyboard` (type_text, press_keys),
 //! `fill`, `upload`. The page-side work is done by the scripts under
-//! `src/scripts/input/`, each prefixed with `lib.js` (role, accessible name, composed-tree
-//! walks, deep hit testing) and the page-state function.
+//! `src/scripts/input/`, each prefixed with the page-state function, `dom.js` (what is shown,
+//! role and accessible name: the same as perception's, see [`with_dom`]) and `lib.js`
+//! (composed-tree walks, deep hit testing, the key guard).
 //!
 //! Decisions common to every operation here:
 //! - **Receipts in the same round trip.** The script that checks the target (hit test, focus,
@@ -35,7 +36,6 @@ use std::time::Duration;
 
 use fantoccini::actions::Actions;
 use fantoccini::elements::Element as WdElement;
-use ghostlight_core::port::TARGET_NAME_CHARS;
 use ghostlight_core::port::{
     ActionReceipt, ClickInput, ElementRef, ElementSummary, FillInput, FillOutcome, Gate, KeyInput, PageState,
     PointerTarget, PortError, PortErrorKind, PortResult, ScrollInput, ScrollOutcome, TabRef, TypeInput,
@@ -47,13 +47,11 @@ use serde_json::Value;
 use tokio::time::Instant;
 
 use crate::errors::{self, Sent};
-use crate::ops::navigation;
+use crate::ops::{navigation, with_dom};
 use crate::page;
 use crate::refs;
 use crate::session::{SETTLE_READS, SETTLE_STEP, Session};
 
-/// The longest accessible name a receipt carries, in characters (core bounds it again).
-const NAME_CHARS: usize = 200;
 /// The longest an action waits for a navigation it started to show its new document.
 const LANDING_WAIT: Duration = Duration::from_secs(5);
 /// Extra time granted beyond an operation's `timeout` before it is cut short, so that the
@@ -63,13 +61,13 @@ const TIMEOUT_GRACE: Duration = Duration::from_millis(500);
 /// The shared helpers every input script starts with.
 const LIB_JS: &str = include_str!("../../scripts/input/lib.js");
 
-/// An input script: the page-state function and the shared helpers, then `body`. The helpers
-/// name an element outside the roles named by their content by its text only when it is no
-/// longer than a name core shows ([`TARGET_NAME_CHARS`]).
+/// An input script: the page-state function, the DOM semantics ([`with_dom`]) and the input
+/// helpers, then `body`.
 pub(crate) fn compose(body: &str) -> String {
     format!(
-        "const glPageState = ({});\nconst GL_GENERIC_NAME_CHARS = {TARGET_NAME_CHARS};\n{LIB_JS}\n{body}",
-        page::PAGE_STATE_FN.trim_end()
+        "const glPageState = ({});\n{}",
+        page::PAGE_STATE_FN.trim_end(),
+        with_dom(&format!("{LIB_JS}\n{body}"))
     )
 }
 
@@ -368,7 +366,10 @@ mod tests {
         let script = compose("return 1;");
         assert!(script.starts_with("const glPageState = ("));
         assert!(script.contains("(function glPageState()"));
-        assert!(script.contains("function glDeepHit(doc, x, y)"));
+        let dom = script.find("function glName(el, role, cap)").expect("dom.js's names");
+        let bound = script.find("const GL_GENERIC_NAME_CHARS = ").expect("the generic name bound");
+        let lib = script.find("function glDeepHit(doc, x, y)").expect("lib.js's hit test");
+        assert!(bound < dom && dom < lib, "the bound, then dom.js, then lib.js");
         assert!(script.ends_with("return 1;"));
     }
 

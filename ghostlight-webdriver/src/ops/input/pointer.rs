@@ -39,14 +39,12 @@ use ghostlight_core::port::{
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{
-    NAME_CHARS, RawSummary, after, before_state, compose, element_arg, perform, pixel, resolve, run,
-};
+use super::{RawSummary, after, before_state, compose, element_arg, perform, pixel, resolve, run};
 use tokio::time::Instant;
 
 use crate::config::Engine;
 use crate::errors::Sent;
-use crate::ops::frames;
+use crate::ops::{NAME_MAX_CHARS, frames};
 use crate::refs;
 use crate::session::Session;
 
@@ -264,8 +262,7 @@ async fn locate(
     gate: &Gate,
     how: Locate,
 ) -> PortResult<Located> {
-    let options =
-        |state: bool| json!({ "scroll": how.scroll, "check": how.check, "state": state, "cap": NAME_CHARS });
+    let options = |state: bool| json!({ "scroll": how.scroll, "check": how.check, "state": state, "cap": NAME_MAX_CHARS });
     match at {
         PointerTarget::Element(element) => {
             let resolved = resolve(s, tab, element).await?;
@@ -318,9 +315,10 @@ fn accept(probe: &mut Probe) -> PortResult<()> {
     match probe.status.as_str() {
         "ok" => Ok(()),
         "covered" => Err(PortError::obstructed(probe.by.take().map(Into::into))),
-        "nobox" => {
-            Err(PortError::new(PortErrorKind::InvalidInput, "the element has no layout box to point at"))
-        }
+        "nobox" => Err(PortError::new(
+            PortErrorKind::InvalidInput,
+            "the element is not shown (hidden, inert or without a box)",
+        )),
         "outside" => Err(PortError::new(PortErrorKind::InvalidInput, "the point is outside the viewport")),
         _ => Err(PortError::new(PortErrorKind::Other, "the hit test answered an unknown status")),
     }

@@ -26,11 +26,11 @@ use ghostlight_core::port::{
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{NAME_CHARS, after, before_state, compose, pixel, resolve, run};
+use super::{after, before_state, compose, pixel, resolve, run};
 use crate::errors::{self, Sent};
 use tokio::time::Instant;
 
-use crate::ops::frames;
+use crate::ops::{NAME_MAX_CHARS, frames};
 use crate::session::Session;
 
 /// The file input check (`scripts/input/upload.js`).
@@ -115,7 +115,7 @@ async fn to_input(
         return Err(PortError::new(PortErrorKind::InvalidInput, "an upload needs at least one file"));
     }
     let resolved = resolve(s, tab, element).await?;
-    let options = json!({ "count": count, "state": resolved.wants_state(), "cap": NAME_CHARS });
+    let options = json!({ "count": count, "state": resolved.wants_state(), "cap": NAME_MAX_CHARS });
     let mut answer: Answer = run(s, &CHECK, vec![resolved.arg()?, options], Sent::Act).await?;
     let before = before_state(resolved.before.clone(), answer.state.take())?;
     match answer.status.as_str() {
@@ -165,8 +165,11 @@ async fn drop_at(
         .map(|file| json!({ "name": file.name, "type": mime_type(&file.name), "data": STANDARD.encode(&file.bytes) }))
         .collect();
     s.tab(tab).await?;
-    let args =
-        vec![json!({ "x": x, "y": y }), Value::Array(encoded), json!({ "state": true, "cap": NAME_CHARS })];
+    let args = vec![
+        json!({ "x": x, "y": y }),
+        Value::Array(encoded),
+        json!({ "state": true, "cap": NAME_MAX_CHARS }),
+    ];
     let mut answer: Answer = run(s, &DROP, args, Sent::Act).await?;
     let before = before_state(None, answer.state.take())?;
     match (answer.status.as_str(), answer.accepted) {

@@ -60,10 +60,10 @@ function numeric(el, value) {
 
 function matchOption(el, text) {
   const options = Array.from(el.options);
-  const wanted = glNorm(text, Infinity);
+  const wanted = glSquash(text);
   return options.find((o) => o.value === text) ||
-    options.find((o) => glNorm(o.label || o.text, Infinity) === wanted) ||
-    options.find((o) => glNorm(o.label || o.text, Infinity).toLowerCase() === wanted.toLowerCase()) ||
+    options.find((o) => glSquash(o.label || o.text) === wanted) ||
+    options.find((o) => glSquash(o.label || o.text).toLowerCase() === wanted.toLowerCase()) ||
     null;
 }
 

@@ -1,11 +1,9 @@
-// Ghostlight input helpers, prepended to every script under scripts/input/ (see
+// Ghostlight input helpers, prepended to every script under scripts/input/ after dom.js (see
 // ops/input/mod.rs). Function declarations local to one Execute Script body: nothing is left
-// on the page. Engine-neutral (Chromium and Firefox); every walk is bounded.
+// on the page. Engine-neutral (Chromium and Firefox); every walk is bounded. Roles, names and
+// what is shown are dom.js's (glRole, glName, glSummary, glVisible): a receipt names an
+// element exactly as perception does.
 //
-// - glRole(el), glName(el, cap), glSummary(el, cap): the role and accessible name of an
-//   element, never an editable value (input values, textarea text and contenteditable text
-//   are skipped wherever they would appear). Text names roles named by their content; any
-//   other element only when its text is short (never the body or the document).
 // - glParent(node): the parent in the composed tree (a shadow root answers its host).
 // - glInside(outer, node): whether node is outer or inside it, across shadow roots.
 // - glDeepHit(doc, x, y): the topmost element at viewport point (x, y) of doc, through open
@@ -13,164 +11,21 @@
 //   documents it entered and the cross-origin frame it stopped at.
 // - glArmKeyGuard(key, pinned), glDisarmKeyGuard(key): keep key presses inside one element
 //   while the adapter sends them (see the functions).
-// - glMeaningful(el): el or its nearest ancestor a person would name (a control, heading,
-//   image, dialog, focusable or ARIA-labelled element); el when there is none.
+// - glMeaningful(el): what a person acts on at el: the editing host of editable content, else
+//   el's nearest control (glIsControl), else its nearest element a person would name (a role
+//   of core's closed set, or an ARIA label); el when there is none.
 // - glDraggable(el): el or its nearest ancestor with draggable="true", or null.
 // - glDeepActive(doc): the focused element through shadow roots and same-origin iframes, or
 //   null when nothing but the body has focus.
 
 // Ancestors visited by one walk.
 const GL_MAX_DEPTH = 512;
-// Nodes visited while reading the text of one name.
-const GL_MAX_TEXT_NODES = 2000;
 // Shadow roots and frames crossed by one hit test or focus lookup.
 const GL_MAX_HOPS = 32;
-// Element ids read from one aria-labelledby.
-const GL_MAX_LABEL_IDS = 16;
-// Label elements read for one control.
-const GL_MAX_LABELS = 8;
 // The closed role set core names (anything else is reported as the page spells it).
 const GL_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'textbox', 'searchbox',
   'combobox', 'listbox', 'option', 'slider', 'spinbutton', 'tab', 'menuitem', 'treeitem', 'heading',
   'img', 'dialog']);
-// Roles whose content is a value the user edits.
-const GL_EDITABLE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider', 'listbox']);
-// Roles named by their content (WAI-ARIA "name from content"); other elements only by short text.
-const GL_NAME_FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'option', 'tab',
-  'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'heading', 'cell', 'gridcell',
-  'columnheader', 'rowheader', 'row', 'tooltip']);
-// GL_GENERIC_NAME_CHARS (defined by the adapter before these helpers, from core's name bound):
-// the longest text that names an element outside those roles.
-// Elements whose text never names anything (scripts, styles, editable or value-bearing content).
-const GL_SKIP_TEXT = new Set(['script', 'style', 'noscript', 'template', 'textarea', 'select', 'input']);
-
-function glImplicitRole(el) {
-  switch (el.localName) {
-    case 'a': case 'area': return el.hasAttribute('href') ? 'link' : null;
-    case 'button': case 'summary': return 'button';
-    case 'select': return (el.multiple || el.size > 1) ? 'listbox' : 'combobox';
-    case 'textarea': return 'textbox';
-    case 'option': return 'option';
-    case 'dialog': return 'dialog';
-    case 'img': return el.getAttribute('alt') === '' ? null : 'img';
-    case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': return 'heading';
-    case 'input': {
-      switch ((el.getAttribute('type') || 'text').toLowerCase()) {
-        case 'hidden': return null;
-        case 'button': case 'submit': case 'reset': case 'image': case 'file': return 'button';
-        case 'checkbox': return 'checkbox';
-        case 'radio': return 'radio';
-        case 'range': return 'slider';
-        case 'number': return 'spinbutton';
-        case 'search': return el.list ? 'combobox' : 'searchbox';
-        default: return el.list ? 'combobox' : 'textbox';
-      }
-    }
-    default: return null;
-  }
-}
-
-function glExplicitRole(el) {
-  return (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
-}
-
-function glRole(el) {
-  const explicit = glExplicitRole(el);
-  if (GL_ROLES.has(explicit)) return explicit;
-  const implicit = glImplicitRole(el);
-  if (implicit) return implicit;
-  if (el.isContentEditable) return 'textbox';
-  return explicit || 'control';
-}
-
-// Whether el holds a value the user edits (its text or value is never a name).
-function glEditable(el) {
-  const tag = el.localName;
-  if (tag === 'textarea' || tag === 'select' || el.isContentEditable) return true;
-  if (tag === 'input') {
-    const type = (el.getAttribute('type') || 'text').toLowerCase();
-    return !['button', 'submit', 'reset', 'image', 'checkbox', 'radio', 'hidden', 'file'].includes(type);
-  }
-  return GL_EDITABLE_ROLES.has(glExplicitRole(el));
-}
-
-function glNorm(text, cap) {
-  return String(text || '').replace(/\s+/g, ' ').trim().slice(0, cap);
-}
-
-// Visible-ish text of root, skipping editable and value-bearing descendants, bounded.
-function glText(root, cap) {
-  const doc = root.ownerDocument || root;
-  const view = doc.defaultView;
-  const walker = doc.createTreeWalker(root, view.NodeFilter.SHOW_ELEMENT | view.NodeFilter.SHOW_TEXT, {
-    acceptNode(node) {
-      if (node.nodeType === 3) return view.NodeFilter.FILTER_ACCEPT;
-      if (GL_SKIP_TEXT.has(node.localName) || node.isContentEditable || node.hidden ||
-          node.getAttribute('aria-hidden') === 'true') {
-        return view.NodeFilter.FILTER_REJECT;
-      }
-      return view.NodeFilter.FILTER_SKIP;
-    },
-  });
-  let text = '';
-  for (let seen = 0; seen < GL_MAX_TEXT_NODES && text.length < cap * 2; seen++) {
-    const node = walker.nextNode();
-    if (!node) break;
-    text += ' ' + node.data;
-  }
-  return glNorm(text, cap);
-}
-
-function glName(el, cap) {
-  const root = el.getRootNode();
-  const byId = (id) => (root.getElementById ? root.getElementById(id) : el.ownerDocument.getElementById(id));
-  const ids = (el.getAttribute('aria-labelledby') || '').trim();
-  if (ids) {
-    const parts = ids.split(/\s+/).slice(0, GL_MAX_LABEL_IDS).map(byId).filter(Boolean);
-    const text = glNorm(parts.map((part) => glText(part, cap)).join(' '), cap);
-    if (text) return text;
-  }
-  const label = glNorm(el.getAttribute('aria-label'), cap);
-  if (label) return label;
-  if (el.labels && el.labels.length) {
-    const labels = Array.from(el.labels).slice(0, GL_MAX_LABELS);
-    const text = glNorm(labels.map((l) => glText(l, cap)).join(' '), cap);
-    if (text) return text;
-  }
-  const tag = el.localName;
-  const type = (el.getAttribute('type') || '').toLowerCase();
-  if (tag === 'img' || tag === 'area' || (tag === 'input' && type === 'image')) {
-    const alt = glNorm(el.getAttribute('alt'), cap);
-    if (alt) return alt;
-  }
-  if (tag === 'input' && (type === 'button' || type === 'submit' || type === 'reset')) {
-    // A button's value is its label, not something the user edits.
-    const value = glNorm(el.getAttribute('value'), cap);
-    if (value) return value;
-    if (type === 'submit') return 'Submit';
-    if (type === 'reset') return 'Reset';
-  }
-  if (!glEditable(el)) {
-    if (GL_NAME_FROM_CONTENT.has(glRole(el))) {
-      const text = glText(el, cap);
-      if (text) return text;
-    } else if (tag !== 'body' && tag !== 'html') {
-      // A generic element is named by its text only when that text is short: a container's
-      // text is its content, not its name.
-      const text = glText(el, GL_GENERIC_NAME_CHARS + 1);
-      if (text && text.length <= GL_GENERIC_NAME_CHARS) return text.slice(0, cap);
-    }
-  }
-  const title = glNorm(el.getAttribute('title'), cap);
-  if (title) return title;
-  const placeholder = glNorm(el.getAttribute('placeholder'), cap);
-  if (placeholder) return placeholder;
-  return null;
-}
-
-function glSummary(el, cap) {
-  return { role: glRole(el), name: glName(el, cap) };
-}
 
 function glParent(node) {
   const parent = node.parentNode;
@@ -236,20 +91,21 @@ function glDeepTrace(doc, x, y) {
 }
 
 function glMeaningful(el) {
+  let named = null;
   for (let n = el, i = 0; n && n.nodeType === 1 && i < GL_MAX_DEPTH; n = glParent(n), i++) {
     const tag = n.localName;
     if (tag === 'body' || tag === 'html') break;
     if (n.isContentEditable) {
-      const up = glParent(n);
-      if (!(up && up.nodeType === 1 && up.isContentEditable)) return n;
+      if (glEditableRoot(n)) return n;
       continue;
     }
-    if (GL_ROLES.has(glExplicitRole(n)) || glImplicitRole(n) || n.hasAttribute('aria-label') ||
-        n.hasAttribute('aria-labelledby') || (n.hasAttribute('tabindex') && n.tabIndex >= 0)) {
-      return n;
+    const role = glRole(n);
+    if (glIsControl(n, role)) return n;
+    if (!named && (GL_ROLES.has(role) || n.hasAttribute('aria-label') || n.hasAttribute('aria-labelledby'))) {
+      named = n;
     }
   }
-  return el;
+  return named || el;
 }
 
 function glDraggable(el) {

@@ -10,7 +10,8 @@
 //   'ok'        x, y: the point (viewport of this document); summary: the element hit or
 //               targeted; draggable: whether it (or an ancestor) has draggable="true";
 //   'covered'   another element is topmost at the target's centre; by: its summary;
-//   'nobox'     the element has no layout box (hidden, display:none, detached);
+//   'nobox'     the element is not shown (glVisible of dom.js: display:none, visibility,
+//               inert, no box) or is detached, or its first layout box is empty;
 //   'outside'   the point (or the target's centre) is outside the viewport.
 // state: the page state (glPageState) when options.state, taken before any input.
 // url: this document's URL (the document an element target lives in). For a point: frames,
@@ -27,7 +28,7 @@ if (target) {
   if (!target.isConnected) return Object.assign(out, { status: 'nobox' });
   if (options.scroll) target.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
   const rects = target.getClientRects();
-  if (!rects.length || (rects[0].width === 0 && rects[0].height === 0)) {
+  if (!glVisible(target) || !rects.length || (rects[0].width === 0 && rects[0].height === 0)) {
     return Object.assign(out, { status: 'nobox' });
   }
   const r = rects[0];

@@ -1,0 +1,181 @@
+//! The WebDriver browser the commands drive: the adapter's configuration for the resolved
+//! options, checked before anything starts, and a Ghostlight over it with the configured
+//! authority, audit sink and limits.
+
+use std::sync::Arc;
+
+use ghostlight_core::StartupPosture;
+use ghostlight_core::{BrowserPort, Ghostlight};
+use ghostlight_webdriver::{
+    Diagnostics, DriverSource, Engine, Proxy, ProxyScheme, Sandbox, Startup, Viewport, WebDriverBrowser,
+    WebDriverConfig,
+};
+
+use crate::config::{BrowserEngine, DiagnosticsSetting, ProxyUrl, SandboxSetting};
+use crate::error::ConfigError;
+use crate::options::{BrowserOptions, ServeOptions};
+
+/// The WebDriver browser and a Ghostlight over it with the options' compiled authority and
+/// audit sink. The browser starts on the first call that needs it; call
+/// [`WebDriverBrowser::shutdown`] when done.
+///
+/// Refused before anything starts: a browser configuration the engine cannot use
+/// ([`checked_config`]), and a persistent profile another Ghostlight browser holds right now
+/// (the browser takes the profile's lock when it starts, and is refused then if another took
+/// it meanwhile).
+pub fn ghostlight(options: &ServeOptions) -> Result<(Arc<WebDriverBrowser>, Ghostlight), ConfigError> {
+    let config = checked_config(&options.browser)?;
+    if let Some(profile) = config.profile() {
+        ghostlight_webdriver::check_profile(profile)
+            .map_err(|error| ConfigError::Profile(error.to_string()))?;
+    }
+    let browser = Arc::new(WebDriverBrowser::new(config));
+    let port: Arc<dyn BrowserPort> = browser.clone();
+    let ghostlight = Ghostlight::builder(port)
+        .authority(options.authority.compile())
+        .audit(crate::audit::sink(&options.audit)?)
+        .limits(options.limits)
+        .build();
+    Ok((browser, ghostlight))
+}
+
+/// [`webdriver_config`], refused when the adapter could not use it (an `https://` proxy on
+/// Firefox, a bad proxy bypass entry, a browser argument Ghostlight manages itself such as
+/// `--user-data-dir`): the same check the adapter makes before it starts a browser, made
+/// early so that `ghostlight config check` and the server's start report it.
+pub fn checked_config(options: &BrowserOptions) -> Result<WebDriverConfig, ConfigError> {
+    options.check()?;
+    let config = webdriver_config(options);
+    config.check().map_err(|problem| ConfigError::Browser(problem.to_string()))?;
+    Ok(config)
+}
+
+/// The adapter's proxy for a configured proxy URL and bypass list.
+fn proxy(url: &ProxyUrl, bypass: &[String]) -> Proxy {
+    let scheme = match url.scheme {
+        crate::config::ProxyScheme::Http => ProxyScheme::Http,
+        crate::config::ProxyScheme::Https => ProxyScheme::Https,
+        crate::config::ProxyScheme::Socks4 => ProxyScheme::Socks4,
+        crate::config::ProxyScheme::Socks5 => ProxyScheme::Socks5,
+    };
+    Proxy { scheme, host: url.host.clone(), port: url.port, bypass: bypass.to_vec() }
+}
+
+/// The WebDriver adapter's configuration for `options`. A driver URL connects to that driver;
+/// otherwise the adapter starts `chromedriver`/`geckodriver` (the configured one, else from
+/// `PATH`) on the first call that needs the browser (never at startup, never for calls that
+/// need no browser).
+pub fn webdriver_config(options: &BrowserOptions) -> WebDriverConfig {
+    WebDriverConfig {
+        engine: match options.engine {
+            BrowserEngine::Chromium => Engine::Chromium,
+            BrowserEngine::Firefox => Engine::Firefox,
+        },
+        driver: match &options.driver_url {
+            Some(url) => DriverSource::Connect(url.url().clone()),
+            None => DriverSource::Launch {
+                driver_path: options.driver_path.clone(),
+                browser_path: options.browser_path.clone(),
+            },
+        },
+        headless: options.headless,
+        window_width: options.window.width,
+        window_height: options.window.height,
+        startup: match options.startup {
+            StartupPosture::Auto => Startup::Auto,
+            StartupPosture::Manual => Startup::Manual,
+        },
+        sandbox: match options.sandbox {
+            SandboxSetting::Auto => Sandbox::Auto,
+            SandboxSetting::On => Sandbox::On,
+            SandboxSetting::Off => Sandbox::Off,
+        },
+        profile: options.profile.clone(),
+        proxy: options.proxy.as_ref().map(|url| proxy(url, &options.proxy_bypass)),
+        viewport: options.viewport.map(|size| Viewport { width: size.width, height: size.height }),
+        accept_insecure_certs: options.ignore_https_errors,
+        browser_args: options.args.clone(),
+        diagnostics: match options.diagnostics {
+            DiagnosticsSetting::OnDemand => Diagnostics::OnDemand,
+            DiagnosticsSetting::OnStart => Diagnostics::OnStart,
+        },
+        extra_capabilities: serde_json::Map::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::WindowSize;
+
+    #[test]
+    fn defaults_are_the_adapter_defaults() {
+        assert_eq!(webdriver_config(&BrowserOptions::default()), WebDriverConfig::default());
+    }
+
+    #[test]
+    fn options_map_one_to_one() {
+        let options = BrowserOptions {
+            engine: BrowserEngine::Firefox,
+            headless: false,
+            driver_url: "http://127.0.0.1:4444".parse().ok(),
+            window: WindowSize { width: 800, height: 600 },
+            startup: StartupPosture::Manual,
+            sandbox: SandboxSetting::On,
+            ..BrowserOptions::default()
+        };
+        let config = webdriver_config(&options);
+        assert_eq!(config.engine, Engine::Firefox);
+        assert!(matches!(config.driver, DriverSource::Connect(ref url) if url.port() == Some(4444)));
+        assert!(!config.headless);
+        assert_eq!((config.window_width, config.window_height), (800, 600));
+        assert_eq!(config.startup, Startup::Manual);
+        assert_eq!(config.sandbox, Sandbox::On);
+    }
+
+    #[test]
+    fn launch_options_map_and_engine_limits_are_checked() {
+        let options = BrowserOptions {
+            browser_path: Some("/opt/chromium/chrome".into()),
+            driver_path: Some("/opt/chromium/chromedriver".into()),
+            profile: Some("/srv/profile".into()),
+            proxy: "socks5://10.0.0.2:1080".parse().ok(),
+            proxy_bypass: vec!["*.corp.example".into()],
+            viewport: Some(WindowSize { width: 1000, height: 700 }),
+            ignore_https_errors: true,
+            args: vec!["--lang=de".into()],
+            diagnostics: DiagnosticsSetting::OnStart,
+            ..BrowserOptions::default()
+        };
+        let config = checked_config(&options).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            config.driver,
+            DriverSource::Launch {
+                driver_path: Some("/opt/chromium/chromedriver".into()),
+                browser_path: Some("/opt/chromium/chrome".into())
+            }
+        );
+        assert_eq!(config.profile(), Some(std::path::Path::new("/srv/profile")));
+        let proxy = config.proxy.clone().unwrap_or_else(|| panic!("a proxy"));
+        assert_eq!(
+            (proxy.to_string(), proxy.bypass),
+            ("socks5://10.0.0.2:1080".to_owned(), vec!["*.corp.example".to_owned()])
+        );
+        assert_eq!(config.viewport, Some(Viewport { width: 1000, height: 700 }));
+        assert!(config.accept_insecure_certs);
+        assert_eq!(config.browser_args, ["--lang=de"]);
+        assert_eq!(config.diagnostics, Diagnostics::OnStart);
+
+        let https_on_firefox = BrowserOptions {
+            engine: BrowserEngine::Firefox,
+            proxy: "https://proxy.example:443".parse().ok(),
+            ..BrowserOptions::default()
+        };
+        let error = checked_config(&https_on_firefox).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(error.contains("needs Chromium"), "{error}");
+        let reserved =
+            BrowserOptions { args: vec!["--user-data-dir=/tmp/x".into()], ..BrowserOptions::default() };
+        let error = checked_config(&reserved).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(error.contains("use the profile setting"), "{error}");
+    }
+}

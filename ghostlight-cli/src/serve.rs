@@ -1,0 +1,109 @@
+//! Serving MCP: the path `ghostlight-mcp` and `ghostlight mcp` both run ([`run`]): logging,
+//! the options resolved with the configuration files, an async runtime, then [`serve`] with
+//! the WebDriver browser until the client or a signal ends it.
+
+use std::time::Duration;
+
+use ghostlight_mcp::GhostlightServer;
+
+use crate::browser::ghostlight;
+use crate::error::ServeError;
+use crate::logging;
+use crate::options::{ServeArgs, ServeOptions, Transport};
+
+/// How long the runtime waits for stray blocking tasks (a terminal stdin read) at exit.
+pub const RUNTIME_SHUTDOWN: Duration = Duration::from_secs(2);
+
+/// Start logging, resolve `args` with the configuration files, and serve on a runtime of its
+/// own until the client closes the session (stdio) or a signal arrives.
+pub fn run(args: &ServeArgs) -> Result<(), ServeError> {
+    logging::init();
+    let options = args.resolve()?;
+    let runtime =
+        tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(ServeError::Runtime)?;
+    let result = runtime.block_on(serve(options));
+    runtime.shutdown_timeout(RUNTIME_SHUTDOWN);
+    result
+}
+
+/// Serve MCP with `options` until the client closes the session (stdio) or a signal (Ctrl-C,
+/// SIGTERM) arrives, then close the browser.
+pub async fn serve(options: ServeOptions) -> Result<(), ServeError> {
+    let (browser, prototype) = ghostlight(&options)?;
+    tracing::info!(
+        engine = options.browser.engine.as_str(),
+        headless = options.browser.headless,
+        driver = if options.browser.driver_url.is_some() { "connect" } else { "launch" },
+        startup = options.browser.startup.as_str(),
+        sandbox = options.browser.sandbox.as_str(),
+        // The profile folder is the operator's own; a proxy never holds credentials.
+        profile = options.browser.profile.as_ref().map(|p| p.display().to_string()),
+        proxy = options.browser.proxy.as_ref().map(ToString::to_string),
+        viewport = options.browser.viewport.map(|v| v.to_string()),
+        ignore_https_errors = options.browser.ignore_https_errors,
+        extra_args = options.browser.args.len(),
+        diagnostics = options.browser.diagnostics.as_str(),
+        organization = options.authority.organization.is_some(),
+        "browser starts on the first call that needs it"
+    );
+    let server = GhostlightServer::over(prototype);
+    let served = match options.transport {
+        Transport::Stdio => {
+            tracing::info!("MCP over stdio");
+            tokio::select! {
+                served = ghostlight_mcp::serve_stdio(server) => served.map_err(ServeError::from),
+                () = shutdown_signal() => Ok(()),
+            }
+        }
+        #[cfg(feature = "http")]
+        Transport::Http(http) => serve_http(server, &options.browser, &http).await,
+    };
+    browser.shutdown().await;
+    tracing::info!("stopped");
+    served
+}
+
+/// Serve over streamable HTTP until a signal arrives. Each HTTP session drives a browser of
+/// its own, as `browser` says (see ARCHITECTURE.md, "Sessions").
+#[cfg(feature = "http")]
+async fn serve_http(
+    server: GhostlightServer,
+    browser: &crate::options::BrowserOptions,
+    http: &ghostlight_mcp::http::HttpOptions,
+) -> Result<(), ServeError> {
+    use std::sync::Arc;
+
+    use ghostlight_core::BrowserPort;
+    use ghostlight_webdriver::WebDriverBrowser;
+
+    let config = crate::browser::webdriver_config(browser);
+    let browsers: ghostlight_mcp::server::BrowserFactory =
+        Arc::new(move || Arc::new(WebDriverBrowser::new(config.clone())) as Arc<dyn BrowserPort>);
+    let server = server.with_browser_per_session(browsers);
+    Ok(ghostlight_mcp::http::serve(server, http, shutdown_signal()).await?)
+}
+
+/// Ctrl-C, or SIGTERM on Unix.
+pub async fn shutdown_signal() {
+    let interrupt = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {}
+        () = terminate => {}
+    }
+    tracing::info!("shutting down on a signal");
+}

@@ -1,0 +1,202 @@
+//! The `ghostlight-mcp` binary over streamable HTTP (feature `http`): it refuses to start
+//! without a usable bearer token, serves on the address it logs behind the token from the
+//! environment, and, with headless Chromium, gives each MCP session its own browser, so two
+//! sessions share no cookies or storage, a page of one never hands a tab to the other, and a
+//! slow navigation in one does not hold up the other.
+
+#![cfg(all(feature = "http", target_os = "linux"))]
+
+mod support;
+
+use std::io::{BufRead as _, BufReader};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use ghostlight_cli::options::TOKEN_ENV;
+use rmcp::service::{RoleClient, RunningService, ServiceExt};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use serde_json::{Value, json};
+use support::{describe, invoke, require_chromedriver, status};
+
+const TOKEN: &str = "sessions-test-0123456789abcdef";
+/// How long the slow page takes to answer.
+const SLOW: Duration = Duration::from_secs(6);
+
+/// A loopback site, one thread per request: `/set` stores a cookie and a localStorage item,
+/// `/read` shows a page, `/opener` opens a private popup 1.5 s after loading, `/slow` answers
+/// after [`SLOW`].
+fn site() -> u16 {
+    let server = tiny_http::Server::http("127.0.0.1:0").unwrap_or_else(|e| panic!("{e}"));
+    let port = server.server_addr().to_ip().map(|a| a.port()).unwrap_or(0);
+    std::thread::spawn(move || {
+        for request in server.incoming_requests() {
+            std::thread::spawn(move || {
+                let path = request.url().split('?').next().unwrap_or("/").to_owned();
+                let body = match path.as_str() {
+                    "/set" => "<title>Set</title><script>document.cookie = 'sid=A; path=/'; \
+                               localStorage.setItem('k', 'A');</script><h1>Set</h1>"
+                        .to_owned(),
+                    "/opener" => "<title>Opener</title><script>setTimeout(() => \
+                                  window.open('/private?token=SECRET'), 1500)</script><h1>Opener</h1>"
+                        .to_owned(),
+                    "/slow" => {
+                        std::thread::sleep(SLOW);
+                        "<title>Slow</title><h1>Finally</h1>".to_owned()
+                    }
+                    _ => "<title>Page</title><h1>A page</h1><p>Some text to read.</p>".to_owned(),
+                };
+                let page = format!("<!doctype html><meta charset=utf-8>{body}");
+                let mut response = tiny_http::Response::from_string(page);
+                if let Ok(header) = tiny_http::Header::from_bytes(&b"Content-Type"[..], &b"text/html"[..]) {
+                    response.add_header(header);
+                }
+                let _ = request.respond(response);
+            });
+        }
+    });
+    port
+}
+
+/// Start the binary over HTTP on a free loopback port with `args` and the token in the
+/// environment; answer it and the URL it logs.
+fn start_server(args: &[&str]) -> (std::process::Child, String) {
+    let mut child = Command::new(support::binary())
+        .args(["--transport", "http", "--listen", "127.0.0.1:0"])
+        .args(args)
+        .env(TOKEN_ENV, TOKEN)
+        .env("GHOSTLIGHT_MCP_LOG", "info")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let stderr = child.stderr.take().unwrap_or_else(|| panic!("stderr"));
+    let (found, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if let Some(at) = line.find("http://") {
+                let _ = found.send(line[at..].trim().to_owned());
+            }
+        }
+    });
+    let url = lines.recv_timeout(Duration::from_secs(20)).unwrap_or_else(|e| panic!("no address: {e}"));
+    assert!(url.starts_with("http://127.0.0.1:") && url.ends_with("/mcp"), "{url}");
+    (child, url)
+}
+
+async fn client(url: &str) -> RunningService<RoleClient, ()> {
+    let config = StreamableHttpClientTransportConfig::with_uri(url.to_owned()).auth_header(TOKEN.to_owned());
+    ().serve(StreamableHttpClientTransport::from_config(config)).await.unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn refuses_to_start_without_a_token() {
+    for (args, expected) in [
+        (vec!["--transport", "http"], TOKEN_ENV),
+        (vec!["--transport", "http", "--token", "short"], "at least 16"),
+        (vec!["--transport", "http", "--token", "has spaces in the token"], "without spaces"),
+        (vec!["--transport", "http", "--token", "aaaaaaaaaaaaaaaa"], "too easy to guess"),
+        (vec!["--transport", "http", "--token", "0123456789abcdef,abababababababab"], "too easy to guess"),
+    ] {
+        let output = Command::new(support::binary())
+            .args(&args)
+            .env_remove(TOKEN_ENV)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty());
+    }
+}
+
+/// The binary serves HTTP on the address it logs, behind the token from the environment: a
+/// request without it is refused, a client with it lists the tools and calls one.
+#[tokio::test]
+async fn the_binary_serves_http_behind_the_token() {
+    let (mut server, url) = start_server(&[]);
+    let refused = reqwest::Client::new()
+        .post(&url)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .body(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#)
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(refused.status().as_u16(), 401);
+    let session = client(&url).await;
+    let tools = session.list_all_tools().await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(tools.len(), 24);
+    ok(&session, "policy_explain", json!({})).await;
+    let _ = session.cancel().await;
+    let _ = server.kill();
+    let _ = server.wait();
+}
+
+async fn ok(client: &RunningService<RoleClient, ()>, tool: &str, arguments: Value) -> Value {
+    let envelope = invoke(client, tool, arguments).await;
+    assert_eq!(status(&envelope), "succeeded", "{tool}: {}", describe(&envelope));
+    envelope
+}
+
+#[tokio::test]
+async fn sessions_share_no_profile_no_popups_and_no_lock() {
+    require_chromedriver();
+    let port = site();
+    let url = |path: &str| format!("http://127.0.0.1:{port}{path}");
+    let dir = std::env::temp_dir().join(format!("ghostlight-sessions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let config = dir.join("config.toml");
+    std::fs::write(&config, "[capabilities]\nallow = [\"execute\"]\n").unwrap_or_else(|e| panic!("{e}"));
+    let (mut server, endpoint) = start_server(&["--config", &config.to_string_lossy()]);
+    let (a, b) = tokio::join!(client(&endpoint), client(&endpoint));
+
+    // Storage: what A's page stores, B's page on the same site does not see.
+    ok(&a, "browser_navigate", json!({"url": url("/set")})).await;
+    let seen_a =
+        ok(&a, "browser_execute", json!({"script": "[document.cookie, localStorage.getItem('k')]"})).await;
+    assert_eq!(seen_a["facts"]["value"], json!(["sid=A", "A"]));
+    ok(&b, "browser_navigate", json!({"url": url("/read")})).await;
+    let seen_b =
+        ok(&b, "browser_execute", json!({"script": "[document.cookie, localStorage.getItem('k')]"})).await;
+    assert_eq!(seen_b["facts"]["value"], json!(["", null]), "B sees none of A's cookie or storage");
+
+    // Popups: A's page opens a private tab on a timer; B's calls never see it.
+    ok(&a, "browser_navigate", json!({"url": url("/opener")})).await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut a_saw = false;
+    while Instant::now() < deadline && !a_saw {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let read_b = ok(&b, "browser_read", json!({})).await;
+        let text = serde_json::to_string(&read_b).unwrap_or_default();
+        assert!(!text.contains("SECRET") && read_b["facts"].get("opened_tabs").is_none(), "{text}");
+        let pressed = ok(&a, "browser_execute", json!({"script": "1"})).await;
+        a_saw = pressed["facts"].get("opened_tabs").is_some();
+    }
+    assert!(a_saw, "A's own call sees the popup its page opened");
+    let listed_b = ok(&b, "browser_tabs", json!({"action": "list"})).await;
+    assert_eq!(listed_b["facts"]["tabs"].as_array().map(Vec::len), Some(1), "{}", describe(&listed_b));
+
+    // No shared lock: B reads its loaded tab while A's navigation waits on a slow server.
+    let slow = async {
+        let envelope =
+            invoke(&a, "browser_navigate", json!({"url": url("/slow"), "timeout_ms": 30000})).await;
+        (Instant::now(), envelope)
+    };
+    let quick = async {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let envelope = invoke(&b, "browser_read", json!({})).await;
+        (Instant::now(), envelope)
+    };
+    let ((a_done, a_env), (b_done, b_env)) = tokio::join!(slow, quick);
+    assert_eq!(status(&a_env), "succeeded", "{}", describe(&a_env));
+    assert_eq!(status(&b_env), "succeeded", "{}", describe(&b_env));
+    assert!(b_done < a_done, "B's read finished before A's slow navigation");
+
+    let _ = a.cancel().await;
+    let _ = b.cancel().await;
+    let _ = server.kill();
+    let _ = server.wait();
+}

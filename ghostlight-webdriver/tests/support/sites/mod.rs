@@ -1,0 +1,16 @@
+//! The fixture sites, one module per area; each `start()` serves its pages on the loopback
+//! page server (`crate::support::server::Site`).
+//!
+//! | module | served to |
+//! | --- | --- |
+//! | [`e2e`] | the end-to-end, boundary, landing, remote and fault tests, and the tool benchmark |
+//! | [`plain`] | the port, lifecycle, startup, fault and launch tests: titled pages, slow and closing pages |
+//! | [`perception`] | the perception tests: roles, names, states, frames, articles |
+//! | [`boxes`] | the capture tests: coloured boxes at known positions |
+//! | [`evidence`] | the evidence and recording tests: console, network and animated pages |
+
+pub(crate) mod boxes;
+pub(crate) mod e2e;
+pub(crate) mod evidence;
+pub(crate) mod perception;
+pub(crate) mod plain;
