@@ -28,9 +28,15 @@ use ghostlight_webdriver::{CHROMIUM_FLAGS, Engine, NO_SANDBOX_FLAG};
 use serde_json::json;
 use url::Url;
 
-#[path = "../../ghostlight-webdriver/tests/harness/mod.rs"]
-mod harness;
-use harness::Site;
+// The WebDriver suite's loopback server and engine selection, shared by path (each test
+// binary uses a subset of them).
+#[allow(dead_code)]
+#[path = "../../ghostlight-webdriver/tests/support/engines.rs"]
+mod engines;
+#[allow(dead_code)]
+#[path = "../../ghostlight-webdriver/tests/support/server.rs"]
+mod server;
+use server::{Reply, Site};
 
 /// The longest wait for the extension's hello after launch (measured: well under 3 s).
 const HELLO_BOUND: Duration = Duration::from_secs(30);
@@ -123,8 +129,8 @@ fn write_host_manifest(dir: &Path, callers: serde_json::Value) {
 /// The loopback site: `/a`, `/b` (a title, a heading and a paragraph each), `/framed` (an
 /// iframe of `/inner`).
 fn site() -> Site {
-    Site::serve(|path, _| {
-        let body = match path {
+    Site::serve(|ask| {
+        let body = match ask.path {
             "/framed" => {
                 "<!doctype html><title>Framed</title><p>Outer</p><iframe src=\"/inner\"></iframe>".into()
             }
@@ -133,7 +139,7 @@ fn site() -> Site {
                 format!("<!doctype html><title>{name}</title><h1>{name}</h1><p>Hello   from {name}</p>")
             }
         };
-        (200, body)
+        Reply::html(200, body)
     })
 }
 
@@ -268,7 +274,7 @@ static BROWSERS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
 
 /// Every implemented port operation, against the site.
 async fn operations(engine: Engine) {
-    if !harness::wanted(engine) {
+    if !engines::wanted(engine) {
         eprintln!("[{}] skipped: not in GHOSTLIGHT_TEST_ENGINES", engine.as_str());
         return;
     }
@@ -371,7 +377,7 @@ async fn operations(engine: Engine) {
 /// navigate, list, read, execute, screenshot, close; and a tool whose operation the connector does not
 /// do yet answers as unsupported.
 async fn tools(engine: Engine) {
-    if !harness::wanted(engine) {
+    if !engines::wanted(engine) {
         eprintln!("[{}] skipped: not in GHOSTLIGHT_TEST_ENGINES", engine.as_str());
         return;
     }
