@@ -220,7 +220,7 @@ pub(crate) use fact_table;
 /// ```text
 /// tool_facts! {
 ///     TAB: Str("tab", "Tab handle."),                   // a fact of this tool
-///     LANDING: Json = common::LANDING,                   // a fact shared with other tools
+///     LANDING: Json = crate::tools::common::LANDING,     // a fact shared with other tools
 ///     ITEMS: Json("items", FactType::Rows(&[…]), "…"),   // a structured fact
 /// }
 /// ```

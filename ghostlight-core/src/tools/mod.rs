@@ -4,9 +4,9 @@
 //! (what it does with the browser and the sentence it authors, run by the executor's
 //! dispatch this table generates).
 //!
-//! Adding a tool: the folder `tools/<name>/` and one line in [`tool_table!`]. The table generates the module
-//! declarations, [`ToolName`] (with the catalog order), the `Request` enum and its
-//! dispatch, the `CATALOG` and the executor's dispatch.
+//! Adding a tool: the folder `tools/<name>/` and one line in [`tool_table!`]. The table
+//! generates the module declarations, [`ToolName`] (with the catalog order), the `Request`
+//! enum and its dispatch, the `CATALOG` and the executor's dispatch.
 
 // An op's `Step<T>` is `Result<T, Outcome>`: its error side is the invocation's answer, built
 // once and returned straight up; boxing it would cost an allocation and buy nothing.
