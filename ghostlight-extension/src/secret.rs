@@ -10,6 +10,8 @@ use std::io::{Read, Write};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::Path;
 
+use subtle::ConstantTimeEq;
+
 use crate::endpoint::{EndpointError, check_private};
 
 /// The secret's length in bytes.
@@ -89,13 +91,10 @@ impl Secret {
     }
 }
 
-/// Equal bytes, compared without an early exit on the first difference (the length is not
-/// secret: both halves have a fixed length).
+/// Equal bytes, compared in constant time in their content (the length is not secret: both
+/// halves have a fixed length).
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0_u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    bool::from(a.ct_eq(b))
 }
 
 fn to_hex(bytes: &[u8]) -> String {
