@@ -7,8 +7,8 @@ use std::sync::Arc;
 use ghostlight_core::StartupPosture;
 use ghostlight_core::{BrowserPort, Ghostlight};
 use ghostlight_webdriver::{
-    Diagnostics, DriverSource, Engine, Proxy, ProxyScheme, Sandbox, Startup, Viewport, WebDriverBrowser,
-    WebDriverConfig,
+    Diagnostics, DriverSource, Engine, Proxy, ProxyScheme, Sandbox, Startup, StorageStateFile, Viewport,
+    WebDriverBrowser, WebDriverConfig,
 };
 
 use crate::config::{BrowserEngine, DiagnosticsSetting, ProxyUrl, SandboxSetting};
@@ -22,12 +22,16 @@ use crate::options::{BrowserOptions, ServeOptions};
 /// Refused before anything starts: a browser configuration the engine cannot use
 /// ([`checked_config`]), and a persistent profile another Ghostlight browser holds right now
 /// (the browser takes the profile's lock when it starts, and is refused then if another took
-/// it meanwhile).
+/// it meanwhile), and a storage state file that cannot be read.
 pub fn ghostlight(options: &ServeOptions) -> Result<(Arc<WebDriverBrowser>, Ghostlight), ConfigError> {
     let config = checked_config(&options.browser)?;
     if let Some(profile) = config.profile() {
         ghostlight_webdriver::check_profile(profile)
             .map_err(|error| ConfigError::Profile(error.to_string()))?;
+    }
+    if let Some(file) = &config.storage_state {
+        // Read again when the browser starts; a missing or malformed file is a usage error.
+        file.read().map_err(|error| ConfigError::Browser(error.to_string()))?;
     }
     let browser = Arc::new(WebDriverBrowser::new(config));
     let port: Arc<dyn BrowserPort> = browser.clone();
@@ -91,6 +95,10 @@ pub fn webdriver_config(options: &BrowserOptions) -> WebDriverConfig {
             SandboxSetting::Off => Sandbox::Off,
         },
         profile: options.profile.clone(),
+        storage_state: options
+            .storage_state
+            .clone()
+            .map(|path| StorageStateFile { path, save: options.save_storage_state }),
         proxy: options.proxy.as_ref().map(|url| proxy(url, &options.proxy_bypass)),
         viewport: options.viewport.map(|size| Viewport { width: size.width, height: size.height }),
         accept_insecure_certs: options.ignore_https_errors,

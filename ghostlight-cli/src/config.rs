@@ -17,6 +17,8 @@
 //! browser_path = "/opt/chromium/chrome"  # the browser executable (default: the driver finds it)
 //! driver_path = "/opt/chromium/chromedriver"   # the driver executable (default: from PATH)
 //! profile = "/home/ada/.local/share/ghostlight/profile"   # kept between runs, locked while in use
+//! # storage_state = "/home/ada/ghostlight-state.json"   # or: cookies + localStorage loaded at start
+//! # save_storage_state = true    # … and written back at exit
 //! proxy = "http://127.0.0.1:3128"  # http, https (Chromium), socks4 or socks5; no credentials
 //! proxy_bypass = ["intranet.example", "*.corp.example"]
 //! viewport = "1280x720"          # CSS viewport (innerWidth x innerHeight); resizes the window
@@ -212,6 +214,12 @@ pub struct BrowserSection {
     /// `profile`: a persistent browser profile folder (absolute), kept between runs and
     /// locked while a browser uses it (default: a fresh temporary profile each run).
     pub profile: Option<AbsolutePath>,
+    /// `storage_state`: a JSON file of cookies and localStorage (Playwright's `storageState`
+    /// shape, absolute path) loaded into the fresh profile at start; not with `profile`.
+    pub storage_state: Option<AbsolutePath>,
+    /// `save_storage_state`: write the state back to `storage_state` at exit (default
+    /// `false`).
+    pub save_storage_state: Option<bool>,
     /// `proxy`: `scheme://host:port` with scheme `http`, `https` (Chromium only), `socks4`
     /// or `socks5`; credentials are refused.
     pub proxy: Option<ProxyUrl>,
@@ -457,6 +465,9 @@ pub const DEFAULT_FILE: &str = r#"# Ghostlight configuration (TOML). Every key i
 # driver_path = "/usr/bin/chromedriver"   # the driver executable (absent: from PATH)
 # profile = "/home/me/.local/share/ghostlight/profile"   # persistent profile (absent: a fresh
 #                            # temporary one per run); never deleted, locked while a browser uses it
+# storage_state = "/home/me/ghostlight-state.json"   # cookies + localStorage loaded at start
+#                            # (Playwright's storageState JSON); not with profile
+# save_storage_state = false # true writes them back to storage_state at exit (mode 0600)
 # proxy = "http://127.0.0.1:3128"   # http, https (Chromium only), socks4 or socks5; no credentials
 # proxy_bypass = []          # hosts reached without the proxy: "example.com", "*.example.com"
 # viewport = "1280x720"      # CSS viewport WIDTHxHEIGHT (absent: the window size decides)

@@ -74,6 +74,14 @@ pub struct LaunchArgs {
     /// temporary profile per run].
     #[arg(long, visible_alias = "user-data-dir", value_name = "DIR")]
     pub profile: Option<PathBuf>,
+    /// Cookies and localStorage to load into the fresh profile at start: a JSON file in
+    /// Playwright's storageState shape [default: none].
+    #[arg(long, value_name = "FILE", conflicts_with = "profile")]
+    pub storage_state: Option<PathBuf>,
+    /// Write the browser's cookies and localStorage back to --storage-state when the server
+    /// stops (mode 0600; the file may be missing at start).
+    #[arg(long, requires = "storage_state")]
+    pub save_storage_state: bool,
     /// Send every request through this proxy: scheme://host:port with scheme http, https
     /// (Chromium only), socks4 or socks5; credentials are refused [default: none].
     #[arg(long, visible_alias = "proxy-server", value_name = "URL")]
@@ -228,6 +236,10 @@ pub struct BrowserOptions {
     pub driver_path: Option<PathBuf>,
     /// A persistent profile folder (`None`: a fresh temporary profile per run).
     pub profile: Option<PathBuf>,
+    /// A storage state file loaded at start (`None`: the profile starts empty).
+    pub storage_state: Option<PathBuf>,
+    /// Save the storage state back to `storage_state` at exit.
+    pub save_storage_state: bool,
     /// The proxy.
     pub proxy: Option<ProxyUrl>,
     /// Hosts reached without the proxy.
@@ -254,6 +266,8 @@ impl Default for BrowserOptions {
             browser_path: None,
             driver_path: None,
             profile: None,
+            storage_state: None,
+            save_storage_state: false,
             proxy: None,
             proxy_bypass: Vec::new(),
             viewport: None,
@@ -283,6 +297,16 @@ impl BrowserOptions {
                     )));
                 }
             }
+        }
+        if self.save_storage_state && self.storage_state.is_none() {
+            return Err(ConfigError::Browser("save_storage_state needs a storage_state file".to_owned()));
+        }
+        if self.storage_state.is_some() && self.profile.is_some() {
+            return Err(ConfigError::Browser(
+                "storage_state cannot be combined with profile (a persistent profile keeps cookies and \
+                 storage itself): use one or the other"
+                    .to_owned(),
+            ));
         }
         if self.proxy.is_none() && !self.proxy_bypass.is_empty() {
             return Err(ConfigError::Browser("proxy_bypass needs a proxy".to_owned()));
@@ -364,6 +388,9 @@ impl BrowserArgs {
             browser_path: path(&launch.browser_path, |s| s.browser_path.as_ref())?,
             driver_path: path(&launch.driver_path, |s| s.driver_path.as_ref())?,
             profile: path(&launch.profile, |s| s.profile.as_ref())?,
+            storage_state: path(&launch.storage_state, |s| s.storage_state.as_ref())?,
+            save_storage_state: launch.save_storage_state
+                || section.and_then(|s| s.save_storage_state).unwrap_or(false),
             proxy: match &launch.proxy {
                 Some(arg) => Some(arg.parse()?),
                 None => section.and_then(|s| s.proxy.clone()),

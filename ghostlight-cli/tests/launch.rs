@@ -1,7 +1,8 @@
 //! Launch options on the real binary: every command that starts a browser takes the same
 //! flags, `config init` and the README document every key, a proxy password is never
 //! repeated, and against headless Chromium: a `--profile` keeps a cookie across two runs and
-//! is refused to a second server while a session holds it, and a session started with
+//! is refused to a second server while a session holds it, a `--storage-state` file saved by
+//! one run (`--save-storage-state`) is loaded by the next, and a session started with
 //! `--diagnostics on_start --proxy … --viewport …` answers the load's errors in its first
 //! `browser_diagnose` and sends requests through the proxy.
 
@@ -17,10 +18,12 @@ use std::sync::{Arc, Mutex};
 use serde_json::{Value, json};
 
 /// The `[browser]` keys this work added, with the flag of each.
-const LAUNCH_OPTIONS: [(&str, &str); 9] = [
+const LAUNCH_OPTIONS: [(&str, &str); 11] = [
     ("browser_path", "--browser-path"),
     ("driver_path", "--driver-path"),
     ("profile", "--profile"),
+    ("storage_state", "--storage-state"),
+    ("save_storage_state", "--save-storage-state"),
     ("proxy", "--proxy"),
     ("proxy_bypass", "--proxy-bypass"),
     ("viewport", "--viewport"),
@@ -234,6 +237,48 @@ fn a_profile_keeps_a_cookie_across_two_runs_and_is_locked_while_in_use() {
     assert!(profile.join("ghostlight.lock").is_file(), "the profile is never deleted");
     let again = own(&["browser_navigate", &site.navigate("/get")]);
     assert_eq!(again.status.code(), Some(0), "free again once the session stopped: {}", both(&again));
+}
+
+#[test]
+fn a_storage_state_file_carries_cookies_from_one_run_to_the_next() {
+    if !chromium() {
+        return;
+    }
+    let site = Site::start();
+    let home = Home::new("storage-state");
+    let state = home.root.join("state.json");
+    let state_flag = state.display().to_string();
+    let run = |extra: &[&str], args: &[&str]| {
+        home.ghostlight(
+            &[&["call", "--no-session", "--json", "--storage-state", &state_flag], extra, args].concat(),
+        )
+    };
+
+    // Without --save-storage-state a missing file is refused before any browser work.
+    let missing = run(&[], &["browser_tabs"]);
+    assert_eq!(missing.status.code(), Some(2), "{}", both(&missing));
+    assert!(both(&missing).contains("does not exist"), "{}", both(&missing));
+
+    let set = run(&["--save-storage-state"], &["browser_navigate", &site.navigate("/set")]);
+    assert_eq!(set.status.code(), Some(0), "{}", both(&set));
+    let saved: Value = serde_json::from_slice(&std::fs::read(&state).unwrap_or_else(|e| panic!("{e}")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        saved["cookies"]
+            .as_array()
+            .is_some_and(|c| c.iter().any(|c| c["name"] == "gl" && c["value"] == "kept")),
+        "the cookie was saved at exit: {saved}"
+    );
+    let mode = std::fs::metadata(&state).map(|m| m.permissions().mode() & 0o777).unwrap_or_default();
+    assert_eq!(mode, 0o600, "the state file is private");
+
+    let get = run(&[], &["browser_navigate", &site.navigate("/get")]);
+    assert_eq!(get.status.code(), Some(0), "{}", both(&get));
+    assert_eq!(envelope(&get)["facts"]["title"], json!("cookie gl=kept"), "the next run loads it");
+
+    let with_profile = run(&["--profile", &home.root.join("p").display().to_string()], &["browser_tabs"]);
+    assert_eq!(with_profile.status.code(), Some(2), "{}", both(&with_profile));
+    assert!(both(&with_profile).contains("--profile"), "{}", both(&with_profile));
 }
 
 /// A proxy on 127.0.0.1 that answers every request itself and records the request lines.

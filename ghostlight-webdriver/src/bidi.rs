@@ -17,6 +17,7 @@
 //! are reduced to "failed": a driver's error message is never kept.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -51,8 +52,8 @@ pub(crate) struct Bidi {
     outgoing: mpsc::Sender<String>,
     /// Commands waiting for their reply.
     pending: Pending,
-    /// The id of the last command sent.
-    next_id: u64,
+    /// The id of the last command sent (commands may be in flight together).
+    next_id: AtomicU64,
     /// The socket task (aborted on drop).
     task: JoinHandle<()>,
 }
@@ -93,7 +94,7 @@ impl Bidi {
         let (outgoing, queue) = mpsc::channel(COMMAND_QUEUE);
         let pending: Pending = Arc::default();
         let task = tokio::spawn(pump(socket, queue, Arc::clone(&pending), handler));
-        Ok(Bidi { outgoing, pending, next_id: 0, task })
+        Ok(Bidi { outgoing, pending, next_id: AtomicU64::new(0), task })
     }
 
     /// Whether the connection is still open (its task still runs).
@@ -102,9 +103,8 @@ impl Bidi {
     }
 
     /// Send `method` with `params` and wait (at most [`COMMAND_TIMEOUT`]) for the result.
-    pub(crate) async fn command(&mut self, method: &str, params: Value) -> PortResult<Value> {
-        self.next_id += 1;
-        let id = self.next_id;
+    pub(crate) async fn command(&self, method: &str, params: Value) -> PortResult<Value> {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
         let (reply, answer) = oneshot::channel();
         lock(&self.pending).insert(id, reply);
         let message = json!({ "id": id, "method": method, "params": params }).to_string();

@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 use url::Url;
 
+use crate::storage_state::StorageStateFile;
+
 /// Default outer window width in pixels.
 pub const DEFAULT_WINDOW_WIDTH: u32 = 1280;
 /// Default outer window height in pixels.
@@ -187,6 +189,11 @@ pub struct WebDriverConfig {
     pub browser_args: Vec<String>,
     /// When console and network tracking (`diagnostics`) starts.
     pub diagnostics: Diagnostics,
+    /// Cookies and `localStorage` loaded into the fresh profile when the session starts and,
+    /// with [`StorageStateFile::save`], written back when it stops (Playwright's
+    /// `storageState` file). Not with a persistent [`profile`](Self::profile), which keeps
+    /// them itself.
+    pub storage_state: Option<StorageStateFile>,
 }
 
 /// The file inside a persistent profile that the adapter locks while its browser runs.
@@ -419,6 +426,12 @@ pub enum ConfigProblem {
     /// More browser arguments than [`MAX_BROWSER_ARGS`].
     #[error("at most {MAX_BROWSER_ARGS} extra browser arguments are accepted")]
     TooManyArgs,
+    /// A storage state with a persistent profile.
+    #[error(
+        "a storage state cannot be combined with a persistent profile (the profile keeps cookies and \
+         storage itself): use one or the other"
+    )]
+    StorageStateWithProfile,
 }
 
 /// What to use instead of a reserved browser argument.
@@ -454,6 +467,7 @@ impl Default for WebDriverConfig {
             accept_insecure_certs: false,
             browser_args: Vec::new(),
             diagnostics: Diagnostics::default(),
+            storage_state: None,
         }
     }
 }
@@ -472,6 +486,9 @@ impl WebDriverConfig {
             proxy.check(self.engine)?;
         }
         if let Some(profile) = &self.profile {
+            if self.storage_state.is_some() {
+                return Err(ConfigProblem::StorageStateWithProfile);
+            }
             if matches!(self.driver, DriverSource::Connect(_)) {
                 return Err(ConfigProblem::ProfileWithRemoteDriver);
             }

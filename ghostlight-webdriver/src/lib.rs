@@ -103,6 +103,7 @@ mod page;
 mod refs;
 mod repair;
 mod session;
+mod storage_state;
 #[cfg(feature = "testing")]
 mod testing;
 mod watch;
@@ -129,6 +130,10 @@ pub use config::{
     Startup, Viewport, WebDriverConfig, runs_as_root,
 };
 pub use launch::{ProfileError, check_profile};
+pub use storage_state::{
+    MAX_STORAGE_STATE_BYTES, MAX_STORED_COOKIES, MAX_STORED_ORIGINS, OriginStorage, SameSite, StorageItem,
+    StorageState, StorageStateError, StorageStateFile, StoredCookie,
+};
 #[cfg(feature = "testing")]
 pub use testing::ProcessInfo;
 

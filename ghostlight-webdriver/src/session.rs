@@ -25,6 +25,7 @@ use crate::launch::{self, DriverProcess};
 use crate::page;
 use crate::refs::{Element, Tab};
 use crate::repair::{REPAIR_TIMEOUT, RepairQueue};
+use crate::storage_state::{self, StorageStateFile};
 use crate::watch::evidence::Tracker;
 use crate::watch::prompts::PromptWatch;
 
@@ -86,6 +87,9 @@ pub(crate) struct Session {
     process: Option<DriverProcess>,
     /// Repairs that dropped operations left to do ([`Session::run_repairs`]).
     repairs: RepairQueue,
+    /// Where the storage state is saved when the session closes, with the loaded state's
+    /// origins (saved again even when no tab shows them).
+    save_state: Option<(StorageStateFile, Vec<String>)>,
 }
 
 impl Session {
@@ -173,7 +177,17 @@ impl Session {
             }
             (_, Diagnostics::OnDemand) => None,
         };
+        let save_state = match &config.storage_state {
+            Some(file) => load_storage_state(file, bidi_url.as_ref()).await.map_err(|message| {
+                launch_failed(
+                    LaunchCause::InvalidConfiguration,
+                    format!("the browser could not be started: {message}"),
+                )
+            })?,
+            None => None,
+        };
         let mut session = Session {
+            save_state,
             bidi_url,
             evidence,
             prompts,
@@ -246,6 +260,9 @@ impl Session {
     /// Close the session politely (bounded), then kill the driver and browser and remove the
     /// profile.
     pub(crate) async fn close(self) {
+        if let (Some((file, origins)), Some(url)) = (&self.save_state, &self.bidi_url) {
+            save_storage_state(file, url, origins).await;
+        }
         let Session { client, process, evidence, prompts, .. } = self;
         // Close the BiDi connection (and end its task) before the session goes.
         drop((evidence, prompts));
@@ -612,6 +629,39 @@ const VIEWPORT_PASSES: usize = 3;
 
 /// The current window's CSS viewport.
 const VIEWPORT_SCRIPT: &str = "return [window.innerWidth, window.innerHeight];";
+
+/// Load `file`'s state into the new browser; what to save at the end (`None` when the file
+/// is not to be saved), or why the state could not be loaded.
+async fn load_storage_state(
+    file: &StorageStateFile,
+    bidi_url: Option<&Url>,
+) -> Result<Option<(StorageStateFile, Vec<String>)>, String> {
+    let state = file.read().map_err(|e| e.to_string())?;
+    let url = bidi_url.ok_or("a storage state needs WebDriver BiDi, which the driver did not grant")?;
+    storage_state::load(url, &state).await.map_err(|e| {
+        format!("the storage state {} could not be loaded: {}", file.path.display(), e.message())
+    })?;
+    tracing::info!(cookies = state.cookies.len(), origins = state.origins.len(), "storage state loaded");
+    Ok(file.save.then(|| (file.clone(), storage_state::origins_of(&state))))
+}
+
+/// Save the browser's storage state to `file` (failures are logged: the session closes
+/// anyway).
+async fn save_storage_state(file: &StorageStateFile, url: &Url, origins: &[String]) {
+    match storage_state::save(url, origins).await {
+        Ok(state) => match file.write(&state) {
+            Ok(()) => tracing::info!(
+                cookies = state.cookies.len(),
+                origins = state.origins.len(),
+                "storage state saved"
+            ),
+            Err(error) => tracing::warn!(detail = %error, "the storage state could not be saved"),
+        },
+        Err(error) => {
+            tracing::warn!(detail = error.message(), "the storage state could not be read from the browser")
+        }
+    }
+}
 
 fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)

@@ -1,6 +1,6 @@
 //! Launch options against real browsers: the configured browser and driver executables, a
 //! persistent profile (kept across two runs, locked against a second browser, never deleted,
-//! no upload staged in it), a proxy on 127.0.0.1 that sees the requests (and a bypass entry
+//! no upload staged in it), a storage state file (loaded at start, saved at exit), a proxy on 127.0.0.1 that sees the requests (and a bypass entry
 //! that does not reach it), a self-signed HTTPS server reachable only with
 //! `accept_insecure_certs`, the CSS viewport, extra browser arguments, and diagnostics
 //! tracked from the session's start (the first `browser_diagnose` holds the load's errors).
@@ -23,7 +23,8 @@ use ghostlight_core::port::{
     BrowserPort, Gate, InlineFile, LaunchCause, NetworkError, UploadDestination, UploadFiles, UploadInput,
 };
 use ghostlight_webdriver::{
-    Diagnostics, DriverSource, Engine, PROFILE_LOCK_FILE, Proxy, Viewport, WebDriverBrowser, WebDriverConfig,
+    ConfigProblem, Diagnostics, DriverSource, Engine, PROFILE_LOCK_FILE, Proxy, StorageStateFile, Viewport,
+    WebDriverBrowser, WebDriverConfig,
 };
 use serde_json::json;
 use support::engines::scenario;
@@ -42,6 +43,7 @@ per_engine!(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] chromium
 async fn run(engine: Engine) {
     let site = Site::html(|path, _| page(path));
     scenario(engine, "profile_kept_across_runs_and_locked", profile(engine, &site)).await;
+    scenario(engine, "storage_state_loaded_then_saved", storage_state(engine, &site)).await;
     scenario(engine, "browser_and_driver_paths_are_used", paths(engine, &site)).await;
     scenario(engine, "proxy_sees_requests_bypass_goes_direct", proxy(engine)).await;
     scenario(engine, "self_signed_https_only_with_the_option", https(engine)).await;
@@ -141,6 +143,59 @@ async fn profile(engine: Engine, site: &Site) {
     assert!(
         profile.join(PROFILE_LOCK_FILE).is_file() && profile.read_dir().is_ok_and(|mut d| d.nth(1).is_some())
     );
+}
+
+/// A storage state file with a cookie and a `localStorage` item of the site: both are there
+/// on the first page (and loading them sent nothing to the site); what the page then sets is
+/// in the file after shutdown, which is private to this user; a state with a profile, or a
+/// missing file that is not to be saved, is refused before anything starts.
+async fn storage_state(engine: Engine, site: &Site) {
+    use std::os::unix::fs::PermissionsExt as _;
+    let home = tempfile::tempdir().expect("a temporary folder");
+    let path = home.path().join("state.json");
+    let origin = site.url("/").origin().ascii_serialization();
+    let state = json!({
+        "cookies": [{"name": "gl", "value": "loaded", "domain": "127.0.0.1", "path": "/",
+                     "expires": -1, "httpOnly": false, "secure": false, "sameSite": "Lax"}],
+        "origins": [{"origin": origin, "localStorage": [{"name": "gl", "value": "from-file"}]}],
+    });
+    std::fs::write(&path, state.to_string()).expect("the state file");
+    let file = StorageStateFile { path: path.clone(), save: true };
+    let config = WebDriverConfig { storage_state: Some(file.clone()), ..WebDriverConfig::for_engine(engine) };
+    let root_hits = site.hits("/");
+    let browser = WebDriverBrowser::new(config);
+    let got = browser.open_tab(&go(site.url("/get")), TIMEOUT).await.expect("the state loads");
+    assert_eq!(got.page.title, "cookie=gl=loaded storage=from-file", "the state was loaded");
+    assert_eq!(site.hits("/"), root_hits, "seeding an origin's storage sends it nothing");
+    browser.open_tab(&go(site.url("/set")), TIMEOUT).await.expect("/set");
+    browser.shutdown().await;
+
+    let saved = file.read().expect("the saved state");
+    let cookie = saved.cookies.iter().find(|c| c.name == "gl").expect("the cookie was saved");
+    assert_eq!((cookie.value.as_str(), cookie.domain.as_str()), ("kept", "127.0.0.1"));
+    let storage = saved.origins.iter().find(|o| o.origin == origin).expect("the origin was saved");
+    let items: Vec<(&str, &str)> =
+        storage.local_storage.iter().map(|i| (i.name.as_str(), i.value.as_str())).collect();
+    assert_eq!(items, vec![("gl", "stored")]);
+    let mode = std::fs::metadata(&path).expect("the file").permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "the saved state is private");
+
+    // Refused before any browser starts.
+    let with_profile = WebDriverConfig {
+        storage_state: Some(file),
+        profile: Some(home.path().join("profile")),
+        ..WebDriverConfig::for_engine(engine)
+    };
+    assert_eq!(with_profile.check(), Err(ConfigProblem::StorageStateWithProfile));
+    let missing = StorageStateFile { path: home.path().join("missing.json"), save: false };
+    let config = WebDriverConfig { storage_state: Some(missing), ..WebDriverConfig::for_engine(engine) };
+    let refused = WebDriverBrowser::new(config)
+        .open_tab(&go(site.url("/plain")), TIMEOUT)
+        .await
+        .expect_err("a missing state file is refused");
+    let failure = refused.launch_failure().expect("a launch failure");
+    assert_eq!(failure.cause, LaunchCause::InvalidConfiguration, "{refused}");
+    assert!(refused.message().contains("missing.json"), "{refused}");
 }
 
 /// The first executable called one of `names` on `PATH`.

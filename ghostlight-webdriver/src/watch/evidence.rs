@@ -95,7 +95,7 @@ impl Tracker {
     pub(crate) async fn connect(url: &Url, from_start: bool) -> PortResult<Tracker> {
         let store = Arc::new(Mutex::new(Store { from_start, ..Store::default() }));
         let filing = Arc::clone(&store);
-        let mut bidi =
+        let bidi =
             Bidi::connect(url, Box::new(move |method, params| lock(&filing).ingest(method, params))).await?;
         bidi.command("session.subscribe", json!({ "events": EVENTS })).await?;
         // Frames that existed before the subscription; without this their events would not

@@ -37,8 +37,7 @@ impl PromptWatch {
     pub(crate) async fn start(url: &Url) -> PortResult<PromptWatch> {
         let open: OpenPrompts = Arc::default();
         let filing = Arc::clone(&open);
-        let mut bidi =
-            Bidi::connect(url, Box::new(move |method, params| file(&filing, method, params))).await?;
+        let bidi = Bidi::connect(url, Box::new(move |method, params| file(&filing, method, params))).await?;
         bidi.command("session.subscribe", json!({ "events": PROMPT_EVENTS })).await?;
         Ok(PromptWatch { bidi, open })
     }
