@@ -64,7 +64,11 @@ pub(crate) struct Session {
     /// Whether the driver is switched into a frame of `current` (not its top document).
     in_frame: bool,
     /// The tab most recently opened or focused through the adapter.
-    active: Option<String>,
+    ///
+    /// Kept most recent last with the tabs active before it, so that closing the active
+    /// tab makes the one active before it active again (as a browser does), never a tab
+    /// the adapter did not open or select.
+    recent: Vec<String>,
     /// Whether the last page state read found Chromium's error page ([`Session::read_error_page`]).
     read_error_page: bool,
     /// Window handles the adapter has seen: the first window, tabs it opened, and tabs
@@ -198,7 +202,7 @@ impl Session {
             in_frame: false,
             known_windows: HashSet::from([handle.clone()]),
             read_error_page: false,
-            active: Some(handle),
+            recent: vec![handle],
             zoom: HashMap::new(),
             last_page: HashMap::new(),
             timeouts,
@@ -425,14 +429,15 @@ impl Session {
         self.in_frame = false;
     }
 
-    /// The tab most recently opened or focused through the adapter.
-    pub(crate) fn active(&self) -> Option<&str> {
-        self.active.as_deref()
+    /// The tabs opened or focused through the adapter, most recent first.
+    pub(crate) fn recent_tabs(&self) -> impl Iterator<Item = &str> {
+        self.recent.iter().rev().map(String::as_str)
     }
 
     /// Record `handle` as the most recently opened or focused tab.
     pub(crate) fn set_active(&mut self, handle: &str) {
-        self.active = Some(handle.to_owned());
+        self.recent.retain(|h| h != handle);
+        self.recent.push(handle.to_owned());
     }
 
     /// Forget per-tab state of a closed window.
@@ -457,9 +462,7 @@ impl Session {
     pub(crate) fn forget_tab(&mut self, handle: &str) {
         self.zoom.remove(handle);
         self.last_page.remove(handle);
-        if self.active.as_deref() == Some(handle) {
-            self.active = None;
-        }
+        self.recent.retain(|h| h != handle);
     }
 
     // ---- commands --------------------------------------------------------------------

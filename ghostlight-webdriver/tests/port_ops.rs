@@ -87,6 +87,14 @@ async fn tabs_focus_and_close(b: &WebDriverBrowser, site: &Site) {
     let active: Vec<_> = tabs.iter().filter(|info| info.active).map(|info| info.tab.clone()).collect();
     assert_eq!(active, vec![first.clone()]);
 
+    // Closing the active tab gives the activity back to the tab active before it: not the
+    // tab opened later, nor the session's first window.
+    let third = open(b, site, "/t3").await;
+    b.close_tab(&third).await.expect("close the active tab");
+    let tabs = b.tabs().await.expect("tabs");
+    let active: Vec<_> = tabs.iter().filter(|info| info.active).map(|info| info.tab.clone()).collect();
+    assert_eq!(active, vec![first.clone()], "the tab active before the closed one is active again");
+
     b.close_tab(&second).await.expect("close");
     let again = b.close_tab(&second).await.expect_err("closing twice");
     assert_eq!(again.kind(), PortErrorKind::TabGone);

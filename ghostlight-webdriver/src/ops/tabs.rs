@@ -13,8 +13,8 @@ use crate::session::Session;
 use super::navigation;
 
 /// Every window in creation order with its page state. `active` marks the tab most
-/// recently opened or focused through the adapter (or, failing that, the driver's current
-/// window, or the first). A tab a dialog blocks answers its last known page with readiness
+/// recently opened or focused through the adapter that is still open (or, failing that, the
+/// driver's current window, or the first). A tab a dialog blocks answers its last known page with readiness
 /// `unknown`.
 pub(crate) async fn tabs(s: &mut Session) -> PortResult<Vec<TabInfo>> {
     let handles: Vec<String> = s
@@ -57,9 +57,16 @@ pub(crate) async fn tabs(s: &mut Session) -> PortResult<Vec<TabInfo>> {
     Ok(listed)
 }
 
+/// The active tab among `handles`: the most recently opened or focused one still open (so
+/// closing the active tab gives the activity back to the tab active before it), else the
+/// driver's current window, else the first.
 fn pick_active(s: &Session, handles: &[String]) -> Option<String> {
-    let known = |h: Option<&str>| h.filter(|h| handles.iter().any(|x| x == h)).map(str::to_owned);
-    known(s.active()).or_else(|| known(s.current())).or_else(|| handles.first().cloned())
+    let open = |h: &str| handles.iter().any(|x| x == h);
+    s.recent_tabs()
+        .find(|h| open(h))
+        .or_else(|| s.current().filter(|h| open(h)))
+        .map(str::to_owned)
+        .or_else(|| handles.first().cloned())
 }
 
 /// Open a tab, switch to it and navigate it. A failed navigation closes the new tab again
