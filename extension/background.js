@@ -81,6 +81,7 @@ api.tabs.onUpdated.addListener((tabId, info) => {
 api.tabs.onRemoved.addListener((tabId) => {
   loads.delete(tabId);
   driven.delete(tabId);
+  held.delete(tabId);
 });
 
 api.storage.onChanged.addListener((changes, area) => {
@@ -231,6 +232,7 @@ function badge(tabId) {
 async function mark(tabId) {
   driven.add(tabId);
   badge(tabId);
+  await watchDialogs(tabId);
   if (typeof api.tabs.group !== 'function' || !api.tabGroups) return;
   try {
     const tab = await api.tabs.get(tabId);
@@ -429,6 +431,7 @@ async function settle(tabId, before, from, timeoutMs) {
       const page = await pageOf(tab);
       if (from === null || page.document !== from) return page;
     }
+    refuseWhileDialog(tabId);
     if (Date.now() >= deadline) throw new GlError('timeout', 'the page did not finish loading in time', 'unknown');
     await sleep(POLL_MS);
   }
@@ -514,7 +517,7 @@ function cdpFailure(details, ran) {
  * Chromium: run the caller's source through `chrome.debugger` (Runtime.evaluate), which runs
  * it as WebDriver does, whatever the page's Content-Security-Policy says.
  */
-async function executeWithDebugger(tabId, source, timeoutMs) {
+async function executeWithDebugger(tabId, source, timeoutMs, gesture = true) {
   return withDebugger(tabId, async (send) => {
     await send('Runtime.enable', {});
     const forms = [source, `(async function () {\n${source}\n})()`, `(${source}\n)`];
@@ -533,7 +536,7 @@ async function executeWithDebugger(tabId, source, timeoutMs) {
       expression: chosen,
       awaitPromise: true,
       returnByValue: false,
-      userGesture: true,
+      userGesture: gesture,
       timeout: bounded(timeoutMs),
     });
     if (evaluated.exceptionDetails) throw cdpFailure(evaluated.exceptionDetails, true);
@@ -541,16 +544,13 @@ async function executeWithDebugger(tabId, source, timeoutMs) {
   });
 }
 
-/** Attach `chrome.debugger` to the tab for the span of `work(send)`, then detach. */
+/**
+ * Run `work(send)` with `chrome.debugger` attached to the tab. The attachment is kept (see
+ * `holdDebugger` in the input section): dialogs are only seen while it lasts.
+ */
 async function withDebugger(tabId, work) {
-  const target = { tabId };
-  await api.debugger.attach(target, '1.3');
-  const send = (method, params) => api.debugger.sendCommand(target, method, params);
-  try {
-    return await work(send);
-  } finally {
-    await api.debugger.detach(target).catch(() => {});
-  }
+  await holdDebugger(tabId);
+  return work((method, params) => api.debugger.sendCommand({ tabId }, method, params));
 }
 
 /**
@@ -581,8 +581,17 @@ async function executeInPage(tabId, source) {
 
 async function execute({ tab, script, timeout_ms }) {
   await getTab(tab);
+  refuseWhileDialog(tab);
   await mark(tab);
-  const run = api.debugger ? executeWithDebugger(tab, String(script), timeout_ms) : executeInPage(tab, String(script));
+  return runScript(tab, String(script), timeout_ms, true);
+}
+
+/**
+ * Run `source` in the tab's main world (`chrome.debugger` where there is one, `userGesture`
+ * as asked), bounded by `timeout_ms`: its scrubbed value and the page afterwards.
+ */
+async function runScript(tab, source, timeout_ms, gesture) {
+  const run = api.debugger ? executeWithDebugger(tab, source, timeout_ms, gesture) : executeInPage(tab, source);
   let timer = null;
   const late = new Promise((_, reject) => {
     timer = setTimeout(() => reject(new GlError('timeout', 'the script did not finish in time', 'unknown')), bounded(timeout_ms));
@@ -595,6 +604,299 @@ async function execute({ tab, script, timeout_ms }) {
   }
 }
 
+// ---- input and dialogs (Chromium: trusted input through chrome.debugger) -----------------
+//
+// Chromium: the debugger stays attached to every tab Ghostlight drives (from its first
+// open, navigation or mark until the tab closes or the person cancels the "started debugging
+// this browser" bar): JavaScript dialogs raise `Page.javascriptDialogOpening` only while it
+// is attached, so a dialog a page opens between two calls is seen, and the bar shows the
+// person which browser is being driven. A dialog's kind is kept per tab; its text never is.
+// Pointer, wheel and key input are `Input.dispatch*Event`s (trusted: `isTrusted` is true).
+// Input sent while a dialog is open would wait for it: it is refused (`dialog_open`), and
+// a dialog the input opens stops the rest of the sequence.
+// Firefox has no `chrome.debugger`: these operations answer `unsupported` (the server says
+// so first, naming the engine); page scripts (`page_script`) run in the main world there.
+
+/** Dialog kinds Chromium names (anything else is reported as `confirm`, whose two answers fit every dialog). */
+const DIALOG_KINDS = new Set(['alert', 'confirm', 'prompt', 'beforeunload']);
+/** How long input waits for a load it may have started to begin (a click on a link). */
+const INPUT_LOAD_START_MS = 100;
+/** The longest wait for a load an input or an accepted leave-page prompt started. */
+const LANDING_MS = 5000;
+/** Steps of the pointer's move onto a drag's destination. */
+const DRAG_STEPS = 10;
+/** How far the pointer moves right after a drag's press, so the page sees a drag begin. */
+const DRAG_LIFT = 5;
+const MOUSE_BUTTONS = { primary: ['left', 1], middle: ['middle', 4], secondary: ['right', 2] };
+
+/** Tabs the debugger is attached to: tabId → {ready, dialog, waiters}. */
+const held = new Map();
+
+if (api.debugger) {
+  api.debugger.onEvent.addListener((source, method, params) => {
+    const entry = held.get(source.tabId);
+    if (!entry) return;
+    if (method === 'Page.javascriptDialogOpening') {
+      // Only the kind: the message and default prompt text are page content, never kept.
+      entry.dialog = DIALOG_KINDS.has(params && params.type) ? params.type : 'confirm';
+      for (const wake of entry.waiters) wake();
+    } else if (method === 'Page.javascriptDialogClosed') {
+      entry.dialog = null;
+    }
+  });
+  api.debugger.onDetach.addListener((source) => {
+    if (source.tabId !== undefined) held.delete(source.tabId);
+  });
+}
+
+/** Chromium: attach the debugger to the tab (once) and enable the events dialogs raise. */
+async function holdDebugger(tabId) {
+  let entry = held.get(tabId);
+  if (!entry) {
+    entry = { ready: null, dialog: null, waiters: new Set() };
+    held.set(tabId, entry);
+    const target = { tabId };
+    entry.ready = (async () => {
+      await api.debugger.attach(target, '1.3');
+      await api.debugger.sendCommand(target, 'Page.enable', {});
+      // Keys and focus behave as in a focused window although the tab may be in the background.
+      await api.debugger.sendCommand(target, 'Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => {});
+    })();
+    entry.ready.catch(() => {
+      if (held.get(tabId) === entry) held.delete(tabId);
+    });
+  }
+  await entry.ready;
+  return entry;
+}
+
+/** Keep the debugger on a tab Ghostlight drives (best effort: pages it may not attach to stay unwatched). */
+async function watchDialogs(tabId) {
+  if (!api.debugger) return;
+  await holdDebugger(tabId).catch(() => {});
+}
+
+/** A `dialog_open` failure while a dialog blocks the tab (`effect`: whether anything happened). */
+function refuseWhileDialog(tabId, effect = 'none') {
+  const entry = held.get(tabId);
+  if (entry && entry.dialog) throw new GlError('dialog_open', 'a dialog blocks the tab', effect, { dialog: entry.dialog });
+}
+
+/** Chromium only: `what` names the work for the refusal elsewhere. */
+function needDebugger(what) {
+  if (!api.debugger) throw new GlError('unsupported', `${what} needs chrome.debugger, which this engine does not give extensions`);
+}
+
+/**
+ * Chromium: run `work(send)`, a sequence of trusted input commands, on the tab. A dialog the
+ * input opens ends the sequence (nothing more is sent). Answers the page afterwards, once a
+ * load the input started landed (bounded), or `page: null` with the dialog's kind.
+ */
+async function dispatchInput(tabId, timeoutMs, work) {
+  needDebugger('trusted input');
+  await getTab(tabId);
+  const entry = await holdDebugger(tabId);
+  refuseWhileDialog(tabId);
+  await mark(tabId);
+  const before = loads.get(tabId) ?? 0;
+  const stopped = new GlError('dialog_open', 'a dialog opened', 'unknown');
+  let over = false;
+  const send = async (method, params) => {
+    if (entry.dialog || over) throw stopped;
+    return api.debugger.sendCommand({ tabId }, method, params);
+  };
+  let wake = null;
+  const opened = new Promise((resolve) => {
+    wake = resolve;
+    entry.waiters.add(resolve);
+  });
+  let timer = null;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new GlError('timeout', 'the input did not finish in time', 'unknown')), bounded(timeoutMs));
+  });
+  try {
+    await Promise.race([work(send).catch((error) => {
+      if (error !== stopped) throw error;
+    }), opened, late]);
+  } finally {
+    over = true;
+    entry.waiters.delete(wake);
+    clearTimeout(timer);
+  }
+  if (entry.dialog) return { page: null, dialog: entry.dialog };
+  await sleep(INPUT_LOAD_START_MS);
+  if ((loads.get(tabId) ?? 0) > before) {
+    try {
+      return { page: await settle(tabId, before, null, Math.min(bounded(timeoutMs), LANDING_MS)), dialog: null };
+    } catch (error) {
+      // Out of time (the landing is reported as it is now), or a dialog the new page opened.
+      if (!(error instanceof GlError) || (error.code !== 'timeout' && error.code !== 'dialog_open')) throw error;
+    }
+  }
+  if (entry.dialog) return { page: null, dialog: entry.dialog };
+  return { page: await pageOf(await getTab(tabId)), dialog: null };
+}
+
+/** A finite viewport coordinate. */
+function coordinate(value) {
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new GlError('browser_error', 'a coordinate is not a number');
+  return n;
+}
+
+/** The wire's button as DevTools names it, and its `buttons` bit. */
+function mouseButton(button) {
+  const known = MOUSE_BUTTONS[button];
+  if (!known) throw new GlError('browser_error', 'an unknown mouse button');
+  return known;
+}
+
+/**
+ * Chromium: a drag that starts on an HTML5 `draggable` element is intercepted
+ * (`Input.setInterceptDrags`) and finished with `Input.dispatchDragEvent` at the destination,
+ * since a headless browser has no system drag loop; any other drag is plain mouse moves.
+ */
+async function dragWithDebugger(tabId, send, from, to) {
+  let intercepted = null;
+  const listener = (source, method, params) => {
+    if (source.tabId === tabId && method === 'Input.dragIntercepted') intercepted = params.data;
+  };
+  api.debugger.onEvent.addListener(listener);
+  try {
+    await send('Input.setInterceptDrags', { enabled: true });
+    const mouse = (type, at, extra = {}) => send('Input.dispatchMouseEvent', { type, x: at.x, y: at.y, button: 'left', ...extra });
+    await mouse('mouseMoved', from, { button: 'none' });
+    await mouse('mousePressed', from, { buttons: 1, clickCount: 1 });
+    const lift = { x: from.x + DRAG_LIFT, y: from.y + DRAG_LIFT };
+    await mouse('mouseMoved', lift, { buttons: 1 });
+    for (let step = 1; step <= DRAG_STEPS; step++) {
+      const at = { x: lift.x + ((to.x - lift.x) * step) / DRAG_STEPS, y: lift.y + ((to.y - lift.y) * step) / DRAG_STEPS };
+      await mouse('mouseMoved', at, { buttons: 1 });
+      if (intercepted) break;
+    }
+    if (intercepted) {
+      const drag = (type) => send('Input.dispatchDragEvent', { type, x: to.x, y: to.y, data: intercepted });
+      await drag('dragEnter');
+      await drag('dragOver');
+      await drag('drop');
+    } else {
+      await mouse('mouseMoved', to, { buttons: 1 });
+    }
+    await mouse('mouseReleased', to, { buttons: 0, clickCount: 1 });
+  } finally {
+    api.debugger.onEvent.removeListener(listener);
+    await api.debugger.sendCommand({ tabId }, 'Input.setInterceptDrags', { enabled: false }).catch(() => {});
+  }
+}
+
+/** Chromium: key strokes `{key, code, key_code, text?}` with held modifiers (`modifiers`: DevTools' bits). */
+async function keysWithDebugger(send, strokes, held, modifiers, repeat) {
+  const event = (type, stroke, mods, text) => send('Input.dispatchKeyEvent', {
+    type,
+    key: stroke.key,
+    code: stroke.code,
+    windowsVirtualKeyCode: stroke.key_code,
+    nativeVirtualKeyCode: stroke.key_code,
+    modifiers: mods,
+    ...(text ? { text, unmodifiedText: text } : {}),
+  });
+  // Text under Control, Alt or Meta is a shortcut, not typing.
+  const typing = (modifiers & 7) === 0;
+  for (let round = 0; round < repeat; round++) {
+    for (const stroke of strokes) {
+      for (const modifier of held) await event('rawKeyDown', modifier, modifiers, null);
+      const text = typing && typeof stroke.text === 'string' ? stroke.text : null;
+      await event(text ? 'keyDown' : 'rawKeyDown', stroke, modifiers, text);
+      await event('keyUp', stroke, modifiers, null);
+      for (const modifier of [...held].reverse()) await event('keyUp', modifier, 0, null);
+    }
+  }
+}
+
+const INPUT_OPS = {
+  /**
+   * Run one of the server's input scripts (hit test, focus, key guard, scroll offsets) in the
+   * page's main world, without a user gesture: its value and the page (before any input).
+   */
+  async page_script({ tab, source, timeout_ms }) {
+    await getTab(tab);
+    refuseWhileDialog(tab);
+    return runScript(tab, String(source), timeout_ms, false);
+  },
+
+  /** Move the pointer to (x, y) and press `button` `count` times (0: a hover). */
+  async mouse({ tab, x, y, button, count, timeout_ms }) {
+    const at = { x: coordinate(x), y: coordinate(y) };
+    const [name, bit] = mouseButton(button);
+    const clicks = Math.max(0, Math.min(3, Math.floor(Number(count) || 0)));
+    return dispatchInput(tab, timeout_ms, async (send) => {
+      await send('Input.dispatchMouseEvent', { type: 'mouseMoved', ...at, button: 'none' });
+      for (let click = 1; click <= clicks; click++) {
+        await send('Input.dispatchMouseEvent', { type: 'mousePressed', ...at, button: name, buttons: bit, clickCount: click });
+        await send('Input.dispatchMouseEvent', { type: 'mouseReleased', ...at, button: name, buttons: 0, clickCount: click });
+      }
+    });
+  },
+
+  /** Press at `from`, move to `to`, release (see `dragWithDebugger`). */
+  async drag({ tab, from, to, timeout_ms }) {
+    const start = { x: coordinate(from.x), y: coordinate(from.y) };
+    const end = { x: coordinate(to.x), y: coordinate(to.y) };
+    return dispatchInput(tab, timeout_ms, (send) => dragWithDebugger(tab, send, start, end));
+  },
+
+  /**
+   * Turn the wheel at (x, y) by `delta_y` CSS pixels. The tab is selected first: a hidden
+   * tab's compositor does not scroll.
+   */
+  async wheel({ tab, x, y, delta_y, timeout_ms }) {
+    const at = { x: coordinate(x), y: coordinate(y) };
+    const deltaY = coordinate(delta_y);
+    needDebugger('trusted input');
+    if (!(await getTab(tab)).active) await api.tabs.update(tab, { active: true });
+    return dispatchInput(tab, timeout_ms, (send) =>
+      send('Input.dispatchMouseEvent', { type: 'mouseWheel', ...at, deltaX: 0, deltaY }));
+  },
+
+  /** Key strokes, `repeat` times, each with the held modifiers around it. */
+  async keys({ tab, strokes, held: modifierKeys, modifiers, repeat, timeout_ms }) {
+    const list = Array.isArray(strokes) ? strokes : [];
+    const around = Array.isArray(modifierKeys) ? modifierKeys : [];
+    const rounds = Math.max(1, Math.floor(Number(repeat) || 1));
+    return dispatchInput(tab, timeout_ms, (send) => keysWithDebugger(send, list, around, Number(modifiers) || 0, rounds));
+  },
+
+  /** The kind of the dialog blocking the tab (null when none is open). */
+  async dialog({ tab }) {
+    needDebugger('seeing dialogs');
+    await getTab(tab);
+    const entry = await holdDebugger(tab);
+    return entry.dialog;
+  },
+
+  /**
+   * Accept or dismiss the open dialog (`text` for a prompt): answers its kind. Accepting a
+   * leave-page prompt lets the navigation it held go on: the answer waits (bounded) for it.
+   */
+  async resolve_dialog({ tab, accept, text, timeout_ms }) {
+    needDebugger('resolving dialogs');
+    await getTab(tab);
+    const entry = await holdDebugger(tab);
+    const kind = entry.dialog;
+    if (!kind) throw new GlError('no_dialog', 'no dialog is open');
+    if (typeof text === 'string' && kind !== 'prompt') throw new GlError('not_prompt', 'only a prompt takes a response');
+    const before = loads.get(tab) ?? 0;
+    const params = { accept: accept === true };
+    if (typeof text === 'string') params.promptText = text;
+    await api.debugger.sendCommand({ tabId: tab }, 'Page.handleJavaScriptDialog', params);
+    entry.dialog = null;
+    if (kind === 'beforeunload' && accept === true) {
+      await settle(tab, before, null, Math.min(bounded(timeout_ms), LANDING_MS)).catch(() => {});
+    }
+    return kind;
+  },
+};
+
 // ---- operations --------------------------------------------------------------------------
 
 const OPS = {
@@ -605,6 +907,7 @@ const OPS = {
 
   async tab_open({ url, timeout_ms }) {
     const created = await api.tabs.create({ url: String(url), active: false });
+    await watchDialogs(created.id);
     const page = await settledPage(created.id, 0, null, timeout_ms);
     return { tab: created.id, page };
   },
@@ -627,10 +930,12 @@ const OPS = {
   },
 
   async page({ tab }) {
+    refuseWhileDialog(tab);
     return pageOf(await getTab(tab));
   },
 
   async navigate({ tab, url, timeout_ms }) {
+    await watchDialogs(tab);
     const from = await documentOf(tab);
     const before = loads.get(tab) ?? 0;
     await api.tabs.update(tab, { url: String(url) });
@@ -707,6 +1012,7 @@ const OPS = {
   },
 
   execute,
+  ...INPUT_OPS,
 };
 
 // ---- start -------------------------------------------------------------------------------
