@@ -629,7 +629,10 @@ const DRAG_STEPS = 10;
 const DRAG_LIFT = 5;
 const MOUSE_BUTTONS = { primary: ['left', 1], middle: ['middle', 4], secondary: ['right', 2] };
 
-/** Tabs the debugger is attached to: tabId → {ready, dialog, waiters}. */
+/**
+ * Tabs the debugger is attached to: tabId → {ready, dialog (the open one's kind), opened
+ * (dialogs seen so far), waiters (woken when one opens)}.
+ */
 const held = new Map();
 
 if (api.debugger) {
@@ -639,6 +642,7 @@ if (api.debugger) {
     if (method === 'Page.javascriptDialogOpening') {
       // Only the kind: the message and default prompt text are page content, never kept.
       entry.dialog = DIALOG_KINDS.has(params && params.type) ? params.type : 'confirm';
+      entry.opened += 1;
       for (const wake of entry.waiters) wake();
     } else if (method === 'Page.javascriptDialogClosed') {
       entry.dialog = null;
@@ -653,7 +657,7 @@ if (api.debugger) {
 async function holdDebugger(tabId) {
   let entry = held.get(tabId);
   if (!entry) {
-    entry = { ready: null, dialog: null, waiters: new Set() };
+    entry = { ready: null, dialog: null, opened: 0, waiters: new Set() };
     held.set(tabId, entry);
     const target = { tabId };
     entry.ready = (async () => {
@@ -735,6 +739,16 @@ async function dispatchInput(tabId, timeoutMs, work) {
   }
   if (entry.dialog) return { page: null, dialog: entry.dialog };
   return { page: await pageOf(await getTab(tabId)), dialog: null };
+}
+
+/**
+ * Select the tab in its window before input that needs rendered frames: a hidden tab's
+ * compositor does not scroll, and mouse moves with a button held wait for frames that never
+ * come. Clicks, hovers and keys go to a tab in the background as they are.
+ */
+async function selectForFrames(tabId) {
+  needDebugger('trusted input');
+  if (!(await getTab(tabId)).active) await api.tabs.update(tabId, { active: true });
 }
 
 /** A finite viewport coordinate. */
@@ -838,22 +852,19 @@ const INPUT_OPS = {
     });
   },
 
-  /** Press at `from`, move to `to`, release (see `dragWithDebugger`). */
+  /** Press at `from`, move to `to`, release (see `dragWithDebugger`; the tab selected first). */
   async drag({ tab, from, to, timeout_ms }) {
     const start = { x: coordinate(from.x), y: coordinate(from.y) };
     const end = { x: coordinate(to.x), y: coordinate(to.y) };
+    await selectForFrames(tab);
     return dispatchInput(tab, timeout_ms, (send) => dragWithDebugger(tab, send, start, end));
   },
 
-  /**
-   * Turn the wheel at (x, y) by `delta_y` CSS pixels. The tab is selected first: a hidden
-   * tab's compositor does not scroll.
-   */
+  /** Turn the wheel at (x, y) by `delta_y` CSS pixels (the tab selected first). */
   async wheel({ tab, x, y, delta_y, timeout_ms }) {
     const at = { x: coordinate(x), y: coordinate(y) };
     const deltaY = coordinate(delta_y);
-    needDebugger('trusted input');
-    if (!(await getTab(tab)).active) await api.tabs.update(tab, { active: true });
+    await selectForFrames(tab);
     return dispatchInput(tab, timeout_ms, (send) =>
       send('Input.dispatchMouseEvent', { type: 'mouseWheel', ...at, deltaX: 0, deltaY }));
   },
@@ -888,8 +899,10 @@ const INPUT_OPS = {
     const before = loads.get(tab) ?? 0;
     const params = { accept: accept === true };
     if (typeof text === 'string') params.promptText = text;
+    const seen = entry.opened;
     await api.debugger.sendCommand({ tabId: tab }, 'Page.handleJavaScriptDialog', params);
-    entry.dialog = null;
+    // The page may open its next dialog before this answer arrives: that one stays noted.
+    if (entry.opened === seen) entry.dialog = null;
     if (kind === 'beforeunload' && accept === true) {
       await settle(tab, before, null, Math.min(bounded(timeout_ms), LANDING_MS)).catch(() => {});
     }

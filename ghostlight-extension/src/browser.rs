@@ -26,7 +26,6 @@ use tokio::task::JoinHandle;
 use url::Url;
 
 use crate::convert::{self, call_error, loaded, page_state, tab_id, tab_ref, unsupported};
-use crate::{dialogs, input};
 use crate::endpoint::{self, EndpointError};
 use crate::listener::{ListenError, Slot, accept, bind};
 use crate::protocol::{
@@ -34,6 +33,7 @@ use crate::protocol::{
     WireTab, WireText,
 };
 use crate::secret::Secret;
+use crate::{dialogs, input};
 
 /// The longest wait for an operation that does not wait for the page.
 pub(crate) const OP_WAIT: Duration = Duration::from_secs(10);
@@ -357,11 +357,21 @@ impl BrowserPort for ExtensionBrowser {
         Err(unsupported("filling a form"))
     }
 
-    async fn type_text(&self, tab: &TabRef, input: &TypeInput, timeout: Duration) -> PortResult<ActionReceipt> {
+    async fn type_text(
+        &self,
+        tab: &TabRef,
+        input: &TypeInput,
+        timeout: Duration,
+    ) -> PortResult<ActionReceipt> {
         input::type_text(self, tab, input, timeout).await
     }
 
-    async fn press_keys(&self, tab: &TabRef, input: &KeyInput, timeout: Duration) -> PortResult<ActionReceipt> {
+    async fn press_keys(
+        &self,
+        tab: &TabRef,
+        input: &KeyInput,
+        timeout: Duration,
+    ) -> PortResult<ActionReceipt> {
         input::press_keys(self, tab, input, timeout).await
     }
 

@@ -2,8 +2,8 @@
 
 use base64::Engine as _;
 use ghostlight_core::port::{
-    Captured, DialogKind, DocumentId, Geometry, NetworkError, NetworkFailure, PageState, PortError, PortErrorKind,
-    PortResult, Readiness, ScriptFailure, TabRef,
+    Captured, DialogKind, DocumentId, Geometry, NetworkError, NetworkFailure, PageState, PortError,
+    PortErrorKind, PortResult, Readiness, ScriptFailure, TabRef,
 };
 use url::Url;
 

@@ -20,7 +20,10 @@ const LEAVE_LANDING: Duration = Duration::from_secs(5);
 
 /// Refuse dialogs where the extension cannot see them.
 fn seen_dialogs(b: &ExtensionBrowser) -> PortResult<()> {
-    b.refuse_on_firefox("dialogs", "Firefox gives extensions no way to see or answer a page's alert, confirm or prompt")
+    b.refuse_on_firefox(
+        "dialogs",
+        "Firefox gives extensions no way to see or answer a page's alert, confirm or prompt",
+    )
 }
 
 /// The dialog blocking `tab`, if any.

@@ -18,8 +18,8 @@ use std::time::{Duration, Instant};
 
 use ghostlight_core::port::{
     BrowserPort, CaptureKind, ClickInput, DialogKind, DialogResolution, ElementRef, Gate, HistoryMove, Key,
-    KeyInput, MouseButton, NamedKey, NavigateInput, Point, PointerTarget, PortEffect, PortErrorKind, ReadInput,
-    ScrollDirection, ScrollInput, TabRef, TextMode, TypeInput,
+    KeyInput, MouseButton, NamedKey, NavigateInput, Point, PointerTarget, PortEffect, PortErrorKind,
+    ReadInput, ScrollDirection, ScrollInput, TabRef, TextMode, TypeInput,
 };
 use ghostlight_core::{AuthorityLayers, Cancellation, Envelope, Ghostlight, Settings, Status};
 use ghostlight_extension::endpoint::{SECRET_FILE_VAR, SOCKET_DIR_VAR};
@@ -442,7 +442,7 @@ async fn chromium_hostile_dialogs() {
 /// drag handlers at (20, 200)–(100, 280), an HTML5 draggable at (300, 200) and its drop zone
 /// at (500, 200), a tall page; every handler notes what it saw (and `isTrusted`) in
 /// `window.log`. `/dialogs`: buttons opening an alert, a confirm and a prompt, noting the
-/// answers. `/loop`: a button opening alerts without end. `/leave`: a page asking before it
+/// answers. `/loop`: a button opening alerts without end. `/alerting`: an alert while it loads. `/leave`: a page asking before it
 /// is left.
 fn input_site() -> Site {
     Site::serve(|ask| {
@@ -478,6 +478,7 @@ fn input_site() -> Site {
             "/loop" => "<!doctype html><title>Loop</title><style>body{margin:0} button{height:50px;width:200px}</style>\
                 <button onclick=\"for (;;) alert('again')\">Loop</button>"
                 .to_owned(),
+            "/alerting" => "<!doctype html><title>Alerting</title><script>alert('loading')</script>".to_owned(),
             "/leave" => "<!doctype html><title>Leave</title><style>body{margin:0} button{height:50px;width:200px}</style>\
                 <button>Stay</button><script>onbeforeunload = (e) => { e.preventDefault(); e.returnValue = ''; };</script>"
                 .to_owned(),
@@ -575,7 +576,6 @@ async fn input_and_dialogs(engine: Engine) {
     let outside = b.click(&tab, &click_at(5000.0, 50.0), &open, LOAD).await.expect_err("outside the view");
     assert_eq!(outside.kind(), PortErrorKind::InvalidInput);
 
-    eprintln!("clicks done {:?}", std::time::SystemTime::now());
     // Keys to the page (nothing focused): trusted; a Tab moves focus to the button, so the key
     // after it is withheld, and the receipt names where focus went.
     b.navigate(&tab, &go(site.url("/input")), LOAD).await.expect("a fresh page, nothing focused");
@@ -584,15 +584,17 @@ async fn input_and_dialogs(engine: Engine) {
         .await
         .expect("pressed");
     assert_eq!(pressed.keys_withheld, 0);
-    let tabbed =
-        b.press_keys(&tab, &keys(vec![Key::Named(NamedKey::Tab), Key::Char('y')]), LOAD).await.expect("pressed");
+    let tabbed = b
+        .press_keys(&tab, &keys(vec![Key::Named(NamedKey::Tab), Key::Char('y')]), LOAD)
+        .await
+        .expect("pressed");
     assert_eq!(tabbed.keys_withheld, 1, "the key after the Tab is withheld");
     assert_eq!(tabbed.element.as_ref().and_then(|e| e.name.as_deref()), Some("Press me"));
     assert_eq!(page_log(b, &tab).await, ["key:Enter:true", "key:x:true", "key:Tab:true"]);
-    let refused = b.press_keys(&tab, &keys(vec![Key::Char('z')]), LOAD).await.expect_err("an element has focus");
+    let refused =
+        b.press_keys(&tab, &keys(vec![Key::Char('z')]), LOAD).await.expect_err("an element has focus");
     assert_eq!(refused.kind(), PortErrorKind::TargetStale);
 
-    eprintln!("keys done {:?}", std::time::SystemTime::now());
     // Drags: mouse events between two points, and an HTML5 drag onto a drop zone.
     b.execute(&tab, "window.log = []", LOAD).await.expect("reset");
     let dragged = b.drag(&tab, &at(60.0, 240.0), &at(300.0, 400.0), &open, LOAD).await.expect("dragged");
@@ -600,7 +602,6 @@ async fn input_and_dialogs(engine: Engine) {
     b.drag(&tab, &at(340.0, 240.0), &at(575.0, 275.0), &open, LOAD).await.expect("dragged");
     assert_eq!(page_log(b, &tab).await, ["down:true", "up:300,400", "drop:moved"]);
 
-    eprintln!("drags done {:?}", std::time::SystemTime::now());
     // The wheel at a point.
     let wheel = ScrollInput::Wheel { at: Point { x: 600.0, y: 600.0 }, delta_y: 300.0 };
     let wheeled = b.scroll(&tab, &wheel, &open, LOAD).await.expect("wheeled");
@@ -615,7 +616,8 @@ async fn input_and_dialogs(engine: Engine) {
     let blocked = b.click(&tab, &click_at(100.0, 75.0), &open, LOAD).await.expect_err("blocked");
     assert_eq!((blocked.kind(), blocked.effect()), (PortErrorKind::BlockedByDialog, PortEffect::None));
     assert_eq!(blocked.blocking_dialog(), Some(DialogKind::Alert));
-    let no_answer = b.resolve_dialog(&tab, &DialogResolution::Respond("x".into())).await.expect_err("an alert");
+    let no_answer =
+        b.resolve_dialog(&tab, &DialogResolution::Respond("x".into())).await.expect_err("an alert");
     assert_eq!(no_answer.kind(), PortErrorKind::InvalidInput);
     assert_eq!(b.resolve_dialog(&tab, &DialogResolution::Accept).await.expect("accepted"), DialogKind::Alert);
     assert_eq!(b.dialog(&tab).await.expect("no dialog"), None);
@@ -624,7 +626,10 @@ async fn input_and_dialogs(engine: Engine) {
 
     b.click(&tab, &click_at(100.0, 75.0), &open, LOAD).await.expect("clicked");
     assert_eq!(b.dialog(&tab).await.expect("a dialog"), Some(DialogKind::Confirm));
-    assert_eq!(b.resolve_dialog(&tab, &DialogResolution::Dismiss).await.expect("dismissed"), DialogKind::Confirm);
+    assert_eq!(
+        b.resolve_dialog(&tab, &DialogResolution::Dismiss).await.expect("dismissed"),
+        DialogKind::Confirm
+    );
     assert_eq!(b.execute(&tab, "window.confirmed", LOAD).await.expect("read").value, json!(false));
 
     b.click(&tab, &click_at(100.0, 125.0), &open, LOAD).await.expect("clicked");
@@ -638,13 +643,28 @@ async fn input_and_dialogs(engine: Engine) {
     b.navigate(&tab, &go(site.url("/leave")), LOAD).await.expect("navigated");
     b.click(&tab, &click_at(100.0, 25.0), &open, LOAD).await.expect("a gesture, so the page may ask");
     let held = b.navigate(&tab, &go(site.url("/elsewhere")), LOAD).await.expect_err("held by the prompt");
-    assert_eq!((held.kind(), held.blocking_dialog()), (PortErrorKind::BlockedByDialog, Some(DialogKind::BeforeUnload)));
+    assert_eq!(
+        (held.kind(), held.blocking_dialog()),
+        (PortErrorKind::BlockedByDialog, Some(DialogKind::BeforeUnload))
+    );
     assert_eq!(b.dialog(&tab).await.expect("a dialog"), Some(DialogKind::BeforeUnload));
     let left = b.resolve_dialog(&tab, &DialogResolution::Accept).await.expect("accepted");
     assert_eq!(left, DialogKind::BeforeUnload);
     assert_eq!(b.page(&tab).await.expect("the page").url, site.url("/elsewhere"));
 
     world.teardown().await;
+}
+
+/// The dialog of `tab` once one shows (the page opens the next one a moment after the last
+/// was resolved), polled with a bound.
+async fn next_dialog(b: &ExtensionBrowser, tab: &TabRef) -> Option<DialogKind> {
+    for _ in 0..100 {
+        if let Some(kind) = b.dialog(tab).await.expect("the dialog state") {
+            return Some(kind);
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    None
 }
 
 /// A page that opens alerts without end never holds the port past its bounds: each dialog is
@@ -662,9 +682,13 @@ async fn hostile_dialogs(engine: Engine) {
     let tab = b.open_tab(&go(site.url("/loop")), LOAD).await.expect("a tab opens").tab;
     b.click(&tab, &click_at(100.0, 25.0), &open, LOAD).await.expect("clicked");
     for _ in 0..3 {
-        assert_eq!(b.dialog(&tab).await.expect("a dialog"), Some(DialogKind::Alert));
-        assert_eq!(b.resolve_dialog(&tab, &DialogResolution::Accept).await.expect("accepted"), DialogKind::Alert);
+        assert_eq!(next_dialog(b, &tab).await, Some(DialogKind::Alert));
+        assert_eq!(
+            b.resolve_dialog(&tab, &DialogResolution::Accept).await.expect("accepted"),
+            DialogKind::Alert
+        );
     }
+    assert_eq!(next_dialog(b, &tab).await, Some(DialogKind::Alert));
     let blocked = b.click(&tab, &click_at(100.0, 25.0), &open, LOAD).await.expect_err("blocked");
     assert_eq!((blocked.kind(), blocked.effect()), (PortErrorKind::BlockedByDialog, PortEffect::None));
     let read = b.page(&tab).await.expect_err("blocked");
@@ -672,6 +696,23 @@ async fn hostile_dialogs(engine: Engine) {
     let script = b.execute(&tab, "1", LOAD).await.expect_err("blocked");
     assert_eq!(script.kind(), PortErrorKind::BlockedByDialog);
     b.close_tab(&tab).await.expect("closed despite the dialogs");
+    assert_eq!(b.page(&tab).await.expect_err("gone").kind(), PortErrorKind::TabGone);
+
+    // A page that opens an alert while it loads stops the navigation at the alert, which
+    // resolved lets the load finish.
+    let tab = b.open_tab(&go(site.url("/elsewhere")), LOAD).await.expect("a tab opens").tab;
+    let held = b.navigate(&tab, &go(site.url("/alerting")), LOAD).await.expect_err("held by the alert");
+    assert_eq!(
+        (held.kind(), held.blocking_dialog()),
+        (PortErrorKind::BlockedByDialog, Some(DialogKind::Alert))
+    );
+    assert_eq!(
+        b.resolve_dialog(&tab, &DialogResolution::Dismiss).await.expect("dismissed"),
+        DialogKind::Alert
+    );
+    let landed = b.navigate(&tab, &go(site.url("/elsewhere")), LOAD).await.expect("navigated");
+    assert_eq!(landed.title, "Elsewhere");
+    b.close_tab(&tab).await.expect("closed");
     assert_eq!(b.page(&tab).await.expect_err("gone").kind(), PortErrorKind::TabGone);
     world.teardown().await;
 }

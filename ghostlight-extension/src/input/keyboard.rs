@@ -73,9 +73,12 @@ pub(crate) async fn press_keys(
     let id = tab_id(tab)?;
     let nonce = guard_nonce();
     let (before, target) = match &input.into {
-        Some(element) => prepare(b, id, element, false, &nonce, timeout).await.map(|(f, p)| (p, f.summary))?,
+        Some(element) => {
+            prepare(b, id, element, false, &nonce, timeout).await.map(|(f, p)| (p, f.summary))?
+        }
         None => {
-            let options = json!({ "mode": "page", "clear": false, "state": false, "cap": NAME_CAP, "guard": nonce });
+            let options =
+                json!({ "mode": "page", "clear": false, "state": false, "cap": NAME_CAP, "guard": nonce });
             let (focus, before): (Focus, PageState) =
                 page_script(b, id, FOCUS_JS, &[Arg::Json(Value::Null), Arg::Json(options)], timeout).await?;
             if focus.status == "focused" {
@@ -90,7 +93,8 @@ pub(crate) async fn press_keys(
     };
     let (held, modifiers) = held(&input.modifiers);
     let sent = strokes.len() * repeat;
-    let op = Op::Keys { tab: id, strokes, held, modifiers, repeat: input.repeat, timeout_ms: millis(timeout) };
+    let op =
+        Op::Keys { tab: id, strokes, held, modifiers, repeat: input.repeat, timeout_ms: millis(timeout) };
     finish(b, id, op, before, target.map(Into::into), &nonce, sent, timeout).await
 }
 
@@ -113,7 +117,8 @@ pub(crate) async fn type_text(
         strokes.insert(0, key(&Key::Named(NamedKey::Delete)));
     }
     let sent = strokes.len();
-    let op = Op::Keys { tab: id, strokes, held: Vec::new(), modifiers: 0, repeat: 1, timeout_ms: millis(timeout) };
+    let op =
+        Op::Keys { tab: id, strokes, held: Vec::new(), modifiers: 0, repeat: 1, timeout_ms: millis(timeout) };
     finish(b, id, op, before, focus.summary.map(Into::into), &nonce, sent, timeout).await
 }
 
@@ -127,9 +132,12 @@ async fn prepare(
     timeout: Duration,
 ) -> PortResult<(Focus, PageState)> {
     let element = Arg::Expression(element_expression(element)?);
-    let options = json!({ "mode": "prepare", "clear": clear, "state": false, "cap": NAME_CAP, "guard": nonce });
+    let options =
+        json!({ "mode": "prepare", "clear": clear, "state": false, "cap": NAME_CAP, "guard": nonce });
     let (focus, before): (Focus, PageState) =
-        page_script(b, tab, FOCUS_JS, &[element, Arg::Json(options)], timeout).await.map_err(PortError::effect_unknown)?;
+        page_script(b, tab, FOCUS_JS, &[element, Arg::Json(options)], timeout)
+            .await
+            .map_err(PortError::effect_unknown)?;
     focused(&focus)?;
     Ok((focus, before))
 }
@@ -163,8 +171,11 @@ async fn finish(
         return Ok(ActionReceipt { element: target, page, keys_withheld });
     }
     let options = json!({ "mode": "after", "clear": false, "state": false, "cap": NAME_CAP });
-    match page_script::<Focus>(b, tab, FOCUS_JS, &[Arg::Json(Value::Null), Arg::Json(options)], timeout).await {
-        Ok((after, page)) => Ok(ActionReceipt { element: after.summary.map(Into::into), page, keys_withheld }),
+    match page_script::<Focus>(b, tab, FOCUS_JS, &[Arg::Json(Value::Null), Arg::Json(options)], timeout).await
+    {
+        Ok((after, page)) => {
+            Ok(ActionReceipt { element: after.summary.map(Into::into), page, keys_withheld })
+        }
         Err(_) => Ok(ActionReceipt { element: target, page, keys_withheld }),
     }
 }

@@ -104,9 +104,8 @@ async fn page_script<T: DeserializeOwned>(
 ) -> PortResult<(T, PageState)> {
     let op = Op::PageScript { tab, source: compose(body, args), timeout_ms: millis(timeout) };
     let answer: WireScript = b.call(op, waited(timeout)).await?;
-    let value = serde_json::from_value(answer.value).map_err(|_| {
-        PortError::new(PortErrorKind::Other, "an input script answered an unexpected shape")
-    })?;
+    let value = serde_json::from_value(answer.value)
+        .map_err(|_| PortError::new(PortErrorKind::Other, "an input script answered an unexpected shape"))?;
     Ok((value, page_state(answer.page)?))
 }
 
@@ -136,10 +135,15 @@ impl From<RawSummary> for ElementSummary {
 /// Refuse input whose hit enters a frame `gate` refuses: a same-origin frame document on the
 /// way (`frames`), or, when the hit stops at a frame of another origin (`cross`), which the
 /// page cannot look into, any frame of the tab the gate refuses.
-async fn admit(b: &ExtensionBrowser, tab: i64, frames: &[String], cross: bool, gate: &Gate) -> PortResult<()> {
-    let refused = |urls: &[String]| {
-        urls.iter().filter_map(|u| Url::parse(u).ok()).find(|url| !gate.admits(url))
-    };
+async fn admit(
+    b: &ExtensionBrowser,
+    tab: i64,
+    frames: &[String],
+    cross: bool,
+    gate: &Gate,
+) -> PortResult<()> {
+    let refused =
+        |urls: &[String]| urls.iter().filter_map(|u| Url::parse(u).ok()).find(|url| !gate.admits(url));
     if let Some(url) = refused(frames) {
         return Err(PortError::outside_authority(url));
     }
@@ -170,7 +174,8 @@ mod tests {
 
     #[test]
     fn scripts_are_composed_with_the_dom_semantics_and_applied() {
-        let source = compose("return arguments[0];", &[Arg::Json(json!({"a": 1})), Arg::Expression("x".into())]);
+        let source =
+            compose("return arguments[0];", &[Arg::Json(json!({"a": 1})), Arg::Expression("x".into())]);
         assert!(source.starts_with("(function () {"));
         let dom = source.find("function glName(el, role, cap)").expect("dom.js's names");
         let lib = source.find("function glDeepHit(doc, x, y)").expect("lib.js's hit test");

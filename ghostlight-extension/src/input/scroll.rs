@@ -68,7 +68,10 @@ pub(crate) async fn scroll(
         }
         ScrollInput::By { direction, fraction } => {
             if !fraction.is_finite() || *fraction <= 0.0 || *fraction > MAX_FRACTION {
-                return Err(PortError::new(PortErrorKind::InvalidInput, "the scroll fraction is out of range"));
+                return Err(PortError::new(
+                    PortErrorKind::InvalidInput,
+                    "the scroll fraction is out of range",
+                ));
             }
             let (x, y) = match direction {
                 ScrollDirection::Up => (0.0, -fraction),
@@ -83,10 +86,19 @@ pub(crate) async fn scroll(
             trusted_input(b, "wheel input")?;
             let delta_y = finite(*delta_y)?;
             // Hit tested and gated as a click's point is.
-            let point = super::pointer::checked_point(b, id, &PointerTarget::Point(*at), gate, timeout).await?;
+            let point =
+                super::pointer::checked_point(b, id, &PointerTarget::Point(*at), gate, timeout).await?;
             let Point { x, y } = point;
-            let noted = script(b, id, "watch", Arg::Json(Value::Null), Value::Null, json!({ "x": x, "y": y }), timeout)
-                .await?;
+            let noted = script(
+                b,
+                id,
+                "watch",
+                Arg::Json(Value::Null),
+                Value::Null,
+                json!({ "x": x, "y": y }),
+                timeout,
+            )
+            .await?;
             if noted.status == "outside" {
                 return Err(PortError::new(PortErrorKind::InvalidInput, "the point is outside the viewport"));
             }
