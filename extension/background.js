@@ -751,6 +751,26 @@ async function selectForFrames(tabId) {
   if (!(await getTab(tabId)).active) await api.tabs.update(tabId, { active: true });
 }
 
+/**
+ * Chromium: accept the leave-page prompt a navigation raises, if one shows before the new
+ * load starts (`before`: the tab's loads until then; bounded); the navigation then goes on.
+ * Any other dialog is left open.
+ */
+async function leaveWithoutAsking(tabId, before, timeoutMs) {
+  const entry = held.get(tabId);
+  if (!entry) return;
+  const deadline = Date.now() + bounded(timeoutMs);
+  while (Date.now() < deadline) {
+    if (entry.dialog === 'beforeunload') {
+      await api.debugger.sendCommand({ tabId }, 'Page.handleJavaScriptDialog', { accept: true });
+      entry.dialog = null;
+      return;
+    }
+    if (entry.dialog || (loads.get(tabId) ?? 0) > before) return;
+    await sleep(POLL_MS);
+  }
+}
+
 /** A finite viewport coordinate. */
 function coordinate(value) {
   const n = Number(value);
@@ -947,11 +967,12 @@ const OPS = {
     return pageOf(await getTab(tab));
   },
 
-  async navigate({ tab, url, timeout_ms }) {
+  async navigate({ tab, url, timeout_ms, discard_beforeunload }) {
     await watchDialogs(tab);
     const from = await documentOf(tab);
     const before = loads.get(tab) ?? 0;
     await api.tabs.update(tab, { url: String(url) });
+    if (discard_beforeunload === true) await leaveWithoutAsking(tab, before, timeout_ms);
     return settledPage(tab, before, from, timeout_ms);
   },
 

@@ -226,7 +226,12 @@ impl BrowserPort for ExtensionBrowser {
         input: &NavigateInput,
         timeout: Duration,
     ) -> PortResult<PageState> {
-        let op = Op::Navigate { tab: tab_id(tab)?, url: input.url.to_string(), timeout_ms: millis(timeout) };
+        let op = Op::Navigate {
+            tab: tab_id(tab)?,
+            url: input.url.to_string(),
+            timeout_ms: millis(timeout),
+            discard_beforeunload: input.discard_beforeunload,
+        };
         loaded(self.call(op, waited(timeout)).await?)
     }
 

@@ -158,6 +158,10 @@ pub enum Op {
         url: String,
         /// The longest wait for the load.
         timeout_ms: u64,
+        /// Accept the leave-page prompt this navigation raises (Chromium); otherwise it
+        /// answers `dialog_open`.
+        #[serde(default)]
+        discard_beforeunload: bool,
     },
     /// Back, forward or reload, and wait for the load ([`WirePage`]).
     History {

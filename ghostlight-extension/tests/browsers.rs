@@ -651,6 +651,11 @@ async fn input_and_dialogs(engine: Engine) {
     let left = b.resolve_dialog(&tab, &DialogResolution::Accept).await.expect("accepted");
     assert_eq!(left, DialogKind::BeforeUnload);
     assert_eq!(b.page(&tab).await.expect("the page").url, site.url("/elsewhere"));
+    b.navigate(&tab, &go(site.url("/leave")), LOAD).await.expect("navigated");
+    b.click(&tab, &click_at(100.0, 25.0), &open, LOAD).await.expect("a gesture, so the page may ask");
+    let discard = NavigateInput { url: site.url("/elsewhere"), discard_beforeunload: true };
+    let gone = b.navigate(&tab, &discard, LOAD).await.expect("left without asking");
+    assert_eq!(gone.url, site.url("/elsewhere"));
 
     world.teardown().await;
 }
