@@ -249,6 +249,32 @@ mod tests {
     }
 
     #[test]
+    fn dialog_failures_name_their_dialog() {
+        let open = WireError {
+            code: ErrorCode::DialogOpen,
+            message: "m".into(),
+            effect: WireEffect::None,
+            detail: Some(json!({"dialog": "prompt"})),
+        };
+        let blocked = call_error(CallError::Failed(open.clone()), "mouse");
+        assert_eq!((blocked.kind(), blocked.effect()), (PortErrorKind::BlockedByDialog, PortEffect::None));
+        assert_eq!(blocked.blocking_dialog(), Some(DialogKind::Prompt));
+        let unnamed = call_error(CallError::Failed(WireError { detail: None, ..open }), "mouse");
+        assert_eq!(
+            unnamed.blocking_dialog(),
+            Some(DialogKind::Confirm),
+            "the kind whose answers fit every dialog"
+        );
+        let none = WireError {
+            code: ErrorCode::NoDialog,
+            message: String::new(),
+            effect: WireEffect::None,
+            detail: None,
+        };
+        assert_eq!(call_error(CallError::Failed(none), "resolve_dialog").kind(), PortErrorKind::InvalidInput);
+    }
+
+    #[test]
     fn png_sizes_come_from_the_header() {
         let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
         png.extend(800_u32.to_be_bytes());

@@ -596,6 +596,41 @@ mod tests {
         assert_eq!((error.code, error.effect), (ErrorCode::Other, WireEffect::Unknown));
     }
 
+    #[test]
+    fn input_requests_and_answers_have_their_wire_shape() {
+        let keys = Op::Keys {
+            tab: 1,
+            strokes: vec![WireKey {
+                key: "a".into(),
+                code: "KeyA".into(),
+                key_code: 65,
+                text: Some("a".into()),
+            }],
+            held: Vec::new(),
+            modifiers: 0,
+            repeat: 2,
+            timeout_ms: 5,
+        };
+        let value = serde_json::to_value(ToExtension::Request { id: 3, op: keys }).expect("encodes");
+        assert_eq!(value["op"], json!("keys"));
+        assert_eq!(
+            value["args"]["strokes"][0],
+            json!({"key": "a", "code": "KeyA", "key_code": 65, "text": "a"})
+        );
+        let resolve = Op::ResolveDialog { tab: 1, accept: false, text: None, timeout_ms: 5 };
+        let value = serde_json::to_value(&resolve).expect("encodes");
+        assert_eq!(
+            value["args"],
+            json!({"tab": 1, "accept": false, "timeout_ms": 5}),
+            "no text unless a response"
+        );
+        let acted: WireActed =
+            serde_json::from_value(json!({"page": null, "dialog": "beforeunload"})).expect("decodes");
+        assert_eq!(acted.dialog, Some(WireDialogKind::Beforeunload));
+        let kind: Option<WireDialogKind> = serde_json::from_value(json!(null)).expect("no dialog");
+        assert_eq!(kind, None);
+    }
+
     proptest! {
         #[test]
         fn arbitrary_bytes_never_panic_the_decoders(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {

@@ -273,15 +273,21 @@ async fn firefox_tools() {
 /// 2-core machine).
 static BROWSERS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
 
-/// Every implemented port operation, against the site.
-async fn operations(engine: Engine) {
+/// A world for `engine` with its turn among this file's browsers, or `None` when the engine
+/// is not wanted.
+async fn begin(engine: Engine) -> Option<(tokio::sync::SemaphorePermit<'static>, World)> {
     if !engines::wanted(engine) {
         eprintln!("[{}] skipped: not in GHOSTLIGHT_TEST_ENGINES", engine.as_str());
-        return;
+        return None;
     }
-    let _turn = BROWSERS.acquire().await.expect("the semaphore stays open");
+    let turn = BROWSERS.acquire().await.expect("the semaphore stays open");
+    Some((turn, World::start(engine).await))
+}
+
+/// Every implemented port operation, against the site.
+async fn operations(engine: Engine) {
+    let Some((_turn, world)) = begin(engine).await else { return };
     let site = site();
-    let world = World::start(engine).await;
     let b = world.browser.as_ref();
 
     // Tabs: list, open with load waiting, page state.
@@ -378,13 +384,8 @@ async fn operations(engine: Engine) {
 /// navigate, list, read, execute, screenshot, close; and a tool whose operation the connector does not
 /// do yet answers as unsupported.
 async fn tools(engine: Engine) {
-    if !engines::wanted(engine) {
-        eprintln!("[{}] skipped: not in GHOSTLIGHT_TEST_ENGINES", engine.as_str());
-        return;
-    }
-    let _turn = BROWSERS.acquire().await.expect("the semaphore stays open");
+    let Some((_turn, world)) = begin(engine).await else { return };
     let site = site();
-    let world = World::start(engine).await;
     let user: Settings =
         serde_json::from_value(json!({"capabilities": {"allow": ["execute"]}})).expect("settings");
     let authority = AuthorityLayers { user: Some(user), organization: None }.compile();
@@ -423,20 +424,18 @@ async fn tools(engine: Engine) {
 
 // ---- input and dialogs ------------------------------------------------------------------
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn chromium_input_and_dialogs() {
-    input_and_dialogs(Engine::Chromium).await;
+/// One test of `body` per engine named.
+macro_rules! engine_tests {
+    ($body:ident: $($test:ident => $engine:ident),+) => {$(
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn $test() {
+            $body(Engine::$engine).await;
+        }
+    )+};
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn firefox_input_and_dialogs() {
-    input_and_dialogs(Engine::Firefox).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn chromium_hostile_dialogs() {
-    hostile_dialogs(Engine::Chromium).await;
-}
+engine_tests!(input_and_dialogs: chromium_input_and_dialogs => Chromium, firefox_input_and_dialogs => Firefox);
+engine_tests!(hostile_dialogs: chromium_hostile_dialogs => Chromium);
 
 /// The pages of the input tests. `/input`: a button at (20, 20)–(220, 80), a box with mouse
 /// drag handlers at (20, 200)–(100, 280), an HTML5 draggable at (300, 200) and its drop zone
@@ -509,13 +508,8 @@ async fn page_log(b: &ExtensionBrowser, tab: &TabRef) -> Vec<String> {
 /// Chromium: trusted pointer, wheel and key input at points and to the page, and every kind of
 /// dialog. Firefox: the documented refusals, and the script scroll both engines do.
 async fn input_and_dialogs(engine: Engine) {
-    if !engines::wanted(engine) {
-        eprintln!("[{}] skipped: not in GHOSTLIGHT_TEST_ENGINES", engine.as_str());
-        return;
-    }
-    let _turn = BROWSERS.acquire().await.expect("the semaphore stays open");
+    let Some((_turn, world)) = begin(engine).await else { return };
     let site = input_site();
-    let world = World::start(engine).await;
     let b = world.browser.as_ref();
     let open = Gate::open();
     let tab = b.open_tab(&go(site.url("/input")), LOAD).await.expect("a tab opens").tab;
@@ -675,13 +669,8 @@ async fn next_dialog(b: &ExtensionBrowser, tab: &TabRef) -> Option<DialogKind> {
 /// A page that opens alerts without end never holds the port past its bounds: each dialog is
 /// seen and resolved, input is refused while one is open, and the tab still closes.
 async fn hostile_dialogs(engine: Engine) {
-    if !engines::wanted(engine) {
-        eprintln!("[{}] skipped: not in GHOSTLIGHT_TEST_ENGINES", engine.as_str());
-        return;
-    }
-    let _turn = BROWSERS.acquire().await.expect("the semaphore stays open");
+    let Some((_turn, world)) = begin(engine).await else { return };
     let site = input_site();
-    let world = World::start(engine).await;
     let b = world.browser.as_ref();
     let open = Gate::open();
     let tab = b.open_tab(&go(site.url("/loop")), LOAD).await.expect("a tab opens").tab;
