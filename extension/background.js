@@ -29,6 +29,8 @@ const BACKOFF_MAX_MS = 10000;
 /** The longest wait the server may ask for; anything longer is cut to it. */
 const MAX_WAIT_MS = 120000;
 const POLL_MS = 50;
+/** The longest wait for a page's own state (a dialog Ghostlight does not watch blocks it). */
+const PAGE_READ_MS = 3000;
 const GROUP_TITLE = 'Ghostlight';
 const BADGE = 'GL';
 
@@ -72,6 +74,8 @@ let retryTimer = null;
 const driven = new Set();
 /** Loads started per tab (`loading` updates), so a wait knows a new load began. */
 const loads = new Map();
+/** The page state read last per tab, answered while a dialog blocks the page's scripts. */
+const lastPages = new Map();
 
 api.tabs.onUpdated.addListener((tabId, info) => {
   if (info.status === 'loading') loads.set(tabId, (loads.get(tabId) ?? 0) + 1);
@@ -82,6 +86,8 @@ api.tabs.onRemoved.addListener((tabId) => {
   loads.delete(tabId);
   driven.delete(tabId);
   held.delete(tabId);
+  cancelled.delete(tabId);
+  lastPages.delete(tabId);
 });
 
 api.storage.onChanged.addListener((changes, area) => {
@@ -396,9 +402,15 @@ function glRunInPage(source, scrubSource) {
 
 /** What a tab shows; a page scripts cannot reach (browser pages, error pages) from the tab. */
 async function pageOf(tab) {
+  // A dialog blocks the page's scripts: the state read last (its document has not changed).
+  const entry = held.get(tab.id);
+  if (entry && entry.dialog) return lastPages.get(tab.id) ?? fallbackState(tab, false);
   try {
-    const state = await inTab(tab.id, glPageState);
-    if (state && typeof state.url === 'string') return state;
+    const state = await Promise.race([inTab(tab.id, glPageState), sleep(PAGE_READ_MS).then(() => null)]);
+    if (state && typeof state.url === 'string') {
+      lastPages.set(tab.id, state);
+      return state;
+    }
   } catch (error) {
     const message = String(error && error.message ? error.message : error);
     if (/no tab with id/i.test(message)) throw new GlError('tab_gone', 'the tab is gone');
@@ -648,13 +660,22 @@ if (api.debugger) {
       entry.dialog = null;
     }
   });
-  api.debugger.onDetach.addListener((source) => {
-    if (source.tabId !== undefined) held.delete(source.tabId);
+  api.debugger.onDetach.addListener((source, reason) => {
+    if (source.tabId === undefined) return;
+    held.delete(source.tabId);
+    if (reason === 'canceled_by_user') cancelled.add(source.tabId);
   });
 }
 
-/** Chromium: attach the debugger to the tab (once) and enable the events dialogs raise. */
+/** Tabs whose debugging the person cancelled (Chromium's bar): never attached again. */
+const cancelled = new Set();
+
+/**
+ * Chromium: attach the debugger to the tab (once) and enable the events dialogs raise. A tab
+ * whose debugging the person cancelled is refused (`paused`): that was their answer.
+ */
 async function holdDebugger(tabId) {
+  if (cancelled.has(tabId)) throw new GlError('paused', 'the person stopped Ghostlight debugging this tab');
   let entry = held.get(tabId);
   if (!entry) {
     entry = { ready: null, dialog: null, opened: 0, waiters: new Set() };

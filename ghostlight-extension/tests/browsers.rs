@@ -689,6 +689,9 @@ async fn hostile_dialogs(engine: Engine) {
     assert_eq!(read.kind(), PortErrorKind::BlockedByDialog);
     let script = b.execute(&tab, "1", LOAD).await.expect_err("blocked");
     assert_eq!(script.kind(), PortErrorKind::BlockedByDialog);
+    let listed = b.tabs().await.expect("tabs are listed while a dialog is open");
+    let shown = listed.iter().find(|t| t.tab == tab).expect("the blocked tab is listed");
+    assert_eq!(shown.page.url, site.url("/loop"));
     b.close_tab(&tab).await.expect("closed despite the dialogs");
     assert_eq!(b.page(&tab).await.expect_err("gone").kind(), PortErrorKind::TabGone);
 
