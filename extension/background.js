@@ -532,28 +532,38 @@ function cdpFailure(details, ran) {
 async function executeWithDebugger(tabId, source, timeoutMs, gesture = true) {
   return withDebugger(tabId, async (send) => {
     await send('Runtime.enable', {});
-    const forms = [source, `(async function () {\n${source}\n})()`, `(${source}\n)`];
-    let chosen = null;
-    let firstFailure = null;
-    for (const form of forms) {
-      const compiled = await send('Runtime.compileScript', { expression: form, sourceURL: '', persistScript: false });
-      if (!compiled.exceptionDetails) {
-        chosen = form;
-        break;
-      }
-      firstFailure = firstFailure ?? compiled.exceptionDetails;
+    try {
+      return await evaluateWithDebugger(send, source, timeoutMs, gesture);
+    } finally {
+      // The attachment stays: without Runtime, the page's console is not streamed to us.
+      await send('Runtime.disable', {}).catch(() => {});
     }
-    if (chosen === null) throw cdpFailure(firstFailure, false);
-    const evaluated = await send('Runtime.evaluate', {
-      expression: chosen,
-      awaitPromise: true,
-      returnByValue: false,
-      userGesture: gesture,
-      timeout: bounded(timeoutMs),
-    });
-    if (evaluated.exceptionDetails) throw cdpFailure(evaluated.exceptionDetails, true);
-    return remoteValue(send, evaluated.result);
   });
+}
+
+/** Compile `source` as a program, an async function body or an expression, and run it. */
+async function evaluateWithDebugger(send, source, timeoutMs, gesture) {
+  const forms = [source, `(async function () {\n${source}\n})()`, `(${source}\n)`];
+  let chosen = null;
+  let firstFailure = null;
+  for (const form of forms) {
+    const compiled = await send('Runtime.compileScript', { expression: form, sourceURL: '', persistScript: false });
+    if (!compiled.exceptionDetails) {
+      chosen = form;
+      break;
+    }
+    firstFailure = firstFailure ?? compiled.exceptionDetails;
+  }
+  if (chosen === null) throw cdpFailure(firstFailure, false);
+  const evaluated = await send('Runtime.evaluate', {
+    expression: chosen,
+    awaitPromise: true,
+    returnByValue: false,
+    userGesture: gesture,
+    timeout: bounded(timeoutMs),
+  });
+  if (evaluated.exceptionDetails) throw cdpFailure(evaluated.exceptionDetails, true);
+  return remoteValue(send, evaluated.result);
 }
 
 /**
@@ -684,8 +694,6 @@ async function holdDebugger(tabId) {
     entry.ready = (async () => {
       await api.debugger.attach(target, '1.3');
       await api.debugger.sendCommand(target, 'Page.enable', {});
-      // Keys and focus behave as in a focused window although the tab may be in the background.
-      await api.debugger.sendCommand(target, 'Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => {});
     })();
     entry.ready.catch(() => {
       if (held.get(tabId) === entry) held.delete(tabId);
