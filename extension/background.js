@@ -649,6 +649,12 @@ const LANDING_MS = 5000;
 const DRAG_STEPS = 10;
 /** How far the pointer moves right after a drag's press, so the page sees a drag begin. */
 const DRAG_LIFT = 5;
+/** The token of a page script the held parts replace. */
+const STASH_MARKER = '__ghostlight_stash__';
+/** The most characters held (5,000,000 bytes of files in base64, with their JSON around). */
+const MAX_STASH_CHARS = 7000000;
+/** One text sent in parts (files to drop): {key, parts, chars}, or null. */
+let stash = null;
 const MOUSE_BUTTONS = { primary: ['left', 1], middle: ['middle', 4], secondary: ['right', 2] };
 
 /**
@@ -881,10 +887,31 @@ const INPUT_OPS = {
    * Run one of the server's input scripts (hit test, focus, key guard, scroll offsets) in the
    * page's main world, without a user gesture: its value and the page (before any input).
    */
-  async page_script({ tab, source, timeout_ms }) {
+  async page_script({ tab, source, stash: key, timeout_ms }) {
     await getTab(tab);
     refuseWhileDialog(tab);
-    return runScript(tab, String(source), timeout_ms, false);
+    let text = String(source);
+    if (typeof key === 'string') {
+      if (!stash || stash.key !== key) throw new GlError('browser_error', 'the held parts are gone');
+      const parts = stash.parts.join('');
+      stash = null;
+      // A function, so `$` patterns in the held text are not read as replacement patterns.
+      text = text.replace(STASH_MARKER, () => parts);
+    }
+    return runScript(tab, text, timeout_ms, false);
+  },
+
+  /** Hold one part of a text too large for one message (see `page_script`'s `stash`). */
+  async stash_part({ key, part, first }) {
+    if (first === true || !stash || stash.key !== key) stash = { key: String(key), parts: [], chars: 0 };
+    const text = String(part);
+    if (stash.chars + text.length > MAX_STASH_CHARS) {
+      stash = null;
+      throw new GlError('browser_error', 'the held text is over its bound');
+    }
+    stash.parts.push(text);
+    stash.chars += text.length;
+    return stash.chars;
   },
 
   /** Move the pointer to (x, y) and press `button` `count` times (0: a hover). */

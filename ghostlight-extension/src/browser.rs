@@ -162,18 +162,6 @@ impl Drop for ExtensionBrowser {
     }
 }
 
-/// Uploads through the extension, refused with the reason (see `extension/README.md`):
-/// Chromium refuses `DOM.setFileInputFiles` to extensions, and files built in the page from
-/// bytes the server sends need chunking under native messaging's 1 MB bound per message,
-/// which is not built.
-fn uploads_refused() -> PortError {
-    PortError::new(
-        PortErrorKind::Unsupported,
-        "uploading files through the extension connector is not supported: browsers do not let \
-         extensions set a file input's files, and carrying the bytes into the page is not built yet",
-    )
-}
-
 /// How long the server waits for an operation bounded by `timeout`.
 pub(crate) fn waited(timeout: Duration) -> Duration {
     timeout.saturating_add(ANSWER_MARGIN)
@@ -389,17 +377,17 @@ impl BrowserPort for ExtensionBrowser {
     }
 
     async fn stat_files(&self, _paths: &[PathBuf]) -> PortResult<Vec<FileStat>> {
-        Err(uploads_refused())
+        Err(unsupported("uploading local files"))
     }
 
     async fn upload(
         &self,
-        _tab: &TabRef,
-        _input: &UploadInput,
-        _gate: &Gate,
-        _timeout: Duration,
+        tab: &TabRef,
+        input: &UploadInput,
+        gate: &Gate,
+        timeout: Duration,
     ) -> PortResult<UploadOutcome> {
-        Err(uploads_refused())
+        input::upload(self, tab, input, gate, timeout).await
     }
 
     async fn execute(&self, tab: &TabRef, script: &str, timeout: Duration) -> PortResult<ScriptOutcome> {

@@ -236,8 +236,22 @@ pub enum Op {
         tab: i64,
         /// The composed source (an expression).
         source: String,
+        /// The key of parts held by [`Op::StashPart`], spliced in for the source's marker
+        /// (`__ghostlight_stash__`) and then dropped.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stash: Option<String>,
         /// The longest wait for its value.
         timeout_ms: u64,
+    },
+    /// Hold one part of a text too large for one message, under `key` (`first`: a new text;
+    /// any other key held is dropped). Answers the characters held.
+    StashPart {
+        /// The text's key.
+        key: String,
+        /// The part.
+        part: String,
+        /// Whether this part starts the text.
+        first: bool,
     },
     /// Move the pointer to a viewport point and click `count` times (0: hover) ([`WireActed`]).
     Mouse {
@@ -332,6 +346,7 @@ impl Op {
             Op::CaptureViewport { .. } => "capture_viewport",
             Op::Execute { .. } => "execute",
             Op::PageScript { .. } => "page_script",
+            Op::StashPart { .. } => "stash_part",
             Op::Mouse { .. } => "mouse",
             Op::Drag { .. } => "drag",
             Op::Wheel { .. } => "wheel",

@@ -17,9 +17,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ghostlight_core::port::{
-    BrowserPort, CaptureKind, ClickInput, DialogKind, DialogResolution, ElementRef, Gate, HistoryMove, Key,
-    KeyInput, MouseButton, NamedKey, NavigateInput, Point, PointerTarget, PortEffect, PortErrorKind,
-    ReadInput, ScrollDirection, ScrollInput, TabRef, TextMode, TypeInput,
+    BrowserPort, CaptureKind, ClickInput, DialogKind, DialogResolution, ElementRef, Gate, HistoryMove,
+    InlineFile, Key, KeyInput, MouseButton, NamedKey, NavigateInput, Point, PointerTarget, PortEffect,
+    PortErrorKind, ReadInput, ScrollDirection, ScrollInput, TabRef, TextMode, TypeInput, UploadDestination,
+    UploadFiles, UploadInput,
 };
 use ghostlight_core::{AuthorityLayers, Cancellation, Envelope, Ghostlight, Settings, Status};
 use ghostlight_extension::endpoint::{SECRET_FILE_VAR, SOCKET_DIR_VAR};
@@ -477,6 +478,14 @@ fn input_site() -> Site {
             "/loop" => "<!doctype html><title>Loop</title><style>body{margin:0} button{height:50px;width:200px}</style>\
                 <button onclick=\"for (;;) alert('again')\">Loop</button>"
                 .to_owned(),
+            "/drop" => concat!(
+                "<!doctype html><title>Drop</title><style>body{margin:0} #zone{width:300px;height:300px}</style>",
+                "<div id=zone>Drop here</div><script>window.log = [];",
+                "zone.addEventListener('dragover', e => e.preventDefault());",
+                "zone.addEventListener('drop', e => { e.preventDefault(); log.push(Array.from(e.dataTransfer.files, ",
+                "f => f.name + ':' + f.type + ':' + f.size).join(',')); });</script>"
+            )
+            .to_owned(),
             "/alerting" => "<!doctype html><title>Alerting</title><script>alert('loading')</script>".to_owned(),
             "/leave" => "<!doctype html><title>Leave</title><style>body{margin:0} button{height:50px;width:200px}</style>\
                 <button>Stay</button><script>onbeforeunload = (e) => { e.preventDefault(); e.returnValue = ''; };</script>"
@@ -535,6 +544,28 @@ async fn input_and_dialogs(engine: Engine) {
             assert!(error.message().contains("element targets"), "{}", error.message());
         }
     }
+
+    // Files dropped at a point: carried into the page in parts (over one message's bound).
+    b.navigate(&tab, &go(site.url("/drop")), LOAD).await.expect("navigated");
+    let files = vec![
+        InlineFile { name: "shot.png".into(), bytes: b"png".to_vec() },
+        InlineFile { name: "big.bin".into(), bytes: vec![7; 1_500_000] },
+    ];
+    let drop = |x: f64| UploadInput {
+        to: UploadDestination::Drop(Point { x, y: 100.0 }),
+        files: UploadFiles::Inline(files.clone()),
+    };
+    let dropped = b.upload(&tab, &drop(100.0), &open, LOAD).await.expect("dropped");
+    assert_eq!((dropped.count, dropped.bytes), (2, 1_500_003));
+    assert_eq!(page_log(b, &tab).await, ["shot.png:image/png:3,big.bin::1500000"]);
+    let nowhere = b.upload(&tab, &drop(600.0), &open, LOAD).await.expect_err("nothing takes files there");
+    assert_eq!(nowhere.kind(), PortErrorKind::InvalidInput);
+    let local = UploadInput { files: UploadFiles::Paths(vec!["/etc/hostname".into()]), ..drop(100.0) };
+    assert_eq!(
+        b.upload(&tab, &local, &open, LOAD).await.expect_err("not yet").kind(),
+        PortErrorKind::Unsupported
+    );
+    b.navigate(&tab, &go(site.url("/input")), LOAD).await.expect("navigated");
 
     if engine == Engine::Firefox {
         let wheel = ScrollInput::Wheel { at: Point { x: 50.0, y: 50.0 }, delta_y: 300.0 };

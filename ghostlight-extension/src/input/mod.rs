@@ -24,6 +24,7 @@
 mod keyboard;
 mod pointer;
 mod scroll;
+mod upload;
 
 use std::time::Duration;
 
@@ -42,6 +43,7 @@ use crate::protocol::{Op, WireActed, WireScript};
 pub(crate) use keyboard::{press_keys, type_text};
 pub(crate) use pointer::{click, drag, hover};
 pub(crate) use scroll::scroll;
+pub(crate) use upload::upload;
 
 /// The DOM semantics every input script starts with (the WebDriver adapter's, shared by path).
 const DOM_JS: &str = include_str!("../../../ghostlight-webdriver/src/scripts/dom.js");
@@ -102,7 +104,20 @@ async fn page_script<T: DeserializeOwned>(
     args: &[Arg],
     timeout: Duration,
 ) -> PortResult<(T, PageState)> {
-    let op = Op::PageScript { tab, source: compose(body, args), timeout_ms: millis(timeout) };
+    run_script(b, tab, body, args, None, timeout).await
+}
+
+/// Run an input script, the extension splicing the parts held under `stash` in for
+/// [`upload::STASH_MARKER`].
+async fn run_script<T: DeserializeOwned>(
+    b: &ExtensionBrowser,
+    tab: i64,
+    body: &str,
+    args: &[Arg],
+    stash: Option<String>,
+    timeout: Duration,
+) -> PortResult<(T, PageState)> {
+    let op = Op::PageScript { tab, source: compose(body, args), stash, timeout_ms: millis(timeout) };
     let answer: WireScript = b.call(op, waited(timeout)).await?;
     let value = serde_json::from_value(answer.value)
         .map_err(|_| PortError::new(PortErrorKind::Other, "an input script answered an unexpected shape"))?;
