@@ -437,6 +437,48 @@ macro_rules! engine_tests {
 
 engine_tests!(input_and_dialogs: chromium_input_and_dialogs => Chromium, firefox_input_and_dialogs => Firefox);
 engine_tests!(hostile_dialogs: chromium_hostile_dialogs => Chromium);
+engine_tests!(input_tools: chromium_input_tools => Chromium);
+
+/// Input and dialog tools through the whole pipeline: a click at a point of a screenshot's view
+/// opens an alert, which the dialog tool sees and accepts.
+async fn input_tools(engine: Engine) {
+    let Some((_turn, world)) = begin(engine).await else { return };
+    let site = input_site();
+    let port: Arc<dyn BrowserPort> = world.browser.clone();
+    let g = Ghostlight::builder(port).build();
+    let never = Cancellation::never();
+    let call = |tool: &'static str, arguments: serde_json::Value| {
+        let g = &g;
+        let never = &never;
+        async move { g.invoke(tool, &arguments, never).await.expect("a catalog tool").envelope }
+    };
+    let ok = |e: &Envelope| assert_eq!(e.status, Status::Succeeded, "{}: {:?}", e.summary, e.facts);
+
+    let navigated =
+        call("browser_navigate", json!({"url": site.url("/dialogs").as_str(), "new_tab": true})).await;
+    ok(&navigated);
+    let tab = navigated.facts["tab"].as_str().expect("a tab handle").to_owned();
+    let shot = call("browser_screenshot", json!({"tab": tab})).await;
+    ok(&shot);
+    let view = shot.facts["view"].as_str().expect("a view handle").to_owned();
+    let clicked = call("browser_click", json!({"tab": tab, "view": view, "x": 100, "y": 25})).await;
+    ok(&clicked);
+    assert_eq!(clicked.facts["activated"], json!(true));
+    assert!(clicked.summary.contains("Alert"), "the receipt names the button: {}", clicked.summary);
+    let status = call("browser_dialog", json!({"tab": tab, "action": "status"})).await;
+    ok(&status);
+    assert_eq!(
+        (status.facts["present"].clone(), status.facts["dialog_type"].clone()),
+        (json!(true), json!("alert"))
+    );
+    assert!(!status.summary.contains("secret alert text"), "dialog text never shows: {}", status.summary);
+    let accepted = call("browser_dialog", json!({"tab": tab, "action": "accept"})).await;
+    ok(&accepted);
+    let after = call("browser_dialog", json!({"tab": tab, "action": "status"})).await;
+    assert_eq!(after.facts["present"], json!(false), "{:?}", after.facts);
+    drop(g);
+    world.teardown().await;
+}
 
 /// The pages of the input tests. `/input`: a button at (20, 20)–(220, 80), a box with mouse
 /// drag handlers at (20, 200)–(100, 280), an HTML5 draggable at (300, 200) and its drop zone
