@@ -381,24 +381,40 @@ async fn operations(engine: Engine) {
     world.teardown().await;
 }
 
+/// Tool calls through the whole pipeline (`Ghostlight::invoke`) over a world's browser port,
+/// with `browser_execute` allowed.
+struct Tools {
+    g: Ghostlight,
+    never: Cancellation,
+}
+
+impl Tools {
+    fn over(world: &World) -> Tools {
+        let user: Settings =
+            serde_json::from_value(json!({"capabilities": {"allow": ["execute"]}})).expect("settings");
+        let authority = AuthorityLayers { user: Some(user), organization: None }.compile();
+        let port: Arc<dyn BrowserPort> = world.browser.clone();
+        Tools { g: Ghostlight::builder(port).authority(authority).build(), never: Cancellation::never() }
+    }
+
+    async fn call(&self, tool: &str, arguments: serde_json::Value) -> Envelope {
+        self.g.invoke(tool, &arguments, &self.never).await.expect("a catalog tool").envelope
+    }
+}
+
+/// Assert a tool call succeeded.
+fn ok(e: &Envelope) {
+    assert_eq!(e.status, Status::Succeeded, "{}: {:?}", e.summary, e.facts);
+}
+
 /// The first tool calls through the whole pipeline (`Ghostlight::invoke`) over the extension:
 /// navigate, list, read, execute, screenshot, close; and a tool whose operation the connector does not
 /// do yet answers as unsupported.
 async fn tools(engine: Engine) {
     let Some((_turn, world)) = begin(engine).await else { return };
     let site = site();
-    let user: Settings =
-        serde_json::from_value(json!({"capabilities": {"allow": ["execute"]}})).expect("settings");
-    let authority = AuthorityLayers { user: Some(user), organization: None }.compile();
-    let port: Arc<dyn BrowserPort> = world.browser.clone();
-    let g = Ghostlight::builder(port).authority(authority).build();
-    let never = Cancellation::never();
-    let call = |tool: &'static str, arguments: serde_json::Value| {
-        let g = &g;
-        let never = &never;
-        async move { g.invoke(tool, &arguments, never).await.expect("a catalog tool").envelope }
-    };
-    let ok = |e: &Envelope| assert_eq!(e.status, Status::Succeeded, "{}: {:?}", e.summary, e.facts);
+    let tools = Tools::over(&world);
+    let call = |tool, arguments| tools.call(tool, arguments);
 
     let navigated = call("browser_navigate", json!({"url": site.url("/a").as_str(), "new_tab": true})).await;
     ok(&navigated);
@@ -419,7 +435,7 @@ async fn tools(engine: Engine) {
     assert_eq!(found.facts["reason"], json!("unsupported"));
     let closed = call("browser_tabs", json!({"action": "close", "tab": tab})).await;
     ok(&closed);
-    drop(g);
+    drop(tools);
     world.teardown().await;
 }
 
@@ -444,15 +460,8 @@ engine_tests!(input_tools: chromium_input_tools => Chromium);
 async fn input_tools(engine: Engine) {
     let Some((_turn, world)) = begin(engine).await else { return };
     let site = input_site();
-    let port: Arc<dyn BrowserPort> = world.browser.clone();
-    let g = Ghostlight::builder(port).build();
-    let never = Cancellation::never();
-    let call = |tool: &'static str, arguments: serde_json::Value| {
-        let g = &g;
-        let never = &never;
-        async move { g.invoke(tool, &arguments, never).await.expect("a catalog tool").envelope }
-    };
-    let ok = |e: &Envelope| assert_eq!(e.status, Status::Succeeded, "{}: {:?}", e.summary, e.facts);
+    let tools = Tools::over(&world);
+    let call = |tool, arguments| tools.call(tool, arguments);
 
     let navigated =
         call("browser_navigate", json!({"url": site.url("/dialogs").as_str(), "new_tab": true})).await;
@@ -476,7 +485,7 @@ async fn input_tools(engine: Engine) {
     ok(&accepted);
     let after = call("browser_dialog", json!({"tab": tab, "action": "status"})).await;
     assert_eq!(after.facts["present"], json!(false), "{:?}", after.facts);
-    drop(g);
+    drop(tools);
     world.teardown().await;
 }
 
