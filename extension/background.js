@@ -753,6 +753,10 @@ async function dispatchInput(tabId, timeoutMs, work) {
   const late = new Promise((_, reject) => {
     timer = setTimeout(() => reject(new GlError('timeout', 'the input did not finish in time', 'unknown')), bounded(timeoutMs));
   });
+  const target = { tabId };
+  // For the span of the input, the page renders and takes input as a focused one would even
+  // in the background (otherwise every mouse event waits for a frame that never comes).
+  await api.debugger.sendCommand(target, 'Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => {});
   try {
     await Promise.race([work(send).catch((error) => {
       if (error !== stopped) throw error;
@@ -761,6 +765,8 @@ async function dispatchInput(tabId, timeoutMs, work) {
     over = true;
     entry.waiters.delete(wake);
     clearTimeout(timer);
+    // Not awaited: a dialog the input opened holds the page's commands until it is answered.
+    api.debugger.sendCommand(target, 'Emulation.setFocusEmulationEnabled', { enabled: false }).catch(() => {});
   }
   if (entry.dialog) return { page: null, dialog: entry.dialog };
   await sleep(INPUT_LOAD_START_MS);
@@ -858,8 +864,8 @@ async function dragWithDebugger(tabId, send, from, to) {
   }
 }
 
-/** Chromium: key strokes `{key, code, key_code, text?}` with held modifiers (`modifiers`: DevTools' bits). */
-async function keysWithDebugger(send, strokes, held, modifiers, repeat) {
+/** Chromium: key strokes `{key, code, key_code, text?}` with the modifier keys `around` each held (`modifiers`: DevTools' bits). */
+async function keysWithDebugger(send, strokes, around, modifiers, repeat) {
   const event = (type, stroke, mods, text) => send('Input.dispatchKeyEvent', {
     type,
     key: stroke.key,
@@ -873,11 +879,11 @@ async function keysWithDebugger(send, strokes, held, modifiers, repeat) {
   const typing = (modifiers & 7) === 0;
   for (let round = 0; round < repeat; round++) {
     for (const stroke of strokes) {
-      for (const modifier of held) await event('rawKeyDown', modifier, modifiers, null);
+      for (const modifier of around) await event('rawKeyDown', modifier, modifiers, null);
       const text = typing && typeof stroke.text === 'string' ? stroke.text : null;
       await event(text ? 'keyDown' : 'rawKeyDown', stroke, modifiers, text);
       await event('keyUp', stroke, modifiers, null);
-      for (const modifier of [...held].reverse()) await event('keyUp', modifier, 0, null);
+      for (const modifier of [...around].reverse()) await event('keyUp', modifier, 0, null);
     }
   }
 }
