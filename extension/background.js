@@ -785,7 +785,7 @@ async function dispatchInput(tabId, timeoutMs, work) {
 /**
  * Select the tab in its window before input that needs rendered frames: a hidden tab's
  * compositor does not scroll, and mouse moves with a button held wait for frames that never
- * come. Clicks, hovers and keys go to a tab in the background as they are.
+ * come. Clicks, hovers and keys go to a tab in the background (see `dispatchInput`).
  */
 async function selectForFrames(tabId) {
   needDebugger('trusted input');
