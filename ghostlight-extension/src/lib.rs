@@ -19,10 +19,12 @@
 
 mod browser;
 mod convert;
+mod dialogs;
 pub mod endpoint;
 pub mod framing;
 pub mod host;
 pub mod identity;
+mod input;
 mod link;
 mod listener;
 pub mod protocol;
