@@ -1,6 +1,7 @@
 //! Serving MCP: the path `ghostlight-mcp` and `ghostlight mcp` both run ([`run`]): logging,
 //! the options resolved with the configuration files, an async runtime, then [`serve`] with
-//! the WebDriver browser until the client or a signal ends it.
+//! the configured browser (WebDriver, or the person's own through the extension) until the
+//! client or a signal ends it.
 
 use std::time::Duration;
 
@@ -31,6 +32,7 @@ pub fn run(args: &ServeArgs) -> Result<(), ServeError> {
 pub async fn serve(options: ServeOptions) -> Result<(), ServeError> {
     let (browser, prototype) = ghostlight(&options)?;
     tracing::info!(
+        connector = options.browser.connector.as_str(),
         engine = options.browser.engine.as_str(),
         headless = options.browser.headless,
         driver = if options.browser.driver_url.is_some() { "connect" } else { "launch" },
