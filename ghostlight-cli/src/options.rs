@@ -592,6 +592,7 @@ mod tests {
         assert!(error.contains("credentials") && !error.contains("hunter2"), "{error}");
     }
 
+    #[cfg(feature = "extension")]
     #[test]
     fn the_connector_comes_from_the_flag_else_the_file() {
         let file =
@@ -613,6 +614,14 @@ mod tests {
         };
         let error = http.resolve_with(Some(&file)).err().map(|e| e.to_string()).unwrap_or_default();
         assert!(error.contains("stdio only"), "{error}");
+    }
+
+    #[cfg(not(feature = "extension"))]
+    #[test]
+    fn the_extension_connector_is_refused_without_the_feature() {
+        let args =
+            browser_args(BrowserArgs { connector: Some(Connector::Extension), ..BrowserArgs::default() });
+        assert!(matches!(args.resolve_with(None), Err(ConfigError::ExtensionUnavailable)));
     }
 
     #[test]

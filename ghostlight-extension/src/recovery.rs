@@ -35,11 +35,9 @@ pub fn recover(installation: &Installation, places: &Places) -> Recovery {
     for browser in &installed {
         match installation.inspect(*browser, places).state {
             RegistrationState::Ours if has_host => eligible.push(*browser),
-            RegistrationState::Stale if has_host => {
-                if installation.register(*browser, places).is_ok() {
-                    repaired.push(*browser);
-                    eligible.push(*browser);
-                }
+            RegistrationState::Stale if has_host && installation.register(*browser, places).is_ok() => {
+                repaired.push(*browser);
+                eligible.push(*browser);
             }
             RegistrationState::Elsewhere { .. } => elsewhere = true,
             _ => {}

@@ -6,6 +6,7 @@
 //! installation is taken over (that is what running `install` from this one asks for);
 //! `--uninstall` removes only what this installation owns.
 
+#[cfg(feature = "extension")]
 use std::io::Write as _;
 use std::process::ExitCode;
 
