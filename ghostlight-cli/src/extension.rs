@@ -24,11 +24,8 @@ pub fn listen() -> Result<ExtensionBrowser, ConfigError> {
         )),
         other => ConfigError::Extension(other.to_string()),
     })?;
-    let (installation, places) = match (Installation::current(), Places::from_env()) {
-        (Ok(installation), Ok(places)) => (installation, places),
-        (Err(error), _) => return Err(ConfigError::Extension(error.to_string())),
-        (_, Err(error)) => return Err(ConfigError::Extension(error.to_string())),
-    };
+    let (installation, places) =
+        Installation::current_with_places().map_err(|error| ConfigError::Extension(error.to_string()))?;
     // Repair now, so the person's browser can connect before the first call.
     log_repairs(&installation, &places);
     tracing::info!(socket = %browser.socket_path().display(), "listening for the Ghostlight extension");
@@ -56,12 +53,9 @@ pub async fn settle(browser: &ExtensionBrowser) {
     if browser.connected().is_some() {
         return;
     }
-    let could_connect = match (Installation::current(), Places::from_env()) {
-        (Ok(installation), Ok(places)) => {
-            matches!(recover(&installation, &places).refusal, StartupRefusal::Manual { .. })
-        }
-        _ => false,
-    };
+    let could_connect = Installation::current_with_places().is_ok_and(|(installation, places)| {
+        matches!(recover(&installation, &places).refusal, StartupRefusal::Manual { .. })
+    });
     if could_connect {
         browser.wait_connected(CONNECT_WAIT).await;
     }

@@ -227,6 +227,11 @@ impl Installation {
         Ok(Installation::of_executable(&exe))
     }
 
+    /// The running executable's installation and the places this environment names.
+    pub fn current_with_places() -> Result<(Installation, Places), RegistrationError> {
+        Ok((Installation::current()?, Places::from_env()?))
+    }
+
     /// The installation's directory.
     pub fn dir(&self) -> &Path {
         &self.dir

@@ -312,12 +312,11 @@ fn probe_session(
 /// is there and some browser is registered by this installation).
 #[cfg(feature = "extension")]
 fn extension_report(out: &mut impl std::io::Write) -> std::io::Result<bool> {
-    use ghostlight_extension::registration::{Installation, Places, RegistrationState};
+    use ghostlight_extension::registration::{Installation, RegistrationState};
 
-    let (installation, places) = match (Installation::current(), Places::from_env()) {
-        (Ok(installation), Ok(places)) => (installation, places),
-        (Err(error), _) => return writeln!(out, "extension cannot check: {error}").map(|()| false),
-        (_, Err(error)) => return writeln!(out, "extension cannot check: {error}").map(|()| false),
+    let (installation, places) = match Installation::current_with_places() {
+        Ok(both) => both,
+        Err(error) => return writeln!(out, "extension cannot check: {error}").map(|()| false),
     };
     let host = installation.host();
     let has_host = installation.has_host();

@@ -53,7 +53,8 @@ struct Context {
 #[cfg(feature = "extension")]
 impl Context {
     fn from_env() -> Result<Context, CliError> {
-        Ok(Context { installation: Installation::current()?, places: Places::from_env()? })
+        let (installation, places) = Installation::current_with_places()?;
+        Ok(Context { installation, places })
     }
 
     fn install(&self, dry_run: bool) -> Result<ExitCode, CliError> {
