@@ -7,14 +7,20 @@
 //!
 //! Each installation is a directory holding a hard link to the built `ghostlight` and a
 //! stand-in `ghostlight-native-host`; browsers are stand-in executables on a private `PATH`.
+//! One test runs the real thing: headless Chromium with the profile a person's Chromium uses
+//! (`~/.config/chromium`), the extension loaded from where `install` placed it, and the real
+//! native host (built by the test when missing), reached through a registration the server
+//! repairs silently.
 
 #![cfg(all(target_os = "linux", feature = "extension"))]
 
 mod support;
 
 use std::os::unix::fs::PermissionsExt as _;
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Output, Stdio};
+use std::time::{Duration, Instant};
 
 use rmcp::service::{RoleClient, RunningService, ServiceExt};
 use serde_json::{Value, json};
@@ -57,6 +63,18 @@ impl Scene {
         }
         executable(&dir.join("ghostlight-native-host"));
         std::fs::canonicalize(dir).expect("canonical")
+    }
+
+    /// An installation holding the real native host (built when missing).
+    fn real_installation(&self, name: &str) -> PathBuf {
+        let dir = self.installation(name);
+        let host = dir.join("ghostlight-native-host");
+        std::fs::remove_file(&host).expect("the stand-in removed");
+        let built = native_host();
+        if std::fs::hard_link(&built, &host).is_err() {
+            std::fs::copy(&built, &host).expect("a copy of the native host");
+        }
+        dir
     }
 
     /// Put the stand-in browser `name` on the scene's `PATH` (or take it away).
@@ -106,6 +124,33 @@ impl Scene {
     fn extension_dir(&self) -> PathBuf {
         self.path("home/.local/share/ghostlight/extension")
     }
+}
+
+/// The `ghostlight-native-host` built beside the `ghostlight` under test (`cargo build -p
+/// ghostlight-extension` when missing).
+fn native_host() -> PathBuf {
+    let ghostlight = Path::new(env!("CARGO_BIN_EXE_ghostlight"));
+    let host = ghostlight.with_file_name("ghostlight-native-host");
+    if !host.is_file() {
+        let profile_dir = ghostlight.parent().expect("a profile directory");
+        let target = profile_dir.parent().expect("a target directory");
+        let mut build = std::process::Command::new(env!("CARGO"));
+        build.args([
+            "build",
+            "-p",
+            "ghostlight-extension",
+            "--bin",
+            "ghostlight-native-host",
+            "--target-dir",
+        ]);
+        build.arg(target).current_dir(support::workspace_root());
+        if profile_dir.ends_with("release") {
+            build.arg("--release");
+        }
+        let status = build.status().expect("cargo runs");
+        assert!(status.success() && host.is_file(), "cannot build {}", host.display());
+    }
+    host
 }
 
 fn executable(path: &Path) {
@@ -328,4 +373,63 @@ async fn several_browsers_under_auto_get_the_same_refusal_from_the_configured_co
     let explained = invoke(&client, "policy_explain", json!({})).await;
     assert_eq!(status(&explained), "succeeded", "{}", describe(&explained));
     let _ = client.cancel().await;
+}
+
+/// The real Chromium binary (Debian's `/usr/bin/chromium` wrapper adds an empty
+/// `--load-extension=` that would override ours).
+fn chromium_binary() -> PathBuf {
+    let debian = Path::new("/usr/lib/chromium/chromium");
+    if debian.is_file() {
+        return debian.to_path_buf();
+    }
+    support::on_path("chromium").expect("Chromium is needed: apt-get install chromium")
+}
+
+#[tokio::test]
+async fn a_real_chromium_connects_through_what_install_registered() {
+    let scene = Scene::new();
+    let a = scene.real_installation("a");
+    std::os::unix::fs::symlink(chromium_binary(), scene.path("bin/chromium")).expect("chromium on PATH");
+    assert_eq!(scene.run(&a, &["install"]).status.code(), Some(0));
+    // An older copy of this installation's registration: repaired silently when serving starts.
+    let mut stale = json_file(&scene.chromium_manifest());
+    stale["path"] = json!(a.join("ghostlight-native-host-0.0.9"));
+    std::fs::write(scene.chromium_manifest(), stale.to_string()).expect("write");
+    std::fs::create_dir_all(scene.path("tmp")).expect("a directory");
+
+    // The person's Chromium: its usual profile in HOME, the extension from where install put it.
+    let mut chromium = std::process::Command::new(chromium_binary());
+    chromium
+        .arg("--headless=new")
+        .args(ghostlight_webdriver::CHROMIUM_FLAGS)
+        .arg(format!("--user-data-dir={}", scene.path("home/.config/chromium").display()))
+        .arg(format!("--load-extension={}", scene.extension_dir().display()))
+        .arg("about:blank")
+        .env_clear()
+        .env("HOME", scene.path("home"))
+        .env("XDG_RUNTIME_DIR", scene.path("run"))
+        .env("TMPDIR", scene.path("tmp"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0);
+    if nix::unistd::geteuid().is_root() {
+        chromium.arg(ghostlight_webdriver::NO_SANDBOX_FLAG);
+    }
+    let mut process = chromium.spawn().expect("Chromium starts");
+    let group = nix::unistd::Pid::from_raw(i32::try_from(process.id()).expect("a pid"));
+
+    let client = scene.serve(&a, &["--connector", "extension", "--startup", "manual"]).await;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut listed = list(&client).await;
+    while status(&listed) != "succeeded" && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        listed = list(&client).await;
+    }
+    let _ = client.cancel().await;
+    let _ = nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGKILL);
+    let _ = process.wait();
+    assert_eq!(status(&listed), "succeeded", "{}", describe(&listed));
+    assert_eq!(listed["facts"]["tabs"], json!([]), "{}", describe(&listed));
+    assert_eq!(json_file(&scene.chromium_manifest())["path"], json!(a.join("ghostlight-native-host")));
 }
