@@ -18,8 +18,8 @@ use ghostlight_core::port::{
     ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DialogKind, DialogResolution, ElementRef,
     FileStat, FillInput, FillOutcome, Focused, FocusedElement, Gate, Geometry, HistoryMove, KeyInput,
     NavigateInput, OpenedTab, PageState, PerceiveInput, PerceivedElement, Perception, PointerTarget,
-    PortError, PortErrorKind, PortResult, ReadInput, ScriptOutcome, ScrollInput, ScrollOutcome, TabInfo,
-    TabRef, TextMode, TextOutcome, TypeInput, UploadInput, UploadOutcome,
+    PortError, PortErrorKind, PortResult, ReadInput, ScriptOutcome, ScrollInput, ScrollOutcome,
+    StartupRefusal, TabInfo, TabRef, TextMode, TextOutcome, TypeInput, UploadInput, UploadOutcome,
 };
 use serde::de::DeserializeOwned;
 use tokio::task::JoinHandle;
@@ -61,12 +61,17 @@ impl ExtensionConfig {
     }
 }
 
+/// The startup refusal a call answers while no extension is connected, decided at that moment
+/// (see [`ExtensionBrowser::when_absent`]).
+pub type AbsentRefusal = Arc<dyn Fn() -> StartupRefusal + Send + Sync>;
+
 /// A browser driven through the Ghostlight extension. Dropping it stops listening and removes
 /// the socket.
 pub struct ExtensionBrowser {
     slot: Arc<Slot>,
     socket: PathBuf,
     acceptor: JoinHandle<()>,
+    absent: Option<AbsentRefusal>,
 }
 
 impl std::fmt::Debug for ExtensionBrowser {
@@ -83,7 +88,16 @@ impl ExtensionBrowser {
         let (listener, socket) = bind(&config.socket_dir)?;
         let slot = Arc::new(Slot::new());
         let acceptor = tokio::spawn(accept(listener, secret, Arc::clone(&slot)));
-        Ok(ExtensionBrowser { slot, socket, acceptor })
+        Ok(ExtensionBrowser { slot, socket, acceptor, absent: None })
+    }
+
+    /// Answer calls made while no extension is connected with the startup refusal `refusal`
+    /// gives at that moment (a person must open a browser), instead of a bare
+    /// [`PortErrorKind::NotConnected`].
+    #[must_use]
+    pub fn when_absent(mut self, refusal: AbsentRefusal) -> ExtensionBrowser {
+        self.absent = Some(refusal);
+        self
     }
 
     /// The socket's path.
@@ -125,8 +139,9 @@ impl ExtensionBrowser {
     /// Run `op`, waiting at most `wait` for the answer, decoded as `T`.
     pub(crate) async fn call<T: DeserializeOwned>(&self, op: Op, wait: Duration) -> PortResult<T> {
         let name = op.name();
-        let link = self.slot.live().ok_or_else(|| {
-            PortError::new(PortErrorKind::NotConnected, "the Ghostlight extension is not connected")
+        let link = self.slot.live().ok_or_else(|| match &self.absent {
+            Some(refusal) => PortError::startup(refusal()),
+            None => PortError::new(PortErrorKind::NotConnected, "the Ghostlight extension is not connected"),
         })?;
         let value = link.call(op, wait).await.map_err(|e| call_error(e, name))?;
         serde_json::from_value(value).map_err(|_| {
