@@ -15,17 +15,19 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use ghostlight_core::port::{
-    ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DialogKind, DialogResolution, ElementRef,
-    FileStat, FillInput, FillOutcome, Focused, FocusedElement, Gate, Geometry, HistoryMove, KeyInput,
-    NavigateInput, OpenedTab, PageState, PerceiveInput, PerceivedElement, Perception, PointerTarget,
-    PortError, PortErrorKind, PortResult, ReadInput, ScriptOutcome, ScrollInput, ScrollOutcome, TabInfo,
-    TabRef, TextMode, TextOutcome, TypeInput, UploadInput, UploadOutcome,
+    ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DiagnosticsPage, DiagnosticsQuery,
+    DialogKind, DialogResolution, ElementRef, FileStat, FillInput, FillOutcome, Focused, FocusedElement,
+    Gate, Geometry, HistoryMove, KeyInput, NavigateInput, OpenedTab, PageState, PerceiveInput,
+    PerceivedElement, Perception, PointerTarget, PortError, PortErrorKind, PortResult, ReadInput,
+    ScriptOutcome, ScrollInput, ScrollOutcome, TabInfo, TabRef, TextMode, TextOutcome, TypeInput,
+    UploadInput, UploadOutcome,
 };
 use serde::de::DeserializeOwned;
 use tokio::task::JoinHandle;
 use url::Url;
 
 use crate::convert::{self, call_error, loaded, page_state, tab_id, tab_ref, unsupported};
+use crate::diagnostics::Evidence;
 use crate::endpoint::{self, EndpointError};
 use crate::listener::{ListenError, Slot, accept, bind};
 use crate::protocol::{
@@ -33,7 +35,7 @@ use crate::protocol::{
     WireTab, WireText,
 };
 use crate::secret::Secret;
-use crate::{dialogs, input};
+use crate::{diagnostics, dialogs, input};
 
 /// The longest wait for an operation that does not wait for the page.
 pub(crate) const OP_WAIT: Duration = Duration::from_secs(10);
@@ -67,6 +69,7 @@ pub struct ExtensionBrowser {
     slot: Arc<Slot>,
     socket: PathBuf,
     acceptor: JoinHandle<()>,
+    evidence: Evidence,
 }
 
 impl std::fmt::Debug for ExtensionBrowser {
@@ -83,7 +86,7 @@ impl ExtensionBrowser {
         let (listener, socket) = bind(&config.socket_dir)?;
         let slot = Arc::new(Slot::new());
         let acceptor = tokio::spawn(accept(listener, secret, Arc::clone(&slot)));
-        Ok(ExtensionBrowser { slot, socket, acceptor })
+        Ok(ExtensionBrowser { slot, socket, acceptor, evidence: Evidence::default() })
     }
 
     /// The socket's path.
@@ -109,6 +112,11 @@ impl ExtensionBrowser {
                 Ok(Err(_)) | Err(_) => return None,
             }
         }
+    }
+
+    /// The console and network evidence the server keeps.
+    pub(crate) fn evidence(&self) -> &Evidence {
+        &self.evidence
     }
 
     /// Refuse `what` when the connected extension runs in Firefox, saying `why`.
@@ -397,6 +405,10 @@ impl BrowserPort for ExtensionBrowser {
             value: outcome.value,
             page: page_state(outcome.page).map_err(PortError::effect_unknown)?,
         })
+    }
+
+    async fn diagnostics(&self, tab: &TabRef, query: &DiagnosticsQuery) -> PortResult<DiagnosticsPage> {
+        diagnostics::diagnostics(self, tab, query).await
     }
 
     async fn sleep(&self, duration: Duration) {

@@ -9,8 +9,8 @@ use url::Url;
 
 use crate::link::CallError;
 use crate::protocol::{
-    ErrorCode, WireCapture, WireDialogKind, WireDialogOpen, WireEffect, WireError, WireGeometry, WirePage,
-    WireScriptFailure,
+    ErrorCode, WireCapture, WireDialogKind, WireDialogOpen, WireEffect, WireError, WireGeometry,
+    WireLoadFailure, WirePage, WireScriptFailure,
 };
 
 /// The connector's name in messages.
@@ -32,7 +32,8 @@ pub(crate) fn tab_ref(id: i64) -> TabRef {
 /// A page state; a page the browser could not load answers [`PortError::network`].
 pub(crate) fn loaded(page: WirePage) -> PortResult<PageState> {
     if page.error_page {
-        // The extension cannot read the browser's error code (no `webNavigation` yet).
+        // An error page whose failure the extension did not see (the browser's failures
+        // answer `network_error` with their code before the page shows).
         return Err(PortError::network(NetworkFailure {
             error: NetworkError::Other,
             browser_code: "error_page".into(),
@@ -156,6 +157,13 @@ fn wire_error(wire: WireError, op: &str) -> PortError {
                 ran: failure.ran,
             });
         }
+        ErrorCode::NetworkError => {
+            let code = detail
+                .and_then(|d| serde_json::from_value::<WireLoadFailure>(d).ok())
+                .map_or_else(|| "unknown".to_owned(), |failure| failure.browser_code);
+            // As the WebDriver adapter answers it: the load failed, nothing else happened.
+            return PortError::network(NetworkFailure::from_browser_code(&code));
+        }
         ErrorCode::TabGone => PortError::new(PortErrorKind::TabGone, format!("{op}: the tab is gone")),
         ErrorCode::Timeout => PortError::new(PortErrorKind::Timeout, format!("{op}: {message}")),
         ErrorCode::Paused => PortError::new(
@@ -246,6 +254,25 @@ mod tests {
         assert_eq!((lost.kind(), lost.effect()), (PortErrorKind::Transport, PortEffect::Unknown));
         let closed = call_error(CallError::Closed, "navigate");
         assert_eq!((closed.kind(), closed.effect()), (PortErrorKind::NotConnected, PortEffect::None));
+    }
+
+    #[test]
+    fn load_failures_carry_the_browser_code() {
+        let refused = WireError {
+            code: ErrorCode::NetworkError,
+            message: "m".into(),
+            effect: WireEffect::Unknown,
+            detail: Some(json!({"browser_code": "net::ERR_CONNECTION_REFUSED"})),
+        };
+        let error = call_error(CallError::Failed(refused.clone()), "navigate");
+        assert_eq!(error.kind(), PortErrorKind::Network);
+        let failure = error.network_failure().expect("a failure");
+        assert_eq!(
+            (failure.error, failure.browser_code.as_str()),
+            (NetworkError::ConnectionRefused, "ERR_CONNECTION_REFUSED")
+        );
+        let unnamed = call_error(CallError::Failed(WireError { detail: None, ..refused }), "navigate");
+        assert_eq!(unnamed.network_failure().map(|f| f.error), Some(NetworkError::Other));
     }
 
     #[test]

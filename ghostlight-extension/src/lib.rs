@@ -19,6 +19,7 @@
 
 mod browser;
 mod convert;
+mod diagnostics;
 mod dialogs;
 pub mod endpoint;
 pub mod framing;
