@@ -808,7 +808,8 @@ fn diagnostics_site() -> Site {
         "/noisy" => Reply::html(
             200,
             "<!doctype html><title>Noisy</title><h1 id=\"part\">Noisy</h1><img src=\"/missing.png\">\
-             <script>console.error('boom from the page'); console.warn('careful'); console.info('hello');</script>",
+             <script>console.error('boom from the page'); console.warn('careful'); console.info('hello');\
+             console.error('failed at ' + location.origin + '/api?token=secret');</script>",
         ),
         "/missing.png" => Reply::html(404, "no such image"),
         _ => Reply::html(200, "<!doctype html><title>Quiet</title><h1 id=\"part\">Quiet</h1><p>quiet</p>"),
@@ -944,5 +945,35 @@ async fn diagnostics_and_failed_loads(engine: Engine) {
     // The same from a new tab.
     let opened = b.open_tab(&go(nowhere), LOAD).await.expect_err("refused");
     assert_eq!(opened.network_failure().map(|f| f.error), Some(NetworkError::ConnectionRefused));
+
+    // Through the whole pipeline: the first call starts tracking, a reload shows the problems.
+    let tools = Tools::over(&world);
+    let call = |tool, arguments| tools.call(tool, arguments);
+    let navigated =
+        call("browser_navigate", json!({"url": site.url("/noisy").as_str(), "new_tab": true})).await;
+    ok(&navigated);
+    let tab = navigated.facts["tab"].as_str().expect("a tab handle").to_owned();
+    let started = call("browser_diagnose", json!({"tab": tab})).await;
+    ok(&started);
+    assert_eq!(started.facts["tracking_started"], json!(true));
+    ok(&call("browser_history", json!({"tab": tab, "action": "reload"})).await);
+    let deadline = Instant::now() + LOAD;
+    let diagnosed = loop {
+        let diagnosed = call("browser_diagnose", json!({"tab": tab})).await;
+        ok(&diagnosed);
+        let wanted = if chromium { 4 } else { 1 };
+        if diagnosed.facts["problem_count"].as_u64() >= Some(wanted) || Instant::now() >= deadline {
+            break diagnosed;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(diagnosed.facts["problem_counts"]["http_error"].as_u64() >= Some(1), "{:?}", diagnosed.facts);
+    if chromium {
+        let errors = diagnosed.facts["problem_counts"]["console_error"].as_u64();
+        assert!(errors >= Some(2), "{:?}", diagnosed.facts);
+    }
+    let shown = diagnosed.facts["entries"].to_string();
+    assert!(!shown.contains("token=secret"), "quoted URLs lose their query: {shown}");
+    drop(tools);
     world.teardown().await;
 }
