@@ -231,9 +231,12 @@ mod tests {
         assert_eq!(tab_id(&TabRef::new("w:1")).expect_err("not ours").kind(), PortErrorKind::TabGone);
     }
 
+    fn wire(code: ErrorCode, effect: WireEffect, detail: Option<serde_json::Value>) -> WireError {
+        WireError { code, message: "m".into(), effect, detail }
+    }
+
     #[test]
     fn wire_errors_keep_their_kind_and_effect() {
-        let wire = |code, effect, detail| WireError { code, message: "m".into(), effect, detail };
         let gone = call_error(CallError::Failed(wire(ErrorCode::TabGone, WireEffect::None, None)), "page");
         assert_eq!((gone.kind(), gone.effect()), (PortErrorKind::TabGone, PortEffect::None));
         let script = call_error(
@@ -258,12 +261,11 @@ mod tests {
 
     #[test]
     fn load_failures_carry_the_browser_code() {
-        let refused = WireError {
-            code: ErrorCode::NetworkError,
-            message: "m".into(),
-            effect: WireEffect::Unknown,
-            detail: Some(json!({"browser_code": "net::ERR_CONNECTION_REFUSED"})),
-        };
+        let refused = wire(
+            ErrorCode::NetworkError,
+            WireEffect::Unknown,
+            Some(json!({"browser_code": "net::ERR_CONNECTION_REFUSED"})),
+        );
         let error = call_error(CallError::Failed(refused.clone()), "navigate");
         assert_eq!(error.kind(), PortErrorKind::Network);
         let failure = error.network_failure().expect("a failure");
@@ -277,12 +279,7 @@ mod tests {
 
     #[test]
     fn dialog_failures_name_their_dialog() {
-        let open = WireError {
-            code: ErrorCode::DialogOpen,
-            message: "m".into(),
-            effect: WireEffect::None,
-            detail: Some(json!({"dialog": "prompt"})),
-        };
+        let open = wire(ErrorCode::DialogOpen, WireEffect::None, Some(json!({"dialog": "prompt"})));
         let blocked = call_error(CallError::Failed(open.clone()), "mouse");
         assert_eq!((blocked.kind(), blocked.effect()), (PortErrorKind::BlockedByDialog, PortEffect::None));
         assert_eq!(blocked.blocking_dialog(), Some(DialogKind::Prompt));

@@ -401,6 +401,13 @@ impl Tools {
     async fn call(&self, tool: &str, arguments: serde_json::Value) -> Envelope {
         self.g.invoke(tool, &arguments, &self.never).await.expect("a catalog tool").envelope
     }
+
+    /// Navigate a new tab to `url` (which must succeed): its handle.
+    async fn open(&self, url: &Url) -> String {
+        let navigated = self.call("browser_navigate", json!({"url": url.as_str(), "new_tab": true})).await;
+        ok(&navigated);
+        navigated.facts["tab"].as_str().expect("a tab handle").to_owned()
+    }
 }
 
 /// Assert a tool call succeeded.
@@ -464,10 +471,7 @@ async fn input_tools(engine: Engine) {
     let tools = Tools::over(&world);
     let call = |tool, arguments| tools.call(tool, arguments);
 
-    let navigated =
-        call("browser_navigate", json!({"url": site.url("/dialogs").as_str(), "new_tab": true})).await;
-    ok(&navigated);
-    let tab = navigated.facts["tab"].as_str().expect("a tab handle").to_owned();
+    let tab = tools.open(&site.url("/dialogs")).await;
     let shot = call("browser_screenshot", json!({"tab": tab})).await;
     ok(&shot);
     let view = shot.facts["view"].as_str().expect("a view handle").to_owned();
@@ -949,10 +953,7 @@ async fn diagnostics_and_failed_loads(engine: Engine) {
     // Through the whole pipeline: the first call starts tracking, a reload shows the problems.
     let tools = Tools::over(&world);
     let call = |tool, arguments| tools.call(tool, arguments);
-    let navigated =
-        call("browser_navigate", json!({"url": site.url("/noisy").as_str(), "new_tab": true})).await;
-    ok(&navigated);
-    let tab = navigated.facts["tab"].as_str().expect("a tab handle").to_owned();
+    let tab = tools.open(&site.url("/noisy")).await;
     let started = call("browser_diagnose", json!({"tab": tab})).await;
     ok(&started);
     assert_eq!(started.facts["tracking_started"], json!(true));
