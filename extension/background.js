@@ -435,16 +435,20 @@ function fallbackState(tab, errorPage) {
  * Wait (bounded) until a load that began after `before` loads finished in the tab and the tab
  * shows another document than `from` (a late update of the previous load is not this one).
  * With `failuresBefore` (`GL_DIAGNOSTICS.failures` before the load began), a top-frame load
- * failure noted since answers `network_error` at once.
+ * failure noted since answers `network_error` at once; with `target` (the URL asked for), a
+ * passing `about:blank` is waited past.
  */
-async function settle(tabId, before, from, timeoutMs, failuresBefore = null) {
+async function settle(tabId, before, from, timeoutMs, failuresBefore = null, target = null) {
   const deadline = Date.now() + bounded(timeoutMs);
+  // Firefox shows a transient `about:blank` before a failed load's error: not a destination.
+  const pastBlank = target !== null && !String(target).startsWith('about:');
   for (;;) {
     failedLoad(tabId, failuresBefore);
     const tab = await getTab(tabId);
     if ((loads.get(tabId) ?? 0) > before && tab.status === 'complete') {
       const page = await pageOf(tab);
-      if (from === null || page.document !== from) return page;
+      const transient = pastBlank && page.url === 'about:blank';
+      if ((from === null || page.document !== from) && !transient) return page;
     }
     refuseWhileDialog(tabId);
     if (Date.now() >= deadline) throw new GlError('timeout', 'the page did not finish loading in time', 'unknown');
@@ -497,8 +501,8 @@ async function documentOf(tabId) {
   return (await pageOf(await getTab(tabId))).document;
 }
 
-async function settledPage(tabId, before, from, timeoutMs, failuresBefore = null) {
-  const page = await settle(tabId, before, from, timeoutMs, failuresBefore);
+async function settledPage(tabId, before, from, timeoutMs, failuresBefore = null, target = null) {
+  const page = await settle(tabId, before, from, timeoutMs, failuresBefore, target);
   await mark(tabId);
   return page;
 }
@@ -1047,7 +1051,7 @@ const OPS = {
   async tab_open({ url, timeout_ms }) {
     const created = await api.tabs.create({ url: String(url), active: false });
     await watchDialogs(created.id);
-    const page = await settledPage(created.id, 0, null, timeout_ms, 0);
+    const page = await settledPage(created.id, 0, null, timeout_ms, 0, url);
     return { tab: created.id, page };
   },
 
@@ -1083,7 +1087,7 @@ const OPS = {
     // Only the fragment changes: the same document scrolls, no load follows.
     if (fragmentOnly(shown.url, url)) return fragmentMoved(tab, url, timeout_ms);
     if (discard_beforeunload === true) await leaveWithoutAsking(tab, before, timeout_ms);
-    return settledPage(tab, before, from, timeout_ms, failuresBefore);
+    return settledPage(tab, before, from, timeout_ms, failuresBefore, url);
   },
 
   async history({ tab, step, bypass_cache, timeout_ms }) {
