@@ -1051,8 +1051,17 @@ const OPS = {
   async tab_open({ url, timeout_ms }) {
     const created = await api.tabs.create({ url: String(url), active: false });
     await watchDialogs(created.id);
-    const page = await settledPage(created.id, 0, null, timeout_ms, 0, url);
-    return { tab: created.id, page };
+    try {
+      const page = await settledPage(created.id, 0, null, timeout_ms, 0, url);
+      return { tab: created.id, page };
+    } catch (error) {
+      // A tab whose page did not load is closed (the caller never gets it), as with WebDriver;
+      // the preserve-tabs interlock keeps it open.
+      if (error instanceof GlError && error.code === 'network_error' && !preserveTabs) {
+        await api.tabs.remove(created.id).catch(() => {});
+      }
+      throw error;
+    }
   },
 
   async tab_focus({ tab }) {

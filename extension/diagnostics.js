@@ -30,7 +30,9 @@
 // error code (`net::ERR_CONNECTION_REFUSED` on Chromium). Firefox gives a number there
 // ("Error code 2152398861"): the common ones are named here (`NS_ERROR_CONNECTION_REFUSED`),
 // else its `webRequest.onErrorOccurred` of the same top-frame request names it. An aborted
-// load (another navigation replaced it, a redirect, a download) is not a failure. A wait for a load (`settle`) answers `network_error` with the
+// load (another navigation replaced it, a redirect, a download) is not a failure. Firefox
+// reports no event an extension sees for a port it refuses to use (`deniedPortAccess`): that
+// navigation runs into its timeout. A wait for a load (`settle`) answers `network_error` with the
 // code as soon as one is noted after it began.
 'use strict';
 

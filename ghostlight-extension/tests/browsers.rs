@@ -935,7 +935,12 @@ async fn diagnostics_and_failed_loads(engine: Engine) {
     drop(closed);
     let nowhere = Url::parse(&format!("http://127.0.0.1:{port}/")).expect("a URL");
     let failed = b.navigate(&tab, &go(nowhere.clone()), LOAD).await.expect_err("refused");
-    assert_eq!(failed.kind(), PortErrorKind::Network, "{}", failed.message());
+    assert_eq!(
+        (failed.kind(), failed.effect()),
+        (PortErrorKind::Network, PortEffect::None),
+        "{}",
+        failed.message()
+    );
     let failure = failed.network_failure().expect("a failure");
     assert_eq!(
         failure.error,
@@ -946,9 +951,23 @@ async fn diagnostics_and_failed_loads(engine: Engine) {
     );
     let expected = if chromium { "ERR_CONNECTION_REFUSED" } else { "NS_ERROR_CONNECTION_REFUSED" };
     assert_eq!(failure.browser_code, expected);
-    // The same from a new tab.
+    // The same from a new tab, which is closed.
+    let tabs_before = b.tabs().await.expect("tabs").len();
     let opened = b.open_tab(&go(nowhere), LOAD).await.expect_err("refused");
     assert_eq!(opened.network_failure().map(|f| f.error), Some(NetworkError::ConnectionRefused));
+    assert_eq!(b.tabs().await.expect("tabs").len(), tabs_before, "the failed new tab is closed");
+    // A port the browser refuses to use (Chromium: Firefox reports no event an extension sees).
+    if chromium {
+        let blocked = Url::parse("http://127.0.0.1:1/").expect("a URL");
+        let refused = b.navigate(&tab, &go(blocked), LOAD).await.expect_err("a blocked port");
+        let failure = refused.network_failure().expect("a failure");
+        assert_eq!(
+            (failure.error, failure.browser_code.as_str()),
+            (NetworkError::PortBlocked, "ERR_UNSAFE_PORT")
+        );
+    }
+    let back = b.navigate(&tab, &go(site.url("/quiet")), LOAD).await.expect("the tab still navigates");
+    assert_eq!(back.title, "Quiet");
 
     // Through the whole pipeline: the first call starts tracking, a reload shows the problems.
     let tools = Tools::over(&world);
