@@ -434,17 +434,64 @@ function fallbackState(tab, errorPage) {
 /**
  * Wait (bounded) until a load that began after `before` loads finished in the tab and the tab
  * shows another document than `from` (a late update of the previous load is not this one).
+ * With `failuresBefore` (`GL_DIAGNOSTICS.failures` before the load began), a top-frame load
+ * failure noted since answers `network_error` at once; with `target` (the URL asked for), a
+ * passing `about:blank` is waited past.
  */
-async function settle(tabId, before, from, timeoutMs) {
+async function settle(tabId, before, from, timeoutMs, failuresBefore = null, target = null) {
   const deadline = Date.now() + bounded(timeoutMs);
+  // Firefox shows a transient `about:blank` before a failed load's error: not a destination.
+  const pastBlank = target !== null && !String(target).startsWith('about:');
   for (;;) {
+    failedLoad(tabId, failuresBefore);
     const tab = await getTab(tabId);
     if ((loads.get(tabId) ?? 0) > before && tab.status === 'complete') {
       const page = await pageOf(tab);
-      if (from === null || page.document !== from) return page;
+      const transient = pastBlank && page.url === 'about:blank';
+      if ((from === null || page.document !== from) && !transient) return page;
     }
     refuseWhileDialog(tabId);
     if (Date.now() >= deadline) throw new GlError('timeout', 'the page did not finish loading in time', 'unknown');
+    await sleep(POLL_MS);
+  }
+}
+
+/** Throw `network_error` (detail: the browser's code) for a load failure noted after `mark`. */
+function failedLoad(tabId, mark) {
+  if (mark === null) return;
+  const code = GL_DIAGNOSTICS.failedSince(tabId, mark);
+  if (code !== null) throw new GlError('network_error', 'the page did not load', 'unknown', { browser_code: code });
+}
+
+/**
+ * Whether going from `current` to `target` only moves to a fragment of the same document
+ * (the URLs differ at most in their fragment, and the target has one): no load follows.
+ */
+function fragmentOnly(current, target) {
+  try {
+    const from = new URL(String(current));
+    const to = new URL(String(target));
+    if (!String(target).includes('#')) return false;
+    from.hash = '';
+    to.hash = '';
+    return from.href === to.href;
+  } catch (_) {
+    return false;
+  }
+}
+
+/** Wait (bounded) until the tab shows `target` after a fragment-only move: the same document. */
+async function fragmentMoved(tabId, target, timeoutMs) {
+  const deadline = Date.now() + bounded(timeoutMs);
+  const wanted = new URL(String(target)).href;
+  for (;;) {
+    const tab = await getTab(tabId);
+    if (tab.url === wanted || Date.now() >= deadline) {
+      const page = await pageOf(tab);
+      await mark(tabId);
+      return page;
+    }
+    refuseWhileDialog(tabId);
     await sleep(POLL_MS);
   }
 }
@@ -454,8 +501,8 @@ async function documentOf(tabId) {
   return (await pageOf(await getTab(tabId))).document;
 }
 
-async function settledPage(tabId, before, from, timeoutMs) {
-  const page = await settle(tabId, before, from, timeoutMs);
+async function settledPage(tabId, before, from, timeoutMs, failuresBefore = null, target = null) {
+  const page = await settle(tabId, before, from, timeoutMs, failuresBefore, target);
   await mark(tabId);
   return page;
 }
@@ -535,8 +582,9 @@ async function executeWithDebugger(tabId, source, timeoutMs, gesture = true) {
     try {
       return await evaluateWithDebugger(send, source, timeoutMs, gesture);
     } finally {
-      // The attachment stays: without Runtime, the page's console is not streamed to us.
-      await send('Runtime.disable', {}).catch(() => {});
+      // The attachment stays: without Runtime, the page's console is not streamed to us
+      // (unless its console is tracked for diagnostics, see diagnostics.js).
+      if (!GL_DIAGNOSTICS.consoleWatched(tabId)) await send('Runtime.disable', {}).catch(() => {});
     }
   });
 }
@@ -1003,8 +1051,17 @@ const OPS = {
   async tab_open({ url, timeout_ms }) {
     const created = await api.tabs.create({ url: String(url), active: false });
     await watchDialogs(created.id);
-    const page = await settledPage(created.id, 0, null, timeout_ms);
-    return { tab: created.id, page };
+    try {
+      const page = await settledPage(created.id, 0, null, timeout_ms, 0, url);
+      return { tab: created.id, page };
+    } catch (error) {
+      // A tab whose page did not load is closed (the caller never gets it), as with WebDriver;
+      // the preserve-tabs interlock keeps it open.
+      if (error instanceof GlError && error.code === 'network_error' && !preserveTabs) {
+        await api.tabs.remove(created.id).catch(() => {});
+      }
+      throw error;
+    }
   },
 
   async tab_focus({ tab }) {
@@ -1031,16 +1088,21 @@ const OPS = {
 
   async navigate({ tab, url, timeout_ms, discard_beforeunload }) {
     await watchDialogs(tab);
+    const shown = await getTab(tab);
     const from = await documentOf(tab);
     const before = loads.get(tab) ?? 0;
+    const failuresBefore = GL_DIAGNOSTICS.failures(tab);
     await api.tabs.update(tab, { url: String(url) });
+    // Only the fragment changes: the same document scrolls, no load follows.
+    if (fragmentOnly(shown.url, url)) return fragmentMoved(tab, url, timeout_ms);
     if (discard_beforeunload === true) await leaveWithoutAsking(tab, before, timeout_ms);
-    return settledPage(tab, before, from, timeout_ms);
+    return settledPage(tab, before, from, timeout_ms, failuresBefore, url);
   },
 
   async history({ tab, step, bypass_cache, timeout_ms }) {
     const from = await documentOf(tab);
     const before = loads.get(tab) ?? 0;
+    const failuresBefore = GL_DIAGNOSTICS.failures(tab);
     if (step === 'reload') {
       await api.tabs.reload(tab, { bypassCache: bypass_cache === true });
     } else if (api.debugger) {
@@ -1054,7 +1116,7 @@ const OPS = {
         throw error;
       }
     }
-    return settledPage(tab, before, from, timeout_ms);
+    return settledPage(tab, before, from, timeout_ms, failuresBefore);
   },
 
   async geometry({ tab }) {
@@ -1120,3 +1182,7 @@ api.storage.local.get(['mode', 'preserveTabs']).then(
   },
   () => applyMode('active'),
 );
+
+// Diagnostics and failed loads (`diagnostics.js`): Chromium's service worker loads it here;
+// Firefox lists it after this file in `background.scripts`.
+if (typeof importScripts === 'function') importScripts('diagnostics.js');

@@ -15,17 +15,19 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use ghostlight_core::port::{
-    ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DialogKind, DialogResolution, ElementRef,
-    FileStat, FillInput, FillOutcome, Focused, FocusedElement, Gate, Geometry, HistoryMove, KeyInput,
-    NavigateInput, OpenedTab, PageState, PerceiveInput, PerceivedElement, Perception, PointerTarget,
-    PortError, PortErrorKind, PortResult, ReadInput, ScriptOutcome, ScrollInput, ScrollOutcome,
-    StartupRefusal, TabInfo, TabRef, TextMode, TextOutcome, TypeInput, UploadInput, UploadOutcome,
+    ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DiagnosticsPage, DiagnosticsQuery,
+    DialogKind, DialogResolution, ElementRef, FileStat, FillInput, FillOutcome, Focused, FocusedElement,
+    Gate, Geometry, HistoryMove, KeyInput, NavigateInput, OpenedTab, PageState, PerceiveInput,
+    PerceivedElement, Perception, PointerTarget, PortError, PortErrorKind, PortResult, ReadInput,
+    ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal, TabInfo, TabRef, TextMode, TextOutcome,
+    TypeInput, UploadInput, UploadOutcome,
 };
 use serde::de::DeserializeOwned;
 use tokio::task::JoinHandle;
 use url::Url;
 
 use crate::convert::{self, call_error, loaded, page_state, tab_id, tab_ref, unsupported};
+use crate::diagnostics::Evidence;
 use crate::endpoint::{self, EndpointError};
 use crate::listener::{ListenError, Slot, accept, bind};
 use crate::protocol::{
@@ -33,7 +35,7 @@ use crate::protocol::{
     WireTab, WireText,
 };
 use crate::secret::Secret;
-use crate::{dialogs, input};
+use crate::{diagnostics, dialogs, input};
 
 /// The longest wait for an operation that does not wait for the page.
 pub(crate) const OP_WAIT: Duration = Duration::from_secs(10);
@@ -72,6 +74,7 @@ pub struct ExtensionBrowser {
     socket: PathBuf,
     acceptor: JoinHandle<()>,
     absent: Option<AbsentRefusal>,
+    evidence: Evidence,
 }
 
 impl std::fmt::Debug for ExtensionBrowser {
@@ -88,7 +91,7 @@ impl ExtensionBrowser {
         let (listener, socket) = bind(&config.socket_dir)?;
         let slot = Arc::new(Slot::new());
         let acceptor = tokio::spawn(accept(listener, secret, Arc::clone(&slot)));
-        Ok(ExtensionBrowser { slot, socket, acceptor, absent: None })
+        Ok(ExtensionBrowser { slot, socket, acceptor, absent: None, evidence: Evidence::default() })
     }
 
     /// Answer calls made while no extension is connected with the startup refusal `refusal`
@@ -123,6 +126,11 @@ impl ExtensionBrowser {
                 Ok(Err(_)) | Err(_) => return None,
             }
         }
+    }
+
+    /// The console and network evidence the server keeps.
+    pub(crate) fn evidence(&self) -> &Evidence {
+        &self.evidence
     }
 
     /// Refuse `what` when the connected extension runs in Firefox, saying `why`.
@@ -412,6 +420,10 @@ impl BrowserPort for ExtensionBrowser {
             value: outcome.value,
             page: page_state(outcome.page).map_err(PortError::effect_unknown)?,
         })
+    }
+
+    async fn diagnostics(&self, tab: &TabRef, query: &DiagnosticsQuery) -> PortResult<DiagnosticsPage> {
+        diagnostics::diagnostics(self, tab, query).await
     }
 
     async fn sleep(&self, duration: Duration) {

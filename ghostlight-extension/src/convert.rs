@@ -9,8 +9,8 @@ use url::Url;
 
 use crate::link::CallError;
 use crate::protocol::{
-    ErrorCode, WireCapture, WireDialogKind, WireDialogOpen, WireEffect, WireError, WireGeometry, WirePage,
-    WireScriptFailure,
+    ErrorCode, WireCapture, WireDialogKind, WireDialogOpen, WireEffect, WireError, WireGeometry,
+    WireLoadFailure, WirePage, WireScriptFailure,
 };
 
 /// The connector's name in messages.
@@ -32,7 +32,8 @@ pub(crate) fn tab_ref(id: i64) -> TabRef {
 /// A page state; a page the browser could not load answers [`PortError::network`].
 pub(crate) fn loaded(page: WirePage) -> PortResult<PageState> {
     if page.error_page {
-        // The extension cannot read the browser's error code (no `webNavigation` yet).
+        // An error page whose failure the extension did not see (the browser's failures
+        // answer `network_error` with their code before the page shows).
         return Err(PortError::network(NetworkFailure {
             error: NetworkError::Other,
             browser_code: "error_page".into(),
@@ -156,6 +157,13 @@ fn wire_error(wire: WireError, op: &str) -> PortError {
                 ran: failure.ran,
             });
         }
+        ErrorCode::NetworkError => {
+            let code = detail
+                .and_then(|d| serde_json::from_value::<WireLoadFailure>(d).ok())
+                .map_or_else(|| "unknown".to_owned(), |failure| failure.browser_code);
+            // As the WebDriver adapter answers it: the load failed, nothing else happened.
+            return PortError::network(NetworkFailure::from_browser_code(&code));
+        }
         ErrorCode::TabGone => PortError::new(PortErrorKind::TabGone, format!("{op}: the tab is gone")),
         ErrorCode::Timeout => PortError::new(PortErrorKind::Timeout, format!("{op}: {message}")),
         ErrorCode::Paused => PortError::new(
@@ -223,9 +231,12 @@ mod tests {
         assert_eq!(tab_id(&TabRef::new("w:1")).expect_err("not ours").kind(), PortErrorKind::TabGone);
     }
 
+    fn wire(code: ErrorCode, effect: WireEffect, detail: Option<serde_json::Value>) -> WireError {
+        WireError { code, message: "m".into(), effect, detail }
+    }
+
     #[test]
     fn wire_errors_keep_their_kind_and_effect() {
-        let wire = |code, effect, detail| WireError { code, message: "m".into(), effect, detail };
         let gone = call_error(CallError::Failed(wire(ErrorCode::TabGone, WireEffect::None, None)), "page");
         assert_eq!((gone.kind(), gone.effect()), (PortErrorKind::TabGone, PortEffect::None));
         let script = call_error(
@@ -249,13 +260,26 @@ mod tests {
     }
 
     #[test]
+    fn load_failures_carry_the_browser_code() {
+        let refused = wire(
+            ErrorCode::NetworkError,
+            WireEffect::Unknown,
+            Some(json!({"browser_code": "net::ERR_CONNECTION_REFUSED"})),
+        );
+        let error = call_error(CallError::Failed(refused.clone()), "navigate");
+        assert_eq!(error.kind(), PortErrorKind::Network);
+        let failure = error.network_failure().expect("a failure");
+        assert_eq!(
+            (failure.error, failure.browser_code.as_str()),
+            (NetworkError::ConnectionRefused, "ERR_CONNECTION_REFUSED")
+        );
+        let unnamed = call_error(CallError::Failed(WireError { detail: None, ..refused }), "navigate");
+        assert_eq!(unnamed.network_failure().map(|f| f.error), Some(NetworkError::Other));
+    }
+
+    #[test]
     fn dialog_failures_name_their_dialog() {
-        let open = WireError {
-            code: ErrorCode::DialogOpen,
-            message: "m".into(),
-            effect: WireEffect::None,
-            detail: Some(json!({"dialog": "prompt"})),
-        };
+        let open = wire(ErrorCode::DialogOpen, WireEffect::None, Some(json!({"dialog": "prompt"})));
         let blocked = call_error(CallError::Failed(open.clone()), "mouse");
         assert_eq!((blocked.kind(), blocked.effect()), (PortErrorKind::BlockedByDialog, PortEffect::None));
         assert_eq!(blocked.blocking_dialog(), Some(DialogKind::Prompt));

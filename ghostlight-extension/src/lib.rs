@@ -23,6 +23,7 @@
 mod browser;
 pub mod bundle;
 mod convert;
+mod diagnostics;
 mod dialogs;
 pub mod endpoint;
 pub mod framing;

@@ -90,6 +90,8 @@ pub enum ErrorCode {
     NoDialog,
     /// A response was given to a dialog that is not a prompt.
     NotPrompt,
+    /// The page did not load (detail: [`WireLoadFailure`], the browser's code).
+    NetworkError,
     /// A code this version does not know.
     #[serde(other)]
     Other,
@@ -324,6 +326,17 @@ pub enum Op {
         /// The longest wait for a navigation an accepted leave-page prompt held.
         timeout_ms: u64,
     },
+    // ---- diagnostics ----
+    /// Start tracking the tab's console and network evidence (first call) and hand over what
+    /// was gathered since the last call ([`WireEvidence`]).
+    DiagnosticsTake {
+        /// The tab.
+        tab: i64,
+        /// The most entries held between two calls (older ones are dropped and counted).
+        max_entries: usize,
+        /// Characters of console text kept per entry.
+        max_text_chars: usize,
+    },
 }
 
 impl Op {
@@ -353,6 +366,7 @@ impl Op {
             Op::Keys { .. } => "keys",
             Op::Dialog { .. } => "dialog",
             Op::ResolveDialog { .. } => "resolve_dialog",
+            Op::DiagnosticsTake { .. } => "diagnostics_take",
         }
     }
 }
@@ -547,6 +561,60 @@ pub struct WireScriptFailure {
     pub ran: bool,
 }
 
+// ---- diagnostics and failed loads ----
+
+/// The detail of [`ErrorCode::NetworkError`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireLoadFailure {
+    /// The browser's code (`net::ERR_CONNECTION_REFUSED`, `NS_ERROR_UNKNOWN_HOST`, …).
+    pub browser_code: String,
+}
+
+/// Evidence gathered for a tab since the last [`Op::DiagnosticsTake`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireEvidence {
+    /// Whether this call started tracking the tab.
+    pub started: bool,
+    /// Whether the tab's console is watched (false on engines without a console source).
+    #[serde(default)]
+    pub console: bool,
+    /// The entries, oldest first.
+    #[serde(default)]
+    pub entries: Vec<WireEvidenceEntry>,
+    /// Entries dropped in the extension past its bound since the last call.
+    #[serde(default)]
+    pub lost: u64,
+}
+
+/// One piece of evidence as the extension gathered it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "source", rename_all = "snake_case")]
+pub enum WireEvidenceEntry {
+    /// A console message.
+    Console {
+        /// `error`, `warning`, `info`, `debug` or `exception`.
+        level: String,
+        /// Its text (bounded by the extension).
+        #[serde(default)]
+        text: String,
+    },
+    /// A response, or a failed request.
+    Network {
+        /// The HTTP method.
+        #[serde(default)]
+        method: String,
+        /// The HTTP status (0: none).
+        #[serde(default)]
+        status: u16,
+        /// The URL, if it parsed.
+        #[serde(default)]
+        url: Option<String>,
+        /// Whether the request failed (no response).
+        #[serde(default)]
+        failed: bool,
+    },
+}
+
 /// The host's first message on the server's socket.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -644,6 +712,32 @@ mod tests {
         assert_eq!(acted.dialog, Some(WireDialogKind::Beforeunload));
         let kind: Option<WireDialogKind> = serde_json::from_value(json!(null)).expect("no dialog");
         assert_eq!(kind, None);
+    }
+
+    #[test]
+    fn evidence_answers_decode() {
+        let take = Op::DiagnosticsTake { tab: 4, max_entries: 10, max_text_chars: 20 };
+        let value = serde_json::to_value(&take).expect("encodes");
+        assert_eq!(
+            value,
+            json!({"op": "diagnostics_take", "args": {"tab": 4, "max_entries": 10, "max_text_chars": 20}})
+        );
+        let evidence: WireEvidence = serde_json::from_value(json!({
+            "started": true,
+            "console": true,
+            "entries": [
+                {"source": "console", "level": "error", "text": "boom"},
+                {"source": "network", "method": "GET", "status": 404, "url": "http://h/x", "failed": false},
+                {"source": "network", "method": "GET", "status": 0, "url": null, "failed": true}
+            ],
+            "lost": 2
+        }))
+        .expect("decodes");
+        assert_eq!(evidence.entries.len(), 3);
+        assert_eq!(evidence.lost, 2);
+        let failure: WireLoadFailure =
+            serde_json::from_value(json!({"browser_code": "net::ERR_CONNECTION_REFUSED"})).expect("decodes");
+        assert_eq!(failure.browser_code, "net::ERR_CONNECTION_REFUSED");
     }
 
     proptest! {

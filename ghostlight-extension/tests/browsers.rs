@@ -17,10 +17,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ghostlight_core::port::{
-    BrowserPort, CaptureKind, ClickInput, DialogKind, DialogResolution, ElementRef, Gate, HistoryMove,
-    InlineFile, Key, KeyInput, MouseButton, NamedKey, NavigateInput, Point, PointerTarget, PortEffect,
-    PortErrorKind, ReadInput, ScrollDirection, ScrollInput, TabRef, TextMode, TypeInput, UploadDestination,
-    UploadFiles, UploadInput,
+    BrowserPort, CaptureKind, ClickInput, DiagnoseDetail, DiagnoseSource, DiagnosticEntry, DiagnosticSource,
+    DiagnosticsQuery, DialogKind, DialogResolution, ElementRef, Gate, HistoryMove, InlineFile, Key, KeyInput,
+    MouseButton, NamedKey, NavigateInput, NetworkError, Point, PointerTarget, PortEffect, PortErrorKind,
+    ReadInput, ScrollDirection, ScrollInput, TabRef, TextMode, TypeInput, UploadDestination, UploadFiles,
+    UploadInput,
 };
 use ghostlight_core::{AuthorityLayers, Cancellation, Envelope, Ghostlight, Settings, Status};
 use ghostlight_extension::endpoint::{SECRET_FILE_VAR, SOCKET_DIR_VAR};
@@ -400,6 +401,13 @@ impl Tools {
     async fn call(&self, tool: &str, arguments: serde_json::Value) -> Envelope {
         self.g.invoke(tool, &arguments, &self.never).await.expect("a catalog tool").envelope
     }
+
+    /// Navigate a new tab to `url` (which must succeed): its handle.
+    async fn open(&self, url: &Url) -> String {
+        let navigated = self.call("browser_navigate", json!({"url": url.as_str(), "new_tab": true})).await;
+        ok(&navigated);
+        navigated.facts["tab"].as_str().expect("a tab handle").to_owned()
+    }
 }
 
 /// Assert a tool call succeeded.
@@ -463,10 +471,7 @@ async fn input_tools(engine: Engine) {
     let tools = Tools::over(&world);
     let call = |tool, arguments| tools.call(tool, arguments);
 
-    let navigated =
-        call("browser_navigate", json!({"url": site.url("/dialogs").as_str(), "new_tab": true})).await;
-    ok(&navigated);
-    let tab = navigated.facts["tab"].as_str().expect("a tab handle").to_owned();
+    let tab = tools.open(&site.url("/dialogs")).await;
     let shot = call("browser_screenshot", json!({"tab": tab})).await;
     ok(&shot);
     let view = shot.facts["view"].as_str().expect("a view handle").to_owned();
@@ -793,5 +798,202 @@ async fn hostile_dialogs(engine: Engine) {
     assert_eq!(landed.title, "Elsewhere");
     b.close_tab(&tab).await.expect("closed");
     assert_eq!(b.page(&tab).await.expect_err("gone").kind(), PortErrorKind::TabGone);
+    world.teardown().await;
+}
+
+// ---- diagnostics and failed loads -------------------------------------------------------
+
+engine_tests!(diagnostics_and_failed_loads: chromium_diagnostics_and_failed_loads => Chromium, firefox_diagnostics_and_failed_loads => Firefox);
+
+/// The pages of the diagnostics test. `/noisy`: logs an error, a warning and an info line and
+/// shows an image that answers 404 (`/missing.png`); `/quiet` (any other path): a plain page.
+fn diagnostics_site() -> Site {
+    Site::serve(|ask| match ask.path {
+        "/noisy" => Reply::html(
+            200,
+            "<!doctype html><title>Noisy</title><h1 id=\"part\">Noisy</h1><img src=\"/missing.png\">\
+             <script>console.error('boom from the page'); console.warn('careful'); console.info('hello');\
+             console.error('failed at ' + location.origin + '/api?token=secret');</script>",
+        ),
+        "/missing.png" => Reply::html(404, "no such image"),
+        _ => Reply::html(200, "<!doctype html><title>Quiet</title><h1 id=\"part\">Quiet</h1><p>quiet</p>"),
+    })
+}
+
+fn evidence_query(
+    detail: DiagnoseDetail,
+    source: DiagnoseSource,
+    after: Option<String>,
+    limit: usize,
+) -> DiagnosticsQuery {
+    DiagnosticsQuery { source, detail, pattern: None, after, limit }
+}
+
+/// Read `tab`'s problems until `found` holds for them (bounded: evidence arrives with events).
+async fn problems_until(
+    b: &ExtensionBrowser,
+    tab: &TabRef,
+    found: impl Fn(&[DiagnosticEntry]) -> bool,
+) -> Vec<DiagnosticEntry> {
+    let deadline = Instant::now() + LOAD;
+    loop {
+        let query = evidence_query(DiagnoseDetail::Problems, DiagnoseSource::Both, None, 200);
+        let page = b.diagnostics(tab, &query).await.expect("diagnostics");
+        if found(&page.entries) || Instant::now() >= deadline {
+            return page.entries;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Console and network evidence (tracking starts on the first call; problems; cursor paging),
+/// a refused connection's error code, and a fragment-only navigation.
+async fn diagnostics_and_failed_loads(engine: Engine) {
+    let Some((_turn, world)) = begin(engine).await else { return };
+    let site = diagnostics_site();
+    let b = world.browser.as_ref();
+    let chromium = engine == Engine::Chromium;
+
+    let opened = b.open_tab(&go(site.url("/quiet")), LOAD).await.expect("a tab opens");
+    let tab = opened.tab.clone();
+    let both = evidence_query(DiagnoseDetail::Problems, DiagnoseSource::Both, None, 50);
+    let first = b.diagnostics(&tab, &both).await.expect("diagnostics");
+    assert!(first.tracking_started, "the first call starts tracking");
+    assert!(!b.diagnostics(&tab, &both).await.expect("diagnostics").tracking_started);
+
+    // A console error and a 404 image: both problems (the console on Chromium only).
+    b.navigate(&tab, &go(site.url("/noisy")), LOAD).await.expect("navigated");
+    let is_404 = |e: &DiagnosticEntry| {
+        e.source == DiagnosticSource::Network
+            && e.status == Some(404)
+            && e.url.as_ref().is_some_and(|u| u.path() == "/missing.png")
+    };
+    let is_error = |e: &DiagnosticEntry| {
+        e.source == DiagnosticSource::Console
+            && e.level == "error"
+            && e.text.as_deref() == Some("boom from the page")
+    };
+    let problems = problems_until(b, &tab, |entries| {
+        entries.iter().any(is_404) && (!chromium || entries.iter().any(is_error))
+    })
+    .await;
+    assert!(problems.iter().any(is_404), "[{}] the 404 image: {problems:?}", engine.as_str());
+    assert!(problems.iter().all(|e| e.problem), "problems only: {problems:?}");
+    assert!(!problems.iter().any(|e| e.level == "info"), "no ordinary entries: {problems:?}");
+    let console = evidence_query(DiagnoseDetail::All, DiagnoseSource::Console, None, 50);
+    if chromium {
+        assert!(problems.iter().any(is_error), "the console error: {problems:?}");
+        assert!(problems.iter().any(|e| e.level == "warning"), "the warning: {problems:?}");
+        let all = b.diagnostics(&tab, &console).await.expect("the console");
+        assert!(all.entries.iter().any(|e| e.text.as_deref() == Some("hello")), "{:?}", all.entries);
+    } else {
+        let refused = b.diagnostics(&tab, &console).await.expect_err("no console on Firefox");
+        assert_eq!(refused.kind(), PortErrorKind::Unsupported);
+        assert!(refused.message().contains("Firefox"), "{}", refused.message());
+    }
+
+    // Paging with the cursor: one entry at a time, each after the last, to the end.
+    let everything = evidence_query(DiagnoseDetail::All, DiagnoseSource::Both, None, 200);
+    let total = b.diagnostics(&tab, &everything).await.expect("diagnostics").entries;
+    assert!(total.len() >= 2, "{total:?}");
+    let mut paged = Vec::new();
+    let mut after = None;
+    for _ in 0..=total.len() {
+        let page = b
+            .diagnostics(&tab, &evidence_query(DiagnoseDetail::All, DiagnoseSource::Both, after.clone(), 1))
+            .await
+            .expect("a page");
+        paged.extend(page.entries);
+        after = page.next_cursor;
+        if !page.truncated {
+            break;
+        }
+    }
+    assert_eq!(paged[..total.len()], total[..], "pages in order, none twice");
+    let later = b
+        .diagnostics(&tab, &evidence_query(DiagnoseDetail::All, DiagnoseSource::Both, after, 200))
+        .await
+        .expect("after the newest");
+    assert!(later.entries.len() < total.len(), "nothing already read comes again: {:?}", later.entries);
+    let foreign = evidence_query(DiagnoseDetail::All, DiagnoseSource::Both, Some("999999".into()), 5);
+    assert_eq!(
+        b.diagnostics(&tab, &foreign).await.expect_err("not a cursor of ours").kind(),
+        PortErrorKind::InvalidInput
+    );
+
+    // A fragment of the same document: answered with that document, without a load.
+    let noisy = b.page(&tab).await.expect("the page");
+    let mut fragment = site.url("/noisy");
+    fragment.set_fragment(Some("part"));
+    let moved = b.navigate(&tab, &go(fragment.clone()), LOAD).await.expect("moved to the fragment");
+    assert_eq!(moved.document, noisy.document, "the same document");
+    assert_eq!(moved.url, fragment);
+
+    // A refused connection (a closed port on 127.0.0.1) answers the browser's code.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let port = closed.local_addr().expect("its address").port();
+    drop(closed);
+    let nowhere = Url::parse(&format!("http://127.0.0.1:{port}/")).expect("a URL");
+    let failed = b.navigate(&tab, &go(nowhere.clone()), LOAD).await.expect_err("refused");
+    assert_eq!(
+        (failed.kind(), failed.effect()),
+        (PortErrorKind::Network, PortEffect::None),
+        "{}",
+        failed.message()
+    );
+    let failure = failed.network_failure().expect("a failure");
+    assert_eq!(
+        failure.error,
+        NetworkError::ConnectionRefused,
+        "[{}] {}",
+        engine.as_str(),
+        failure.browser_code
+    );
+    let expected = if chromium { "ERR_CONNECTION_REFUSED" } else { "NS_ERROR_CONNECTION_REFUSED" };
+    assert_eq!(failure.browser_code, expected);
+    // The same from a new tab, which is closed.
+    let tabs_before = b.tabs().await.expect("tabs").len();
+    let opened = b.open_tab(&go(nowhere), LOAD).await.expect_err("refused");
+    assert_eq!(opened.network_failure().map(|f| f.error), Some(NetworkError::ConnectionRefused));
+    assert_eq!(b.tabs().await.expect("tabs").len(), tabs_before, "the failed new tab is closed");
+    // A port the browser refuses to use (Chromium: Firefox reports no event an extension sees).
+    if chromium {
+        let blocked = Url::parse("http://127.0.0.1:1/").expect("a URL");
+        let refused = b.navigate(&tab, &go(blocked), LOAD).await.expect_err("a blocked port");
+        let failure = refused.network_failure().expect("a failure");
+        assert_eq!(
+            (failure.error, failure.browser_code.as_str()),
+            (NetworkError::PortBlocked, "ERR_UNSAFE_PORT")
+        );
+    }
+    let back = b.navigate(&tab, &go(site.url("/quiet")), LOAD).await.expect("the tab still navigates");
+    assert_eq!(back.title, "Quiet");
+
+    // Through the whole pipeline: the first call starts tracking, a reload shows the problems.
+    let tools = Tools::over(&world);
+    let call = |tool, arguments| tools.call(tool, arguments);
+    let tab = tools.open(&site.url("/noisy")).await;
+    let started = call("browser_diagnose", json!({"tab": tab})).await;
+    ok(&started);
+    assert_eq!(started.facts["tracking_started"], json!(true));
+    ok(&call("browser_history", json!({"tab": tab, "action": "reload"})).await);
+    let deadline = Instant::now() + LOAD;
+    let diagnosed = loop {
+        let diagnosed = call("browser_diagnose", json!({"tab": tab})).await;
+        ok(&diagnosed);
+        let wanted = if chromium { 4 } else { 1 };
+        if diagnosed.facts["problem_count"].as_u64() >= Some(wanted) || Instant::now() >= deadline {
+            break diagnosed;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(diagnosed.facts["problem_counts"]["http_error"].as_u64() >= Some(1), "{:?}", diagnosed.facts);
+    if chromium {
+        let errors = diagnosed.facts["problem_counts"]["console_error"].as_u64();
+        assert!(errors >= Some(2), "{:?}", diagnosed.facts);
+    }
+    let shown = diagnosed.facts["entries"].to_string();
+    assert!(!shown.contains("token=secret"), "quoted URLs lose their query: {shown}");
+    drop(tools);
     world.teardown().await;
 }

@@ -15,6 +15,8 @@
 //! happened ([`PortEffect`]).
 
 mod error;
+pub mod evidence;
+mod load_failure;
 mod types;
 
 use std::path::PathBuf;

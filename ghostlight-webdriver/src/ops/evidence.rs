@@ -4,12 +4,13 @@
 
 use std::sync::{Arc, Mutex};
 
+use ghostlight_core::port::evidence::parse_cursor;
 use ghostlight_core::port::{
     DiagnosticsPage, DiagnosticsQuery, PortError, PortErrorKind, PortResult, TabRef,
 };
 
 use crate::session::Session;
-use crate::watch::evidence::{Store, Tracker, lock, parse_cursor};
+use crate::watch::evidence::{Store, Tracker, lock};
 
 /// Console and network evidence of `tab`.
 pub(crate) async fn diagnostics(

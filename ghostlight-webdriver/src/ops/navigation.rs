@@ -27,8 +27,8 @@ use std::time::Duration;
 
 use ghostlight_core::port::Readiness;
 use ghostlight_core::port::{
-    DialogKind, HistoryMove, NavigateInput, NetworkError, NetworkFailure, PageState, PortError,
-    PortErrorKind, PortResult, TabRef,
+    DialogKind, HistoryMove, NavigateInput, NetworkFailure, PageState, PortError, PortErrorKind, PortResult,
+    TabRef,
 };
 use serde_json::{Value, json};
 use tokio::time::Instant;
@@ -128,51 +128,13 @@ pub(crate) async fn go(
 async fn load_failure(s: &mut Session) -> Option<NetworkFailure> {
     let script = format!("return ({})();", LOAD_FAILURE_FN.trim_end());
     match s.execute(&script, Vec::new(), Sent::Read).await {
-        Ok(Value::String(code)) => Some(network_failure(&code)),
+        Ok(Value::String(code)) => Some(NetworkFailure::from_browser_code(&code)),
         _ => None,
     }
 }
 
 /// The probe that reads a browser error page's code (see the script's header).
 const LOAD_FAILURE_FN: &str = include_str!("../scripts/load_failure.js");
-
-/// A browser's load-failure code as core's closed category (Chromium's `ERR_…` names, which
-/// its certificate interstitial writes `net::ERR_CERT_…`; Firefox's `about:neterror` codes,
-/// `certerror:…` for Firefox's certificate page).
-pub(crate) fn network_failure(code: &str) -> NetworkFailure {
-    let code = code.strip_prefix("net::").unwrap_or(code);
-    let (certificate, code) = match code.strip_prefix("certerror:") {
-        Some(rest) => (true, rest),
-        None => (false, code),
-    };
-    let error = match code {
-        _ if certificate => NetworkError::Tls,
-        _ if code.starts_with("ERR_CERT_") || code.starts_with("ERR_SSL_") => NetworkError::Tls,
-        "nssFailure2" | "nssBadCert" | "sslv3Used" | "inadequateSecurityError" => NetworkError::Tls,
-        "ERR_NAME_NOT_RESOLVED" | "ERR_NAME_RESOLUTION_FAILED" | "dnsNotFound" => {
-            NetworkError::NameNotResolved
-        }
-        "ERR_CONNECTION_REFUSED"
-        | "ERR_ADDRESS_UNREACHABLE"
-        | "ERR_CONNECTION_FAILED"
-        | "connectionFailure" => NetworkError::ConnectionRefused,
-        "ERR_CONNECTION_RESET"
-        | "ERR_CONNECTION_CLOSED"
-        | "ERR_CONNECTION_ABORTED"
-        | "ERR_EMPTY_RESPONSE"
-        | "netReset"
-        | "netInterrupt" => NetworkError::ConnectionReset,
-        "ERR_CONNECTION_TIMED_OUT" | "ERR_TIMED_OUT" | "netTimeout" => NetworkError::TimedOut,
-        "ERR_UNSAFE_PORT" | "deniedPortAccess" => NetworkError::PortBlocked,
-        "ERR_INTERNET_DISCONNECTED" | "netOffline" => NetworkError::Offline,
-        "ERR_BLOCKED_BY_CLIENT"
-        | "ERR_BLOCKED_BY_ADMINISTRATOR"
-        | "ERR_BLOCKED_BY_RESPONSE"
-        | "blockedByPolicy" => NetworkError::Blocked,
-        _ => NetworkError::Other,
-    };
-    NetworkFailure { error, browser_code: code.to_owned() }
-}
 
 /// Move through `tab`'s history or reload it. A back or forward that leaves the page as it
 /// was (no entry in that direction) answers [`PortErrorKind::InvalidInput`].
@@ -313,38 +275,5 @@ pub(crate) async fn wait_for_page(
             Err(_) => {}
         }
         tokio::time::sleep(LOAD_POLL_INTERVAL.min(remaining)).await;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn load_failure_codes_map_to_closed_categories() {
-        let cases = [
-            ("ERR_NAME_NOT_RESOLVED", NetworkError::NameNotResolved),
-            ("dnsNotFound", NetworkError::NameNotResolved),
-            ("ERR_CONNECTION_REFUSED", NetworkError::ConnectionRefused),
-            ("connectionFailure", NetworkError::ConnectionRefused),
-            ("ERR_CONNECTION_RESET", NetworkError::ConnectionReset),
-            ("netTimeout", NetworkError::TimedOut),
-            ("ERR_CERT_AUTHORITY_INVALID", NetworkError::Tls),
-            ("net::ERR_CERT_AUTHORITY_INVALID", NetworkError::Tls),
-            ("certerror:SEC_ERROR_UNKNOWN_ISSUER", NetworkError::Tls),
-            ("ERR_UNSAFE_PORT", NetworkError::PortBlocked),
-            ("deniedPortAccess", NetworkError::PortBlocked),
-            ("netOffline", NetworkError::Offline),
-            ("ERR_BLOCKED_BY_CLIENT", NetworkError::Blocked),
-            ("ERR_SOMETHING_NEW", NetworkError::Other),
-        ];
-        for (code, error) in cases {
-            assert_eq!(network_failure(code).error, error, "{code}");
-        }
-        assert_eq!(
-            network_failure("certerror:SEC_ERROR_UNKNOWN_ISSUER").browser_code,
-            "SEC_ERROR_UNKNOWN_ISSUER"
-        );
-        assert_eq!(network_failure("net::ERR_CERT_DATE_INVALID").browser_code, "ERR_CERT_DATE_INVALID");
     }
 }
