@@ -595,6 +595,81 @@ async function execute({ tab, script, timeout_ms }) {
   }
 }
 
+// ---- perception: the page API (page/dom.js) ----------------------------------------------
+//
+// `page/dom.js` is generated from the shared page scripts (ghostlight-webdriver/src/scripts)
+// by ghostlight-extension/src/page.rs. It is injected into one frame document's isolated world
+// (idempotent: it defines the API once per document) and called there with `func`: the page's
+// own scripts cannot see or change what it calls, nor its element registry.
+
+const PAGE_FILE = 'page/dom.js';
+/** The page API's functions the server may call (see ghostlight-extension/src/page_api.js). */
+const PAGE_CALLS = new Set(['here', 'perceive', 'present', 'readText', 'frames', 'box', 'pageSize', 'select']);
+
+/** Call the page API's `call(...args)` in this document (run in the isolated world). */
+function glPageCall(call, args) {
+  const page = globalThis[Symbol.for('ghostlight.page')];
+  if (!page || typeof page[call] !== 'function') return { missing: true };
+  return { value: page[call](...args) };
+}
+
+/** A failure to reach a frame: gone (navigated, removed) answers `stale`. */
+function frameFailure(error) {
+  const message = String(error && error.message ? error.message : error);
+  if (/no tab with id/i.test(message)) return new GlError('tab_gone', 'the tab is gone');
+  if (/frame/i.test(message)) return new GlError('stale', 'the frame document is gone');
+  return new GlError('browser_error', message, 'none');
+}
+
+/** Run the page API's `call` in frame `frameId` of the tab; its value (`stale` answers stale). */
+async function inFrame(tabId, frameId, call, args) {
+  const target = { tabId, frameIds: [frameId] };
+  let first;
+  try {
+    await api.scripting.executeScript({ target, files: [PAGE_FILE] });
+    [first] = await api.scripting.executeScript({ target, func: glPageCall, args: [call, args] });
+  } catch (error) {
+    throw frameFailure(error);
+  }
+  const answer = first ? first.result : null;
+  if (!answer || typeof answer !== 'object' || answer.missing) {
+    throw new GlError('stale', 'the frame document has no page API (it navigated)');
+  }
+  const value = answer.value;
+  if (value && typeof value === 'object' && value.stale === true) {
+    throw new GlError('stale', 'the element is gone');
+  }
+  return value === undefined ? null : value;
+}
+
+/** Every frame document of the tab the extension can script: its frame id, identity and place. */
+async function pageFrames(tabId) {
+  const target = { tabId, allFrames: true };
+  let results;
+  try {
+    await api.scripting.executeScript({ target, files: [PAGE_FILE] });
+    results = await api.scripting.executeScript({ target, func: glPageCall, args: ['here', []] });
+  } catch (error) {
+    throw frameFailure(error);
+  }
+  return results
+    .filter((r) => r && r.result && r.result.value && typeof r.result.value === 'object')
+    .map((r) => ({ frame: r.frameId, ...r.result.value }));
+}
+
+const PERCEPTION_OPS = {
+  async page_call({ tab, frame, call, args }) {
+    await getTab(tab);
+    if (!PAGE_CALLS.has(call)) throw new GlError('unsupported', `the page API has no function ${String(call)}`);
+    return inFrame(tab, Number(frame), call, Array.isArray(args) ? args : []);
+  },
+
+  async page_frames({ tab }) {
+    await getTab(tab);
+    return pageFrames(tab);
+  },
+};
+
 // ---- operations --------------------------------------------------------------------------
 
 const OPS = {
@@ -707,6 +782,7 @@ const OPS = {
   },
 
   execute,
+  ...PERCEPTION_OPS,
 };
 
 // ---- start -------------------------------------------------------------------------------

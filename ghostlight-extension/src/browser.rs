@@ -18,8 +18,8 @@ use ghostlight_core::port::{
     ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DialogKind, DialogResolution, ElementRef,
     FileStat, FillInput, FillOutcome, Focused, FocusedElement, Gate, Geometry, HistoryMove, KeyInput,
     NavigateInput, OpenedTab, PageState, PerceiveInput, PerceivedElement, Perception, PointerTarget,
-    PortError, PortErrorKind, PortResult, ReadInput, ScriptOutcome, ScrollInput, ScrollOutcome, TabInfo,
-    TabRef, TextMode, TextOutcome, TypeInput, UploadInput, UploadOutcome,
+    Point, PortError, PortErrorKind, PortResult, ReadInput, ScriptOutcome, ScrollInput, ScrollOutcome, TabInfo,
+    TabRef, TextOutcome, TypeInput, UploadInput, UploadOutcome,
 };
 use serde::de::DeserializeOwned;
 use tokio::task::JoinHandle;
@@ -28,9 +28,10 @@ use url::Url;
 use crate::convert::{self, call_error, loaded, page_state, tab_id, tab_ref, unsupported};
 use crate::endpoint::{self, EndpointError};
 use crate::listener::{ListenError, Slot, accept, bind};
+use crate::perception;
 use crate::protocol::{
     Hello, HistoryStep, Op, WireCapture, WireFocused, WireGeometry, WireOpened, WirePage, WireScript,
-    WireTab, WireText,
+    WireTab,
 };
 use crate::secret::Secret;
 
@@ -110,8 +111,24 @@ impl ExtensionBrowser {
         }
     }
 
+    /// The reference of the first element of `tab`'s top document matching CSS `selector`
+    /// (for tests that name elements the way the WebDriver suite does).
+    #[doc(hidden)]
+    pub async fn testing_element(&self, tab: &TabRef, selector: &str) -> PortResult<Option<ElementRef>> {
+        perception::select(self, tab_id(tab)?, selector).await
+    }
+
+    /// The centre of `element` in viewport CSS pixels of `tab`'s top document, after scrolling
+    /// it into view (nearest edge, instantly) when `scroll`: where pointer input aims. A stale
+    /// reference answers [`PortErrorKind::TargetStale`], a malformed one or one of another tab
+    /// [`PortErrorKind::InvalidInput`], an element inside a frame of another origin than a
+    /// document above it [`PortErrorKind::Unsupported`].
+    pub async fn element_centre(&self, tab: &TabRef, element: &ElementRef, scroll: bool) -> PortResult<Point> {
+        perception::element_point(self, tab_id(tab)?, element, scroll).await
+    }
+
     /// Run `op`, waiting at most `wait` for the answer, decoded as `T`.
-    async fn call<T: DeserializeOwned>(&self, op: Op, wait: Duration) -> PortResult<T> {
+    pub(crate) async fn call<T: DeserializeOwned>(&self, op: Op, wait: Duration) -> PortResult<T> {
         let name = op.name();
         let link = self.slot.live().ok_or_else(|| {
             PortError::new(PortErrorKind::NotConnected, "the Ghostlight extension is not connected")
@@ -226,40 +243,31 @@ impl BrowserPort for ExtensionBrowser {
         self.geometry_of(Op::ResizeWindow { tab: tab_id(tab)?, width, height }).await
     }
 
-    async fn read_text(&self, tab: &TabRef, input: &ReadInput, _gate: &Gate) -> PortResult<TextOutcome> {
-        if input.target.is_some() {
-            return Err(unsupported("reading one element's text"));
-        }
-        if input.mode != TextMode::Visible {
-            return Err(unsupported("reading a page's article"));
-        }
-        // The top document's text only: frames are not read (so none the gate refuses is).
-        let text: WireText =
-            self.call(Op::ReadText { tab: tab_id(tab)?, max_chars: input.max_chars }, OP_WAIT).await?;
-        Ok(TextOutcome { text: text.text, truncated: text.truncated, frames: 0 })
+    async fn read_text(&self, tab: &TabRef, input: &ReadInput, gate: &Gate) -> PortResult<TextOutcome> {
+        perception::read_text(self, tab_id(tab)?, input, gate).await
     }
 
-    async fn perceive(&self, _tab: &TabRef, _input: &PerceiveInput, _gate: &Gate) -> PortResult<Perception> {
-        Err(unsupported("perceiving a page's elements"))
+    async fn perceive(&self, tab: &TabRef, input: &PerceiveInput, gate: &Gate) -> PortResult<Perception> {
+        perception::perceive(self, tab_id(tab)?, input, gate).await
     }
 
     async fn find_text(
         &self,
-        _tab: &TabRef,
-        _text: &str,
-        _controls_only: bool,
-        _max: usize,
-        _gate: &Gate,
+        tab: &TabRef,
+        text: &str,
+        controls_only: bool,
+        max: usize,
+        gate: &Gate,
     ) -> PortResult<Vec<PerceivedElement>> {
-        Err(unsupported("finding elements by text"))
+        perception::find_text(self, tab_id(tab)?, text, controls_only, max, gate).await
     }
 
-    async fn focused_element(&self, _tab: &TabRef) -> PortResult<Option<FocusedElement>> {
-        Err(unsupported("reading the focused element"))
+    async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<FocusedElement>> {
+        perception::focused_element(self, tab_id(tab)?).await
     }
 
-    async fn element_present(&self, _tab: &TabRef, _element: &ElementRef) -> PortResult<bool> {
-        Err(unsupported("checking an element's presence"))
+    async fn element_present(&self, tab: &TabRef, element: &ElementRef) -> PortResult<bool> {
+        perception::element_present(self, tab_id(tab)?, element).await
     }
 
     async fn text_present(&self, tab: &TabRef, text: &str, _gate: &Gate) -> PortResult<bool> {

@@ -146,6 +146,9 @@ fn wire_error(wire: WireError, op: &str) -> PortError {
             });
         }
         ErrorCode::TabGone => PortError::new(PortErrorKind::TabGone, format!("{op}: the tab is gone")),
+        ErrorCode::Stale => {
+            PortError::new(PortErrorKind::TargetStale, format!("{op}: the element or its document is gone"))
+        }
         ErrorCode::Timeout => PortError::new(PortErrorKind::Timeout, format!("{op}: {message}")),
         ErrorCode::Paused => PortError::new(
             PortErrorKind::NotConnected,

@@ -25,7 +25,11 @@ pub mod host;
 pub mod identity;
 mod link;
 mod listener;
+#[cfg(test)]
+mod page;
+mod perception;
 pub mod protocol;
+mod refs;
 pub mod secret;
 
 pub use browser::{ExtensionBrowser, ExtensionConfig};

@@ -73,6 +73,8 @@ pub enum ErrorCode {
     Timeout,
     /// The person paused Ghostlight in the extension's popup.
     Paused,
+    /// The element or frame document a reference names is gone (navigated, removed).
+    Stale,
     /// The extension cannot do this operation.
     Unsupported,
     /// The preserve-tabs interlock keeps the tab open.
@@ -218,6 +220,24 @@ pub enum Op {
         /// The longest wait for its value.
         timeout_ms: u64,
     },
+
+    // ---- perception (the page API, `extension/page/dom.js`) ----
+    /// Call one function of the page API in one frame document (its value).
+    PageCall {
+        /// The tab.
+        tab: i64,
+        /// The extension's frame id (0: the top document).
+        frame: i64,
+        /// Which function.
+        call: PageFn,
+        /// Its arguments.
+        args: Vec<Value>,
+    },
+    /// Every frame document of the tab the extension can script ([`WireFrameDoc`]s).
+    PageFrames {
+        /// The tab.
+        tab: i64,
+    },
 }
 
 impl Op {
@@ -239,8 +259,46 @@ impl Op {
             Op::FrameUrls { .. } => "frame_urls",
             Op::CaptureViewport { .. } => "capture_viewport",
             Op::Execute { .. } => "execute",
+            Op::PageCall { .. } => "page_call",
+            Op::PageFrames { .. } => "page_frames",
         }
     }
+}
+
+/// The page API's functions (`ghostlight-extension/src/page_api.js`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum PageFn {
+    /// The document's identity, URL and frame path ([`WireFrameDoc`] without the frame id).
+    Here,
+    /// Perception (`perceive.js`).
+    Perceive,
+    /// Whether an element is attached and shown (`element_present.js`).
+    Present,
+    /// Text of the page or one element (`read_text.js`).
+    ReadText,
+    /// The document's visible frames (`frames_here.js`).
+    Frames,
+    /// An element's box (`capture_element.js`) and centre.
+    Box,
+    /// The document's CSS size (`capture_page_size.js`).
+    PageSize,
+    /// The first element a CSS selector matches (tests).
+    Select,
+}
+
+/// One frame document the extension can script.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireFrameDoc {
+    /// The extension's frame id (0: the top document).
+    pub frame: i64,
+    /// The document's identity in the page API (its registry's nonce).
+    pub doc: String,
+    /// The document's URL.
+    pub url: String,
+    /// The index of each window among its parent's frames, from the top down (empty for the
+    /// top document; -1 where a window could not be found).
+    pub path: Vec<i64>,
 }
 
 /// A move through history.

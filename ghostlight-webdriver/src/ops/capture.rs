@@ -43,6 +43,7 @@ use super::{frames, window};
 use crate::commands::SessionCommand;
 use crate::config::Engine;
 use crate::errors::{self, Sent};
+use crate::page_scripts::{CAPTURE_ELEMENT_FN as ELEMENT_FN, CAPTURE_PAGE_SIZE_FN as PAGE_SIZE_FN};
 use crate::repair::{Repair, RepairQueue};
 use crate::session::Session;
 
@@ -66,11 +67,6 @@ const EDGE_TOLERANCE: f64 = 1.0;
 const REGION_FILTER: FilterType = FilterType::CatmullRom;
 /// The most bytes a PNG decoder may allocate for bookkeeping (rows are streamed).
 const DECODE_LIMIT_BYTES: usize = 256 * 1024 * 1024;
-
-/// The element-geometry function expression (see the script's header).
-const ELEMENT_FN: &str = include_str!("../scripts/capture_element.js");
-/// The document-size function expression (see the script's header).
-const PAGE_SIZE_FN: &str = include_str!("../scripts/capture_page_size.js");
 
 /// Capture an image of `tab`, bounded by `timeout`, with the frames whose documents `gate`
 /// refuses painted over ([`frames::blank`]). A Chromium full page that runs out of time is put

@@ -69,20 +69,15 @@ use url::Url;
 use crate::errors::Sent;
 use crate::ops::frames;
 use crate::ops::{NAME_MAX_CHARS, with_dom};
+use crate::page_scripts::{ELEMENT_PRESENT_FN, PERCEIVE_FN, READ_TEXT_FN};
 use crate::refs;
 use crate::session::Session;
 
 /// The WebDriver JSON key of an element reference.
 const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 
-/// The perception script (see its header).
-const PERCEIVE_FN: &str = include_str!("../scripts/perceive.js");
-/// The text-reading script (see its header).
-const READ_TEXT_FN: &str = include_str!("../scripts/read_text.js");
 /// The text-presence script (see its header).
 const TEXT_PRESENT_FN: &str = include_str!("../scripts/text_present.js");
-/// The element-presence script (see its header).
-const ELEMENT_PRESENT_FN: &str = include_str!("../scripts/element_present.js");
 static PERCEIVE_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(PERCEIVE_FN, 2)));
 static READ_TEXT_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(READ_TEXT_FN, 2)));
 static TEXT_PRESENT_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(TEXT_PRESENT_FN, 1)));
@@ -92,28 +87,28 @@ static ELEMENT_PRESENT_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&cal
 pub(crate) const READ_SCRIPT_TIMEOUT: Duration = Duration::from_secs(20);
 /// The most items one perception answers, whatever the caller asks (core asks at most 2,000
 /// for selector matching).
-pub(crate) const PERCEIVE_MAX_ITEMS: usize = 5_000;
+pub const PERCEIVE_MAX_ITEMS: usize = 5_000;
 /// The deepest structure tree the `Document` scope walks, whatever the caller asks.
-pub(crate) const DOCUMENT_MAX_DEPTH: u32 = 64;
+pub const DOCUMENT_MAX_DEPTH: u32 = 64;
 /// Visible text of an element is cut to this many UTF-16 units in the page.
-pub(crate) const TEXT_MAX_CHARS: usize = 200;
+pub const TEXT_MAX_CHARS: usize = 200;
 /// A `find_text` query longer than this is cut (core bounds queries far below it).
-pub(crate) const QUERY_MAX_CHARS: usize = 1_000;
+pub const QUERY_MAX_CHARS: usize = 1_000;
 /// The most frame passes one perception makes (frames past it are skipped, `truncated`).
 pub(crate) const MAX_FRAME_PASSES: usize = 16;
 /// The deepest frame nesting perception, focus and text presence descend into.
 pub(crate) const MAX_FRAME_DEPTH: usize = 4;
 /// The most characters `read_text` returns, whatever the caller asks (core asks at most
 /// 50,000).
-pub(crate) const READ_MAX_CHARS: usize = 200_000;
+pub const READ_MAX_CHARS: usize = 200_000;
 /// An article shorter than this many characters is not substantive: `ArticleOrVisible` then
 /// reads the visible text instead.
-pub(crate) const ARTICLE_MIN_CHARS: usize = 280;
+pub const ARTICLE_MIN_CHARS: usize = 280;
 /// A text block shorter than this many characters is not a paragraph for the article
 /// heuristic.
-pub(crate) const ARTICLE_MIN_BLOCK_CHARS: usize = 25;
+pub const ARTICLE_MIN_BLOCK_CHARS: usize = 25;
 /// The most text nodes the article heuristic scores.
-pub(crate) const ARTICLE_MAX_TEXT_NODES: usize = 50_000;
+pub const ARTICLE_MAX_TEXT_NODES: usize = 50_000;
 
 /// `return (FN)(arguments[0], …);` for a script file holding one function expression.
 fn call(function: &str, arity: usize) -> String {
@@ -388,7 +383,7 @@ fn element_of(
     depth_offset: u32,
 ) -> PortResult<PerceivedElement> {
     let id = element_id(&item.e).ok_or_else(|| malformed("perception"))?;
-    let mut states: Vec<ElementState> = item.s.iter().filter_map(|s| state(s)).collect();
+    let mut states: Vec<ElementState> = item.s.iter().filter_map(|s| ElementState::from_token(s)).collect();
     states.sort();
     states.dedup();
     Ok(PerceivedElement {
@@ -396,34 +391,10 @@ fn element_of(
         role: item.r,
         name: item.n.filter(|n| !n.is_empty()),
         states,
-        credential: item.c.as_deref().and_then(credential),
+        credential: item.c.as_deref().and_then(CredentialClass::from_token),
         depth: item.d.map(|d| d.saturating_add(depth_offset)),
         text: item.t.filter(|t| !t.is_empty()),
         control: item.k,
-    })
-}
-
-/// The state a script token names.
-fn state(token: &str) -> Option<ElementState> {
-    Some(match token {
-        "disabled" => ElementState::Disabled,
-        "checked" => ElementState::Checked,
-        "selected" => ElementState::Selected,
-        "expanded" => ElementState::Expanded,
-        "focused" => ElementState::Focused,
-        "required" => ElementState::Required,
-        "invalid" => ElementState::Invalid,
-        _ => return None,
-    })
-}
-
-/// The credential class a script token names.
-fn credential(token: &str) -> Option<CredentialClass> {
-    Some(match token {
-        "password" => CredentialClass::Password,
-        "one_time_code" => CredentialClass::OneTimeCode,
-        "payment_card" => CredentialClass::PaymentCard,
-        _ => return None,
     })
 }
 
@@ -698,11 +669,11 @@ mod tests {
 
     #[test]
     fn tokens_map_to_states_and_credential_classes() {
-        assert_eq!(state("invalid"), Some(ElementState::Invalid));
-        assert_eq!(state("readonly"), None);
-        assert_eq!(credential("one_time_code"), Some(CredentialClass::OneTimeCode));
-        assert_eq!(credential("payment_card"), Some(CredentialClass::PaymentCard));
-        assert_eq!(credential("other"), None);
+        assert_eq!(ElementState::from_token("invalid"), Some(ElementState::Invalid));
+        assert_eq!(ElementState::from_token("readonly"), None);
+        assert_eq!(CredentialClass::from_token("one_time_code"), Some(CredentialClass::OneTimeCode));
+        assert_eq!(CredentialClass::from_token("payment_card"), Some(CredentialClass::PaymentCard));
+        assert_eq!(CredentialClass::from_token("other"), None);
     }
 
     #[test]
