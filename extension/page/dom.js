@@ -1006,7 +1006,7 @@ const glPage = Object.freeze({
       items: raw.items.map((item) => Object.assign({}, item, { e: glRegister(item.e) })),
       frames: raw.frames.map((frame) => ({ i: glFrameIndex(frame.e), at: frame.at, d: frame.d })),
       truncated: raw.truncated,
-      focusFrame: raw.focusFrame ? glFrameIndex(raw.focusFrame) : null,
+      focusFrame: raw.focusFrame ? { i: glFrameIndex(raw.focusFrame), e: glRegister(raw.focusFrame) } : null,
     };
   },
 
@@ -1040,18 +1040,19 @@ const glPage = Object.freeze({
   },
 
   // The element's border box in document CSS pixels of the top document (capture_element.js),
-  // scrolled into view first when `scroll`; plus its centre in this frame's viewport.
+  // scrolled into view first when `scroll`; with the top document's scroll offsets (null when
+  // another origin's document lies between).
   box(ref, scroll) {
     const el = glLookup(ref);
     if (!el) return GL_STALE;
     const box = glCaptureElement(el, scroll === true);
-    const rect = el.getBoundingClientRect();
-    return Object.assign(box, {
-      cx: rect.left + rect.width / 2,
-      cy: rect.top + rect.height / 2,
-      vw: window.innerWidth,
-      vh: window.innerHeight,
-    });
+    let top = null;
+    try {
+      top = [window.top.scrollX, window.top.scrollY];
+    } catch (_) {
+      top = null;
+    }
+    return Object.assign(box, { top });
   },
 
   // The CSS size of the whole document (capture_page_size.js).

@@ -17,8 +17,8 @@ use async_trait::async_trait;
 use ghostlight_core::port::{
     ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DialogKind, DialogResolution, ElementRef,
     FileStat, FillInput, FillOutcome, Focused, FocusedElement, Gate, Geometry, HistoryMove, KeyInput,
-    NavigateInput, OpenedTab, PageState, PerceiveInput, PerceivedElement, Perception, PointerTarget,
-    Point, PortError, PortErrorKind, PortResult, ReadInput, ScriptOutcome, ScrollInput, ScrollOutcome, TabInfo,
+    NavigateInput, OpenedTab, PageState, PerceiveInput, PerceivedElement, Perception, Point, PointerTarget,
+    PortError, PortErrorKind, PortResult, ReadInput, ScriptOutcome, ScrollInput, ScrollOutcome, TabInfo,
     TabRef, TextOutcome, TypeInput, UploadInput, UploadOutcome,
 };
 use serde::de::DeserializeOwned;
@@ -30,8 +30,7 @@ use crate::endpoint::{self, EndpointError};
 use crate::listener::{ListenError, Slot, accept, bind};
 use crate::perception;
 use crate::protocol::{
-    Hello, HistoryStep, Op, WireCapture, WireFocused, WireGeometry, WireOpened, WirePage, WireScript,
-    WireTab,
+    Hello, HistoryStep, Op, WireCapture, WireFocused, WireGeometry, WireOpened, WirePage, WireScript, WireTab,
 };
 use crate::secret::Secret;
 
@@ -123,7 +122,12 @@ impl ExtensionBrowser {
     /// reference answers [`PortErrorKind::TargetStale`], a malformed one or one of another tab
     /// [`PortErrorKind::InvalidInput`], an element inside a frame of another origin than a
     /// document above it [`PortErrorKind::Unsupported`].
-    pub async fn element_centre(&self, tab: &TabRef, element: &ElementRef, scroll: bool) -> PortResult<Point> {
+    pub async fn element_centre(
+        &self,
+        tab: &TabRef,
+        element: &ElementRef,
+        scroll: bool,
+    ) -> PortResult<Point> {
         perception::element_point(self, tab_id(tab)?, element, scroll).await
     }
 

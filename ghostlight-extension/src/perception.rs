@@ -332,13 +332,15 @@ fn encode(value: &impl Serialize) -> PortResult<Value> {
 pub(crate) async fn focused_element(b: &ExtensionBrowser, tab: i64) -> PortResult<Option<FocusedElement>> {
     let options = encode(&PassOptions::new("focus", 1))?;
     let mut docs = FrameDocs::default();
-    let mut place = Place { tab, frame: 0, path: Vec::new(), root: None, depth_offset: 0, level: 0, gate: &OPEN };
+    let mut place =
+        Place { tab, frame: 0, path: Vec::new(), root: None, depth_offset: 0, level: 0, gate: &OPEN };
     let mut urls: Vec<Url> = Vec::new();
     // The focused iframe of the level above (its frame id, document and registry id).
     let mut frame_element: Option<Element> = None;
     for level in 0..=MAX_FRAME_DEPTH {
         place.level = level;
-        let raw: RawPass = page(b, tab, place.frame, PageFn::Perceive, vec![options.clone(), Value::Null]).await?;
+        let raw: RawPass =
+            page(b, tab, place.frame, PageFn::Perceive, vec![options.clone(), Value::Null]).await?;
         if level > 0 {
             let url = Url::parse(&raw.url).map_err(|_| {
                 PortError::new(PortErrorKind::Other, "a focused frame's document has no usable URL")
@@ -387,7 +389,11 @@ fn focused_frame(element: Element, frames: Vec<Url>) -> FocusedElement {
 }
 
 /// Whether `element` is still attached and visible; a stale reference answers `false`.
-pub(crate) async fn element_present(b: &ExtensionBrowser, tab: i64, element: &ElementRef) -> PortResult<bool> {
+pub(crate) async fn element_present(
+    b: &ExtensionBrowser,
+    tab: i64,
+    element: &ElementRef,
+) -> PortResult<bool> {
     let element = Element::parse(element, tab)?;
     match page(b, tab, element.frame, PageFn::Present, vec![element.page_ref()]).await {
         Ok(present) => Ok(present),
@@ -430,7 +436,8 @@ pub(crate) async fn element_box(
     scroll: bool,
 ) -> PortResult<ElementBox> {
     let element = Element::parse(element, tab)?;
-    let raw: RawBox = page(b, tab, element.frame, PageFn::Box, vec![element.page_ref(), json!(scroll)]).await?;
+    let raw: RawBox =
+        page(b, tab, element.frame, PageFn::Box, vec![element.page_ref(), json!(scroll)]).await?;
     let (true, Some(top)) = (raw.complete, raw.top) else {
         return Err(unsupported("locating an element inside a frame of another origin"));
     };
@@ -529,7 +536,12 @@ pub(crate) async fn read_text(
 /// The frame ids of the tab's visible frame documents `gate` admits, depth first in document
 /// order (a refused frame, and every frame inside it, is left out); sets `truncated` when the
 /// walk stopped at [`MAX_WALK_FRAMES`] or [`MAX_FRAME_DEPTH`].
-async fn frame_walk(b: &ExtensionBrowser, tab: i64, gate: &Gate, truncated: &mut bool) -> PortResult<Vec<i64>> {
+async fn frame_walk(
+    b: &ExtensionBrowser,
+    tab: i64,
+    gate: &Gate,
+    truncated: &mut bool,
+) -> PortResult<Vec<i64>> {
     let mut docs = FrameDocs::default();
     let mut walked = Vec::new();
     let top: RawFrames = page(b, tab, 0, PageFn::Frames, Vec::new()).await?;
@@ -604,7 +616,8 @@ mod tests {
         }))
         .expect("a pass");
         let gate = Gate::open();
-        let place = Place { tab: 3, frame: 9, path: vec![0], root: None, depth_offset: 2, level: 1, gate: &gate };
+        let place =
+            Place { tab: 3, frame: 9, path: vec![0], root: None, depth_offset: 2, level: 1, gate: &gate };
         let item = raw.items.into_iter().next().expect("an item");
         let element = element_of(&place, &raw.doc, item);
         assert_eq!(element.states, vec![ElementState::Focused]);

@@ -17,8 +17,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ghostlight_core::port::{
-    BrowserPort, CaptureKind, Gate, HistoryMove, NavigateInput, PortEffect, PortErrorKind, ReadInput, TabRef,
-    TextMode,
+    BrowserPort, CaptureKind, ElementRef, Gate, HistoryMove, NavigateInput, PerceiveInput, PerceiveScope,
+    PerceivedElement, PortEffect, PortErrorKind, ReadInput, TabRef, TextMode,
 };
 use ghostlight_core::{AuthorityLayers, Cancellation, Envelope, Ghostlight, Settings, Status};
 use ghostlight_extension::endpoint::{SECRET_FILE_VAR, SOCKET_DIR_VAR};
@@ -30,6 +30,9 @@ use url::Url;
 
 // The WebDriver suite's loopback server and engine selection, shared by path (each test
 // binary uses a subset of them).
+#[allow(dead_code)]
+#[path = "../../ghostlight-webdriver/tests/support/dom_table.rs"]
+mod dom_table;
 #[allow(dead_code)]
 #[path = "../../ghostlight-webdriver/tests/support/engines.rs"]
 mod engines;
@@ -259,6 +262,16 @@ async fn firefox_operations() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_perception() {
+    perception(Engine::Chromium).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_perception() {
+    perception(Engine::Firefox).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chromium_tools() {
     tools(Engine::Chromium).await;
 }
@@ -315,10 +328,6 @@ async fn operations(engine: Engine) {
     assert_eq!((short.text.as_str(), short.truncated), ("B\nH", true));
     assert!(b.text_present(&tab, "hello FROM b", &Gate::open()).await.expect("searched"));
     assert!(!b.text_present(&tab, "absent words", &Gate::open()).await.expect("searched"));
-    let article = ReadInput { mode: TextMode::Article, ..visible };
-    let unsupported = b.read_text(&tab, &article, &Gate::open()).await.expect_err("not yet");
-    assert_eq!(unsupported.kind(), PortErrorKind::Unsupported);
-    assert!(unsupported.message().contains("extension connector"));
 
     // Scripts: completion values, function bodies, references, failures.
     let title = b.execute(&tab, "document.title", LOAD).await.expect("ran");
@@ -417,5 +426,208 @@ async fn tools(engine: Engine) {
     let closed = call("browser_tabs", json!({"action": "close", "tab": tab})).await;
     ok(&closed);
     drop(g);
+    world.teardown().await;
+}
+
+/// The inner document of the frame pages.
+const INNER: &str = "<!doctype html><title>Inner</title><h1>Inner heading</h1><p>Hello from inner</p>\
+    <button id=ib>Inner button</button><input id=ifield aria-label=\"Inner field\">";
+
+/// Markup perception must report the same whether or not the page tampers with the DOM's
+/// prototypes.
+const HOSTILE_BODY: &str = "<nav aria-label=\"Main\"><a href=\"/a\">Home link</a></nav><h1>Title here</h1>\
+    <button id=go>Go now</button><input id=pw type=password aria-label=\"Secret\">\
+    <div style=\"display:none\"><button>Hidden button</button></div>\
+    <p aria-hidden=\"true\"><button>Unread button</button></p><label>Mail <input id=mail></label>";
+
+/// What a hostile page does to the main world's DOM before perception runs.
+const TAMPERING: &str = "<script>\
+    Element.prototype.getAttribute = function () { return 'button'; };\
+    Element.prototype.hasAttribute = function () { return true; };\
+    Element.prototype.matches = function () { return true; };\
+    Element.prototype.querySelector = function () { return null; };\
+    Element.prototype.checkVisibility = function () { return true; };\
+    Element.prototype.getClientRects = function () { return [{width: 5, height: 5}]; };\
+    Object.defineProperty(Node.prototype, 'textContent', { get() { return 'forged'; } });\
+    Object.defineProperty(HTMLElement.prototype, 'innerText', { get() { return 'forged'; } });\
+    document.querySelectorAll = function () { return []; };\
+    Map.prototype.get = function () { return undefined; };\
+    WeakMap.prototype.get = function () { return 1; };\
+    </script>";
+
+/// The perception site: the DOM semantics table, same-origin and cross-origin frames, an
+/// article, and a clean and a hostile copy of one page.
+fn perception_site() -> Site {
+    Site::serve(|ask| {
+        let body = match ask.path {
+            "/table" => dom_table::page(),
+            "/inner" => INNER.to_owned(),
+            "/framed" => "<!doctype html><title>Framed</title><p>Outer text</p><button>Before</button>\
+                <iframe src=\"/inner\"></iframe><button>After</button>"
+                .to_owned(),
+            "/cross" => format!(
+                "<!doctype html><title>Cross</title><p>Outer text</p>\
+                 <iframe src=\"http://{}:{}/inner\"></iframe>",
+                server::HOST_B,
+                ask.ports[1]
+            ),
+            "/article" => {
+                let para = "This paragraph is long enough to count as a paragraph of the story. ".repeat(3);
+                format!(
+                    "<!doctype html><title>Story</title><nav><a href=\"/a\">Menu entry</a></nav>\
+                     <article><h1>The headline</h1><p>{para}</p><p>{para}</p><p>{para}</p></article>\
+                     <footer>Footer words</footer>"
+                )
+            }
+            "/clean" => format!("<!doctype html><title>Clean</title>{HOSTILE_BODY}"),
+            "/hostile" => format!("<!doctype html><title>Hostile</title>{HOSTILE_BODY}{TAMPERING}"),
+            _ => "<!doctype html><title>Other</title><p>Other page</p>".to_owned(),
+        };
+        Reply::html(200, body)
+    })
+}
+
+fn summaries(elements: &[PerceivedElement]) -> Vec<(String, Option<String>, bool, Option<String>)> {
+    elements.iter().map(|e| (e.role.clone(), e.name.clone(), e.control, e.text.clone())).collect()
+}
+
+fn named<'a>(elements: &'a [PerceivedElement], name: &str) -> Option<&'a PerceivedElement> {
+    elements.iter().find(|e| e.name.as_deref() == Some(name))
+}
+
+/// Perception, text, focus and presence through the extension, with the WebDriver suite's
+/// DOM semantics table.
+async fn perception(engine: Engine) {
+    if !engines::wanted(engine) {
+        eprintln!("[{}] skipped: not in GHOSTLIGHT_TEST_ENGINES", engine.as_str());
+        return;
+    }
+    let _turn = BROWSERS.acquire().await.expect("the semaphore stays open");
+    let site = perception_site();
+    let world = World::start(engine).await;
+    let b = world.browser.as_ref();
+    let open = Gate::open();
+    let all = PerceiveInput { scope: PerceiveScope::All, max_items: dom_table::MAX_ITEMS };
+
+    // The DOM semantics table: the same rows, the same checks as the WebDriver suite.
+    let tab = b.open_tab(&go(site.url("/table")), LOAD).await.expect("a tab opens").tab;
+    let perceived = b.perceive(&tab, &all, &open).await.expect("perceive");
+    assert!(!perceived.truncated, "the whole table is perceived");
+    let mut failures = Vec::new();
+    for row in dom_table::ROWS {
+        let element = if row.shadow {
+            dom_table::shadow_element(row, &perceived.elements)
+        } else {
+            b.testing_element(&tab, &format!("#{}", row.id))
+                .await
+                .map_err(|e| e.to_string())
+                .and_then(|found| found.ok_or_else(|| "no element".to_owned()))
+        };
+        let checked = match element {
+            Ok(element) => dom_table::check_perception(b, &tab, row, &element, &perceived.elements).await,
+            Err(why) => Err(why),
+        };
+        if let Err(why) = checked {
+            failures.push(format!("{}: {why}", row.id));
+        }
+    }
+    assert!(failures.is_empty(), "[{}] rows that disagree:\n{}", engine.as_str(), failures.join("\n"));
+
+    // Same-origin frames: items spliced at the iframe's place, text joined, focus followed.
+    b.navigate(&tab, &go(site.url("/framed")), LOAD).await.expect("navigated");
+    let framed = b.perceive(&tab, &all, &open).await.expect("perceive");
+    let names: Vec<Option<&str>> =
+        framed.elements.iter().filter(|e| e.control).map(|e| e.name.as_deref()).collect();
+    assert_eq!(names, [Some("Before"), Some("Inner button"), Some("Inner field"), Some("After")]);
+    let no_inner = Gate::new(|url: &Url| url.path() != "/inner");
+    let gated = b.perceive(&tab, &all, &no_inner).await.expect("perceive");
+    assert!(named(&gated.elements, "Inner button").is_none(), "a refused frame is not perceived");
+    let visible = ReadInput { target: None, mode: TextMode::Visible, max_chars: 1000 };
+    let text = b.read_text(&tab, &visible, &open).await.expect("text");
+    assert_eq!(
+        (text.text.as_str(), text.frames),
+        ("Outer text\nBeforeAfter\nInner heading\nHello from inner\nInner button", 1)
+    );
+    let refused = b.read_text(&tab, &visible, &no_inner).await.expect("text");
+    assert_eq!((refused.text.as_str(), refused.frames), ("Outer text\nBeforeAfter", 0));
+    let found = b.find_text(&tab, "inner button", false, 10, &open).await.expect("found");
+    let inner_button = named(&found, "Inner button").expect("found in the frame").element.clone();
+    assert!(b.element_present(&tab, &inner_button).await.expect("present"));
+    let one = ReadInput { target: Some(inner_button.clone()), ..visible.clone() };
+    assert_eq!(b.read_text(&tab, &one, &open).await.expect("its text").text, "Inner button");
+    assert_eq!(b.focused_element(&tab).await.expect("focus"), None);
+    b.execute(
+        &tab,
+        "document.querySelector('iframe').contentDocument.getElementById('ifield').focus()",
+        LOAD,
+    )
+    .await
+    .expect("focused");
+    let focused = b.focused_element(&tab).await.expect("focus").expect("a focused element");
+    assert_eq!(focused.element.name.as_deref(), Some("Inner field"));
+    assert_eq!(focused.frames, vec![site.url("/inner")]);
+
+    // A frame of another origin: perceived and read through its own frame id, gated by origin.
+    b.navigate(&tab, &go(site.url("/cross")), LOAD).await.expect("navigated");
+    let cross = b.perceive(&tab, &all, &open).await.expect("perceive");
+    assert!(named(&cross.elements, "Inner button").is_some(), "{:?}", summaries(&cross.elements));
+    let only_a = Gate::new(|url: &Url| url.host_str() == Some(server::HOST_A));
+    assert!(
+        named(&b.perceive(&tab, &all, &only_a).await.expect("perceive").elements, "Inner button").is_none()
+    );
+    let text = b.read_text(&tab, &visible, &open).await.expect("text");
+    assert_eq!(
+        (text.text.as_str(), text.frames),
+        ("Outer text\nInner heading\nHello from inner\nInner button", 1)
+    );
+
+    // Articles.
+    b.navigate(&tab, &go(site.url("/article")), LOAD).await.expect("navigated");
+    let article = ReadInput { mode: TextMode::Article, ..visible.clone() };
+    let story = b.read_text(&tab, &article, &open).await.expect("the article");
+    assert!(story.text.starts_with("The headline\nThis paragraph"), "{}", story.text);
+    assert!(!story.text.contains("Menu entry") && !story.text.contains("Footer words"), "{}", story.text);
+
+    // Stale and malformed references.
+    let heading = named(&b.perceive(&tab, &all, &open).await.expect("perceive").elements, "The headline")
+        .expect("the headline")
+        .element
+        .clone();
+    b.execute(&tab, "document.querySelector('h1').remove()", LOAD).await.expect("removed");
+    assert!(!b.element_present(&tab, &heading).await.expect("present"), "a removed element is gone");
+    b.navigate(&tab, &go(site.url("/clean")), LOAD).await.expect("navigated");
+    assert!(!b.element_present(&tab, &inner_button).await.expect("present"), "another document's element");
+    let stale = b.read_text(&tab, &one, &open).await.expect_err("stale");
+    assert_eq!(stale.kind(), PortErrorKind::TargetStale);
+    for token in ["", "[1,2]", "{\"doc\":1}", "not json", "[1,0,\"\",1]"] {
+        let malformed = b.element_present(&tab, &ElementRef::new(token)).await.expect_err("malformed");
+        assert_eq!(malformed.kind(), PortErrorKind::InvalidInput, "{token}");
+    }
+
+    // A hostile page: tampering with the main world's DOM changes nothing perception reports,
+    // and the page cannot see or forge the registry.
+    let clean = b.perceive(&tab, &all, &open).await.expect("perceive");
+    let clean_text = b.read_text(&tab, &visible, &open).await.expect("text");
+    b.navigate(&tab, &go(site.url("/hostile")), LOAD).await.expect("navigated");
+    assert_eq!(b.execute(&tab, "document.body.textContent", LOAD).await.expect("ran").value, json!("forged"));
+    let hostile = b.perceive(&tab, &all, &open).await.expect("perceive");
+    assert_eq!(summaries(&hostile.elements), summaries(&clean.elements));
+    assert_eq!(
+        hostile.elements.iter().map(|e| e.credential).collect::<Vec<_>>(),
+        clean.elements.iter().map(|e| e.credential).collect::<Vec<_>>()
+    );
+    assert_eq!(b.read_text(&tab, &visible, &open).await.expect("text").text, clean_text.text);
+    let go_button = named(&hostile.elements, "Go now").expect("the button").element.clone();
+    assert!(b.element_present(&tab, &go_button).await.expect("present"));
+    let probe =
+        "[typeof globalThis[Symbol.for('ghostlight.page')], Object.getOwnPropertySymbols(globalThis).length]";
+    assert_eq!(b.execute(&tab, probe, LOAD).await.expect("ran").value, json!(["undefined", 0]));
+    let forged: (i64, i64, String, u64) = serde_json::from_str(go_button.as_str()).expect("our token");
+    let other_document = ElementRef::new(json!([forged.0, forged.1, "forged", forged.3]).to_string());
+    assert!(!b.element_present(&tab, &other_document).await.expect("present"));
+    let other_id = ElementRef::new(json!([forged.0, forged.1, forged.2, forged.3 + 100_000]).to_string());
+    assert!(!b.element_present(&tab, &other_id).await.expect("present"));
+
+    b.close_tab(&tab).await.expect("closed");
     world.teardown().await;
 }
