@@ -670,6 +670,92 @@ const PERCEPTION_OPS = {
   },
 };
 
+// ---- capture of a part of the page (capture_area) ----------------------------------------
+//
+// A rectangle of the document (CSS pixels), optionally resized to an exact output size.
+// Chromium: `Page.captureScreenshot` through `chrome.debugger`, clipped to the rectangle and
+// beyond the viewport. Firefox (no debugger): the visible tab, cropped; a rectangle outside
+// the viewport answers `unsupported`.
+
+/** Bytes of base64 text. */
+function fromBase64(text) {
+  const raw = atob(text);
+  const bytes = new Uint8Array(raw.length);
+  for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+  return bytes;
+}
+
+/** Base64 text of bytes (in chunks: spreading a large array overflows the stack). */
+function toBase64(bytes) {
+  let raw = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) raw += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(raw);
+}
+
+/** The part (sx, sy, sw, sh) of a base64 PNG drawn at width × height, as a base64 PNG. */
+async function cropPng(png, sx, sy, sw, sh, width, height) {
+  const bitmap = await createImageBitmap(new Blob([fromBase64(png)], { type: 'image/png' }));
+  const canvas = new OffscreenCanvas(width, height);
+  const context = canvas.getContext('2d');
+  context.imageSmoothingQuality = 'high';
+  context.drawImage(bitmap, sx, sy, sw, sh, 0, 0, width, height);
+  bitmap.close();
+  const blob = await canvas.convertToBlob({ type: 'image/png' });
+  return toBase64(new Uint8Array(await blob.arrayBuffer()));
+}
+
+/** Select the tab and wait until it has painted (a capture shows it). */
+async function showTab(tabId) {
+  const found = await getTab(tabId);
+  if (!found.active) await api.tabs.update(tabId, { active: true });
+  await mark(tabId);
+  await inTab(tabId, glPainted);
+  return found;
+}
+
+const CAPTURE_OPS = {
+  async capture_area({ tab, x, y, width, height, out_width, out_height }) {
+    const found = await showTab(tab);
+    const rect = { x: Number(x), y: Number(y), width: Number(width), height: Number(height) };
+    const geometry = await geometryOf(tab);
+    let png;
+    if (api.debugger) {
+      const shot = await withDebugger(tab, (send) => send('Page.captureScreenshot', {
+        format: 'png',
+        clip: { ...rect, scale: 1 },
+        captureBeyondViewport: true,
+        fromSurface: true,
+      }));
+      png = shot.data;
+    } else {
+      const inside = rect.x >= geometry.scroll_x - 0.5 && rect.y >= geometry.scroll_y - 0.5
+        && rect.x + rect.width <= geometry.scroll_x + geometry.viewport_width + 0.5
+        && rect.y + rect.height <= geometry.scroll_y + geometry.viewport_height + 0.5;
+      if (!inside) throw new GlError('unsupported', 'on Firefox only the viewport can be captured: this rectangle lies outside it');
+      const url = await api.tabs.captureVisibleTab(found.windowId, { format: 'png' });
+      png = url.slice('data:image/png;base64,'.length);
+      const bitmap = await createImageBitmap(new Blob([fromBase64(png)], { type: 'image/png' }));
+      // Image pixels per CSS pixel, measured: the image covers the viewport's width.
+      const scale = bitmap.width / geometry.viewport_width;
+      bitmap.close();
+      const sx = (rect.x - geometry.scroll_x) * scale;
+      const sy = (rect.y - geometry.scroll_y) * scale;
+      const sw = rect.width * scale;
+      const sh = rect.height * scale;
+      const w = Number(out_width) || Math.max(1, Math.round(sw));
+      const h = Number(out_height) || Math.max(1, Math.round(sh));
+      return { png: await cropPng(png, sx, sy, sw, sh, w, h), geometry };
+    }
+    if (Number(out_width) > 0 && Number(out_height) > 0) {
+      const bitmap = await createImageBitmap(new Blob([fromBase64(png)], { type: 'image/png' }));
+      const [sw, sh] = [bitmap.width, bitmap.height];
+      bitmap.close();
+      png = await cropPng(png, 0, 0, sw, sh, Number(out_width), Number(out_height));
+    }
+    return { png, geometry };
+  },
+};
+
 // ---- operations --------------------------------------------------------------------------
 
 const OPS = {
@@ -783,6 +869,7 @@ const OPS = {
 
   execute,
   ...PERCEPTION_OPS,
+  ...CAPTURE_OPS,
 };
 
 // ---- start -------------------------------------------------------------------------------

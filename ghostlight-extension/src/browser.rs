@@ -28,11 +28,11 @@ use url::Url;
 use crate::convert::{self, call_error, loaded, page_state, tab_id, tab_ref, unsupported};
 use crate::endpoint::{self, EndpointError};
 use crate::listener::{ListenError, Slot, accept, bind};
-use crate::perception;
 use crate::protocol::{
     Hello, HistoryStep, Op, WireCapture, WireFocused, WireGeometry, WireOpened, WirePage, WireScript, WireTab,
 };
 use crate::secret::Secret;
+use crate::{capture, perception};
 
 /// The longest wait for an operation that does not wait for the page.
 const OP_WAIT: Duration = Duration::from_secs(10);
@@ -286,12 +286,22 @@ impl BrowserPort for ExtensionBrowser {
         gate: &Gate,
         timeout: Duration,
     ) -> PortResult<Captured> {
-        if *kind != CaptureKind::Viewport {
-            return Err(unsupported("capturing anything but the viewport"));
-        }
         let id = tab_id(tab)?;
         self.frames_admitted(id, gate).await?;
-        convert::capture(self.call::<WireCapture>(Op::CaptureViewport { tab: id }, waited(timeout)).await?)
+        let wait = waited(timeout);
+        let work = async {
+            match kind {
+                CaptureKind::Viewport => {
+                    convert::capture(self.call::<WireCapture>(Op::CaptureViewport { tab: id }, wait).await?)
+                }
+                CaptureKind::FullPage => capture::full_page(self, id, wait).await,
+                CaptureKind::Element(element) => capture::element(self, id, element, wait).await,
+                CaptureKind::Region { rect, scale } => capture::region(self, id, rect, *scale, wait).await,
+            }
+        };
+        tokio::time::timeout(wait, work).await.unwrap_or_else(|_| {
+            Err(PortError::new(PortErrorKind::Timeout, "the capture did not finish in time").effect_unknown())
+        })
     }
 
     async fn click(

@@ -18,6 +18,7 @@
 #![forbid(unsafe_code)]
 
 mod browser;
+mod capture;
 mod convert;
 pub mod endpoint;
 pub mod framing;

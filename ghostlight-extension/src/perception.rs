@@ -46,7 +46,7 @@ pub(crate) const MAX_FRAME_DEPTH: usize = 4;
 pub(crate) const MAX_WALK_FRAMES: usize = 24;
 
 /// Call the page API's `call(args)` in `frame` of `tab`, decoded as `T`.
-async fn page<T: DeserializeOwned>(
+pub(crate) async fn page_call<T: DeserializeOwned>(
     b: &ExtensionBrowser,
     tab: i64,
     frame: i64,
@@ -246,7 +246,7 @@ fn gather<'a>(
 ) -> Pin<Box<dyn Future<Output = PortResult<Gathered>> + Send + 'a>> {
     Box::pin(async move {
         let args = vec![encode(&options)?, place.root.clone().unwrap_or(Value::Null)];
-        let raw: RawPass = page(b, place.tab, place.frame, PageFn::Perceive, args).await?;
+        let raw: RawPass = page_call(b, place.tab, place.frame, PageFn::Perceive, args).await?;
         if place.level > 0 && !admitted(place.gate, &raw.url) {
             // Navigated to a refused document since it was listed: nothing from it.
             return Ok(Gathered::default());
@@ -340,7 +340,7 @@ pub(crate) async fn focused_element(b: &ExtensionBrowser, tab: i64) -> PortResul
     for level in 0..=MAX_FRAME_DEPTH {
         place.level = level;
         let raw: RawPass =
-            page(b, tab, place.frame, PageFn::Perceive, vec![options.clone(), Value::Null]).await?;
+            page_call(b, tab, place.frame, PageFn::Perceive, vec![options.clone(), Value::Null]).await?;
         if level > 0 {
             let url = Url::parse(&raw.url).map_err(|_| {
                 PortError::new(PortErrorKind::Other, "a focused frame's document has no usable URL")
@@ -395,7 +395,7 @@ pub(crate) async fn element_present(
     element: &ElementRef,
 ) -> PortResult<bool> {
     let element = Element::parse(element, tab)?;
-    match page(b, tab, element.frame, PageFn::Present, vec![element.page_ref()]).await {
+    match page_call(b, tab, element.frame, PageFn::Present, vec![element.page_ref()]).await {
         Ok(present) => Ok(present),
         Err(e) if e.kind() == PortErrorKind::TargetStale => Ok(false),
         Err(e) => Err(e),
@@ -437,7 +437,7 @@ pub(crate) async fn element_box(
 ) -> PortResult<ElementBox> {
     let element = Element::parse(element, tab)?;
     let raw: RawBox =
-        page(b, tab, element.frame, PageFn::Box, vec![element.page_ref(), json!(scroll)]).await?;
+        page_call(b, tab, element.frame, PageFn::Box, vec![element.page_ref(), json!(scroll)]).await?;
     let (true, Some(top)) = (raw.complete, raw.top) else {
         return Err(unsupported("locating an element inside a frame of another origin"));
     };
@@ -495,9 +495,11 @@ pub(crate) async fn read_text(
         Some(target) => {
             let target = Element::parse(target, tab)?;
             let args = vec![options(mode, input.max_chars), target.page_ref()];
-            page(b, tab, target.frame, PageFn::ReadText, args).await?
+            page_call(b, tab, target.frame, PageFn::ReadText, args).await?
         }
-        None => page(b, tab, 0, PageFn::ReadText, vec![options(mode, input.max_chars), Value::Null]).await?,
+        None => {
+            page_call(b, tab, 0, PageFn::ReadText, vec![options(mode, input.max_chars), Value::Null]).await?
+        }
     };
     let mut text = raw.text;
     let mut truncated = raw.truncated;
@@ -511,7 +513,7 @@ pub(crate) async fn read_text(
                 break;
             }
             let args = vec![options("visible", remaining - 1), Value::Null];
-            let read: RawText = match page(b, tab, frame, PageFn::ReadText, args).await {
+            let read: RawText = match page_call(b, tab, frame, PageFn::ReadText, args).await {
                 Ok(read) => read,
                 Err(e) if e.kind() == PortErrorKind::TargetStale => continue,
                 Err(e) => return Err(e),
@@ -544,7 +546,7 @@ async fn frame_walk(
 ) -> PortResult<Vec<i64>> {
     let mut docs = FrameDocs::default();
     let mut walked = Vec::new();
-    let top: RawFrames = page(b, tab, 0, PageFn::Frames, Vec::new()).await?;
+    let top: RawFrames = page_call(b, tab, 0, PageFn::Frames, Vec::new()).await?;
     // (path) of frames still to visit; popped from the end, so pushed in reverse order.
     let mut pending: Vec<Vec<i64>> = top.frames.iter().rev().map(|i| vec![*i]).collect();
     while let Some(path) = pending.pop() {
@@ -561,7 +563,7 @@ async fn frame_walk(
             *truncated = true;
             continue;
         }
-        let inner: RawFrames = match page(b, tab, doc.frame, PageFn::Frames, Vec::new()).await {
+        let inner: RawFrames = match page_call(b, tab, doc.frame, PageFn::Frames, Vec::new()).await {
             Ok(inner) => inner,
             Err(e) if e.kind() == PortErrorKind::TargetStale => continue,
             Err(e) => return Err(e),
@@ -593,7 +595,7 @@ pub(crate) async fn select(b: &ExtensionBrowser, tab: i64, selector: &str) -> Po
         doc: String,
         id: u64,
     }
-    let found: Option<Selected> = page(b, tab, 0, PageFn::Select, vec![json!(selector)]).await?;
+    let found: Option<Selected> = page_call(b, tab, 0, PageFn::Select, vec![json!(selector)]).await?;
     Ok(found.map(|s| Element { tab, frame: 0, doc: s.doc, id: s.id }.to_ref()))
 }
 

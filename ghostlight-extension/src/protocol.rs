@@ -238,6 +238,28 @@ pub enum Op {
         /// The tab.
         tab: i64,
     },
+
+    // ---- capture beyond the viewport ----
+    /// Select the tab and capture a rectangle of its document (CSS pixels), at its natural
+    /// scale or resized to `out_width` × `out_height` ([`WireCapture`]).
+    CaptureArea {
+        /// The tab.
+        tab: i64,
+        /// Left edge (document CSS pixels).
+        x: f64,
+        /// Top edge (document CSS pixels).
+        y: f64,
+        /// Width (CSS pixels).
+        width: f64,
+        /// Height (CSS pixels).
+        height: f64,
+        /// The output width in pixels (natural scale when absent).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        out_width: Option<u32>,
+        /// The output height in pixels (natural scale when absent).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        out_height: Option<u32>,
+    },
 }
 
 impl Op {
@@ -261,6 +283,7 @@ impl Op {
             Op::Execute { .. } => "execute",
             Op::PageCall { .. } => "page_call",
             Op::PageFrames { .. } => "page_frames",
+            Op::CaptureArea { .. } => "capture_area",
         }
     }
 }

@@ -17,8 +17,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ghostlight_core::port::{
-    BrowserPort, CaptureKind, ElementRef, Gate, HistoryMove, NavigateInput, PerceiveInput, PerceiveScope,
-    PerceivedElement, PortEffect, PortErrorKind, ReadInput, TabRef, TextMode,
+    BrowserPort, CaptureKind, CssRect, ElementRef, Gate, HistoryMove, NavigateInput, PerceiveInput,
+    PerceiveScope, PerceivedElement, PortEffect, PortErrorKind, ReadInput, TabRef, TextMode,
 };
 use ghostlight_core::{AuthorityLayers, Cancellation, Envelope, Ghostlight, Settings, Status};
 use ghostlight_extension::endpoint::{SECRET_FILE_VAR, SOCKET_DIR_VAR};
@@ -361,7 +361,10 @@ async fn operations(engine: Engine) {
     let refused =
         b.capture(&tab, &CaptureKind::Viewport, &no_inner, LOAD).await.expect_err("a refused frame");
     assert_eq!(refused.kind(), PortErrorKind::Unsupported);
-    assert!(b.capture(&tab, &CaptureKind::FullPage, &Gate::open(), LOAD).await.is_err());
+    // A page with a frame the gate refuses is refused whatever the kind.
+    let refused =
+        b.capture(&tab, &CaptureKind::FullPage, &no_inner, LOAD).await.expect_err("a refused frame");
+    assert_eq!(refused.kind(), PortErrorKind::Unsupported);
 
     // The extension's own pages (its popup: the person's controls) are never driven.
     if engine == Engine::Chromium {
@@ -383,8 +386,8 @@ async fn operations(engine: Engine) {
 }
 
 /// The first tool calls through the whole pipeline (`Ghostlight::invoke`) over the extension:
-/// navigate, list, read, execute, screenshot, close; and a tool whose operation the connector does not
-/// do yet answers as unsupported.
+/// navigate, list, read, execute, screenshot, find, inspect, close; and a tool whose operation the
+/// connector does not do yet answers as unsupported.
 async fn tools(engine: Engine) {
     if !engines::wanted(engine) {
         eprintln!("[{}] skipped: not in GHOSTLIGHT_TEST_ENGINES", engine.as_str());
@@ -421,8 +424,12 @@ async fn tools(engine: Engine) {
     let shot = call("browser_screenshot", json!({"tab": tab})).await;
     ok(&shot);
     let found = call("browser_find", json!({"tab": tab, "text": "Hello"})).await;
-    assert_eq!(found.status, Status::Failed, "{}", found.summary);
-    assert_eq!(found.facts["reason"], json!("unsupported"));
+    ok(&found);
+    let inspected = call("browser_inspect", json!({"tab": tab})).await;
+    ok(&inspected);
+    let diagnosed = call("browser_diagnose", json!({"tab": tab, "source": "console"})).await;
+    assert_eq!(diagnosed.status, Status::Failed, "{}", diagnosed.summary);
+    assert_eq!(diagnosed.facts["reason"], json!("unsupported"));
     let closed = call("browser_tabs", json!({"action": "close", "tab": tab})).await;
     ok(&closed);
     drop(g);
@@ -479,6 +486,11 @@ fn perception_site() -> Site {
                      <footer>Footer words</footer>"
                 )
             }
+            "/tall" => "<!doctype html><title>Tall</title><body style=\"margin:0\">\
+                <div id=red style=\"position:absolute;left:0;top:0;width:100px;height:50px;background:#f00\"></div>\
+                <div id=blue style=\"position:absolute;left:10px;top:1500px;width:200px;height:100px;background:#00f\"></div>\
+                <div style=\"width:10px;height:3000px\"></div></body>"
+                .to_owned(),
             "/clean" => format!("<!doctype html><title>Clean</title>{HOSTILE_BODY}"),
             "/hostile" => format!("<!doctype html><title>Hostile</title>{HOSTILE_BODY}{TAMPERING}"),
             _ => "<!doctype html><title>Other</title><p>Other page</p>".to_owned(),
@@ -628,6 +640,43 @@ async fn perception(engine: Engine) {
     let other_id = ElementRef::new(json!([forged.0, forged.1, forged.2, forged.3 + 100_000]).to_string());
     assert!(!b.element_present(&tab, &other_id).await.expect("present"));
 
+    // Captures: an element (scrolled into view), a region (resized), the full page.
+    b.navigate(&tab, &go(site.url("/tall")), LOAD).await.expect("navigated");
+    let red = b.testing_element(&tab, "#red").await.expect("a lookup").expect("the red box");
+    let blue = b.testing_element(&tab, "#blue").await.expect("a lookup").expect("the blue box");
+    let shot = b.capture(&tab, &CaptureKind::Element(red), &open, LOAD).await.expect("the red box");
+    assert_eq!((shot.origin, shot.width as f64 * shot.css_per_pixel), ((0.0, 0.0), 100.0));
+    assert_eq!(centre_pixel(&shot.png), [255, 0, 0]);
+    let region =
+        CaptureKind::Region { rect: CssRect { x: 0.0, y: 0.0, width: 100.0, height: 50.0 }, scale: 2.0 };
+    let shot = b.capture(&tab, &region, &open, LOAD).await.expect("a region");
+    assert_eq!((shot.width, shot.height, shot.css_per_pixel), (200, 100, 0.5));
+    assert_eq!(centre_pixel(&shot.png), [255, 0, 0]);
+    let shot = b.capture(&tab, &CaptureKind::Element(blue), &open, LOAD).await.expect("the blue box");
+    assert_eq!((shot.origin, shot.width as f64 * shot.css_per_pixel), ((10.0, 1500.0), 200.0));
+    assert_eq!(centre_pixel(&shot.png), [0, 0, 255]);
+    let full = b.capture(&tab, &CaptureKind::FullPage, &open, LOAD).await;
+    let outside = b.capture(&tab, &region, &open, LOAD).await;
+    match engine {
+        Engine::Chromium => {
+            let full = full.expect("the full page");
+            assert_eq!((full.origin, full.height as f64 * full.css_per_pixel), ((0.0, 0.0), 3000.0));
+            assert_eq!(centre_pixel(&outside.expect("a region beyond the viewport").png), [255, 0, 0]);
+        }
+        Engine::Firefox => {
+            for refused in [full.expect_err("no full page"), outside.expect_err("no region outside")] {
+                assert_eq!(refused.kind(), PortErrorKind::Unsupported);
+                assert!(refused.message().contains("Firefox"), "{}", refused.message());
+            }
+        }
+    }
+
     b.close_tab(&tab).await.expect("closed");
     world.teardown().await;
+}
+
+/// The colour of a PNG's centre pixel.
+fn centre_pixel(png: &[u8]) -> [u8; 3] {
+    let image = image::load_from_memory_with_format(png, image::ImageFormat::Png).expect("a PNG").to_rgb8();
+    image.get_pixel(image.width() / 2, image.height() / 2).0
 }

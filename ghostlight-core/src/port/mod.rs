@@ -14,6 +14,7 @@
 //! Errors are [`PortError`]s: a [`PortErrorKind`] and whether an effect may already have
 //! happened ([`PortEffect`]).
 
+pub mod capture;
 mod error;
 mod types;
 
