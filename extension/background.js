@@ -284,21 +284,6 @@ function glPageState() {
   };
 }
 
-/** The page's visible text, normalized (lines trimmed, runs of blanks one space). */
-function glVisibleText(max) {
-  const root = document.body || document.documentElement;
-  const raw = root ? root.innerText : '';
-  const text = String(raw ?? '')
-    .split(/\r\n|\r|\n|\u2028|\u2029/)
-    .map((line) => line.replace(/\s+/g, ' ').trim())
-    .filter((line) => line !== '')
-    .join('\n');
-  let end = Math.min(text.length, Math.max(0, Math.floor(Number(max) || 0)));
-  const code = text.charCodeAt(end - 1);
-  if (end < text.length && code >= 0xd800 && code <= 0xdbff) end -= 1;
-  return { text: text.slice(0, end), truncated: text.length > end };
-}
-
 /** Whether the page's visible text contains `needle` (case-insensitive). */
 function glTextPresent(needle) {
   const root = document.body || document.documentElement;
@@ -831,11 +816,6 @@ const OPS = {
     const found = await getTab(tab);
     await api.windows.update(found.windowId, { width: Number(width), height: Number(height) });
     return geometryOf(tab);
-  },
-
-  async read_text({ tab, max_chars }) {
-    await getTab(tab);
-    return inTab(tab, glVisibleText, [Number(max_chars) || 0]);
   },
 
   async text_present({ tab, text }) {

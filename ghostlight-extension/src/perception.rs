@@ -20,10 +20,10 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
 
+use ghostlight_core::port::perceived::{Gathered, ScriptItem, bound_chars};
 use ghostlight_core::port::{
-    CredentialClass, CssRect, ElementRef, ElementState, FocusedElement, Gate, PerceiveInput, PerceiveScope,
-    PerceivedElement, Perception, Point, PortError, PortErrorKind, PortResult, ReadInput, TextMode,
-    TextOutcome,
+    CssRect, ElementRef, ElementState, FocusedElement, Gate, PerceiveInput, PerceiveScope, PerceivedElement,
+    Perception, Point, PortError, PortErrorKind, PortResult, ReadInput, TextMode, TextOutcome,
 };
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -123,18 +123,8 @@ struct RawPass {
     focus_frame: Option<RawFrameElement>,
 }
 
-/// One item (the script's short keys; `e` is the registry id).
-#[derive(Debug, Deserialize)]
-struct RawItem {
-    e: u64,
-    r: String,
-    n: Option<String>,
-    s: Vec<String>,
-    c: Option<String>,
-    k: bool,
-    t: Option<String>,
-    d: Option<u32>,
-}
+/// One item (`e` is the registry id).
+type RawItem = ScriptItem<u64>;
 
 /// A visible iframe: its index among the document's frames, how many items precede it, its
 /// depth offset.
@@ -150,13 +140,6 @@ struct RawFrame {
 struct RawFrameElement {
     i: i64,
     e: u64,
-}
-
-/// The elements gathered from one document and its frames.
-#[derive(Debug, Default)]
-struct Gathered {
-    elements: Vec<PerceivedElement>,
-    truncated: bool,
 }
 
 /// Where a pass runs.
@@ -289,34 +272,17 @@ fn gather<'a>(
                 Err(e) if e.kind() == PortErrorKind::TargetStale => continue,
                 Err(e) => return Err(e),
             };
-            gathered.truncated |= found.truncated;
-            let at = (frame.at + inserted).min(gathered.elements.len());
-            inserted += found.elements.len();
-            gathered.elements.splice(at..at, found.elements);
+            gathered.splice_frame(frame.at, &mut inserted, found);
         }
-        if gathered.elements.len() > options.max {
-            gathered.elements.truncate(options.max);
-            gathered.truncated = true;
-        }
+        gathered.cap(options.max);
         Ok(gathered)
     })
 }
 
 /// The port's element for one item found in `place` (document `doc`).
 fn element_of(place: &Place<'_>, doc: &str, item: RawItem) -> PerceivedElement {
-    let mut states: Vec<ElementState> = item.s.iter().filter_map(|s| ElementState::from_token(s)).collect();
-    states.sort();
-    states.dedup();
-    PerceivedElement {
-        element: Element { tab: place.tab, frame: place.frame, doc: doc.to_owned(), id: item.e }.to_ref(),
-        role: item.r,
-        name: item.n.filter(|n| !n.is_empty()),
-        states,
-        credential: item.c.as_deref().and_then(CredentialClass::from_token),
-        depth: item.d.map(|d| d.saturating_add(place.depth_offset)),
-        text: item.t.filter(|t| !t.is_empty()),
-        control: item.k,
-    }
+    let element = Element { tab: place.tab, frame: place.frame, doc: doc.to_owned(), id: item.e }.to_ref();
+    item.into_element(element, place.depth_offset)
 }
 
 fn encode(value: &impl Serialize) -> PortResult<Value> {
@@ -577,14 +543,6 @@ async fn frame_walk(
     Ok(walked)
 }
 
-/// `text` cut to `max` characters, and whether it was cut.
-fn bound_chars(text: String, max: usize) -> (String, bool) {
-    match text.char_indices().nth(max) {
-        Some((end, _)) => (text[..end].to_owned(), true),
-        None => (text, false),
-    }
-}
-
 // ---- tests' lookups -------------------------------------------------------------------
 
 /// The reference of the first element of `tab`'s top document matching CSS `selector`, for
@@ -602,12 +560,6 @@ pub(crate) async fn select(b: &ExtensionBrowser, tab: i64, selector: &str) -> Po
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn characters_are_bounded_on_scalar_values() {
-        assert_eq!(bound_chars("héllo".into(), 2), ("hé".into(), true));
-        assert_eq!(bound_chars("hé".into(), 2), ("hé".into(), false));
-    }
 
     #[test]
     fn pass_answers_decode_with_registry_ids() {

@@ -187,13 +187,6 @@ pub enum Op {
         /// Outer height.
         height: u32,
     },
-    /// The top document's visible text ([`WireText`]).
-    ReadText {
-        /// The tab.
-        tab: i64,
-        /// At most this many UTF-16 units.
-        max_chars: usize,
-    },
     /// Whether the top document's visible text contains `text`, case-insensitive (a bool).
     TextPresent {
         /// The tab.
@@ -276,7 +269,6 @@ impl Op {
             Op::Geometry { .. } => "geometry",
             Op::SetZoom { .. } => "set_zoom",
             Op::ResizeWindow { .. } => "resize_window",
-            Op::ReadText { .. } => "read_text",
             Op::TextPresent { .. } => "text_present",
             Op::FrameUrls { .. } => "frame_urls",
             Op::CaptureViewport { .. } => "capture_viewport",
@@ -402,15 +394,6 @@ pub struct WireGeometry {
     pub scroll_x: f64,
     /// Vertical scroll.
     pub scroll_y: f64,
-}
-
-/// Text read.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WireText {
-    /// The text.
-    pub text: String,
-    /// Whether more existed.
-    pub truncated: bool,
 }
 
 /// A viewport capture.

@@ -16,6 +16,7 @@
 
 pub mod capture;
 mod error;
+pub mod perceived;
 mod types;
 
 use std::path::PathBuf;

@@ -52,7 +52,7 @@ use ghostlight_core::port::TARGET_NAME_CHARS;
 /// perception's and input's alike.
 pub(crate) const DOM_JS: &str = crate::page_scripts::DOM_JS;
 
-/// Accessible names [`DOM_JS`] computes are cut to this many UTF-16 units in the page (core
+/// Accessible names [`DOM_JS`](crate::page_scripts::DOM_JS) computes are cut to this many UTF-16 units in the page (core
 /// bounds them again, to [`TARGET_NAME_CHARS`] visible characters).
 pub const NAME_MAX_CHARS: usize = 160;
 

@@ -57,7 +57,7 @@ use std::pin::Pin;
 use std::sync::LazyLock;
 use std::time::Duration;
 
-use ghostlight_core::port::CredentialClass;
+use ghostlight_core::port::perceived::{Gathered, ScriptItem, bound_chars};
 use ghostlight_core::port::{
     ElementRef, ElementState, FocusedElement, Gate, PerceiveInput, PerceiveScope, PerceivedElement,
     Perception, PortError, PortErrorKind, PortResult, ReadInput, TabRef, TextMode, TextOutcome,
@@ -159,18 +159,8 @@ struct RawPass {
     url: Option<String>,
 }
 
-/// One item as the script answers it (short keys keep the transfer small).
-#[derive(Debug, Deserialize)]
-struct RawItem {
-    e: Value,
-    r: String,
-    n: Option<String>,
-    s: Vec<String>,
-    c: Option<String>,
-    k: bool,
-    t: Option<String>,
-    d: Option<u32>,
-}
+/// One item as the script answers it.
+type RawItem = ScriptItem<Value>;
 
 /// A reachable iframe: its element, how many items precede it, its depth offset.
 #[derive(Debug, Deserialize)]
@@ -178,13 +168,6 @@ struct RawFrame {
     e: Value,
     at: usize,
     d: u32,
-}
-
-/// The elements gathered from one document and its frames.
-#[derive(Debug, Default)]
-struct Gathered {
-    elements: Vec<PerceivedElement>,
-    truncated: bool,
 }
 
 /// Where a pass runs and what it starts from.
@@ -356,15 +339,9 @@ fn gather<'a>(
                 Err(e) if e.kind() == PortErrorKind::TargetStale => continue,
                 Err(e) => return Err(e),
             };
-            gathered.truncated |= found.truncated;
-            let at = (frame.at + inserted).min(gathered.elements.len());
-            inserted += found.elements.len();
-            gathered.elements.splice(at..at, found.elements);
+            gathered.splice_frame(frame.at, &mut inserted, found);
         }
-        if gathered.elements.len() > options.max {
-            gathered.elements.truncate(options.max);
-            gathered.truncated = true;
-        }
+        gathered.cap(options.max);
         Ok(gathered)
     })
 }
@@ -383,19 +360,7 @@ fn element_of(
     depth_offset: u32,
 ) -> PortResult<PerceivedElement> {
     let id = element_id(&item.e).ok_or_else(|| malformed("perception"))?;
-    let mut states: Vec<ElementState> = item.s.iter().filter_map(|s| ElementState::from_token(s)).collect();
-    states.sort();
-    states.dedup();
-    Ok(PerceivedElement {
-        element: s.element_ref(handle, frames, &id),
-        role: item.r,
-        name: item.n.filter(|n| !n.is_empty()),
-        states,
-        credential: item.c.as_deref().and_then(CredentialClass::from_token),
-        depth: item.d.map(|d| d.saturating_add(depth_offset)),
-        text: item.t.filter(|t| !t.is_empty()),
-        control: item.k,
-    })
+    Ok(item.into_element(s.element_ref(handle, frames, &id), depth_offset))
 }
 
 fn malformed(what: &'static str) -> PortError {
@@ -634,14 +599,6 @@ impl frames::FrameVisitor for SearchFrames {
     }
 }
 
-/// `text` cut to `max` characters, and whether it was cut.
-fn bound_chars(text: String, max: usize) -> (String, bool) {
-    match text.char_indices().nth(max) {
-        Some((end, _)) => (text[..end].to_owned(), true),
-        None => (text, false),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -665,21 +622,6 @@ mod tests {
         assert_eq!(element_id(&json!({ ELEMENT_KEY: "" })), None);
         assert_eq!(element_id(&json!({ "other": "abc" })), None);
         assert_eq!(element_id(&json!("abc")), None);
-    }
-
-    #[test]
-    fn tokens_map_to_states_and_credential_classes() {
-        assert_eq!(ElementState::from_token("invalid"), Some(ElementState::Invalid));
-        assert_eq!(ElementState::from_token("readonly"), None);
-        assert_eq!(CredentialClass::from_token("one_time_code"), Some(CredentialClass::OneTimeCode));
-        assert_eq!(CredentialClass::from_token("payment_card"), Some(CredentialClass::PaymentCard));
-        assert_eq!(CredentialClass::from_token("other"), None);
-    }
-
-    #[test]
-    fn characters_are_bounded_on_scalar_values() {
-        assert_eq!(bound_chars("héllo".into(), 2), ("hé".into(), true));
-        assert_eq!(bound_chars("hé".into(), 2), ("hé".into(), false));
     }
 
     #[test]
