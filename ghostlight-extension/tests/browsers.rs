@@ -491,6 +491,11 @@ fn perception_site() -> Site {
                 <div id=blue style=\"position:absolute;left:10px;top:1500px;width:200px;height:100px;background:#00f\"></div>\
                 <div style=\"width:10px;height:3000px\"></div></body>"
                 .to_owned(),
+            "/odd" => "<!doctype html><title>Odd frames</title><button>Outer</button>\
+                <iframe src=\"data:text/html,<button>In data</button>\"></iframe>\
+                <iframe sandbox srcdoc=\"<button>In sandbox</button>\"></iframe>\
+                <iframe src=\"about:blank\"></iframe>"
+                .to_owned(),
             "/clean" => format!("<!doctype html><title>Clean</title>{HOSTILE_BODY}"),
             "/hostile" => format!("<!doctype html><title>Hostile</title>{HOSTILE_BODY}{TAMPERING}"),
             _ => "<!doctype html><title>Other</title><p>Other page</p>".to_owned(),
@@ -592,6 +597,15 @@ async fn perception(engine: Engine) {
         (text.text.as_str(), text.frames),
         ("Outer text\nInner heading\nHello from inner\nInner button", 1)
     );
+
+    // Frames of opaque origins (a data: URL, a sandboxed srcdoc) and an empty about:blank frame
+    // are perceived and read like any other.
+    b.navigate(&tab, &go(site.url("/odd")), LOAD).await.expect("navigated");
+    let odd = b.perceive(&tab, &all, &open).await.expect("perceive");
+    let names: Vec<Option<&str>> = odd.elements.iter().map(|e| e.name.as_deref()).collect();
+    assert_eq!(names, [Some("Outer"), Some("In data"), Some("In sandbox")]);
+    let text = b.read_text(&tab, &visible, &open).await.expect("text");
+    assert_eq!((text.text.as_str(), text.frames), ("Outer\nIn data\nIn sandbox", 2));
 
     // Articles.
     b.navigate(&tab, &go(site.url("/article")), LOAD).await.expect("navigated");
