@@ -284,13 +284,6 @@ function glPageState() {
   };
 }
 
-/** Whether the page's visible text contains `needle` (case-insensitive). */
-function glTextPresent(needle) {
-  const root = document.body || document.documentElement;
-  const text = String((root && root.innerText) ?? '').replace(/\s+/g, ' ').toLowerCase();
-  return text.includes(String(needle).replace(/\s+/g, ' ').toLowerCase());
-}
-
 /** The window's inner size, device scale and scroll offsets. */
 function glGeometry() {
   return {
@@ -589,7 +582,7 @@ async function execute({ tab, script, timeout_ms }) {
 
 const PAGE_FILE = 'page/dom.js';
 /** The page API's functions the server may call (see ghostlight-extension/src/page_api.js). */
-const PAGE_CALLS = new Set(['here', 'perceive', 'present', 'readText', 'frames', 'box', 'pageSize', 'select']);
+const PAGE_CALLS = new Set(['here', 'perceive', 'present', 'readText', 'textPresent', 'frames', 'box', 'pageSize', 'select']);
 
 /** Call the page API's `call(...args)` in this document (run in the isolated world). */
 function glPageCall(call, args) {
@@ -816,11 +809,6 @@ const OPS = {
     const found = await getTab(tab);
     await api.windows.update(found.windowId, { width: Number(width), height: Number(height) });
     return geometryOf(tab);
-  },
-
-  async text_present({ tab, text }) {
-    await getTab(tab);
-    return inTab(tab, glTextPresent, [String(text)]);
   },
 
   async frame_urls({ tab }) {

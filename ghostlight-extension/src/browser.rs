@@ -274,9 +274,8 @@ impl BrowserPort for ExtensionBrowser {
         perception::element_present(self, tab_id(tab)?, element).await
     }
 
-    async fn text_present(&self, tab: &TabRef, text: &str, _gate: &Gate) -> PortResult<bool> {
-        // The top document's visible text only (frames are not searched).
-        self.call(Op::TextPresent { tab: tab_id(tab)?, text: text.to_owned() }, OP_WAIT).await
+    async fn text_present(&self, tab: &TabRef, text: &str, gate: &Gate) -> PortResult<bool> {
+        perception::text_present(self, tab_id(tab)?, text, gate).await
     }
 
     async fn capture(

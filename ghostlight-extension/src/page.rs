@@ -44,6 +44,7 @@ fn bundle() -> String {
         page_scripts::DOM_JS.to_owned(),
         function("glPerceive", page_scripts::PERCEIVE_FN),
         function("glReadText", page_scripts::READ_TEXT_FN),
+        function("glTextPresent", page_scripts::TEXT_PRESENT_FN),
         function("glElementPresent", page_scripts::ELEMENT_PRESENT_FN),
         function("glCaptureElement", page_scripts::CAPTURE_ELEMENT_FN),
         function("glCapturePageSize", page_scripts::CAPTURE_PAGE_SIZE_FN),

@@ -126,6 +126,11 @@ const glPage = Object.freeze({
     return glReadText(options, el);
   },
 
+  // Whether this document's visible text contains `query` (text_present.js).
+  textPresent(query) {
+    return glTextPresent({ query: String(query ?? '').slice(0, GL_LIMITS.queryMax) });
+  },
+
   // The visible frames of this document (frames_here.js), by index.
   frames() {
     const listed = glFramesHere();

@@ -1,5 +1,5 @@
 //! Reading and perceiving pages through the extension: `perceive`, `find_text`,
-//! `focused_element`, `element_present`, `read_text`, and where an element is
+//! `focused_element`, `element_present`, `read_text`, `text_present`, and where an element is
 //! ([`element_point`], [`element_box`]) for capture and pointer input.
 //!
 //! The page work is the shared page scripts' (`ghostlight-webdriver/src/scripts`, packaged as
@@ -499,6 +499,29 @@ pub(crate) async fn read_text(
     // The page bounds in UTF-16 units; bound again in characters so the contract holds.
     let (text, cut) = bound_chars(text, input.max_chars);
     Ok(TextOutcome { text, truncated: truncated || cut, frames })
+}
+
+/// Whether visible text of the page, or of a frame document `gate` admits, contains `text`
+/// (case-insensitive, whitespace normalized).
+pub(crate) async fn text_present(
+    b: &ExtensionBrowser,
+    tab: i64,
+    text: &str,
+    gate: &Gate,
+) -> PortResult<bool> {
+    if page_call(b, tab, 0, PageFn::TextPresent, vec![json!(text)]).await? {
+        return Ok(true);
+    }
+    let mut truncated = false;
+    for frame in frame_walk(b, tab, gate, &mut truncated).await? {
+        match page_call(b, tab, frame, PageFn::TextPresent, vec![json!(text)]).await {
+            Ok(true) => return Ok(true),
+            Ok(false) => {}
+            Err(e) if e.kind() == PortErrorKind::TargetStale => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(false)
 }
 
 /// The frame ids of the tab's visible frame documents `gate` admits, depth first in document

@@ -187,13 +187,6 @@ pub enum Op {
         /// Outer height.
         height: u32,
     },
-    /// Whether the top document's visible text contains `text`, case-insensitive (a bool).
-    TextPresent {
-        /// The tab.
-        tab: i64,
-        /// What to look for.
-        text: String,
-    },
     /// The URLs of the tab's frame documents, the top document excepted (strings).
     FrameUrls {
         /// The tab.
@@ -269,7 +262,6 @@ impl Op {
             Op::Geometry { .. } => "geometry",
             Op::SetZoom { .. } => "set_zoom",
             Op::ResizeWindow { .. } => "resize_window",
-            Op::TextPresent { .. } => "text_present",
             Op::FrameUrls { .. } => "frame_urls",
             Op::CaptureViewport { .. } => "capture_viewport",
             Op::Execute { .. } => "execute",
@@ -292,6 +284,8 @@ pub enum PageFn {
     Present,
     /// Text of the page or one element (`read_text.js`).
     ReadText,
+    /// Whether a document's visible text contains a query (`text_present.js`).
+    TextPresent,
     /// The document's visible frames (`frames_here.js`).
     Frames,
     /// An element's box (`capture_element.js`) and centre.

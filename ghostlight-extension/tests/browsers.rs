@@ -567,6 +567,8 @@ async fn perception(engine: Engine) {
     );
     let refused = b.read_text(&tab, &visible, &no_inner).await.expect("text");
     assert_eq!((refused.text.as_str(), refused.frames), ("Outer text\nBeforeAfter", 0));
+    assert!(b.text_present(&tab, "hello FROM inner", &open).await.expect("searched"), "frames are searched");
+    assert!(!b.text_present(&tab, "hello from inner", &no_inner).await.expect("searched"), "unless refused");
     let found = b.find_text(&tab, "inner button", false, 10, &open).await.expect("found");
     let inner_button = named(&found, "Inner button").expect("found in the frame").element.clone();
     assert!(b.element_present(&tab, &inner_button).await.expect("present"));

@@ -23,6 +23,8 @@ pub const PERCEIVE_FN: &str = include_str!("scripts/perceive.js");
 /// Text reading (visible text, the article heuristic, one element's text):
 /// `(opts, target) → {text, truncated, source}`.
 pub const READ_TEXT_FN: &str = include_str!("scripts/read_text.js");
+/// Text presence in one document's visible text: `({query}) → bool`.
+pub const TEXT_PRESENT_FN: &str = include_str!("scripts/text_present.js");
 /// Element presence: `(element) → bool`.
 pub const ELEMENT_PRESENT_FN: &str = include_str!("scripts/element_present.js");
 /// Where an element sits in the top-level document (scrolling it into view first when asked):

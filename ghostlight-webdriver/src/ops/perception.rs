@@ -69,15 +69,13 @@ use url::Url;
 use crate::errors::Sent;
 use crate::ops::frames;
 use crate::ops::{NAME_MAX_CHARS, with_dom};
-use crate::page_scripts::{ELEMENT_PRESENT_FN, PERCEIVE_FN, READ_TEXT_FN};
+use crate::page_scripts::{ELEMENT_PRESENT_FN, PERCEIVE_FN, READ_TEXT_FN, TEXT_PRESENT_FN};
 use crate::refs;
 use crate::session::Session;
 
 /// The WebDriver JSON key of an element reference.
 const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 
-/// The text-presence script (see its header).
-const TEXT_PRESENT_FN: &str = include_str!("../scripts/text_present.js");
 static PERCEIVE_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(PERCEIVE_FN, 2)));
 static READ_TEXT_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(READ_TEXT_FN, 2)));
 static TEXT_PRESENT_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(TEXT_PRESENT_FN, 1)));
