@@ -572,6 +572,21 @@ async fn perception(engine: Engine) {
     let found = b.find_text(&tab, "inner button", false, 10, &open).await.expect("found");
     let inner_button = named(&found, "Inner button").expect("found in the frame").element.clone();
     assert!(b.element_present(&tab, &inner_button).await.expect("present"));
+    // The centre of an element in a same-origin frame, in the top viewport (for pointer input).
+    let at = b.element_centre(&tab, &inner_button, true).await.expect("a point");
+    let expected = b
+        .execute(
+            &tab,
+            "const f = document.querySelector('iframe'); const o = f.getBoundingClientRect(); \
+             const r = f.contentDocument.getElementById('ib').getBoundingClientRect(); \
+             [o.left + f.clientLeft + r.left + r.width / 2, o.top + f.clientTop + r.top + r.height / 2]",
+            LOAD,
+        )
+        .await
+        .expect("ran")
+        .value;
+    let expected: (f64, f64) = serde_json::from_value(expected).expect("a point");
+    assert!((at.x - expected.0).abs() < 0.01 && (at.y - expected.1).abs() < 0.01, "{at:?} {expected:?}");
     let one = ReadInput { target: Some(inner_button.clone()), ..visible.clone() };
     assert_eq!(b.read_text(&tab, &one, &open).await.expect("its text").text, "Inner button");
     assert_eq!(b.focused_element(&tab).await.expect("focus"), None);
@@ -590,6 +605,9 @@ async fn perception(engine: Engine) {
     b.navigate(&tab, &go(site.url("/cross")), LOAD).await.expect("navigated");
     let cross = b.perceive(&tab, &all, &open).await.expect("perceive");
     assert!(named(&cross.elements, "Inner button").is_some(), "{:?}", summaries(&cross.elements));
+    let cross_button = named(&cross.elements, "Inner button").expect("perceived").element.clone();
+    let unlocated = b.element_centre(&tab, &cross_button, false).await.expect_err("another origin");
+    assert_eq!(unlocated.kind(), PortErrorKind::Unsupported);
     let only_a = Gate::new(|url: &Url| url.host_str() == Some(server::HOST_A));
     assert!(
         named(&b.perceive(&tab, &all, &only_a).await.expect("perceive").elements, "Inner button").is_none()
@@ -668,6 +686,10 @@ async fn perception(engine: Engine) {
     let shot = b.capture(&tab, &region, &open, LOAD).await.expect("a region");
     assert_eq!((shot.width, shot.height, shot.css_per_pixel), (200, 100, 0.5));
     assert_eq!(centre_pixel(&shot.png), [255, 0, 0]);
+    let centre = b.element_centre(&tab, &blue, true).await.expect("scrolled into view");
+    let scroll_y = b.geometry(&tab).await.expect("geometry").scroll_y;
+    assert!(scroll_y > 0.0, "scrolled to the blue box");
+    assert_eq!((centre.x, centre.y), (110.0, 1550.0 - scroll_y));
     let shot = b.capture(&tab, &CaptureKind::Element(blue), &open, LOAD).await.expect("the blue box");
     assert_eq!((shot.origin, shot.width as f64 * shot.css_per_pixel), ((10.0, 1500.0), 200.0));
     assert_eq!(centre_pixel(&shot.png), [0, 0, 255]);
