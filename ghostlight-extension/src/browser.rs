@@ -119,9 +119,9 @@ impl ExtensionBrowser {
 
     /// The centre of `element` in viewport CSS pixels of `tab`'s top document, after scrolling
     /// it into view (nearest edge, instantly) when `scroll`: where pointer input aims. A stale
-    /// reference answers [`PortErrorKind::TargetStale`], a malformed one or one of another tab
-    /// [`PortErrorKind::InvalidInput`], an element inside a frame of another origin than a
-    /// document above it [`PortErrorKind::Unsupported`].
+    /// reference (or one whose frame is no longer shown) answers
+    /// [`PortErrorKind::TargetStale`], a malformed one or one of another tab
+    /// [`PortErrorKind::InvalidInput`]. Frames of every origin are measured.
     pub async fn element_centre(
         &self,
         tab: &TabRef,

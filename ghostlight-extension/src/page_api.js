@@ -139,18 +139,36 @@ const glPage = Object.freeze({
 
   // The element's border box in document CSS pixels of the top document (capture_element.js),
   // scrolled into view first when `scroll`; with the top document's scroll offsets (null when
-  // another origin's document lies between).
+  // another origin's document lies between) and the box's corner in this frame's viewport.
   box(ref, scroll) {
     const el = glLookup(ref);
     if (!el) return GL_STALE;
     const box = glCaptureElement(el, scroll === true);
+    const view = el.getBoundingClientRect();
     let top = null;
     try {
       top = [window.top.scrollX, window.top.scrollY];
     } catch (_) {
       top = null;
     }
-    return Object.assign(box, { top });
+    return Object.assign(box, { top, view: [view.left, view.top] });
+  },
+
+  // The content box's top-left corner of this document's visible frame `i` (its index among
+  // window.frames) in this document's viewport, or null.
+  frameOffset(i) {
+    const target = window.frames[Number(i)];
+    if (!target) return null;
+    for (const frame of glFramesHere().frames) {
+      if (frame.contentWindow !== target) continue;
+      const outer = frame.getBoundingClientRect();
+      const style = window.getComputedStyle(frame);
+      return [
+        outer.left + frame.clientLeft + (parseFloat(style.paddingLeft) || 0),
+        outer.top + frame.clientTop + (parseFloat(style.paddingTop) || 0),
+      ];
+    }
+    return null;
   },
 
   // The CSS size of the whole document (capture_page_size.js).

@@ -22,8 +22,9 @@ use std::time::Duration;
 
 use ghostlight_core::port::perceived::{Gathered, ScriptItem, bound_chars};
 use ghostlight_core::port::{
-    CssRect, ElementRef, ElementState, FocusedElement, Gate, PerceiveInput, PerceiveScope, PerceivedElement,
-    Perception, Point, PortError, PortErrorKind, PortResult, ReadInput, TextMode, TextOutcome,
+    BrowserPort, CssRect, ElementRef, ElementState, FocusedElement, Gate, PerceiveInput, PerceiveScope,
+    PerceivedElement, Perception, Point, PortError, PortErrorKind, PortResult, ReadInput, TextMode,
+    TextOutcome,
 };
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -31,7 +32,7 @@ use serde_json::{Value, json};
 use url::Url;
 
 use crate::browser::ExtensionBrowser;
-use crate::convert::unsupported;
+use crate::convert::tab_ref;
 use crate::protocol::{Op, PageFn, WireFrameDoc};
 use crate::refs::Element;
 
@@ -379,6 +380,8 @@ struct RawBox {
     height: f64,
     complete: bool,
     top: Option<(f64, f64)>,
+    /// The box's corner in its own frame's viewport.
+    view: (f64, f64),
 }
 
 /// Where an element is: its border box in document CSS pixels of the tab's top document, and
@@ -392,9 +395,9 @@ pub(crate) struct ElementBox {
 }
 
 /// Where `element` of `tab` is, after scrolling it into view when `scroll` (the nearest edge,
-/// instantly). A stale reference answers [`PortErrorKind::TargetStale`]; an element inside a
-/// frame of another origin than a document above it answers [`PortErrorKind::Unsupported`]
-/// (its offset cannot be measured from inside).
+/// instantly). Inside frames of other origins, where the page cannot measure its way up, the
+/// offsets of the frames on its way are summed from each parent document. A stale reference,
+/// or a frame no longer shown, answers [`PortErrorKind::TargetStale`].
 pub(crate) async fn element_box(
     b: &ExtensionBrowser,
     tab: i64,
@@ -404,14 +407,38 @@ pub(crate) async fn element_box(
     let element = Element::parse(element, tab)?;
     let raw: RawBox =
         page_call(b, tab, element.frame, PageFn::Box, vec![element.page_ref(), json!(scroll)]).await?;
-    let (true, Some(top)) = (raw.complete, raw.top) else {
-        return Err(unsupported("locating an element inside a frame of another origin"));
-    };
-    Ok(ElementBox { rect: CssRect { x: raw.x, y: raw.y, width: raw.width, height: raw.height }, scroll: top })
+    if let (true, Some(top)) = (raw.complete, raw.top) {
+        let rect = CssRect { x: raw.x, y: raw.y, width: raw.width, height: raw.height };
+        return Ok(ElementBox { rect, scroll: top });
+    }
+    let mut docs = FrameDocs::default();
+    let path = docs.path_of(b, tab, element.frame).await?;
+    let (mut x, mut y) = raw.view;
+    for depth in (0..path.len()).rev() {
+        let parent = match depth {
+            0 => 0,
+            _ => docs.at(b, tab, &path[..depth]).await?.map(|doc| doc.frame).ok_or_else(frame_gone)?,
+        };
+        let offset: Option<(f64, f64)> =
+            page_call(b, tab, parent, PageFn::FrameOffset, vec![json!(path[depth])]).await?;
+        let (dx, dy) = offset.ok_or_else(frame_gone)?;
+        x += dx;
+        y += dy;
+    }
+    let geometry = b.geometry(&tab_ref(tab)).await?;
+    let scroll = (geometry.scroll_x, geometry.scroll_y);
+    Ok(ElementBox {
+        rect: CssRect { x: x + scroll.0, y: y + scroll.1, width: raw.width, height: raw.height },
+        scroll,
+    })
+}
+
+fn frame_gone() -> PortError {
+    PortError::new(PortErrorKind::TargetStale, "a frame on the element's way is no longer shown")
 }
 
 /// The centre of `element` in viewport CSS pixels of `tab`'s top document, after scrolling it
-/// into view when `scroll` — for pointer input (see [`element_box`] for the errors).
+/// into view when `scroll` — for pointer input (see [`element_box`]).
 pub(crate) async fn element_point(
     b: &ExtensionBrowser,
     tab: i64,

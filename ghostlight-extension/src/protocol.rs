@@ -288,8 +288,10 @@ pub enum PageFn {
     TextPresent,
     /// The document's visible frames (`frames_here.js`).
     Frames,
-    /// An element's box (`capture_element.js`) and centre.
+    /// An element's box (`capture_element.js`) and its corner in its frame's viewport.
     Box,
+    /// The content box's corner of one of a document's frames, in its viewport.
+    FrameOffset,
     /// The document's CSS size (`capture_page_size.js`).
     PageSize,
     /// The first element a CSS selector matches (tests).

@@ -574,19 +574,22 @@ async fn perception(engine: Engine) {
     assert!(b.element_present(&tab, &inner_button).await.expect("present"));
     // The centre of an element in a same-origin frame, in the top viewport (for pointer input).
     let at = b.element_centre(&tab, &inner_button, true).await.expect("a point");
-    let expected = b
-        .execute(
+    let inside: (f64, f64) = serde_json::from_value(
+        eval(
+            b,
             &tab,
-            "const f = document.querySelector('iframe'); const o = f.getBoundingClientRect(); \
-             const r = f.contentDocument.getElementById('ib').getBoundingClientRect(); \
-             [o.left + f.clientLeft + r.left + r.width / 2, o.top + f.clientTop + r.top + r.height / 2]",
-            LOAD,
+            "const r = document.querySelector('iframe').contentDocument.getElementById('ib')\
+            .getBoundingClientRect(); [r.left + r.width / 2, r.top + r.height / 2]",
         )
-        .await
-        .expect("ran")
-        .value;
-    let expected: (f64, f64) = serde_json::from_value(expected).expect("a point");
-    assert!((at.x - expected.0).abs() < 0.01 && (at.y - expected.1).abs() < 0.01, "{at:?} {expected:?}");
+        .await,
+    )
+    .expect("a point");
+    let corner = frame_corner(b, &tab).await;
+    let near = |a: f64, b: f64| (a - b).abs() < 0.01;
+    assert!(
+        near(at.x, corner.0 + inside.0) && near(at.y, corner.1 + inside.1),
+        "{at:?} {corner:?} {inside:?}"
+    );
     let one = ReadInput { target: Some(inner_button.clone()), ..visible.clone() };
     assert_eq!(b.read_text(&tab, &one, &open).await.expect("its text").text, "Inner button");
     assert_eq!(b.focused_element(&tab).await.expect("focus"), None);
@@ -605,9 +608,17 @@ async fn perception(engine: Engine) {
     b.navigate(&tab, &go(site.url("/cross")), LOAD).await.expect("navigated");
     let cross = b.perceive(&tab, &all, &open).await.expect("perceive");
     assert!(named(&cross.elements, "Inner button").is_some(), "{:?}", summaries(&cross.elements));
+    // The centre of an element inside the frame of another origin: the frame's offset (read in
+    // the page) plus the element's place in the frame (read in the frame).
     let cross_button = named(&cross.elements, "Inner button").expect("perceived").element.clone();
-    let unlocated = b.element_centre(&tab, &cross_button, false).await.expect_err("another origin");
-    assert_eq!(unlocated.kind(), PortErrorKind::Unsupported);
+    let at = b.element_centre(&tab, &cross_button, false).await.expect("a point");
+    let corner = frame_corner(b, &tab).await;
+    assert!(
+        near(at.x, corner.0 + inside.0) && near(at.y, corner.1 + inside.1),
+        "{at:?} {corner:?} {inside:?}"
+    );
+    let in_frame = b.capture(&tab, &CaptureKind::Element(cross_button.clone()), &open, LOAD).await;
+    assert!(in_frame.is_ok(), "an element of a cross-origin frame is captured: {in_frame:?}");
     let only_a = Gate::new(|url: &Url| url.host_str() == Some(server::HOST_A));
     assert!(
         named(&b.perceive(&tab, &all, &only_a).await.expect("perceive").elements, "Inner button").is_none()
@@ -711,6 +722,18 @@ async fn perception(engine: Engine) {
 
     b.close_tab(&tab).await.expect("closed");
     world.teardown().await;
+}
+
+/// The value of `script` in `tab`.
+async fn eval(b: &ExtensionBrowser, tab: &TabRef, script: &str) -> serde_json::Value {
+    b.execute(tab, script, LOAD).await.expect("ran").value
+}
+
+/// The top-left corner of the page's first iframe's content box, in the viewport.
+async fn frame_corner(b: &ExtensionBrowser, tab: &TabRef) -> (f64, f64) {
+    let script = "const f = document.querySelector('iframe'); const o = f.getBoundingClientRect(); \
+        [o.left + f.clientLeft, o.top + f.clientTop]";
+    serde_json::from_value(eval(b, tab, script).await).expect("a point")
 }
 
 /// The colour of a PNG's centre pixel.
