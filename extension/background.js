@@ -315,11 +315,6 @@ function glPainted() {
   });
 }
 
-/** The document's URL (run in every frame). */
-function glFrameUrl() {
-  return String(location.href);
-}
-
 /**
  * Run a caller's source in the page's main world (engines without `chrome.debugger`): as a
  * program (completion value), else as an async function body, else as a parenthesised
@@ -648,12 +643,16 @@ const PERCEPTION_OPS = {
   },
 };
 
-// ---- capture of a part of the page (capture_area) ----------------------------------------
+// ---- capture: the viewport's pixels, a part of the page, frames painted over -------------
 //
 // A rectangle of the document (CSS pixels), optionally resized to an exact output size.
 // Chromium: `Page.captureScreenshot` through `chrome.debugger`, clipped to the rectangle and
 // beyond the viewport. Firefox (no debugger): the visible tab, cropped; a rectangle outside
-// the viewport answers `unsupported`.
+// the viewport answers `unsupported`. `blank` lists document rectangles (frames showing a
+// document outside Ghostlight's authority) painted over in the image.
+
+/** The colour refused frames are painted over with (opaque mid grey, as the WebDriver adapter). */
+const BLANK_COLOUR = 'rgb(128, 128, 128)';
 
 /** Bytes of base64 text. */
 function fromBase64(text) {
@@ -670,16 +669,50 @@ function toBase64(bytes) {
   return btoa(raw);
 }
 
+const decodePng = (png) => createImageBitmap(new Blob([fromBase64(png)], { type: 'image/png' }));
+
+async function encodeCanvas(canvas) {
+  const blob = await canvas.convertToBlob({ type: 'image/png' });
+  return toBase64(new Uint8Array(await blob.arrayBuffer()));
+}
+
+/** A base64 PNG's width. */
+async function pngWidth(png) {
+  const bitmap = await decodePng(png);
+  const width = bitmap.width;
+  bitmap.close();
+  return width;
+}
+
 /** The part (sx, sy, sw, sh) of a base64 PNG drawn at width × height, as a base64 PNG. */
 async function cropPng(png, sx, sy, sw, sh, width, height) {
-  const bitmap = await createImageBitmap(new Blob([fromBase64(png)], { type: 'image/png' }));
+  const bitmap = await decodePng(png);
   const canvas = new OffscreenCanvas(width, height);
   const context = canvas.getContext('2d');
   context.imageSmoothingQuality = 'high';
   context.drawImage(bitmap, sx, sy, sw, sh, 0, 0, width, height);
   bitmap.close();
-  const blob = await canvas.convertToBlob({ type: 'image/png' });
-  return toBase64(new Uint8Array(await blob.arrayBuffer()));
+  return encodeCanvas(canvas);
+}
+
+/**
+ * The PNG with each of `blank` ([x, y, w, h], document CSS pixels) painted over; the image's
+ * top-left pixel sits at document point `origin`, `scale` image pixels per CSS pixel.
+ */
+async function blankPng(png, blank, origin, scale) {
+  if (!Array.isArray(blank) || blank.length === 0) return png;
+  const bitmap = await decodePng(png);
+  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+  const context = canvas.getContext('2d');
+  context.drawImage(bitmap, 0, 0);
+  bitmap.close();
+  context.fillStyle = BLANK_COLOUR;
+  for (const [x, y, w, h] of blank) {
+    const left = Math.floor((Number(x) - origin[0]) * scale);
+    const top = Math.floor((Number(y) - origin[1]) * scale);
+    context.fillRect(left, top, Math.ceil(Number(w) * scale) + 1, Math.ceil(Number(h) * scale) + 1);
+  }
+  return encodeCanvas(canvas);
 }
 
 /** Select the tab and wait until it has painted (a capture shows it). */
@@ -691,12 +724,29 @@ async function showTab(tabId) {
   return found;
 }
 
+/** The visible part of the tab's window as a base64 PNG. */
+async function visiblePng(found) {
+  let url;
+  try {
+    url = await api.tabs.captureVisibleTab(found.windowId, { format: 'png' });
+  } catch (_) {
+    // Chromium allows two captures a second: one more try after that window.
+    await sleep(600);
+    url = await api.tabs.captureVisibleTab(found.windowId, { format: 'png' });
+  }
+  const prefix = 'data:image/png;base64,';
+  if (typeof url !== 'string' || !url.startsWith(prefix)) throw new GlError('browser_error', 'the capture is no PNG');
+  return url.slice(prefix.length);
+}
+
 const CAPTURE_OPS = {
-  async capture_area({ tab, x, y, width, height, out_width, out_height }) {
+  async capture_area({ tab, x, y, width, height, out_width, out_height, blank }) {
     const found = await showTab(tab);
     const rect = { x: Number(x), y: Number(y), width: Number(width), height: Number(height) };
     const geometry = await geometryOf(tab);
+    const out = Number(out_width) > 0 && Number(out_height) > 0 ? [Number(out_width), Number(out_height)] : null;
     let png;
+    let scale;
     if (api.debugger) {
       const shot = await withDebugger(tab, (send) => send('Page.captureScreenshot', {
         format: 'png',
@@ -705,30 +755,21 @@ const CAPTURE_OPS = {
         fromSurface: true,
       }));
       png = shot.data;
+      scale = (await pngWidth(png)) / rect.width;
+      png = await blankPng(png, blank, [rect.x, rect.y], scale);
+      if (out) png = await cropPng(png, 0, 0, rect.width * scale, rect.height * scale, out[0], out[1]);
     } else {
       const inside = rect.x >= geometry.scroll_x - 0.5 && rect.y >= geometry.scroll_y - 0.5
         && rect.x + rect.width <= geometry.scroll_x + geometry.viewport_width + 0.5
         && rect.y + rect.height <= geometry.scroll_y + geometry.viewport_height + 0.5;
       if (!inside) throw new GlError('unsupported', 'on Firefox only the viewport can be captured: this rectangle lies outside it');
-      const url = await api.tabs.captureVisibleTab(found.windowId, { format: 'png' });
-      png = url.slice('data:image/png;base64,'.length);
-      const bitmap = await createImageBitmap(new Blob([fromBase64(png)], { type: 'image/png' }));
+      png = await visiblePng(found);
       // Image pixels per CSS pixel, measured: the image covers the viewport's width.
-      const scale = bitmap.width / geometry.viewport_width;
-      bitmap.close();
-      const sx = (rect.x - geometry.scroll_x) * scale;
-      const sy = (rect.y - geometry.scroll_y) * scale;
-      const sw = rect.width * scale;
-      const sh = rect.height * scale;
-      const w = Number(out_width) || Math.max(1, Math.round(sw));
-      const h = Number(out_height) || Math.max(1, Math.round(sh));
-      return { png: await cropPng(png, sx, sy, sw, sh, w, h), geometry };
-    }
-    if (Number(out_width) > 0 && Number(out_height) > 0) {
-      const bitmap = await createImageBitmap(new Blob([fromBase64(png)], { type: 'image/png' }));
-      const [sw, sh] = [bitmap.width, bitmap.height];
-      bitmap.close();
-      png = await cropPng(png, 0, 0, sw, sh, Number(out_width), Number(out_height));
+      scale = (await pngWidth(png)) / geometry.viewport_width;
+      png = await blankPng(png, blank, [geometry.scroll_x, geometry.scroll_y], scale);
+      const [sw, sh] = [rect.width * scale, rect.height * scale];
+      const [w, h] = out ?? [Math.max(1, Math.round(sw)), Math.max(1, Math.round(sh))];
+      png = await cropPng(png, (rect.x - geometry.scroll_x) * scale, (rect.y - geometry.scroll_y) * scale, sw, sh, w, h);
     }
     return { png, geometry };
   },
@@ -811,28 +852,13 @@ const OPS = {
     return geometryOf(tab);
   },
 
-  async frame_urls({ tab }) {
-    await getTab(tab);
-    const results = await api.scripting.executeScript({ target: { tabId: tab, allFrames: true }, func: glFrameUrl });
-    return results.filter((r) => r.frameId !== 0).map((r) => String(r.result ?? ''));
-  },
 
-  async capture_viewport({ tab }) {
-    const found = await getTab(tab);
-    if (!found.active) await api.tabs.update(tab, { active: true });
-    await mark(tab);
-    await inTab(tab, glPainted);
-    let url;
-    try {
-      url = await api.tabs.captureVisibleTab(found.windowId, { format: 'png' });
-    } catch (_) {
-      // Chromium allows two captures a second: one more try after that window.
-      await sleep(600);
-      url = await api.tabs.captureVisibleTab(found.windowId, { format: 'png' });
-    }
-    const prefix = 'data:image/png;base64,';
-    if (typeof url !== 'string' || !url.startsWith(prefix)) throw new GlError('browser_error', 'the capture is no PNG');
-    return { png: url.slice(prefix.length), geometry: await geometryOf(tab) };
+  async capture_viewport({ tab, blank }) {
+    const found = await showTab(tab);
+    const png = await visiblePng(found);
+    const geometry = await geometryOf(tab);
+    const scale = await pngWidth(png) / geometry.viewport_width;
+    return { png: await blankPng(png, blank, [geometry.scroll_x, geometry.scroll_y], scale), geometry };
   },
 
   execute,

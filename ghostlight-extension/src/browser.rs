@@ -23,13 +23,12 @@ use ghostlight_core::port::{
 };
 use serde::de::DeserializeOwned;
 use tokio::task::JoinHandle;
-use url::Url;
 
 use crate::convert::{self, call_error, loaded, page_state, tab_id, tab_ref, unsupported};
 use crate::endpoint::{self, EndpointError};
 use crate::listener::{ListenError, Slot, accept, bind};
 use crate::protocol::{
-    Hello, HistoryStep, Op, WireCapture, WireFocused, WireGeometry, WireOpened, WirePage, WireScript, WireTab,
+    Hello, HistoryStep, Op, WireFocused, WireGeometry, WireOpened, WirePage, WireScript, WireTab,
 };
 use crate::secret::Secret;
 use crate::{capture, perception};
@@ -146,20 +145,6 @@ impl ExtensionBrowser {
 
     async fn geometry_of(&self, op: Op) -> PortResult<Geometry> {
         self.call::<WireGeometry>(op, OP_WAIT).await.map(convert::geometry)
-    }
-
-    /// Refuse work on a page with a frame `gate` refuses (its pixels cannot be blanked yet).
-    async fn frames_admitted(&self, tab: i64, gate: &Gate) -> PortResult<()> {
-        let urls: Vec<String> = self.call(Op::FrameUrls { tab }, OP_WAIT).await?;
-        for url in urls.iter().filter_map(|u| Url::parse(u).ok()) {
-            if !gate.admits(&url) {
-                return Err(PortError::new(
-                    PortErrorKind::Unsupported,
-                    "capturing a page with a frame outside authority is not supported by the extension connector yet",
-                ));
-            }
-        }
-        Ok(())
     }
 }
 
@@ -286,16 +271,15 @@ impl BrowserPort for ExtensionBrowser {
         timeout: Duration,
     ) -> PortResult<Captured> {
         let id = tab_id(tab)?;
-        self.frames_admitted(id, gate).await?;
         let wait = waited(timeout);
         let work = async {
             match kind {
-                CaptureKind::Viewport => {
-                    convert::capture(self.call::<WireCapture>(Op::CaptureViewport { tab: id }, wait).await?)
+                CaptureKind::Viewport => capture::viewport(self, id, gate, wait).await,
+                CaptureKind::FullPage => capture::full_page(self, id, gate, wait).await,
+                CaptureKind::Element(element) => capture::element(self, id, element, gate, wait).await,
+                CaptureKind::Region { rect, scale } => {
+                    capture::region(self, id, rect, *scale, gate, wait).await
                 }
-                CaptureKind::FullPage => capture::full_page(self, id, wait).await,
-                CaptureKind::Element(element) => capture::element(self, id, element, wait).await,
-                CaptureKind::Region { rect, scale } => capture::region(self, id, rect, *scale, wait).await,
             }
         };
         tokio::time::timeout(wait, work).await.unwrap_or_else(|_| {

@@ -10,18 +10,26 @@
 //! - **Element**: scrolled into view (the scroll stays), then its part inside the viewport is
 //!   captured, as the WebDriver adapter's element screenshots show.
 //! - **Region**: resized in the extension to `round(width × scale) × round(height × scale)`.
+//!
+//! Frames the call's [`Gate`] refuses are painted over, as in the WebDriver adapter: every
+//! visible frame whose document the gate refuses, or whose document the extension cannot read,
+//! is blanked in the image (its box, measured in its parent document); a refused frame's own
+//! frames are covered by it. The boxes are measured right before the capture: a page that
+//! moves a frame in between is not caught.
 
 use std::time::Duration;
 
 use ghostlight_core::port::capture::{check_full_page, inside_viewport, region_size, visible_part};
 use ghostlight_core::port::{
-    BrowserPort, Captured, CssRect, ElementRef, PortError, PortErrorKind, PortResult,
+    BrowserPort, Captured, CssRect, ElementRef, Gate, PortError, PortErrorKind, PortResult,
 };
 use serde::Deserialize;
 
 use crate::browser::ExtensionBrowser;
 use crate::convert::{self, unsupported};
-use crate::perception::{self, page_call};
+use crate::perception::{
+    self, FrameDocs, MAX_FRAME_DEPTH, MAX_WALK_FRAMES, RawFrames, admitted, frame_offset, page_call,
+};
 use crate::protocol::{Op, PageFn, WireCapture};
 
 /// The engine without `chrome.debugger`, which captures only the viewport.
@@ -34,14 +42,78 @@ struct PageSize {
     height: f64,
 }
 
-/// Capture `rect` (document CSS pixels) of `tab`, at its natural scale or resized to `out`.
+/// The boxes (`[x, y, width, height]`, document CSS pixels) of the visible frames of `tab`
+/// whose documents `gate` refuses or the extension cannot read. A page with more frames than a
+/// walk reads answers [`PortErrorKind::Unsupported`] (fail closed).
+async fn refused(b: &ExtensionBrowser, tab: i64, gate: &Gate) -> PortResult<Vec<[f64; 4]>> {
+    let top: RawFrames = page_call(b, tab, 0, PageFn::Frames, Vec::new()).await?;
+    if top.frames.is_empty() {
+        return Ok(Vec::new());
+    }
+    let geometry = b.geometry(&convert::tab_ref(tab)).await?;
+    let mut docs = FrameDocs::default();
+    let mut boxes = Vec::new();
+    let mut walked = 0;
+    // (frame path, the parent document's frame id, its viewport's corner in the top viewport)
+    let mut pending: Vec<(Vec<i64>, i64, (f64, f64))> =
+        top.frames.iter().rev().map(|i| (vec![*i], 0, (0.0, 0.0))).collect();
+    while let Some((path, parent, corner)) = pending.pop() {
+        walked += 1;
+        if walked > MAX_WALK_FRAMES {
+            return Err(unsupported("capturing a page with this many frames"));
+        }
+        let Some(index) = path.last().copied() else { continue };
+        let Some(offset) = frame_offset(b, tab, parent, index).await? else { continue };
+        let (x, y, w, h) = offset.r#box;
+        let shown = [corner.0 + x + geometry.scroll_x, corner.1 + y + geometry.scroll_y, w, h];
+        match docs.at(b, tab, &path).await? {
+            Some(doc) if admitted(gate, &doc.url) => {
+                if path.len() >= MAX_FRAME_DEPTH {
+                    continue;
+                }
+                let inner: RawFrames = match page_call(b, tab, doc.frame, PageFn::Frames, Vec::new()).await {
+                    Ok(inner) => inner,
+                    Err(e) if e.kind() == PortErrorKind::TargetStale => {
+                        boxes.push(shown);
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                };
+                let inner_corner = (corner.0 + offset.content.0, corner.1 + offset.content.1);
+                for i in inner.frames.iter().rev() {
+                    let mut child = path.clone();
+                    child.push(*i);
+                    pending.push((child, doc.frame, inner_corner));
+                }
+            }
+            _ => boxes.push(shown),
+        }
+    }
+    Ok(boxes)
+}
+
+/// The viewport, with refused frames painted over.
+pub(crate) async fn viewport(
+    b: &ExtensionBrowser,
+    tab: i64,
+    gate: &Gate,
+    wait: Duration,
+) -> PortResult<Captured> {
+    let blank = refused(b, tab, gate).await?;
+    convert::capture(b.call::<WireCapture>(Op::CaptureViewport { tab, blank }, wait).await?)
+}
+
+/// Capture `rect` (document CSS pixels) of `tab`, at its natural scale or resized to `out`,
+/// with refused frames painted over.
 async fn area(
     b: &ExtensionBrowser,
     tab: i64,
     rect: CssRect,
     out: Option<(u32, u32)>,
+    gate: &Gate,
     wait: Duration,
 ) -> PortResult<Captured> {
+    let blank = refused(b, tab, gate).await?;
     let op = Op::CaptureArea {
         tab,
         x: rect.x,
@@ -50,6 +122,7 @@ async fn area(
         height: rect.height,
         out_width: out.map(|(w, _)| w),
         out_height: out.map(|(_, h)| h),
+        blank,
     };
     let mut captured = convert::capture(b.call::<WireCapture>(op, wait).await?)?;
     captured.origin = (rect.x, rect.y);
@@ -58,14 +131,19 @@ async fn area(
 }
 
 /// The whole page (Chromium only).
-pub(crate) async fn full_page(b: &ExtensionBrowser, tab: i64, wait: Duration) -> PortResult<Captured> {
+pub(crate) async fn full_page(
+    b: &ExtensionBrowser,
+    tab: i64,
+    gate: &Gate,
+    wait: Duration,
+) -> PortResult<Captured> {
     if b.engine() == FIREFOX {
         return Err(unsupported("capturing the full page on Firefox"));
     }
     let size: PageSize = page_call(b, tab, 0, PageFn::PageSize, Vec::new()).await?;
     let geometry = b.geometry(&convert::tab_ref(tab)).await?;
     check_full_page(size.width, size.height, geometry.device_scale)?;
-    area(b, tab, CssRect { x: 0.0, y: 0.0, width: size.width, height: size.height }, None, wait).await
+    area(b, tab, CssRect { x: 0.0, y: 0.0, width: size.width, height: size.height }, None, gate, wait).await
 }
 
 /// One element, scrolled into view: its part inside the viewport.
@@ -73,6 +151,7 @@ pub(crate) async fn element(
     b: &ExtensionBrowser,
     tab: i64,
     element: &ElementRef,
+    gate: &Gate,
     wait: Duration,
 ) -> PortResult<Captured> {
     let found = perception::element_box(b, tab, element, true).await?;
@@ -83,7 +162,7 @@ pub(crate) async fn element(
         ));
     }
     let geometry = b.geometry(&convert::tab_ref(tab)).await?;
-    area(b, tab, visible_part(&found.rect, &geometry), None, wait).await
+    area(b, tab, visible_part(&found.rect, &geometry), None, gate, wait).await
 }
 
 /// A rectangle of the document at `scale` image pixels per CSS pixel.
@@ -92,6 +171,7 @@ pub(crate) async fn region(
     tab: i64,
     rect: &CssRect,
     scale: f64,
+    gate: &Gate,
     wait: Duration,
 ) -> PortResult<Captured> {
     let out = region_size(rect, scale)?;
@@ -101,5 +181,5 @@ pub(crate) async fn region(
             return Err(unsupported("capturing a region outside the viewport on Firefox"));
         }
     }
-    area(b, tab, *rect, Some(out), wait).await
+    area(b, tab, *rect, Some(out), gate, wait).await
 }

@@ -154,8 +154,9 @@ const glPage = Object.freeze({
     return Object.assign(box, { top, view: [view.left, view.top] });
   },
 
-  // The content box's top-left corner of this document's visible frame `i` (its index among
-  // window.frames) in this document's viewport, or null.
+  // Where this document's visible frame `i` (its index among window.frames) sits in this
+  // document's viewport: its content's top-left corner, and its box inside the border (what
+  // shows the frame's document). Null when it is not shown.
   frameOffset(i) {
     const target = window.frames[Number(i)];
     if (!target) return null;
@@ -163,10 +164,12 @@ const glPage = Object.freeze({
       if (frame.contentWindow !== target) continue;
       const outer = frame.getBoundingClientRect();
       const style = window.getComputedStyle(frame);
-      return [
-        outer.left + frame.clientLeft + (parseFloat(style.paddingLeft) || 0),
-        outer.top + frame.clientTop + (parseFloat(style.paddingTop) || 0),
-      ];
+      const x = outer.left + frame.clientLeft;
+      const y = outer.top + frame.clientTop;
+      return {
+        content: [x + (parseFloat(style.paddingLeft) || 0), y + (parseFloat(style.paddingTop) || 0)],
+        box: [x, y, frame.clientWidth || outer.width, frame.clientHeight || outer.height],
+      };
     }
     return null;
   },

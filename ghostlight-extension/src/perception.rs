@@ -59,11 +59,16 @@ pub(crate) async fn page_call<T: DeserializeOwned>(
 
 /// The tab's frame documents, fetched once per call when a frame is first needed.
 #[derive(Default)]
-struct FrameDocs(Option<Vec<WireFrameDoc>>);
+pub(crate) struct FrameDocs(Option<Vec<WireFrameDoc>>);
 
 impl FrameDocs {
     /// The frame document at `path` (indices among frames from the top down).
-    async fn at(&mut self, b: &ExtensionBrowser, tab: i64, path: &[i64]) -> PortResult<Option<WireFrameDoc>> {
+    pub(crate) async fn at(
+        &mut self,
+        b: &ExtensionBrowser,
+        tab: i64,
+        path: &[i64],
+    ) -> PortResult<Option<WireFrameDoc>> {
         let docs = match &mut self.0 {
             Some(docs) => docs,
             empty => empty.insert(b.call(Op::PageFrames { tab }, READ_WAIT).await?),
@@ -88,7 +93,7 @@ impl FrameDocs {
 }
 
 /// Whether `gate` admits a frame document at `url` (one without a usable URL is refused).
-fn admitted(gate: &Gate, url: &str) -> bool {
+pub(crate) fn admitted(gate: &Gate, url: &str) -> bool {
     Url::parse(url).is_ok_and(|url| gate.admits(&url))
 }
 
@@ -419,9 +424,7 @@ pub(crate) async fn element_box(
             0 => 0,
             _ => docs.at(b, tab, &path[..depth]).await?.map(|doc| doc.frame).ok_or_else(frame_gone)?,
         };
-        let offset: Option<(f64, f64)> =
-            page_call(b, tab, parent, PageFn::FrameOffset, vec![json!(path[depth])]).await?;
-        let (dx, dy) = offset.ok_or_else(frame_gone)?;
+        let (dx, dy) = frame_offset(b, tab, parent, path[depth]).await?.ok_or_else(frame_gone)?.content;
         x += dx;
         y += dy;
     }
@@ -431,6 +434,25 @@ pub(crate) async fn element_box(
         rect: CssRect { x: x + scroll.0, y: y + scroll.1, width: raw.width, height: raw.height },
         scroll,
     })
+}
+
+/// Where a frame sits in its parent document's viewport.
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub(crate) struct FrameOffset {
+    /// The top-left corner of its content.
+    pub(crate) content: (f64, f64),
+    /// Its box inside the border (what shows its document): x, y, width, height.
+    pub(crate) r#box: (f64, f64, f64, f64),
+}
+
+/// Where frame `index` (among `window.frames`) of frame document `parent` sits, when shown.
+pub(crate) async fn frame_offset(
+    b: &ExtensionBrowser,
+    tab: i64,
+    parent: i64,
+    index: i64,
+) -> PortResult<Option<FrameOffset>> {
+    page_call(b, tab, parent, PageFn::FrameOffset, vec![json!(index)]).await
 }
 
 fn frame_gone() -> PortError {
@@ -466,8 +488,9 @@ struct RawText {
 
 /// One document's visible frames, by index among its frames.
 #[derive(Debug, Deserialize)]
-struct RawFrames {
-    frames: Vec<i64>,
+pub(crate) struct RawFrames {
+    /// Indices among `window.frames`.
+    pub(crate) frames: Vec<i64>,
 }
 
 /// Read text of the page or of one element. Visible text joins the visible text of each frame

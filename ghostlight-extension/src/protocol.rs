@@ -187,15 +187,13 @@ pub enum Op {
         /// Outer height.
         height: u32,
     },
-    /// The URLs of the tab's frame documents, the top document excepted (strings).
-    FrameUrls {
-        /// The tab.
-        tab: i64,
-    },
     /// Select the tab and capture its viewport ([`WireCapture`]).
     CaptureViewport {
         /// The tab.
         tab: i64,
+        /// Document rectangles to paint over (`[x, y, width, height]`, CSS pixels).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        blank: Vec<[f64; 4]>,
     },
     /// Run the caller's script ([`WireScript`]).
     Execute {
@@ -245,6 +243,9 @@ pub enum Op {
         /// The output height in pixels (natural scale when absent).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         out_height: Option<u32>,
+        /// Document rectangles to paint over (`[x, y, width, height]`, CSS pixels).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        blank: Vec<[f64; 4]>,
     },
 }
 
@@ -262,7 +263,6 @@ impl Op {
             Op::Geometry { .. } => "geometry",
             Op::SetZoom { .. } => "set_zoom",
             Op::ResizeWindow { .. } => "resize_window",
-            Op::FrameUrls { .. } => "frame_urls",
             Op::CaptureViewport { .. } => "capture_viewport",
             Op::Execute { .. } => "execute",
             Op::PageCall { .. } => "page_call",
@@ -290,7 +290,7 @@ pub enum PageFn {
     Frames,
     /// An element's box (`capture_element.js`) and its corner in its frame's viewport.
     Box,
-    /// The content box's corner of one of a document's frames, in its viewport.
+    /// Where one of a document's frames sits in its viewport (content corner, box).
     FrameOffset,
     /// The document's CSS size (`capture_page_size.js`).
     PageSize,
