@@ -20,6 +20,7 @@
 use std::time::Duration;
 
 use ghostlight_core::port::capture::{check_full_page, inside_viewport, region_size, visible_part};
+use ghostlight_core::port::perceived::MAX_FRAME_DEPTH;
 use ghostlight_core::port::{
     BrowserPort, Captured, CssRect, ElementRef, Gate, PortError, PortErrorKind, PortResult,
 };
@@ -27,9 +28,7 @@ use serde::Deserialize;
 
 use crate::browser::ExtensionBrowser;
 use crate::convert::{self, unsupported};
-use crate::perception::{
-    self, FrameDocs, MAX_FRAME_DEPTH, MAX_WALK_FRAMES, RawFrames, admitted, frame_offset, page_call,
-};
+use crate::perception::{self, FrameDocs, MAX_WALK_FRAMES, RawFrames, admitted, frame_offset, page_call};
 use crate::protocol::{Op, PageFn, WireCapture};
 
 /// The engine without `chrome.debugger`, which captures only the viewport.

@@ -8,7 +8,7 @@
 //! descends into frames: it lists the visible iframes with their place among the items, and
 //! this module runs one more pass per frame document (by the extension's frame id, any
 //! origin), splicing its items in at the iframe's place, within the same caps
-//! ([`MAX_FRAME_PASSES`], [`MAX_FRAME_DEPTH`]). A frame document the call's [`Gate`] refuses
+//! ([`MAX_FRAME_PASSES`](ghostlight_core::port::perceived::MAX_FRAME_PASSES), [`MAX_FRAME_DEPTH`]). A frame document the call's [`Gate`] refuses
 //! is never perceived or read, nor is any frame inside it. A frame the extension cannot
 //! script (not yet loaded, a browser page) is left out.
 //!
@@ -20,7 +20,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
 
-use ghostlight_core::port::perceived::{Gathered, ScriptItem, bound_chars};
+use ghostlight_core::port::perceived::{Gathered, MAX_FRAME_DEPTH, ScriptItem, bound_chars};
 use ghostlight_core::port::{
     BrowserPort, CssRect, ElementRef, ElementState, FocusedElement, Gate, PerceiveInput, PerceiveScope,
     PerceivedElement, Perception, Point, PortError, PortErrorKind, PortResult, ReadInput, TextMode,
@@ -39,10 +39,6 @@ use crate::refs::Element;
 /// The longest wait for one page API call (as long as the WebDriver adapter lets its reading
 /// scripts run).
 const READ_WAIT: Duration = Duration::from_secs(20);
-/// The most frame passes one perception makes (frames past it are skipped, `truncated`).
-pub(crate) const MAX_FRAME_PASSES: usize = 16;
-/// The deepest frame nesting perception, focus and text descend into.
-pub(crate) const MAX_FRAME_DEPTH: usize = 4;
 /// The most frame documents one text walk reads.
 pub(crate) const MAX_WALK_FRAMES: usize = 24;
 
@@ -246,12 +242,7 @@ fn gather<'a>(
         };
         let mut inserted = 0;
         for frame in raw.frames {
-            if frame.at >= options.max {
-                // Its items would all fall past the cap.
-                continue;
-            }
-            if place.level + 1 > MAX_FRAME_DEPTH || *passes >= MAX_FRAME_PASSES {
-                gathered.truncated = true;
+            if !gathered.frame_wanted(frame.at, options.max, place.level, *passes) {
                 continue;
             }
             let mut path = place.path.clone();

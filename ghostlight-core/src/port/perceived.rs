@@ -5,6 +5,11 @@
 
 use serde::Deserialize;
 
+/// The most frame passes one perception makes (frames past it are skipped, `truncated`).
+pub const MAX_FRAME_PASSES: usize = 16;
+/// The deepest frame nesting perception and focus descend into.
+pub const MAX_FRAME_DEPTH: usize = 4;
+
 use super::types::{ElementRef, ElementState, PerceivedElement};
 use crate::vocab::CredentialClass;
 
@@ -71,6 +76,21 @@ impl Gathered {
         self.elements.splice(place..place, frame.elements);
     }
 
+    /// Whether a frame listed after `at` of this document's items gets a pass of its own,
+    /// the document being at frame nesting `level` after `passes` frame passes: a frame past
+    /// the cap `max` would add nothing; one past [`MAX_FRAME_DEPTH`] or [`MAX_FRAME_PASSES`]
+    /// is skipped, and `truncated` set.
+    pub fn frame_wanted(&mut self, at: usize, max: usize, level: usize, passes: usize) -> bool {
+        if at >= max {
+            return false;
+        }
+        if level + 1 > MAX_FRAME_DEPTH || passes >= MAX_FRAME_PASSES {
+            self.truncated = true;
+            return false;
+        }
+        true
+    }
+
     /// Cut to `max` elements (setting `truncated` when any were cut).
     pub fn cap(&mut self, max: usize) {
         if self.elements.len() > max {
@@ -131,6 +151,12 @@ mod tests {
         let names: Vec<_> = page.elements.iter().filter_map(|e| e.name.as_deref()).collect();
         assert_eq!(names, ["a", "x", "y", "b", "z", "c"]);
         assert!(page.truncated);
+        page.truncated = false;
+        assert!(page.frame_wanted(5, 6, MAX_FRAME_DEPTH - 1, MAX_FRAME_PASSES - 1));
+        assert!(!page.frame_wanted(6, 6, 0, 0) && !page.truncated, "past the cap: nothing to add");
+        assert!(!page.frame_wanted(0, 6, MAX_FRAME_DEPTH, 0) && page.truncated, "too deep");
+        page.truncated = false;
+        assert!(!page.frame_wanted(0, 6, 0, MAX_FRAME_PASSES) && page.truncated, "too many passes");
         page.truncated = false;
         page.cap(6);
         assert!(!page.truncated);

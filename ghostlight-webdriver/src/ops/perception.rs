@@ -20,7 +20,7 @@
 //! The `max_items` cap holds across frames: a frame pass asks only for what can still fit
 //! before the iframe's position, and the spliced list is cut to the cap. `truncated` is set
 //! when an item was cut, when a pass found more than it could return, or when a frame was
-//! skipped for the frame limits ([`MAX_FRAME_PASSES`], [`MAX_FRAME_DEPTH`]).
+//! skipped for the frame limits ([`MAX_FRAME_PASSES`](ghostlight_core::port::perceived::MAX_FRAME_PASSES), [`MAX_FRAME_DEPTH`]).
 //!
 //! # Text
 //!
@@ -57,7 +57,7 @@ use std::pin::Pin;
 use std::sync::LazyLock;
 use std::time::Duration;
 
-use ghostlight_core::port::perceived::{Gathered, ScriptItem, bound_chars};
+use ghostlight_core::port::perceived::{Gathered, MAX_FRAME_DEPTH, ScriptItem, bound_chars};
 use ghostlight_core::port::{
     ElementRef, ElementState, FocusedElement, Gate, PerceiveInput, PerceiveScope, PerceivedElement,
     Perception, PortError, PortErrorKind, PortResult, ReadInput, TabRef, TextMode, TextOutcome,
@@ -92,10 +92,6 @@ pub const DOCUMENT_MAX_DEPTH: u32 = 64;
 pub const TEXT_MAX_CHARS: usize = 200;
 /// A `find_text` query longer than this is cut (core bounds queries far below it).
 pub const QUERY_MAX_CHARS: usize = 1_000;
-/// The most frame passes one perception makes (frames past it are skipped, `truncated`).
-pub(crate) const MAX_FRAME_PASSES: usize = 16;
-/// The deepest frame nesting perception, focus and text presence descend into.
-pub(crate) const MAX_FRAME_DEPTH: usize = 4;
 /// The most characters `read_text` returns, whatever the caller asks (core asks at most
 /// 50,000).
 pub const READ_MAX_CHARS: usize = 200_000;
@@ -307,12 +303,7 @@ fn gather<'a>(
         }
         let mut inserted = 0;
         for frame in raw.frames {
-            if frame.at >= options.max {
-                // Its items would all fall past the cap.
-                continue;
-            }
-            if place.level + 1 > MAX_FRAME_DEPTH || *passes >= MAX_FRAME_PASSES {
-                gathered.truncated = true;
+            if !gathered.frame_wanted(frame.at, options.max, place.level, *passes) {
                 continue;
             }
             let Some(id) = element_id(&frame.e) else { return Err(malformed("perception")) };
