@@ -1020,6 +1020,19 @@ function glFramePath() {
   return path;
 }
 
+// Where a frame element sits in this document's viewport: its content's top-left corner, and
+// its box inside the border (what shows the frame's document).
+function glFrameBox(frame) {
+  const outer = frame.getBoundingClientRect();
+  const style = window.getComputedStyle(frame);
+  const x = outer.left + frame.clientLeft;
+  const y = outer.top + frame.clientTop;
+  return {
+    content: [x + (parseFloat(style.paddingLeft) || 0), y + (parseFloat(style.paddingTop) || 0)],
+    box: [x, y, frame.clientWidth || outer.width, frame.clientHeight || outer.height],
+  };
+}
+
 const GL_STALE = Object.freeze({ stale: true });
 
 const glPage = Object.freeze({
@@ -1078,10 +1091,11 @@ const glPage = Object.freeze({
     return glTextPresent({ query: String(query ?? '').slice(0, GL_LIMITS.queryMax) });
   },
 
-  // The visible frames of this document (frames_here.js), by index.
+  // The visible frames of this document (frames_here.js): each one's index among
+  // window.frames (-1 when it is not among them) and where it sits (glFrameBox).
   frames() {
     const listed = glFramesHere();
-    return { url: listed.url, frames: listed.frames.map(glFrameIndex) };
+    return { url: listed.url, frames: listed.frames.map((frame) => Object.assign({ i: glFrameIndex(frame) }, glFrameBox(frame))) };
   },
 
   // The element's border box in document CSS pixels of the top document (capture_element.js),
@@ -1101,24 +1115,13 @@ const glPage = Object.freeze({
     return Object.assign(box, { top, view: [view.left, view.top] });
   },
 
-  // Where this document's visible frame `i` (its index among window.frames) sits in this
-  // document's viewport: its content's top-left corner, and its box inside the border (what
-  // shows the frame's document). Null when it is not shown.
+  // Where this document's visible frame `i` (its index among window.frames) sits
+  // (glFrameBox), or null when it is not shown.
   frameOffset(i) {
     const target = window.frames[Number(i)];
     if (!target) return null;
-    for (const frame of glFramesHere().frames) {
-      if (frame.contentWindow !== target) continue;
-      const outer = frame.getBoundingClientRect();
-      const style = window.getComputedStyle(frame);
-      const x = outer.left + frame.clientLeft;
-      const y = outer.top + frame.clientTop;
-      return {
-        content: [x + (parseFloat(style.paddingLeft) || 0), y + (parseFloat(style.paddingTop) || 0)],
-        box: [x, y, frame.clientWidth || outer.width, frame.clientHeight || outer.height],
-      };
-    }
-    return null;
+    const frame = glFramesHere().frames.find((f) => f.contentWindow === target);
+    return frame ? glFrameBox(frame) : null;
   },
 
   // The CSS size of the whole document (capture_page_size.js).

@@ -6,8 +6,10 @@
 //! [`PortErrorKind::NotConnected`]. Calls in flight when the connection ends answer
 //! [`PortErrorKind::Transport`] with an unknown effect.
 //!
-//! Operations not implemented yet answer [`PortErrorKind::Unsupported`], naming the operation
-//! and this connector.
+//! Perception, text, focus and presence run Ghostlight's shared page scripts in the
+//! extension's isolated world ([`crate::perception`]); captures other than the viewport are in
+//! [`crate::capture`]. Operations not implemented yet answer [`PortErrorKind::Unsupported`],
+//! naming the operation and this connector.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -28,7 +28,7 @@ use serde::Deserialize;
 
 use crate::browser::ExtensionBrowser;
 use crate::convert::{self, unsupported};
-use crate::perception::{self, FrameDocs, MAX_WALK_FRAMES, RawFrames, admitted, frame_offset, page_call};
+use crate::perception::{self, FrameDocs, MAX_WALK_FRAMES, RawFrameBox, RawFrames, admitted, page_call};
 use crate::protocol::{Op, PageFn, WireCapture};
 
 /// The engine without `chrome.debugger`, which captures only the viewport.
@@ -53,39 +53,46 @@ async fn refused(b: &ExtensionBrowser, tab: i64, gate: &Gate) -> PortResult<Vec<
     let mut docs = FrameDocs::default();
     let mut boxes = Vec::new();
     let mut walked = 0;
-    // (frame path, the parent document's frame id, its viewport's corner in the top viewport)
-    let mut pending: Vec<(Vec<i64>, i64, (f64, f64))> =
-        top.frames.iter().rev().map(|i| (vec![*i], 0, (0.0, 0.0))).collect();
-    while let Some((path, parent, corner)) = pending.pop() {
+    // (the frame, its path, its parent document's viewport corner in the top viewport)
+    let mut pending: Vec<(RawFrameBox, Vec<i64>, (f64, f64))> = top
+        .frames
+        .into_iter()
+        .rev()
+        .map(|f| {
+            let path = vec![f.i];
+            (f, path, (0.0, 0.0))
+        })
+        .collect();
+    while let Some((frame, path, corner)) = pending.pop() {
         walked += 1;
         if walked > MAX_WALK_FRAMES {
             return Err(unsupported("capturing a page with this many frames"));
         }
-        let Some(index) = path.last().copied() else { continue };
-        let Some(offset) = frame_offset(b, tab, parent, index).await? else { continue };
-        let (x, y, w, h) = offset.r#box;
+        let (x, y, w, h) = frame.at.r#box;
         let shown = [corner.0 + x + geometry.scroll_x, corner.1 + y + geometry.scroll_y, w, h];
-        match docs.at(b, tab, &path).await? {
-            Some(doc) if admitted(gate, &doc.url) => {
-                if path.len() >= MAX_FRAME_DEPTH {
-                    continue;
-                }
-                let inner: RawFrames = match page_call(b, tab, doc.frame, PageFn::Frames, Vec::new()).await {
-                    Ok(inner) => inner,
-                    Err(e) if e.kind() == PortErrorKind::TargetStale => {
-                        boxes.push(shown);
-                        continue;
-                    }
-                    Err(e) => return Err(e),
-                };
-                let inner_corner = (corner.0 + offset.content.0, corner.1 + offset.content.1);
-                for i in inner.frames.iter().rev() {
-                    let mut child = path.clone();
-                    child.push(*i);
-                    pending.push((child, doc.frame, inner_corner));
-                }
+        // A frame not among window.frames (inside a shadow root) cannot be matched to its
+        // document: painted over.
+        let doc = if frame.i < 0 { None } else { docs.at(b, tab, &path).await? };
+        let Some(doc) = doc.filter(|doc| admitted(gate, &doc.url)) else {
+            boxes.push(shown);
+            continue;
+        };
+        if path.len() >= MAX_FRAME_DEPTH {
+            continue;
+        }
+        let inner: RawFrames = match page_call(b, tab, doc.frame, PageFn::Frames, Vec::new()).await {
+            Ok(inner) => inner,
+            Err(e) if e.kind() == PortErrorKind::TargetStale => {
+                boxes.push(shown);
+                continue;
             }
-            _ => boxes.push(shown),
+            Err(e) => return Err(e),
+        };
+        let inner_corner = (corner.0 + frame.at.content.0, corner.1 + frame.at.content.1);
+        for child in inner.frames.into_iter().rev() {
+            let mut child_path = path.clone();
+            child_path.push(child.i);
+            pending.push((child, child_path, inner_corner));
         }
     }
     Ok(boxes)

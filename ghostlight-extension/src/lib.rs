@@ -12,6 +12,9 @@
 //!   proves the shared [`secret`] to the server, checks the server's proof, and relays
 //!   [`framing`]'s frames both ways.
 //! - [`protocol`] is the wire: a versioned hello, requests and answers by id.
+//! - `perception` and `capture` read and capture pages through the page API the extension
+//!   packages (`extension/page/dom.js`, generated from `ghostlight-webdriver`'s page scripts by
+//!   `page`, a test-only module); `refs` owns the element reference format.
 //!
 //! No TCP port is opened anywhere. The extension's README holds the permissions and the
 //! threat model.

@@ -477,11 +477,22 @@ struct RawText {
     source: String,
 }
 
-/// One document's visible frames, by index among its frames.
+/// One document's visible frames.
 #[derive(Debug, Deserialize)]
 pub(crate) struct RawFrames {
-    /// Indices among `window.frames`.
-    pub(crate) frames: Vec<i64>,
+    /// Each frame's index among `window.frames` (-1 when not among them) and place.
+    pub(crate) frames: Vec<RawFrameBox>,
+}
+
+/// A visible frame: its index among `window.frames` (-1 when not among them, e.g. inside a
+/// shadow root) and where it sits.
+#[derive(Debug, Deserialize)]
+pub(crate) struct RawFrameBox {
+    /// The index.
+    pub(crate) i: i64,
+    /// Where it sits.
+    #[serde(flatten)]
+    pub(crate) at: FrameOffset,
 }
 
 /// Read text of the page or of one element. Visible text joins the visible text of each frame
@@ -578,7 +589,7 @@ async fn frame_walk(
     let mut walked = Vec::new();
     let top: RawFrames = page_call(b, tab, 0, PageFn::Frames, Vec::new()).await?;
     // (path) of frames still to visit; popped from the end, so pushed in reverse order.
-    let mut pending: Vec<Vec<i64>> = top.frames.iter().rev().map(|i| vec![*i]).collect();
+    let mut pending: Vec<Vec<i64>> = top.frames.iter().rev().map(|f| vec![f.i]).collect();
     while let Some(path) = pending.pop() {
         if walked.len() >= MAX_WALK_FRAMES {
             *truncated = true;
@@ -598,9 +609,9 @@ async fn frame_walk(
             Err(e) if e.kind() == PortErrorKind::TargetStale => continue,
             Err(e) => return Err(e),
         };
-        for i in inner.frames.iter().rev() {
+        for frame in inner.frames.iter().rev() {
             let mut child = path.clone();
-            child.push(*i);
+            child.push(frame.i);
             pending.push(child);
         }
     }

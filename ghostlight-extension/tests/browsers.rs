@@ -492,6 +492,10 @@ fn perception_site() -> Site {
                 <iframe sandbox srcdoc=\"<button>In sandbox</button>\"></iframe>\
                 <iframe src=\"about:blank\"></iframe>"
                 .to_owned(),
+            "/shadow-frame" => "<!doctype html><title>Shadow frame</title><div id=host></div><script>\
+                document.getElementById('host').attachShadow({mode: 'open'}).innerHTML = \
+                '<iframe src=\"/inner\"></iframe>';</script>"
+                .to_owned(),
             "/clean" => format!("<!doctype html><title>Clean</title>{HOSTILE_BODY}"),
             "/hostile" => format!("<!doctype html><title>Hostile</title>{HOSTILE_BODY}{TAMPERING}"),
             _ => "<!doctype html><title>Other</title><p>Other page</p>".to_owned(),
@@ -636,6 +640,14 @@ async fn perception(engine: Engine) {
     let text = b.read_text(&tab, &visible, &open).await.expect("text");
     assert_eq!((text.text.as_str(), text.frames), ("Outer\nIn data\nIn sandbox", 2));
 
+    // A frame inside a shadow root: painted over when refused, perceived when admitted.
+    b.navigate(&tab, &go(site.url("/shadow-frame")), LOAD).await.expect("navigated");
+    let shadow_frame = "document.getElementById('host').shadowRoot.querySelector('iframe')";
+    let no_inner = Gate::new(|url: &Url| url.path() != "/inner");
+    assert_eq!(frame_pixel_of(b, &tab, &no_inner, shadow_frame).await, BLANK);
+    let in_shadow = b.perceive(&tab, &all, &open).await.expect("perceive");
+    assert!(named(&in_shadow.elements, "Inner button").is_some(), "{:?}", summaries(&in_shadow.elements));
+
     // Articles.
     b.navigate(&tab, &go(site.url("/article")), LOAD).await.expect("navigated");
     let article = ReadInput { mode: TextMode::Article, ..visible.clone() };
@@ -745,8 +757,15 @@ fn only_a_gate() -> Gate {
 
 /// The colour of a viewport capture under `gate` at the centre of the page's first iframe.
 async fn frame_pixel(b: &ExtensionBrowser, tab: &TabRef, gate: &Gate) -> [u8; 3] {
-    let script = "const r = document.querySelector('iframe').getBoundingClientRect(); \
-        [r.left + r.width / 2, r.top + r.height / 2]";
+    frame_pixel_of(b, tab, gate, "document.querySelector('iframe')").await
+}
+
+/// The colour of a viewport capture under `gate` at the centre of the iframe `frame` evaluates
+/// to.
+async fn frame_pixel_of(b: &ExtensionBrowser, tab: &TabRef, gate: &Gate, frame: &str) -> [u8; 3] {
+    let script =
+        format!("const r = {frame}.getBoundingClientRect(); [r.left + r.width / 2, r.top + r.height / 2]");
+    let script = script.as_str();
     let (x, y): (f64, f64) = serde_json::from_value(eval(b, tab, script).await).expect("a point");
     let shot = b.capture(tab, &CaptureKind::Viewport, gate, LOAD).await.expect("captured");
     let image =
