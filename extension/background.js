@@ -292,28 +292,6 @@ function glPageState() {
   };
 }
 
-/** The page's visible text, normalized (lines trimmed, runs of blanks one space). */
-function glVisibleText(max) {
-  const root = document.body || document.documentElement;
-  const raw = root ? root.innerText : '';
-  const text = String(raw ?? '')
-    .split(/\r\n|\r|\n|\u2028|\u2029/)
-    .map((line) => line.replace(/\s+/g, ' ').trim())
-    .filter((line) => line !== '')
-    .join('\n');
-  let end = Math.min(text.length, Math.max(0, Math.floor(Number(max) || 0)));
-  const code = text.charCodeAt(end - 1);
-  if (end < text.length && code >= 0xd800 && code <= 0xdbff) end -= 1;
-  return { text: text.slice(0, end), truncated: text.length > end };
-}
-
-/** Whether the page's visible text contains `needle` (case-insensitive). */
-function glTextPresent(needle) {
-  const root = document.body || document.documentElement;
-  const text = String((root && root.innerText) ?? '').replace(/\s+/g, ' ').toLowerCase();
-  return text.includes(String(needle).replace(/\s+/g, ' ').toLowerCase());
-}
-
 /** The window's inner size, device scale and scroll offsets. */
 function glGeometry() {
   return {
@@ -343,11 +321,6 @@ function glPainted() {
       document.addEventListener('visibilitychange', twice, { once: true });
     }
   });
-}
-
-/** The document's URL (run in every frame). */
-function glFrameUrl() {
-  return String(location.href);
 }
 
 /**
@@ -1040,6 +1013,213 @@ const INPUT_OPS = {
   },
 };
 
+// ---- perception: the page API (page/dom.js) ----------------------------------------------
+//
+// `page/dom.js` is generated from the shared page scripts (ghostlight-webdriver/src/scripts)
+// by ghostlight-extension/src/page.rs. It is injected into one frame document's isolated world
+// (idempotent: it defines the API once per document) and called there with `func`: the page's
+// own scripts cannot see or change what it calls, nor its element registry.
+
+const PAGE_FILE = 'page/dom.js';
+/** The page API's functions the server may call (see ghostlight-extension/src/page_api.js). */
+const PAGE_CALLS = new Set(['here', 'perceive', 'present', 'readText', 'textPresent', 'frames', 'frameOffset', 'box', 'pageSize', 'select']);
+
+/** Call the page API's `call(...args)` in this document (run in the isolated world). */
+function glPageCall(call, args) {
+  const page = globalThis[Symbol.for('ghostlight.page')];
+  if (!page || typeof page[call] !== 'function') return { missing: true };
+  return { value: page[call](...args) };
+}
+
+/** A failure to reach a frame: gone (navigated, removed) answers `stale`. */
+function frameFailure(error) {
+  const message = String(error && error.message ? error.message : error);
+  if (/no tab with id/i.test(message)) return new GlError('tab_gone', 'the tab is gone');
+  if (/frame/i.test(message)) return new GlError('stale', 'the frame document is gone');
+  return new GlError('browser_error', message, 'none');
+}
+
+/** Run the page API's `call` in frame `frameId` of the tab; its value (`stale` answers stale). */
+async function inFrame(tabId, frameId, call, args) {
+  const target = { tabId, frameIds: [frameId] };
+  let first;
+  try {
+    await api.scripting.executeScript({ target, files: [PAGE_FILE] });
+    [first] = await api.scripting.executeScript({ target, func: glPageCall, args: [call, args] });
+  } catch (error) {
+    throw frameFailure(error);
+  }
+  const answer = first ? first.result : null;
+  if (!answer || typeof answer !== 'object' || answer.missing) {
+    throw new GlError('stale', 'the frame document has no page API (it navigated)');
+  }
+  const value = answer.value;
+  if (value && typeof value === 'object' && value.stale === true) {
+    throw new GlError('stale', 'the element is gone');
+  }
+  return value === undefined ? null : value;
+}
+
+/** Every frame document of the tab the extension can script: its frame id, identity and place. */
+async function pageFrames(tabId) {
+  const target = { tabId, allFrames: true };
+  let results;
+  try {
+    await api.scripting.executeScript({ target, files: [PAGE_FILE] });
+    results = await api.scripting.executeScript({ target, func: glPageCall, args: ['here', []] });
+  } catch (error) {
+    throw frameFailure(error);
+  }
+  return results
+    .filter((r) => r && r.result && r.result.value && typeof r.result.value === 'object')
+    .map((r) => ({ frame: r.frameId, ...r.result.value }));
+}
+
+const PERCEPTION_OPS = {
+  async page_call({ tab, frame, call, args }) {
+    await getTab(tab);
+    if (!PAGE_CALLS.has(call)) throw new GlError('unsupported', `the page API has no function ${String(call)}`);
+    return inFrame(tab, Number(frame), call, Array.isArray(args) ? args : []);
+  },
+
+  async page_frames({ tab }) {
+    await getTab(tab);
+    return pageFrames(tab);
+  },
+};
+
+// ---- capture: the viewport's pixels, a part of the page, frames painted over -------------
+//
+// A rectangle of the document (CSS pixels), optionally resized to an exact output size.
+// Chromium: `Page.captureScreenshot` through `chrome.debugger`, clipped to the rectangle and
+// beyond the viewport. Firefox (no debugger): the visible tab, cropped; a rectangle outside
+// the viewport answers `unsupported`. `blank` lists document rectangles (frames showing a
+// document outside Ghostlight's authority) painted over in the image.
+
+/** The colour refused frames are painted over with (opaque mid grey, as the WebDriver adapter). */
+const BLANK_COLOUR = 'rgb(128, 128, 128)';
+
+/** Bytes of base64 text. */
+function fromBase64(text) {
+  const raw = atob(text);
+  const bytes = new Uint8Array(raw.length);
+  for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+  return bytes;
+}
+
+/** Base64 text of bytes (in chunks: spreading a large array overflows the stack). */
+function toBase64(bytes) {
+  let raw = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) raw += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(raw);
+}
+
+const decodePng = (png) => createImageBitmap(new Blob([fromBase64(png)], { type: 'image/png' }));
+
+async function encodeCanvas(canvas) {
+  const blob = await canvas.convertToBlob({ type: 'image/png' });
+  return toBase64(new Uint8Array(await blob.arrayBuffer()));
+}
+
+/** A base64 PNG's width. */
+async function pngWidth(png) {
+  const bitmap = await decodePng(png);
+  const width = bitmap.width;
+  bitmap.close();
+  return width;
+}
+
+/** The part (sx, sy, sw, sh) of a base64 PNG drawn at width × height, as a base64 PNG. */
+async function cropPng(png, sx, sy, sw, sh, width, height) {
+  const bitmap = await decodePng(png);
+  const canvas = new OffscreenCanvas(width, height);
+  const context = canvas.getContext('2d');
+  context.imageSmoothingQuality = 'high';
+  context.drawImage(bitmap, sx, sy, sw, sh, 0, 0, width, height);
+  bitmap.close();
+  return encodeCanvas(canvas);
+}
+
+/**
+ * The PNG with each of `blank` ([x, y, w, h], document CSS pixels) painted over; the image's
+ * top-left pixel sits at document point `origin`, `scale` image pixels per CSS pixel.
+ */
+async function blankPng(png, blank, origin, scale) {
+  if (!Array.isArray(blank) || blank.length === 0) return png;
+  const bitmap = await decodePng(png);
+  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+  const context = canvas.getContext('2d');
+  context.drawImage(bitmap, 0, 0);
+  bitmap.close();
+  context.fillStyle = BLANK_COLOUR;
+  for (const [x, y, w, h] of blank) {
+    const left = Math.floor((Number(x) - origin[0]) * scale);
+    const top = Math.floor((Number(y) - origin[1]) * scale);
+    context.fillRect(left, top, Math.ceil(Number(w) * scale) + 1, Math.ceil(Number(h) * scale) + 1);
+  }
+  return encodeCanvas(canvas);
+}
+
+/** Select the tab and wait until it has painted (a capture shows it). */
+async function showTab(tabId) {
+  const found = await getTab(tabId);
+  if (!found.active) await api.tabs.update(tabId, { active: true });
+  await mark(tabId);
+  await inTab(tabId, glPainted);
+  return found;
+}
+
+/** The visible part of the tab's window as a base64 PNG. */
+async function visiblePng(found) {
+  let url;
+  try {
+    url = await api.tabs.captureVisibleTab(found.windowId, { format: 'png' });
+  } catch (_) {
+    // Chromium allows two captures a second: one more try after that window.
+    await sleep(600);
+    url = await api.tabs.captureVisibleTab(found.windowId, { format: 'png' });
+  }
+  const prefix = 'data:image/png;base64,';
+  if (typeof url !== 'string' || !url.startsWith(prefix)) throw new GlError('browser_error', 'the capture is no PNG');
+  return url.slice(prefix.length);
+}
+
+const CAPTURE_OPS = {
+  async capture_area({ tab, x, y, width, height, out_width, out_height, blank }) {
+    const found = await showTab(tab);
+    const rect = { x: Number(x), y: Number(y), width: Number(width), height: Number(height) };
+    const geometry = await geometryOf(tab);
+    const out = Number(out_width) > 0 && Number(out_height) > 0 ? [Number(out_width), Number(out_height)] : null;
+    let png;
+    let scale;
+    if (api.debugger) {
+      const shot = await withDebugger(tab, (send) => send('Page.captureScreenshot', {
+        format: 'png',
+        clip: { ...rect, scale: 1 },
+        captureBeyondViewport: true,
+        fromSurface: true,
+      }));
+      png = shot.data;
+      scale = (await pngWidth(png)) / rect.width;
+      png = await blankPng(png, blank, [rect.x, rect.y], scale);
+      if (out) png = await cropPng(png, 0, 0, rect.width * scale, rect.height * scale, out[0], out[1]);
+    } else {
+      const inside = rect.x >= geometry.scroll_x - 0.5 && rect.y >= geometry.scroll_y - 0.5
+        && rect.x + rect.width <= geometry.scroll_x + geometry.viewport_width + 0.5
+        && rect.y + rect.height <= geometry.scroll_y + geometry.viewport_height + 0.5;
+      if (!inside) throw new GlError('unsupported', 'on Firefox only the viewport can be captured: this rectangle lies outside it');
+      png = await visiblePng(found);
+      // Image pixels per CSS pixel, measured: the image covers the viewport's width.
+      scale = (await pngWidth(png)) / geometry.viewport_width;
+      png = await blankPng(png, blank, [geometry.scroll_x, geometry.scroll_y], scale);
+      const [sw, sh] = [rect.width * scale, rect.height * scale];
+      const [w, h] = out ?? [Math.max(1, Math.round(sw)), Math.max(1, Math.round(sh))];
+      png = await cropPng(png, (rect.x - geometry.scroll_x) * scale, (rect.y - geometry.scroll_y) * scale, sw, sh, w, h);
+    }
+    return { png, geometry };
+  },
+};
+
 // ---- operations --------------------------------------------------------------------------
 
 const OPS = {
@@ -1135,42 +1315,19 @@ const OPS = {
     return geometryOf(tab);
   },
 
-  async read_text({ tab, max_chars }) {
-    await getTab(tab);
-    return inTab(tab, glVisibleText, [Number(max_chars) || 0]);
-  },
 
-  async text_present({ tab, text }) {
-    await getTab(tab);
-    return inTab(tab, glTextPresent, [String(text)]);
-  },
-
-  async frame_urls({ tab }) {
-    await getTab(tab);
-    const results = await api.scripting.executeScript({ target: { tabId: tab, allFrames: true }, func: glFrameUrl });
-    return results.filter((r) => r.frameId !== 0).map((r) => String(r.result ?? ''));
-  },
-
-  async capture_viewport({ tab }) {
-    const found = await getTab(tab);
-    if (!found.active) await api.tabs.update(tab, { active: true });
-    await mark(tab);
-    await inTab(tab, glPainted);
-    let url;
-    try {
-      url = await api.tabs.captureVisibleTab(found.windowId, { format: 'png' });
-    } catch (_) {
-      // Chromium allows two captures a second: one more try after that window.
-      await sleep(600);
-      url = await api.tabs.captureVisibleTab(found.windowId, { format: 'png' });
-    }
-    const prefix = 'data:image/png;base64,';
-    if (typeof url !== 'string' || !url.startsWith(prefix)) throw new GlError('browser_error', 'the capture is no PNG');
-    return { png: url.slice(prefix.length), geometry: await geometryOf(tab) };
+  async capture_viewport({ tab, blank }) {
+    const found = await showTab(tab);
+    const png = await visiblePng(found);
+    const geometry = await geometryOf(tab);
+    const scale = await pngWidth(png) / geometry.viewport_width;
+    return { png: await blankPng(png, blank, [geometry.scroll_x, geometry.scroll_y], scale), geometry };
   },
 
   execute,
   ...INPUT_OPS,
+  ...PERCEPTION_OPS,
+  ...CAPTURE_OPS,
 };
 
 // ---- start -------------------------------------------------------------------------------

@@ -6,8 +6,10 @@
 //! [`PortErrorKind::NotConnected`]. Calls in flight when the connection ends answer
 //! [`PortErrorKind::Transport`] with an unknown effect.
 //!
-//! Operations not implemented yet answer [`PortErrorKind::Unsupported`], naming the operation
-//! and this connector.
+//! Perception, text, focus and presence run Ghostlight's shared page scripts in the
+//! extension's isolated world ([`crate::perception`]); captures other than the viewport are in
+//! [`crate::capture`]. Operations not implemented yet answer [`PortErrorKind::Unsupported`],
+//! naming the operation and this connector.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -18,24 +20,22 @@ use ghostlight_core::port::{
     ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DiagnosticsPage, DiagnosticsQuery,
     DialogKind, DialogResolution, ElementRef, FileStat, FillInput, FillOutcome, Focused, FocusedElement,
     Gate, Geometry, HistoryMove, KeyInput, NavigateInput, OpenedTab, PageState, PerceiveInput,
-    PerceivedElement, Perception, PointerTarget, PortError, PortErrorKind, PortResult, ReadInput,
-    ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal, TabInfo, TabRef, TextMode, TextOutcome,
-    TypeInput, UploadInput, UploadOutcome,
+    PerceivedElement, Perception, Point, PointerTarget, PortError, PortErrorKind, PortResult, ReadInput,
+    ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal, TabInfo, TabRef, TextOutcome, TypeInput,
+    UploadInput, UploadOutcome,
 };
 use serde::de::DeserializeOwned;
 use tokio::task::JoinHandle;
-use url::Url;
 
 use crate::convert::{self, call_error, loaded, page_state, tab_id, tab_ref, unsupported};
 use crate::diagnostics::Evidence;
 use crate::endpoint::{self, EndpointError};
 use crate::listener::{ListenError, Slot, accept, bind};
 use crate::protocol::{
-    Hello, HistoryStep, Op, WireCapture, WireFocused, WireGeometry, WireOpened, WirePage, WireScript,
-    WireTab, WireText,
+    Hello, HistoryStep, Op, WireFocused, WireGeometry, WireOpened, WirePage, WireScript, WireTab,
 };
 use crate::secret::Secret;
-use crate::{diagnostics, dialogs, input};
+use crate::{capture, diagnostics, dialogs, input, perception};
 
 /// The longest wait for an operation that does not wait for the page.
 pub(crate) const OP_WAIT: Duration = Duration::from_secs(10);
@@ -144,6 +144,27 @@ impl ExtensionBrowser {
         Ok(())
     }
 
+    /// The reference of the first element of `tab`'s top document matching CSS `selector`
+    /// (for tests that name elements the way the WebDriver suite does).
+    #[doc(hidden)]
+    pub async fn testing_element(&self, tab: &TabRef, selector: &str) -> PortResult<Option<ElementRef>> {
+        perception::select(self, tab_id(tab)?, selector).await
+    }
+
+    /// The centre of `element` in viewport CSS pixels of `tab`'s top document, after scrolling
+    /// it into view (nearest edge, instantly) when `scroll`: where pointer input aims. A stale
+    /// reference (or one whose frame is no longer shown) answers
+    /// [`PortErrorKind::TargetStale`], a malformed one or one of another tab
+    /// [`PortErrorKind::InvalidInput`]. Frames of every origin are measured.
+    pub async fn element_centre(
+        &self,
+        tab: &TabRef,
+        element: &ElementRef,
+        scroll: bool,
+    ) -> PortResult<Point> {
+        perception::element_point(self, tab_id(tab)?, element, scroll).await
+    }
+
     /// Run `op`, waiting at most `wait` for the answer, decoded as `T`.
     pub(crate) async fn call<T: DeserializeOwned>(&self, op: Op, wait: Duration) -> PortResult<T> {
         let name = op.name();
@@ -160,20 +181,6 @@ impl ExtensionBrowser {
 
     async fn geometry_of(&self, op: Op) -> PortResult<Geometry> {
         self.call::<WireGeometry>(op, OP_WAIT).await.map(convert::geometry)
-    }
-
-    /// Refuse work on a page with a frame `gate` refuses (its pixels cannot be blanked yet).
-    async fn frames_admitted(&self, tab: i64, gate: &Gate) -> PortResult<()> {
-        let urls: Vec<String> = self.call(Op::FrameUrls { tab }, OP_WAIT).await?;
-        for url in urls.iter().filter_map(|u| Url::parse(u).ok()) {
-            if !gate.admits(&url) {
-                return Err(PortError::new(
-                    PortErrorKind::Unsupported,
-                    "capturing a page with a frame outside authority is not supported by the extension connector yet",
-                ));
-            }
-        }
-        Ok(())
     }
 }
 
@@ -268,45 +275,35 @@ impl BrowserPort for ExtensionBrowser {
         self.geometry_of(Op::ResizeWindow { tab: tab_id(tab)?, width, height }).await
     }
 
-    async fn read_text(&self, tab: &TabRef, input: &ReadInput, _gate: &Gate) -> PortResult<TextOutcome> {
-        if input.target.is_some() {
-            return Err(unsupported("reading one element's text"));
-        }
-        if input.mode != TextMode::Visible {
-            return Err(unsupported("reading a page's article"));
-        }
-        // The top document's text only: frames are not read (so none the gate refuses is).
-        let text: WireText =
-            self.call(Op::ReadText { tab: tab_id(tab)?, max_chars: input.max_chars }, OP_WAIT).await?;
-        Ok(TextOutcome { text: text.text, truncated: text.truncated, frames: 0 })
+    async fn read_text(&self, tab: &TabRef, input: &ReadInput, gate: &Gate) -> PortResult<TextOutcome> {
+        perception::read_text(self, tab_id(tab)?, input, gate).await
     }
 
-    async fn perceive(&self, _tab: &TabRef, _input: &PerceiveInput, _gate: &Gate) -> PortResult<Perception> {
-        Err(unsupported("perceiving a page's elements"))
+    async fn perceive(&self, tab: &TabRef, input: &PerceiveInput, gate: &Gate) -> PortResult<Perception> {
+        perception::perceive(self, tab_id(tab)?, input, gate).await
     }
 
     async fn find_text(
         &self,
-        _tab: &TabRef,
-        _text: &str,
-        _controls_only: bool,
-        _max: usize,
-        _gate: &Gate,
+        tab: &TabRef,
+        text: &str,
+        controls_only: bool,
+        max: usize,
+        gate: &Gate,
     ) -> PortResult<Vec<PerceivedElement>> {
-        Err(unsupported("finding elements by text"))
+        perception::find_text(self, tab_id(tab)?, text, controls_only, max, gate).await
     }
 
-    async fn focused_element(&self, _tab: &TabRef) -> PortResult<Option<FocusedElement>> {
-        Err(unsupported("reading the focused element"))
+    async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<FocusedElement>> {
+        perception::focused_element(self, tab_id(tab)?).await
     }
 
-    async fn element_present(&self, _tab: &TabRef, _element: &ElementRef) -> PortResult<bool> {
-        Err(unsupported("checking an element's presence"))
+    async fn element_present(&self, tab: &TabRef, element: &ElementRef) -> PortResult<bool> {
+        perception::element_present(self, tab_id(tab)?, element).await
     }
 
-    async fn text_present(&self, tab: &TabRef, text: &str, _gate: &Gate) -> PortResult<bool> {
-        // The top document's visible text only (frames are not searched).
-        self.call(Op::TextPresent { tab: tab_id(tab)?, text: text.to_owned() }, OP_WAIT).await
+    async fn text_present(&self, tab: &TabRef, text: &str, gate: &Gate) -> PortResult<bool> {
+        perception::text_present(self, tab_id(tab)?, text, gate).await
     }
 
     async fn capture(
@@ -316,12 +313,21 @@ impl BrowserPort for ExtensionBrowser {
         gate: &Gate,
         timeout: Duration,
     ) -> PortResult<Captured> {
-        if *kind != CaptureKind::Viewport {
-            return Err(unsupported("capturing anything but the viewport"));
-        }
         let id = tab_id(tab)?;
-        self.frames_admitted(id, gate).await?;
-        convert::capture(self.call::<WireCapture>(Op::CaptureViewport { tab: id }, waited(timeout)).await?)
+        let wait = waited(timeout);
+        let work = async {
+            match kind {
+                CaptureKind::Viewport => capture::viewport(self, id, gate, wait).await,
+                CaptureKind::FullPage => capture::full_page(self, id, gate, wait).await,
+                CaptureKind::Element(element) => capture::element(self, id, element, gate, wait).await,
+                CaptureKind::Region { rect, scale } => {
+                    capture::region(self, id, rect, *scale, gate, wait).await
+                }
+            }
+        };
+        tokio::time::timeout(wait, work).await.unwrap_or_else(|_| {
+            Err(PortError::new(PortErrorKind::Timeout, "the capture did not finish in time").effect_unknown())
+        })
     }
 
     async fn click(

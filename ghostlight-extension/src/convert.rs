@@ -165,6 +165,9 @@ fn wire_error(wire: WireError, op: &str) -> PortError {
             return PortError::network(NetworkFailure::from_browser_code(&code));
         }
         ErrorCode::TabGone => PortError::new(PortErrorKind::TabGone, format!("{op}: the tab is gone")),
+        ErrorCode::Stale => {
+            PortError::new(PortErrorKind::TargetStale, format!("{op}: the element or its document is gone"))
+        }
         ErrorCode::Timeout => PortError::new(PortErrorKind::Timeout, format!("{op}: {message}")),
         ErrorCode::Paused => PortError::new(
             PortErrorKind::NotConnected,

@@ -15,6 +15,9 @@
 //! - [`registration`] writes and judges the browsers' host manifests (`ghostlight install`),
 //!   [`bundle`] holds the extension's files, and [`recovery`] decides the startup refusal
 //!   when no extension is connected (repairing this installation's stale registrations).
+//! - `perception` and `capture` read and capture pages through the page API the extension
+//!   packages (`extension/page/dom.js`, generated from `ghostlight-webdriver`'s page scripts by
+//!   `page`, a test-only module); `refs` owns the element reference format.
 //!
 //! No TCP port is opened anywhere. The extension's README holds the permissions and the
 //! threat model.
@@ -22,6 +25,7 @@
 
 mod browser;
 pub mod bundle;
+mod capture;
 mod convert;
 mod diagnostics;
 mod dialogs;
@@ -32,8 +36,12 @@ pub mod identity;
 mod input;
 mod link;
 mod listener;
+#[cfg(test)]
+mod page;
+mod perception;
 pub mod protocol;
 pub mod recovery;
+mod refs;
 pub mod registration;
 pub mod secret;
 

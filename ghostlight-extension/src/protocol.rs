@@ -73,6 +73,8 @@ pub enum ErrorCode {
     Timeout,
     /// The person paused Ghostlight in the extension's popup.
     Paused,
+    /// The element or frame document a reference names is gone (navigated, removed).
+    Stale,
     /// The extension cannot do this operation.
     Unsupported,
     /// The preserve-tabs interlock keeps the tab open.
@@ -197,29 +199,13 @@ pub enum Op {
         /// Outer height.
         height: u32,
     },
-    /// The top document's visible text ([`WireText`]).
-    ReadText {
-        /// The tab.
-        tab: i64,
-        /// At most this many UTF-16 units.
-        max_chars: usize,
-    },
-    /// Whether the top document's visible text contains `text`, case-insensitive (a bool).
-    TextPresent {
-        /// The tab.
-        tab: i64,
-        /// What to look for.
-        text: String,
-    },
-    /// The URLs of the tab's frame documents, the top document excepted (strings).
-    FrameUrls {
-        /// The tab.
-        tab: i64,
-    },
     /// Select the tab and capture its viewport ([`WireCapture`]).
     CaptureViewport {
         /// The tab.
         tab: i64,
+        /// Document rectangles to paint over (`[x, y, width, height]`, CSS pixels).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        blank: Vec<[f64; 4]>,
     },
     /// Run the caller's script ([`WireScript`]).
     Execute {
@@ -337,6 +323,49 @@ pub enum Op {
         /// Characters of console text kept per entry.
         max_text_chars: usize,
     },
+
+    // ---- perception (the page API, `extension/page/dom.js`) ----
+    /// Call one function of the page API in one frame document (its value).
+    PageCall {
+        /// The tab.
+        tab: i64,
+        /// The extension's frame id (0: the top document).
+        frame: i64,
+        /// Which function.
+        call: PageFn,
+        /// Its arguments.
+        args: Vec<Value>,
+    },
+    /// Every frame document of the tab the extension can script ([`WireFrameDoc`]s).
+    PageFrames {
+        /// The tab.
+        tab: i64,
+    },
+
+    // ---- capture beyond the viewport ----
+    /// Select the tab and capture a rectangle of its document (CSS pixels), at its natural
+    /// scale or resized to `out_width` × `out_height` ([`WireCapture`]).
+    CaptureArea {
+        /// The tab.
+        tab: i64,
+        /// Left edge (document CSS pixels).
+        x: f64,
+        /// Top edge (document CSS pixels).
+        y: f64,
+        /// Width (CSS pixels).
+        width: f64,
+        /// Height (CSS pixels).
+        height: f64,
+        /// The output width in pixels (natural scale when absent).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        out_width: Option<u32>,
+        /// The output height in pixels (natural scale when absent).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        out_height: Option<u32>,
+        /// Document rectangles to paint over (`[x, y, width, height]`, CSS pixels).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        blank: Vec<[f64; 4]>,
+    },
 }
 
 impl Op {
@@ -353,9 +382,6 @@ impl Op {
             Op::Geometry { .. } => "geometry",
             Op::SetZoom { .. } => "set_zoom",
             Op::ResizeWindow { .. } => "resize_window",
-            Op::ReadText { .. } => "read_text",
-            Op::TextPresent { .. } => "text_present",
-            Op::FrameUrls { .. } => "frame_urls",
             Op::CaptureViewport { .. } => "capture_viewport",
             Op::Execute { .. } => "execute",
             Op::PageScript { .. } => "page_script",
@@ -367,8 +393,51 @@ impl Op {
             Op::Dialog { .. } => "dialog",
             Op::ResolveDialog { .. } => "resolve_dialog",
             Op::DiagnosticsTake { .. } => "diagnostics_take",
+            Op::PageCall { .. } => "page_call",
+            Op::PageFrames { .. } => "page_frames",
+            Op::CaptureArea { .. } => "capture_area",
         }
     }
+}
+
+/// The page API's functions (`ghostlight-extension/src/page_api.js`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum PageFn {
+    /// The document's identity, URL and frame path ([`WireFrameDoc`] without the frame id).
+    Here,
+    /// Perception (`perceive.js`).
+    Perceive,
+    /// Whether an element is attached and shown (`element_present.js`).
+    Present,
+    /// Text of the page or one element (`read_text.js`).
+    ReadText,
+    /// Whether a document's visible text contains a query (`text_present.js`).
+    TextPresent,
+    /// The document's visible frames (`frames_here.js`).
+    Frames,
+    /// An element's box (`capture_element.js`) and its corner in its frame's viewport.
+    Box,
+    /// Where one of a document's frames sits in its viewport (content corner, box).
+    FrameOffset,
+    /// The document's CSS size (`capture_page_size.js`).
+    PageSize,
+    /// The first element a CSS selector matches (tests).
+    Select,
+}
+
+/// One frame document the extension can script.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireFrameDoc {
+    /// The extension's frame id (0: the top document).
+    pub frame: i64,
+    /// The document's identity in the page API (its registry's nonce).
+    pub doc: String,
+    /// The document's URL.
+    pub url: String,
+    /// The index of each window among its parent's frames, from the top down (empty for the
+    /// top document; -1 where a window could not be found).
+    pub path: Vec<i64>,
 }
 
 /// A move through history.
@@ -449,15 +518,6 @@ pub struct WireGeometry {
     pub scroll_x: f64,
     /// Vertical scroll.
     pub scroll_y: f64,
-}
-
-/// Text read.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WireText {
-    /// The text.
-    pub text: String,
-    /// Whether more existed.
-    pub truncated: bool,
 }
 
 /// A viewport capture.

@@ -17,11 +17,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ghostlight_core::port::{
-    BrowserPort, CaptureKind, ClickInput, DiagnoseDetail, DiagnoseSource, DiagnosticEntry, DiagnosticSource,
-    DiagnosticsQuery, DialogKind, DialogResolution, ElementRef, Gate, HistoryMove, InlineFile, Key, KeyInput,
-    MouseButton, NamedKey, NavigateInput, NetworkError, Point, PointerTarget, PortEffect, PortErrorKind,
-    ReadInput, ScrollDirection, ScrollInput, TabRef, TextMode, TypeInput, UploadDestination, UploadFiles,
-    UploadInput,
+    BrowserPort, CaptureKind, ClickInput, CssRect, DiagnoseDetail, DiagnoseSource, DiagnosticEntry,
+    DiagnosticSource, DiagnosticsQuery, DialogKind, DialogResolution, ElementRef, Gate, HistoryMove,
+    InlineFile, Key, KeyInput, MouseButton, NamedKey, NavigateInput, NetworkError, PerceiveInput,
+    PerceiveScope, PerceivedElement, Point, PointerTarget, PortEffect, PortErrorKind, ReadInput,
+    ScrollDirection, ScrollInput, TabRef, TextMode, TypeInput, UploadDestination, UploadFiles, UploadInput,
 };
 use ghostlight_core::{AuthorityLayers, Cancellation, Envelope, Ghostlight, Settings, Status};
 use ghostlight_extension::endpoint::{SECRET_FILE_VAR, SOCKET_DIR_VAR};
@@ -33,6 +33,9 @@ use url::Url;
 
 // The WebDriver suite's loopback server and engine selection, shared by path (each test
 // binary uses a subset of them).
+#[allow(dead_code)]
+#[path = "../../ghostlight-webdriver/tests/support/dom_table.rs"]
+mod dom_table;
 #[allow(dead_code)]
 #[path = "../../ghostlight-webdriver/tests/support/engines.rs"]
 mod engines;
@@ -262,6 +265,16 @@ async fn firefox_operations() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_perception() {
+    perception(Engine::Chromium).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_perception() {
+    perception(Engine::Firefox).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chromium_tools() {
     tools(Engine::Chromium).await;
 }
@@ -324,10 +337,6 @@ async fn operations(engine: Engine) {
     assert_eq!((short.text.as_str(), short.truncated), ("B\nH", true));
     assert!(b.text_present(&tab, "hello FROM b", &Gate::open()).await.expect("searched"));
     assert!(!b.text_present(&tab, "absent words", &Gate::open()).await.expect("searched"));
-    let article = ReadInput { mode: TextMode::Article, ..visible };
-    let unsupported = b.read_text(&tab, &article, &Gate::open()).await.expect_err("not yet");
-    assert_eq!(unsupported.kind(), PortErrorKind::Unsupported);
-    assert!(unsupported.message().contains("extension connector"));
 
     // Scripts: completion values, function bodies, references, failures.
     let title = b.execute(&tab, "document.title", LOAD).await.expect("ran");
@@ -357,11 +366,10 @@ async fn operations(engine: Engine) {
     assert!(shot.png.starts_with(b"\x89PNG"));
     assert!(shot.width > 0 && shot.height > 0);
     b.navigate(&tab, &go(site.url("/framed")), LOAD).await.expect("navigated");
+    // A frame the gate refuses is painted over; an admitted one is shown.
     let no_inner = Gate::new(|url: &Url| url.path() != "/inner");
-    let refused =
-        b.capture(&tab, &CaptureKind::Viewport, &no_inner, LOAD).await.expect_err("a refused frame");
-    assert_eq!(refused.kind(), PortErrorKind::Unsupported);
-    assert!(b.capture(&tab, &CaptureKind::FullPage, &Gate::open(), LOAD).await.is_err());
+    assert_eq!(frame_pixel(b, &tab, &no_inner).await, BLANK);
+    assert_ne!(frame_pixel(b, &tab, &Gate::open()).await, BLANK);
 
     // The extension's own pages (its popup: the person's controls) are never driven.
     if engine == Engine::Chromium {
@@ -416,8 +424,8 @@ fn ok(e: &Envelope) {
 }
 
 /// The first tool calls through the whole pipeline (`Ghostlight::invoke`) over the extension:
-/// navigate, list, read, execute, screenshot, close; and a tool whose operation the connector does not
-/// do yet answers as unsupported.
+/// navigate, list, read, execute, screenshot, find, inspect, close; and a tool whose operation the
+/// connector does not do yet answers as unsupported.
 async fn tools(engine: Engine) {
     let Some((_turn, world)) = begin(engine).await else { return };
     let site = site();
@@ -439,8 +447,12 @@ async fn tools(engine: Engine) {
     let shot = call("browser_screenshot", json!({"tab": tab})).await;
     ok(&shot);
     let found = call("browser_find", json!({"tab": tab, "text": "Hello"})).await;
-    assert_eq!(found.status, Status::Failed, "{}", found.summary);
-    assert_eq!(found.facts["reason"], json!("unsupported"));
+    ok(&found);
+    let inspected = call("browser_inspect", json!({"tab": tab})).await;
+    ok(&inspected);
+    let diagnosed = call("browser_diagnose", json!({"tab": tab, "source": "console"})).await;
+    assert_eq!(diagnosed.status, Status::Failed, "{}", diagnosed.summary);
+    assert_eq!(diagnosed.facts["reason"], json!("unsupported"));
     let closed = call("browser_tabs", json!({"action": "close", "tab": tab})).await;
     ok(&closed);
     drop(tools);
@@ -996,4 +1008,351 @@ async fn diagnostics_and_failed_loads(engine: Engine) {
     assert!(!shown.contains("token=secret"), "quoted URLs lose their query: {shown}");
     drop(tools);
     world.teardown().await;
+}
+
+/// The inner document of the frame pages.
+const INNER: &str = "<!doctype html><title>Inner</title><h1>Inner heading</h1><p>Hello from inner</p>\
+    <button id=ib>Inner button</button><input id=ifield aria-label=\"Inner field\">";
+
+/// Markup perception must report the same whether or not the page tampers with the DOM's
+/// prototypes.
+const HOSTILE_BODY: &str = "<nav aria-label=\"Main\"><a href=\"/a\">Home link</a></nav><h1>Title here</h1>\
+    <button id=go>Go now</button><input id=pw type=password aria-label=\"Secret\">\
+    <div style=\"display:none\"><button>Hidden button</button></div>\
+    <p aria-hidden=\"true\"><button>Unread button</button></p><label>Mail <input id=mail></label>";
+
+/// What a hostile page does to the main world's DOM before perception runs.
+const TAMPERING: &str = "<script>\
+    Element.prototype.getAttribute = function () { return 'button'; };\
+    Element.prototype.hasAttribute = function () { return true; };\
+    Element.prototype.matches = function () { return true; };\
+    Element.prototype.querySelector = function () { return null; };\
+    Element.prototype.checkVisibility = function () { return true; };\
+    Element.prototype.getClientRects = function () { return [{width: 5, height: 5}]; };\
+    Object.defineProperty(Node.prototype, 'textContent', { get() { return 'forged'; } });\
+    Object.defineProperty(HTMLElement.prototype, 'innerText', { get() { return 'forged'; } });\
+    document.querySelectorAll = function () { return []; };\
+    Map.prototype.get = function () { return undefined; };\
+    WeakMap.prototype.get = function () { return 1; };\
+    </script>";
+
+/// The perception site: the DOM semantics table, same-origin and cross-origin frames, an
+/// article, and a clean and a hostile copy of one page.
+fn perception_site() -> Site {
+    Site::serve(|ask| {
+        let body = match ask.path {
+            "/table" => dom_table::page(),
+            "/inner" => INNER.to_owned(),
+            "/framed" => "<!doctype html><title>Framed</title><p>Outer text</p><button>Before</button>\
+                <iframe src=\"/inner\"></iframe><button>After</button>"
+                .to_owned(),
+            "/cross" => format!(
+                "<!doctype html><title>Cross</title><p>Outer text</p>\
+                 <iframe src=\"http://{}:{}/inner\"></iframe>",
+                server::HOST_B,
+                ask.ports[1]
+            ),
+            "/article" => {
+                let para = "This paragraph is long enough to count as a paragraph of the story. ".repeat(3);
+                format!(
+                    "<!doctype html><title>Story</title><nav><a href=\"/a\">Menu entry</a></nav>\
+                     <article><h1>The headline</h1><p>{para}</p><p>{para}</p><p>{para}</p></article>\
+                     <footer>Footer words</footer>"
+                )
+            }
+            "/tall" => "<!doctype html><title>Tall</title><body style=\"margin:0\">\
+                <div id=red style=\"position:absolute;left:0;top:0;width:100px;height:50px;background:#f00\"></div>\
+                <div id=blue style=\"position:absolute;left:10px;top:1500px;width:200px;height:100px;background:#00f\"></div>\
+                <div style=\"width:10px;height:3000px\"></div></body>"
+                .to_owned(),
+            "/odd" => "<!doctype html><title>Odd frames</title><button>Outer</button>\
+                <iframe src=\"data:text/html,<button>In data</button>\"></iframe>\
+                <iframe sandbox srcdoc=\"<button>In sandbox</button>\"></iframe>\
+                <iframe src=\"about:blank\"></iframe>"
+                .to_owned(),
+            "/shadow-frame" => "<!doctype html><title>Shadow frame</title><div id=host></div><script>\
+                document.getElementById('host').attachShadow({mode: 'open'}).innerHTML = \
+                '<iframe src=\"/inner\"></iframe>';</script>"
+                .to_owned(),
+            "/clean" => format!("<!doctype html><title>Clean</title>{HOSTILE_BODY}"),
+            "/hostile" => format!("<!doctype html><title>Hostile</title>{HOSTILE_BODY}{TAMPERING}"),
+            _ => "<!doctype html><title>Other</title><p>Other page</p>".to_owned(),
+        };
+        Reply::html(200, body)
+    })
+}
+
+fn summaries(elements: &[PerceivedElement]) -> Vec<(String, Option<String>, bool, Option<String>)> {
+    elements.iter().map(|e| (e.role.clone(), e.name.clone(), e.control, e.text.clone())).collect()
+}
+
+fn named<'a>(elements: &'a [PerceivedElement], name: &str) -> Option<&'a PerceivedElement> {
+    elements.iter().find(|e| e.name.as_deref() == Some(name))
+}
+
+/// Perception, text, focus and presence through the extension, with the WebDriver suite's
+/// DOM semantics table.
+async fn perception(engine: Engine) {
+    if !engines::wanted(engine) {
+        eprintln!("[{}] skipped: not in GHOSTLIGHT_TEST_ENGINES", engine.as_str());
+        return;
+    }
+    let _turn = BROWSERS.acquire().await.expect("the semaphore stays open");
+    let site = perception_site();
+    let world = World::start(engine).await;
+    let b = world.browser.as_ref();
+    let open = Gate::open();
+    let all = PerceiveInput { scope: PerceiveScope::All, max_items: dom_table::MAX_ITEMS };
+
+    // The DOM semantics table: the same rows, the same checks as the WebDriver suite.
+    let tab = b.open_tab(&go(site.url("/table")), LOAD).await.expect("a tab opens").tab;
+    let perceived = b.perceive(&tab, &all, &open).await.expect("perceive");
+    assert!(!perceived.truncated, "the whole table is perceived");
+    let mut failures = Vec::new();
+    for row in dom_table::ROWS {
+        let element = if row.shadow {
+            dom_table::shadow_element(row, &perceived.elements)
+        } else {
+            b.testing_element(&tab, &format!("#{}", row.id))
+                .await
+                .map_err(|e| e.to_string())
+                .and_then(|found| found.ok_or_else(|| "no element".to_owned()))
+        };
+        let checked = match element {
+            Ok(element) => dom_table::check_perception(b, &tab, row, &element, &perceived.elements).await,
+            Err(why) => Err(why),
+        };
+        if let Err(why) = checked {
+            failures.push(format!("{}: {why}", row.id));
+        }
+    }
+    assert!(failures.is_empty(), "[{}] rows that disagree:\n{}", engine.as_str(), failures.join("\n"));
+
+    // Same-origin frames: items spliced at the iframe's place, text joined, focus followed.
+    b.navigate(&tab, &go(site.url("/framed")), LOAD).await.expect("navigated");
+    let framed = b.perceive(&tab, &all, &open).await.expect("perceive");
+    let names: Vec<Option<&str>> =
+        framed.elements.iter().filter(|e| e.control).map(|e| e.name.as_deref()).collect();
+    assert_eq!(names, [Some("Before"), Some("Inner button"), Some("Inner field"), Some("After")]);
+    let no_inner = Gate::new(|url: &Url| url.path() != "/inner");
+    let gated = b.perceive(&tab, &all, &no_inner).await.expect("perceive");
+    assert!(named(&gated.elements, "Inner button").is_none(), "a refused frame is not perceived");
+    let visible = ReadInput { target: None, mode: TextMode::Visible, max_chars: 1000 };
+    let text = b.read_text(&tab, &visible, &open).await.expect("text");
+    assert_eq!(
+        (text.text.as_str(), text.frames),
+        ("Outer text\nBeforeAfter\nInner heading\nHello from inner\nInner button", 1)
+    );
+    let refused = b.read_text(&tab, &visible, &no_inner).await.expect("text");
+    assert_eq!((refused.text.as_str(), refused.frames), ("Outer text\nBeforeAfter", 0));
+    assert!(b.text_present(&tab, "hello FROM inner", &open).await.expect("searched"), "frames are searched");
+    assert!(!b.text_present(&tab, "hello from inner", &no_inner).await.expect("searched"), "unless refused");
+    let found = b.find_text(&tab, "inner button", false, 10, &open).await.expect("found");
+    let inner_button = named(&found, "Inner button").expect("found in the frame").element.clone();
+    assert!(b.element_present(&tab, &inner_button).await.expect("present"));
+    // The centre of an element in a same-origin frame, in the top viewport (for pointer input).
+    let at = b.element_centre(&tab, &inner_button, true).await.expect("a point");
+    let inside: (f64, f64) = serde_json::from_value(
+        eval(
+            b,
+            &tab,
+            "const r = document.querySelector('iframe').contentDocument.getElementById('ib')\
+            .getBoundingClientRect(); [r.left + r.width / 2, r.top + r.height / 2]",
+        )
+        .await,
+    )
+    .expect("a point");
+    let corner = frame_corner(b, &tab).await;
+    let near = |a: f64, b: f64| (a - b).abs() < 0.01;
+    assert!(
+        near(at.x, corner.0 + inside.0) && near(at.y, corner.1 + inside.1),
+        "{at:?} {corner:?} {inside:?}"
+    );
+    let one = ReadInput { target: Some(inner_button.clone()), ..visible.clone() };
+    assert_eq!(b.read_text(&tab, &one, &open).await.expect("its text").text, "Inner button");
+    assert_eq!(b.focused_element(&tab).await.expect("focus"), None);
+    b.execute(
+        &tab,
+        "document.querySelector('iframe').contentDocument.getElementById('ifield').focus()",
+        LOAD,
+    )
+    .await
+    .expect("focused");
+    let focused = b.focused_element(&tab).await.expect("focus").expect("a focused element");
+    assert_eq!(focused.element.name.as_deref(), Some("Inner field"));
+    assert_eq!(focused.frames, vec![site.url("/inner")]);
+
+    // A frame of another origin: perceived and read through its own frame id, gated by origin.
+    b.navigate(&tab, &go(site.url("/cross")), LOAD).await.expect("navigated");
+    let cross = b.perceive(&tab, &all, &open).await.expect("perceive");
+    assert!(named(&cross.elements, "Inner button").is_some(), "{:?}", summaries(&cross.elements));
+    // The centre of an element inside the frame of another origin: the frame's offset (read in
+    // the page) plus the element's place in the frame (read in the frame).
+    assert_eq!(frame_pixel(b, &tab, &only_a_gate()).await, BLANK, "a refused origin is painted over");
+    assert_ne!(frame_pixel(b, &tab, &open).await, BLANK);
+    let cross_button = named(&cross.elements, "Inner button").expect("perceived").element.clone();
+    let at = b.element_centre(&tab, &cross_button, false).await.expect("a point");
+    let corner = frame_corner(b, &tab).await;
+    assert!(
+        near(at.x, corner.0 + inside.0) && near(at.y, corner.1 + inside.1),
+        "{at:?} {corner:?} {inside:?}"
+    );
+    let in_frame = b.capture(&tab, &CaptureKind::Element(cross_button.clone()), &open, LOAD).await;
+    assert!(in_frame.is_ok(), "an element of a cross-origin frame is captured: {in_frame:?}");
+    let only_a = only_a_gate();
+    assert!(
+        named(&b.perceive(&tab, &all, &only_a).await.expect("perceive").elements, "Inner button").is_none()
+    );
+    let text = b.read_text(&tab, &visible, &open).await.expect("text");
+    assert_eq!(
+        (text.text.as_str(), text.frames),
+        ("Outer text\nInner heading\nHello from inner\nInner button", 1)
+    );
+
+    // Frames of opaque origins (a data: URL, a sandboxed srcdoc) and an empty about:blank frame
+    // are perceived and read like any other.
+    b.navigate(&tab, &go(site.url("/odd")), LOAD).await.expect("navigated");
+    let odd = b.perceive(&tab, &all, &open).await.expect("perceive");
+    let names: Vec<Option<&str>> = odd.elements.iter().map(|e| e.name.as_deref()).collect();
+    assert_eq!(names, [Some("Outer"), Some("In data"), Some("In sandbox")]);
+    let text = b.read_text(&tab, &visible, &open).await.expect("text");
+    assert_eq!((text.text.as_str(), text.frames), ("Outer\nIn data\nIn sandbox", 2));
+
+    // A frame inside a shadow root: painted over when refused, perceived when admitted.
+    b.navigate(&tab, &go(site.url("/shadow-frame")), LOAD).await.expect("navigated");
+    let shadow_frame = "document.getElementById('host').shadowRoot.querySelector('iframe')";
+    let no_inner = Gate::new(|url: &Url| url.path() != "/inner");
+    assert_eq!(frame_pixel_of(b, &tab, &no_inner, shadow_frame).await, BLANK);
+    let in_shadow = b.perceive(&tab, &all, &open).await.expect("perceive");
+    assert!(named(&in_shadow.elements, "Inner button").is_some(), "{:?}", summaries(&in_shadow.elements));
+
+    // Articles.
+    b.navigate(&tab, &go(site.url("/article")), LOAD).await.expect("navigated");
+    let article = ReadInput { mode: TextMode::Article, ..visible.clone() };
+    let story = b.read_text(&tab, &article, &open).await.expect("the article");
+    assert!(story.text.starts_with("The headline\nThis paragraph"), "{}", story.text);
+    assert!(!story.text.contains("Menu entry") && !story.text.contains("Footer words"), "{}", story.text);
+
+    // Stale and malformed references.
+    let heading = named(&b.perceive(&tab, &all, &open).await.expect("perceive").elements, "The headline")
+        .expect("the headline")
+        .element
+        .clone();
+    b.execute(&tab, "document.querySelector('h1').remove()", LOAD).await.expect("removed");
+    assert!(!b.element_present(&tab, &heading).await.expect("present"), "a removed element is gone");
+    b.navigate(&tab, &go(site.url("/clean")), LOAD).await.expect("navigated");
+    assert!(!b.element_present(&tab, &inner_button).await.expect("present"), "another document's element");
+    let stale = b.read_text(&tab, &one, &open).await.expect_err("stale");
+    assert_eq!(stale.kind(), PortErrorKind::TargetStale);
+    for token in ["", "[1,2]", "{\"doc\":1}", "not json", "[1,0,\"\",1]"] {
+        let malformed = b.element_present(&tab, &ElementRef::new(token)).await.expect_err("malformed");
+        assert_eq!(malformed.kind(), PortErrorKind::InvalidInput, "{token}");
+    }
+
+    // A hostile page: tampering with the main world's DOM changes nothing perception reports,
+    // and the page cannot see or forge the registry.
+    let clean = b.perceive(&tab, &all, &open).await.expect("perceive");
+    let clean_text = b.read_text(&tab, &visible, &open).await.expect("text");
+    b.navigate(&tab, &go(site.url("/hostile")), LOAD).await.expect("navigated");
+    assert_eq!(b.execute(&tab, "document.body.textContent", LOAD).await.expect("ran").value, json!("forged"));
+    let hostile = b.perceive(&tab, &all, &open).await.expect("perceive");
+    assert_eq!(summaries(&hostile.elements), summaries(&clean.elements));
+    assert_eq!(
+        hostile.elements.iter().map(|e| e.credential).collect::<Vec<_>>(),
+        clean.elements.iter().map(|e| e.credential).collect::<Vec<_>>()
+    );
+    assert_eq!(b.read_text(&tab, &visible, &open).await.expect("text").text, clean_text.text);
+    let go_button = named(&hostile.elements, "Go now").expect("the button").element.clone();
+    assert!(b.element_present(&tab, &go_button).await.expect("present"));
+    let probe =
+        "[typeof globalThis[Symbol.for('ghostlight.page')], Object.getOwnPropertySymbols(globalThis).length]";
+    assert_eq!(b.execute(&tab, probe, LOAD).await.expect("ran").value, json!(["undefined", 0]));
+    let forged: (i64, i64, String, u64) = serde_json::from_str(go_button.as_str()).expect("our token");
+    let other_document = ElementRef::new(json!([forged.0, forged.1, "forged", forged.3]).to_string());
+    assert!(!b.element_present(&tab, &other_document).await.expect("present"));
+    let other_id = ElementRef::new(json!([forged.0, forged.1, forged.2, forged.3 + 100_000]).to_string());
+    assert!(!b.element_present(&tab, &other_id).await.expect("present"));
+
+    // Captures: an element (scrolled into view), a region (resized), the full page.
+    b.navigate(&tab, &go(site.url("/tall")), LOAD).await.expect("navigated");
+    let red = b.testing_element(&tab, "#red").await.expect("a lookup").expect("the red box");
+    let blue = b.testing_element(&tab, "#blue").await.expect("a lookup").expect("the blue box");
+    let shot = b.capture(&tab, &CaptureKind::Element(red), &open, LOAD).await.expect("the red box");
+    assert_eq!((shot.origin, shot.width as f64 * shot.css_per_pixel), ((0.0, 0.0), 100.0));
+    assert_eq!(centre_pixel(&shot.png), [255, 0, 0]);
+    let region =
+        CaptureKind::Region { rect: CssRect { x: 0.0, y: 0.0, width: 100.0, height: 50.0 }, scale: 2.0 };
+    let shot = b.capture(&tab, &region, &open, LOAD).await.expect("a region");
+    assert_eq!((shot.width, shot.height, shot.css_per_pixel), (200, 100, 0.5));
+    assert_eq!(centre_pixel(&shot.png), [255, 0, 0]);
+    let centre = b.element_centre(&tab, &blue, true).await.expect("scrolled into view");
+    let scroll_y = b.geometry(&tab).await.expect("geometry").scroll_y;
+    assert!(scroll_y > 0.0, "scrolled to the blue box");
+    assert_eq!((centre.x, centre.y), (110.0, 1550.0 - scroll_y));
+    let shot = b.capture(&tab, &CaptureKind::Element(blue), &open, LOAD).await.expect("the blue box");
+    assert_eq!((shot.origin, shot.width as f64 * shot.css_per_pixel), ((10.0, 1500.0), 200.0));
+    assert_eq!(centre_pixel(&shot.png), [0, 0, 255]);
+    let full = b.capture(&tab, &CaptureKind::FullPage, &open, LOAD).await;
+    let outside = b.capture(&tab, &region, &open, LOAD).await;
+    match engine {
+        Engine::Chromium => {
+            let full = full.expect("the full page");
+            assert_eq!((full.origin, full.height as f64 * full.css_per_pixel), ((0.0, 0.0), 3000.0));
+            assert_eq!(centre_pixel(&outside.expect("a region beyond the viewport").png), [255, 0, 0]);
+        }
+        Engine::Firefox => {
+            for refused in [full.expect_err("no full page"), outside.expect_err("no region outside")] {
+                assert_eq!(refused.kind(), PortErrorKind::Unsupported);
+                assert!(refused.message().contains("Firefox"), "{}", refused.message());
+            }
+        }
+    }
+
+    b.close_tab(&tab).await.expect("closed");
+    world.teardown().await;
+}
+
+/// The completion value of `script` in `tab`, run as a block (its declarations stay local:
+/// Chromium keeps a program's top-level `const`s between evaluations).
+async fn eval(b: &ExtensionBrowser, tab: &TabRef, script: &str) -> serde_json::Value {
+    b.execute(tab, &format!("{{\n{script}\n}}"), LOAD).await.expect("ran").value
+}
+
+/// The top-left corner of the page's first iframe's content box, in the viewport.
+async fn frame_corner(b: &ExtensionBrowser, tab: &TabRef) -> (f64, f64) {
+    let script = "const f = document.querySelector('iframe'); const o = f.getBoundingClientRect(); \
+        [o.left + f.clientLeft, o.top + f.clientTop]";
+    serde_json::from_value(eval(b, tab, script).await).expect("a point")
+}
+
+/// The colour refused frames are painted over with.
+const BLANK: [u8; 3] = [128, 128, 128];
+
+/// A gate admitting only the first loopback host.
+fn only_a_gate() -> Gate {
+    Gate::new(|url: &Url| url.host_str() == Some(server::HOST_A))
+}
+
+/// The colour of a viewport capture under `gate` at the centre of the page's first iframe.
+async fn frame_pixel(b: &ExtensionBrowser, tab: &TabRef, gate: &Gate) -> [u8; 3] {
+    frame_pixel_of(b, tab, gate, "document.querySelector('iframe')").await
+}
+
+/// The colour of a viewport capture under `gate` at the centre of the iframe `frame` evaluates
+/// to.
+async fn frame_pixel_of(b: &ExtensionBrowser, tab: &TabRef, gate: &Gate, frame: &str) -> [u8; 3] {
+    let script =
+        format!("const r = {frame}.getBoundingClientRect(); [r.left + r.width / 2, r.top + r.height / 2]");
+    let script = script.as_str();
+    let (x, y): (f64, f64) = serde_json::from_value(eval(b, tab, script).await).expect("a point");
+    let shot = b.capture(tab, &CaptureKind::Viewport, gate, LOAD).await.expect("captured");
+    let image =
+        image::load_from_memory_with_format(&shot.png, image::ImageFormat::Png).expect("a PNG").to_rgb8();
+    image.get_pixel((x / shot.css_per_pixel) as u32, (y / shot.css_per_pixel) as u32).0
+}
+
+/// The colour of a PNG's centre pixel.
+fn centre_pixel(png: &[u8]) -> [u8; 3] {
+    let image = image::load_from_memory_with_format(png, image::ImageFormat::Png).expect("a PNG").to_rgb8();
+    image.get_pixel(image.width() / 2, image.height() / 2).0
 }

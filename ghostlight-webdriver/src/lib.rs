@@ -100,6 +100,7 @@ mod errors;
 mod launch;
 mod ops;
 mod page;
+pub mod page_scripts;
 mod refs;
 mod repair;
 mod session;

@@ -14,9 +14,11 @@
 //! Errors are [`PortError`]s: a [`PortErrorKind`] and whether an effect may already have
 //! happened ([`PortEffect`]).
 
+pub mod capture;
 mod error;
 pub mod evidence;
 mod load_failure;
+pub mod perceived;
 mod types;
 
 use std::path::PathBuf;

@@ -282,6 +282,20 @@ impl ElementState {
             ElementState::Invalid => "invalid",
         }
     }
+
+    /// The state a fact token ([`ElementState::as_str`]) names, as page scripts report it.
+    pub fn from_token(token: &str) -> Option<ElementState> {
+        const ALL: [ElementState; 7] = [
+            ElementState::Disabled,
+            ElementState::Checked,
+            ElementState::Selected,
+            ElementState::Expanded,
+            ElementState::Focused,
+            ElementState::Required,
+            ElementState::Invalid,
+        ];
+        ALL.into_iter().find(|state| state.as_str() == token)
+    }
 }
 
 /// One perceived element. Names come from labels, ARIA, alt, title, text or placeholder;

@@ -21,6 +21,13 @@ impl CredentialClass {
         }
     }
 
+    /// The class a fact value ([`CredentialClass::as_str`]) names, as page scripts report it.
+    pub fn from_token(token: &str) -> Option<CredentialClass> {
+        [CredentialClass::Password, CredentialClass::OneTimeCode, CredentialClass::PaymentCard]
+            .into_iter()
+            .find(|class| class.as_str() == token)
+    }
+
     /// The noun in sentences.
     pub const fn noun(self) -> &'static str {
         match self {

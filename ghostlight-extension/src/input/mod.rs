@@ -38,7 +38,7 @@ use url::Url;
 
 use crate::browser::{ExtensionBrowser, OP_WAIT, millis, waited};
 use crate::convert::{page_state, unsupported};
-use crate::protocol::{Op, WireActed, WireScript};
+use crate::protocol::{Op, WireActed, WireFrameDoc, WireScript};
 
 pub(crate) use keyboard::{press_keys, type_text};
 pub(crate) use pointer::{click, drag, hover};
@@ -163,7 +163,8 @@ async fn admit(
         return Err(PortError::outside_authority(url));
     }
     if cross {
-        let urls: Vec<String> = b.call(Op::FrameUrls { tab }, OP_WAIT).await?;
+        let docs: Vec<WireFrameDoc> = b.call(Op::PageFrames { tab }, OP_WAIT).await?;
+        let urls: Vec<String> = docs.into_iter().filter(|doc| doc.frame != 0).map(|doc| doc.url).collect();
         if let Some(url) = refused(&urls) {
             return Err(PortError::outside_authority(url));
         }

@@ -11,15 +11,15 @@
 //! - **Full page**: Chromium through DevTools: the viewport is emulated at the CSS content
 //!   size of `Page.getLayoutMetrics` for one `Page.captureScreenshot` (scale 1), then put back
 //!   (see [`chromium_full_page`] for why not `captureBeyondViewport`); Firefox through geckodriver's
-//!   `GET moz/screenshot/full`. A page larger than [`MAX_FULL_PAGE_SIDE`] or
-//!   [`MAX_FULL_PAGE_PIXELS`] is refused before anything is captured.
+//!   `GET moz/screenshot/full`. A page larger than `MAX_FULL_PAGE_SIDE` or
+//!   `MAX_FULL_PAGE_PIXELS` ([`ghostlight_core::port::capture`]) is refused before anything is captured.
 //! - **Element**: WebDriver's Take Element Screenshot after scrolling the element into view
 //!   (the scroll stays, so the geometry of the capture is the page as it now is). The image
 //!   shows the element's part inside the viewport, and its origin says so.
 //! - **Region**: the viewport image when the rectangle lies inside the viewport, else the
 //!   full-page image (so a region never scrolls the page). The rectangle is cropped (only its
 //!   rows and columns are decoded) and resized with a Catmull-Rom filter to
-//!   `round(width × scale) × round(height × scale)` pixels, at most [`MAX_REGION_SIDE`] a side.
+//!   `round(width × scale) × round(height × scale)` pixels, at most `MAX_REGION_SIDE` a side.
 //!
 //! A capture changes nothing on the page (apart from the element capture's scroll), so its
 //! failures answer `effect: none`; the one exception is a Chromium full page whose viewport
@@ -30,9 +30,9 @@ use std::io::Cursor;
 use std::time::Duration;
 
 use base64::Engine as _;
+use ghostlight_core::port::capture::{check_full_page, inside_viewport, region_size, visible_part};
 use ghostlight_core::port::{
-    CaptureKind, Captured, CssRect, ElementRef, Gate, Geometry, Oversize, PortError, PortErrorKind,
-    PortResult, TabRef,
+    CaptureKind, Captured, CssRect, ElementRef, Gate, Geometry, PortError, PortErrorKind, PortResult, TabRef,
 };
 use image::imageops::{self, FilterType};
 use image::{ImageEncoder, RgbImage};
@@ -43,15 +43,10 @@ use super::{frames, window};
 use crate::commands::SessionCommand;
 use crate::config::Engine;
 use crate::errors::{self, Sent};
+use crate::page_scripts::{CAPTURE_ELEMENT_FN as ELEMENT_FN, CAPTURE_PAGE_SIZE_FN as PAGE_SIZE_FN};
 use crate::repair::{Repair, RepairQueue};
 use crate::session::Session;
 
-/// The longest side of a full-page capture, in image pixels (Chromium's own texture limit).
-pub(crate) const MAX_FULL_PAGE_SIDE: u32 = 16_384;
-/// The largest area of a full-page capture, in image pixels.
-pub(crate) const MAX_FULL_PAGE_PIXELS: u64 = 100_000_000;
-/// The longest side of a region capture's output image, in pixels.
-pub(crate) const MAX_REGION_SIDE: u32 = 4_096;
 /// The neutral zoom in percent.
 const NO_ZOOM: u32 = 100;
 /// How many times a viewport capture is retaken when the page scrolled while it was taken.
@@ -66,11 +61,6 @@ const EDGE_TOLERANCE: f64 = 1.0;
 const REGION_FILTER: FilterType = FilterType::CatmullRom;
 /// The most bytes a PNG decoder may allocate for bookkeeping (rows are streamed).
 const DECODE_LIMIT_BYTES: usize = 256 * 1024 * 1024;
-
-/// The element-geometry function expression (see the script's header).
-const ELEMENT_FN: &str = include_str!("../scripts/capture_element.js");
-/// The document-size function expression (see the script's header).
-const PAGE_SIZE_FN: &str = include_str!("../scripts/capture_page_size.js");
 
 /// Capture an image of `tab`, bounded by `timeout`, with the frames whose documents `gate`
 /// refuses painted over ([`frames::blank`]). A Chromium full page that runs out of time is put
@@ -191,7 +181,7 @@ async fn full_page_image(
             let script = format!("return ({})();", PAGE_SIZE_FN.trim_end());
             let value = s.execute(&script, Vec::new(), Sent::Read).await?;
             let size: PageSize = serde_json::from_value(value).map_err(|_| unexpected("page size"))?;
-            check_full_page(size, geometry.device_scale)?;
+            check_full_page(size.width, size.height, geometry.device_scale)?;
             let value = s.command(SessionCommand::full_screenshot(), Sent::Read).await?;
             Ok((base64_png(&value)?, size))
         }
@@ -211,7 +201,7 @@ async fn chromium_full_page(
     geometry: &Geometry,
 ) -> PortResult<(Vec<u8>, PageSize)> {
     let size = chromium_content_size(s).await?;
-    check_full_page(size, geometry.device_scale)?;
+    check_full_page(size.width, size.height, geometry.device_scale)?;
     let restore = Restore::new(s, handle, geometry);
     let emulate = json!({
         "width": size.width.ceil(),
@@ -308,30 +298,6 @@ fn not_restored(error: PortError) -> PortError {
     restored.effect_unknown()
 }
 
-/// Refuse a full page whose image would exceed [`MAX_FULL_PAGE_SIDE`] or
-/// [`MAX_FULL_PAGE_PIXELS`] at `device_scale` image pixels per CSS pixel.
-fn check_full_page(size: PageSize, device_scale: f64) -> PortResult<()> {
-    let scale = if device_scale.is_finite() && device_scale > 0.0 { device_scale } else { 1.0 };
-    let (width, height) = (size.width * scale, size.height * scale);
-    let valid = width.is_finite() && height.is_finite() && width >= 1.0 && height >= 1.0;
-    if !valid {
-        return Err(PortError::new(PortErrorKind::Other, "the page reported no usable size"));
-    }
-    let side = f64::from(MAX_FULL_PAGE_SIDE);
-    if width.ceil() > side
-        || height.ceil() > side
-        || width.ceil() * height.ceil() > MAX_FULL_PAGE_PIXELS as f64
-    {
-        return Err(PortError::too_large(Oversize {
-            width: width.ceil() as u64,
-            height: height.ceil() as u64,
-            max_side: u64::from(MAX_FULL_PAGE_SIDE),
-            max_pixels: MAX_FULL_PAGE_PIXELS,
-        }));
-    }
-    Ok(())
-}
-
 // ---- element ---------------------------------------------------------------------------
 
 /// Where an element sits (answer of `capture_element.js`).
@@ -372,25 +338,9 @@ async fn element_capture(s: &mut Session, tab: &TabRef, element: &ElementRef) ->
     }
     let geometry = window::geometry(s, tab).await?;
     let (width, height) = dimensions(&png)?;
-    let (origin, css_width) = visible_part(&at, &geometry);
+    let shown = visible_part(&CssRect { x: at.x, y: at.y, width: at.width, height: at.height }, &geometry);
+    let (origin, css_width) = ((shown.x, shown.y), shown.width);
     Ok(Captured { png, width, height, origin, css_per_pixel: css_width / f64::from(width), geometry })
-}
-
-/// The document origin and CSS width of what an element screenshot shows: both engines clip
-/// the element's box to the viewport (an element taller than the viewport gives an image of
-/// its visible part; Firefox scrolls such an element to its bottom edge, Chromium to its top).
-/// A box entirely outside the viewport (not expected after scrolling it into view) is taken
-/// whole.
-fn visible_part(element: &ElementBox, geometry: &Geometry) -> ((f64, f64), f64) {
-    let left = element.x.max(geometry.scroll_x);
-    let top = element.y.max(geometry.scroll_y);
-    let right = (element.x + element.width).min(geometry.scroll_x + f64::from(geometry.viewport_width));
-    let bottom = (element.y + element.height).min(geometry.scroll_y + f64::from(geometry.viewport_height));
-    if right - left >= 1.0 && bottom - top >= 1.0 {
-        ((left, top), right - left)
-    } else {
-        ((element.x, element.y), element.width)
-    }
 }
 
 /// Run the element-geometry script on `element` (scrolling it into view first when `scroll`).
@@ -433,44 +383,6 @@ async fn region(s: &mut Session, tab: &TabRef, rect: &CssRect, scale: f64) -> Po
         css_per_pixel: rect.width / f64::from(out_width),
         geometry,
     })
-}
-
-/// The output size of a region: `round(width × scale) × round(height × scale)`, each side
-/// between 1 and [`MAX_REGION_SIDE`].
-fn region_size(rect: &CssRect, scale: f64) -> PortResult<(u32, u32)> {
-    let valid = [rect.x, rect.y, rect.width, rect.height, scale].iter().all(|v| v.is_finite())
-        && rect.x >= 0.0
-        && rect.y >= 0.0
-        && rect.width > 0.0
-        && rect.height > 0.0
-        && scale > 0.0;
-    if !valid {
-        return Err(PortError::new(
-            PortErrorKind::InvalidInput,
-            "the region or its scale is not a usable size",
-        ));
-    }
-    let side = |css: f64| {
-        let pixels = (css * scale).round();
-        if (1.0..=f64::from(MAX_REGION_SIDE)).contains(&pixels) {
-            Ok(pixels as u32)
-        } else {
-            Err(PortError::new(
-                PortErrorKind::InvalidInput,
-                format!("a region image must be 1 to {MAX_REGION_SIDE} pixels a side"),
-            ))
-        }
-    };
-    Ok((side(rect.width)?, side(rect.height)?))
-}
-
-/// Whether `rect` lies wholly inside the viewport of `geometry`.
-fn inside_viewport(rect: &CssRect, geometry: &Geometry) -> bool {
-    let left = geometry.scroll_x - SCROLL_TOLERANCE;
-    let top = geometry.scroll_y - SCROLL_TOLERANCE;
-    let right = geometry.scroll_x + f64::from(geometry.viewport_width) + SCROLL_TOLERANCE;
-    let bottom = geometry.scroll_y + f64::from(geometry.viewport_height) + SCROLL_TOLERANCE;
-    rect.x >= left && rect.y >= top && rect.x + rect.width <= right && rect.y + rect.height <= bottom
 }
 
 /// An image covering `rect` when it is not inside the viewport: the full page (which does
@@ -598,89 +510,6 @@ mod tests {
 
     fn decode(png: &[u8]) -> RgbImage {
         image::load_from_memory(png).unwrap_or_else(|e| panic!("{e}")).to_rgb8()
-    }
-
-    #[test]
-    fn region_sizes_round_and_are_bounded() {
-        let rect = CssRect { x: 10.0, y: 20.0, width: 100.4, height: 50.0 };
-        assert_eq!(region_size(&rect, 2.0).ok(), Some((201, 100)));
-        assert_eq!(region_size(&rect, 1.0).ok(), Some((100, 50)));
-        let kind = |r: PortResult<(u32, u32)>| r.err().map(|e| e.kind());
-        assert_eq!(kind(region_size(&rect, 41.0)), Some(PortErrorKind::InvalidInput));
-        assert_eq!(kind(region_size(&rect, 0.0)), Some(PortErrorKind::InvalidInput));
-        assert_eq!(kind(region_size(&rect, f64::NAN)), Some(PortErrorKind::InvalidInput));
-        assert_eq!(
-            kind(region_size(&CssRect { width: 0.0, ..rect }, 1.0)),
-            Some(PortErrorKind::InvalidInput)
-        );
-        assert_eq!(kind(region_size(&CssRect { x: -1.0, ..rect }, 1.0)), Some(PortErrorKind::InvalidInput));
-        assert_eq!(
-            kind(region_size(&CssRect { height: 0.001, ..rect }, 1.0)),
-            Some(PortErrorKind::InvalidInput)
-        );
-    }
-
-    #[test]
-    fn full_page_cap() {
-        assert!(check_full_page(PageSize { width: 1500.0, height: 5050.0 }, 1.0).is_ok());
-        assert!(check_full_page(PageSize { width: 1280.0, height: 16_384.0 }, 1.0).is_ok());
-        let refused = check_full_page(PageSize { width: 1280.0, height: 16_385.0 }, 1.0);
-        assert_eq!(refused.as_ref().err().map(|e| e.kind()), Some(PortErrorKind::TooLarge));
-        let size = refused.err().and_then(|e| e.oversize()).map(|o| (o.width, o.height, o.max_side));
-        assert_eq!(size, Some((1280, 16_385, u64::from(MAX_FULL_PAGE_SIDE))));
-        let refused = check_full_page(PageSize { width: 1280.0, height: 10_000.0 }, 2.0);
-        assert_eq!(
-            refused.err().and_then(|e| e.oversize()).map(|o| (o.width, o.height)),
-            Some((2560, 20_000))
-        );
-        let refused = check_full_page(PageSize { width: 12_000.0, height: 12_000.0 }, 1.0);
-        assert_eq!(refused.err().map(|e| e.kind()), Some(PortErrorKind::TooLarge), "area");
-        assert_eq!(
-            check_full_page(PageSize { width: 0.0, height: 10.0 }, 1.0).err().map(|e| e.kind()),
-            Some(PortErrorKind::Other)
-        );
-    }
-
-    #[test]
-    fn element_images_show_the_visible_part() {
-        let geometry = Geometry {
-            viewport_width: 1280,
-            viewport_height: 714,
-            window_width: 1280,
-            window_height: 800,
-            device_scale: 1.0,
-            zoom_percent: 100,
-            scroll_x: 0.0,
-            scroll_y: 386.0,
-        };
-        let element = |x, y, width, height| ElementBox { x, y, width, height, complete: true };
-        // Inside: the whole box.
-        assert_eq!(visible_part(&element(10.0, 400.0, 100.0, 50.0), &geometry), ((10.0, 400.0), 100.0));
-        // Taller than the viewport, scrolled to its bottom: from the viewport's top.
-        assert_eq!(visible_part(&element(900.0, 100.0, 100.0, 1000.0), &geometry), ((900.0, 386.0), 100.0));
-        // Wider than the viewport on the right.
-        assert_eq!(visible_part(&element(1200.0, 400.0, 300.0, 10.0), &geometry), ((1200.0, 400.0), 80.0));
-        // Outside (not expected): taken whole.
-        assert_eq!(visible_part(&element(10.0, 0.0, 100.0, 50.0), &geometry), ((10.0, 0.0), 100.0));
-    }
-
-    #[test]
-    fn viewport_containment() {
-        let geometry = Geometry {
-            viewport_width: 800,
-            viewport_height: 600,
-            window_width: 800,
-            window_height: 700,
-            device_scale: 1.0,
-            zoom_percent: 100,
-            scroll_x: 0.0,
-            scroll_y: 1000.0,
-        };
-        let rect = |x, y, width, height| CssRect { x, y, width, height };
-        assert!(inside_viewport(&rect(0.0, 1000.0, 800.0, 600.0), &geometry));
-        assert!(inside_viewport(&rect(10.0, 1200.0, 50.0, 50.0), &geometry));
-        assert!(!inside_viewport(&rect(10.0, 900.0, 50.0, 200.0), &geometry));
-        assert!(!inside_viewport(&rect(790.0, 1200.0, 20.0, 20.0), &geometry));
     }
 
     #[test]

@@ -31,6 +31,7 @@ use serde_json::{Value, json};
 use url::Url;
 
 use crate::errors::Sent;
+use crate::page_scripts::FRAMES_HERE_BODY as FRAMES_HERE_JS;
 use crate::session::Session;
 
 /// How many frames deep a trace or a listing follows frames of other origins.
@@ -41,8 +42,6 @@ const BLANK: Rgba<u8> = Rgba([128, 128, 128, 255]);
 const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 /// The frame listing (see the script's header).
 const FRAME_BOXES: &str = include_str!("../scripts/frame_boxes.js");
-/// One document's URL and frames, for walks (see the script's header).
-const FRAMES_HERE_JS: &str = include_str!("../scripts/frames_here.js");
 /// [`FRAMES_HERE_JS`] with the shared DOM semantics before it.
 static FRAMES_HERE: std::sync::LazyLock<String> =
     std::sync::LazyLock::new(|| super::with_dom(FRAMES_HERE_JS));

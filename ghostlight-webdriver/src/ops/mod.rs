@@ -50,11 +50,11 @@ use ghostlight_core::port::TARGET_NAME_CHARS;
 /// and what role and accessible name an element has (`glRole`, `glName`, `glSummary`); see the
 /// script's header. Prepended to every script that decides what is shown or names an element,
 /// perception's and input's alike.
-pub(crate) const DOM_JS: &str = include_str!("../scripts/dom.js");
+pub(crate) const DOM_JS: &str = crate::page_scripts::DOM_JS;
 
-/// Accessible names [`DOM_JS`] computes are cut to this many UTF-16 units in the page (core
+/// Accessible names [`DOM_JS`](crate::page_scripts::DOM_JS) computes are cut to this many UTF-16 units in the page (core
 /// bounds them again, to [`TARGET_NAME_CHARS`] visible characters).
-pub(crate) const NAME_MAX_CHARS: usize = 160;
+pub const NAME_MAX_CHARS: usize = 160;
 
 /// `body` preceded by [`DOM_JS`] (declarations local to the script body). A generic element
 /// (no role) is named by its text only when that text is no longer than a name core shows

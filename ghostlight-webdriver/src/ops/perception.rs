@@ -20,7 +20,7 @@
 //! The `max_items` cap holds across frames: a frame pass asks only for what can still fit
 //! before the iframe's position, and the spliced list is cut to the cap. `truncated` is set
 //! when an item was cut, when a pass found more than it could return, or when a frame was
-//! skipped for the frame limits ([`MAX_FRAME_PASSES`], [`MAX_FRAME_DEPTH`]).
+//! skipped for the frame limits ([`MAX_FRAME_PASSES`](ghostlight_core::port::perceived::MAX_FRAME_PASSES), [`MAX_FRAME_DEPTH`]).
 //!
 //! # Text
 //!
@@ -57,7 +57,7 @@ use std::pin::Pin;
 use std::sync::LazyLock;
 use std::time::Duration;
 
-use ghostlight_core::port::CredentialClass;
+use ghostlight_core::port::perceived::{Gathered, MAX_FRAME_DEPTH, ScriptItem, bound_chars};
 use ghostlight_core::port::{
     ElementRef, ElementState, FocusedElement, Gate, PerceiveInput, PerceiveScope, PerceivedElement,
     Perception, PortError, PortErrorKind, PortResult, ReadInput, TabRef, TextMode, TextOutcome,
@@ -69,20 +69,13 @@ use url::Url;
 use crate::errors::Sent;
 use crate::ops::frames;
 use crate::ops::{NAME_MAX_CHARS, with_dom};
+use crate::page_scripts::{ELEMENT_PRESENT_FN, PERCEIVE_FN, READ_TEXT_FN, TEXT_PRESENT_FN};
 use crate::refs;
 use crate::session::Session;
 
 /// The WebDriver JSON key of an element reference.
 const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 
-/// The perception script (see its header).
-const PERCEIVE_FN: &str = include_str!("../scripts/perceive.js");
-/// The text-reading script (see its header).
-const READ_TEXT_FN: &str = include_str!("../scripts/read_text.js");
-/// The text-presence script (see its header).
-const TEXT_PRESENT_FN: &str = include_str!("../scripts/text_present.js");
-/// The element-presence script (see its header).
-const ELEMENT_PRESENT_FN: &str = include_str!("../scripts/element_present.js");
 static PERCEIVE_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(PERCEIVE_FN, 2)));
 static READ_TEXT_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(READ_TEXT_FN, 2)));
 static TEXT_PRESENT_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(TEXT_PRESENT_FN, 1)));
@@ -92,28 +85,24 @@ static ELEMENT_PRESENT_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&cal
 pub(crate) const READ_SCRIPT_TIMEOUT: Duration = Duration::from_secs(20);
 /// The most items one perception answers, whatever the caller asks (core asks at most 2,000
 /// for selector matching).
-pub(crate) const PERCEIVE_MAX_ITEMS: usize = 5_000;
+pub const PERCEIVE_MAX_ITEMS: usize = 5_000;
 /// The deepest structure tree the `Document` scope walks, whatever the caller asks.
-pub(crate) const DOCUMENT_MAX_DEPTH: u32 = 64;
+pub const DOCUMENT_MAX_DEPTH: u32 = 64;
 /// Visible text of an element is cut to this many UTF-16 units in the page.
-pub(crate) const TEXT_MAX_CHARS: usize = 200;
+pub const TEXT_MAX_CHARS: usize = 200;
 /// A `find_text` query longer than this is cut (core bounds queries far below it).
-pub(crate) const QUERY_MAX_CHARS: usize = 1_000;
-/// The most frame passes one perception makes (frames past it are skipped, `truncated`).
-pub(crate) const MAX_FRAME_PASSES: usize = 16;
-/// The deepest frame nesting perception, focus and text presence descend into.
-pub(crate) const MAX_FRAME_DEPTH: usize = 4;
+pub const QUERY_MAX_CHARS: usize = 1_000;
 /// The most characters `read_text` returns, whatever the caller asks (core asks at most
 /// 50,000).
-pub(crate) const READ_MAX_CHARS: usize = 200_000;
+pub const READ_MAX_CHARS: usize = 200_000;
 /// An article shorter than this many characters is not substantive: `ArticleOrVisible` then
 /// reads the visible text instead.
-pub(crate) const ARTICLE_MIN_CHARS: usize = 280;
+pub const ARTICLE_MIN_CHARS: usize = 280;
 /// A text block shorter than this many characters is not a paragraph for the article
 /// heuristic.
-pub(crate) const ARTICLE_MIN_BLOCK_CHARS: usize = 25;
+pub const ARTICLE_MIN_BLOCK_CHARS: usize = 25;
 /// The most text nodes the article heuristic scores.
-pub(crate) const ARTICLE_MAX_TEXT_NODES: usize = 50_000;
+pub const ARTICLE_MAX_TEXT_NODES: usize = 50_000;
 
 /// `return (FN)(arguments[0], …);` for a script file holding one function expression.
 fn call(function: &str, arity: usize) -> String {
@@ -164,18 +153,8 @@ struct RawPass {
     url: Option<String>,
 }
 
-/// One item as the script answers it (short keys keep the transfer small).
-#[derive(Debug, Deserialize)]
-struct RawItem {
-    e: Value,
-    r: String,
-    n: Option<String>,
-    s: Vec<String>,
-    c: Option<String>,
-    k: bool,
-    t: Option<String>,
-    d: Option<u32>,
-}
+/// One item as the script answers it.
+type RawItem = ScriptItem<Value>;
 
 /// A reachable iframe: its element, how many items precede it, its depth offset.
 #[derive(Debug, Deserialize)]
@@ -183,13 +162,6 @@ struct RawFrame {
     e: Value,
     at: usize,
     d: u32,
-}
-
-/// The elements gathered from one document and its frames.
-#[derive(Debug, Default)]
-struct Gathered {
-    elements: Vec<PerceivedElement>,
-    truncated: bool,
 }
 
 /// Where a pass runs and what it starts from.
@@ -331,12 +303,7 @@ fn gather<'a>(
         }
         let mut inserted = 0;
         for frame in raw.frames {
-            if frame.at >= options.max {
-                // Its items would all fall past the cap.
-                continue;
-            }
-            if place.level + 1 > MAX_FRAME_DEPTH || *passes >= MAX_FRAME_PASSES {
-                gathered.truncated = true;
+            if !gathered.frame_wanted(frame.at, options.max, place.level, *passes) {
                 continue;
             }
             let Some(id) = element_id(&frame.e) else { return Err(malformed("perception")) };
@@ -361,15 +328,9 @@ fn gather<'a>(
                 Err(e) if e.kind() == PortErrorKind::TargetStale => continue,
                 Err(e) => return Err(e),
             };
-            gathered.truncated |= found.truncated;
-            let at = (frame.at + inserted).min(gathered.elements.len());
-            inserted += found.elements.len();
-            gathered.elements.splice(at..at, found.elements);
+            gathered.splice_frame(frame.at, &mut inserted, found);
         }
-        if gathered.elements.len() > options.max {
-            gathered.elements.truncate(options.max);
-            gathered.truncated = true;
-        }
+        gathered.cap(options.max);
         Ok(gathered)
     })
 }
@@ -388,43 +349,7 @@ fn element_of(
     depth_offset: u32,
 ) -> PortResult<PerceivedElement> {
     let id = element_id(&item.e).ok_or_else(|| malformed("perception"))?;
-    let mut states: Vec<ElementState> = item.s.iter().filter_map(|s| state(s)).collect();
-    states.sort();
-    states.dedup();
-    Ok(PerceivedElement {
-        element: s.element_ref(handle, frames, &id),
-        role: item.r,
-        name: item.n.filter(|n| !n.is_empty()),
-        states,
-        credential: item.c.as_deref().and_then(credential),
-        depth: item.d.map(|d| d.saturating_add(depth_offset)),
-        text: item.t.filter(|t| !t.is_empty()),
-        control: item.k,
-    })
-}
-
-/// The state a script token names.
-fn state(token: &str) -> Option<ElementState> {
-    Some(match token {
-        "disabled" => ElementState::Disabled,
-        "checked" => ElementState::Checked,
-        "selected" => ElementState::Selected,
-        "expanded" => ElementState::Expanded,
-        "focused" => ElementState::Focused,
-        "required" => ElementState::Required,
-        "invalid" => ElementState::Invalid,
-        _ => return None,
-    })
-}
-
-/// The credential class a script token names.
-fn credential(token: &str) -> Option<CredentialClass> {
-    Some(match token {
-        "password" => CredentialClass::Password,
-        "one_time_code" => CredentialClass::OneTimeCode,
-        "payment_card" => CredentialClass::PaymentCard,
-        _ => return None,
-    })
+    Ok(item.into_element(s.element_ref(handle, frames, &id), depth_offset))
 }
 
 fn malformed(what: &'static str) -> PortError {
@@ -663,14 +588,6 @@ impl frames::FrameVisitor for SearchFrames {
     }
 }
 
-/// `text` cut to `max` characters, and whether it was cut.
-fn bound_chars(text: String, max: usize) -> (String, bool) {
-    match text.char_indices().nth(max) {
-        Some((end, _)) => (text[..end].to_owned(), true),
-        None => (text, false),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -694,21 +611,6 @@ mod tests {
         assert_eq!(element_id(&json!({ ELEMENT_KEY: "" })), None);
         assert_eq!(element_id(&json!({ "other": "abc" })), None);
         assert_eq!(element_id(&json!("abc")), None);
-    }
-
-    #[test]
-    fn tokens_map_to_states_and_credential_classes() {
-        assert_eq!(state("invalid"), Some(ElementState::Invalid));
-        assert_eq!(state("readonly"), None);
-        assert_eq!(credential("one_time_code"), Some(CredentialClass::OneTimeCode));
-        assert_eq!(credential("payment_card"), Some(CredentialClass::PaymentCard));
-        assert_eq!(credential("other"), None);
-    }
-
-    #[test]
-    fn characters_are_bounded_on_scalar_values() {
-        assert_eq!(bound_chars("héllo".into(), 2), ("hé".into(), true));
-        assert_eq!(bound_chars("hé".into(), 2), ("hé".into(), false));
     }
 
     #[test]

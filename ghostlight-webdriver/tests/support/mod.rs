@@ -3,6 +3,7 @@
 //!
 //! | module | concept |
 //! | --- | --- |
+//! | [`dom_table`] | the DOM semantics table and its perception check, for any `BrowserPort` |
 //! | [`engines`] | engine selection, the per-engine test functions (`per_engine!`), time-bounded scenarios, a browser per engine |
 //! | [`server`] | the loopback page server (`Site`) on 127.0.0.1 and 127.0.0.2 |
 //! | [`sites`] | the fixture sites, one module per area (each has `start`) |
@@ -23,6 +24,7 @@
 #![allow(dead_code)]
 
 pub(crate) mod dead_ends;
+pub(crate) mod dom_table;
 pub(crate) mod engines;
 pub(crate) mod port;
 pub(crate) mod processes;

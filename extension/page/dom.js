@@ -1,0 +1,1144 @@
+// GENERATED from ghostlight-webdriver/src/scripts/*.js and ghostlight-extension/src/page_api.js
+// by ghostlight-extension/src/page.rs: do not edit. Regenerate with
+// `GHOSTLIGHT_BLESS=1 cargo test -p ghostlight-extension --lib page`.
+(() => {
+'use strict';
+const GL_KEY = Symbol.for('ghostlight.page');
+if (Object.prototype.hasOwnProperty.call(globalThis, GL_KEY)) return;
+const GL_GENERIC_NAME_CHARS = 80;
+const GL_LIMITS = Object.freeze({"documentMaxDepth":64,"maxNodes":50000,"minArticle":280,"minBlock":25,"nameMax":160,"perceiveMax":5000,"queryMax":1000,"readMax":200000,"textMax":200});
+// Ghostlight's one DOM semantics: what is shown, what role an element has and what it is
+// called. Prepended (after GL_GENERIC_NAME_CHARS, which the adapter defines from core's name
+// bound) to every script that decides whether an element is shown, reads shown text, or names
+// an element: perceive.js, read_text.js, text_present.js, element_present.js, frames_here.js,
+// and every input script (see `with_dom` in ops/mod.rs). Function declarations local to one
+// Execute Script body: nothing is left on the page. Reads only; every walk is bounded.
+//
+// Shown:
+// - glVisible(el): whether el is rendered for a person: CSS-visible (checkVisibility with
+//   visibility checked, or the computed style where checkVisibility is missing), not inside
+//   an `inert` subtree, and with at least one client rect of non-zero width or height.
+//   Off-screen and scrolled-away elements are visible (they are in the page; a scroll shows
+//   them); opacity is not considered (a transparent control still takes clicks).
+// - glAriaHidden(el): whether el is marked aria-hidden="true" or inert (such an element and
+//   its subtree are not in the accessibility tree, so Ghostlight neither lists nor reads them).
+// - glShownText(el, skip): the rendered text of el (its innerText) without the text of
+//   subtrees matching `skip` (default: those outside the accessibility tree). When el holds no
+//   such subtree this is exactly innerText; otherwise only the elements on the way to a
+//   skipped subtree are walked, every other child contributes its own innerText, and
+//   block-level elements keep their line breaks.
+//
+// Two uses, one semantics: perception, presence and pointer targets ask glVisible (a control
+// must have a box to be acted on); text asks glShownText, which follows the accessibility tree
+// (CSS-hidden content is not rendered text, aria-hidden and inert subtrees are left out, but a
+// zero-size box's clipped text stays, as screen readers read it).
+//
+// Roles and names (perception lists them, action receipts report them: the same function
+// answers both, so what a model perceives is what a click says it clicked):
+// - glRole(el): the explicit role (the first token of `role`, unless presentation/none) or the
+//   implicit one (HTML-AAM: links, buttons, fields, landmarks, headings, lists, tables…), an
+//   editing host's `textbox`, or null (generic). Core narrows it to its closed set.
+// - glIsControl(el, role): interactive: an interactive role, an editing host, a draggable
+//   element or a focusable one (tabindex ≥ 0).
+// - glName(el, role, cap): the accessible name, never an editable value, in this order:
+//   aria-labelledby (each referenced element's aria-label, else its shown text, hidden
+//   referenced elements included), aria-label, labels (their shown text without nested
+//   fields), a button input's value (Submit/Reset by default), an image input's alt (Submit),
+//   an image's alt, a fieldset's legend, a table's caption, a figure's figcaption, content for
+//   roles named by their content (and a generic element's text when it is short: a
+//   container's text is its content, not its name; a child image's alt or aria-label when
+//   there is no text), title, placeholder. Cut to `cap` UTF-16 units.
+// - glSummary(el, cap): {role, name} of el, as action receipts carry it.
+
+const GL_SHOWN_MAX_ELEMENTS = 20000;
+// Subtrees outside the accessibility tree: aria-hidden and inert.
+const GL_OUT_OF_TREE = '[aria-hidden="true"],[inert]';
+// Form fields, whose values are never names or text of their container.
+const GL_FIELDS = 'input,select,textarea,[contenteditable]:not([contenteditable="false"])';
+// Element ids read from one aria-labelledby.
+const GL_MAX_LABEL_IDS = 16;
+// Label elements read for one control.
+const GL_MAX_LABELS = 8;
+// Roles a person interacts with.
+const GL_INTERACTIVE_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'textbox',
+  'searchbox', 'combobox', 'listbox', 'option', 'slider', 'spinbutton', 'tab', 'menuitem',
+  'menuitemcheckbox', 'menuitemradio', 'treeitem']);
+// Roles named by their content (WAI-ARIA "name from content").
+const GL_NAME_FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem',
+  'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'heading', 'cell', 'gridcell',
+  'columnheader', 'rowheader', 'row', 'tooltip']);
+// Roles whose content is a value the user edits.
+const GL_EDITABLE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
+// Sectioning elements inside which header and footer are no landmarks.
+const GL_SCOPING = 'article,aside,main,nav,section';
+
+// ---- shown ----------------------------------------------------------------------------------
+
+function glVisible(el) {
+  if (!el || el.nodeType !== 1) return false;
+  if (typeof el.checkVisibility === 'function') {
+    if (!el.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true })) return false;
+  } else {
+    const view = el.ownerDocument.defaultView;
+    const style = view ? view.getComputedStyle(el) : null;
+    if (!style || style.display === 'none' || style.visibility === 'hidden') return false;
+  }
+  if (typeof el.closest === 'function' && el.closest('[inert]')) return false;
+  const rects = el.getClientRects();
+  for (let i = 0; i < rects.length; i++) {
+    if (rects[i].width > 0 || rects[i].height > 0) return true;
+  }
+  return false;
+}
+
+function glAriaHidden(el) {
+  return !!el && el.nodeType === 1 && (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert'));
+}
+
+function glShownText(el, skip) {
+  if (!el) return '';
+  const leave = skip || GL_OUT_OF_TREE;
+  const raw = (node) => (node.innerText !== undefined ? node.innerText : node.textContent) || '';
+  if (glAriaHidden(el)) return '';
+  if (!el.querySelector(leave)) return raw(el);
+  const rendered = (node) => typeof node.checkVisibility !== 'function' || node.checkVisibility();
+  const block = (node) => {
+    const view = node.ownerDocument.defaultView;
+    const style = view ? view.getComputedStyle(node) : null;
+    return !!style && !style.display.startsWith('inline') && style.display !== 'contents';
+  };
+  const parts = [];
+  const stack = [el];
+  let elements = 0;
+  while (stack.length && elements < GL_SHOWN_MAX_ELEMENTS) {
+    const node = stack.pop();
+    if (typeof node === 'string') { parts.push(node); continue; }
+    if (node.nodeType === 3) { parts.push(node.data.replace(/\s+/g, ' ')); continue; }
+    if (node.nodeType !== 1 || glAriaHidden(node)) continue;
+    if (node !== el && node.matches(leave)) continue;
+    elements++;
+    const tag = node.localName;
+    if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'noscript') continue;
+    if (node !== el && !rendered(node)) continue;
+    if (node !== el && !node.querySelector(leave)) {
+      const text = raw(node);
+      parts.push(block(node) ? '\n' + text + '\n' : text);
+      continue;
+    }
+    if (tag === 'br') { parts.push('\n'); continue; }
+    const breaks = node !== el && block(node);
+    if (breaks) stack.push('\n');
+    for (let child = node.lastChild; child; child = child.previousSibling) stack.push(child);
+    if (breaks) stack.push('\n');
+  }
+  return parts.join('');
+}
+
+// ---- text helpers ---------------------------------------------------------------------------
+
+// Cut to at most `max` UTF-16 units without splitting a surrogate pair.
+function glCut(s, max) {
+  if (s.length <= max) return s;
+  let end = max;
+  const code = s.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return s.slice(0, end);
+}
+
+// Whitespace runs become one space; trimmed.
+function glSquash(s) {
+  return (s == null ? '' : String(s)).replace(/\s+/g, ' ').trim();
+}
+
+function glClean(s, max) {
+  return glCut(glSquash(s), max);
+}
+
+// The shown text of el without nested fields (their values or options), squashed and cut.
+function glContentText(el, max) {
+  return glClean(glShownText(el, GL_OUT_OF_TREE + ',' + GL_FIELDS), max);
+}
+
+// ---- roles ----------------------------------------------------------------------------------
+
+// The first token of the role attribute, lowercased ('' when there is none).
+function glExplicitRole(el) {
+  return (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
+}
+
+// Named by the page itself (aria-label, aria-labelledby or title).
+function glHasAuthorName(el) {
+  const label = el.getAttribute('aria-label');
+  return !!((label && label.trim()) || el.hasAttribute('aria-labelledby') || el.hasAttribute('title'));
+}
+
+// The topmost element of a contenteditable region (its editing host).
+function glEditableRoot(el) {
+  return el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable);
+}
+
+function glInputRole(el) {
+  switch ((el.getAttribute('type') || 'text').toLowerCase()) {
+    case 'hidden': return null;
+    case 'button': case 'submit': case 'reset': case 'image': case 'file': case 'color':
+      return 'button';
+    case 'checkbox': return 'checkbox';
+    case 'radio': return 'radio';
+    case 'range': return 'slider';
+    case 'number': return 'spinbutton';
+    case 'search': return el.list ? 'combobox' : 'searchbox';
+    default: return el.list ? 'combobox' : 'textbox';
+  }
+}
+
+function glImplicitRole(el) {
+  switch (el.localName) {
+    case 'a': case 'area': return el.hasAttribute('href') ? 'link' : null;
+    case 'button': case 'summary': return 'button';
+    case 'select': return (el.multiple || el.size > 1) ? 'listbox' : 'combobox';
+    case 'textarea': return 'textbox';
+    case 'input': return glInputRole(el);
+    case 'option': {
+      // An option of a drop-down is part of its combobox's value, not a target of its own.
+      const select = el.closest('select');
+      return select && (select.multiple || select.size > 1) ? 'option' : null;
+    }
+    case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': return 'heading';
+    case 'img': return el.getAttribute('alt') === '' ? null : 'img';
+    case 'nav': return 'navigation';
+    case 'main': return 'main';
+    case 'aside': return 'complementary';
+    case 'header': return el.parentElement && el.parentElement.closest(GL_SCOPING) ? null : 'banner';
+    case 'footer': return el.parentElement && el.parentElement.closest(GL_SCOPING) ? null : 'contentinfo';
+    case 'section': return glHasAuthorName(el) ? 'region' : null;
+    case 'form': return 'form';
+    case 'search': return 'search';
+    case 'ul': case 'ol': case 'menu': return 'list';
+    case 'li': return 'listitem';
+    case 'table': return 'table';
+    case 'dialog': return 'dialog';
+    case 'article': return 'article';
+    case 'figure': return 'figure';
+    case 'p': return 'paragraph';
+    case 'td': return 'cell';
+    case 'th': return (el.getAttribute('scope') || '').toLowerCase() === 'row' ? 'rowheader' : 'columnheader';
+    case 'blockquote': return 'blockquote';
+    case 'caption': return 'caption';
+    case 'dt': return 'term';
+    case 'dd': return 'definition';
+    case 'fieldset': case 'details': return 'group';
+    default: return null;
+  }
+}
+
+function glRole(el) {
+  const explicit = glExplicitRole(el);
+  if (explicit && explicit !== 'presentation' && explicit !== 'none') return explicit;
+  const implicit = glImplicitRole(el);
+  if (implicit) return implicit;
+  if (glEditableRoot(el)) return 'textbox';
+  return null;
+}
+
+function glIsControl(el, role) {
+  if (role && GL_INTERACTIVE_ROLES.has(role)) return true;
+  if (glEditableRoot(el)) return true;
+  if (el.getAttribute('draggable') === 'true') return true;
+  return el.hasAttribute('tabindex') && el.tabIndex >= 0 && el.localName !== 'iframe';
+}
+
+// Whether el holds a value the user edits (its text is never its name).
+function glEditable(el, role) {
+  const tag = el.localName;
+  return tag === 'input' || tag === 'textarea' || tag === 'select' || el.isContentEditable ||
+    (role != null && GL_EDITABLE_ROLES.has(role));
+}
+
+// ---- names ----------------------------------------------------------------------------------
+
+// The alt of a child image, or the aria-label of a child, for elements without text.
+function glChildAltName(el, cap) {
+  const inner = el.querySelector('img[alt]:not([alt=""]),[aria-label]');
+  if (!inner) return '';
+  return glClean(inner.getAttribute('aria-label') || inner.getAttribute('alt'), cap);
+}
+
+// The text of the direct child matching `selector` (legend, caption, figcaption), or ''.
+function glChildText(el, selector, cap) {
+  const child = el.querySelector(':scope > ' + selector);
+  return child ? glContentText(child, cap) : '';
+}
+
+function glName(el, role, cap) {
+  const labelledBy = (el.getAttribute('aria-labelledby') || '').trim();
+  if (labelledBy) {
+    const scope = el.getRootNode();
+    const parts = [];
+    for (const id of labelledBy.split(/\s+/).slice(0, GL_MAX_LABEL_IDS)) {
+      const target = scope && scope.getElementById ? scope.getElementById(id) : null;
+      if (!target) continue;
+      const label = glClean(target.getAttribute('aria-label'), cap);
+      const text = label || (target === el ? '' : glContentText(target, cap));
+      if (text) parts.push(text);
+    }
+    const joined = glClean(parts.join(' '), cap);
+    if (joined) return joined;
+  }
+  const ariaLabel = glClean(el.getAttribute('aria-label'), cap);
+  if (ariaLabel) return ariaLabel;
+  if (el.labels && el.labels.length) {
+    const labels = Array.from(el.labels).slice(0, GL_MAX_LABELS);
+    const text = glClean(labels.map((label) => glContentText(label, cap)).join(' '), cap);
+    if (text) return text;
+  }
+  const tag = el.localName;
+  if (tag === 'input') {
+    const type = (el.getAttribute('type') || 'text').toLowerCase();
+    if (type === 'button' || type === 'submit' || type === 'reset') {
+      // A button's value is its label, not something the user edits.
+      const value = glClean(el.getAttribute('value'), cap);
+      if (value) return value;
+      if (type === 'submit') return 'Submit';
+      if (type === 'reset') return 'Reset';
+    }
+    if (type === 'image') return glClean(el.getAttribute('alt'), cap) || 'Submit';
+  }
+  let own = '';
+  if (tag === 'img' || tag === 'area') own = glClean(el.getAttribute('alt'), cap);
+  else if (tag === 'fieldset') own = glChildText(el, 'legend', cap);
+  else if (tag === 'table') own = glChildText(el, 'caption', cap);
+  else if (tag === 'figure') own = glChildText(el, 'figcaption', cap);
+  if (own) return own;
+  if (!glEditable(el, role) && tag !== 'body' && tag !== 'html') {
+    if (role && GL_NAME_FROM_CONTENT.has(role)) {
+      const text = glContentText(el, cap) || glChildAltName(el, cap);
+      if (text) return text;
+    } else if (!role) {
+      // A generic element's text names it only when it is short.
+      const text = glContentText(el, GL_GENERIC_NAME_CHARS + 1);
+      if (text.length <= GL_GENERIC_NAME_CHARS) {
+        const name = text || glChildAltName(el, cap);
+        if (name) return glCut(name, cap);
+      }
+    }
+  }
+  const title = glClean(el.getAttribute('title'), cap);
+  if (title) return title;
+  const placeholder = glClean(el.getAttribute('placeholder') || el.getAttribute('aria-placeholder'), cap);
+  if (placeholder) return placeholder;
+  return null;
+}
+
+function glSummary(el, cap) {
+  const role = glRole(el);
+  return { role: role || 'generic', name: glName(el, role, cap) };
+}
+const glPerceive = // Ghostlight perception: one function expression, run through WebDriver "Execute Script" as
+// `return (FN)(arguments[0], arguments[1]);` in ONE document. Element references are valid
+// only in their own frame, so the adapter runs one pass per same-origin frame (switching into
+// it) and this script never descends into frames: it lists them for the adapter instead.
+//
+// opts = {mode, max, maxDepth, query, controlsOnly, nameMax, textMax}
+//   mode 'controls'  interactive elements
+//        'structure' landmarks, headings, lists, tables, images, dialogs… (non-controls)
+//        'all'       both
+//        'document'  a structure-only tree under `root` (or the document), with depths; the
+//                    root itself is depth 0, nodes nested in k structure nodes below it k + 1;
+//                    nodes deeper than maxDepth are left out (with their subtrees)
+//        'find'      controls whose name or visible text contains `query` (case-insensitive,
+//                    whitespace-normalized), plus (unless controlsOnly) the smallest visible
+//                    non-control elements whose text contains it
+//        'focus'     the focused element of this document (descending open shadow roots), or
+//                    the focused iframe as `focusFrame` for the adapter to enter
+//   max      at most this many items (in walk order: document order, an open shadow root's
+//            content before the host's light children)
+// root = the subtree root element (document mode) or null.
+//
+// Returns {items, frames, truncated, focusFrame} (and, in focus mode, url: this document's)
+//   item  = {e: element, r: role token, n: name|null, s: [state], c: credential class|null,
+//            k: control?, t: visible text|null (only when it differs from the name), d: depth|null}
+//   frame = {e: iframe element, at: how many items precede it, d: depth offset} for each
+//           visible iframe, of any origin
+//
+// Hidden content (glVisible) and subtrees outside the accessibility tree (glAriaHidden) are
+// left out. Roles, the control flag and accessible names are dom.js's (glRole, glIsControl,
+// glName; prepended), the ones action receipts report: editable values are never read. In find
+// mode an element the page named with aria-label or aria-labelledby matches by that name even
+// without a role.
+(function glPerceive(opts, root) {
+  'use strict';
+  const MODE = String(opts.mode);
+  const MAX = Math.max(0, Number(opts.max) | 0);
+  const MAX_DEPTH = Math.max(0, Number(opts.maxDepth) | 0);
+  const NAME_MAX = Math.max(1, Number(opts.nameMax) | 0);
+  const TEXT_MAX = Math.max(1, Number(opts.textMax) | 0);
+  const CONTROLS_ONLY = opts.controlsOnly === true;
+
+  const QUERY = glSquash(opts.query).toLowerCase();
+
+  // Named by the page itself (aria-label or aria-labelledby): find matches such an element by
+  // its name even without a role.
+  function hasAriaLabel(el) {
+    const label = el.getAttribute('aria-label');
+    return !!((label && label.trim()) || el.hasAttribute('aria-labelledby'));
+  }
+
+  // Landmarks, headings, lists, tables, images… (listed by the structure scopes).
+  const STRUCTURE = new Set(['banner', 'navigation', 'main', 'complementary', 'contentinfo',
+    'region', 'form', 'search', 'heading', 'list', 'table', 'grid', 'treegrid', 'img', 'figure',
+    'dialog', 'alertdialog', 'article', 'tablist', 'menu', 'menubar', 'toolbar', 'tree']);
+
+  // ---- credential classes ------------------------------------------------------------------
+  const NOT_TEXT = new Set(['button', 'submit', 'reset', 'image', 'checkbox', 'radio', 'file',
+    'hidden', 'range', 'color', 'date', 'datetime-local', 'month', 'week', 'time']);
+  const AC_OTP = /(^|\s)one-time-code(\s|$)/;
+  const AC_CARD = /(^|\s)cc-(number|csc|exp|exp-month|exp-year)(\s|$)/;
+  const AC_PASSWORD = /(^|\s)(current|new)-password(\s|$)/;
+  const HINT_OTP = /otp|one.?time|totp|2fa|mfa|verification.?code/;
+  const HINT_CARD = /cvv|cvc|(^|[^a-z])csc([^a-z]|$)|card.?(number|num|no([^a-z]|$))|cc.?(num|csc|cvv|exp)|security.?code/;
+  const HINT_PASSWORD = /pass(word|wd|code|phrase)|(^|[^a-z])pass([^a-z]|$)|(^|[^a-z])pin([^a-z]|$)|secret|token/;
+
+  function credentialOf(el, name) {
+    const tag = el.localName;
+    if (tag === 'input') {
+      const type = (el.getAttribute('type') || 'text').toLowerCase();
+      if (type === 'password') return 'password';
+      if (NOT_TEXT.has(type)) return null;
+    } else if (tag !== 'textarea' && !el.isContentEditable) {
+      return null;
+    }
+    const autocomplete = (el.getAttribute('autocomplete') || '').toLowerCase();
+    if (AC_OTP.test(autocomplete)) return 'one_time_code';
+    if (AC_CARD.test(autocomplete)) return 'payment_card';
+    if (AC_PASSWORD.test(autocomplete)) return 'password';
+    const hay = [el.getAttribute('name'), el.id, name, el.getAttribute('aria-label'),
+      el.getAttribute('placeholder')].join(' ').toLowerCase();
+    if (HINT_OTP.test(hay)) return 'one_time_code';
+    if (HINT_CARD.test(hay)) return 'payment_card';
+    if (HINT_PASSWORD.test(hay)) return 'password';
+    return null;
+  }
+
+  // ---- states ------------------------------------------------------------------------------
+  function deepActive(doc) {
+    let active = doc.activeElement;
+    while (active && active.shadowRoot && active.shadowRoot.activeElement) {
+      active = active.shadowRoot.activeElement;
+    }
+    return active;
+  }
+  const FOCUSED = deepActive(document);
+
+  function matches(el, selector) {
+    try { return el.matches(selector); } catch (_) { return false; }
+  }
+
+  function statesOf(el) {
+    const states = [];
+    const aria = (name) => (el.getAttribute(name) || '').toLowerCase();
+    const tag = el.localName;
+    const type = tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : '';
+    if (matches(el, ':disabled') || aria('aria-disabled') === 'true') states.push('disabled');
+    if (((type === 'checkbox' || type === 'radio') && el.checked) || aria('aria-checked') === 'true') {
+      states.push('checked');
+    }
+    if ((tag === 'option' && el.selected) || aria('aria-selected') === 'true') states.push('selected');
+    const details = tag === 'summary' ? el.parentElement : null;
+    if (aria('aria-expanded') === 'true' || (details && details.localName === 'details' && details.open)) {
+      states.push('expanded');
+    }
+    if (el === FOCUSED) states.push('focused');
+    if (el.required === true || aria('aria-required') === 'true') states.push('required');
+    const invalid = aria('aria-invalid');
+    if ((invalid && invalid !== 'false') || matches(el, ':user-invalid')) states.push('invalid');
+    return states;
+  }
+
+  // ---- items -------------------------------------------------------------------------------
+  function describe(el, role, control, depth) {
+    const name = glName(el, role, NAME_MAX);
+    let text = null;
+    if (!glEditable(el, role) && (control || !role || GL_NAME_FROM_CONTENT.has(role) || MODE === 'find')) {
+      const own = glContentText(el, TEXT_MAX);
+      if (own && own !== name) text = own;
+    }
+    return {
+      e: el,
+      r: role || 'generic',
+      n: name,
+      s: statesOf(el),
+      c: credentialOf(el, name),
+      k: control,
+      t: text,
+      d: depth,
+    };
+  }
+
+  const result = { items: [], frames: [], truncated: false, focusFrame: null };
+
+  if (MODE === 'focus') {
+    result.url = String(document.URL);
+    const active = FOCUSED;
+    if (!active || active === document.body || active === document.documentElement) return result;
+    if (active.localName === 'iframe' || active.localName === 'frame') {
+      result.focusFrame = active;
+      return result;
+    }
+    const role = glRole(active);
+    result.items.push(describe(active, role, glIsControl(active, role), null));
+    return result;
+  }
+
+  // ---- the walk ----------------------------------------------------------------------------
+  const found = []; // {item, seq}
+  const frames = []; // {el, seq, d}
+  const shadowRoots = [];
+  const seqOf = MODE === 'find' ? new Map() : null;
+  let seq = 0;
+  const stack = []; // flat pairs: element, parent depth
+  const pushChildren = (parent, depth) => {
+    const kids = parent.children;
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i], depth);
+  };
+  const pushTree = (el, depth) => {
+    // Pushed last, popped first: an open shadow root's content comes before light children.
+    pushChildren(el, depth);
+    if (el.shadowRoot) {
+      shadowRoots.push(el.shadowRoot);
+      pushChildren(el.shadowRoot, depth);
+    }
+  };
+  const wants = (item) => {
+    if (MODE !== 'find') return true;
+    const name = (item.n || '').toLowerCase();
+    const text = (item.t || '').toLowerCase();
+    return QUERY !== '' && (name.includes(QUERY) || text.includes(QUERY));
+  };
+  const taken = new Set();
+  // Add an item unless the cap is reached; answers false when the walk must stop.
+  const add = (item, at) => {
+    if (found.length >= MAX) {
+      result.truncated = true;
+      return false;
+    }
+    taken.add(item.e);
+    found.push({ item, seq: at });
+    return true;
+  };
+
+  let stopped = false;
+  if (root) {
+    if (MODE === 'document' && glVisible(root)) {
+      const role = glRole(root);
+      stopped = !add(describe(root, role, glIsControl(root, role), 0), seq);
+    }
+    seq++;
+    if (!stopped) pushTree(root, 0);
+  } else {
+    pushChildren(document, 0);
+  }
+
+  while (!stopped && stack.length) {
+    const depth = stack.pop();
+    const el = stack.pop();
+    const at = seq++;
+    if (seqOf) seqOf.set(el, at);
+    // Outside the accessibility tree, with everything under it.
+    if (glAriaHidden(el)) continue;
+    const tag = el.localName;
+    if (tag === 'iframe' || tag === 'frame') {
+      // Every visible frame, whatever its origin: the adapter switches into it and checks
+      // its document against the call's gate before perceiving it.
+      if (glVisible(el)) frames.push({ el, seq: at, d: depth });
+      continue;
+    }
+    if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'head' || tag === 'noscript') continue;
+    const role = glRole(el);
+    const control = glIsControl(el, role);
+    const structure = !control && role != null && STRUCTURE.has(role);
+    let childDepth = depth;
+    let take = false;
+    switch (MODE) {
+      case 'controls': take = control; break;
+      case 'structure': take = structure; break;
+      case 'all': take = control || structure; break;
+      case 'document':
+        if (structure) {
+          childDepth = depth + 1;
+          if (childDepth > MAX_DEPTH) continue;
+          take = true;
+        }
+        break;
+      case 'find': take = control || (!CONTROLS_ONLY && hasAriaLabel(el)); break;
+      default: take = false;
+    }
+    if (take && glVisible(el)) {
+      const item = describe(el, role, control, MODE === 'document' ? childDepth : null);
+      if (wants(item) && !add(item, at)) break;
+    }
+    pushTree(el, childDepth);
+  }
+
+  // ---- find: the smallest visible non-control elements containing the text ---------------
+  if (MODE === 'find' && !CONTROLS_ONLY && QUERY !== '') {
+    // Runs after a truncated walk too: elements the walk never reached sort last and are cut.
+    // Never descended into; and never answered (text spread over the whole page).
+    const SKIP = new Set(['script', 'style', 'template', 'head', 'noscript', 'title', 'input',
+      'textarea', 'select', 'option', 'iframe', 'frame', 'svg']);
+    const WHOLE_PAGE = new Set(['html', 'body']);
+    // An element's text content without subtrees marked aria-hidden (no layout needed).
+    const anyHidden = [document].concat(shadowRoots).some((tree) => tree.querySelector(GL_OUT_OF_TREE));
+    const contentOf = (el) => {
+      if (!anyHidden) return el.textContent;
+      const parts = [];
+      const skipHidden = { acceptNode: (n) => (glAriaHidden(n) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT) };
+      const walker = el.ownerDocument.createTreeWalker(el, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, skipHidden);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) if (n.nodeType === 3) parts.push(n.data);
+      return parts.join('');
+    };
+    const contains = (el) => glSquash(contentOf(el)).toLowerCase().includes(QUERY);
+    // Inside a control, or inside an element the walk already answered by its name.
+    const insideControl = (el) => {
+      for (let node = el; node; ) {
+        if (node.nodeType === 1 && (taken.has(node) || glIsControl(node, glRole(node)))) return true;
+        if (node.parentElement) node = node.parentElement;
+        else { const top = node.getRootNode(); node = top && top.host ? top.host : null; }
+      }
+      return false;
+    };
+    const texts = [];
+    const trees = [document].concat(shadowRoots);
+    for (const tree of trees) {
+      const pending = [];
+      const kids = tree === document ? [document.documentElement] : Array.from(tree.children);
+      for (const kid of kids) if (kid && !glAriaHidden(kid) && contains(kid)) pending.push(kid);
+      while (pending.length) {
+        const el = pending.pop();
+        let deeper = false;
+        for (const kid of el.children) {
+          if (!SKIP.has(kid.localName) && !glAriaHidden(kid) && contains(kid)) { deeper = true; pending.push(kid); }
+        }
+        if (deeper || SKIP.has(el.localName) || WHOLE_PAGE.has(el.localName) || el.isContentEditable) continue;
+        if (insideControl(el) || !glVisible(el)) continue;
+        texts.push(el);
+      }
+    }
+    for (const el of texts) {
+      const role = glRole(el);
+      const item = describe(el, role, false, null);
+      found.push({ item, seq: seqOf.has(el) ? seqOf.get(el) : Number.MAX_SAFE_INTEGER });
+    }
+    found.sort((a, b) => a.seq - b.seq);
+    if (found.length > MAX) {
+      found.length = MAX;
+      result.truncated = true;
+    }
+  }
+
+  result.items = found.map((f) => f.item);
+  for (const frame of frames) {
+    let before = 0;
+    while (before < found.length && found[before].seq < frame.seq) before++;
+    result.frames.push({ e: frame.el, at: before, d: frame.d });
+  }
+  return result;
+});
+const glReadText = // Ghostlight text reading: one function expression, run through WebDriver "Execute Script" as
+// `return (FN)(arguments[0], arguments[1]);`. Reads only; never changes the page.
+//
+// opts = {mode, max, minArticle, minBlock, maxNodes}
+//   mode 'article' the main article, without navigation, ads, footers, banners, asides, forms
+//                  and hidden content
+//        'visible' the visible text of the page (innerText of the body, without subtrees
+//                  outside the accessibility tree: glShownText of dom.js, prepended)
+//        'auto'    the article when it has at least `minArticle` characters, else visible
+//   max  at most this many UTF-16 units of normalized text (more existing sets `truncated`)
+// target = an element to read instead of the page (its visible text), or null.
+//
+// Returns {text, truncated, source: 'article'|'visible'|'target'}.
+//
+// Whitespace is normalized: each line's runs of whitespace become one space, lines are
+// trimmed, and empty lines are dropped (lines are kept: they carry paragraph breaks).
+//
+// The article heuristic (a small Readability):
+//  1. Every text node's length (at most `maxNodes` nodes) is credited to its *block*: the
+//     nearest ancestor that is not an inline element. A block with at least `minBlock`
+//     characters, visible and outside noise, is a paragraph.
+//  2. Each paragraph scores its length for its parent and half of it for its grandparent.
+//  3. The best-scoring element wins; when it lies inside an `article`/`main` element (or the
+//     ARIA roles), that semantic element is the article instead (it keeps the headline).
+//     Without any paragraph, a sole visible `article`, else `main`, is used; else nothing.
+//  4. The article's text is collected from the live DOM, skipping noise (nav, aside, footer,
+//     form, page banners, ARIA navigation/banner/contentinfo/complementary/search/form roles,
+//     elements whose class or id names an ad, sponsor, promo, share or cookie box, form
+//     fields, buttons, scripts) and hidden elements (glVisible of dom.js).
+(function glReadText(opts, target) {
+  'use strict';
+  const MAX = Math.max(0, Number(opts.max) | 0);
+  const MIN_ARTICLE = Math.max(0, Number(opts.minArticle) | 0);
+  const MIN_BLOCK = Math.max(1, Number(opts.minBlock) | 0);
+  const MAX_NODES = Math.max(1, Number(opts.maxNodes) | 0);
+
+  const normalize = (raw) => String(raw == null ? '' : raw)
+    .split(/\r\n|\r|\n|\u2028|\u2029/)
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .filter((line) => line !== '')
+    .join('\n');
+  const bounded = (raw, source) => {
+    const text = normalize(raw);
+    return { text: glCut(text, MAX), truncated: text.length > MAX, source };
+  };
+
+  const FIELDS = new Set(['input', 'textarea', 'select']);
+
+  if (target) {
+    if (FIELDS.has(target.localName) || !target.isConnected || !glVisible(target)) {
+      return { text: '', truncated: false, source: 'target' };
+    }
+    return bounded(glShownText(target), 'target');
+  }
+
+  const body = document.body || document.documentElement;
+  const visibleText = () => bounded(body ? glShownText(body) : '', 'visible');
+  if (opts.mode === 'visible') return visibleText();
+
+  // ---- noise -------------------------------------------------------------------------------
+  const NOISE_TAGS = new Set(['nav', 'aside', 'footer', 'form', 'script', 'style', 'noscript',
+    'template', 'button', 'select', 'textarea', 'input', 'iframe', 'frame', 'object', 'embed',
+    'svg', 'canvas', 'dialog', 'menu', 'head']);
+  const NOISE_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search',
+    'form', 'dialog', 'alertdialog', 'menu', 'menubar', 'toolbar']);
+  const NOISE_NAMES = /(^|[\s_-])(ad|ads|advert|adverts|advertisement|advertising|sponsor|sponsored|promo|promoted|promotion|share|sharing|social|newsletter|cookie|cookies|consent|related|outbrain|taboola)([\s_-]|$)/i;
+  const SCOPING = 'article,aside,main,nav,section';
+
+  function isNoise(el) {
+    const tag = el.localName;
+    if (NOISE_TAGS.has(tag)) return true;
+    if (tag === 'header' && !(el.parentElement && el.parentElement.closest(SCOPING))) return true;
+    if (el.hidden || el.getAttribute('aria-hidden') === 'true') return true;
+    const role = (el.getAttribute('role') || '').trim().toLowerCase();
+    if (role && NOISE_ROLES.has(role.split(/\s+/)[0])) return true;
+    const marks = (typeof el.className === 'string' ? el.className : '') + ' ' + (el.id || '');
+    return marks.trim() !== '' && NOISE_NAMES.test(marks);
+  }
+  function inNoise(el, stop) {
+    for (let node = el; node && node !== stop; node = node.parentElement) {
+      if (isNoise(node)) return true;
+    }
+    return false;
+  }
+
+  // ---- choose the article root -------------------------------------------------------------
+  const INLINE = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'dfn', 'em',
+    'font', 'i', 'kbd', 'label', 'mark', 'q', 's', 'samp', 'small', 'span', 'strong', 'sub',
+    'sup', 'time', 'u', 'var', 'wbr', 'br', 'del', 'ins']);
+  const SEMANTIC = 'article,main,[role="article"],[role="main"]';
+
+  function chooseRoot() {
+    if (!document.body) return null;
+    const blockLength = new Map();
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    let nodes = 0;
+    for (let node = walker.nextNode(); node && nodes < MAX_NODES; node = walker.nextNode()) {
+      nodes++;
+      const length = node.data.replace(/\s+/g, ' ').trim().length;
+      if (length === 0) continue;
+      let block = node.parentElement;
+      while (block && INLINE.has(block.localName) && block.parentElement) block = block.parentElement;
+      if (!block) continue;
+      blockLength.set(block, (blockLength.get(block) || 0) + length);
+    }
+    const scores = new Map();
+    for (const [block, length] of blockLength) {
+      if (length < MIN_BLOCK || block === document.body) continue;
+      if (inNoise(block, null) || !glVisible(block)) continue;
+      const parent = block.parentElement;
+      if (parent) scores.set(parent, (scores.get(parent) || 0) + length);
+      const grand = parent ? parent.parentElement : null;
+      if (grand) scores.set(grand, (scores.get(grand) || 0) + length / 2);
+    }
+    let best = null;
+    let bestScore = 0;
+    for (const [el, score] of scores) {
+      if (score > bestScore) { best = el; bestScore = score; }
+    }
+    if (best) {
+      const semantic = best.closest(SEMANTIC);
+      return semantic || best;
+    }
+    const candidates = Array.from(document.querySelectorAll(SEMANTIC)).filter(
+      (el) => glVisible(el) && !inNoise(el, null));
+    const articles = candidates.filter((el) => el.matches('article,[role="article"]'));
+    if (articles.length === 1) return articles[0];
+    const mains = candidates.filter((el) => el.matches('main,[role="main"]'));
+    return mains.length === 1 ? mains[0] : null;
+  }
+
+  // ---- collect the article's text ----------------------------------------------------------
+  const BREAK_AFTER = new Set(['p', 'div', 'section', 'article', 'main', 'header', 'h1', 'h2',
+    'h3', 'h4', 'h5', 'h6', 'li', 'ul', 'ol', 'dl', 'dt', 'dd', 'tr', 'table', 'blockquote',
+    'pre', 'figure', 'figcaption', 'caption', 'hr', 'br', 'details', 'summary', 'address']);
+  const CELL = new Set(['td', 'th']);
+  // Enough raw text to fill `max` normalized characters, with room to see that more exists.
+  const RAW_LIMIT = MAX * 2 + 1024;
+
+  function collect(rootEl) {
+    const parts = [];
+    let length = 0;
+    const stack = [rootEl];
+    while (stack.length && length <= RAW_LIMIT) {
+      const node = stack.pop();
+      if (typeof node === 'string') {
+        parts.push(node);
+        continue;
+      }
+      if (node.nodeType === 3) {
+        parts.push(node.data);
+        length += node.data.length;
+        continue;
+      }
+      if (node.nodeType !== 1) continue;
+      if (node !== rootEl && (isNoise(node) || !glVisible(node))) continue;
+      const tag = node.localName;
+      if (BREAK_AFTER.has(tag)) stack.push('\n');
+      else if (CELL.has(tag)) stack.push(' ');
+      const kids = node.childNodes;
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+      if (BREAK_AFTER.has(tag)) stack.push('\n');
+    }
+    const text = normalize(parts.join(''));
+    const more = stack.some((n) => typeof n !== 'string');
+    return { text: glCut(text, MAX), truncated: text.length > MAX || more, source: 'article' };
+  }
+
+  const rootEl = chooseRoot();
+  const article = rootEl ? collect(rootEl) : { text: '', truncated: false, source: 'article' };
+  if (opts.mode === 'article') return article;
+  if (article.text.length >= MIN_ARTICLE) return article;
+  return visibleText();
+});
+const glTextPresent = // Ghostlight text presence: one function expression, run through WebDriver "Execute Script" as
+// `return (FN)(arguments[0]);`. Reads only.
+//
+// opts = {query}
+// Answers whether the visible text of this document contains `query`, case-insensitively and
+// with whitespace normalized on both sides: the body's innerText, then the content of open
+// shadow roots of visible hosts, without subtrees outside the accessibility tree (glShownText
+// and glVisible of dom.js, prepended). Frames are not entered here: the adapter runs this script in
+// each frame document the call's gate admits (ops/frames.rs). Only a boolean leaves the page.
+(function glTextPresent(opts) {
+  'use strict';
+  const QUERY = glSquash(opts.query).toLowerCase();
+  if (QUERY === '') return true;
+
+  const has = (text) => glSquash(text).toLowerCase().includes(QUERY);
+
+  function search(doc) {
+    const body = doc.body || doc.documentElement;
+    if (!body) return false;
+    if (has(glShownText(body))) return true;
+    const all = doc.querySelectorAll('*');
+    const hosts = [];
+    for (const el of all) {
+      if (el.shadowRoot) hosts.push(el.shadowRoot);
+    }
+    // Open shadow roots, nested ones included (each root's own hosts are queued in turn).
+    for (let i = 0; i < hosts.length; i++) {
+      const shadow = hosts[i];
+      if (!glVisible(shadow.host) || shadow.host.closest(GL_OUT_OF_TREE)) continue;
+      for (const el of shadow.querySelectorAll('*')) {
+        if (el.shadowRoot) hosts.push(el.shadowRoot);
+      }
+      for (const child of shadow.children) {
+        if (glVisible(child) && has(glShownText(child))) return true;
+      }
+    }
+    return false;
+  }
+  return search(document);
+});
+const glElementPresent = // Ghostlight element presence: one function expression, run through WebDriver "Execute Script"
+// as `return (FN)(arguments[0]);` in the element's own frame. Reads only.
+//
+// Answers whether `el` is attached to its document and shown (glVisible of dom.js,
+// prepended).
+(function glElementPresent(el) {
+  'use strict';
+  return !!el && el.isConnected && glVisible(el);
+});
+const glCaptureElement = // Ghostlight capture: where an element sits in the top-level document.
+//
+// One function expression, run through WebDriver "Execute Script" in the element's own frame
+// as `return (fn)(element, scroll)`. With `scroll` true it first scrolls the element into view
+// (nearest edge, instantly: Firefox would otherwise scroll smoothly). Answers
+// {x, y, width, height, complete}: the element's border box in document CSS pixels of the
+// top-level document (its client rect, plus the content-box offset of every same-origin
+// iframe on the way up, plus the top-level scroll offsets). `complete` is false when a parent
+// document could not be reached (cross-origin), so the offsets are partial. Reads only
+// geometry: no page text.
+(function glCaptureElement(element, scroll) {
+  if (scroll) {
+    element.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
+  }
+  const box = element.getBoundingClientRect();
+  let x = box.left;
+  let y = box.top;
+  let w = window;
+  let complete = true;
+  while (w !== w.top) {
+    let frame = null;
+    try {
+      frame = w.frameElement;
+    } catch (e) {
+      frame = null;
+    }
+    if (!frame) {
+      complete = false;
+      break;
+    }
+    const outer = frame.getBoundingClientRect();
+    const style = frame.ownerDocument.defaultView.getComputedStyle(frame);
+    x += outer.left + frame.clientLeft + (parseFloat(style.paddingLeft) || 0);
+    y += outer.top + frame.clientTop + (parseFloat(style.paddingTop) || 0);
+    w = w.parent;
+  }
+  x += w.scrollX;
+  y += w.scrollY;
+  return { x: x, y: y, width: box.width, height: box.height, complete: complete };
+});
+const glCapturePageSize = // Ghostlight capture: the CSS size of the whole scrollable document.
+//
+// One function expression, run through WebDriver "Execute Script" in the top-level document
+// as `return (fn)()`. Answers {width, height}: the scroll size of the document's scrolling
+// element (the root element, or the body in quirks mode), which is what a full-page capture
+// covers (without the scrollbar). Reads only geometry.
+(function glCapturePageSize() {
+  const scroller = document.scrollingElement || document.documentElement;
+  return { width: scroller.scrollWidth, height: scroller.scrollHeight };
+});
+function glFramesHere() {
+// Frames of this document, for walks through frame documents (ops/frames.rs `visit_frames`):
+// the document's own URL, and every visible iframe or frame element of this document (open
+// shadow roots included, frame documents not entered) in document order, as WebDriver element
+// references the adapter switches into, whatever their origin. Reads only. Bounded by
+// MAX_FRAMES and MAX_NODES.
+//
+// arguments: [] — answers {url, frames: [element]}
+const MAX_FRAMES = 32;
+const MAX_NODES = 20000;
+const frames = [];
+const stack = document.documentElement ? [document.documentElement] : [];
+let nodes = 0;
+while (stack.length && frames.length < MAX_FRAMES && nodes < MAX_NODES) {
+  const node = stack.pop();
+  nodes += 1;
+  // A subtree outside the accessibility tree (aria-hidden, inert): no frame in it is read.
+  if (glAriaHidden(node)) continue;
+  const tag = node.localName;
+  if ((tag === 'iframe' || tag === 'frame') && glVisible(node)) frames.push(node);
+  for (let child = node.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
+  if (node.shadowRoot) {
+    for (let child = node.shadowRoot.lastElementChild; child; child = child.previousElementSibling) {
+      stack.push(child);
+    }
+  }
+}
+return { url: String(document.URL), frames };
+}
+// The extension's page API: the shared scripts (ghostlight-webdriver/src/scripts, composed
+// before this by `page::bundle`) called from the extension's isolated world, with element
+// references kept in a per-document registry. Nothing here is visible to the page: the page's
+// own scripts run in another world (other prototypes, other globals), so it can neither
+// override what perception calls nor read or forge the registry.
+//
+// An element reference is {doc, id}: `doc` names this document (a nonce drawn when the API is
+// first injected into it), `id` an element registered here. A reference of another document,
+// an element collected or detached, answers `stale`.
+const GL_DOCUMENT = (() => {
+  try {
+    return crypto.randomUUID();
+  } catch (_) {
+    return String(Math.random()).slice(2) + String(Math.random()).slice(2);
+  }
+})();
+// Dead registry entries are swept when the registry grows past this many.
+const GL_REGISTRY_SWEEP = 20000;
+const glIds = new WeakMap();
+const glElements = new Map();
+let glNextId = 1;
+
+function glRegister(el) {
+  let id = glIds.get(el);
+  if (id === undefined) {
+    if (glElements.size >= GL_REGISTRY_SWEEP) {
+      for (const [key, ref] of glElements) if (!ref.deref()) glElements.delete(key);
+    }
+    id = glNextId++;
+    glIds.set(el, id);
+    glElements.set(id, new WeakRef(el));
+  }
+  return id;
+}
+
+// The element a reference names, or null (another document, collected, detached).
+function glLookup(ref) {
+  if (!ref || ref.doc !== GL_DOCUMENT || !Number.isSafeInteger(ref.id)) return null;
+  const held = glElements.get(ref.id);
+  const el = held ? held.deref() : undefined;
+  return el && el.isConnected ? el : null;
+}
+
+// The index of an iframe's window among this window's frames (what the extension maps onto
+// its frame ids), or -1.
+function glFrameIndex(frame) {
+  let inner = null;
+  try {
+    inner = frame.contentWindow;
+  } catch (_) {
+    inner = null;
+  }
+  if (!inner) return -1;
+  for (let i = 0; i < window.frames.length; i++) if (window.frames[i] === inner) return i;
+  return -1;
+}
+
+// This document's place among frames: the index of each window in its parent's frames, from
+// the top down (allowed across origins).
+function glFramePath() {
+  const path = [];
+  for (let w = window; w !== w.parent && path.length < 64; w = w.parent) {
+    const parent = w.parent;
+    let at = -1;
+    for (let i = 0; i < parent.frames.length; i++) {
+      if (parent.frames[i] === w) {
+        at = i;
+        break;
+      }
+    }
+    path.unshift(at);
+  }
+  return path;
+}
+
+// Where a frame element sits in this document's viewport: its content's top-left corner, and
+// its box inside the border (what shows the frame's document).
+function glFrameBox(frame) {
+  const outer = frame.getBoundingClientRect();
+  const style = window.getComputedStyle(frame);
+  const x = outer.left + frame.clientLeft;
+  const y = outer.top + frame.clientTop;
+  return {
+    content: [x + (parseFloat(style.paddingLeft) || 0), y + (parseFloat(style.paddingTop) || 0)],
+    box: [x, y, frame.clientWidth || outer.width, frame.clientHeight || outer.height],
+  };
+}
+
+const GL_STALE = Object.freeze({ stale: true });
+
+const glPage = Object.freeze({
+  // This document: its identity, URL and place among frames.
+  here() {
+    return { doc: GL_DOCUMENT, url: String(document.URL), path: glFramePath() };
+  },
+
+  // Perception (perceive.js): items with registry ids, frames with their index.
+  perceive(opts, root) {
+    let rootEl = null;
+    if (root) {
+      rootEl = glLookup(root);
+      if (!rootEl) return GL_STALE;
+    }
+    const options = Object.assign({}, opts, { nameMax: GL_LIMITS.nameMax, textMax: GL_LIMITS.textMax });
+    options.max = Math.min(Math.max(0, Number(options.max) | 0), GL_LIMITS.perceiveMax);
+    options.maxDepth = Math.min(Math.max(0, Number(options.maxDepth) | 0), GL_LIMITS.documentMaxDepth);
+    options.query = String(options.query ?? '').slice(0, GL_LIMITS.queryMax);
+    const raw = glPerceive(options, rootEl);
+    return {
+      doc: GL_DOCUMENT,
+      url: String(document.URL),
+      items: raw.items.map((item) => Object.assign({}, item, { e: glRegister(item.e) })),
+      frames: raw.frames.map((frame) => ({ i: glFrameIndex(frame.e), at: frame.at, d: frame.d })),
+      truncated: raw.truncated,
+      focusFrame: raw.focusFrame ? { i: glFrameIndex(raw.focusFrame), e: glRegister(raw.focusFrame) } : null,
+    };
+  },
+
+  // Whether the element is attached and shown (element_present.js); a stale one is not.
+  present(ref) {
+    const el = glLookup(ref);
+    return !!el && glElementPresent(el);
+  },
+
+  // Text (read_text.js) of the page, or of one element.
+  readText(opts, target) {
+    let el = null;
+    if (target) {
+      el = glLookup(target);
+      if (!el) return GL_STALE;
+    }
+    const options = {
+      mode: String(opts.mode),
+      max: Math.min(Math.max(0, Number(opts.max) | 0), GL_LIMITS.readMax),
+      minArticle: GL_LIMITS.minArticle,
+      minBlock: GL_LIMITS.minBlock,
+      maxNodes: GL_LIMITS.maxNodes,
+    };
+    return glReadText(options, el);
+  },
+
+  // Whether this document's visible text contains `query` (text_present.js).
+  textPresent(query) {
+    return glTextPresent({ query: String(query ?? '').slice(0, GL_LIMITS.queryMax) });
+  },
+
+  // The visible frames of this document (frames_here.js): each one's index among
+  // window.frames (-1 when it is not among them) and where it sits (glFrameBox).
+  frames() {
+    const listed = glFramesHere();
+    return { url: listed.url, frames: listed.frames.map((frame) => Object.assign({ i: glFrameIndex(frame) }, glFrameBox(frame))) };
+  },
+
+  // The element's border box in document CSS pixels of the top document (capture_element.js),
+  // scrolled into view first when `scroll`; with the top document's scroll offsets (null when
+  // another origin's document lies between) and the box's corner in this frame's viewport.
+  box(ref, scroll) {
+    const el = glLookup(ref);
+    if (!el) return GL_STALE;
+    const box = glCaptureElement(el, scroll === true);
+    const view = el.getBoundingClientRect();
+    let top = null;
+    try {
+      top = [window.top.scrollX, window.top.scrollY];
+    } catch (_) {
+      top = null;
+    }
+    return Object.assign(box, { top, view: [view.left, view.top] });
+  },
+
+  // Where this document's visible frame `i` (its index among window.frames) sits
+  // (glFrameBox), or null when it is not shown.
+  frameOffset(i) {
+    const target = window.frames[Number(i)];
+    if (!target) return null;
+    const frame = glFramesHere().frames.find((f) => f.contentWindow === target);
+    return frame ? glFrameBox(frame) : null;
+  },
+
+  // The CSS size of the whole document (capture_page_size.js).
+  pageSize() {
+    return glCapturePageSize();
+  },
+
+  // The first element matching `selector`, registered (tests name elements this way).
+  select(selector) {
+    let el = null;
+    try {
+      el = document.querySelector(String(selector));
+    } catch (_) {
+      el = null;
+    }
+    return el ? { doc: GL_DOCUMENT, id: glRegister(el) } : null;
+  },
+});
+Object.defineProperty(globalThis, GL_KEY, { value: glPage });
+})();

@@ -1,0 +1,195 @@
+// The extension's page API: the shared scripts (ghostlight-webdriver/src/scripts, composed
+// before this by `page::bundle`) called from the extension's isolated world, with element
+// references kept in a per-document registry. Nothing here is visible to the page: the page's
+// own scripts run in another world (other prototypes, other globals), so it can neither
+// override what perception calls nor read or forge the registry.
+//
+// An element reference is {doc, id}: `doc` names this document (a nonce drawn when the API is
+// first injected into it), `id` an element registered here. A reference of another document,
+// an element collected or detached, answers `stale`.
+const GL_DOCUMENT = (() => {
+  try {
+    return crypto.randomUUID();
+  } catch (_) {
+    return String(Math.random()).slice(2) + String(Math.random()).slice(2);
+  }
+})();
+// Dead registry entries are swept when the registry grows past this many.
+const GL_REGISTRY_SWEEP = 20000;
+const glIds = new WeakMap();
+const glElements = new Map();
+let glNextId = 1;
+
+function glRegister(el) {
+  let id = glIds.get(el);
+  if (id === undefined) {
+    if (glElements.size >= GL_REGISTRY_SWEEP) {
+      for (const [key, ref] of glElements) if (!ref.deref()) glElements.delete(key);
+    }
+    id = glNextId++;
+    glIds.set(el, id);
+    glElements.set(id, new WeakRef(el));
+  }
+  return id;
+}
+
+// The element a reference names, or null (another document, collected, detached).
+function glLookup(ref) {
+  if (!ref || ref.doc !== GL_DOCUMENT || !Number.isSafeInteger(ref.id)) return null;
+  const held = glElements.get(ref.id);
+  const el = held ? held.deref() : undefined;
+  return el && el.isConnected ? el : null;
+}
+
+// The index of an iframe's window among this window's frames (what the extension maps onto
+// its frame ids), or -1.
+function glFrameIndex(frame) {
+  let inner = null;
+  try {
+    inner = frame.contentWindow;
+  } catch (_) {
+    inner = null;
+  }
+  if (!inner) return -1;
+  for (let i = 0; i < window.frames.length; i++) if (window.frames[i] === inner) return i;
+  return -1;
+}
+
+// This document's place among frames: the index of each window in its parent's frames, from
+// the top down (allowed across origins).
+function glFramePath() {
+  const path = [];
+  for (let w = window; w !== w.parent && path.length < 64; w = w.parent) {
+    const parent = w.parent;
+    let at = -1;
+    for (let i = 0; i < parent.frames.length; i++) {
+      if (parent.frames[i] === w) {
+        at = i;
+        break;
+      }
+    }
+    path.unshift(at);
+  }
+  return path;
+}
+
+// Where a frame element sits in this document's viewport: its content's top-left corner, and
+// its box inside the border (what shows the frame's document).
+function glFrameBox(frame) {
+  const outer = frame.getBoundingClientRect();
+  const style = window.getComputedStyle(frame);
+  const x = outer.left + frame.clientLeft;
+  const y = outer.top + frame.clientTop;
+  return {
+    content: [x + (parseFloat(style.paddingLeft) || 0), y + (parseFloat(style.paddingTop) || 0)],
+    box: [x, y, frame.clientWidth || outer.width, frame.clientHeight || outer.height],
+  };
+}
+
+const GL_STALE = Object.freeze({ stale: true });
+
+const glPage = Object.freeze({
+  // This document: its identity, URL and place among frames.
+  here() {
+    return { doc: GL_DOCUMENT, url: String(document.URL), path: glFramePath() };
+  },
+
+  // Perception (perceive.js): items with registry ids, frames with their index.
+  perceive(opts, root) {
+    let rootEl = null;
+    if (root) {
+      rootEl = glLookup(root);
+      if (!rootEl) return GL_STALE;
+    }
+    const options = Object.assign({}, opts, { nameMax: GL_LIMITS.nameMax, textMax: GL_LIMITS.textMax });
+    options.max = Math.min(Math.max(0, Number(options.max) | 0), GL_LIMITS.perceiveMax);
+    options.maxDepth = Math.min(Math.max(0, Number(options.maxDepth) | 0), GL_LIMITS.documentMaxDepth);
+    options.query = String(options.query ?? '').slice(0, GL_LIMITS.queryMax);
+    const raw = glPerceive(options, rootEl);
+    return {
+      doc: GL_DOCUMENT,
+      url: String(document.URL),
+      items: raw.items.map((item) => Object.assign({}, item, { e: glRegister(item.e) })),
+      frames: raw.frames.map((frame) => ({ i: glFrameIndex(frame.e), at: frame.at, d: frame.d })),
+      truncated: raw.truncated,
+      focusFrame: raw.focusFrame ? { i: glFrameIndex(raw.focusFrame), e: glRegister(raw.focusFrame) } : null,
+    };
+  },
+
+  // Whether the element is attached and shown (element_present.js); a stale one is not.
+  present(ref) {
+    const el = glLookup(ref);
+    return !!el && glElementPresent(el);
+  },
+
+  // Text (read_text.js) of the page, or of one element.
+  readText(opts, target) {
+    let el = null;
+    if (target) {
+      el = glLookup(target);
+      if (!el) return GL_STALE;
+    }
+    const options = {
+      mode: String(opts.mode),
+      max: Math.min(Math.max(0, Number(opts.max) | 0), GL_LIMITS.readMax),
+      minArticle: GL_LIMITS.minArticle,
+      minBlock: GL_LIMITS.minBlock,
+      maxNodes: GL_LIMITS.maxNodes,
+    };
+    return glReadText(options, el);
+  },
+
+  // Whether this document's visible text contains `query` (text_present.js).
+  textPresent(query) {
+    return glTextPresent({ query: String(query ?? '').slice(0, GL_LIMITS.queryMax) });
+  },
+
+  // The visible frames of this document (frames_here.js): each one's index among
+  // window.frames (-1 when it is not among them) and where it sits (glFrameBox).
+  frames() {
+    const listed = glFramesHere();
+    return { url: listed.url, frames: listed.frames.map((frame) => Object.assign({ i: glFrameIndex(frame) }, glFrameBox(frame))) };
+  },
+
+  // The element's border box in document CSS pixels of the top document (capture_element.js),
+  // scrolled into view first when `scroll`; with the top document's scroll offsets (null when
+  // another origin's document lies between) and the box's corner in this frame's viewport.
+  box(ref, scroll) {
+    const el = glLookup(ref);
+    if (!el) return GL_STALE;
+    const box = glCaptureElement(el, scroll === true);
+    const view = el.getBoundingClientRect();
+    let top = null;
+    try {
+      top = [window.top.scrollX, window.top.scrollY];
+    } catch (_) {
+      top = null;
+    }
+    return Object.assign(box, { top, view: [view.left, view.top] });
+  },
+
+  // Where this document's visible frame `i` (its index among window.frames) sits
+  // (glFrameBox), or null when it is not shown.
+  frameOffset(i) {
+    const target = window.frames[Number(i)];
+    if (!target) return null;
+    const frame = glFramesHere().frames.find((f) => f.contentWindow === target);
+    return frame ? glFrameBox(frame) : null;
+  },
+
+  // The CSS size of the whole document (capture_page_size.js).
+  pageSize() {
+    return glCapturePageSize();
+  },
+
+  // The first element matching `selector`, registered (tests name elements this way).
+  select(selector) {
+    let el = null;
+    try {
+      el = document.querySelector(String(selector));
+    } catch (_) {
+      el = null;
+    }
+    return el ? { doc: GL_DOCUMENT, id: glRegister(el) } : null;
+  },
+});
