@@ -1170,14 +1170,22 @@ async function showTab(tabId) {
 }
 
 /** The visible part of the tab's window as a base64 PNG. */
+/** How many times a capture over Chromium's rate quota is tried, and the wait between tries. */
+const CAPTURE_QUOTA_TRIES = 4;
+const CAPTURE_QUOTA_WAIT_MS = 600;
+
 async function visiblePng(found) {
   let url;
-  try {
-    url = await api.tabs.captureVisibleTab(found.windowId, { format: 'png' });
-  } catch (_) {
-    // Chromium allows two captures a second: one more try after that window.
-    await sleep(600);
-    url = await api.tabs.captureVisibleTab(found.windowId, { format: 'png' });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      url = await api.tabs.captureVisibleTab(found.windowId, { format: 'png' });
+      break;
+    } catch (error) {
+      // Chromium allows two captures a second (shared with recordings): wait out the window.
+      const quota = /MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND/.test(String(error && error.message ? error.message : error));
+      if (!quota || attempt >= CAPTURE_QUOTA_TRIES) throw error;
+      await sleep(CAPTURE_QUOTA_WAIT_MS);
+    }
   }
   const prefix = 'data:image/png;base64,';
   if (typeof url !== 'string' || !url.startsWith(prefix)) throw new GlError('browser_error', 'the capture is no PNG');
