@@ -718,3 +718,7 @@ api.storage.local.get(['mode', 'preserveTabs']).then(
   },
   () => applyMode('active'),
 );
+
+// Recordings (`recording.js`): Chromium's service worker loads it here; Firefox lists it after
+// this file in `background.scripts`.
+if (typeof importScripts === 'function') importScripts('recording.js');

@@ -18,20 +18,20 @@ use ghostlight_core::port::{
     ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DialogKind, DialogResolution, ElementRef,
     FileStat, FillInput, FillOutcome, Focused, FocusedElement, Gate, Geometry, HistoryMove, KeyInput,
     NavigateInput, OpenedTab, PageState, PerceiveInput, PerceivedElement, Perception, PointerTarget,
-    PortError, PortErrorKind, PortResult, ReadInput, ScriptOutcome, ScrollInput, ScrollOutcome, TabInfo,
-    TabRef, TextMode, TextOutcome, TypeInput, UploadInput, UploadOutcome,
+    PortError, PortErrorKind, PortResult, ReadInput, RecordCommand, RecordReport, ScriptOutcome, ScrollInput,
+    ScrollOutcome, TabInfo, TabRef, TextMode, TextOutcome, TypeInput, UploadInput, UploadOutcome,
 };
 use serde::de::DeserializeOwned;
 use tokio::task::JoinHandle;
-use url::Url;
 
-use crate::convert::{self, call_error, loaded, page_state, tab_id, tab_ref, unsupported};
+use crate::convert::{self, all_admitted, call_error, loaded, page_state, tab_id, tab_ref, unsupported};
 use crate::endpoint::{self, EndpointError};
 use crate::listener::{ListenError, Slot, accept, bind};
 use crate::protocol::{
     Hello, HistoryStep, Op, WireCapture, WireFocused, WireGeometry, WireOpened, WirePage, WireScript,
     WireTab, WireText,
 };
+use crate::recording::{self, Recorder};
 use crate::secret::Secret;
 
 /// The longest wait for an operation that does not wait for the page.
@@ -66,6 +66,7 @@ pub struct ExtensionBrowser {
     slot: Arc<Slot>,
     socket: PathBuf,
     acceptor: JoinHandle<()>,
+    recorder: Recorder,
 }
 
 impl std::fmt::Debug for ExtensionBrowser {
@@ -82,7 +83,7 @@ impl ExtensionBrowser {
         let (listener, socket) = bind(&config.socket_dir)?;
         let slot = Arc::new(Slot::new());
         let acceptor = tokio::spawn(accept(listener, secret, Arc::clone(&slot)));
-        Ok(ExtensionBrowser { slot, socket, acceptor })
+        Ok(ExtensionBrowser { slot, socket, acceptor, recorder: Recorder::default() })
     }
 
     /// The socket's path.
@@ -112,15 +113,7 @@ impl ExtensionBrowser {
 
     /// Run `op`, waiting at most `wait` for the answer, decoded as `T`.
     async fn call<T: DeserializeOwned>(&self, op: Op, wait: Duration) -> PortResult<T> {
-        let name = op.name();
-        let link = self.slot.live().ok_or_else(|| {
-            PortError::new(PortErrorKind::NotConnected, "the Ghostlight extension is not connected")
-        })?;
-        let value = link.call(op, wait).await.map_err(|e| call_error(e, name))?;
-        serde_json::from_value(value).map_err(|_| {
-            PortError::new(PortErrorKind::Other, format!("the extension's answer to {name} does not decode"))
-                .effect_unknown()
-        })
+        call_on(&self.slot, op, wait).await
     }
 
     async fn geometry_of(&self, op: Op) -> PortResult<Geometry> {
@@ -130,16 +123,28 @@ impl ExtensionBrowser {
     /// Refuse work on a page with a frame `gate` refuses (its pixels cannot be blanked yet).
     async fn frames_admitted(&self, tab: i64, gate: &Gate) -> PortResult<()> {
         let urls: Vec<String> = self.call(Op::FrameUrls { tab }, OP_WAIT).await?;
-        for url in urls.iter().filter_map(|u| Url::parse(u).ok()) {
-            if !gate.admits(&url) {
-                return Err(PortError::new(
-                    PortErrorKind::Unsupported,
-                    "capturing a page with a frame outside authority is not supported by the extension connector yet",
-                ));
-            }
+        if all_admitted(gate, &urls) {
+            return Ok(());
         }
-        Ok(())
+        Err(PortError::new(
+            PortErrorKind::Unsupported,
+            "capturing a page with a frame outside authority is not supported by the extension connector yet",
+        ))
     }
+}
+
+/// Run `op` on the extension connected to `slot`, waiting at most `wait` for the answer,
+/// decoded as `T`.
+pub(crate) async fn call_on<T: DeserializeOwned>(slot: &Slot, op: Op, wait: Duration) -> PortResult<T> {
+    let name = op.name();
+    let link = slot.live().ok_or_else(|| {
+        PortError::new(PortErrorKind::NotConnected, "the Ghostlight extension is not connected")
+    })?;
+    let value = link.call(op, wait).await.map_err(|e| call_error(e, name))?;
+    serde_json::from_value(value).map_err(|_| {
+        PortError::new(PortErrorKind::Other, format!("the extension's answer to {name} does not decode"))
+            .effect_unknown()
+    })
 }
 
 impl Drop for ExtensionBrowser {
@@ -374,6 +379,10 @@ impl BrowserPort for ExtensionBrowser {
             value: outcome.value,
             page: page_state(outcome.page).map_err(PortError::effect_unknown)?,
         })
+    }
+
+    async fn record(&self, command: &RecordCommand) -> PortResult<RecordReport> {
+        recording::record(&self.slot, &self.recorder, command).await
     }
 
     async fn sleep(&self, duration: Duration) {

@@ -2,7 +2,7 @@
 
 use base64::Engine as _;
 use ghostlight_core::port::{
-    Captured, DocumentId, Geometry, NetworkError, NetworkFailure, PageState, PortError, PortErrorKind,
+    Captured, DocumentId, Gate, Geometry, NetworkError, NetworkFailure, PageState, PortError, PortErrorKind,
     PortResult, Readiness, ScriptFailure, TabRef,
 };
 use url::Url;
@@ -103,6 +103,11 @@ fn png_size(png: &[u8]) -> Option<(u32, u32)> {
     Some((width, height))
 }
 
+/// Whether `gate` admits every URL of `urls` that parses (frame documents).
+pub(crate) fn all_admitted(gate: &Gate, urls: &[String]) -> bool {
+    urls.iter().filter_map(|u| Url::parse(u).ok()).all(|url| gate.admits(&url))
+}
+
 /// An operation this connector does not do (yet).
 pub(crate) fn unsupported(operation: &str) -> PortError {
     PortError::new(PortErrorKind::Unsupported, format!("{operation} is not supported by {CONNECTOR} yet"))
@@ -162,6 +167,10 @@ fn wire_error(wire: WireError, op: &str) -> PortError {
         ErrorCode::OwnPage => PortError::new(
             PortErrorKind::InvalidInput,
             format!("{op}: the extension's own pages are the person's controls, never driven"),
+        ),
+        ErrorCode::UnknownRecording => PortError::new(
+            PortErrorKind::InvalidInput,
+            format!("{op}: the recording is unknown, discarded or past its retention"),
         ),
         ErrorCode::BrowserError | ErrorCode::Other => {
             PortError::new(PortErrorKind::Other, format!("{op}: the browser refused: {message}"))

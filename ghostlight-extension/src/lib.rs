@@ -26,6 +26,7 @@ pub mod identity;
 mod link;
 mod listener;
 pub mod protocol;
+mod recording;
 pub mod secret;
 
 pub use browser::{ExtensionBrowser, ExtensionConfig};
