@@ -16,9 +16,10 @@
 //
 // The server paces the capture and holds the gate (a predicate over URLs): every interval it
 // asks `record_target` what the tab shows, judges it, and asks `record_frame` to capture that
-// page (or to count it skipped). A tab that is not the active tab of its window is not
-// captured and not counted: `tabs.captureVisibleTab` captures only the window's active tab,
-// and selecting the tab every 500 ms would take the window from the person.
+// page (or to count it skipped). `record_start` selects the tab once (as a screenshot does);
+// afterwards a tab that is not the active tab of its window is not captured and not counted:
+// `tabs.captureVisibleTab` captures only the window's active tab, and selecting the tab every
+// 500 ms would take the window from the person.
 'use strict';
 
 const GL_RECORDING = (() => {
@@ -482,6 +483,9 @@ const GL_RECORDING = (() => {
       };
       rec.captureTimer = setTimeout(() => freeze(rec, 'time_limit'), rec.bounds.time_limit_ms);
       recordings.set(rec.id, rec);
+      // Select the tab once, as a screenshot does, so there is something to capture; later
+      // the person or the model may select another (capture then waits for it).
+      if (!found.active) await recApi.tabs.update(found.id, { active: true }).catch(() => {});
       await mark(found.id);
       return report(rec);
     },

@@ -592,7 +592,44 @@ async fn recording(engine: Engine) {
     let empty = b.record(&RecordCommand::Save(outside.recording.clone(), RecordDelivery::Client)).await;
     assert_eq!(empty.expect_err("no frame").kind(), PortErrorKind::Other);
     record(b, RecordCommand::Discard(outside.recording)).await;
-
     b.close_tab(&tab).await.expect("closed");
+
+    // Through the tools: a tab opened in the background is selected by the start; a client
+    // save answers one image/gif block.
+    let port: Arc<dyn BrowserPort> = world.browser.clone();
+    let g = Ghostlight::builder(port).build();
+    let never = Cancellation::never();
+    let call = |tool: &'static str, arguments: serde_json::Value| {
+        let g = &g;
+        let never = &never;
+        async move { g.invoke(tool, &arguments, never).await.expect("a catalog tool") }
+    };
+    let navigated =
+        call("browser_navigate", json!({"url": site.url("/colour/00ff00").as_str(), "new_tab": true})).await;
+    let tab = navigated.envelope.facts["tab"].as_str().expect("a tab handle").to_owned();
+    let started = call("browser_record", json!({"action": "start", "tab": tab})).await.envelope;
+    assert_eq!(started.status, Status::Succeeded, "{}: {:?}", started.summary, started.facts);
+    let recording = started.facts["recording"].clone();
+    let deadline = Instant::now() + RECORD_BOUND;
+    while call("browser_record", json!({"action": "status", "recording": recording})).await.envelope.facts
+        ["frames"]
+        .as_u64()
+        .unwrap_or(0)
+        < 1
+    {
+        assert!(Instant::now() < deadline, "no frame through the tools");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let saved = call("browser_record", json!({"action": "save", "recording": recording})).await;
+    assert_eq!(saved.envelope.status, Status::Succeeded, "{}", saved.envelope.summary);
+    assert_eq!(saved.attachments.len(), 1);
+    assert_eq!(saved.attachments[0].mime_type, "image/gif");
+    assert_eq!(decode(&saved.attachments[0].bytes).4, [0, 255, 0], "the replay shows the green page");
+    let discarded = call("browser_record", json!({"action": "discard", "recording": recording})).await;
+    assert_eq!(discarded.envelope.status, Status::Succeeded, "{}", discarded.envelope.summary);
+    let erased = call("browser_record", json!({"action": "save", "recording": recording})).await.envelope;
+    assert_eq!(erased.facts["reason"], "recording_discarded", "{}", erased.summary);
+    call("browser_tabs", json!({"action": "close", "tab": tab})).await;
+    drop(g);
     world.teardown().await;
 }
