@@ -592,7 +592,18 @@ async fn recording(engine: Engine) {
     let empty = b.record(&RecordCommand::Save(outside.recording.clone(), RecordDelivery::Client)).await;
     assert_eq!(empty.expect_err("no frame").kind(), PortErrorKind::Other);
     record(b, RecordCommand::Discard(outside.recording)).await;
+
+    // Closing the recorded tab stops capture; what was kept can still be saved.
+    let closing = record(b, RecordCommand::Start(tab.clone(), Gate::open())).await.recording;
+    status_until(b, &closing, |r| r.frames >= 1).await;
     b.close_tab(&tab).await.expect("closed");
+    let closed = status_until(b, &closing, |r| r.state != RecordingState::Recording).await;
+    assert_eq!((closed.state, closed.stop_reason.as_deref()), (RecordingState::Stopped, Some("tab_closed")));
+    let kept = record(b, RecordCommand::Save(closing.clone(), RecordDelivery::Client)).await;
+    assert!(kept.gif.is_some_and(|g| g.starts_with(b"GIF89a")));
+    let on_closed = b.record(&RecordCommand::Start(tab.clone(), Gate::open())).await.expect_err("closed tab");
+    assert_eq!(on_closed.kind(), PortErrorKind::TabGone);
+    record(b, RecordCommand::Discard(closing)).await;
 
     // Through the tools: a tab opened in the background is selected by the start; a client
     // save answers one image/gif block.
