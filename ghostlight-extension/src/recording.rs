@@ -295,6 +295,20 @@ mod tests {
     }
 
     #[test]
+    fn a_frame_request_carries_the_verdict() {
+        let op = Op::RecordFrame { recording: "r".into(), url: None, admitted: false, stop: true };
+        let value = serde_json::to_value(&op).expect("encodes");
+        assert_eq!(
+            value,
+            json!({"op": "record_frame", "args": {"recording": "r", "url": null, "admitted": false, "stop": true}})
+        );
+        let target: WireRecordTarget =
+            serde_json::from_value(json!({"recording": true, "url": "http://127.0.0.1/", "frames": null}))
+                .expect("a target");
+        assert_eq!((target.url.as_deref(), target.frames), (Some("http://127.0.0.1/"), None));
+    }
+
+    #[test]
     fn attaching_is_unsupported_and_gates_are_bounded() {
         let refused = attach_replay(&TabRef::new("1"), &ElementRef::new("e")).expect_err("not yet");
         assert_eq!(refused.kind(), PortErrorKind::Unsupported);
