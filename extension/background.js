@@ -29,6 +29,8 @@ const BACKOFF_MAX_MS = 10000;
 /** The longest wait the server may ask for; anything longer is cut to it. */
 const MAX_WAIT_MS = 120000;
 const POLL_MS = 50;
+/** The longest wait for a page's own state (a dialog Ghostlight does not watch blocks it). */
+const PAGE_READ_MS = 3000;
 const GROUP_TITLE = 'Ghostlight';
 const BADGE = 'GL';
 
@@ -72,6 +74,8 @@ let retryTimer = null;
 const driven = new Set();
 /** Loads started per tab (`loading` updates), so a wait knows a new load began. */
 const loads = new Map();
+/** The page state read last per tab, answered while a dialog blocks the page's scripts. */
+const lastPages = new Map();
 
 api.tabs.onUpdated.addListener((tabId, info) => {
   if (info.status === 'loading') loads.set(tabId, (loads.get(tabId) ?? 0) + 1);
@@ -81,6 +85,9 @@ api.tabs.onUpdated.addListener((tabId, info) => {
 api.tabs.onRemoved.addListener((tabId) => {
   loads.delete(tabId);
   driven.delete(tabId);
+  held.delete(tabId);
+  cancelled.delete(tabId);
+  lastPages.delete(tabId);
 });
 
 api.storage.onChanged.addListener((changes, area) => {
@@ -231,6 +238,7 @@ function badge(tabId) {
 async function mark(tabId) {
   driven.add(tabId);
   badge(tabId);
+  await watchDialogs(tabId);
   if (typeof api.tabs.group !== 'function' || !api.tabGroups) return;
   try {
     const tab = await api.tabs.get(tabId);
@@ -394,9 +402,15 @@ function glRunInPage(source, scrubSource) {
 
 /** What a tab shows; a page scripts cannot reach (browser pages, error pages) from the tab. */
 async function pageOf(tab) {
+  // A dialog blocks the page's scripts: the state read last (its document has not changed).
+  const entry = held.get(tab.id);
+  if (entry && entry.dialog) return lastPages.get(tab.id) ?? fallbackState(tab, false);
   try {
-    const state = await inTab(tab.id, glPageState);
-    if (state && typeof state.url === 'string') return state;
+    const state = await Promise.race([inTab(tab.id, glPageState), sleep(PAGE_READ_MS).then(() => null)]);
+    if (state && typeof state.url === 'string') {
+      lastPages.set(tab.id, state);
+      return state;
+    }
   } catch (error) {
     const message = String(error && error.message ? error.message : error);
     if (/no tab with id/i.test(message)) throw new GlError('tab_gone', 'the tab is gone');
@@ -429,6 +443,7 @@ async function settle(tabId, before, from, timeoutMs) {
       const page = await pageOf(tab);
       if (from === null || page.document !== from) return page;
     }
+    refuseWhileDialog(tabId);
     if (Date.now() >= deadline) throw new GlError('timeout', 'the page did not finish loading in time', 'unknown');
     await sleep(POLL_MS);
   }
@@ -514,43 +529,50 @@ function cdpFailure(details, ran) {
  * Chromium: run the caller's source through `chrome.debugger` (Runtime.evaluate), which runs
  * it as WebDriver does, whatever the page's Content-Security-Policy says.
  */
-async function executeWithDebugger(tabId, source, timeoutMs) {
+async function executeWithDebugger(tabId, source, timeoutMs, gesture = true) {
   return withDebugger(tabId, async (send) => {
     await send('Runtime.enable', {});
-    const forms = [source, `(async function () {\n${source}\n})()`, `(${source}\n)`];
-    let chosen = null;
-    let firstFailure = null;
-    for (const form of forms) {
-      const compiled = await send('Runtime.compileScript', { expression: form, sourceURL: '', persistScript: false });
-      if (!compiled.exceptionDetails) {
-        chosen = form;
-        break;
-      }
-      firstFailure = firstFailure ?? compiled.exceptionDetails;
+    try {
+      return await evaluateWithDebugger(send, source, timeoutMs, gesture);
+    } finally {
+      // The attachment stays: without Runtime, the page's console is not streamed to us.
+      await send('Runtime.disable', {}).catch(() => {});
     }
-    if (chosen === null) throw cdpFailure(firstFailure, false);
-    const evaluated = await send('Runtime.evaluate', {
-      expression: chosen,
-      awaitPromise: true,
-      returnByValue: false,
-      userGesture: true,
-      timeout: bounded(timeoutMs),
-    });
-    if (evaluated.exceptionDetails) throw cdpFailure(evaluated.exceptionDetails, true);
-    return remoteValue(send, evaluated.result);
   });
 }
 
-/** Attach `chrome.debugger` to the tab for the span of `work(send)`, then detach. */
-async function withDebugger(tabId, work) {
-  const target = { tabId };
-  await api.debugger.attach(target, '1.3');
-  const send = (method, params) => api.debugger.sendCommand(target, method, params);
-  try {
-    return await work(send);
-  } finally {
-    await api.debugger.detach(target).catch(() => {});
+/** Compile `source` as a program, an async function body or an expression, and run it. */
+async function evaluateWithDebugger(send, source, timeoutMs, gesture) {
+  const forms = [source, `(async function () {\n${source}\n})()`, `(${source}\n)`];
+  let chosen = null;
+  let firstFailure = null;
+  for (const form of forms) {
+    const compiled = await send('Runtime.compileScript', { expression: form, sourceURL: '', persistScript: false });
+    if (!compiled.exceptionDetails) {
+      chosen = form;
+      break;
+    }
+    firstFailure = firstFailure ?? compiled.exceptionDetails;
   }
+  if (chosen === null) throw cdpFailure(firstFailure, false);
+  const evaluated = await send('Runtime.evaluate', {
+    expression: chosen,
+    awaitPromise: true,
+    returnByValue: false,
+    userGesture: gesture,
+    timeout: bounded(timeoutMs),
+  });
+  if (evaluated.exceptionDetails) throw cdpFailure(evaluated.exceptionDetails, true);
+  return remoteValue(send, evaluated.result);
+}
+
+/**
+ * Run `work(send)` with `chrome.debugger` attached to the tab. The attachment is kept (see
+ * `holdDebugger` in the input section): dialogs are only seen while it lasts.
+ */
+async function withDebugger(tabId, work) {
+  await holdDebugger(tabId);
+  return work((method, params) => api.debugger.sendCommand({ tabId }, method, params));
 }
 
 /**
@@ -581,8 +603,17 @@ async function executeInPage(tabId, source) {
 
 async function execute({ tab, script, timeout_ms }) {
   await getTab(tab);
+  refuseWhileDialog(tab);
   await mark(tab);
-  const run = api.debugger ? executeWithDebugger(tab, String(script), timeout_ms) : executeInPage(tab, String(script));
+  return runScript(tab, String(script), timeout_ms, true);
+}
+
+/**
+ * Run `source` in the tab's main world (`chrome.debugger` where there is one, `userGesture`
+ * as asked), bounded by `timeout_ms`: its scrubbed value and the page afterwards.
+ */
+async function runScript(tab, source, timeout_ms, gesture) {
+  const run = api.debugger ? executeWithDebugger(tab, source, timeout_ms, gesture) : executeInPage(tab, source);
   let timer = null;
   const late = new Promise((_, reject) => {
     timer = setTimeout(() => reject(new GlError('timeout', 'the script did not finish in time', 'unknown')), bounded(timeout_ms));
@@ -595,6 +626,372 @@ async function execute({ tab, script, timeout_ms }) {
   }
 }
 
+// ---- input and dialogs (Chromium: trusted input through chrome.debugger) -----------------
+//
+// Chromium: the debugger stays attached to every tab Ghostlight drives (from its first
+// open, navigation or mark until the tab closes or the person cancels the "started debugging
+// this browser" bar): JavaScript dialogs raise `Page.javascriptDialogOpening` only while it
+// is attached, so a dialog a page opens between two calls is seen, and the bar shows the
+// person which browser is being driven. A dialog's kind is kept per tab; its text never is.
+// Pointer, wheel and key input are `Input.dispatch*Event`s (trusted: `isTrusted` is true).
+// Input sent while a dialog is open would wait for it: it is refused (`dialog_open`), and
+// a dialog the input opens stops the rest of the sequence.
+// Firefox has no `chrome.debugger`: these operations answer `unsupported` (the server says
+// so first, naming the engine); page scripts (`page_script`) run in the main world there.
+
+/** Dialog kinds Chromium names (anything else is reported as `confirm`, whose two answers fit every dialog). */
+const DIALOG_KINDS = new Set(['alert', 'confirm', 'prompt', 'beforeunload']);
+/** How long input waits for a load it may have started to begin (a click on a link). */
+const INPUT_LOAD_START_MS = 100;
+/** The longest wait for a load an input or an accepted leave-page prompt started. */
+const LANDING_MS = 5000;
+/** Steps of the pointer's move onto a drag's destination. */
+const DRAG_STEPS = 10;
+/** How far the pointer moves right after a drag's press, so the page sees a drag begin. */
+const DRAG_LIFT = 5;
+/** The token of a page script the held parts replace. */
+const STASH_MARKER = '__ghostlight_stash__';
+/** The most characters held (5,000,000 bytes of files in base64, with their JSON around). */
+const MAX_STASH_CHARS = 7000000;
+/** One text sent in parts (files to drop): {key, parts, chars}, or null. */
+let stash = null;
+const MOUSE_BUTTONS = { primary: ['left', 1], middle: ['middle', 4], secondary: ['right', 2] };
+
+/**
+ * Tabs the debugger is attached to: tabId → {ready, dialog (the open one's kind), opened
+ * (dialogs seen so far), waiters (woken when one opens)}.
+ */
+const held = new Map();
+
+if (api.debugger) {
+  api.debugger.onEvent.addListener((source, method, params) => {
+    const entry = held.get(source.tabId);
+    if (!entry) return;
+    if (method === 'Page.javascriptDialogOpening') {
+      // Only the kind: the message and default prompt text are page content, never kept.
+      entry.dialog = DIALOG_KINDS.has(params && params.type) ? params.type : 'confirm';
+      entry.opened += 1;
+      for (const wake of entry.waiters) wake();
+    } else if (method === 'Page.javascriptDialogClosed') {
+      entry.dialog = null;
+    }
+  });
+  api.debugger.onDetach.addListener((source, reason) => {
+    if (source.tabId === undefined) return;
+    held.delete(source.tabId);
+    if (reason === 'canceled_by_user') cancelled.add(source.tabId);
+  });
+}
+
+/** Tabs whose debugging the person cancelled (Chromium's bar): never attached again. */
+const cancelled = new Set();
+
+/**
+ * Chromium: attach the debugger to the tab (once) and enable the events dialogs raise. A tab
+ * whose debugging the person cancelled is refused (`paused`): that was their answer.
+ */
+async function holdDebugger(tabId) {
+  if (cancelled.has(tabId)) throw new GlError('paused', 'the person stopped Ghostlight debugging this tab');
+  let entry = held.get(tabId);
+  if (!entry) {
+    entry = { ready: null, dialog: null, opened: 0, waiters: new Set() };
+    held.set(tabId, entry);
+    const target = { tabId };
+    entry.ready = (async () => {
+      await api.debugger.attach(target, '1.3');
+      await api.debugger.sendCommand(target, 'Page.enable', {});
+    })();
+    entry.ready.catch(() => {
+      if (held.get(tabId) === entry) held.delete(tabId);
+    });
+  }
+  await entry.ready;
+  return entry;
+}
+
+/** Keep the debugger on a tab Ghostlight drives (best effort: pages it may not attach to stay unwatched). */
+async function watchDialogs(tabId) {
+  if (!api.debugger) return;
+  await holdDebugger(tabId).catch(() => {});
+}
+
+/** A `dialog_open` failure while a dialog blocks the tab (`effect`: whether anything happened). */
+function refuseWhileDialog(tabId, effect = 'none') {
+  const entry = held.get(tabId);
+  if (entry && entry.dialog) throw new GlError('dialog_open', 'a dialog blocks the tab', effect, { dialog: entry.dialog });
+}
+
+/** Chromium only: `what` names the work for the refusal elsewhere. */
+function needDebugger(what) {
+  if (!api.debugger) throw new GlError('unsupported', `${what} needs chrome.debugger, which this engine does not give extensions`);
+}
+
+/**
+ * Chromium: run `work(send)`, a sequence of trusted input commands, on the tab. A dialog the
+ * input opens ends the sequence (nothing more is sent). Answers the page afterwards, once a
+ * load the input started landed (bounded), or `page: null` with the dialog's kind.
+ */
+async function dispatchInput(tabId, timeoutMs, work) {
+  needDebugger('trusted input');
+  await getTab(tabId);
+  const entry = await holdDebugger(tabId);
+  refuseWhileDialog(tabId);
+  await mark(tabId);
+  const before = loads.get(tabId) ?? 0;
+  const stopped = new GlError('dialog_open', 'a dialog opened', 'unknown');
+  let over = false;
+  const send = async (method, params) => {
+    if (entry.dialog || over) throw stopped;
+    return api.debugger.sendCommand({ tabId }, method, params);
+  };
+  let wake = null;
+  const opened = new Promise((resolve) => {
+    wake = resolve;
+    entry.waiters.add(resolve);
+  });
+  let timer = null;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new GlError('timeout', 'the input did not finish in time', 'unknown')), bounded(timeoutMs));
+  });
+  const target = { tabId };
+  // For the span of the input, the page renders and takes input as a focused one would even
+  // in the background (otherwise every mouse event waits for a frame that never comes).
+  await api.debugger.sendCommand(target, 'Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => {});
+  try {
+    await Promise.race([work(send).catch((error) => {
+      if (error !== stopped) throw error;
+    }), opened, late]);
+  } finally {
+    over = true;
+    entry.waiters.delete(wake);
+    clearTimeout(timer);
+    // Not awaited: a dialog the input opened holds the page's commands until it is answered.
+    api.debugger.sendCommand(target, 'Emulation.setFocusEmulationEnabled', { enabled: false }).catch(() => {});
+  }
+  if (entry.dialog) return { page: null, dialog: entry.dialog };
+  await sleep(INPUT_LOAD_START_MS);
+  if ((loads.get(tabId) ?? 0) > before) {
+    try {
+      return { page: await settle(tabId, before, null, Math.min(bounded(timeoutMs), LANDING_MS)), dialog: null };
+    } catch (error) {
+      // Out of time (the landing is reported as it is now), or a dialog the new page opened.
+      if (!(error instanceof GlError) || (error.code !== 'timeout' && error.code !== 'dialog_open')) throw error;
+    }
+  }
+  if (entry.dialog) return { page: null, dialog: entry.dialog };
+  return { page: await pageOf(await getTab(tabId)), dialog: null };
+}
+
+/**
+ * Select the tab in its window before input that needs rendered frames: a hidden tab's
+ * compositor does not scroll, and mouse moves with a button held wait for frames that never
+ * come. Clicks, hovers and keys go to a tab in the background (see `dispatchInput`).
+ */
+async function selectForFrames(tabId) {
+  needDebugger('trusted input');
+  if (!(await getTab(tabId)).active) await api.tabs.update(tabId, { active: true });
+}
+
+/**
+ * Chromium: accept the leave-page prompt a navigation raises, if one shows before the new
+ * load starts (`before`: the tab's loads until then; bounded); the navigation then goes on.
+ * Any other dialog is left open.
+ */
+async function leaveWithoutAsking(tabId, before, timeoutMs) {
+  const entry = held.get(tabId);
+  if (!entry) return;
+  const deadline = Date.now() + bounded(timeoutMs);
+  while (Date.now() < deadline) {
+    if (entry.dialog === 'beforeunload') {
+      await api.debugger.sendCommand({ tabId }, 'Page.handleJavaScriptDialog', { accept: true });
+      entry.dialog = null;
+      return;
+    }
+    if (entry.dialog || (loads.get(tabId) ?? 0) > before) return;
+    await sleep(POLL_MS);
+  }
+}
+
+/** A finite viewport coordinate. */
+function coordinate(value) {
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new GlError('browser_error', 'a coordinate is not a number');
+  return n;
+}
+
+/** The wire's button as DevTools names it, and its `buttons` bit. */
+function mouseButton(button) {
+  const known = MOUSE_BUTTONS[button];
+  if (!known) throw new GlError('browser_error', 'an unknown mouse button');
+  return known;
+}
+
+/**
+ * Chromium: a drag that starts on an HTML5 `draggable` element is intercepted
+ * (`Input.setInterceptDrags`) and finished with `Input.dispatchDragEvent` at the destination,
+ * since a headless browser has no system drag loop; any other drag is plain mouse moves.
+ */
+async function dragWithDebugger(tabId, send, from, to) {
+  let intercepted = null;
+  const listener = (source, method, params) => {
+    if (source.tabId === tabId && method === 'Input.dragIntercepted') intercepted = params.data;
+  };
+  api.debugger.onEvent.addListener(listener);
+  try {
+    await send('Input.setInterceptDrags', { enabled: true });
+    const mouse = (type, at, extra = {}) => send('Input.dispatchMouseEvent', { type, x: at.x, y: at.y, button: 'left', ...extra });
+    await mouse('mouseMoved', from, { button: 'none' });
+    await mouse('mousePressed', from, { buttons: 1, clickCount: 1 });
+    const lift = { x: from.x + DRAG_LIFT, y: from.y + DRAG_LIFT };
+    await mouse('mouseMoved', lift, { buttons: 1 });
+    for (let step = 1; step <= DRAG_STEPS; step++) {
+      const at = { x: lift.x + ((to.x - lift.x) * step) / DRAG_STEPS, y: lift.y + ((to.y - lift.y) * step) / DRAG_STEPS };
+      await mouse('mouseMoved', at, { buttons: 1 });
+      if (intercepted) break;
+    }
+    if (intercepted) {
+      const drag = (type) => send('Input.dispatchDragEvent', { type, x: to.x, y: to.y, data: intercepted });
+      await drag('dragEnter');
+      await drag('dragOver');
+      await drag('drop');
+    } else {
+      await mouse('mouseMoved', to, { buttons: 1 });
+    }
+    await mouse('mouseReleased', to, { buttons: 0, clickCount: 1 });
+  } finally {
+    api.debugger.onEvent.removeListener(listener);
+    await api.debugger.sendCommand({ tabId }, 'Input.setInterceptDrags', { enabled: false }).catch(() => {});
+  }
+}
+
+/** Chromium: key strokes `{key, code, key_code, text?}` with the modifier keys `around` each held (`modifiers`: DevTools' bits). */
+async function keysWithDebugger(send, strokes, around, modifiers, repeat) {
+  const event = (type, stroke, mods, text) => send('Input.dispatchKeyEvent', {
+    type,
+    key: stroke.key,
+    code: stroke.code,
+    windowsVirtualKeyCode: stroke.key_code,
+    nativeVirtualKeyCode: stroke.key_code,
+    modifiers: mods,
+    ...(text ? { text, unmodifiedText: text } : {}),
+  });
+  // Text under Control, Alt or Meta is a shortcut, not typing.
+  const typing = (modifiers & 7) === 0;
+  for (let round = 0; round < repeat; round++) {
+    for (const stroke of strokes) {
+      for (const modifier of around) await event('rawKeyDown', modifier, modifiers, null);
+      const text = typing && typeof stroke.text === 'string' ? stroke.text : null;
+      await event(text ? 'keyDown' : 'rawKeyDown', stroke, modifiers, text);
+      await event('keyUp', stroke, modifiers, null);
+      for (const modifier of [...around].reverse()) await event('keyUp', modifier, 0, null);
+    }
+  }
+}
+
+const INPUT_OPS = {
+  /**
+   * Run one of the server's input scripts (hit test, focus, key guard, scroll offsets) in the
+   * page's main world, without a user gesture: its value and the page (before any input).
+   */
+  async page_script({ tab, source, stash: key, timeout_ms }) {
+    await getTab(tab);
+    refuseWhileDialog(tab);
+    let text = String(source);
+    if (typeof key === 'string') {
+      if (!stash || stash.key !== key) throw new GlError('browser_error', 'the held parts are gone');
+      const parts = stash.parts.join('');
+      stash = null;
+      // A function, so `$` patterns in the held text are not read as replacement patterns.
+      text = text.replace(STASH_MARKER, () => parts);
+    }
+    return runScript(tab, text, timeout_ms, false);
+  },
+
+  /** Hold one part of a text too large for one message (see `page_script`'s `stash`). */
+  async stash_part({ key, part, first }) {
+    if (first === true || !stash || stash.key !== key) stash = { key: String(key), parts: [], chars: 0 };
+    const text = String(part);
+    if (stash.chars + text.length > MAX_STASH_CHARS) {
+      stash = null;
+      throw new GlError('browser_error', 'the held text is over its bound');
+    }
+    stash.parts.push(text);
+    stash.chars += text.length;
+    return stash.chars;
+  },
+
+  /** Move the pointer to (x, y) and press `button` `count` times (0: a hover). */
+  async mouse({ tab, x, y, button, count, timeout_ms }) {
+    const at = { x: coordinate(x), y: coordinate(y) };
+    const [name, bit] = mouseButton(button);
+    const clicks = Math.max(0, Math.min(3, Math.floor(Number(count) || 0)));
+    return dispatchInput(tab, timeout_ms, async (send) => {
+      await send('Input.dispatchMouseEvent', { type: 'mouseMoved', ...at, button: 'none' });
+      for (let click = 1; click <= clicks; click++) {
+        await send('Input.dispatchMouseEvent', { type: 'mousePressed', ...at, button: name, buttons: bit, clickCount: click });
+        await send('Input.dispatchMouseEvent', { type: 'mouseReleased', ...at, button: name, buttons: 0, clickCount: click });
+      }
+    });
+  },
+
+  /** Press at `from`, move to `to`, release (see `dragWithDebugger`; the tab selected first). */
+  async drag({ tab, from, to, timeout_ms }) {
+    const start = { x: coordinate(from.x), y: coordinate(from.y) };
+    const end = { x: coordinate(to.x), y: coordinate(to.y) };
+    await selectForFrames(tab);
+    return dispatchInput(tab, timeout_ms, (send) => dragWithDebugger(tab, send, start, end));
+  },
+
+  /** Turn the wheel at (x, y) by `delta_y` CSS pixels (the tab selected first). */
+  async wheel({ tab, x, y, delta_y, timeout_ms }) {
+    const at = { x: coordinate(x), y: coordinate(y) };
+    const deltaY = coordinate(delta_y);
+    await selectForFrames(tab);
+    return dispatchInput(tab, timeout_ms, (send) =>
+      send('Input.dispatchMouseEvent', { type: 'mouseWheel', ...at, deltaX: 0, deltaY }));
+  },
+
+  /** Key strokes, `repeat` times, each with the held modifiers around it. */
+  async keys({ tab, strokes, held: modifierKeys, modifiers, repeat, timeout_ms }) {
+    const list = Array.isArray(strokes) ? strokes : [];
+    const around = Array.isArray(modifierKeys) ? modifierKeys : [];
+    const rounds = Math.max(1, Math.floor(Number(repeat) || 1));
+    return dispatchInput(tab, timeout_ms, (send) => keysWithDebugger(send, list, around, Number(modifiers) || 0, rounds));
+  },
+
+  /** The kind of the dialog blocking the tab (null when none is open). */
+  async dialog({ tab }) {
+    needDebugger('seeing dialogs');
+    await getTab(tab);
+    const entry = await holdDebugger(tab);
+    return entry.dialog;
+  },
+
+  /**
+   * Accept or dismiss the open dialog (`text` for a prompt): answers its kind. Accepting a
+   * leave-page prompt lets the navigation it held go on: the answer waits (bounded) for it.
+   */
+  async resolve_dialog({ tab, accept, text, timeout_ms }) {
+    needDebugger('resolving dialogs');
+    await getTab(tab);
+    const entry = await holdDebugger(tab);
+    const kind = entry.dialog;
+    if (!kind) throw new GlError('no_dialog', 'no dialog is open');
+    if (typeof text === 'string' && kind !== 'prompt') throw new GlError('not_prompt', 'only a prompt takes a response');
+    const before = loads.get(tab) ?? 0;
+    const params = { accept: accept === true };
+    if (typeof text === 'string') params.promptText = text;
+    const seen = entry.opened;
+    await api.debugger.sendCommand({ tabId: tab }, 'Page.handleJavaScriptDialog', params);
+    // The page may open its next dialog before this answer arrives: that one stays noted.
+    if (entry.opened === seen) entry.dialog = null;
+    if (kind === 'beforeunload' && accept === true) {
+      await settle(tab, before, null, Math.min(bounded(timeout_ms), LANDING_MS)).catch(() => {});
+    }
+    return kind;
+  },
+};
+
 // ---- operations --------------------------------------------------------------------------
 
 const OPS = {
@@ -605,6 +1002,7 @@ const OPS = {
 
   async tab_open({ url, timeout_ms }) {
     const created = await api.tabs.create({ url: String(url), active: false });
+    await watchDialogs(created.id);
     const page = await settledPage(created.id, 0, null, timeout_ms);
     return { tab: created.id, page };
   },
@@ -627,13 +1025,16 @@ const OPS = {
   },
 
   async page({ tab }) {
+    refuseWhileDialog(tab);
     return pageOf(await getTab(tab));
   },
 
-  async navigate({ tab, url, timeout_ms }) {
+  async navigate({ tab, url, timeout_ms, discard_beforeunload }) {
+    await watchDialogs(tab);
     const from = await documentOf(tab);
     const before = loads.get(tab) ?? 0;
     await api.tabs.update(tab, { url: String(url) });
+    if (discard_beforeunload === true) await leaveWithoutAsking(tab, before, timeout_ms);
     return settledPage(tab, before, from, timeout_ms);
   },
 
@@ -707,6 +1108,7 @@ const OPS = {
   },
 
   execute,
+  ...INPUT_OPS,
 };
 
 // ---- start -------------------------------------------------------------------------------

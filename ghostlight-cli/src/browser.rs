@@ -1,6 +1,7 @@
-//! The WebDriver browser the commands drive: the adapter's configuration for the resolved
-//! options, checked before anything starts, and a Ghostlight over it with the configured
-//! authority, audit sink and limits.
+//! The browser the commands drive: the WebDriver adapter (its configuration for the resolved
+//! options, checked before anything starts) or, with `connector = "extension"`, the person's
+//! own browser through the Ghostlight extension ([`crate::extension`]); and a Ghostlight over
+//! it with the configured authority, audit sink and limits.
 
 use std::sync::Arc;
 
@@ -11,31 +12,85 @@ use ghostlight_webdriver::{
     WebDriverBrowser, WebDriverConfig,
 };
 
-use crate::config::{BrowserEngine, DiagnosticsSetting, ProxyUrl, SandboxSetting};
+use crate::config::{BrowserEngine, Connector, DiagnosticsSetting, ProxyUrl, SandboxSetting};
 use crate::error::ConfigError;
 use crate::options::{BrowserOptions, ServeOptions};
 
-/// The WebDriver browser and a Ghostlight over it with the options' compiled authority and
-/// audit sink. The browser starts on the first call that needs it; call
-/// [`WebDriverBrowser::shutdown`] when done.
+/// The browser a command drives: close it with [`Browser::shutdown`] when done.
+#[derive(Debug, Clone)]
+pub enum Browser {
+    /// A browser Ghostlight starts through WebDriver on the first call that needs it.
+    WebDriver(Arc<WebDriverBrowser>),
+    /// The person's own browser, through the extension (listening on the private socket).
+    #[cfg(feature = "extension")]
+    Extension(Arc<ghostlight_extension::ExtensionBrowser>),
+}
+
+impl Browser {
+    /// Close the WebDriver session, driver and browser; or stop listening for the extension
+    /// (the person's browser stays open).
+    pub async fn shutdown(&self) {
+        match self {
+            Browser::WebDriver(browser) => browser.shutdown().await,
+            #[cfg(feature = "extension")]
+            Browser::Extension(_) => {}
+        }
+    }
+
+    /// Before a one-off command's calls: give the person's browser a moment to connect when
+    /// one could (the extension retries with a backoff of up to ten seconds). Nothing to do
+    /// for WebDriver.
+    pub async fn settle(&self) {
+        match self {
+            Browser::WebDriver(_) => {}
+            #[cfg(feature = "extension")]
+            Browser::Extension(browser) => crate::extension::settle(browser).await,
+        }
+    }
+
+    /// The port calls go through.
+    fn port(&self) -> Arc<dyn BrowserPort> {
+        match self {
+            Browser::WebDriver(browser) => browser.clone(),
+            #[cfg(feature = "extension")]
+            Browser::Extension(browser) => browser.clone(),
+        }
+    }
+}
+
+/// The configured browser and a Ghostlight over it with the options' compiled authority and
+/// audit sink. A WebDriver browser starts on the first call that needs it; the extension
+/// connector listens for the person's browser at once (so this must run inside a Tokio
+/// runtime then). Call [`Browser::shutdown`] when done.
 ///
 /// Refused before anything starts: a browser configuration the engine cannot use
-/// ([`checked_config`]), and a persistent profile another Ghostlight browser holds right now
+/// ([`checked_config`]), a persistent profile another Ghostlight browser holds right now
 /// (the browser takes the profile's lock when it starts, and is refused then if another took
-/// it meanwhile), and a storage state file that cannot be read.
-pub fn ghostlight(options: &ServeOptions) -> Result<(Arc<WebDriverBrowser>, Ghostlight), ConfigError> {
-    let config = checked_config(&options.browser)?;
-    if let Some(profile) = config.profile() {
-        ghostlight_webdriver::check_profile(profile)
-            .map_err(|error| ConfigError::Profile(error.to_string()))?;
-    }
-    if let Some(file) = &config.storage_state {
-        // Read again when the browser starts; a missing or malformed file is a usage error.
-        file.read().map_err(|error| ConfigError::Browser(error.to_string()))?;
-    }
-    let browser = Arc::new(WebDriverBrowser::new(config));
-    let port: Arc<dyn BrowserPort> = browser.clone();
-    let ghostlight = Ghostlight::builder(port)
+/// it meanwhile), a storage state file that cannot be read, and an extension socket another
+/// server listens on.
+pub fn ghostlight(options: &ServeOptions) -> Result<(Browser, Ghostlight), ConfigError> {
+    let browser = match options.browser.connector {
+        Connector::Webdriver => {
+            let config = checked_config(&options.browser)?;
+            if let Some(profile) = config.profile() {
+                ghostlight_webdriver::check_profile(profile)
+                    .map_err(|error| ConfigError::Profile(error.to_string()))?;
+            }
+            if let Some(file) = &config.storage_state {
+                // Read again when the browser starts; a missing or malformed file is a usage error.
+                file.read().map_err(|error| ConfigError::Browser(error.to_string()))?;
+            }
+            Browser::WebDriver(Arc::new(WebDriverBrowser::new(config)))
+        }
+        #[cfg(feature = "extension")]
+        Connector::Extension => {
+            options.browser.check()?;
+            Browser::Extension(Arc::new(crate::extension::listen()?))
+        }
+        #[cfg(not(feature = "extension"))]
+        Connector::Extension => return Err(ConfigError::ExtensionUnavailable),
+    };
+    let ghostlight = Ghostlight::builder(browser.port())
         .authority(options.authority.compile())
         .audit(crate::audit::sink(&options.audit)?)
         .limits(options.limits)

@@ -8,6 +8,7 @@
 //!
 //! ```toml
 //! [browser]
+//! connector = "webdriver"        # or "extension": the person's own browser, through the extension
 //! engine = "chromium"            # or "firefox"
 //! headless = true
 //! driver_url = "http://127.0.0.1:9515"   # connect to a running driver instead of starting one
@@ -190,6 +191,9 @@ pub enum AuditDestination {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct BrowserSection {
+    /// `connector`: `"webdriver"` (default: a browser Ghostlight starts through its driver) or
+    /// `"extension"` (the person's own browser, through the Ghostlight extension).
+    pub connector: Option<Connector>,
     /// `engine`: `"chromium"` (default) or `"firefox"`.
     pub engine: Option<BrowserEngine>,
     /// `headless` (default `true`).
@@ -235,6 +239,28 @@ pub struct BrowserSection {
     /// `diagnostics`: `"on_demand"` (default: tracking starts with the first
     /// `browser_diagnose` of a tab) or `"on_start"` (every tab is tracked from its creation).
     pub diagnostics: Option<DiagnosticsSetting>,
+}
+
+/// How Ghostlight reaches its browser (`[browser] connector`, `--connector`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Connector {
+    /// A browser Ghostlight starts (or connects to) through WebDriver.
+    #[default]
+    Webdriver,
+    /// The person's own browser, through the Ghostlight extension and its native host (cargo
+    /// feature `extension`).
+    Extension,
+}
+
+impl Connector {
+    /// The configuration value: `webdriver` or `extension`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Connector::Webdriver => "webdriver",
+            Connector::Extension => "extension",
+        }
+    }
 }
 
 /// When console and network tracking starts (`[browser] diagnostics`, `--diagnostics`).
@@ -455,6 +481,8 @@ pub const DEFAULT_FILE: &str = r#"# Ghostlight configuration (TOML). Every key i
 # Shown values are the defaults. Check a file with `ghostlight config check`.
 
 [browser]
+# connector = "webdriver"    # "extension": drive your own browser through the Ghostlight extension
+#                            # (run `ghostlight install` first); the other keys are WebDriver's
 # engine = "chromium"        # "chromium" (chromedriver) or "firefox" (geckodriver)
 # headless = true            # false shows the window
 # driver_url = "http://127.0.0.1:9515"   # connect to a running driver instead of starting one

@@ -65,6 +65,15 @@ pub enum ConfigError {
     /// `[audit] destination = "file"` without a `path`, or the file could not be opened.
     #[error("audit: {0}")]
     Audit(String),
+    /// The extension connector cannot listen (its socket directory or secret cannot be used,
+    /// or another server listens).
+    #[error("extension connector: {0}")]
+    Extension(String),
+    /// The extension connector was asked for, but this build does not include it.
+    #[error(
+        "this build of ghostlight-mcp has no extension connector (rebuild with the cargo feature `extension`)"
+    )]
+    ExtensionUnavailable,
     /// The HTTP transport was asked for, but this build does not include it.
     #[error("this build of ghostlight-mcp has no HTTP transport (rebuild with the cargo feature `http`)")]
     HttpUnavailable,

@@ -6,7 +6,8 @@
 //! server alone, the same as `ghostlight mcp` with the same flags).
 //!
 //! The MCP handler, rendering and transports are `ghostlight-mcp`'s, over any browser port;
-//! this crate chooses the port (headless Chromium or Firefox through WebDriver) and everything
+//! this crate chooses the port (headless Chromium or Firefox through WebDriver, or the
+//! person's own browser through the Ghostlight extension) and everything
 //! an operator sets:
 //!
 //! * [`options`]: the command-line flags, the browser flags declared once
@@ -16,6 +17,8 @@
 //!   looked for;
 //! * [`browser`]: the WebDriver adapter's configuration and a Ghostlight over it with the
 //!   configured authority, audit sink and limits;
+//! * `extension` (cargo feature `extension`, on by default): the extension connector's
+//!   wiring, listening for the person's own browser;
 //! * [`audit`]: the JSON-lines audit sink (standard error or a file);
 //! * [`logging`]: `tracing` to standard error, payload-free;
 //! * [`serve`]: the serving path of `ghostlight-mcp` and `ghostlight mcp` (stdio, or HTTP with
@@ -50,6 +53,8 @@ pub mod audit;
 pub mod browser;
 pub mod config;
 pub mod error;
+#[cfg(feature = "extension")]
+pub mod extension;
 pub mod logging;
 pub mod options;
 pub mod serve;

@@ -17,7 +17,7 @@ use ghostlight_mcp::http::{BearerToken, DEFAULT_ALLOWED_HOSTS, DEFAULT_MAX_SESSI
 
 use crate::config::{
     AbsolutePath, AuditDestination, BrowserEngine, BrowserSection, CONFIG_ENV, ConfigFile, ConfigSources,
-    DiagnosticsSetting, DriverUrl, LoadedConfig, ProxyUrl, SandboxSetting, WindowSize,
+    Connector, DiagnosticsSetting, DriverUrl, LoadedConfig, ProxyUrl, SandboxSetting, WindowSize,
 };
 use crate::error::ConfigError;
 
@@ -139,6 +139,11 @@ impl std::fmt::Debug for ProxyArg {
 /// (with the transport's flags, [`ServeArgs`]) `ghostlight-mcp` and `ghostlight mcp`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, clap::Args)]
 pub struct BrowserArgs {
+    /// How to reach the browser: `webdriver` starts one through its driver, `extension`
+    /// drives your own browser through the Ghostlight extension (`ghostlight install` first)
+    /// [default: webdriver].
+    #[arg(long, value_enum, value_name = "CONNECTOR")]
+    pub connector: Option<Connector>,
     /// Browser to drive [default: chromium].
     #[arg(long, value_enum, value_name = "ENGINE")]
     pub browser: Option<BrowserEngine>,
@@ -218,6 +223,8 @@ impl Default for ServeArgs {
 /// Which browser to drive and how.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BrowserOptions {
+    /// How the browser is reached.
+    pub connector: Connector,
     /// The engine.
     pub engine: BrowserEngine,
     /// Without a visible window.
@@ -257,6 +264,7 @@ pub struct BrowserOptions {
 impl Default for BrowserOptions {
     fn default() -> Self {
         BrowserOptions {
+            connector: Connector::Webdriver,
             engine: BrowserEngine::Chromium,
             headless: true,
             driver_url: None,
@@ -284,6 +292,9 @@ impl BrowserOptions {
     /// own limits, such as an `https://` proxy on Firefox, are checked where the WebDriver
     /// configuration is built: `browser::checked_config`.)
     pub fn check(&self) -> Result<(), ConfigError> {
+        if self.connector == Connector::Extension && !cfg!(feature = "extension") {
+            return Err(ConfigError::ExtensionUnavailable);
+        }
         if self.driver_url.is_some() {
             for (set, name) in [
                 (self.driver_path.is_some(), "driver_path"),
@@ -379,6 +390,7 @@ impl BrowserArgs {
             if flag.is_empty() { section.and_then(key).cloned().unwrap_or_default() } else { flag.clone() }
         };
         let browser = BrowserOptions {
+            connector: self.connector.or_else(|| section.and_then(|s| s.connector)).unwrap_or_default(),
             engine: self.browser.or_else(|| section.and_then(|s| s.engine)).unwrap_or_default(),
             headless: if self.headed { false } else { section.and_then(|s| s.headless).unwrap_or(true) },
             driver_url: self.driver_url.clone().or_else(|| section.and_then(|s| s.driver_url.clone())),
@@ -443,6 +455,13 @@ impl ServeArgs {
         let limits_section = file.map(|f| f.limits).unwrap_or_default();
         let transport = match self.transport {
             TransportArg::Stdio => Transport::Stdio,
+            TransportArg::Http if browser.connector == Connector::Extension => {
+                return Err(ConfigError::Browser(
+                    "the extension connector serves over stdio only: one person's browser cannot be \
+                     shared by HTTP sessions (use --transport stdio, or connector = \"webdriver\")"
+                        .to_owned(),
+                ));
+            }
             TransportArg::Http => self.http(limits_section.sessions)?,
         };
         let limits = WorkspaceLimits {
@@ -598,6 +617,38 @@ mod tests {
         let args = browser_args(BrowserArgs { launch, ..BrowserArgs::default() });
         let error = args.resolve_with(None).err().map(|e| e.to_string()).unwrap_or_default();
         assert!(error.contains("credentials") && !error.contains("hunter2"), "{error}");
+    }
+
+    #[cfg(feature = "extension")]
+    #[test]
+    fn the_connector_comes_from_the_flag_else_the_file() {
+        let file =
+            ConfigFile::parse("[browser]\nconnector = \"extension\"\n").unwrap_or_else(|e| panic!("{e}"));
+        let options = ServeArgs::default().resolve_with(Some(&file)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(options.browser.connector, Connector::Extension);
+        let args =
+            browser_args(BrowserArgs { connector: Some(Connector::Webdriver), ..BrowserArgs::default() });
+        let options = args.resolve_with(Some(&file)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(options.browser.connector, Connector::Webdriver);
+        assert_eq!(
+            ServeArgs::default().resolve_with(None).map(|o| o.browser.connector).ok(),
+            Some(Connector::Webdriver)
+        );
+        let http = ServeArgs {
+            transport: TransportArg::Http,
+            token: Some("0123456789abcdef".into()),
+            ..ServeArgs::default()
+        };
+        let error = http.resolve_with(Some(&file)).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(error.contains("stdio only"), "{error}");
+    }
+
+    #[cfg(not(feature = "extension"))]
+    #[test]
+    fn the_extension_connector_is_refused_without_the_feature() {
+        let args =
+            browser_args(BrowserArgs { connector: Some(Connector::Extension), ..BrowserArgs::default() });
+        assert!(matches!(args.resolve_with(None), Err(ConfigError::ExtensionUnavailable)));
     }
 
     #[test]

@@ -1,12 +1,14 @@
 //! Serving MCP: the path `ghostlight-mcp` and `ghostlight mcp` both run ([`run`]): logging,
 //! the options resolved with the configuration files, an async runtime, then [`serve`] with
-//! the WebDriver browser until the client or a signal ends it.
+//! the configured browser (WebDriver, or the person's own through the extension) until the
+//! client or a signal ends it.
 
 use std::time::Duration;
 
 use ghostlight_mcp::GhostlightServer;
 
 use crate::browser::ghostlight;
+use crate::config::Connector;
 use crate::error::ServeError;
 use crate::logging;
 use crate::options::{ServeArgs, ServeOptions, Transport};
@@ -30,22 +32,31 @@ pub fn run(args: &ServeArgs) -> Result<(), ServeError> {
 /// SIGTERM) arrives, then close the browser.
 pub async fn serve(options: ServeOptions) -> Result<(), ServeError> {
     let (browser, prototype) = ghostlight(&options)?;
-    tracing::info!(
-        engine = options.browser.engine.as_str(),
-        headless = options.browser.headless,
-        driver = if options.browser.driver_url.is_some() { "connect" } else { "launch" },
-        startup = options.browser.startup.as_str(),
-        sandbox = options.browser.sandbox.as_str(),
-        // The profile folder is the operator's own; a proxy never holds credentials.
-        profile = options.browser.profile.as_ref().map(|p| p.display().to_string()),
-        proxy = options.browser.proxy.as_ref().map(ToString::to_string),
-        viewport = options.browser.viewport.map(|v| v.to_string()),
-        ignore_https_errors = options.browser.ignore_https_errors,
-        extra_args = options.browser.args.len(),
-        diagnostics = options.browser.diagnostics.as_str(),
-        organization = options.authority.organization.is_some(),
-        "browser starts on the first call that needs it"
-    );
+    if options.browser.connector == Connector::Extension {
+        tracing::info!(
+            connector = options.browser.connector.as_str(),
+            startup = options.browser.startup.as_str(),
+            organization = options.authority.organization.is_some(),
+            "the person's browser connects when its Ghostlight extension starts"
+        );
+    } else {
+        tracing::info!(
+            engine = options.browser.engine.as_str(),
+            headless = options.browser.headless,
+            driver = if options.browser.driver_url.is_some() { "connect" } else { "launch" },
+            startup = options.browser.startup.as_str(),
+            sandbox = options.browser.sandbox.as_str(),
+            // The profile folder is the operator's own; a proxy never holds credentials.
+            profile = options.browser.profile.as_ref().map(|p| p.display().to_string()),
+            proxy = options.browser.proxy.as_ref().map(ToString::to_string),
+            viewport = options.browser.viewport.map(|v| v.to_string()),
+            ignore_https_errors = options.browser.ignore_https_errors,
+            extra_args = options.browser.args.len(),
+            diagnostics = options.browser.diagnostics.as_str(),
+            organization = options.authority.organization.is_some(),
+            "browser starts on the first call that needs it"
+        );
+    }
     let server = GhostlightServer::over(prototype);
     let served = match options.transport {
         Transport::Stdio => {

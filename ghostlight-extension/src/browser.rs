@@ -19,7 +19,8 @@ use ghostlight_core::port::{
     FileStat, FillInput, FillOutcome, Focused, FocusedElement, Gate, Geometry, HistoryMove, KeyInput,
     NavigateInput, OpenedTab, PageState, PerceiveInput, PerceivedElement, Perception, PointerTarget,
     PortError, PortErrorKind, PortResult, ReadInput, RecordCommand, RecordReport, ScriptOutcome, ScrollInput,
-    ScrollOutcome, TabInfo, TabRef, TextMode, TextOutcome, TypeInput, UploadInput, UploadOutcome,
+    ScrollOutcome, StartupRefusal, TabInfo, TabRef, TextMode, TextOutcome, TypeInput, UploadInput,
+    UploadOutcome,
 };
 use serde::de::DeserializeOwned;
 use tokio::task::JoinHandle;
@@ -33,9 +34,10 @@ use crate::protocol::{
 };
 use crate::recording::{self, Recorder};
 use crate::secret::Secret;
+use crate::{dialogs, input};
 
 /// The longest wait for an operation that does not wait for the page.
-const OP_WAIT: Duration = Duration::from_secs(10);
+pub(crate) const OP_WAIT: Duration = Duration::from_secs(10);
 
 /// How much longer than an operation's own timeout the server waits for its answer (the
 /// extension answers `timeout` itself first).
@@ -60,6 +62,10 @@ impl ExtensionConfig {
     }
 }
 
+/// The startup refusal a call answers while no extension is connected, decided at that moment
+/// (see [`ExtensionBrowser::when_absent`]).
+pub type AbsentRefusal = Arc<dyn Fn() -> StartupRefusal + Send + Sync>;
+
 /// A browser driven through the Ghostlight extension. Dropping it stops listening and removes
 /// the socket.
 pub struct ExtensionBrowser {
@@ -67,6 +73,7 @@ pub struct ExtensionBrowser {
     socket: PathBuf,
     acceptor: JoinHandle<()>,
     recorder: Recorder,
+    absent: Option<AbsentRefusal>,
 }
 
 impl std::fmt::Debug for ExtensionBrowser {
@@ -83,7 +90,16 @@ impl ExtensionBrowser {
         let (listener, socket) = bind(&config.socket_dir)?;
         let slot = Arc::new(Slot::new());
         let acceptor = tokio::spawn(accept(listener, secret, Arc::clone(&slot)));
-        Ok(ExtensionBrowser { slot, socket, acceptor, recorder: Recorder::default() })
+        Ok(ExtensionBrowser { slot, socket, acceptor, recorder: Recorder::default(), absent: None })
+    }
+
+    /// Answer calls made while no extension is connected with the startup refusal `refusal`
+    /// gives at that moment (a person must open a browser), instead of a bare
+    /// [`PortErrorKind::NotConnected`].
+    #[must_use]
+    pub fn when_absent(mut self, refusal: AbsentRefusal) -> ExtensionBrowser {
+        self.absent = Some(refusal);
+        self
     }
 
     /// The socket's path.
@@ -111,9 +127,29 @@ impl ExtensionBrowser {
         }
     }
 
+    /// Refuse `what` when the connected extension runs in Firefox, saying `why`.
+    pub(crate) fn refuse_on_firefox(&self, what: &str, why: &str) -> PortResult<()> {
+        if self.connected().is_some_and(|hello| hello.engine == "firefox") {
+            return Err(PortError::new(
+                PortErrorKind::Unsupported,
+                format!("{what} through the Firefox extension is not supported: {why}"),
+            ));
+        }
+        Ok(())
+    }
+
     /// Run `op`, waiting at most `wait` for the answer, decoded as `T`.
-    async fn call<T: DeserializeOwned>(&self, op: Op, wait: Duration) -> PortResult<T> {
+    pub(crate) async fn call<T: DeserializeOwned>(&self, op: Op, wait: Duration) -> PortResult<T> {
+        self.refuse_while_absent()?;
         call_on(&self.slot, op, wait).await
+    }
+
+    /// While no extension is connected, the startup refusal [`Self::when_absent`] set, if any.
+    fn refuse_while_absent(&self) -> PortResult<()> {
+        match &self.absent {
+            Some(refusal) if self.slot.live().is_none() => Err(PortError::startup(refusal())),
+            _ => Ok(()),
+        }
     }
 
     async fn geometry_of(&self, op: Op) -> PortResult<Geometry> {
@@ -155,11 +191,13 @@ impl Drop for ExtensionBrowser {
     }
 }
 
-fn waited(timeout: Duration) -> Duration {
+/// How long the server waits for an operation bounded by `timeout`.
+pub(crate) fn waited(timeout: Duration) -> Duration {
     timeout.saturating_add(ANSWER_MARGIN)
 }
 
-fn millis(timeout: Duration) -> u64 {
+/// A timeout on the wire.
+pub(crate) fn millis(timeout: Duration) -> u64 {
     u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX)
 }
 
@@ -205,7 +243,12 @@ impl BrowserPort for ExtensionBrowser {
         input: &NavigateInput,
         timeout: Duration,
     ) -> PortResult<PageState> {
-        let op = Op::Navigate { tab: tab_id(tab)?, url: input.url.to_string(), timeout_ms: millis(timeout) };
+        let op = Op::Navigate {
+            tab: tab_id(tab)?,
+            url: input.url.to_string(),
+            timeout_ms: millis(timeout),
+            discard_beforeunload: input.discard_beforeunload,
+        };
         loaded(self.call(op, waited(timeout)).await?)
     }
 
@@ -289,87 +332,91 @@ impl BrowserPort for ExtensionBrowser {
 
     async fn click(
         &self,
-        _tab: &TabRef,
-        _input: &ClickInput,
-        _gate: &Gate,
-        _timeout: Duration,
+        tab: &TabRef,
+        input: &ClickInput,
+        gate: &Gate,
+        timeout: Duration,
     ) -> PortResult<ActionReceipt> {
-        Err(unsupported("clicking"))
+        input::click(self, tab, input, gate, timeout).await
     }
 
     async fn hover(
         &self,
-        _tab: &TabRef,
-        _at: &PointerTarget,
-        _gate: &Gate,
-        _timeout: Duration,
+        tab: &TabRef,
+        at: &PointerTarget,
+        gate: &Gate,
+        timeout: Duration,
     ) -> PortResult<ActionReceipt> {
-        Err(unsupported("hovering"))
+        input::hover(self, tab, at, gate, timeout).await
     }
 
     async fn scroll(
         &self,
-        _tab: &TabRef,
-        _input: &ScrollInput,
-        _gate: &Gate,
-        _timeout: Duration,
+        tab: &TabRef,
+        input: &ScrollInput,
+        gate: &Gate,
+        timeout: Duration,
     ) -> PortResult<ScrollOutcome> {
-        Err(unsupported("scrolling"))
+        input::scroll(self, tab, input, gate, timeout).await
     }
 
     async fn drag(
         &self,
-        _tab: &TabRef,
-        _from: &PointerTarget,
-        _to: &PointerTarget,
-        _gate: &Gate,
-        _timeout: Duration,
+        tab: &TabRef,
+        from: &PointerTarget,
+        to: &PointerTarget,
+        gate: &Gate,
+        timeout: Duration,
     ) -> PortResult<ActionReceipt> {
-        Err(unsupported("dragging"))
+        input::drag(self, tab, from, to, gate, timeout).await
     }
 
-    async fn fill(&self, _tab: &TabRef, _input: &FillInput, _timeout: Duration) -> PortResult<FillOutcome> {
+    async fn fill(&self, _tab: &TabRef, input: &FillInput, _timeout: Duration) -> PortResult<FillOutcome> {
+        // Every field is an element target: refused before anything is set.
+        for (element, _) in &input.fields {
+            input::element_expression(element)?;
+        }
         Err(unsupported("filling a form"))
     }
 
     async fn type_text(
         &self,
-        _tab: &TabRef,
-        _input: &TypeInput,
-        _timeout: Duration,
+        tab: &TabRef,
+        input: &TypeInput,
+        timeout: Duration,
     ) -> PortResult<ActionReceipt> {
-        Err(unsupported("typing"))
+        input::type_text(self, tab, input, timeout).await
     }
 
     async fn press_keys(
         &self,
-        _tab: &TabRef,
-        _input: &KeyInput,
-        _timeout: Duration,
+        tab: &TabRef,
+        input: &KeyInput,
+        timeout: Duration,
     ) -> PortResult<ActionReceipt> {
-        Err(unsupported("pressing keys"))
+        input::press_keys(self, tab, input, timeout).await
     }
 
-    async fn dialog(&self, _tab: &TabRef) -> PortResult<Option<DialogKind>> {
-        Err(unsupported("reading a dialog"))
+    async fn dialog(&self, tab: &TabRef) -> PortResult<Option<DialogKind>> {
+        dialogs::dialog(self, tab).await
     }
 
-    async fn resolve_dialog(&self, _tab: &TabRef, _resolution: &DialogResolution) -> PortResult<DialogKind> {
-        Err(unsupported("resolving a dialog"))
+    async fn resolve_dialog(&self, tab: &TabRef, resolution: &DialogResolution) -> PortResult<DialogKind> {
+        dialogs::resolve_dialog(self, tab, resolution).await
     }
 
     async fn stat_files(&self, _paths: &[PathBuf]) -> PortResult<Vec<FileStat>> {
-        Err(unsupported("uploading files"))
+        Err(unsupported("uploading local files"))
     }
 
     async fn upload(
         &self,
-        _tab: &TabRef,
-        _input: &UploadInput,
-        _gate: &Gate,
-        _timeout: Duration,
+        tab: &TabRef,
+        input: &UploadInput,
+        gate: &Gate,
+        timeout: Duration,
     ) -> PortResult<UploadOutcome> {
-        Err(unsupported("uploading files"))
+        input::upload(self, tab, input, gate, timeout).await
     }
 
     async fn execute(&self, tab: &TabRef, script: &str, timeout: Duration) -> PortResult<ScriptOutcome> {
@@ -382,6 +429,7 @@ impl BrowserPort for ExtensionBrowser {
     }
 
     async fn record(&self, command: &RecordCommand) -> PortResult<RecordReport> {
+        self.refuse_while_absent()?;
         recording::record(&self.slot, &self.recorder, command).await
     }
 

@@ -2,14 +2,15 @@
 
 use base64::Engine as _;
 use ghostlight_core::port::{
-    Captured, DocumentId, Gate, Geometry, NetworkError, NetworkFailure, PageState, PortError, PortErrorKind,
-    PortResult, Readiness, ScriptFailure, TabRef,
+    Captured, DialogKind, DocumentId, Gate, Geometry, NetworkError, NetworkFailure, PageState, PortError,
+    PortErrorKind, PortResult, Readiness, ScriptFailure, TabRef,
 };
 use url::Url;
 
 use crate::link::CallError;
 use crate::protocol::{
-    ErrorCode, WireCapture, WireEffect, WireError, WireGeometry, WirePage, WireScriptFailure,
+    ErrorCode, WireCapture, WireDialogKind, WireDialogOpen, WireEffect, WireError, WireGeometry, WirePage,
+    WireScriptFailure,
 };
 
 /// The connector's name in messages.
@@ -108,6 +109,16 @@ pub(crate) fn all_admitted(gate: &Gate, urls: &[String]) -> bool {
     urls.iter().filter_map(|u| Url::parse(u).ok()).all(|url| gate.admits(&url))
 }
 
+/// A dialog kind as the port names it.
+pub(crate) fn dialog_kind(kind: WireDialogKind) -> DialogKind {
+    match kind {
+        WireDialogKind::Alert => DialogKind::Alert,
+        WireDialogKind::Confirm => DialogKind::Confirm,
+        WireDialogKind::Prompt => DialogKind::Prompt,
+        WireDialogKind::Beforeunload => DialogKind::BeforeUnload,
+    }
+}
+
 /// An operation this connector does not do (yet).
 pub(crate) fn unsupported(operation: &str) -> PortError {
     PortError::new(PortErrorKind::Unsupported, format!("{operation} is not supported by {CONNECTOR} yet"))
@@ -172,6 +183,14 @@ fn wire_error(wire: WireError, op: &str) -> PortError {
             PortErrorKind::InvalidInput,
             format!("{op}: the recording is unknown, discarded or past its retention"),
         ),
+        ErrorCode::DialogOpen => {
+            let kind = detail
+                .and_then(|d| serde_json::from_value::<WireDialogOpen>(d).ok())
+                .map_or(DialogKind::Confirm, |open| dialog_kind(open.dialog));
+            PortError::blocked_by(kind, format!("{op}: a dialog blocks the tab"))
+        }
+        ErrorCode::NoDialog => PortError::new(PortErrorKind::InvalidInput, "no dialog is open"),
+        ErrorCode::NotPrompt => PortError::new(PortErrorKind::InvalidInput, "only a prompt takes a response"),
         ErrorCode::BrowserError | ErrorCode::Other => {
             PortError::new(PortErrorKind::Other, format!("{op}: the browser refused: {message}"))
         }
@@ -236,6 +255,32 @@ mod tests {
         assert_eq!((lost.kind(), lost.effect()), (PortErrorKind::Transport, PortEffect::Unknown));
         let closed = call_error(CallError::Closed, "navigate");
         assert_eq!((closed.kind(), closed.effect()), (PortErrorKind::NotConnected, PortEffect::None));
+    }
+
+    #[test]
+    fn dialog_failures_name_their_dialog() {
+        let open = WireError {
+            code: ErrorCode::DialogOpen,
+            message: "m".into(),
+            effect: WireEffect::None,
+            detail: Some(json!({"dialog": "prompt"})),
+        };
+        let blocked = call_error(CallError::Failed(open.clone()), "mouse");
+        assert_eq!((blocked.kind(), blocked.effect()), (PortErrorKind::BlockedByDialog, PortEffect::None));
+        assert_eq!(blocked.blocking_dialog(), Some(DialogKind::Prompt));
+        let unnamed = call_error(CallError::Failed(WireError { detail: None, ..open }), "mouse");
+        assert_eq!(
+            unnamed.blocking_dialog(),
+            Some(DialogKind::Confirm),
+            "the kind whose answers fit every dialog"
+        );
+        let none = WireError {
+            code: ErrorCode::NoDialog,
+            message: String::new(),
+            effect: WireEffect::None,
+            detail: None,
+        };
+        assert_eq!(call_error(CallError::Failed(none), "resolve_dialog").kind(), PortErrorKind::InvalidInput);
     }
 
     #[test]

@@ -12,22 +12,30 @@
 //!   proves the shared [`secret`] to the server, checks the server's proof, and relays
 //!   [`framing`]'s frames both ways.
 //! - [`protocol`] is the wire: a versioned hello, requests and answers by id.
+//! - [`registration`] writes and judges the browsers' host manifests (`ghostlight install`),
+//!   [`bundle`] holds the extension's files, and [`recovery`] decides the startup refusal
+//!   when no extension is connected (repairing this installation's stale registrations).
 //!
 //! No TCP port is opened anywhere. The extension's README holds the permissions and the
 //! threat model.
 #![forbid(unsafe_code)]
 
 mod browser;
+pub mod bundle;
 mod convert;
+mod dialogs;
 pub mod endpoint;
 pub mod framing;
 pub mod host;
 pub mod identity;
+mod input;
 mod link;
 mod listener;
 pub mod protocol;
 mod recording;
+pub mod recovery;
+pub mod registration;
 pub mod secret;
 
-pub use browser::{ExtensionBrowser, ExtensionConfig};
+pub use browser::{AbsentRefusal, ExtensionBrowser, ExtensionConfig};
 pub use listener::{HELLO_TIMEOUT, ListenError};

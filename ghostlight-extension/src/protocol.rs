@@ -87,6 +87,12 @@ pub enum ErrorCode {
     UnknownRecording,
     /// The browser refused or failed otherwise.
     BrowserError,
+    /// A JavaScript dialog blocks the tab (detail: `{dialog}`, its kind).
+    DialogOpen,
+    /// No dialog is open to resolve.
+    NoDialog,
+    /// A response was given to a dialog that is not a prompt.
+    NotPrompt,
     /// A code this version does not know.
     #[serde(other)]
     Other,
@@ -155,6 +161,10 @@ pub enum Op {
         url: String,
         /// The longest wait for the load.
         timeout_ms: u64,
+        /// Accept the leave-page prompt this navigation raises (Chromium); otherwise it
+        /// answers `dialog_open`.
+        #[serde(default)]
+        discard_beforeunload: bool,
     },
     /// Back, forward or reload, and wait for the load ([`WirePage`]).
     History {
@@ -263,6 +273,102 @@ pub enum Op {
         /// The recording.
         recording: String,
     },
+    // ---- input and dialogs ----
+    /// Run one of the server's input scripts in the page's main world, without a user gesture
+    /// ([`WireScript`]; refused while a dialog is open).
+    PageScript {
+        /// The tab.
+        tab: i64,
+        /// The composed source (an expression).
+        source: String,
+        /// The key of parts held by [`Op::StashPart`], spliced in for the source's marker
+        /// (`__ghostlight_stash__`) and then dropped.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stash: Option<String>,
+        /// The longest wait for its value.
+        timeout_ms: u64,
+    },
+    /// Hold one part of a text too large for one message, under `key` (`first`: a new text;
+    /// any other key held is dropped). Answers the characters held.
+    StashPart {
+        /// The text's key.
+        key: String,
+        /// The part.
+        part: String,
+        /// Whether this part starts the text.
+        first: bool,
+    },
+    /// Move the pointer to a viewport point and click `count` times (0: hover) ([`WireActed`]).
+    Mouse {
+        /// The tab.
+        tab: i64,
+        /// Viewport x (CSS px).
+        x: f64,
+        /// Viewport y (CSS px).
+        y: f64,
+        /// Which button.
+        button: WireButton,
+        /// 0 to 3 clicks.
+        count: u8,
+        /// The longest wait.
+        timeout_ms: u64,
+    },
+    /// Press at one point, move to another, release ([`WireActed`]).
+    Drag {
+        /// The tab.
+        tab: i64,
+        /// Where the press is.
+        from: WirePoint,
+        /// Where the release is.
+        to: WirePoint,
+        /// The longest wait.
+        timeout_ms: u64,
+    },
+    /// Turn the wheel at a viewport point ([`WireActed`]).
+    Wheel {
+        /// The tab.
+        tab: i64,
+        /// Viewport x.
+        x: f64,
+        /// Viewport y.
+        y: f64,
+        /// Vertical delta (CSS px, negative is up).
+        delta_y: f64,
+        /// The longest wait.
+        timeout_ms: u64,
+    },
+    /// Key strokes to the focused element ([`WireActed`]).
+    Keys {
+        /// The tab.
+        tab: i64,
+        /// The strokes, in order.
+        strokes: Vec<WireKey>,
+        /// Modifier keys held around every stroke.
+        held: Vec<WireKey>,
+        /// DevTools' modifier bits of `held` (Alt 1, Control 2, Meta 4, Shift 8).
+        modifiers: u8,
+        /// How many times the strokes are sent.
+        repeat: u32,
+        /// The longest wait.
+        timeout_ms: u64,
+    },
+    /// The kind of the dialog blocking the tab (a [`WireDialogKind`] or null).
+    Dialog {
+        /// The tab.
+        tab: i64,
+    },
+    /// Accept or dismiss the open dialog (a [`WireDialogKind`], the kind resolved).
+    ResolveDialog {
+        /// The tab.
+        tab: i64,
+        /// Accept (OK) or dismiss (Cancel).
+        accept: bool,
+        /// A prompt's response (accepting).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+        /// The longest wait for a navigation an accepted leave-page prompt held.
+        timeout_ms: u64,
+    },
 }
 
 impl Op {
@@ -290,6 +396,14 @@ impl Op {
             Op::RecordStatus { .. } => "record_status",
             Op::RecordSave { .. } => "record_save",
             Op::RecordDiscard { .. } => "record_discard",
+            Op::PageScript { .. } => "page_script",
+            Op::StashPart { .. } => "stash_part",
+            Op::Mouse { .. } => "mouse",
+            Op::Drag { .. } => "drag",
+            Op::Wheel { .. } => "wheel",
+            Op::Keys { .. } => "keys",
+            Op::Dialog { .. } => "dialog",
+            Op::ResolveDialog { .. } => "resolve_dialog",
         }
     }
 }
@@ -399,6 +513,75 @@ pub struct WireScript {
     pub value: Value,
     /// The page afterwards.
     pub page: WirePage,
+}
+
+// ---- input and dialogs ----
+
+/// A mouse button.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WireButton {
+    /// The main button.
+    Primary,
+    /// The wheel button.
+    Middle,
+    /// The context-menu button.
+    Secondary,
+}
+
+/// A viewport point (CSS px).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct WirePoint {
+    /// From the viewport's left edge.
+    pub x: f64,
+    /// From the viewport's top edge.
+    pub y: f64,
+}
+
+/// One key as DevTools dispatches it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireKey {
+    /// `KeyboardEvent.key`.
+    pub key: String,
+    /// `KeyboardEvent.code` (empty when the key has no fixed place).
+    pub code: String,
+    /// The Windows virtual key code (0 when none).
+    pub key_code: u32,
+    /// The text the key types, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+/// The kinds of JavaScript dialog, as the extension names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WireDialogKind {
+    /// `alert()`.
+    Alert,
+    /// `confirm()`.
+    Confirm,
+    /// `prompt()`.
+    Prompt,
+    /// A leave-page prompt.
+    Beforeunload,
+}
+
+/// What trusted input did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireActed {
+    /// The page afterwards (null when a dialog the input opened blocks reading it).
+    #[serde(default)]
+    pub page: Option<WirePage>,
+    /// The dialog the input opened, if any.
+    #[serde(default)]
+    pub dialog: Option<WireDialogKind>,
+}
+
+/// The detail of [`ErrorCode::DialogOpen`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireDialogOpen {
+    /// The open dialog's kind.
+    pub dialog: WireDialogKind,
 }
 
 /// How a script failed (the detail of [`ErrorCode::ScriptError`]).
@@ -572,6 +755,41 @@ mod tests {
             serde_json::from_value(json!({"type": "error", "id": 3, "code": "new_in_v2"})).expect("an error");
         let FromExtension::Error { error, .. } = unknown else { panic!("an error") };
         assert_eq!((error.code, error.effect), (ErrorCode::Other, WireEffect::Unknown));
+    }
+
+    #[test]
+    fn input_requests_and_answers_have_their_wire_shape() {
+        let keys = Op::Keys {
+            tab: 1,
+            strokes: vec![WireKey {
+                key: "a".into(),
+                code: "KeyA".into(),
+                key_code: 65,
+                text: Some("a".into()),
+            }],
+            held: Vec::new(),
+            modifiers: 0,
+            repeat: 2,
+            timeout_ms: 5,
+        };
+        let value = serde_json::to_value(ToExtension::Request { id: 3, op: keys }).expect("encodes");
+        assert_eq!(value["op"], json!("keys"));
+        assert_eq!(
+            value["args"]["strokes"][0],
+            json!({"key": "a", "code": "KeyA", "key_code": 65, "text": "a"})
+        );
+        let resolve = Op::ResolveDialog { tab: 1, accept: false, text: None, timeout_ms: 5 };
+        let value = serde_json::to_value(&resolve).expect("encodes");
+        assert_eq!(
+            value["args"],
+            json!({"tab": 1, "accept": false, "timeout_ms": 5}),
+            "no text unless a response"
+        );
+        let acted: WireActed =
+            serde_json::from_value(json!({"page": null, "dialog": "beforeunload"})).expect("decodes");
+        assert_eq!(acted.dialog, Some(WireDialogKind::Beforeunload));
+        let kind: Option<WireDialogKind> = serde_json::from_value(json!(null)).expect("no dialog");
+        assert_eq!(kind, None);
     }
 
     proptest! {

@@ -17,10 +17,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ghostlight_core::port::{
-    BrowserPort, CaptureKind, ElementRef, Gate, HistoryMove, NavigateInput, PortEffect, PortErrorKind,
-    ReadInput, RecordCommand, RecordDelivery, RecordReport, RecordingRef, RecordingState, TabRef, TextMode,
+    BrowserPort, CaptureKind, ClickInput, DialogKind, DialogResolution, ElementRef, Gate, HistoryMove,
+    InlineFile, Key, KeyInput, MouseButton, NamedKey, NavigateInput, Point, PointerTarget, PortEffect,
+    PortErrorKind, ReadInput, RecordCommand, RecordDelivery, RecordReport, RecordingRef, RecordingState,
+    ScrollDirection, ScrollInput, TabRef, TextMode, TypeInput, UploadDestination, UploadFiles, UploadInput,
 };
-use ghostlight_core::{AuthorityLayers, Cancellation, Envelope, Ghostlight, Settings, Status};
+use ghostlight_core::{AuthorityLayers, Cancellation, Envelope, Ghostlight, Settings, Status, ToolResult};
 use ghostlight_extension::endpoint::{SECRET_FILE_VAR, SOCKET_DIR_VAR};
 use ghostlight_extension::identity::{CHROMIUM_EXTENSION_ID, CHROMIUM_ORIGIN, GECKO_ID, NATIVE_HOST_NAME};
 use ghostlight_extension::{ExtensionBrowser, ExtensionConfig};
@@ -278,15 +280,21 @@ async fn firefox_tools() {
 /// 2-core machine).
 static BROWSERS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
 
-/// Every implemented port operation, against the site.
-async fn operations(engine: Engine) {
+/// A world for `engine` with its turn among this file's browsers, or `None` when the engine
+/// is not wanted.
+async fn begin(engine: Engine) -> Option<(tokio::sync::SemaphorePermit<'static>, World)> {
     if !engines::wanted(engine) {
         eprintln!("[{}] skipped: not in GHOSTLIGHT_TEST_ENGINES", engine.as_str());
-        return;
+        return None;
     }
-    let _turn = BROWSERS.acquire().await.expect("the semaphore stays open");
+    let turn = BROWSERS.acquire().await.expect("the semaphore stays open");
+    Some((turn, World::start(engine).await))
+}
+
+/// Every implemented port operation, against the site.
+async fn operations(engine: Engine) {
+    let Some((_turn, world)) = begin(engine).await else { return };
     let site = site();
-    let world = World::start(engine).await;
     let b = world.browser.as_ref();
 
     // Tabs: list, open with load waiting, page state.
@@ -379,29 +387,45 @@ async fn operations(engine: Engine) {
     world.teardown().await;
 }
 
+/// Tool calls through the whole pipeline (`Ghostlight::invoke`) over a world's browser port,
+/// with `browser_execute` allowed.
+struct Tools {
+    g: Ghostlight,
+    never: Cancellation,
+}
+
+impl Tools {
+    fn over(world: &World) -> Tools {
+        let user: Settings =
+            serde_json::from_value(json!({"capabilities": {"allow": ["execute"]}})).expect("settings");
+        let authority = AuthorityLayers { user: Some(user), organization: None }.compile();
+        let port: Arc<dyn BrowserPort> = world.browser.clone();
+        Tools { g: Ghostlight::builder(port).authority(authority).build(), never: Cancellation::never() }
+    }
+
+    async fn call(&self, tool: &str, arguments: serde_json::Value) -> Envelope {
+        self.result(tool, arguments).await.envelope
+    }
+
+    /// The whole result (the envelope and the attachments).
+    async fn result(&self, tool: &str, arguments: serde_json::Value) -> ToolResult {
+        self.g.invoke(tool, &arguments, &self.never).await.expect("a catalog tool")
+    }
+}
+
+/// Assert a tool call succeeded.
+fn ok(e: &Envelope) {
+    assert_eq!(e.status, Status::Succeeded, "{}: {:?}", e.summary, e.facts);
+}
+
 /// The first tool calls through the whole pipeline (`Ghostlight::invoke`) over the extension:
 /// navigate, list, read, execute, screenshot, close; and a tool whose operation the connector does not
 /// do yet answers as unsupported.
 async fn tools(engine: Engine) {
-    if !engines::wanted(engine) {
-        eprintln!("[{}] skipped: not in GHOSTLIGHT_TEST_ENGINES", engine.as_str());
-        return;
-    }
-    let _turn = BROWSERS.acquire().await.expect("the semaphore stays open");
+    let Some((_turn, world)) = begin(engine).await else { return };
     let site = site();
-    let world = World::start(engine).await;
-    let user: Settings =
-        serde_json::from_value(json!({"capabilities": {"allow": ["execute"]}})).expect("settings");
-    let authority = AuthorityLayers { user: Some(user), organization: None }.compile();
-    let port: Arc<dyn BrowserPort> = world.browser.clone();
-    let g = Ghostlight::builder(port).authority(authority).build();
-    let never = Cancellation::never();
-    let call = |tool: &'static str, arguments: serde_json::Value| {
-        let g = &g;
-        let never = &never;
-        async move { g.invoke(tool, &arguments, never).await.expect("a catalog tool").envelope }
-    };
-    let ok = |e: &Envelope| assert_eq!(e.status, Status::Succeeded, "{}: {:?}", e.summary, e.facts);
+    let tools = Tools::over(&world);
+    let call = |tool, arguments| tools.call(tool, arguments);
 
     let navigated = call("browser_navigate", json!({"url": site.url("/a").as_str(), "new_tab": true})).await;
     ok(&navigated);
@@ -422,19 +446,370 @@ async fn tools(engine: Engine) {
     assert_eq!(found.facts["reason"], json!("unsupported"));
     let closed = call("browser_tabs", json!({"action": "close", "tab": tab})).await;
     ok(&closed);
-    drop(g);
+    drop(tools);
     world.teardown().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn chromium_recording() {
-    recording(Engine::Chromium).await;
+// ---- input and dialogs ------------------------------------------------------------------
+
+/// One test of `body` per engine named.
+macro_rules! engine_tests {
+    ($body:ident: $($test:ident => $engine:ident),+) => {$(
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn $test() {
+            $body(Engine::$engine).await;
+        }
+    )+};
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn firefox_recording() {
-    recording(Engine::Firefox).await;
+engine_tests!(input_and_dialogs: chromium_input_and_dialogs => Chromium, firefox_input_and_dialogs => Firefox);
+engine_tests!(hostile_dialogs: chromium_hostile_dialogs => Chromium);
+engine_tests!(input_tools: chromium_input_tools => Chromium);
+
+/// Input and dialog tools through the whole pipeline: a click at a point of a screenshot's view
+/// opens an alert, which the dialog tool sees and accepts.
+async fn input_tools(engine: Engine) {
+    let Some((_turn, world)) = begin(engine).await else { return };
+    let site = input_site();
+    let tools = Tools::over(&world);
+    let call = |tool, arguments| tools.call(tool, arguments);
+
+    let navigated =
+        call("browser_navigate", json!({"url": site.url("/dialogs").as_str(), "new_tab": true})).await;
+    ok(&navigated);
+    let tab = navigated.facts["tab"].as_str().expect("a tab handle").to_owned();
+    let shot = call("browser_screenshot", json!({"tab": tab})).await;
+    ok(&shot);
+    let view = shot.facts["view"].as_str().expect("a view handle").to_owned();
+    let clicked = call("browser_click", json!({"tab": tab, "view": view, "x": 100, "y": 25})).await;
+    ok(&clicked);
+    assert_eq!(clicked.facts["activated"], json!(true));
+    assert!(clicked.summary.contains("Alert"), "the receipt names the button: {}", clicked.summary);
+    let status = call("browser_dialog", json!({"tab": tab, "action": "status"})).await;
+    ok(&status);
+    assert_eq!(
+        (status.facts["present"].clone(), status.facts["dialog_type"].clone()),
+        (json!(true), json!("alert"))
+    );
+    assert!(!status.summary.contains("secret alert text"), "dialog text never shows: {}", status.summary);
+    let accepted = call("browser_dialog", json!({"tab": tab, "action": "accept"})).await;
+    ok(&accepted);
+    let after = call("browser_dialog", json!({"tab": tab, "action": "status"})).await;
+    assert_eq!(after.facts["present"], json!(false), "{:?}", after.facts);
+    drop(tools);
+    world.teardown().await;
 }
+
+/// The pages of the input tests. `/input`: a button at (20, 20)–(220, 80), a box with mouse
+/// drag handlers at (20, 200)–(100, 280), an HTML5 draggable at (300, 200) and its drop zone
+/// at (500, 200), a tall page; every handler notes what it saw (and `isTrusted`) in
+/// `window.log`. `/dialogs`: buttons opening an alert, a confirm and a prompt, noting the
+/// answers. `/loop`: a button opening alerts without end. `/alerting`: an alert while it loads. `/leave`: a page asking before it
+/// is left.
+fn input_site() -> Site {
+    Site::serve(|ask| {
+        let body = match ask.path {
+            "/input" => concat!(
+                "<!doctype html><title>Input</title><style>body{margin:0}",
+                "#b,#drag,#src,#zone{position:absolute} #b{left:20px;top:20px;width:200px;height:60px}",
+                "#drag{left:20px;top:200px;width:80px;height:80px}",
+                "#src{left:300px;top:200px;width:80px;height:80px} #zone{left:500px;top:200px;width:150px;height:150px}",
+                "#tall{height:5000px}</style>",
+                "<button id=b>Press me</button><div id=drag>Box</div>",
+                "<div id=src draggable=true>Source</div><div id=zone>Zone</div><div id=tall></div><script>",
+                "window.log = [];",
+                "b.addEventListener('click', e => log.push('click:' + e.isTrusted + ':' + e.detail));",
+                "b.addEventListener('mouseenter', e => log.push('enter:' + e.isTrusted));",
+                "document.addEventListener('keydown', e => log.push('key:' + e.key + ':' + e.isTrusted));",
+                "let held = false;",
+                "drag.addEventListener('mousedown', e => { held = true; log.push('down:' + e.isTrusted); });",
+                "document.addEventListener('mouseup', e => { if (held) { held = false; log.push('up:' + e.clientX + ',' + e.clientY); } });",
+                "src.addEventListener('dragstart', e => e.dataTransfer.setData('text/plain', 'moved'));",
+                "zone.addEventListener('dragover', e => e.preventDefault());",
+                "zone.addEventListener('drop', e => { e.preventDefault(); log.push('drop:' + e.dataTransfer.getData('text/plain')); });",
+                "</script>"
+            )
+            .to_owned(),
+            "/dialogs" => concat!(
+                "<!doctype html><title>Dialogs</title><style>body{margin:0} button{display:block;height:50px;width:200px}</style>",
+                "<button id=a onclick=\"alert('secret alert text')\">Alert</button>",
+                "<button id=c onclick=\"window.confirmed = confirm('sure?')\">Confirm</button>",
+                "<button id=p onclick=\"window.answered = prompt('name?', 'x')\">Prompt</button>",
+            )
+            .to_owned(),
+            "/loop" => "<!doctype html><title>Loop</title><style>body{margin:0} button{height:50px;width:200px}</style>\
+                <button onclick=\"for (;;) alert('again')\">Loop</button>"
+                .to_owned(),
+            "/drop" => concat!(
+                "<!doctype html><title>Drop</title><style>body{margin:0} #zone{width:300px;height:300px}</style>",
+                "<div id=zone>Drop here</div><script>window.log = [];",
+                "zone.addEventListener('dragover', e => e.preventDefault());",
+                "zone.addEventListener('drop', e => { e.preventDefault(); log.push(Array.from(e.dataTransfer.files, ",
+                "f => f.name + ':' + f.type + ':' + f.size).join(',')); });</script>"
+            )
+            .to_owned(),
+            "/alerting" => "<!doctype html><title>Alerting</title><script>alert('loading')</script>".to_owned(),
+            "/leave" => "<!doctype html><title>Leave</title><style>body{margin:0} button{height:50px;width:200px}</style>\
+                <button>Stay</button><script>onbeforeunload = (e) => { e.preventDefault(); e.returnValue = ''; };</script>"
+                .to_owned(),
+            _ => "<!doctype html><title>Elsewhere</title><p>Elsewhere</p>".to_owned(),
+        };
+        Reply::html(200, body)
+    })
+}
+
+fn at(x: f64, y: f64) -> PointerTarget {
+    PointerTarget::Point(Point { x, y })
+}
+
+fn click_at(x: f64, y: f64) -> ClickInput {
+    ClickInput { at: at(x, y), button: MouseButton::Primary, count: 1 }
+}
+
+fn keys(keys: Vec<Key>) -> KeyInput {
+    KeyInput { keys, repeat: 1, modifiers: Vec::new(), into: None }
+}
+
+/// What the page's handlers noted.
+async fn page_log(b: &ExtensionBrowser, tab: &TabRef) -> Vec<String> {
+    let value = b.execute(tab, "window.log", LOAD).await.expect("the log").value;
+    serde_json::from_value(value).expect("a list of strings")
+}
+
+/// Chromium: trusted pointer, wheel and key input at points and to the page, and every kind of
+/// dialog. Firefox: the documented refusals, and the script scroll both engines do.
+async fn input_and_dialogs(engine: Engine) {
+    let Some((_turn, world)) = begin(engine).await else { return };
+    let site = input_site();
+    let b = world.browser.as_ref();
+    let open = Gate::open();
+    let tab = b.open_tab(&go(site.url("/input")), LOAD).await.expect("a tab opens").tab;
+
+    // Scrolling by a fraction of the view is a page script on both engines.
+    let down = ScrollInput::By { direction: ScrollDirection::Down, fraction: 0.5 };
+    let scrolled = b.scroll(&tab, &down, &open, LOAD).await.expect("scrolled");
+    assert!(scrolled.scrolled && scrolled.offset_y > 0.0, "{scrolled:?}");
+    let up = ScrollInput::By { direction: ScrollDirection::Up, fraction: 100.0 };
+    assert_eq!(b.scroll(&tab, &up, &open, LOAD).await.expect("scrolled back").offset_y, 0.0);
+
+    // Element targets wait for the connector's element references, on every engine.
+    let element = ElementRef::new("e1");
+    let typing = TypeInput { into: element.clone(), text: "Ada".into(), clear_first: false };
+    let refused = b.type_text(&tab, &typing, LOAD).await.expect_err("no element references yet");
+    let refused_click = b
+        .click(&tab, &ClickInput { at: PointerTarget::Element(element), ..click_at(0.0, 0.0) }, &open, LOAD)
+        .await
+        .expect_err("no element references yet");
+    if engine == Engine::Chromium {
+        for error in [&refused, &refused_click] {
+            assert_eq!((error.kind(), error.effect()), (PortErrorKind::Unsupported, PortEffect::None));
+            assert!(error.message().contains("element targets"), "{}", error.message());
+        }
+    }
+
+    // Files dropped at a point: carried into the page in parts (over one message's bound).
+    b.navigate(&tab, &go(site.url("/drop")), LOAD).await.expect("navigated");
+    let files = vec![
+        InlineFile { name: "shot.png".into(), bytes: b"png".to_vec() },
+        InlineFile { name: "big.bin".into(), bytes: vec![7; 1_500_000] },
+    ];
+    let drop = |x: f64| UploadInput {
+        to: UploadDestination::Drop(Point { x, y: 100.0 }),
+        files: UploadFiles::Inline(files.clone()),
+    };
+    let dropped = b.upload(&tab, &drop(100.0), &open, LOAD).await.expect("dropped");
+    assert_eq!((dropped.count, dropped.bytes), (2, 1_500_003));
+    assert_eq!(page_log(b, &tab).await, ["shot.png:image/png:3,big.bin::1500000"]);
+    let nowhere = b.upload(&tab, &drop(600.0), &open, LOAD).await.expect_err("nothing takes files there");
+    assert_eq!(nowhere.kind(), PortErrorKind::InvalidInput);
+    let local = UploadInput { files: UploadFiles::Paths(vec!["/etc/hostname".into()]), ..drop(100.0) };
+    assert_eq!(
+        b.upload(&tab, &local, &open, LOAD).await.expect_err("not yet").kind(),
+        PortErrorKind::Unsupported
+    );
+    b.navigate(&tab, &go(site.url("/input")), LOAD).await.expect("navigated");
+
+    if engine == Engine::Firefox {
+        let wheel = ScrollInput::Wheel { at: Point { x: 50.0, y: 50.0 }, delta_y: 300.0 };
+        let refusals = [
+            b.click(&tab, &click_at(50.0, 50.0), &open, LOAD).await.expect_err("no trusted pointer input"),
+            b.hover(&tab, &at(50.0, 50.0), &open, LOAD).await.expect_err("no trusted pointer input"),
+            b.drag(&tab, &at(50.0, 50.0), &at(90.0, 90.0), &open, LOAD).await.expect_err("no trusted drags"),
+            b.scroll(&tab, &wheel, &open, LOAD).await.expect_err("no trusted wheel"),
+            b.press_keys(&tab, &keys(vec![Key::Char('a')]), LOAD).await.expect_err("no trusted keys"),
+            refused,
+            b.dialog(&tab).await.expect_err("no dialogs"),
+            b.resolve_dialog(&tab, &DialogResolution::Accept).await.expect_err("no dialogs"),
+        ];
+        for error in refusals {
+            assert_eq!((error.kind(), error.effect()), (PortErrorKind::Unsupported, PortEffect::None));
+            assert!(error.message().contains("Firefox extension"), "{}", error.message());
+        }
+        assert!(page_log(b, &tab).await.is_empty(), "nothing reached the page");
+        world.teardown().await;
+        return;
+    }
+
+    // A hover, then a click at the button's point: trusted, and the receipt names the button.
+    let hovered = b.hover(&tab, &at(120.0, 50.0), &open, LOAD).await.expect("hovered");
+    assert_eq!(hovered.element.as_ref().map(|e| e.role.as_str()), Some("button"));
+    let clicked = b.click(&tab, &click_at(120.0, 50.0), &open, LOAD).await.expect("clicked");
+    let summary = clicked.element.expect("what was clicked");
+    assert_eq!((summary.role.as_str(), summary.name.as_deref()), ("button", Some("Press me")));
+    assert_eq!(clicked.page.url, site.url("/input"));
+    let double = ClickInput { count: 2, ..click_at(120.0, 50.0) };
+    b.click(&tab, &double, &open, LOAD).await.expect("double-clicked");
+    assert_eq!(page_log(b, &tab).await, ["enter:true", "click:true:1", "click:true:1", "click:true:2"]);
+    let outside = b.click(&tab, &click_at(5000.0, 50.0), &open, LOAD).await.expect_err("outside the view");
+    assert_eq!(outside.kind(), PortErrorKind::InvalidInput);
+
+    // Keys to the page (nothing focused): trusted; a Tab moves focus to the button, so the key
+    // after it is withheld, and the receipt names where focus went.
+    b.navigate(&tab, &go(site.url("/input")), LOAD).await.expect("a fresh page, nothing focused");
+    let pressed = b
+        .press_keys(&tab, &keys(vec![Key::Named(NamedKey::Enter), Key::Char('x')]), LOAD)
+        .await
+        .expect("pressed");
+    assert_eq!(pressed.keys_withheld, 0);
+    let tabbed = b
+        .press_keys(&tab, &keys(vec![Key::Named(NamedKey::Tab), Key::Char('y')]), LOAD)
+        .await
+        .expect("pressed");
+    assert_eq!(tabbed.keys_withheld, 1, "the key after the Tab is withheld");
+    assert_eq!(tabbed.element.as_ref().and_then(|e| e.name.as_deref()), Some("Press me"));
+    assert_eq!(page_log(b, &tab).await, ["key:Enter:true", "key:x:true", "key:Tab:true"]);
+    let refused =
+        b.press_keys(&tab, &keys(vec![Key::Char('z')]), LOAD).await.expect_err("an element has focus");
+    assert_eq!(refused.kind(), PortErrorKind::TargetStale);
+
+    // Drags: mouse events between two points, and an HTML5 drag onto a drop zone.
+    b.execute(&tab, "window.log = []", LOAD).await.expect("reset");
+    let dragged = b.drag(&tab, &at(60.0, 240.0), &at(300.0, 400.0), &open, LOAD).await.expect("dragged");
+    assert_eq!(dragged.element.as_ref().and_then(|e| e.name.as_deref()), Some("Box"));
+    b.drag(&tab, &at(340.0, 240.0), &at(575.0, 275.0), &open, LOAD).await.expect("dragged");
+    assert_eq!(page_log(b, &tab).await, ["down:true", "up:300,400", "drop:moved"]);
+
+    // The wheel at a point.
+    let wheel = ScrollInput::Wheel { at: Point { x: 600.0, y: 600.0 }, delta_y: 300.0 };
+    let wheeled = b.scroll(&tab, &wheel, &open, LOAD).await.expect("wheeled");
+    assert!(wheeled.scrolled && wheeled.offset_y > 0.0, "{wheeled:?}");
+
+    // Dialogs: each kind seen, resolved, and its answer reaching the page.
+    let dialogs = b.navigate(&tab, &go(site.url("/dialogs")), LOAD).await.expect("navigated");
+    assert_eq!(b.dialog(&tab).await.expect("no dialog"), None);
+    let opened = b.click(&tab, &click_at(100.0, 25.0), &open, LOAD).await.expect("clicked");
+    assert_eq!(opened.page.document, dialogs.document, "the page before, as a dialog blocks reading it");
+    assert_eq!(b.dialog(&tab).await.expect("a dialog"), Some(DialogKind::Alert));
+    let blocked = b.click(&tab, &click_at(100.0, 75.0), &open, LOAD).await.expect_err("blocked");
+    assert_eq!((blocked.kind(), blocked.effect()), (PortErrorKind::BlockedByDialog, PortEffect::None));
+    assert_eq!(blocked.blocking_dialog(), Some(DialogKind::Alert));
+    let no_answer =
+        b.resolve_dialog(&tab, &DialogResolution::Respond("x".into())).await.expect_err("an alert");
+    assert_eq!(no_answer.kind(), PortErrorKind::InvalidInput);
+    assert_eq!(b.resolve_dialog(&tab, &DialogResolution::Accept).await.expect("accepted"), DialogKind::Alert);
+    assert_eq!(b.dialog(&tab).await.expect("no dialog"), None);
+    let none = b.resolve_dialog(&tab, &DialogResolution::Accept).await.expect_err("nothing to resolve");
+    assert_eq!(none.kind(), PortErrorKind::InvalidInput);
+
+    b.click(&tab, &click_at(100.0, 75.0), &open, LOAD).await.expect("clicked");
+    assert_eq!(b.dialog(&tab).await.expect("a dialog"), Some(DialogKind::Confirm));
+    assert_eq!(
+        b.resolve_dialog(&tab, &DialogResolution::Dismiss).await.expect("dismissed"),
+        DialogKind::Confirm
+    );
+    assert_eq!(b.execute(&tab, "window.confirmed", LOAD).await.expect("read").value, json!(false));
+
+    b.click(&tab, &click_at(100.0, 125.0), &open, LOAD).await.expect("clicked");
+    assert_eq!(b.dialog(&tab).await.expect("a dialog"), Some(DialogKind::Prompt));
+    let responded = b.resolve_dialog(&tab, &DialogResolution::Respond("Ada".into())).await.expect("answered");
+    assert_eq!(responded, DialogKind::Prompt);
+    assert_eq!(b.execute(&tab, "window.answered", LOAD).await.expect("read").value, json!("Ada"));
+
+    // A page that asks before it is left: the navigation stops at the prompt, and accepting it
+    // lets the navigation go on.
+    b.navigate(&tab, &go(site.url("/leave")), LOAD).await.expect("navigated");
+    b.click(&tab, &click_at(100.0, 25.0), &open, LOAD).await.expect("a gesture, so the page may ask");
+    let held = b.navigate(&tab, &go(site.url("/elsewhere")), LOAD).await.expect_err("held by the prompt");
+    assert_eq!(
+        (held.kind(), held.blocking_dialog()),
+        (PortErrorKind::BlockedByDialog, Some(DialogKind::BeforeUnload))
+    );
+    assert_eq!(b.dialog(&tab).await.expect("a dialog"), Some(DialogKind::BeforeUnload));
+    let left = b.resolve_dialog(&tab, &DialogResolution::Accept).await.expect("accepted");
+    assert_eq!(left, DialogKind::BeforeUnload);
+    assert_eq!(b.page(&tab).await.expect("the page").url, site.url("/elsewhere"));
+    b.navigate(&tab, &go(site.url("/leave")), LOAD).await.expect("navigated");
+    b.click(&tab, &click_at(100.0, 25.0), &open, LOAD).await.expect("a gesture, so the page may ask");
+    let discard = NavigateInput { url: site.url("/elsewhere"), discard_beforeunload: true };
+    let gone = b.navigate(&tab, &discard, LOAD).await.expect("left without asking");
+    assert_eq!(gone.url, site.url("/elsewhere"));
+
+    world.teardown().await;
+}
+
+/// The dialog of `tab` once one shows (the page opens the next one a moment after the last
+/// was resolved), polled with a bound.
+async fn next_dialog(b: &ExtensionBrowser, tab: &TabRef) -> Option<DialogKind> {
+    for _ in 0..100 {
+        if let Some(kind) = b.dialog(tab).await.expect("the dialog state") {
+            return Some(kind);
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    None
+}
+
+/// A page that opens alerts without end never holds the port past its bounds: each dialog is
+/// seen and resolved, input is refused while one is open, and the tab still closes.
+async fn hostile_dialogs(engine: Engine) {
+    let Some((_turn, world)) = begin(engine).await else { return };
+    let site = input_site();
+    let b = world.browser.as_ref();
+    let open = Gate::open();
+    let tab = b.open_tab(&go(site.url("/loop")), LOAD).await.expect("a tab opens").tab;
+    b.click(&tab, &click_at(100.0, 25.0), &open, LOAD).await.expect("clicked");
+    for _ in 0..3 {
+        assert_eq!(next_dialog(b, &tab).await, Some(DialogKind::Alert));
+        assert_eq!(
+            b.resolve_dialog(&tab, &DialogResolution::Accept).await.expect("accepted"),
+            DialogKind::Alert
+        );
+    }
+    assert_eq!(next_dialog(b, &tab).await, Some(DialogKind::Alert));
+    let blocked = b.click(&tab, &click_at(100.0, 25.0), &open, LOAD).await.expect_err("blocked");
+    assert_eq!((blocked.kind(), blocked.effect()), (PortErrorKind::BlockedByDialog, PortEffect::None));
+    let read = b.page(&tab).await.expect_err("blocked");
+    assert_eq!(read.kind(), PortErrorKind::BlockedByDialog);
+    let script = b.execute(&tab, "1", LOAD).await.expect_err("blocked");
+    assert_eq!(script.kind(), PortErrorKind::BlockedByDialog);
+    let listed = b.tabs().await.expect("tabs are listed while a dialog is open");
+    let shown = listed.iter().find(|t| t.tab == tab).expect("the blocked tab is listed");
+    assert_eq!(shown.page.url, site.url("/loop"));
+    b.close_tab(&tab).await.expect("closed despite the dialogs");
+    assert_eq!(b.page(&tab).await.expect_err("gone").kind(), PortErrorKind::TabGone);
+
+    // A page that opens an alert while it loads stops the navigation at the alert, which
+    // resolved lets the load finish.
+    let tab = b.open_tab(&go(site.url("/elsewhere")), LOAD).await.expect("a tab opens").tab;
+    let held = b.navigate(&tab, &go(site.url("/alerting")), LOAD).await.expect_err("held by the alert");
+    assert_eq!(
+        (held.kind(), held.blocking_dialog()),
+        (PortErrorKind::BlockedByDialog, Some(DialogKind::Alert))
+    );
+    assert_eq!(
+        b.resolve_dialog(&tab, &DialogResolution::Dismiss).await.expect("dismissed"),
+        DialogKind::Alert
+    );
+    let landed = b.navigate(&tab, &go(site.url("/elsewhere")), LOAD).await.expect("navigated");
+    assert_eq!(landed.title, "Elsewhere");
+    b.close_tab(&tab).await.expect("closed");
+    assert_eq!(b.page(&tab).await.expect_err("gone").kind(), PortErrorKind::TabGone);
+    world.teardown().await;
+}
+
+// ---- recordings ---------------------------------------------------------------------------
+
+engine_tests!(recording: chromium_recording => Chromium, firefox_recording => Firefox);
 
 /// The longest wait for a recording to reach a count.
 const RECORD_BOUND: Duration = Duration::from_secs(20);
@@ -492,13 +867,8 @@ fn downloaded(dir: &Path, size: u64) -> Option<PathBuf> {
 /// save to the client (decoded), again (the same bytes), a download, discard then save
 /// (refused), a page outside the gate (skipped frames), and attach (not wired yet).
 async fn recording(engine: Engine) {
-    if !engines::wanted(engine) {
-        eprintln!("[{}] skipped: not in GHOSTLIGHT_TEST_ENGINES", engine.as_str());
-        return;
-    }
-    let _turn = BROWSERS.acquire().await.expect("the semaphore stays open");
+    let Some((_turn, world)) = begin(engine).await else { return };
     let site = site();
-    let world = World::start(engine).await;
     let b = world.browser.as_ref();
     let tab = b.open_tab(&go(site.url("/colour/ff0000")), LOAD).await.expect("a tab").tab;
     b.focus_tab(&tab).await.expect("focused");
@@ -607,23 +977,16 @@ async fn recording(engine: Engine) {
 
     // Through the tools: a tab opened in the background is selected by the start; a client
     // save answers one image/gif block.
-    let port: Arc<dyn BrowserPort> = world.browser.clone();
-    let g = Ghostlight::builder(port).build();
-    let never = Cancellation::never();
-    let call = |tool: &'static str, arguments: serde_json::Value| {
-        let g = &g;
-        let never = &never;
-        async move { g.invoke(tool, &arguments, never).await.expect("a catalog tool") }
-    };
+    let tools = Tools::over(&world);
+    let call = |tool, arguments| tools.call(tool, arguments);
     let navigated =
         call("browser_navigate", json!({"url": site.url("/colour/00ff00").as_str(), "new_tab": true})).await;
-    let tab = navigated.envelope.facts["tab"].as_str().expect("a tab handle").to_owned();
-    let started = call("browser_record", json!({"action": "start", "tab": tab})).await.envelope;
-    assert_eq!(started.status, Status::Succeeded, "{}: {:?}", started.summary, started.facts);
+    let tab = navigated.facts["tab"].as_str().expect("a tab handle").to_owned();
+    let started = call("browser_record", json!({"action": "start", "tab": tab})).await;
+    ok(&started);
     let recording = started.facts["recording"].clone();
     let deadline = Instant::now() + RECORD_BOUND;
-    while call("browser_record", json!({"action": "status", "recording": recording})).await.envelope.facts
-        ["frames"]
+    while call("browser_record", json!({"action": "status", "recording": recording})).await.facts["frames"]
         .as_u64()
         .unwrap_or(0)
         < 1
@@ -631,16 +994,15 @@ async fn recording(engine: Engine) {
         assert!(Instant::now() < deadline, "no frame through the tools");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let saved = call("browser_record", json!({"action": "save", "recording": recording})).await;
-    assert_eq!(saved.envelope.status, Status::Succeeded, "{}", saved.envelope.summary);
+    let saved = tools.result("browser_record", json!({"action": "save", "recording": recording})).await;
+    ok(&saved.envelope);
     assert_eq!(saved.attachments.len(), 1);
     assert_eq!(saved.attachments[0].mime_type, "image/gif");
     assert_eq!(decode(&saved.attachments[0].bytes).4, [0, 255, 0], "the replay shows the green page");
-    let discarded = call("browser_record", json!({"action": "discard", "recording": recording})).await;
-    assert_eq!(discarded.envelope.status, Status::Succeeded, "{}", discarded.envelope.summary);
-    let erased = call("browser_record", json!({"action": "save", "recording": recording})).await.envelope;
+    ok(&call("browser_record", json!({"action": "discard", "recording": recording})).await);
+    let erased = call("browser_record", json!({"action": "save", "recording": recording})).await;
     assert_eq!(erased.facts["reason"], "recording_discarded", "{}", erased.summary);
-    call("browser_tabs", json!({"action": "close", "tab": tab})).await;
-    drop(g);
+    ok(&call("browser_tabs", json!({"action": "close", "tab": tab})).await);
+    drop(tools);
     world.teardown().await;
 }

@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
 
+use ghostlight_cli::ServeError;
 use ghostlight_cli::config::{self, ConfigFile, ConfigSources, LoadedConfig};
 use ghostlight_cli::options::{BrowserArgs, ServeArgs, ServeOptions};
 use ghostlight_cli::serve::RUNTIME_SHUTDOWN;
-use ghostlight_cli::{ConfigError, ServeError};
 use ghostlight_core::{Cancellation, NoProgress, Progress, Status, StepProgress, ToolName, ToolResult};
 use serde_json::Value;
 
@@ -23,25 +23,12 @@ fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
 /// `ghostlight mcp`: the `ghostlight-mcp` serving path.
 pub(crate) fn mcp(serve: &ServeArgs) -> Result<ExitCode, CliError> {
     ghostlight_cli::serve::run(serve).map_err(|error| match error {
-        ServeError::Config(error) => this_binary(error),
+        ServeError::Config(error) => CliError::from(error),
         ServeError::Runtime(error) => CliError::Runtime(error),
         ServeError::Mcp(error) => CliError::Serve(error),
     })?;
     Ok(ExitCode::SUCCESS)
 }
-
-/// A configuration error in this binary's words: the shared message for a build without the
-/// HTTP transport names `ghostlight-mcp`, and the fix here is to rebuild this command.
-fn this_binary(error: ConfigError) -> CliError {
-    match error {
-        ConfigError::HttpUnavailable => CliError::Usage(HTTP_UNAVAILABLE.to_owned()),
-        other => CliError::Config(other),
-    }
-}
-
-/// Why `ghostlight mcp --transport http` cannot serve in a build without the feature.
-const HTTP_UNAVAILABLE: &str = "this build of ghostlight has no HTTP transport: rebuild the ghostlight command \
-    with the cargo feature `http` (cargo install --path ghostlight-cli --features http)";
 
 /// The tool named on the command line, or a usage error that says which tool was probably
 /// meant.
@@ -134,9 +121,14 @@ fn invoke(
         #[cfg(unix)]
         Backend::Session(client) => return client.call(tool, arguments, progress),
     };
-    let (browser, ghostlight) = ghostlight_cli::browser::ghostlight(&options)?;
     let runtime = runtime()?;
+    let (browser, ghostlight) = {
+        // The extension connector listens at once, on this runtime.
+        let _entered = runtime.enter();
+        ghostlight_cli::browser::ghostlight(&options)?
+    };
     let result = runtime.block_on(async {
+        browser.settle().await;
         let result = ghostlight.invoke_observed(tool, arguments, &Cancellation::never(), progress).await;
         browser.shutdown().await;
         result
@@ -561,16 +553,25 @@ pub(crate) fn check_user_file(explicit: Option<&Path>) -> Result<Option<PathBuf>
 
 #[cfg(test)]
 mod tests {
+    use ghostlight_cli::ConfigError;
+
     use super::*;
 
     #[test]
     fn a_build_without_http_names_this_binary_and_its_feature() {
-        let error = this_binary(ConfigError::HttpUnavailable);
+        let error = CliError::from(ConfigError::HttpUnavailable);
         assert_eq!(error.exit_code(), 2);
         let text = error.to_string();
         assert!(text.starts_with("this build of ghostlight has no HTTP transport"), "{text}");
         assert!(
             text.contains("--path ghostlight-cli --features http") && !text.contains("ghostlight-mcp"),
+            "{text}"
+        );
+        let text = CliError::from(ConfigError::ExtensionUnavailable).to_string();
+        assert!(
+            text.starts_with("this build of ghostlight has no extension connector")
+                && text.contains("--features extension")
+                && !text.contains("ghostlight-mcp"),
             "{text}"
         );
     }

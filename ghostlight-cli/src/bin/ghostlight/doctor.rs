@@ -1,11 +1,12 @@
-//! `ghostlight doctor`: find browsers and drivers, check the configuration, optionally open
-//! and close a headless session, and say exactly what to install.
+//! `ghostlight doctor`: find browsers and drivers, check the configuration, report each
+//! browser's registration for the extension connector, optionally open and close a session,
+//! and say exactly what to install.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
-use ghostlight_cli::config::{BrowserEngine, SandboxSetting};
+use ghostlight_cli::config::{BrowserEngine, Connector, SandboxSetting};
 use ghostlight_cli::options::BrowserArgs;
 use ghostlight_core::{Cancellation, Status};
 use serde_json::json;
@@ -188,6 +189,25 @@ pub(crate) fn run(probe: bool, browser: &BrowserArgs) -> Result<ExitCode, CliErr
             return Ok(ExitCode::from(2));
         }
     };
+    let extension_ready = extension_report(&mut out)?;
+    if options.browser.connector == Connector::Extension {
+        writeln!(
+            out,
+            "connector extension (configured): your own browser, through the Ghostlight extension"
+        )?;
+        if !extension_ready {
+            writeln!(
+                out,
+                "Not ready: run `ghostlight install`, then load the extension (see the lines above)."
+            )?;
+            return Ok(ExitCode::FAILURE);
+        }
+        if probe && !probe_session(&mut out, &options, "extension")? {
+            return Ok(ExitCode::FAILURE);
+        }
+        writeln!(out, "Ready.")?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let engine = options.browser.engine;
     let connect = options.browser.driver_url.is_some();
     // A configured executable replaces the one found on PATH.
@@ -248,26 +268,98 @@ pub(crate) fn run(probe: bool, browser: &BrowserArgs) -> Result<ExitCode, CliErr
         }
         return Ok(ExitCode::FAILURE);
     }
-    if probe {
-        out.flush()?;
-        let (port, ghostlight) = ghostlight_cli::browser::ghostlight(&options)?;
-        let runtime =
-            tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(CliError::Runtime)?;
-        let result = runtime.block_on(async {
-            let result =
-                ghostlight.invoke("browser_tabs", &json!({"action": "list"}), &Cancellation::never()).await;
-            port.shutdown().await;
-            result
-        });
-        runtime.shutdown_timeout(ghostlight_cli::serve::RUNTIME_SHUTDOWN);
-        let envelope = result.map_err(|e| CliError::Usage(e.to_string()))?.envelope;
-        if envelope.status == Status::Succeeded {
-            writeln!(out, "probe   ok: opened and closed a {engine} session")?;
-        } else {
-            writeln!(out, "probe   failed: {}", envelope.summary)?;
-            return Ok(ExitCode::FAILURE);
-        }
+    if probe && !probe_session(&mut out, &options, engine.as_str())? {
+        return Ok(ExitCode::FAILURE);
     }
     writeln!(out, "Ready.")?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Open the configured browser, list its tabs and close it (the person's browser stays open);
+/// whether that succeeded.
+fn probe_session(
+    out: &mut impl std::io::Write,
+    options: &ghostlight_cli::options::ServeOptions,
+    what: &str,
+) -> Result<bool, CliError> {
+    out.flush()?;
+    let runtime =
+        tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(CliError::Runtime)?;
+    let (port, ghostlight) = {
+        let _entered = runtime.enter();
+        ghostlight_cli::browser::ghostlight(options)?
+    };
+    let result = runtime.block_on(async {
+        port.settle().await;
+        let result =
+            ghostlight.invoke("browser_tabs", &json!({"action": "list"}), &Cancellation::never()).await;
+        port.shutdown().await;
+        result
+    });
+    runtime.shutdown_timeout(ghostlight_cli::serve::RUNTIME_SHUTDOWN);
+    let envelope = result.map_err(|e| CliError::Usage(e.to_string()))?.envelope;
+    if envelope.status == Status::Succeeded {
+        writeln!(out, "probe   ok: opened and closed a {what} session")?;
+        Ok(true)
+    } else {
+        writeln!(out, "probe   failed: {}", envelope.summary)?;
+        Ok(false)
+    }
+}
+
+/// The extension connector's lines: the native host beside this executable, each installed
+/// browser's registration, the extension's files. Whether a browser could connect (the host
+/// is there and some browser is registered by this installation).
+#[cfg(feature = "extension")]
+fn extension_report(out: &mut impl std::io::Write) -> std::io::Result<bool> {
+    use ghostlight_extension::registration::{Installation, RegistrationState};
+
+    let (installation, places) = match Installation::current_with_places() {
+        Ok(both) => both,
+        Err(error) => return writeln!(out, "extension cannot check: {error}").map(|()| false),
+    };
+    let host = installation.host();
+    let has_host = installation.has_host();
+    if has_host {
+        writeln!(out, "found   native-host   {}", host.display())?;
+    } else {
+        writeln!(
+            out,
+            "missing native-host   {} (install ghostlight-native-host beside ghostlight)",
+            host.display()
+        )?;
+    }
+    let installed = places.installed();
+    if installed.is_empty() {
+        writeln!(out, "extension no Chromium, Chrome or Firefox on PATH to register with")?;
+    }
+    let mut registered = false;
+    for browser in installed {
+        let registration = installation.inspect(browser, &places);
+        registered |= matches!(registration.state, RegistrationState::Ours | RegistrationState::Stale);
+        writeln!(
+            out,
+            "extension {}: {} ({})",
+            browser.name(),
+            registration.state.describe(),
+            registration.path.display()
+        )?;
+    }
+    let dir = places.extension_dir();
+    if ghostlight_extension::bundle::differing(&dir).is_empty() {
+        writeln!(out, "extension files in place: {}", dir.display())?;
+    } else {
+        writeln!(
+            out,
+            "extension files missing or outdated: {} (`ghostlight install` places them)",
+            dir.display()
+        )?;
+    }
+    Ok(has_host && registered)
+}
+
+/// Without the extension connector there is nothing to report.
+#[cfg(not(feature = "extension"))]
+fn extension_report(_out: &mut impl std::io::Write) -> std::io::Result<bool> {
+    Ok(false)
 }

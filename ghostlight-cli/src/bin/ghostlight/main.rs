@@ -4,7 +4,8 @@
 //! command starts or a running session keeps (`call`, `flow`, `session start|stop|status`),
 //! export the catalog as function-calling definitions (`tools`), explain the compiled
 //! authority (`policy explain`), manage the configuration file (`config init|check|path`) and
-//! check the machine (`doctor`).
+//! check the machine (`doctor`), and register the extension connector with your own browsers
+//! (`install`).
 //!
 //! Exit codes: 0 success; 1 the browser work failed, was refused, or needs a person; 2 a usage
 //! or configuration error.
@@ -40,6 +41,7 @@ mod doctor;
 mod error;
 mod export;
 mod human;
+mod install;
 #[cfg(unix)]
 mod session;
 
@@ -168,6 +170,25 @@ enum Command {
     Config {
         #[command(subcommand)]
         command: ConfigCommand,
+    },
+    /// Register Ghostlight with your own browsers (Chromium, Chrome, Firefox) for the
+    /// extension connector.
+    ///
+    /// Writes the native-messaging host manifests naming this installation's
+    /// ghostlight-native-host (beside this executable), places the extension's files in
+    /// $XDG_DATA_HOME/ghostlight/extension, and prints how to load the extension in each
+    /// browser. Running it again changes nothing; it takes over a registration another
+    /// Ghostlight installation owns.
+    ///
+    /// Example: ghostlight install --dry-run && ghostlight install
+    Install {
+        /// Remove this installation's registrations and the extension's files (never another
+        /// installation's).
+        #[arg(long)]
+        uninstall: bool,
+        /// Print what would be written or removed, and change nothing.
+        #[arg(long)]
+        dry_run: bool,
     },
     /// Find browsers and drivers, check the configuration, and say what to install.
     Doctor {
@@ -334,6 +355,7 @@ fn main() -> ExitCode {
             }
             ConfigCommand::Path => commands::config_path(),
         },
+        Command::Install { uninstall, dry_run } => install::run(uninstall, dry_run),
         Command::Doctor { probe, browser } => doctor::run(probe, &browser),
     };
     match result {

@@ -1,0 +1,92 @@
+//! The extension's files, built into the binary from the repository's `extension/` folder (one
+//! source), and placing them in a folder a person loads the extension from.
+
+use std::path::Path;
+
+use crate::registration::RegistrationError;
+
+/// Every file of the extension a browser loads: its name and content.
+pub const FILES: [(&str, &[u8]); 8] = [
+    ("manifest.json", include_bytes!("../../extension/manifest.json")),
+    ("background.js", include_bytes!("../../extension/background.js")),
+    ("recording.js", include_bytes!("../../extension/recording.js")),
+    ("replay.html", include_bytes!("../../extension/replay.html")),
+    ("replay.js", include_bytes!("../../extension/replay.js")),
+    ("popup.html", include_bytes!("../../extension/popup.html")),
+    ("popup.js", include_bytes!("../../extension/popup.js")),
+    ("popup.css", include_bytes!("../../extension/popup.css")),
+];
+
+/// The files of the bundle missing from `dir` or different there.
+pub fn differing(dir: &Path) -> Vec<&'static str> {
+    FILES
+        .iter()
+        .filter(|(name, content)| std::fs::read(dir.join(name)).map_or(true, |found| found != *content))
+        .map(|(name, _)| *name)
+        .collect()
+}
+
+/// Write the files of the bundle that are missing from `dir` or different there (the folder
+/// created when missing); the names written.
+pub fn place(dir: &Path) -> Result<Vec<&'static str>, RegistrationError> {
+    let stale = differing(dir);
+    if stale.is_empty() {
+        return Ok(stale);
+    }
+    std::fs::create_dir_all(dir)
+        .map_err(|source| RegistrationError::Io { path: dir.to_path_buf(), source })?;
+    for (name, content) in FILES.iter().filter(|(name, _)| stale.contains(name)) {
+        let path = dir.join(name);
+        std::fs::write(&path, content).map_err(|source| RegistrationError::Io { path, source })?;
+    }
+    Ok(stale)
+}
+
+/// Remove the bundle's files from `dir`, and `dir` itself when that leaves it empty; whether
+/// anything was removed.
+pub fn remove(dir: &Path) -> Result<bool, RegistrationError> {
+    let mut removed = false;
+    for (name, _) in FILES {
+        let path = dir.join(name);
+        match std::fs::remove_file(&path) {
+            Ok(()) => removed = true,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+            Err(source) => return Err(RegistrationError::Io { path, source }),
+        }
+    }
+    // Only an empty folder goes (anything a person put there stays).
+    let _ = std::fs::remove_dir(dir);
+    Ok(removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bundle_holds_every_file_of_the_extension_folder() {
+        let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../extension");
+        let mut on_disk: Vec<String> = std::fs::read_dir(&folder)
+            .expect("the extension folder")
+            .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+            .filter(|name| name != "README.md")
+            .collect();
+        on_disk.sort();
+        let mut bundled: Vec<String> = FILES.iter().map(|(name, _)| (*name).to_owned()).collect();
+        bundled.sort();
+        assert_eq!(bundled, on_disk, "add the new file to bundle::FILES");
+    }
+
+    #[test]
+    fn placing_is_idempotent_and_removal_keeps_foreign_files() {
+        let root = tempfile::tempdir().expect("a temp dir");
+        let dir = root.path().join("extension");
+        assert_eq!(place(&dir).expect("placed").len(), FILES.len());
+        assert!(place(&dir).expect("again").is_empty());
+        std::fs::write(dir.join("popup.css"), "changed").expect("write");
+        assert_eq!(place(&dir).expect("repaired"), ["popup.css"]);
+        std::fs::write(dir.join("notes.txt"), "mine").expect("write");
+        assert!(remove(&dir).expect("removed"));
+        assert!(dir.join("notes.txt").exists() && !dir.join("manifest.json").exists());
+    }
+}

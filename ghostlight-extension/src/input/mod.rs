@@ -1,0 +1,214 @@
+//! Pointer, wheel and key input through the extension (`click`, `hover`, `drag`, `scroll`,
+//! `type_text`, `press_keys`), with the semantics of the WebDriver adapter's input.
+//!
+//! - **Trusted input, Chromium only.** The extension dispatches DevTools `Input.*` events
+//!   through `chrome.debugger` (the page sees `isTrusted: true`). Firefox gives extensions no
+//!   trusted input; events a content script makes are untrusted (a page can tell, and many
+//!   frameworks ignore them), so pointer, wheel and key input answer
+//!   [`PortErrorKind::Unsupported`] there, naming the engine ([`trusted_input`]). Scrolling
+//!   by a fraction of the viewport is a script scroll on both engines (as with WebDriver).
+//! - **One DOM semantics.** Hit tests, focus checks, the key guard and scroll offsets are the
+//!   WebDriver adapter's own page scripts (`ghostlight-webdriver/src/scripts/`: `dom.js`,
+//!   `input/lib.js` and one body each), composed here and run in the page's main world by
+//!   the extension's `page_script` (DevTools `Runtime.evaluate` on Chromium, without a user
+//!   gesture). Receipts therefore name an element exactly as perception does, and never
+//!   from an editable value.
+//! - **Element targets** go through one function, [`element_expression`], which answers
+//!   `Unsupported` until the connector's element references exist.
+//! - **Receipts.** The page state before acting comes with the hit test's answer; after
+//!   acting the extension answers the page (once a load the input started landed, bounded),
+//!   or the dialog the input opened, in which case the receipt carries the page before (a
+//!   dialog does not change the document). Input is refused while a dialog is open
+//!   ([`PortErrorKind::BlockedByDialog`], nothing sent).
+
+mod keyboard;
+mod pointer;
+mod scroll;
+mod upload;
+
+use std::time::Duration;
+
+use ghostlight_core::port::{
+    ElementRef, ElementSummary, Gate, PageState, PortError, PortErrorKind, PortResult, TARGET_NAME_CHARS,
+};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use url::Url;
+
+use crate::browser::{ExtensionBrowser, OP_WAIT, millis, waited};
+use crate::convert::{page_state, unsupported};
+use crate::protocol::{Op, WireActed, WireScript};
+
+pub(crate) use keyboard::{press_keys, type_text};
+pub(crate) use pointer::{click, drag, hover};
+pub(crate) use scroll::scroll;
+pub(crate) use upload::upload;
+
+/// The DOM semantics every input script starts with (the WebDriver adapter's, shared by path).
+const DOM_JS: &str = include_str!("../../../ghostlight-webdriver/src/scripts/dom.js");
+/// The input helpers (composed-tree walks, deep hit testing, the key guard).
+const LIB_JS: &str = include_str!("../../../ghostlight-webdriver/src/scripts/input/lib.js");
+
+/// The longest name a receipt carries from the page (core bounds it again).
+const NAME_CAP: usize = 160;
+
+/// The one place an element reference becomes an input script's argument: a JavaScript
+/// expression, evaluated in the page's main world, whose value is the element.
+///
+/// The extension connector has no element references yet (perception is not wired), so every
+/// element target answers `Unsupported` before anything is sent. This is the hook to connect
+/// to the perception's resolver.
+pub(crate) fn element_expression(_element: &ElementRef) -> PortResult<String> {
+    Err(unsupported("element targets"))
+}
+
+/// One argument of an input script: a JSON value, or an expression (an element).
+pub(crate) enum Arg {
+    /// A JSON value.
+    Json(Value),
+    /// A JavaScript expression ([`element_expression`]).
+    Expression(String),
+}
+
+/// The source the extension runs for `body` (a WebDriver-style script body reading
+/// `arguments`): the DOM semantics and input helpers, then the body, applied to `args`.
+fn compose(body: &str, args: &[Arg]) -> String {
+    let args: Vec<String> = args
+        .iter()
+        .map(|arg| match arg {
+            Arg::Json(value) => value.to_string(),
+            Arg::Expression(source) => format!("({source})"),
+        })
+        .collect();
+    format!(
+        "(function () {{\nconst GL_GENERIC_NAME_CHARS = {TARGET_NAME_CHARS};\n\
+         const glPageState = () => null;\n{DOM_JS}\n{LIB_JS}\n{body}\n}}).apply(null, [{}])",
+        args.join(", ")
+    )
+}
+
+/// Refuse trusted input on an engine whose extension cannot send it (`what` names it).
+pub(crate) fn trusted_input(b: &ExtensionBrowser, what: &str) -> PortResult<()> {
+    b.refuse_on_firefox(
+        what,
+        "Firefox gives extensions no trusted input, and events a page script makes are untrusted",
+    )
+}
+
+/// Run an input script: its answer, and the page (before any input of this call).
+async fn page_script<T: DeserializeOwned>(
+    b: &ExtensionBrowser,
+    tab: i64,
+    body: &str,
+    args: &[Arg],
+    timeout: Duration,
+) -> PortResult<(T, PageState)> {
+    run_script(b, tab, body, args, None, timeout).await
+}
+
+/// Run an input script, the extension splicing the parts held under `stash` in for
+/// [`upload::STASH_MARKER`].
+async fn run_script<T: DeserializeOwned>(
+    b: &ExtensionBrowser,
+    tab: i64,
+    body: &str,
+    args: &[Arg],
+    stash: Option<String>,
+    timeout: Duration,
+) -> PortResult<(T, PageState)> {
+    let op = Op::PageScript { tab, source: compose(body, args), stash, timeout_ms: millis(timeout) };
+    let answer: WireScript = b.call(op, waited(timeout)).await?;
+    let value = serde_json::from_value(answer.value)
+        .map_err(|_| PortError::new(PortErrorKind::Other, "an input script answered an unexpected shape"))?;
+    Ok((value, page_state(answer.page)?))
+}
+
+/// Send trusted input: the page afterwards, or `before` when a dialog the input opened
+/// blocks reading it. Failures after sending have an unknown effect.
+async fn act(b: &ExtensionBrowser, op: Op, before: PageState, timeout: Duration) -> PortResult<PageState> {
+    let acted: WireActed = b.call(op, waited(timeout)).await?;
+    match acted.page {
+        Some(page) if acted.dialog.is_none() => page_state(page).map_err(PortError::effect_unknown),
+        _ => Ok(before),
+    }
+}
+
+/// A role and name as the input scripts answer them.
+#[derive(Debug, Deserialize)]
+struct RawSummary {
+    role: String,
+    name: Option<String>,
+}
+
+impl From<RawSummary> for ElementSummary {
+    fn from(raw: RawSummary) -> Self {
+        ElementSummary { role: raw.role, name: raw.name.filter(|name| !name.is_empty()) }
+    }
+}
+
+/// Refuse input whose hit enters a frame `gate` refuses: a same-origin frame document on the
+/// way (`frames`), or, when the hit stops at a frame of another origin (`cross`), which the
+/// page cannot look into, any frame of the tab the gate refuses.
+async fn admit(
+    b: &ExtensionBrowser,
+    tab: i64,
+    frames: &[String],
+    cross: bool,
+    gate: &Gate,
+) -> PortResult<()> {
+    let refused =
+        |urls: &[String]| urls.iter().filter_map(|u| Url::parse(u).ok()).find(|url| !gate.admits(url));
+    if let Some(url) = refused(frames) {
+        return Err(PortError::outside_authority(url));
+    }
+    if cross {
+        let urls: Vec<String> = b.call(Op::FrameUrls { tab }, OP_WAIT).await?;
+        if let Some(url) = refused(&urls) {
+            return Err(PortError::outside_authority(url));
+        }
+    }
+    Ok(())
+}
+
+/// A finite coordinate or delta, in range.
+fn finite(value: f64) -> PortResult<f64> {
+    if !value.is_finite() || value.abs() > MAX_COORDINATE {
+        return Err(PortError::new(PortErrorKind::InvalidInput, "a coordinate is not a usable number"));
+    }
+    Ok(value.floor())
+}
+
+/// The largest coordinate or delta accepted, in CSS pixels.
+const MAX_COORDINATE: f64 = 1_000_000.0;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn scripts_are_composed_with_the_dom_semantics_and_applied() {
+        let source =
+            compose("return arguments[0];", &[Arg::Json(json!({"a": 1})), Arg::Expression("x".into())]);
+        assert!(source.starts_with("(function () {"));
+        let dom = source.find("function glName(el, role, cap)").expect("dom.js's names");
+        let lib = source.find("function glDeepHit(doc, x, y)").expect("lib.js's hit test");
+        assert!(dom < lib);
+        assert!(source.ends_with("}).apply(null, [{\"a\":1}, (x)])"));
+    }
+
+    #[test]
+    fn element_targets_wait_for_references() {
+        let refused = element_expression(&ElementRef::new("e1")).expect_err("no references yet");
+        assert_eq!(refused.kind(), PortErrorKind::Unsupported);
+        assert!(refused.message().contains("element targets"));
+    }
+
+    #[test]
+    fn coordinates_are_floored_and_bounded() {
+        assert_eq!(finite(10.7).ok(), Some(10.0));
+        assert!(finite(f64::NAN).is_err());
+        assert!(finite(1e12).is_err());
+    }
+}
