@@ -1348,6 +1348,6 @@ api.storage.local.get(['mode', 'preserveTabs']).then(
   () => applyMode('active'),
 );
 
-// Diagnostics and failed loads (`diagnostics.js`): Chromium's service worker loads it here;
-// Firefox lists it after this file in `background.scripts`.
-if (typeof importScripts === 'function') importScripts('diagnostics.js');
+// Diagnostics and failed loads (`diagnostics.js`) and recordings (`recording.js`): Chromium's
+// service worker loads them here; Firefox lists them after this file in `background.scripts`.
+if (typeof importScripts === 'function') importScripts('diagnostics.js', 'recording.js');

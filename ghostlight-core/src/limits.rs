@@ -187,6 +187,49 @@ pub(crate) const FLOW_POINTER_CHARS: CountBound = CountBound::new(0, 1_024);
 /// Bytes of step envelopes a flow records before it stops capturing them (chosen).
 pub(crate) const FLOW_CAPTURE_BUDGET_BYTES: usize = 64_000;
 
+/// The bounds of a `browser_record` recording, which the adapter that owns the recording
+/// enforces (chosen: the specification says only "bounded"). Named once here so every adapter
+/// (the WebDriver recorder, the extension, which receives them with its start operation)
+/// applies the same numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RecordBounds {
+    /// Milliseconds between two frame captures.
+    pub interval_ms: u64,
+    /// Frames kept at most; capture stops when reached (`frame_limit`).
+    pub max_frames: usize,
+    /// Bytes of kept (compressed) frames at most; a frame that would exceed it stops capture
+    /// (`byte_limit`).
+    pub max_frame_bytes: u64,
+    /// Milliseconds capture may run (`time_limit`).
+    pub time_limit_ms: u64,
+    /// Milliseconds a stopped recording keeps its frames.
+    pub retention_ms: u64,
+    /// Recordings held at once (recording or stopped).
+    pub max_recordings: usize,
+    /// Widest kept frame, in pixels (wider viewports are scaled down).
+    pub max_frame_width: u32,
+    /// Tallest kept frame, in pixels (taller viewports are scaled down).
+    pub max_frame_height: u32,
+    /// Largest GIF delivered, in bytes.
+    pub max_gif_bytes: usize,
+    /// Shortest frame delay written, in 1/100 s (browsers slow down shorter delays).
+    pub min_delay_cs: u16,
+}
+
+/// The recording bounds of every adapter.
+pub const RECORD_BOUNDS: RecordBounds = RecordBounds {
+    interval_ms: 500,
+    max_frames: 60,
+    max_frame_bytes: 8 * 1024 * 1024,
+    time_limit_ms: 60_000,
+    retention_ms: 10 * 60_000,
+    max_recordings: 4,
+    max_frame_width: 640,
+    max_frame_height: 1_024,
+    max_gif_bytes: 16 * 1024 * 1024,
+    min_delay_cs: 2,
+};
+
 /// `browser_diagnose` `limit`.
 pub(crate) const DIAGNOSE_LIMIT: IntBound = IntBound::with_default(1, 200, 50);
 /// `browser_diagnose` `match` length (chosen).

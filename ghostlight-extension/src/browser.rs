@@ -21,8 +21,8 @@ use ghostlight_core::port::{
     DialogKind, DialogResolution, ElementRef, FileStat, FillInput, FillOutcome, Focused, FocusedElement,
     Gate, Geometry, HistoryMove, KeyInput, NavigateInput, OpenedTab, PageState, PerceiveInput,
     PerceivedElement, Perception, Point, PointerTarget, PortError, PortErrorKind, PortResult, ReadInput,
-    ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal, TabInfo, TabRef, TextOutcome, TypeInput,
-    UploadInput, UploadOutcome,
+    RecordCommand, RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal, TabInfo, TabRef,
+    TextOutcome, TypeInput, UploadInput, UploadOutcome,
 };
 use serde::de::DeserializeOwned;
 use tokio::task::JoinHandle;
@@ -34,6 +34,7 @@ use crate::listener::{ListenError, Slot, accept, bind};
 use crate::protocol::{
     Hello, HistoryStep, Op, WireFocused, WireGeometry, WireOpened, WirePage, WireScript, WireTab,
 };
+use crate::recording::{self, Recorder};
 use crate::secret::Secret;
 use crate::{capture, diagnostics, dialogs, input, perception};
 
@@ -73,6 +74,7 @@ pub struct ExtensionBrowser {
     slot: Arc<Slot>,
     socket: PathBuf,
     acceptor: JoinHandle<()>,
+    recorder: Recorder,
     absent: Option<AbsentRefusal>,
     evidence: Evidence,
 }
@@ -91,7 +93,14 @@ impl ExtensionBrowser {
         let (listener, socket) = bind(&config.socket_dir)?;
         let slot = Arc::new(Slot::new());
         let acceptor = tokio::spawn(accept(listener, secret, Arc::clone(&slot)));
-        Ok(ExtensionBrowser { slot, socket, acceptor, absent: None, evidence: Evidence::default() })
+        Ok(ExtensionBrowser {
+            slot,
+            socket,
+            acceptor,
+            recorder: Recorder::default(),
+            absent: None,
+            evidence: Evidence::default(),
+        })
     }
 
     /// Answer calls made while no extension is connected with the startup refusal `refusal`
@@ -167,21 +176,35 @@ impl ExtensionBrowser {
 
     /// Run `op`, waiting at most `wait` for the answer, decoded as `T`.
     pub(crate) async fn call<T: DeserializeOwned>(&self, op: Op, wait: Duration) -> PortResult<T> {
-        let name = op.name();
-        let link = self.slot.live().ok_or_else(|| match &self.absent {
-            Some(refusal) => PortError::startup(refusal()),
-            None => PortError::new(PortErrorKind::NotConnected, "the Ghostlight extension is not connected"),
-        })?;
-        let value = link.call(op, wait).await.map_err(|e| call_error(e, name))?;
-        serde_json::from_value(value).map_err(|_| {
-            PortError::new(PortErrorKind::Other, format!("the extension's answer to {name} does not decode"))
-                .effect_unknown()
-        })
+        self.refuse_while_absent()?;
+        call_on(&self.slot, op, wait).await
+    }
+
+    /// While no extension is connected, the startup refusal [`Self::when_absent`] set, if any.
+    fn refuse_while_absent(&self) -> PortResult<()> {
+        match &self.absent {
+            Some(refusal) if self.slot.live().is_none() => Err(PortError::startup(refusal())),
+            _ => Ok(()),
+        }
     }
 
     async fn geometry_of(&self, op: Op) -> PortResult<Geometry> {
         self.call::<WireGeometry>(op, OP_WAIT).await.map(convert::geometry)
     }
+}
+
+/// Run `op` on the extension connected to `slot`, waiting at most `wait` for the answer,
+/// decoded as `T`.
+pub(crate) async fn call_on<T: DeserializeOwned>(slot: &Slot, op: Op, wait: Duration) -> PortResult<T> {
+    let name = op.name();
+    let link = slot.live().ok_or_else(|| {
+        PortError::new(PortErrorKind::NotConnected, "the Ghostlight extension is not connected")
+    })?;
+    let value = link.call(op, wait).await.map_err(|e| call_error(e, name))?;
+    serde_json::from_value(value).map_err(|_| {
+        PortError::new(PortErrorKind::Other, format!("the extension's answer to {name} does not decode"))
+            .effect_unknown()
+    })
 }
 
 impl Drop for ExtensionBrowser {
@@ -430,6 +453,11 @@ impl BrowserPort for ExtensionBrowser {
 
     async fn diagnostics(&self, tab: &TabRef, query: &DiagnosticsQuery) -> PortResult<DiagnosticsPage> {
         diagnostics::diagnostics(self, tab, query).await
+    }
+
+    async fn record(&self, command: &RecordCommand) -> PortResult<RecordReport> {
+        self.refuse_while_absent()?;
+        recording::record(&self.slot, &self.recorder, command).await
     }
 
     async fn sleep(&self, duration: Duration) {

@@ -1,17 +1,23 @@
 //! The extension's files, built into the binary from the repository's `extension/` folder (one
-//! source), and placing them in a folder a person loads the extension from.
+//! source; the crate reaches it through its `extension` link, so a packaged crate carries the
+//! files), and placing them in a folder a person loads the extension from.
 
 use std::path::Path;
 
 use crate::registration::RegistrationError;
 
 /// Every file of the extension a browser loads: its name and content.
-pub const FILES: [(&str, &[u8]); 5] = [
-    ("manifest.json", include_bytes!("../../extension/manifest.json")),
-    ("background.js", include_bytes!("../../extension/background.js")),
-    ("popup.html", include_bytes!("../../extension/popup.html")),
-    ("popup.js", include_bytes!("../../extension/popup.js")),
-    ("popup.css", include_bytes!("../../extension/popup.css")),
+pub const FILES: [(&str, &[u8]); 10] = [
+    ("manifest.json", include_bytes!("../extension/manifest.json")),
+    ("background.js", include_bytes!("../extension/background.js")),
+    ("diagnostics.js", include_bytes!("../extension/diagnostics.js")),
+    ("page/dom.js", include_bytes!("../extension/page/dom.js")),
+    ("recording.js", include_bytes!("../extension/recording.js")),
+    ("replay.html", include_bytes!("../extension/replay.html")),
+    ("replay.js", include_bytes!("../extension/replay.js")),
+    ("popup.html", include_bytes!("../extension/popup.html")),
+    ("popup.js", include_bytes!("../extension/popup.js")),
+    ("popup.css", include_bytes!("../extension/popup.css")),
 ];
 
 /// The files of the bundle missing from `dir` or different there.
@@ -34,6 +40,10 @@ pub fn place(dir: &Path) -> Result<Vec<&'static str>, RegistrationError> {
         .map_err(|source| RegistrationError::Io { path: dir.to_path_buf(), source })?;
     for (name, content) in FILES.iter().filter(|(name, _)| stale.contains(name)) {
         let path = dir.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|source| RegistrationError::Io { path: parent.to_path_buf(), source })?;
+        }
         std::fs::write(&path, content).map_err(|source| RegistrationError::Io { path, source })?;
     }
     Ok(stale)
@@ -51,7 +61,12 @@ pub fn remove(dir: &Path) -> Result<bool, RegistrationError> {
             Err(source) => return Err(RegistrationError::Io { path, source }),
         }
     }
-    // Only an empty folder goes (anything a person put there stays).
+    // Only empty folders go (anything a person put there stays).
+    for (name, _) in FILES {
+        if let Some(parent) = Path::new(name).parent().filter(|p| !p.as_os_str().is_empty()) {
+            let _ = std::fs::remove_dir(dir.join(parent));
+        }
+    }
     let _ = std::fs::remove_dir(dir);
     Ok(removed)
 }
@@ -62,12 +77,20 @@ mod tests {
 
     #[test]
     fn the_bundle_holds_every_file_of_the_extension_folder() {
-        let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../extension");
-        let mut on_disk: Vec<String> = std::fs::read_dir(&folder)
-            .expect("the extension folder")
-            .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
-            .filter(|name| name != "README.md")
-            .collect();
+        let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("extension");
+        let mut on_disk = Vec::new();
+        let mut folders = vec![folder.clone()];
+        while let Some(current) = folders.pop() {
+            for entry in std::fs::read_dir(&current).expect("the extension folder").flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    folders.push(path);
+                } else if let Ok(name) = path.strip_prefix(&folder) {
+                    on_disk.push(name.to_string_lossy().into_owned());
+                }
+            }
+        }
+        on_disk.retain(|name| name != "README.md");
         on_disk.sort();
         let mut bundled: Vec<String> = FILES.iter().map(|(name, _)| (*name).to_owned()).collect();
         bundled.sort();

@@ -2,7 +2,7 @@
 
 use base64::Engine as _;
 use ghostlight_core::port::{
-    Captured, DialogKind, DocumentId, Geometry, NetworkError, NetworkFailure, PageState, PortError,
+    Captured, DialogKind, DocumentId, Gate, Geometry, NetworkError, NetworkFailure, PageState, PortError,
     PortErrorKind, PortResult, Readiness, ScriptFailure, TabRef,
 };
 use url::Url;
@@ -105,6 +105,11 @@ fn png_size(png: &[u8]) -> Option<(u32, u32)> {
     Some((width, height))
 }
 
+/// Whether `gate` admits every URL of `urls` that parses (frame documents).
+pub(crate) fn all_admitted(gate: &Gate, urls: &[String]) -> bool {
+    urls.iter().filter_map(|u| Url::parse(u).ok()).all(|url| gate.admits(&url))
+}
+
 /// A dialog kind as the port names it.
 pub(crate) fn dialog_kind(kind: WireDialogKind) -> DialogKind {
     match kind {
@@ -184,6 +189,10 @@ fn wire_error(wire: WireError, op: &str) -> PortError {
         ErrorCode::OwnPage => PortError::new(
             PortErrorKind::InvalidInput,
             format!("{op}: the extension's own pages are the person's controls, never driven"),
+        ),
+        ErrorCode::UnknownRecording => PortError::new(
+            PortErrorKind::InvalidInput,
+            format!("{op}: the recording is unknown, discarded or past its retention"),
         ),
         ErrorCode::DialogOpen => {
             let kind = detail

@@ -40,6 +40,7 @@ mod listener;
 mod page;
 mod perception;
 pub mod protocol;
+mod recording;
 pub mod recovery;
 mod refs;
 pub mod registration;

@@ -84,6 +84,9 @@ pub enum ErrorCode {
     /// The work would reach the extension's own pages (the person's controls), which
     /// Ghostlight never drives.
     OwnPage,
+    /// The recording is unknown to the extension: never started, discarded, past its
+    /// retention, or lost when the extension's background restarted.
+    UnknownRecording,
     /// The browser refused or failed otherwise.
     BrowserError,
     /// A JavaScript dialog blocks the tab (detail: `{dialog}`, its kind).
@@ -215,6 +218,48 @@ pub enum Op {
         script: String,
         /// The longest wait for its value.
         timeout_ms: u64,
+    },
+    /// Start an (empty) recording of the tab, with the bounds it keeps ([`WireRecordReport`]).
+    RecordStart {
+        /// The tab.
+        tab: i64,
+        /// The bounds of the recording.
+        bounds: WireRecordBounds,
+    },
+    /// What the recorded tab shows now, for the server's gate ([`WireRecordTarget`]).
+    RecordTarget {
+        /// The recording.
+        recording: String,
+    },
+    /// Capture one frame if `url` (the page the server's gate judged) is admitted and still
+    /// shown; then stop when `stop` ([`WireRecordReport`]).
+    RecordFrame {
+        /// The recording.
+        recording: String,
+        /// The page judged; none when there was nothing to judge.
+        url: Option<String>,
+        /// The gate's verdict on `url` (and its frames).
+        admitted: bool,
+        /// Stop after this frame (`requested`).
+        stop: bool,
+    },
+    /// A recording's report ([`WireRecordReport`]).
+    RecordStatus {
+        /// The recording.
+        recording: String,
+    },
+    /// Stop if recording, encode once, deliver ([`WireRecordReport`], with the GIF for the
+    /// client).
+    RecordSave {
+        /// The recording.
+        recording: String,
+        /// Where the replay goes.
+        delivery: WireDelivery,
+    },
+    /// Erase a recording ([`WireRecordReport`]).
+    RecordDiscard {
+        /// The recording.
+        recording: String,
     },
     // ---- input and dialogs ----
     /// Run one of the server's input scripts in the page's main world, without a user gesture
@@ -384,6 +429,12 @@ impl Op {
             Op::ResizeWindow { .. } => "resize_window",
             Op::CaptureViewport { .. } => "capture_viewport",
             Op::Execute { .. } => "execute",
+            Op::RecordStart { .. } => "record_start",
+            Op::RecordTarget { .. } => "record_target",
+            Op::RecordFrame { .. } => "record_frame",
+            Op::RecordStatus { .. } => "record_status",
+            Op::RecordSave { .. } => "record_save",
+            Op::RecordDiscard { .. } => "record_discard",
             Op::PageScript { .. } => "page_script",
             Op::StashPart { .. } => "stash_part",
             Op::Mouse { .. } => "mouse",
@@ -673,6 +724,101 @@ pub enum WireEvidenceEntry {
         #[serde(default)]
         failed: bool,
     },
+}
+
+/// The bounds a recording keeps (the server's [`RecordBounds`](ghostlight_core::port::RecordBounds)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireRecordBounds {
+    /// Milliseconds between two frame captures.
+    pub interval_ms: u64,
+    /// Frames kept at most.
+    pub max_frames: u64,
+    /// Bytes of kept (compressed) frames at most.
+    pub max_frame_bytes: u64,
+    /// Milliseconds capture may run.
+    pub time_limit_ms: u64,
+    /// Milliseconds a stopped recording keeps its frames.
+    pub retention_ms: u64,
+    /// Recordings held at once.
+    pub max_recordings: u64,
+    /// Widest kept frame.
+    pub max_frame_width: u32,
+    /// Tallest kept frame.
+    pub max_frame_height: u32,
+    /// Largest GIF delivered.
+    pub max_gif_bytes: u64,
+    /// Shortest frame delay, in 1/100 s.
+    pub min_delay_cs: u16,
+}
+
+/// Where a saved replay goes, inside the browser or out to the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WireDelivery {
+    /// The answer carries the GIF (base64).
+    Client,
+    /// The browser saves it as a download.
+    Download,
+}
+
+/// What a recorded tab shows, for the server's gate.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireRecordTarget {
+    /// Whether the recording still captures.
+    pub recording: bool,
+    /// The tab's URL while it is the active tab of its window (none otherwise).
+    #[serde(default)]
+    pub url: Option<String>,
+    /// The URLs of its frame documents (none when they could not be read).
+    #[serde(default)]
+    pub frames: Option<Vec<String>>,
+}
+
+/// The state of a recording.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WireRecordingState {
+    /// Capturing frames.
+    Recording,
+    /// Stopped, frames kept until retention expires.
+    Stopped,
+    /// Erased.
+    Discarded,
+}
+
+/// A recording's report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireRecordReport {
+    /// The extension's recording id.
+    pub recording: String,
+    /// Its state.
+    pub state: WireRecordingState,
+    /// Frames kept.
+    pub frames: u32,
+    /// Frames captured.
+    pub captured_frames: u32,
+    /// Captures skipped for a page outside the gate.
+    pub skipped_frames: u32,
+    /// The GIF's size after a save, else the kept frames' bytes.
+    pub bytes: u64,
+    /// Playing time.
+    pub duration_ms: u64,
+    /// Frame width.
+    pub width: u32,
+    /// Frame height.
+    pub height: u32,
+    /// Milliseconds until capture stops on its own, while recording.
+    #[serde(default)]
+    pub capture_deadline_ms: Option<u64>,
+    /// Milliseconds until the frames are erased, once stopped.
+    #[serde(default)]
+    pub retention_deadline_ms: Option<u64>,
+    /// Why capture stopped.
+    #[serde(default)]
+    pub stop_reason: Option<String>,
+    /// The GIF (base64), for a client save.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gif: Option<String>,
 }
 
 /// The host's first message on the server's socket.

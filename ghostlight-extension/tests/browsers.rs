@@ -21,9 +21,10 @@ use ghostlight_core::port::{
     DiagnosticSource, DiagnosticsQuery, DialogKind, DialogResolution, ElementRef, Gate, HistoryMove,
     InlineFile, Key, KeyInput, MouseButton, NamedKey, NavigateInput, NetworkError, PerceiveInput,
     PerceiveScope, PerceivedElement, Point, PointerTarget, PortEffect, PortErrorKind, ReadInput,
-    ScrollDirection, ScrollInput, TabRef, TextMode, TypeInput, UploadDestination, UploadFiles, UploadInput,
+    RecordCommand, RecordDelivery, RecordReport, RecordingRef, RecordingState, ScrollDirection, ScrollInput,
+    TabRef, TextMode, TypeInput, UploadDestination, UploadFiles, UploadInput,
 };
-use ghostlight_core::{AuthorityLayers, Cancellation, Envelope, Ghostlight, Settings, Status};
+use ghostlight_core::{AuthorityLayers, Cancellation, Envelope, Ghostlight, Settings, Status, ToolResult};
 use ghostlight_extension::endpoint::{SECRET_FILE_VAR, SOCKET_DIR_VAR};
 use ghostlight_extension::identity::{CHROMIUM_EXTENSION_ID, CHROMIUM_ORIGIN, GECKO_ID, NATIVE_HOST_NAME};
 use ghostlight_extension::{ExtensionBrowser, ExtensionConfig};
@@ -133,13 +134,17 @@ fn write_host_manifest(dir: &Path, callers: serde_json::Value) {
 }
 
 /// The loopback site: `/a`, `/b` (a title, a heading and a paragraph each), `/framed` (an
-/// iframe of `/inner`).
+/// iframe of `/inner`), `/colour/RRGGBB` (a page of that one colour).
 fn site() -> Site {
     Site::serve(|ask| {
         let body = match ask.path {
             "/framed" => {
                 "<!doctype html><title>Framed</title><p>Outer</p><iframe src=\"/inner\"></iframe>".into()
             }
+            colour if colour.starts_with("/colour/") => format!(
+                "<!doctype html><title>Colour</title><style>html,body{{margin:0;height:100%;background:#{}}}</style>",
+                colour.trim_start_matches("/colour/")
+            ),
             other => {
                 let name = other.trim_start_matches('/').to_uppercase();
                 format!("<!doctype html><title>{name}</title><h1>{name}</h1><p>Hello   from {name}</p>")
@@ -152,6 +157,8 @@ fn site() -> Site {
 /// One test's world: its folders, its browser port, and the browser's process group.
 struct World {
     _dir: tempfile::TempDir,
+    /// The browser's HOME (its downloads go to `Downloads/` there).
+    home: PathBuf,
     browser: Arc<ExtensionBrowser>,
     /// The browser's first process (its process group's leader).
     process: Child,
@@ -192,7 +199,7 @@ impl World {
         let process = command.spawn().expect("the browser starts");
         let hello = browser.wait_connected(HELLO_BOUND).await;
         let hello_after = launched.elapsed();
-        let mut world = World { _dir: dir, browser, process, hello_after };
+        let mut world = World { _dir: dir, home, browser, process, hello_after };
         if hello.is_none() {
             world.kill_group();
             panic!("[{}] no hello from the extension within {HELLO_BOUND:?}", engine.as_str());
@@ -407,7 +414,12 @@ impl Tools {
     }
 
     async fn call(&self, tool: &str, arguments: serde_json::Value) -> Envelope {
-        self.g.invoke(tool, &arguments, &self.never).await.expect("a catalog tool").envelope
+        self.result(tool, arguments).await.envelope
+    }
+
+    /// The whole result (the envelope and the attachments).
+    async fn result(&self, tool: &str, arguments: serde_json::Value) -> ToolResult {
+        self.g.invoke(tool, &arguments, &self.never).await.expect("a catalog tool")
     }
 
     /// Navigate a new tab to `url` (which must succeed): its handle.
@@ -858,6 +870,33 @@ async fn problems_until(
         let page = b.diagnostics(tab, &query).await.expect("diagnostics");
         if found(&page.entries) || Instant::now() >= deadline {
             return page.entries;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+// ---- recordings ---------------------------------------------------------------------------
+
+engine_tests!(recording: chromium_recording => Chromium, firefox_recording => Firefox);
+
+/// The longest wait for a recording to reach a count.
+const RECORD_BOUND: Duration = Duration::from_secs(20);
+
+async fn record(b: &ExtensionBrowser, command: RecordCommand) -> RecordReport {
+    b.record(&command).await.unwrap_or_else(|e| panic!("{command:?}: {e:?}"))
+}
+
+/// Poll `Status` until `reached` holds for recording `id` (bounded); the last report.
+async fn status_until(
+    b: &ExtensionBrowser,
+    id: &RecordingRef,
+    reached: impl Fn(&RecordReport) -> bool,
+) -> RecordReport {
+    let deadline = Instant::now() + RECORD_BOUND;
+    loop {
+        let report = record(b, RecordCommand::Status(id.clone())).await;
+        if reached(&report) || Instant::now() >= deadline {
+            return report;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -1360,4 +1399,177 @@ async fn frame_pixel_of(b: &ExtensionBrowser, tab: &TabRef, gate: &Gate, frame: 
 fn centre_pixel(png: &[u8]) -> [u8; 3] {
     let image = image::load_from_memory_with_format(png, image::ImageFormat::Png).expect("a PNG").to_rgb8();
     image.get_pixel(image.width() / 2, image.height() / 2).0
+}
+
+/// A GIF's frame count, size, total delay (1/100 s) and its first frame's centre pixel.
+fn decode(gif: &[u8]) -> (usize, u32, u32, u64, [u8; 3]) {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options.read_info(gif).expect("a GIF");
+    let (width, height) = (u32::from(decoder.width()), u32::from(decoder.height()));
+    let (mut frames, mut delay, mut centre) = (0, 0u64, [0u8; 3]);
+    while let Some(frame) = decoder.read_next_frame().expect("a frame") {
+        if frames == 0 {
+            let (w, h) = (usize::from(frame.width), usize::from(frame.height));
+            let at = ((h / 2) * w + w / 2) * 4;
+            centre = [frame.buffer[at], frame.buffer[at + 1], frame.buffer[at + 2]];
+        }
+        frames += 1;
+        delay += u64::from(frame.delay);
+    }
+    (frames, width, height, delay, centre)
+}
+
+/// A `ghostlight-replay-*.gif` of `size` bytes in `dir`.
+fn downloaded(dir: &Path, size: u64) -> Option<PathBuf> {
+    std::fs::read_dir(dir).ok()?.flatten().find_map(|entry| {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let meta = entry.metadata().ok()?;
+        (name.starts_with("ghostlight-replay-") && name.ends_with(".gif") && meta.len() == size)
+            .then(|| entry.path())
+    })
+}
+
+/// `browser_record`'s port commands over the extension: start, a page change, stop, status,
+/// save to the client (decoded), again (the same bytes), a download, discard then save
+/// (refused), a page outside the gate (skipped frames), and attach (not wired yet).
+async fn recording(engine: Engine) {
+    let Some((_turn, world)) = begin(engine).await else { return };
+    let site = site();
+    let b = world.browser.as_ref();
+    let tab = b.open_tab(&go(site.url("/colour/ff0000")), LOAD).await.expect("a tab").tab;
+    b.focus_tab(&tab).await.expect("focused");
+
+    // Start: a first frame at once, a capture deadline.
+    let started = Instant::now();
+    let start = record(b, RecordCommand::Start(tab.clone(), Gate::open())).await;
+    eprintln!("[{}] start (first frame): {} ms", engine.as_str(), started.elapsed().as_millis());
+    assert_eq!(start.state, RecordingState::Recording, "{start:?}");
+    assert!(start.capture_deadline_ms.is_some_and(|ms| ms > 0), "{start:?}");
+    let id = start.recording.clone();
+    let red = status_until(b, &id, |r| r.frames >= 1).await;
+    assert!(red.frames >= 1 && red.width > 0 && red.width <= 640 && red.height > 0, "{red:?}");
+
+    // A page change: a new frame is kept.
+    b.navigate(&tab, &go(site.url("/colour/0000ff")), LOAD).await.expect("navigated");
+    let blue = status_until(b, &id, |r| r.frames > red.frames).await;
+    assert!(blue.frames > red.frames, "{blue:?}");
+    assert!(blue.captured_frames >= blue.frames);
+
+    // Stop, status.
+    let stopped = record(b, RecordCommand::Stop(id.clone())).await;
+    assert_eq!(stopped.state, RecordingState::Stopped, "{stopped:?}");
+    assert_eq!(stopped.stop_reason.as_deref(), Some("requested"));
+    assert_eq!(stopped.capture_deadline_ms, None);
+    assert!(stopped.retention_deadline_ms.is_some_and(|ms| ms > 0));
+    let status = record(b, RecordCommand::Status(id.clone())).await;
+    assert_eq!((status.state, status.frames), (RecordingState::Stopped, stopped.frames));
+
+    // Save to the client: a GIF of the kept frames; the first shows the red page.
+    let saving = Instant::now();
+    let saved = record(b, RecordCommand::Save(id.clone(), RecordDelivery::Client)).await;
+    let gif = saved.gif.clone().expect("a client save carries the GIF");
+    eprintln!(
+        "[{}] save: {} frames {}x{}, {} bytes, {} ms playing, in {} ms",
+        engine.as_str(),
+        saved.frames,
+        saved.width,
+        saved.height,
+        gif.len(),
+        saved.duration_ms,
+        saving.elapsed().as_millis()
+    );
+    assert!(gif.starts_with(b"GIF89a"));
+    assert_eq!(saved.bytes, u64::try_from(gif.len()).expect("small"));
+    let (frames, width, height, delay, centre) = decode(&gif);
+    assert_eq!(frames, usize::try_from(saved.frames).expect("small"));
+    assert_eq!((width, height), (saved.width, saved.height));
+    assert_eq!(delay * 10, saved.duration_ms);
+    assert_eq!(centre, [255, 0, 0], "the first frame shows the red page");
+    let again = record(b, RecordCommand::Save(id.clone(), RecordDelivery::Client)).await;
+    assert_eq!(again.gif.as_deref(), Some(gif.as_slice()), "saving again delivers the same replay");
+
+    // A download: the browser saves the same replay to its download folder.
+    let downloads = world.home.join("Downloads");
+    let sent = record(b, RecordCommand::Save(id.clone(), RecordDelivery::Download)).await;
+    assert_eq!((sent.state, sent.gif.is_none()), (RecordingState::Stopped, true));
+    let deadline = Instant::now() + RECORD_BOUND;
+    let file = loop {
+        let found = downloaded(&downloads, sent.bytes);
+        if found.is_some() || Instant::now() >= deadline {
+            break found;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let file = file.unwrap_or_else(|| panic!("the replay was downloaded into {}", downloads.display()));
+    assert_eq!(std::fs::read(&file).expect("the download reads"), gif);
+
+    // Attaching to a file input is not wired yet.
+    let attach = RecordDelivery::Attach(tab.clone(), ElementRef::new("e1"));
+    let refused = b.record(&RecordCommand::Save(id.clone(), attach)).await.expect_err("not yet");
+    assert_eq!(refused.kind(), PortErrorKind::Unsupported);
+
+    // Discard, then save: refused as unknown (core: retention_expired).
+    let discarded = record(b, RecordCommand::Discard(id.clone())).await;
+    assert_eq!((discarded.state, discarded.frames, discarded.bytes), (RecordingState::Discarded, 0, 0));
+    let gone = b.record(&RecordCommand::Save(id.clone(), RecordDelivery::Client)).await.expect_err("erased");
+    assert_eq!(gone.kind(), PortErrorKind::InvalidInput);
+    let unknown = RecordingRef::new("recording-000000-1");
+    assert_eq!(
+        b.record(&RecordCommand::Status(unknown)).await.expect_err("unknown").kind(),
+        PortErrorKind::InvalidInput
+    );
+
+    // A page outside the gate: captures are skipped, nothing is kept.
+    let no_colour = Gate::new(|url: &Url| !url.path().starts_with("/colour/"));
+    let outside = record(b, RecordCommand::Start(tab.clone(), no_colour)).await;
+    let skipped = status_until(b, &outside.recording, |r| r.skipped_frames >= 2).await;
+    assert!(skipped.skipped_frames >= 2, "{skipped:?}");
+    assert_eq!((skipped.frames, skipped.captured_frames), (0, 0));
+    let empty = b.record(&RecordCommand::Save(outside.recording.clone(), RecordDelivery::Client)).await;
+    assert_eq!(empty.expect_err("no frame").kind(), PortErrorKind::Other);
+    record(b, RecordCommand::Discard(outside.recording)).await;
+
+    // Closing the recorded tab stops capture; what was kept can still be saved.
+    let closing = record(b, RecordCommand::Start(tab.clone(), Gate::open())).await.recording;
+    status_until(b, &closing, |r| r.frames >= 1).await;
+    b.close_tab(&tab).await.expect("closed");
+    let closed = status_until(b, &closing, |r| r.state != RecordingState::Recording).await;
+    assert_eq!((closed.state, closed.stop_reason.as_deref()), (RecordingState::Stopped, Some("tab_closed")));
+    let kept = record(b, RecordCommand::Save(closing.clone(), RecordDelivery::Client)).await;
+    assert!(kept.gif.is_some_and(|g| g.starts_with(b"GIF89a")));
+    let on_closed = b.record(&RecordCommand::Start(tab.clone(), Gate::open())).await.expect_err("closed tab");
+    assert_eq!(on_closed.kind(), PortErrorKind::TabGone);
+    record(b, RecordCommand::Discard(closing)).await;
+
+    // Through the tools: a tab opened in the background is selected by the start; a client
+    // save answers one image/gif block.
+    let tools = Tools::over(&world);
+    let call = |tool, arguments| tools.call(tool, arguments);
+    let navigated =
+        call("browser_navigate", json!({"url": site.url("/colour/00ff00").as_str(), "new_tab": true})).await;
+    let tab = navigated.facts["tab"].as_str().expect("a tab handle").to_owned();
+    let started = call("browser_record", json!({"action": "start", "tab": tab})).await;
+    ok(&started);
+    let recording = started.facts["recording"].clone();
+    let deadline = Instant::now() + RECORD_BOUND;
+    while call("browser_record", json!({"action": "status", "recording": recording})).await.facts["frames"]
+        .as_u64()
+        .unwrap_or(0)
+        < 1
+    {
+        assert!(Instant::now() < deadline, "no frame through the tools");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let saved = tools.result("browser_record", json!({"action": "save", "recording": recording})).await;
+    ok(&saved.envelope);
+    assert_eq!(saved.attachments.len(), 1);
+    assert_eq!(saved.attachments[0].mime_type, "image/gif");
+    assert_eq!(decode(&saved.attachments[0].bytes).4, [0, 255, 0], "the replay shows the green page");
+    ok(&call("browser_record", json!({"action": "discard", "recording": recording})).await);
+    let erased = call("browser_record", json!({"action": "save", "recording": recording})).await;
+    assert_eq!(erased.facts["reason"], "recording_discarded", "{}", erased.summary);
+    ok(&call("browser_tabs", json!({"action": "close", "tab": tab})).await);
+    drop(tools);
+    world.teardown().await;
 }

@@ -31,7 +31,7 @@ pub use crate::envelope::Readiness;
 /// Contract bounds an adapter honours: names it reports are cut to [`TARGET_NAME_CHARS`]
 /// visible characters, and an upload's files together hold at most
 /// [`UPLOAD_TOTAL_MAX_BYTES`].
-pub use crate::limits::{TARGET_NAME_CHARS, UPLOAD_TOTAL_MAX_BYTES};
+pub use crate::limits::{RECORD_BOUNDS, RecordBounds, TARGET_NAME_CHARS, UPLOAD_TOTAL_MAX_BYTES};
 /// The shared vocabulary the port's inputs and outcomes use (defined in the crate's bottom
 /// layer, `vocab`), so an adapter needs nothing but this module.
 pub use crate::vocab::{

@@ -28,9 +28,9 @@ use crate::convert::tab_id;
 use crate::protocol::{Op, WireKey};
 
 /// The focus script.
-const FOCUS_JS: &str = include_str!("../../../ghostlight-webdriver/src/scripts/input/focus.js");
+const FOCUS_JS: &str = include_str!("../../page-scripts/input/focus.js");
 /// The key guard's disarm.
-const KEY_GUARD_JS: &str = include_str!("../../../ghostlight-webdriver/src/scripts/input/key_guard.js");
+const KEY_GUARD_JS: &str = include_str!("../../page-scripts/input/key_guard.js");
 
 /// The most key strokes one call may send (core's own bounds stay far below).
 const MAX_STROKES: usize = 20_000;

@@ -46,9 +46,9 @@ pub(crate) use scroll::scroll;
 pub(crate) use upload::upload;
 
 /// The DOM semantics every input script starts with (the WebDriver adapter's, shared by path).
-const DOM_JS: &str = include_str!("../../../ghostlight-webdriver/src/scripts/dom.js");
+const DOM_JS: &str = include_str!("../../page-scripts/dom.js");
 /// The input helpers (composed-tree walks, deep hit testing, the key guard).
-const LIB_JS: &str = include_str!("../../../ghostlight-webdriver/src/scripts/input/lib.js");
+const LIB_JS: &str = include_str!("../../page-scripts/input/lib.js");
 
 /// The longest name a receipt carries from the page (core bounds it again).
 const NAME_CAP: usize = 160;

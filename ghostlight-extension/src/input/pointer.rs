@@ -24,7 +24,7 @@ use crate::convert::tab_id;
 use crate::protocol::{Op, WireButton, WirePoint};
 
 /// The hit test.
-const TARGET_JS: &str = include_str!("../../../ghostlight-webdriver/src/scripts/input/target.js");
+const TARGET_JS: &str = include_str!("../../page-scripts/input/target.js");
 
 /// The most clicks one click may be (a triple click).
 const MAX_CLICKS: u8 = 3;

@@ -27,7 +27,7 @@ use crate::convert::tab_id;
 use crate::protocol::Op;
 
 /// The scroll script.
-const SCROLL_JS: &str = include_str!("../../../ghostlight-webdriver/src/scripts/input/scroll.js");
+const SCROLL_JS: &str = include_str!("../../page-scripts/input/scroll.js");
 
 /// Time between two reads of the offsets.
 const STEP: Duration = Duration::from_millis(100);

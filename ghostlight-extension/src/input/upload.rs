@@ -30,7 +30,7 @@ use crate::convert::{tab_id, unsupported};
 use crate::protocol::Op;
 
 /// The drop script.
-const DROP_JS: &str = include_str!("../../../ghostlight-webdriver/src/scripts/input/drop.js");
+const DROP_JS: &str = include_str!("../../page-scripts/input/drop.js");
 
 /// The token the extension replaces with the held parts (a JavaScript expression there).
 pub(crate) const STASH_MARKER: &str = "__ghostlight_stash__";

@@ -5,16 +5,16 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use ghostlight_core::port::{PortError, PortErrorKind, PortResult};
+use ghostlight_core::port::{PortError, PortErrorKind, PortResult, RECORD_BOUNDS};
 
 /// Widest kept frame, in pixels (wider viewports are scaled down).
-pub(crate) const MAX_FRAME_WIDTH: u32 = 640;
+pub(crate) const MAX_FRAME_WIDTH: u32 = RECORD_BOUNDS.max_frame_width;
 /// Tallest kept frame, in pixels (taller viewports are scaled down).
-pub(crate) const MAX_FRAME_HEIGHT: u32 = 1_024;
+pub(crate) const MAX_FRAME_HEIGHT: u32 = RECORD_BOUNDS.max_frame_height;
 /// NeuQuant speed of the GIF encode (1 best … 30 fastest).
 pub(crate) const GIF_SPEED: i32 = 10;
 /// Largest GIF delivered.
-pub(crate) const MAX_GIF_BYTES: usize = 16 * 1024 * 1024;
+pub(crate) const MAX_GIF_BYTES: usize = RECORD_BOUNDS.max_gif_bytes;
 
 /// One kept frame: a downscaled, quantized and LZW-compressed GIF frame (delay not yet
 /// set), and when it was captured.

@@ -45,8 +45,8 @@ use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use ghostlight_core::port::{
-    ElementRef, Gate, PortError, PortErrorKind, PortResult, RecordCommand, RecordDelivery, RecordReport,
-    RecordingRef, RecordingState, TabRef,
+    ElementRef, Gate, PortError, PortErrorKind, PortResult, RECORD_BOUNDS, RecordCommand, RecordDelivery,
+    RecordReport, RecordingRef, RecordingState, TabRef,
 };
 use serde_json::{Value, json};
 use tokio::sync::{Mutex as AsyncMutex, Notify};
@@ -63,21 +63,21 @@ use crate::session::Session;
 use codec::{Frame, Shrunk, encode, quantize};
 
 /// Time between two captured frames.
-pub(crate) const CAPTURE_INTERVAL: Duration = Duration::from_millis(500);
+pub(crate) const CAPTURE_INTERVAL: Duration = Duration::from_millis(RECORD_BOUNDS.interval_ms);
 /// Frames kept at most; capture stops when reached.
-pub(crate) const MAX_FRAMES: usize = 60;
+pub(crate) const MAX_FRAMES: usize = RECORD_BOUNDS.max_frames;
 /// Bytes of kept (compressed) frames at most; a frame that would exceed it stops capture.
-pub(crate) const MAX_FRAME_BYTES: u64 = 8 * 1024 * 1024;
+pub(crate) const MAX_FRAME_BYTES: u64 = RECORD_BOUNDS.max_frame_bytes;
 /// How long capture may run.
-pub(crate) const CAPTURE_LIMIT: Duration = Duration::from_secs(60);
+pub(crate) const CAPTURE_LIMIT: Duration = Duration::from_millis(RECORD_BOUNDS.time_limit_ms);
 /// How long a stopped recording keeps its frames.
-pub(crate) const RETENTION: Duration = Duration::from_secs(10 * 60);
+pub(crate) const RETENTION: Duration = Duration::from_millis(RECORD_BOUNDS.retention_ms);
 /// Recordings held at once (recording or stopped).
-pub(crate) const MAX_RECORDINGS: usize = 4;
+pub(crate) const MAX_RECORDINGS: usize = RECORD_BOUNDS.max_recordings;
 /// How long one frame's screenshot may take.
 pub(crate) const SCREENSHOT_TIMEOUT: Duration = Duration::from_secs(5);
 /// Shortest frame delay written, in 1/100 s (browsers slow down shorter delays).
-const MIN_DELAY_CS: u64 = 2;
+const MIN_DELAY_CS: u64 = RECORD_BOUNDS.min_delay_cs as u64;
 /// How long the download's Blob URL lives in the page.
 const DOWNLOAD_URL_LIFETIME_MS: u64 = 60_000;
 /// The script that downloads a replay in the page.
