@@ -394,11 +394,7 @@ impl BrowserPort for ExtensionBrowser {
         input::drag(self, tab, from, to, gate, timeout).await
     }
 
-    async fn fill(&self, _tab: &TabRef, input: &FillInput, _timeout: Duration) -> PortResult<FillOutcome> {
-        // Every field is an element target: refused before anything is set.
-        for (element, _) in &input.fields {
-            input::element_expression(element)?;
-        }
+    async fn fill(&self, _tab: &TabRef, _input: &FillInput, _timeout: Duration) -> PortResult<FillOutcome> {
         Err(unsupported("filling a form"))
     }
 

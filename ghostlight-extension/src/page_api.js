@@ -182,6 +182,15 @@ const glPage = Object.freeze({
     return glCapturePageSize();
   },
 
+  // Hand the element over to the main world's input scripts: mark it with `token` in the
+  // hand-over attribute, which `glTakeHandOver` (in the input scripts) reads and removes at once.
+  handOver(ref, token) {
+    const el = glLookup(ref);
+    if (!el) return GL_STALE;
+    el.setAttribute('data-ghostlight-handover', String(token));
+    return true;
+  },
+
   // The first element matching `selector`, registered (tests name elements this way).
   select(selector) {
     let el = null;

@@ -475,6 +475,8 @@ pub enum PageFn {
     PageSize,
     /// The first element a CSS selector matches (tests).
     Select,
+    /// Mark an element with a one-time token for the main world's input scripts.
+    HandOver,
 }
 
 /// One frame document the extension can script.

@@ -519,8 +519,42 @@ async fn input_tools(engine: Engine) {
     ok(&accepted);
     let after = call("browser_dialog", json!({"tab": tab, "action": "status"})).await;
     assert_eq!(after.facts["present"], json!(false), "{:?}", after.facts);
+
+    // Element targets (references from perception): a button clicked and a field typed into by
+    // name, a field cleared first, the page seeing trusted input.
+    let form = tools.open(&site.url("/form")).await;
+    let clicked = call("browser_click", json!({"tab": form, "selector": {"name": "Go"}})).await;
+    ok(&clicked);
+    assert!(clicked.summary.contains("Go"), "the receipt names the button: {}", clicked.summary);
+    let typed =
+        call("browser_type_text", json!({"tab": form, "selector": {"name": "Search"}, "text": "héllo"}))
+            .await;
+    ok(&typed);
+    let again = call(
+        "browser_type_text",
+        json!({"tab": form, "selector": {"name": "Search"}, "text": "tide", "clear_first": true}),
+    )
+    .await;
+    ok(&again);
+    let seen =
+        call("browser_execute", json!({"tab": form, "script": "[window.clicks, q.value, window.trusted]"}))
+            .await;
+    ok(&seen);
+    assert_eq!(seen.facts["value"], json!([1, "tide", true]), "{:?}", seen.facts);
+    assert_eq!(handover_marks(&tools, &form).await, json!(0), "no hand-over mark is left on the page");
     drop(tools);
     world.teardown().await;
+}
+
+/// How many elements of the page still carry the input hand-over mark.
+async fn handover_marks(tools: &Tools, tab: &str) -> serde_json::Value {
+    let left = tools
+        .call(
+            "browser_execute",
+            json!({"tab": tab, "script": "document.querySelectorAll('[data-ghostlight-handover]').length"}),
+        )
+        .await;
+    left.facts["value"].clone()
 }
 
 /// The pages of the input tests. `/input`: a button at (20, 20)–(220, 80), a box with mouse
@@ -558,6 +592,12 @@ fn input_site() -> Site {
                 "<button id=a onclick=\"alert('secret alert text')\">Alert</button>",
                 "<button id=c onclick=\"window.confirmed = confirm('sure?')\">Confirm</button>",
                 "<button id=p onclick=\"window.answered = prompt('name?', 'x')\">Prompt</button>",
+            )
+            .to_owned(),
+            "/form" => concat!(
+                "<!doctype html><title>Form</title><style>body{margin:0}</style>",
+                "<input id=q aria-label=Search><button id=go>Go</button><script>window.clicks = 0;",
+                "go.addEventListener('click', e => { window.clicks += 1; window.trusted = e.isTrusted; });</script>"
             )
             .to_owned(),
             "/loop" => "<!doctype html><title>Loop</title><style>body{margin:0} button{height:50px;width:200px}</style>\

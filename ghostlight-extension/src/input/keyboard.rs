@@ -131,7 +131,7 @@ async fn prepare(
     nonce: &str,
     timeout: Duration,
 ) -> PortResult<(Focus, PageState)> {
-    let element = Arg::Expression(element_expression(element)?);
+    let element = Arg::Expression(element_expression(b, tab, element).await?);
     let options =
         json!({ "mode": "prepare", "clear": clear, "state": false, "cap": NAME_CAP, "guard": nonce });
     let (focus, before): (Focus, PageState) =

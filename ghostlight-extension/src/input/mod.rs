@@ -13,8 +13,9 @@
 //!   the extension's `page_script` (DevTools `Runtime.evaluate` on Chromium, without a user
 //!   gesture). Receipts therefore name an element exactly as perception does, and never
 //!   from an editable value.
-//! - **Element targets** go through one function, [`element_expression`], which answers
-//!   `Unsupported` until the connector's element references exist.
+//! - **Element targets** go through one function, [`element_expression`]: the isolated world
+//!   (where element references live) hands the element over to the main world with a
+//!   one-time mark. Elements inside frames answer `Unsupported` (target their point instead).
 //! - **Receipts.** The page state before acting comes with the hit test's answer; after
 //!   acting the extension answers the page (once a load the input started landed, bounded),
 //!   or the dialog the input opened, in which case the receipt carries the page before (a
@@ -38,7 +39,9 @@ use url::Url;
 
 use crate::browser::{ExtensionBrowser, OP_WAIT, millis, waited};
 use crate::convert::{page_state, unsupported};
-use crate::protocol::{Op, WireActed, WireFrameDoc, WireScript};
+use crate::perception::page_call;
+use crate::protocol::{Op, PageFn, WireActed, WireFrameDoc, WireScript};
+use crate::refs::Element;
 
 pub(crate) use keyboard::{press_keys, type_text};
 pub(crate) use pointer::{click, drag, hover};
@@ -56,12 +59,64 @@ const NAME_CAP: usize = 160;
 /// The one place an element reference becomes an input script's argument: a JavaScript
 /// expression, evaluated in the page's main world, whose value is the element.
 ///
-/// The extension connector has no element references yet (perception is not wired), so every
-/// element target answers `Unsupported` before anything is sent. This is the hook to connect
-/// to the perception's resolver.
-pub(crate) fn element_expression(_element: &ElementRef) -> PortResult<String> {
-    Err(unsupported("element targets"))
+/// The attribute an element is handed over in (see [`element_expression`]).
+const HANDOVER_ATTRIBUTE: &str = "data-ghostlight-handover";
+
+/// An expression that evaluates, in the tab's top document's main world, to the element
+/// `element` names. Element references live in the extension's isolated world (perception's
+/// registry, out of the page's reach), which the main world's input scripts cannot read: the
+/// isolated world marks the element with a one-time random token in [`HANDOVER_ATTRIBUTE`],
+/// and the expression finds it (through open shadow roots) and removes the mark at once.
+/// A stale reference answers [`PortErrorKind::TargetStale`], a malformed one or one of another
+/// tab [`PortErrorKind::InvalidInput`]; an element inside a frame answers `Unsupported` (the
+/// input scripts run in the top document: target it by its screenshot point instead).
+pub(crate) async fn element_expression(
+    b: &ExtensionBrowser,
+    tab: i64,
+    element: &ElementRef,
+) -> PortResult<String> {
+    let parsed = Element::parse(element, tab)?;
+    if parsed.frame != 0 {
+        return Err(unsupported("element targets inside frames (target the screenshot point instead)"));
+    }
+    let token = handover_token();
+    let _: Value =
+        page_call(b, tab, 0, PageFn::HandOver, vec![parsed.page_ref(), Value::from(token.clone())]).await?;
+    // Self-contained: arguments are evaluated outside the composed script's scope.
+    let take = TAKE_HANDOVER_JS.replace("HANDOVER", HANDOVER_ATTRIBUTE);
+    Ok(format!("({take})({})", Value::from(token)))
 }
+
+/// A fresh random token (std's per-instance random hash keys, and a counter).
+fn handover_token() -> String {
+    use std::hash::{BuildHasher as _, Hasher as _};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(COUNT.fetch_add(1, Ordering::Relaxed));
+    format!(
+        "{:016x}{:016x}",
+        hasher.finish(),
+        std::collections::hash_map::RandomState::new().build_hasher().finish()
+    )
+}
+
+/// The main world's half of the hand-over (a function expression): the element marked with `token` (searching open
+/// shadow roots too), its mark removed; throws when it is gone.
+const TAKE_HANDOVER_JS: &str = r#"function (token) {
+  const selector = '[HANDOVER="' + token + '"]';
+  const roots = [document];
+  while (roots.length > 0) {
+    const root = roots.pop();
+    const found = root.querySelector(selector);
+    if (found) {
+      found.removeAttribute('HANDOVER');
+      return found;
+    }
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
+  }
+  throw new Error('ghostlight: the element is gone');
+}"#;
 
 /// One argument of an input script: a JSON value, or an expression (an element).
 pub(crate) enum Arg {
@@ -200,10 +255,12 @@ mod tests {
     }
 
     #[test]
-    fn element_targets_wait_for_references() {
-        let refused = element_expression(&ElementRef::new("e1")).expect_err("no references yet");
-        assert_eq!(refused.kind(), PortErrorKind::Unsupported);
-        assert!(refused.message().contains("element targets"));
+    fn handover_tokens_differ_and_are_plain() {
+        let (a, b) = (handover_token(), handover_token());
+        assert_ne!(a, b);
+        assert!(a.len() == 32 && a.chars().all(|c| c.is_ascii_hexdigit()));
+        let take = TAKE_HANDOVER_JS.replace("HANDOVER", HANDOVER_ATTRIBUTE);
+        assert!(take.contains("[data-ghostlight-handover=\"") && !take.contains("HANDOVER"));
     }
 
     #[test]

@@ -129,7 +129,7 @@ async fn locate(
     let options = json!({ "scroll": scroll, "check": scroll, "state": false, "cap": NAME_CAP });
     let (args, given) = match at {
         PointerTarget::Element(element) => {
-            let element = Arg::Expression(element_expression(element)?);
+            let element = Arg::Expression(element_expression(b, tab, element).await?);
             ([element, Arg::Json(Value::Null), Arg::Json(options)], None)
         }
         PointerTarget::Point(Point { x, y }) => {

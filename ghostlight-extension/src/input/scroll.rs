@@ -63,7 +63,7 @@ pub(crate) async fn scroll(
     let id = tab_id(tab)?;
     let (first, quiet) = match input {
         ScrollInput::Reveal(element) => {
-            let element = Arg::Expression(element_expression(element)?);
+            let element = Arg::Expression(element_expression(b, id, element).await?);
             (script(b, id, "reveal", element, Value::Null, Value::Null, timeout).await?, Duration::ZERO)
         }
         ScrollInput::By { direction, fraction } => {

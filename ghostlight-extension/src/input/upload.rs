@@ -8,7 +8,7 @@
 //! one key and splices into the drop script ([`STASH_MARKER`]), bounded by
 //! [`UPLOAD_TOTAL_MAX_BYTES`].
 //!
-//! Not done: attaching files to a file input (an element target: [`element_expression`];
+//! Not done: attaching files to a file input (an element target;
 //! Chromium refuses `DOM.setFileInputFiles` to extensions, so it will be the same
 //! `DataTransfer` assigned to the input's `files`), and local paths (the connector does not
 //! read local files yet).
@@ -24,7 +24,7 @@ use ghostlight_core::port::{
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{Arg, NAME_CAP, element_expression, pointer, run_script};
+use super::{Arg, NAME_CAP, pointer, run_script};
 use crate::browser::{ExtensionBrowser, OP_WAIT};
 use crate::convert::{tab_id, unsupported};
 use crate::protocol::Op;
@@ -54,10 +54,7 @@ pub(crate) async fn upload(
     timeout: Duration,
 ) -> PortResult<UploadOutcome> {
     let point = match &input.to {
-        UploadDestination::Input(element) => {
-            element_expression(element)?;
-            return Err(unsupported("attaching files to a file input"));
-        }
+        UploadDestination::Input(_) => return Err(unsupported("attaching files to a file input")),
         UploadDestination::Drop(point) => *point,
     };
     let UploadFiles::Inline(files) = &input.files else {
