@@ -1,0 +1,211 @@
+//! One browser with the Ghostlight extension loaded, for the browser tests and the latency
+//! bench: the repository's `extension/` loaded (Chromium: `--load-extension`; Firefox:
+//! sideloaded into a fresh profile through an extension proxy file), the native host
+//! registered where each browser looks (Chromium: the profile's `NativeMessagingHosts/`;
+//! Firefox: `$HOME/.mozilla/native-messaging-hosts/`), this crate's `ghostlight-native-host`
+//! relaying to an [`ExtensionBrowser`]. Its own temporary HOME, profile, TMPDIR and socket
+//! directory; the browser in its own process group, which teardown kills and checks empty.
+
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ghostlight_core::port::{BrowserPort, PortErrorKind, TabRef};
+use ghostlight_extension::endpoint::{SECRET_FILE_VAR, SOCKET_DIR_VAR};
+use ghostlight_extension::identity::{CHROMIUM_ORIGIN, GECKO_ID, NATIVE_HOST_NAME};
+use ghostlight_extension::{ExtensionBrowser, ExtensionConfig};
+use ghostlight_webdriver::{CHROMIUM_FLAGS, Engine, NO_SANDBOX_FLAG};
+use serde_json::json;
+
+/// The longest wait for the extension's hello after launch (measured: well under 3 s).
+const HELLO_BOUND: Duration = Duration::from_secs(30);
+/// The longest wait for teardown to be observed.
+const TEARDOWN_BOUND: Duration = Duration::from_secs(10);
+
+/// The real Chromium binary (Debian's `/usr/bin/chromium` wrapper adds an empty
+/// `--load-extension=` that would override ours).
+fn chromium_binary() -> PathBuf {
+    let debian = Path::new("/usr/lib/chromium/chromium");
+    if debian.is_file() { debian.to_path_buf() } else { PathBuf::from("chromium") }
+}
+
+fn extension_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../extension").canonicalize().expect("the extension folder")
+}
+
+/// Headless Chromium with the extension loaded and the host registered in its profile.
+fn chromium(profile: &Path) -> Command {
+    let hosts = profile.join("NativeMessagingHosts");
+    write_host_manifest(&hosts, json!({"allowed_origins": [CHROMIUM_ORIGIN]}));
+    let mut command = Command::new(chromium_binary());
+    command
+        .arg("--headless=new")
+        .args(CHROMIUM_FLAGS)
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("--load-extension={}", extension_dir().display()))
+        .arg("--window-size=1000,800")
+        .arg("about:blank");
+    if nix::unistd::geteuid().is_root() {
+        command.arg(NO_SANDBOX_FLAG);
+    }
+    command
+}
+
+/// Headless Firefox with the extension sideloaded into a fresh profile (a proxy file naming
+/// the folder; unsigned add-ons allowed, sideloads enabled) and the host registered in
+/// `$HOME/.mozilla`.
+fn firefox(profile: &Path, home: &Path) -> Command {
+    write_host_manifest(
+        &home.join(".mozilla/native-messaging-hosts"),
+        json!({"allowed_extensions": [GECKO_ID]}),
+    );
+    // An extension proxy file: the profile's `extensions/<id>` holding the folder's path.
+    let extensions = profile.join("extensions");
+    std::fs::create_dir_all(&extensions).expect("the extensions folder");
+    std::fs::write(extensions.join(GECKO_ID), extension_dir().as_os_str().as_encoded_bytes())
+        .expect("the proxy file");
+    let prefs = [
+        ("xpinstall.signatures.required", "false"),
+        ("extensions.autoDisableScopes", "0"),
+        ("extensions.enabledScopes", "15"),
+        ("browser.shell.checkDefaultBrowser", "false"),
+        ("datareporting.policy.dataSubmissionEnabled", "false"),
+        ("toolkit.telemetry.reportingpolicy.firstRun", "false"),
+        ("browser.startup.homepage_override.mstone", "\"ignore\""),
+        ("app.update.auto", "false"),
+    ];
+    let user_js: String = prefs.iter().map(|(k, v)| format!("user_pref(\"{k}\", {v});\n")).collect();
+    std::fs::write(profile.join("user.js"), user_js).expect("user.js");
+    let mut command = Command::new("firefox");
+    command.args(["--headless", "--no-remote", "--profile"]).arg(profile).args([
+        "-width",
+        "1000",
+        "-height",
+        "800",
+        "about:blank",
+    ]);
+    command
+}
+
+/// Write the host's manifest into `dir`, with the engine's caller list.
+fn write_host_manifest(dir: &Path, callers: serde_json::Value) {
+    std::fs::create_dir_all(dir).expect("the hosts folder");
+    let mut manifest = json!({
+        "name": NATIVE_HOST_NAME,
+        "description": "Ghostlight native messaging host (test)",
+        "path": env!("CARGO_BIN_EXE_ghostlight-native-host"),
+        "type": "stdio",
+    });
+    if let (Some(m), Some(c)) = (manifest.as_object_mut(), callers.as_object()) {
+        m.extend(c.clone());
+    }
+    std::fs::write(dir.join(format!("{NATIVE_HOST_NAME}.json")), manifest.to_string())
+        .expect("the host manifest");
+}
+
+/// One test's world: its folders, its browser port, and the browser's process group.
+pub(crate) struct World {
+    _dir: tempfile::TempDir,
+    /// The browser's HOME (its downloads go to `Downloads/` there).
+    pub(crate) home: PathBuf,
+    /// The port over the extension.
+    pub(crate) browser: Arc<ExtensionBrowser>,
+    /// The browser's first process (its process group's leader).
+    process: Child,
+    /// Launch to the extension's hello.
+    pub(crate) hello_after: Duration,
+}
+
+impl World {
+    /// Launch `engine` with the extension and wait for its hello (panics past the bound).
+    pub(crate) async fn start(engine: Engine) -> World {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let home = dir.path().join("home");
+        let profile = dir.path().join("profile");
+        let tmp = dir.path().join("tmp");
+        for d in [&home, &profile, &tmp] {
+            std::fs::create_dir_all(d).expect("a folder");
+        }
+        let config = ExtensionConfig {
+            socket_dir: dir.path().join("run"),
+            secret_file: home.join(".config/ghostlight/secret"),
+        };
+        let browser = Arc::new(ExtensionBrowser::listen(&config).expect("listening"));
+        let mut command = match engine {
+            Engine::Chromium => chromium(&profile),
+            Engine::Firefox => firefox(&profile, &home),
+        };
+        command
+            .env("HOME", &home)
+            .env("TMPDIR", &tmp)
+            .env_remove("XDG_RUNTIME_DIR")
+            .env_remove("XDG_CONFIG_HOME")
+            .env(SOCKET_DIR_VAR, &config.socket_dir)
+            .env(SECRET_FILE_VAR, &config.secret_file)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0);
+        let launched = Instant::now();
+        let process = command.spawn().expect("the browser starts");
+        let hello = browser.wait_connected(HELLO_BOUND).await;
+        let hello_after = launched.elapsed();
+        let mut world = World { _dir: dir, home, browser, process, hello_after };
+        if hello.is_none() {
+            world.kill_group();
+            panic!("[{}] no hello from the extension within {HELLO_BOUND:?}", engine.as_str());
+        }
+        assert_eq!(world.browser.engine(), engine.as_str());
+        eprintln!("[{}] launch to hello: {} ms", engine.as_str(), world.hello_after.as_millis());
+        world
+    }
+
+    fn group(&self) -> i32 {
+        i32::try_from(self.process.id()).expect("a pid")
+    }
+
+    fn kill_group(&mut self) {
+        let _ = nix::sys::signal::killpg(
+            nix::unistd::Pid::from_raw(self.group()),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+        let _ = self.process.wait();
+    }
+
+    /// Kill the browser's group; check the group is empty, the connection ended, and (once the
+    /// port is dropped) the socket is gone.
+    pub(crate) async fn teardown(mut self) {
+        self.kill_group();
+        let group = self.group();
+        let deadline = Instant::now() + TEARDOWN_BOUND;
+        while (!members(group).is_empty() || self.browser.connected().is_some()) && Instant::now() < deadline
+        {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_eq!(members(group), Vec::<i32>::new(), "the browser's process group is empty");
+        assert!(self.browser.connected().is_none(), "the connection ended with the browser");
+        let gone = self.browser.page(&TabRef::new("1")).await.expect_err("no browser");
+        assert_eq!(gone.kind(), PortErrorKind::NotConnected);
+        let socket = self.browser.socket_path().to_path_buf();
+        assert_eq!(Arc::strong_count(&self.browser), 1, "nothing else holds the browser port");
+        drop(self.browser);
+        assert!(!socket.exists(), "the socket is removed");
+    }
+}
+
+/// Live (not zombie) processes of process group `group`.
+fn members(group: i32) -> Vec<i32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
+            // After the command's closing parenthesis: state, ppid, pgrp.
+            let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else { return false };
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            fields.first() != Some(&"Z") && fields.get(2).and_then(|g| g.parse::<i32>().ok()) == Some(group)
+        })
+        .collect()
+}
