@@ -39,7 +39,7 @@ const PAGE: &str = "<!doctype html><title>Bench</title><h1>Bench page</h1>\
 fn calls(url: &str) -> Vec<(&'static str, Value)> {
     vec![
         ("browser_navigate", json!({"tab": "TAB", "url": url})),
-        ("browser_tabs", json!({})),
+        ("browser_tabs", json!({"action": "list"})),
         ("browser_read", json!({"tab": "TAB", "mode": "visible"})),
         ("browser_find", json!({"tab": "TAB", "text": "Go"})),
         ("browser_inspect", json!({"tab": "TAB"})),
