@@ -394,8 +394,8 @@ impl BrowserPort for ExtensionBrowser {
         input::drag(self, tab, from, to, gate, timeout).await
     }
 
-    async fn fill(&self, _tab: &TabRef, _input: &FillInput, _timeout: Duration) -> PortResult<FillOutcome> {
-        Err(unsupported("filling a form"))
+    async fn fill(&self, tab: &TabRef, input: &FillInput, timeout: Duration) -> PortResult<FillOutcome> {
+        input::fill(self, tab, input, timeout).await
     }
 
     async fn type_text(

@@ -304,6 +304,31 @@ macro_rules! engine_tests {
 engine_tests!(input_and_dialogs: chromium_input_and_dialogs => Chromium, firefox_input_and_dialogs => Firefox);
 engine_tests!(hostile_dialogs: chromium_hostile_dialogs => Chromium);
 engine_tests!(input_tools: chromium_input_tools => Chromium);
+engine_tests!(fill_tools: chromium_fill_tools => Chromium, firefox_fill_tools => Firefox);
+
+/// `browser_fill_form` through the whole pipeline on both engines (its events are untrusted
+/// page events, as with WebDriver, so Firefox fills too): fields by name, a checkbox, and a
+/// misfit that leaves every field untouched.
+async fn fill_tools(engine: Engine) {
+    let Some((_turn, world)) = begin(engine).await else { return };
+    let site = input_site();
+    let tools = Tools::over(&world);
+    let form = tools.open(&site.url("/form")).await;
+    let fields = |search: &str, agree: serde_json::Value| {
+        json!({"tab": form, "fields": [
+            {"selector": {"name": "Search"}, "value": search},
+            {"selector": {"name": "Agree"}, "value": agree},
+        ]})
+    };
+    ok(&tools.call("browser_fill_form", fields("form value", json!(true))).await);
+    let misfit = tools.call("browser_fill_form", fields("untouched?", json!("text for a checkbox"))).await;
+    assert_eq!(misfit.status, Status::Failed, "{}", misfit.summary);
+    let values =
+        tools.call("browser_execute", json!({"tab": form, "script": "[q.value, agree.checked]"})).await;
+    assert_eq!(values.facts["value"], json!(["form value", true]), "{:?}", values.facts);
+    drop(tools);
+    world.teardown().await;
+}
 
 /// Input and dialog tools through the whole pipeline: a click at a point of a screenshot's view
 /// opens an alert, which the dialog tool sees and accepts.
@@ -349,6 +374,31 @@ async fn input_tools(engine: Engine) {
     )
     .await;
     ok(&again);
+    let filled = call(
+        "browser_fill_form",
+        json!({"tab": form, "fields": [
+            {"selector": {"name": "Search"}, "value": "form value"},
+            {"selector": {"name": "Agree"}, "value": true},
+        ]}),
+    )
+    .await;
+    ok(&filled);
+    let misfit = call(
+        "browser_fill_form",
+        json!({"tab": form, "fields": [
+            {"selector": {"name": "Search"}, "value": "untouched?"},
+            {"selector": {"name": "Agree"}, "value": "text for a checkbox"},
+        ]}),
+    )
+    .await;
+    assert_eq!(misfit.status, Status::Failed, "a misfit refuses the whole fill: {}", misfit.summary);
+    let filled_values =
+        call("browser_execute", json!({"tab": form, "script": "[q.value, agree.checked]"})).await;
+    assert_eq!(filled_values.facts["value"], json!(["form value", true]), "nothing set by the misfit");
+    ok(&call("browser_execute", json!({"tab": form, "script": "q.value = ''"})).await);
+    let typed_again =
+        call("browser_type_text", json!({"tab": form, "selector": {"name": "Search"}, "text": "tide"})).await;
+    ok(&typed_again);
     let seen =
         call("browser_execute", json!({"tab": form, "script": "[window.clicks, q.value, window.trusted]"}))
             .await;
@@ -409,7 +459,8 @@ fn input_site() -> Site {
             .to_owned(),
             "/form" => concat!(
                 "<!doctype html><title>Form</title><style>body{margin:0}</style>",
-                "<input id=q aria-label=Search><button id=go>Go</button><script>window.clicks = 0;",
+                "<input id=q aria-label=Search><label><input type=checkbox id=agree>Agree</label>",
+                "<button id=go>Go</button><script>window.clicks = 0;",
                 "go.addEventListener('click', e => { window.clicks += 1; window.trusted = e.isTrusted; });</script>"
             )
             .to_owned(),

@@ -17,6 +17,7 @@
 pub mod capture;
 mod error;
 pub mod evidence;
+pub mod fill;
 mod load_failure;
 pub mod perceived;
 mod types;

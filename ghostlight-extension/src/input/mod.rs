@@ -22,6 +22,7 @@
 //!   dialog does not change the document). Input is refused while a dialog is open
 //!   ([`PortErrorKind::BlockedByDialog`], nothing sent).
 
+mod fill;
 mod keyboard;
 mod pointer;
 mod scroll;
@@ -43,6 +44,7 @@ use crate::perception::page_call;
 use crate::protocol::{Op, PageFn, WireActed, WireFrameDoc, WireScript};
 use crate::refs::Element;
 
+pub(crate) use fill::fill;
 pub(crate) use keyboard::{press_keys, type_text};
 pub(crate) use pointer::{click, drag, hover};
 pub(crate) use scroll::scroll;

@@ -19,11 +19,8 @@
 use std::sync::LazyLock;
 use std::time::Duration;
 
-use ghostlight_core::port::FillValue;
-use ghostlight_core::port::{
-    ElementRef, FillInput, FillOutcome, PortError, PortErrorKind, PortResult, TabRef,
-};
-use serde::Deserialize;
+use ghostlight_core::port::fill::{FillAnswer, encode_value};
+use ghostlight_core::port::{ElementRef, FillInput, FillOutcome, PortError, PortResult, TabRef};
 use serde_json::{Value, json};
 
 use super::{after, compose, element_arg, run};
@@ -41,16 +38,6 @@ struct Group<'a> {
     fields: Vec<(usize, &'a ElementRef, Value)>,
 }
 
-/// The fill script's answer.
-#[derive(Debug, Deserialize)]
-struct Answer {
-    status: String,
-    #[serde(default)]
-    filled: usize,
-    index: Option<usize>,
-    reason: Option<String>,
-}
-
 /// Fill controls.
 pub(super) async fn fill(
     s: &mut Session,
@@ -63,7 +50,7 @@ pub(super) async fn fill(
     for (index, (element, value)) in input.fields.iter().enumerate() {
         let frames = refs::Element::parse(element)?.frames;
         let value =
-            encode(value).ok_or_else(|| PortError::invalid_field(index, "the number is not finite"))?;
+            encode_value(value).ok_or_else(|| PortError::invalid_field(index, "the number is not finite"))?;
         match groups.iter_mut().find(|group| group.frames == frames) {
             Some(group) => group.fields.push((index, element, value)),
             None => groups.push(Group { frames, fields: vec![(index, element, value)] }),
@@ -97,71 +84,7 @@ async fn run_group(s: &mut Session, tab: &TabRef, group: &Group<'_>, apply: bool
     let values = group.fields.iter().map(|(_, _, value)| value.clone()).collect();
     let sent = if apply { Sent::Act } else { Sent::Read };
     let args = vec![Value::Array(elements), Value::Array(values), json!(apply)];
-    let answer: Answer = run(s, &FILL, args, sent).await?;
-    match answer.status.as_str() {
-        "ok" => Ok(answer.filled),
-        "invalid" => {
-            let at = answer.index.and_then(|i| group.fields.get(i)).map(|(index, _, _)| *index);
-            let reason = answer.reason.as_deref().unwrap_or_default();
-            match at {
-                Some(_) if reason == "detached" => Err(PortError::new(
-                    PortErrorKind::TargetStale,
-                    "a field's element is no longer in the page",
-                )),
-                Some(index) => Err(PortError::invalid_field(index, refusal(reason))),
-                None => Err(PortError::new(PortErrorKind::Other, "the fill script named no field")),
-            }
-        }
-        _ => Err(PortError::new(PortErrorKind::Other, "the fill script answered an unknown status")),
-    }
-}
-
-/// A fill value as the script takes it (`None` for a number that is not finite).
-fn encode(value: &FillValue) -> Option<Value> {
-    match value {
-        FillValue::Text(text) => Some(json!({ "t": "text", "v": text })),
-        FillValue::Checked(checked) => Some(json!({ "t": "checked", "v": checked })),
-        FillValue::Number(number) if number.is_finite() => Some(json!({ "t": "number", "v": number })),
-        FillValue::Number(_) => None,
-    }
-}
-
-/// Our words for the script's refusal reasons.
-fn refusal(reason: &str) -> &'static str {
-    match reason {
-        "control" => "the element is not a control that can be filled",
-        "disabled" => "the control is disabled",
-        "readonly" => "the control is read-only",
-        "kind" => "the value's type does not fit the control",
-        "length" => "the text is longer than the control allows",
-        "format" => "the text does not fit the input's type",
-        "number" => "the value is not a number",
-        "range" => "the number is outside the control's range or off its step",
-        "option" => "no option of the list matches the value",
-        "option_disabled" => "the matching option is disabled",
-        "radio_off" => "a checked radio button cannot be unchecked",
-        _ => "the value does not fit the control",
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn values_encode_for_the_script() {
-        assert_eq!(encode(&FillValue::Text("a".into())), Some(json!({"t": "text", "v": "a"})));
-        assert_eq!(encode(&FillValue::Checked(true)), Some(json!({"t": "checked", "v": true})));
-        assert_eq!(encode(&FillValue::Number(2.5)), Some(json!({"t": "number", "v": 2.5})));
-        assert_eq!(encode(&FillValue::Number(f64::NAN)), None);
-    }
-
-    #[test]
-    fn every_reason_has_own_words() {
-        for reason in
-            ["control", "disabled", "readonly", "kind", "length", "format", "number", "range", "option"]
-        {
-            assert_ne!(refusal(reason), refusal("something else"), "{reason}");
-        }
-    }
+    let answer: FillAnswer = run(s, &FILL, args, sent).await?;
+    let indices: Vec<usize> = group.fields.iter().map(|(index, _, _)| *index).collect();
+    answer.outcome(&indices)
 }

@@ -1,0 +1,107 @@
+//! The fill script's language, shared by every adapter that runs `fill.js` (the WebDriver
+//! adapter's `scripts/input/fill.js`): how a value is encoded for it, and what its answer
+//! means as a [`PortResult`].
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{FillValue, PortError, PortErrorKind, PortResult};
+
+/// A fill value as the script takes it (`None` for a number that is not finite).
+pub fn encode_value(value: &FillValue) -> Option<Value> {
+    match value {
+        FillValue::Text(text) => Some(json!({ "t": "text", "v": text })),
+        FillValue::Checked(checked) => Some(json!({ "t": "checked", "v": checked })),
+        FillValue::Number(number) if number.is_finite() => Some(json!({ "t": "number", "v": number })),
+        FillValue::Number(_) => None,
+    }
+}
+
+/// The fill script's answer: `{status: 'ok', filled}` or `{status: 'invalid', index, reason}`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct FillAnswer {
+    /// `ok` or `invalid`.
+    pub status: String,
+    /// Fields set (`ok`).
+    #[serde(default)]
+    pub filled: usize,
+    /// The misfit field's position among the fields the script was given (`invalid`).
+    pub index: Option<usize>,
+    /// Why it does not fit (`invalid`).
+    pub reason: Option<String>,
+}
+
+impl FillAnswer {
+    /// The fields set, or the refusal. `fields` holds, for each field the script was given in
+    /// its order, that field's index in the whole fill (what an invalid-field error names).
+    pub fn outcome(&self, fields: &[usize]) -> PortResult<usize> {
+        match self.status.as_str() {
+            "ok" => Ok(self.filled),
+            "invalid" => {
+                let at = self.index.and_then(|i| fields.get(i)).copied();
+                let reason = self.reason.as_deref().unwrap_or_default();
+                match at {
+                    Some(_) if reason == "detached" => Err(PortError::new(
+                        PortErrorKind::TargetStale,
+                        "a field's element is no longer in the page",
+                    )),
+                    Some(index) => Err(PortError::invalid_field(index, refusal(reason))),
+                    None => Err(PortError::new(PortErrorKind::Other, "the fill script named no field")),
+                }
+            }
+            _ => Err(PortError::new(PortErrorKind::Other, "the fill script answered an unknown status")),
+        }
+    }
+}
+
+/// Our words for the script's refusal reasons.
+fn refusal(reason: &str) -> &'static str {
+    match reason {
+        "control" => "the element is not a control that can be filled",
+        "disabled" => "the control is disabled",
+        "readonly" => "the control is read-only",
+        "kind" => "the value's type does not fit the control",
+        "length" => "the text is longer than the control allows",
+        "format" => "the text does not fit the input's type",
+        "number" => "the value is not a number",
+        "range" => "the number is outside the control's range or off its step",
+        "option" => "no option of the list matches the value",
+        "option_disabled" => "the matching option is disabled",
+        "radio_off" => "a checked radio button cannot be unchecked",
+        _ => "the value does not fit the control",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_encode_for_the_script() {
+        assert_eq!(encode_value(&FillValue::Text("a".into())), Some(json!({"t": "text", "v": "a"})));
+        assert_eq!(encode_value(&FillValue::Checked(true)), Some(json!({"t": "checked", "v": true})));
+        assert_eq!(encode_value(&FillValue::Number(2.5)), Some(json!({"t": "number", "v": 2.5})));
+        assert_eq!(encode_value(&FillValue::Number(f64::NAN)), None);
+    }
+
+    #[test]
+    fn every_reason_has_own_words() {
+        for reason in
+            ["control", "disabled", "readonly", "kind", "length", "format", "number", "range", "option"]
+        {
+            assert_ne!(refusal(reason), refusal("something else"), "{reason}");
+        }
+    }
+
+    #[test]
+    fn answers_name_the_whole_fill_field() {
+        let ok = FillAnswer { status: "ok".into(), filled: 2, index: None, reason: None };
+        assert_eq!(ok.outcome(&[0, 1]).ok(), Some(2));
+        let misfit =
+            FillAnswer { status: "invalid".into(), filled: 0, index: Some(1), reason: Some("range".into()) };
+        let error = misfit.outcome(&[4, 7]).expect_err("a misfit");
+        assert_eq!(error.kind(), PortErrorKind::InvalidInput);
+        let gone = FillAnswer { reason: Some("detached".into()), ..misfit };
+        assert_eq!(gone.outcome(&[4, 7]).expect_err("gone").kind(), PortErrorKind::TargetStale);
+    }
+}
