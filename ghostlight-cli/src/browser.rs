@@ -85,6 +85,14 @@ pub fn ghostlight(options: &ServeOptions) -> Result<(Browser, Ghostlight), Confi
         #[cfg(feature = "extension")]
         Connector::Extension => {
             options.browser.check()?;
+            let ignored = options.browser.webdriver_only_settings();
+            if !ignored.is_empty() {
+                tracing::warn!(
+                    settings = ignored.join(", "),
+                    "these browser settings have no effect with the extension connector (it drives the \
+                     person's own browser)"
+                );
+            }
             Browser::Extension(Arc::new(crate::extension::listen()?))
         }
         #[cfg(not(feature = "extension"))]

@@ -287,6 +287,25 @@ impl Default for BrowserOptions {
 }
 
 impl BrowserOptions {
+    /// The WebDriver launch settings that are set (by a flag or the file): under the
+    /// extension connector they have no effect (the person's own browser is driven).
+    pub fn webdriver_only_settings(&self) -> Vec<&'static str> {
+        [
+            (self.driver_url.is_some(), "driver_url"),
+            (self.browser_path.is_some(), "browser_path"),
+            (self.driver_path.is_some(), "driver_path"),
+            (self.profile.is_some(), "profile"),
+            (self.storage_state.is_some(), "storage_state"),
+            (self.proxy.is_some(), "proxy"),
+            (self.viewport.is_some(), "viewport"),
+            (self.ignore_https_errors, "ignore_https_errors"),
+            (!self.args.is_empty(), "args"),
+        ]
+        .into_iter()
+        .filter_map(|(set, name)| set.then_some(name))
+        .collect()
+    }
+
     /// Refuse settings that cannot work together: executables or a profile with a driver
     /// Ghostlight does not start, and proxy bypass entries without a proxy. (The engine's
     /// own limits, such as an `https://` proxy on Firefox, are checked where the WebDriver
@@ -531,6 +550,18 @@ mod tests {
         assert_eq!(options.limits.tabs, 4);
         let Transport::Http(http) = options.transport else { panic!("http") };
         assert_eq!(http.max_sessions, 3);
+    }
+
+    #[test]
+    fn webdriver_only_settings_are_named() {
+        assert!(BrowserOptions::default().webdriver_only_settings().is_empty());
+        let options = BrowserOptions {
+            profile: Some("/p".into()),
+            args: vec!["--lang=de".into()],
+            ignore_https_errors: true,
+            ..BrowserOptions::default()
+        };
+        assert_eq!(options.webdriver_only_settings(), ["profile", "ignore_https_errors", "args"]);
     }
 
     #[test]
