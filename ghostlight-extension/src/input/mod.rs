@@ -81,7 +81,7 @@ pub(crate) async fn element_expression(
     if parsed.frame != 0 {
         return Err(unsupported("element targets inside frames (target the screenshot point instead)"));
     }
-    let token = handover_token();
+    let token = random_token();
     let _: Value =
         page_call(b, tab, 0, PageFn::HandOver, vec![parsed.page_ref(), Value::from(token.clone())]).await?;
     // Self-contained: arguments are evaluated outside the composed script's scope.
@@ -89,8 +89,9 @@ pub(crate) async fn element_expression(
     Ok(format!("({take})({})", Value::from(token)))
 }
 
-/// A fresh random token (std's per-instance random hash keys, and a counter).
-fn handover_token() -> String {
+/// A fresh random token, 32 hex digits (std's per-instance random hash keys, and a counter):
+/// hand-over marks and the keys of held parts.
+fn random_token() -> String {
     use std::hash::{BuildHasher as _, Hasher as _};
     use std::sync::atomic::{AtomicU64, Ordering};
     static COUNT: AtomicU64 = AtomicU64::new(0);
@@ -258,7 +259,7 @@ mod tests {
 
     #[test]
     fn handover_tokens_differ_and_are_plain() {
-        let (a, b) = (handover_token(), handover_token());
+        let (a, b) = (random_token(), random_token());
         assert_ne!(a, b);
         assert!(a.len() == 32 && a.chars().all(|c| c.is_ascii_hexdigit()));
         let take = TAKE_HANDOVER_JS.replace("HANDOVER", HANDOVER_ATTRIBUTE);

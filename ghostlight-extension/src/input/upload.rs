@@ -24,7 +24,7 @@ use ghostlight_core::port::{
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{Arg, NAME_CAP, pointer, run_script};
+use super::{Arg, NAME_CAP, pointer, random_token, run_script};
 use crate::browser::{ExtensionBrowser, OP_WAIT};
 use crate::convert::{tab_id, unsupported};
 use crate::protocol::Op;
@@ -99,7 +99,7 @@ fn encoded(files: &[InlineFile]) -> String {
 /// Hand `text` to the extension in parts under a fresh key (the extension keeps one key at a
 /// time and splices it into the next page script that names the marker).
 async fn stash(b: &ExtensionBrowser, text: &str) -> PortResult<String> {
-    let key = format!("{:016x}", rand_key());
+    let key = random_token();
     let mut rest = text;
     let mut first = true;
     while first || !rest.is_empty() {
@@ -114,14 +114,6 @@ async fn stash(b: &ExtensionBrowser, text: &str) -> PortResult<String> {
         first = false;
     }
     Ok(key)
-}
-
-/// A key for one stash (unique enough: one upload at a time per connection).
-fn rand_key() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u8(0);
-    hasher.finish()
 }
 
 /// The MIME type of an image file by its extension (empty for anything else, as browsers
