@@ -6,7 +6,7 @@
 //
 //   server → here  {type: 'welcome'}                       (the server accepted the hello)
 //                  {type: 'request', id, op, args}
-//   here → server  {type: 'hello', protocol, engine, extension}
+//   here → server  {type: 'hello', protocol, engine, extension, instance}
 //                  {type: 'result', id, value}
 //                  {type: 'error', id, code, message, effect, detail?}
 //
@@ -20,7 +20,7 @@
 
 const api = globalThis.browser ?? globalThis.chrome;
 const HOST = 'ghostlight.native_host';
-const PROTOCOL = 1;
+const PROTOCOL = 2;
 const ENGINE = typeof globalThis.browser !== 'undefined' && typeof globalThis.browser.runtime.getBrowserInfo === 'function'
   ? 'firefox'
   : 'chromium';
@@ -144,7 +144,31 @@ function connect() {
       retry(error);
     }
   });
-  opened.postMessage({ type: 'hello', protocol: PROTOCOL, engine: ENGINE, extension: api.runtime.getManifest().version });
+  browserRun().then(
+    (instance) => send(opened, { type: 'hello', protocol: PROTOCOL, engine: ENGINE, extension: api.runtime.getManifest().version, instance }),
+    (error) => {
+      // Without its run id the server cannot tell this browser's tabs from another's.
+      if (port === opened) {
+        port = null;
+        opened.disconnect();
+        retry(String(error));
+      }
+    },
+  );
+}
+
+/** This browser run's id, made once per browser start (session storage outlives an idle worker, not the browser). */
+let runId = null;
+function browserRun() {
+  runId ??= (async () => {
+    const kept = await api.storage.session.get('instance');
+    if (typeof kept.instance === 'string' && /^[0-9a-f]{32}$/.test(kept.instance)) return kept.instance;
+    const made = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+    await api.storage.session.set({ instance: made });
+    return made;
+  })();
+  runId.catch(() => { runId = null; });
+  return runId;
 }
 
 function retry(error) {

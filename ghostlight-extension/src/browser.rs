@@ -27,7 +27,7 @@ use ghostlight_core::port::{
 use serde::de::DeserializeOwned;
 use tokio::task::JoinHandle;
 
-use crate::convert::{self, call_error, loaded, page_state, tab_id, tab_ref, unsupported};
+use crate::convert::{self, call_error, loaded, page_state, unsupported};
 use crate::diagnostics::Evidence;
 use crate::endpoint::{self, EndpointError};
 use crate::listener::{ListenError, Slot, accept, bind};
@@ -142,6 +142,17 @@ impl ExtensionBrowser {
         &self.evidence
     }
 
+    /// The browser's id of `tab` ([`PortErrorKind::TabGone`] for a tab of a browser that has
+    /// closed since; see [`Slot`]).
+    pub(crate) fn tab_id(&self, tab: &TabRef) -> PortResult<i64> {
+        self.slot.tab_id(tab)
+    }
+
+    /// The reference of the browser's tab `id`.
+    pub(crate) fn tab_ref(&self, id: i64) -> TabRef {
+        self.slot.tab_ref(id)
+    }
+
     /// Refuse `what` when the connected extension runs in Firefox, saying `why`.
     pub(crate) fn refuse_on_firefox(&self, what: &str, why: &str) -> PortResult<()> {
         if self.connected().is_some_and(|hello| hello.engine == "firefox") {
@@ -157,7 +168,7 @@ impl ExtensionBrowser {
     /// (for tests that name elements the way the WebDriver suite does).
     #[doc(hidden)]
     pub async fn testing_element(&self, tab: &TabRef, selector: &str) -> PortResult<Option<ElementRef>> {
-        perception::select(self, tab_id(tab)?, selector).await
+        perception::select(self, self.tab_id(tab)?, selector).await
     }
 
     /// The centre of `element` in viewport CSS pixels of `tab`'s top document, after scrolling
@@ -171,7 +182,7 @@ impl ExtensionBrowser {
         element: &ElementRef,
         scroll: bool,
     ) -> PortResult<Point> {
-        perception::element_point(self, tab_id(tab)?, element, scroll).await
+        perception::element_point(self, self.tab_id(tab)?, element, scroll).await
     }
 
     /// Run `op`, waiting at most `wait` for the answer, decoded as `T`.
@@ -238,27 +249,27 @@ impl BrowserPort for ExtensionBrowser {
     async fn tabs(&self) -> PortResult<Vec<TabInfo>> {
         let tabs: Vec<WireTab> = self.call(Op::TabsList {}, OP_WAIT).await?;
         tabs.into_iter()
-            .map(|t| Ok(TabInfo { tab: tab_ref(t.tab), page: page_state(t.page)?, active: t.active }))
+            .map(|t| Ok(TabInfo { tab: self.tab_ref(t.tab), page: page_state(t.page)?, active: t.active }))
             .collect()
     }
 
     async fn open_tab(&self, input: &NavigateInput, timeout: Duration) -> PortResult<OpenedTab> {
         let op = Op::TabOpen { url: input.url.to_string(), timeout_ms: millis(timeout) };
         let opened: WireOpened = self.call(op, waited(timeout)).await?;
-        Ok(OpenedTab { tab: tab_ref(opened.tab), page: loaded(opened.page)? })
+        Ok(OpenedTab { tab: self.tab_ref(opened.tab), page: loaded(opened.page)? })
     }
 
     async fn focus_tab(&self, tab: &TabRef) -> PortResult<Focused> {
-        let focused: WireFocused = self.call(Op::TabFocus { tab: tab_id(tab)? }, OP_WAIT).await?;
+        let focused: WireFocused = self.call(Op::TabFocus { tab: self.tab_id(tab)? }, OP_WAIT).await?;
         Ok(Focused { window_focused: focused.window_focused })
     }
 
     async fn close_tab(&self, tab: &TabRef) -> PortResult<()> {
-        self.call(Op::TabClose { tab: tab_id(tab)? }, OP_WAIT).await
+        self.call(Op::TabClose { tab: self.tab_id(tab)? }, OP_WAIT).await
     }
 
     async fn page(&self, tab: &TabRef) -> PortResult<PageState> {
-        page_state(self.call::<WirePage>(Op::Page { tab: tab_id(tab)? }, OP_WAIT).await?)
+        page_state(self.call::<WirePage>(Op::Page { tab: self.tab_id(tab)? }, OP_WAIT).await?)
     }
 
     async fn navigate(
@@ -268,7 +279,7 @@ impl BrowserPort for ExtensionBrowser {
         timeout: Duration,
     ) -> PortResult<PageState> {
         let op = Op::Navigate {
-            tab: tab_id(tab)?,
+            tab: self.tab_id(tab)?,
             url: input.url.to_string(),
             timeout_ms: millis(timeout),
             discard_beforeunload: input.discard_beforeunload,
@@ -282,28 +293,28 @@ impl BrowserPort for ExtensionBrowser {
             HistoryMove::Forward => (HistoryStep::Forward, false),
             HistoryMove::Reload { bypass_cache } => (HistoryStep::Reload, bypass_cache),
         };
-        let op = Op::History { tab: tab_id(tab)?, step, bypass_cache, timeout_ms: millis(timeout) };
+        let op = Op::History { tab: self.tab_id(tab)?, step, bypass_cache, timeout_ms: millis(timeout) };
         loaded(self.call(op, waited(timeout)).await?)
     }
 
     async fn geometry(&self, tab: &TabRef) -> PortResult<Geometry> {
-        self.geometry_of(Op::Geometry { tab: tab_id(tab)? }).await
+        self.geometry_of(Op::Geometry { tab: self.tab_id(tab)? }).await
     }
 
     async fn set_zoom(&self, tab: &TabRef, percent: u32) -> PortResult<Geometry> {
-        self.geometry_of(Op::SetZoom { tab: tab_id(tab)?, percent }).await
+        self.geometry_of(Op::SetZoom { tab: self.tab_id(tab)?, percent }).await
     }
 
     async fn resize_window(&self, tab: &TabRef, width: u32, height: u32) -> PortResult<Geometry> {
-        self.geometry_of(Op::ResizeWindow { tab: tab_id(tab)?, width, height }).await
+        self.geometry_of(Op::ResizeWindow { tab: self.tab_id(tab)?, width, height }).await
     }
 
     async fn read_text(&self, tab: &TabRef, input: &ReadInput, gate: &Gate) -> PortResult<TextOutcome> {
-        perception::read_text(self, tab_id(tab)?, input, gate).await
+        perception::read_text(self, self.tab_id(tab)?, input, gate).await
     }
 
     async fn perceive(&self, tab: &TabRef, input: &PerceiveInput, gate: &Gate) -> PortResult<Perception> {
-        perception::perceive(self, tab_id(tab)?, input, gate).await
+        perception::perceive(self, self.tab_id(tab)?, input, gate).await
     }
 
     async fn find_text(
@@ -314,19 +325,19 @@ impl BrowserPort for ExtensionBrowser {
         max: usize,
         gate: &Gate,
     ) -> PortResult<Vec<PerceivedElement>> {
-        perception::find_text(self, tab_id(tab)?, text, controls_only, max, gate).await
+        perception::find_text(self, self.tab_id(tab)?, text, controls_only, max, gate).await
     }
 
     async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<FocusedElement>> {
-        perception::focused_element(self, tab_id(tab)?).await
+        perception::focused_element(self, self.tab_id(tab)?).await
     }
 
     async fn element_present(&self, tab: &TabRef, element: &ElementRef) -> PortResult<bool> {
-        perception::element_present(self, tab_id(tab)?, element).await
+        perception::element_present(self, self.tab_id(tab)?, element).await
     }
 
     async fn text_present(&self, tab: &TabRef, text: &str, gate: &Gate) -> PortResult<bool> {
-        perception::text_present(self, tab_id(tab)?, text, gate).await
+        perception::text_present(self, self.tab_id(tab)?, text, gate).await
     }
 
     async fn capture(
@@ -336,7 +347,7 @@ impl BrowserPort for ExtensionBrowser {
         gate: &Gate,
         timeout: Duration,
     ) -> PortResult<Captured> {
-        let id = tab_id(tab)?;
+        let id = self.tab_id(tab)?;
         let wait = waited(timeout);
         let work = async {
             match kind {
@@ -439,7 +450,8 @@ impl BrowserPort for ExtensionBrowser {
     }
 
     async fn execute(&self, tab: &TabRef, script: &str, timeout: Duration) -> PortResult<ScriptOutcome> {
-        let op = Op::Execute { tab: tab_id(tab)?, script: script.to_owned(), timeout_ms: millis(timeout) };
+        let op =
+            Op::Execute { tab: self.tab_id(tab)?, script: script.to_owned(), timeout_ms: millis(timeout) };
         let outcome: WireScript = self.call(op, waited(timeout)).await?;
         Ok(ScriptOutcome {
             value: outcome.value,

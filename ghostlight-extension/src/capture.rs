@@ -49,7 +49,7 @@ async fn refused(b: &ExtensionBrowser, tab: i64, gate: &Gate) -> PortResult<Vec<
     if top.frames.is_empty() {
         return Ok(Vec::new());
     }
-    let geometry = b.geometry(&convert::tab_ref(tab)).await?;
+    let geometry = b.geometry(&b.tab_ref(tab)).await?;
     let mut docs = FrameDocs::default();
     let mut boxes = Vec::new();
     let mut walked = 0;
@@ -147,7 +147,7 @@ pub(crate) async fn full_page(
         return Err(unsupported("capturing the full page on Firefox"));
     }
     let size: PageSize = page_call(b, tab, 0, PageFn::PageSize, Vec::new()).await?;
-    let geometry = b.geometry(&convert::tab_ref(tab)).await?;
+    let geometry = b.geometry(&b.tab_ref(tab)).await?;
     check_full_page(size.width, size.height, geometry.device_scale)?;
     area(b, tab, CssRect { x: 0.0, y: 0.0, width: size.width, height: size.height }, None, gate, wait).await
 }
@@ -167,7 +167,7 @@ pub(crate) async fn element(
             "the element has no visible area to capture",
         ));
     }
-    let geometry = b.geometry(&convert::tab_ref(tab)).await?;
+    let geometry = b.geometry(&b.tab_ref(tab)).await?;
     area(b, tab, visible_part(&found.rect, &geometry), None, gate, wait).await
 }
 
@@ -182,7 +182,7 @@ pub(crate) async fn region(
 ) -> PortResult<Captured> {
     let out = region_size(rect, scale)?;
     if b.engine() == FIREFOX {
-        let geometry = b.geometry(&convert::tab_ref(tab)).await?;
+        let geometry = b.geometry(&b.tab_ref(tab)).await?;
         if !inside_viewport(rect, &geometry) {
             return Err(unsupported("capturing a region outside the viewport on Firefox"));
         }

@@ -16,17 +16,15 @@ use crate::protocol::{
 /// The connector's name in messages.
 pub(crate) const CONNECTOR: &str = "the extension connector";
 
-/// The browser's tab id a [`TabRef`] carries ([`PortErrorKind::TabGone`] for a token this
-/// connector never made).
-pub(crate) fn tab_id(tab: &TabRef) -> PortResult<i64> {
-    tab.as_str()
-        .parse()
-        .map_err(|_| PortError::new(PortErrorKind::TabGone, "not a tab of the extension connector"))
+/// The reference of the browser's tab `id` in browser run `run`: `"<run>:<id>"`.
+pub(crate) fn tab_ref(run: &str, id: i64) -> TabRef {
+    TabRef::new(format!("{run}:{id}"))
 }
 
-/// The [`TabRef`] of a browser tab id.
-pub(crate) fn tab_ref(id: i64) -> TabRef {
-    TabRef::new(id.to_string())
+/// The browser run and tab id of a reference [`tab_ref`] made (`None` for any other token).
+pub(crate) fn tab_parts(tab: &TabRef) -> Option<(&str, i64)> {
+    let (run, id) = tab.as_str().split_once(':')?;
+    Some((run, id.parse().ok()?))
 }
 
 /// A page state; a page the browser could not load answers [`PortError::network`].
@@ -239,8 +237,9 @@ mod tests {
         let failed = loaded(WirePage { error_page: true, ..page("http://x/", "complete") })
             .expect_err("an error page");
         assert_eq!(failed.kind(), PortErrorKind::Network);
-        assert_eq!(tab_id(&tab_ref(42)).expect("a tab"), 42);
-        assert_eq!(tab_id(&TabRef::new("w:1")).expect_err("not ours").kind(), PortErrorKind::TabGone);
+        assert_eq!(tab_parts(&tab_ref("0a9f", 42)), Some(("0a9f", 42)));
+        assert_eq!(tab_parts(&TabRef::new("42")), None);
+        assert_eq!(tab_parts(&TabRef::new("0a9f:w1")), None);
     }
 
     fn wire(code: ErrorCode, effect: WireEffect, detail: Option<serde_json::Value>) -> WireError {

@@ -27,7 +27,6 @@ use ghostlight_core::port::{
 };
 
 use crate::browser::{ExtensionBrowser, OP_WAIT};
-use crate::convert::tab_id;
 use crate::protocol::{Op, WireEvidence, WireEvidenceEntry};
 
 /// The evidence the server keeps, per browser tab id.
@@ -56,7 +55,7 @@ pub(crate) async fn diagnostics(
         )?;
     }
     let after = parse_cursor(query.after.as_deref())?;
-    let id = tab_id(tab)?;
+    let id = b.tab_id(tab)?;
     let op =
         Op::DiagnosticsTake { tab: id, max_entries: MAX_ENTRIES_PER_TAB, max_text_chars: MAX_TEXT_CHARS };
     let taken: WireEvidence = b.call(op, OP_WAIT).await?;

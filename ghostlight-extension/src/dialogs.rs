@@ -12,7 +12,7 @@ use std::time::Duration;
 use ghostlight_core::port::{DialogKind, DialogResolution, PortResult, TabRef};
 
 use crate::browser::{ExtensionBrowser, OP_WAIT, millis, waited};
-use crate::convert::{dialog_kind, tab_id};
+use crate::convert::dialog_kind;
 use crate::protocol::{Op, WireDialogKind};
 
 /// The longest wait for the navigation an accepted leave-page prompt held.
@@ -29,7 +29,7 @@ fn seen_dialogs(b: &ExtensionBrowser) -> PortResult<()> {
 /// The dialog blocking `tab`, if any.
 pub(crate) async fn dialog(b: &ExtensionBrowser, tab: &TabRef) -> PortResult<Option<DialogKind>> {
     seen_dialogs(b)?;
-    let kind: Option<WireDialogKind> = b.call(Op::Dialog { tab: tab_id(tab)? }, OP_WAIT).await?;
+    let kind: Option<WireDialogKind> = b.call(Op::Dialog { tab: b.tab_id(tab)? }, OP_WAIT).await?;
     Ok(kind.map(dialog_kind))
 }
 
@@ -45,7 +45,7 @@ pub(crate) async fn resolve_dialog(
         DialogResolution::Dismiss => (false, None),
         DialogResolution::Respond(text) => (true, Some(text.clone())),
     };
-    let op = Op::ResolveDialog { tab: tab_id(tab)?, accept, text, timeout_ms: millis(LEAVE_LANDING) };
+    let op = Op::ResolveDialog { tab: b.tab_id(tab)?, accept, text, timeout_ms: millis(LEAVE_LANDING) };
     let kind: WireDialogKind = b.call(op, waited(LEAVE_LANDING).max(OP_WAIT)).await?;
     Ok(dialog_kind(kind))
 }

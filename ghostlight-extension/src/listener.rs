@@ -9,9 +9,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use ghostlight_core::port::{PortError, PortErrorKind, PortResult, TabRef};
 use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::watch;
 
+use crate::convert::{tab_parts, tab_ref};
 use crate::endpoint::{EndpointError, SOCKET_NAME, prepare_private_dir};
 use crate::framing::{self, read_frame, write_frame};
 use crate::host::{HANDSHAKE_TIMEOUT, same_user};
@@ -37,15 +39,43 @@ pub enum ListenError {
     InUse(PathBuf),
 }
 
-/// The live connection (if any) and a signal that changes whenever it does.
+/// The live connection (if any), the browser run it came from, and a signal that changes
+/// whenever the connection does.
+///
+/// Tab references carry the browser run's id ([`Hello::instance`]): once a browser from
+/// another run connects, the tabs of the run before answer [`PortErrorKind::TabGone`] (a new
+/// browser numbers its tabs afresh, so a bare tab id could name someone else's tab). While no
+/// browser is connected, a tab of the last run answers as the connection does.
 pub(crate) struct Slot {
     link: Mutex<Option<Arc<Link>>>,
+    /// The browser run of the connection accepted last.
+    run: Mutex<Option<String>>,
     changed: watch::Sender<u64>,
 }
 
 impl Slot {
     pub(crate) fn new() -> Slot {
-        Slot { link: Mutex::new(None), changed: watch::Sender::new(0) }
+        Slot { link: Mutex::new(None), run: Mutex::new(None), changed: watch::Sender::new(0) }
+    }
+
+    /// The browser's id of `tab`: [`PortErrorKind::TabGone`] for a tab of an earlier browser
+    /// run, or for a reference this connector never made.
+    pub(crate) fn tab_id(&self, tab: &TabRef) -> PortResult<i64> {
+        let gone = |why: &str| PortError::new(PortErrorKind::TabGone, why);
+        let (run, id) = tab_parts(tab).ok_or_else(|| gone("not a tab of the extension connector"))?;
+        match self.run_guard().as_deref() {
+            Some(current) if current != run => Err(gone("the browser that had this tab has closed")),
+            _ => Ok(id),
+        }
+    }
+
+    /// The reference of the browser's tab `id` in the current browser run.
+    pub(crate) fn tab_ref(&self, id: i64) -> TabRef {
+        tab_ref(self.run_guard().as_deref().unwrap_or_default(), id)
+    }
+
+    fn run_guard(&self) -> std::sync::MutexGuard<'_, Option<String>> {
+        self.run.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// The live connection.
@@ -126,6 +156,7 @@ async fn admit(mut stream: UnixStream, secret: Secret, slot: Arc<Slot>) {
     if link.notify(&ToExtension::Welcome).is_err() {
         return;
     }
+    *slot.run_guard() = Some(link.hello().instance.clone());
     *live = Some(link);
     drop(live);
     slot.changed.send_modify(|n| *n += 1);
@@ -143,7 +174,9 @@ async fn handshake(stream: &mut UnixStream, secret: &Secret) -> Option<Hello> {
     write_frame(stream, &accepted, HANDSHAKE_MAX).await.ok()?;
     let frame = tokio::time::timeout(HELLO_TIMEOUT, read_frame(stream, HANDSHAKE_MAX)).await.ok()?.ok()??;
     match serde_json::from_slice(&frame).ok()? {
-        FromExtension::Hello(hello) if hello.protocol == PROTOCOL_VERSION => Some(hello),
+        FromExtension::Hello(hello) if hello.protocol == PROTOCOL_VERSION && hello.is_well_formed() => {
+            Some(hello)
+        }
         _ => None,
     }
 }

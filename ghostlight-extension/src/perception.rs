@@ -32,7 +32,6 @@ use serde_json::{Value, json};
 use url::Url;
 
 use crate::browser::ExtensionBrowser;
-use crate::convert::tab_ref;
 use crate::protocol::{Op, PageFn, WireFrameDoc};
 use crate::refs::Element;
 
@@ -419,7 +418,7 @@ pub(crate) async fn element_box(
         x += dx;
         y += dy;
     }
-    let geometry = b.geometry(&tab_ref(tab)).await?;
+    let geometry = b.geometry(&b.tab_ref(tab)).await?;
     let scroll = (geometry.scroll_x, geometry.scroll_y);
     Ok(ElementBox {
         rect: CssRect { x: x + scroll.0, y: y + scroll.1, width: raw.width, height: raw.height },

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// The protocol version this crate speaks; a hello with another version is refused.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// The extension's first message.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -22,6 +22,24 @@ pub struct Hello {
     pub engine: String,
     /// The extension's version (`manifest.json`).
     pub extension: String,
+    /// The browser run it lives in: random, made once per browser start and kept in the
+    /// extension's session storage (a worker that went idle says the same one again), so the
+    /// tabs of a browser that closed are never taken for the next browser's tabs.
+    pub instance: String,
+}
+
+impl Hello {
+    /// The longest browser-run id accepted.
+    pub const INSTANCE_MAX_CHARS: usize = 64;
+
+    /// Whether the hello's fields are usable: a browser-run id of 1 to
+    /// [`Hello::INSTANCE_MAX_CHARS`] lowercase hex digits and a known engine.
+    pub fn is_well_formed(&self) -> bool {
+        let instance_ok = !self.instance.is_empty()
+            && self.instance.len() <= Self::INSTANCE_MAX_CHARS
+            && self.instance.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        instance_ok && matches!(self.engine.as_str(), "chromium" | "firefox")
+    }
 }
 
 /// A message from the extension.
@@ -871,10 +889,20 @@ mod tests {
     #[test]
     fn hello_results_and_errors_decode() {
         let hello: FromExtension = serde_json::from_value(
-            json!({"type": "hello", "protocol": 1, "engine": "chromium", "extension": "0.1.0"}),
+            json!({"type": "hello", "protocol": 2, "engine": "chromium", "extension": "0.1.0", "instance": "0a9f"}),
         )
         .expect("a hello");
-        assert!(matches!(hello, FromExtension::Hello(Hello { protocol: 1, .. })));
+        let FromExtension::Hello(hello) = hello else { panic!("a hello") };
+        assert_eq!(hello.protocol, 2);
+        assert!(hello.is_well_formed());
+        for (engine, instance) in
+            [("chromium", ""), ("chromium", "0A9F"), ("chromium", "1:2"), ("webkit", "0a")]
+        {
+            let odd = Hello { engine: engine.into(), instance: instance.into(), ..hello.clone() };
+            assert!(!odd.is_well_formed(), "{engine} {instance}");
+        }
+        let long = Hello { instance: "a".repeat(Hello::INSTANCE_MAX_CHARS + 1), ..hello.clone() };
+        assert!(!long.is_well_formed());
         let error: FromExtension = serde_json::from_value(
             json!({"type": "error", "id": 2, "code": "tab_gone", "message": "gone", "effect": "none"}),
         )

@@ -33,7 +33,7 @@ use ghostlight_core::port::{
 use url::Url;
 
 use crate::browser::call_on;
-use crate::convert::{all_admitted, tab_id, unsupported};
+use crate::convert::{all_admitted, unsupported};
 use crate::listener::Slot;
 use crate::protocol::{
     Op, WireDelivery, WireRecordBounds, WireRecordReport, WireRecordTarget, WireRecordingState,
@@ -153,7 +153,7 @@ async fn start(
     tab: &TabRef,
     gate: &Gate,
 ) -> PortResult<WireRecordReport> {
-    let op = Op::RecordStart { tab: tab_id(tab)?, bounds: wire_bounds(&RECORD_BOUNDS) };
+    let op = Op::RecordStart { tab: slot.tab_id(tab)?, bounds: wire_bounds(&RECORD_BOUNDS) };
     let started: WireRecordReport = call_on(slot, op, OP_WAIT).await?;
     let id = started.recording.clone();
     recorder.remember(&id, gate);

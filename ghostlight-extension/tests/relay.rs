@@ -10,12 +10,17 @@ use ghostlight_core::port::{BrowserPort, PortEffect, PortErrorKind, TabRef};
 use ghostlight_extension::endpoint::{SECRET_FILE_VAR, SOCKET_DIR_VAR};
 use ghostlight_extension::framing::{INBOUND_MAX, read_frame, write_frame};
 use ghostlight_extension::identity::CHROMIUM_ORIGIN;
+use ghostlight_extension::protocol::PROTOCOL_VERSION;
 use ghostlight_extension::{ExtensionBrowser, ExtensionConfig, ListenError};
 use serde_json::{Value, json};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 
 /// The longest any step may wait.
 const BOUND: Duration = Duration::from_secs(10);
+/// The browser run the scripted extension says hello from.
+const RUN: &str = "0123456789abcdef0123456789abcdef";
+/// Another browser run (the browser closed and started again).
+const OTHER_RUN: &str = "fedcba9876543210fedcba9876543210";
 
 struct Fixture {
     dir: tempfile::TempDir,
@@ -55,11 +60,25 @@ impl FakeExtension {
         FakeExtension { child, to_host, from_host }
     }
 
-    /// Start a host and say hello.
+    /// Start a host and say hello from browser run [`RUN`].
     async fn connect(config: &ExtensionConfig) -> FakeExtension {
+        FakeExtension::connect_as(config, RUN).await
+    }
+
+    /// Start a host and say hello from browser run `run`.
+    async fn connect_as(config: &ExtensionConfig, run: &str) -> FakeExtension {
         let mut fake = FakeExtension::start(config, &config.secret_file, CHROMIUM_ORIGIN);
-        fake.send(&json!({"type": "hello", "protocol": 1, "engine": "chromium", "extension": "0.1.0"})).await;
+        let hello = json!({"type": "hello", "protocol": PROTOCOL_VERSION, "engine": "chromium", "extension": "0.1.0", "instance": run});
+        fake.send(&hello).await;
         fake
+    }
+
+    /// Answer the next request, which must be `tabs_list`, with one tab of id `id`.
+    async fn answer_tabs(&mut self, id: i64) {
+        let request = self.receive().await.expect("a request");
+        assert_eq!(request["op"], "tabs_list");
+        let value = json!([{"tab": id, "active": true, "page": page("http://127.0.0.1/a")}]);
+        self.send(&json!({"type": "result", "id": request["id"], "value": value})).await;
     }
 
     async fn send(&mut self, message: &Value) {
@@ -102,11 +121,7 @@ async fn calls_travel_through_the_host_both_ways() {
     assert_eq!(browser.engine(), "chromium");
 
     let answering = async {
-        let request = fake.receive().await.expect("a request");
-        assert_eq!(request["op"], "tabs_list");
-        let id = request["id"].clone();
-        fake.send(&json!({"type": "result", "id": id, "value": [{"tab": 7, "active": true, "page": page("http://127.0.0.1/a")}]}))
-            .await;
+        fake.answer_tabs(7).await;
         let request = fake.receive().await.expect("a request");
         assert_eq!((request["op"].as_str(), request["args"]["tab"].as_i64()), (Some("page"), Some(7)));
         fake.send(&json!({"type": "error", "id": request["id"], "code": "tab_gone", "message": "gone", "effect": "none"}))
@@ -115,7 +130,10 @@ async fn calls_travel_through_the_host_both_ways() {
     let calling = async {
         let tabs = browser.tabs().await.expect("tabs");
         assert_eq!(tabs.len(), 1);
-        assert_eq!((tabs[0].tab.as_str(), tabs[0].page.http_status), ("7", Some(200)));
+        assert_eq!(
+            (tabs[0].tab.as_str(), tabs[0].page.http_status),
+            (format!("{RUN}:7").as_str(), Some(200))
+        );
         let gone = browser.page(&tabs[0].tab).await.expect_err("the tab is gone");
         assert_eq!((gone.kind(), gone.effect()), (PortErrorKind::TabGone, PortEffect::None));
     };
@@ -130,7 +148,8 @@ async fn a_call_in_flight_when_the_host_goes_answers_unknown_and_a_new_host_reco
     fake.receive().await.expect("welcome");
     browser.wait_connected(BOUND).await.expect("connected");
 
-    let tab = TabRef::new("3");
+    let (_, tabs) = tokio::join!(fake.answer_tabs(3), browser.tabs());
+    let tab = tabs.expect("tabs").remove(0).tab;
     let killing = async {
         let request = fake.receive().await.expect("a request");
         assert_eq!(request["op"], "page");
@@ -140,18 +159,72 @@ async fn a_call_in_flight_when_the_host_goes_answers_unknown_and_a_new_host_reco
     let lost = lost.expect_err("the call is lost");
     assert_eq!((lost.kind(), lost.effect()), (PortErrorKind::Transport, PortEffect::Unknown));
 
-    // Bounded: the server notices the end of the connection.
+    until_disconnected(&browser).await;
+    let refused = browser.page(&tab).await.expect_err("not connected");
+    assert_eq!((refused.kind(), refused.effect()), (PortErrorKind::NotConnected, PortEffect::None));
+
+    // The same browser run reconnects (a new host, a worker back from idle): its tabs still
+    // reach the browser.
+    let mut again = FakeExtension::connect(&f.config).await;
+    assert_eq!(again.receive().await, Some(json!({"type": "welcome"})));
+    browser.wait_connected(BOUND).await.expect("reconnected");
+    let answering = async {
+        let request = again.receive().await.expect("a request");
+        assert_eq!((request["op"].as_str(), request["args"]["tab"].as_i64()), (Some("page"), Some(3)));
+        again
+            .send(&json!({"type": "result", "id": request["id"], "value": page("http://127.0.0.1/a")}))
+            .await;
+    };
+    let (_, read) = tokio::join!(answering, browser.page(&tab));
+    assert_eq!(read.expect("the page").http_status, Some(200));
+}
+
+#[tokio::test]
+async fn tabs_of_a_browser_that_closed_are_gone_once_another_browser_connects() {
+    let f = fixture();
+    let browser = ExtensionBrowser::listen(&f.config).expect("listening");
+    let mut first = FakeExtension::connect(&f.config).await;
+    first.receive().await.expect("welcome");
+    browser.wait_connected(BOUND).await.expect("connected");
+    let (_, tabs) = tokio::join!(first.answer_tabs(3), browser.tabs());
+    let old = tabs.expect("tabs").remove(0).tab;
+    first.child.kill().await.expect("the browser (its host) is gone");
+    until_disconnected(&browser).await;
+
+    // A new browser numbers its tabs afresh: its tab 3 is not the old tab 3.
+    let mut next = FakeExtension::connect_as(&f.config, OTHER_RUN).await;
+    next.receive().await.expect("welcome");
+    browser.wait_connected(BOUND).await.expect("connected");
+    let gone = browser.page(&old).await.expect_err("the old tab is gone");
+    assert_eq!((gone.kind(), gone.effect()), (PortErrorKind::TabGone, PortEffect::None));
+    // Nothing was sent for it: the next request the fake sees is the tab list below.
+    let (_, tabs) = tokio::join!(next.answer_tabs(3), browser.tabs());
+    let new = tabs.expect("tabs").remove(0).tab;
+    assert_ne!(new, old, "the same tab id of another run is another reference");
+    // A reference this connector never made is gone too.
+    let foreign = browser.page(&TabRef::new("3")).await.expect_err("not ours");
+    assert_eq!(foreign.kind(), PortErrorKind::TabGone);
+}
+
+#[tokio::test]
+async fn a_hello_without_a_browser_run_is_refused() {
+    let f = fixture();
+    let browser = ExtensionBrowser::listen(&f.config).expect("listening");
+    for run in ["", "NOT-HEX", "1:2"] {
+        let mut fake = FakeExtension::connect_as(&f.config, run).await;
+        assert_eq!(fake.receive().await, None, "{run:?}: the host is dropped without a welcome");
+        assert!(browser.connected().is_none());
+    }
+}
+
+/// Wait (bounded) until the server has noticed the end of its connection.
+async fn until_disconnected(browser: &ExtensionBrowser) {
     let mut waited = Duration::ZERO;
     while browser.connected().is_some() && waited < BOUND {
         tokio::time::sleep(Duration::from_millis(20)).await;
         waited += Duration::from_millis(20);
     }
-    let refused = browser.page(&tab).await.expect_err("not connected");
-    assert_eq!((refused.kind(), refused.effect()), (PortErrorKind::NotConnected, PortEffect::None));
-
-    let mut again = FakeExtension::connect(&f.config).await;
-    assert_eq!(again.receive().await, Some(json!({"type": "welcome"})));
-    browser.wait_connected(BOUND).await.expect("reconnected");
+    assert!(browser.connected().is_none(), "the server noticed the end of the connection");
 }
 
 #[tokio::test]

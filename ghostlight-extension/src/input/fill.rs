@@ -16,7 +16,6 @@ use serde_json::Value;
 
 use super::{Arg, element_expression, page_script};
 use crate::browser::ExtensionBrowser;
-use crate::convert::tab_id;
 
 /// The fill script.
 const FILL_JS: &str = include_str!("../../page-scripts/input/fill.js");
@@ -28,7 +27,7 @@ pub(crate) async fn fill(
     input: &FillInput,
     timeout: Duration,
 ) -> PortResult<FillOutcome> {
-    let id = tab_id(tab)?;
+    let id = b.tab_id(tab)?;
     let mut values = Vec::with_capacity(input.fields.len());
     for (index, (_, value)) in input.fields.iter().enumerate() {
         values.push(

@@ -24,7 +24,6 @@ use serde_json::{Value, json};
 
 use super::{Arg, NAME_CAP, RawSummary, act, element_expression, page_script, trusted_input};
 use crate::browser::{ExtensionBrowser, millis};
-use crate::convert::tab_id;
 use crate::protocol::{Op, WireKey};
 
 /// The focus script.
@@ -70,7 +69,7 @@ pub(crate) async fn press_keys(
     if strokes.is_empty() || repeat == 0 || strokes.len().saturating_mul(repeat) > MAX_STROKES {
         return Err(PortError::new(PortErrorKind::InvalidInput, "the key sequence is empty or too long"));
     }
-    let id = tab_id(tab)?;
+    let id = b.tab_id(tab)?;
     let nonce = guard_nonce();
     let (before, target) = match &input.into {
         Some(element) => {
@@ -106,7 +105,7 @@ pub(crate) async fn type_text(
     timeout: Duration,
 ) -> PortResult<ActionReceipt> {
     trusted_input(b, "keyboard input")?;
-    let id = tab_id(tab)?;
+    let id = b.tab_id(tab)?;
     let mut strokes: Vec<WireKey> = input.text.chars().filter(|c| *c != '\r').map(typed).collect();
     if strokes.len() > MAX_STROKES {
         return Err(PortError::new(PortErrorKind::InvalidInput, "the text is too long"));

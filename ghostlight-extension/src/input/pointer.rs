@@ -20,7 +20,6 @@ use serde_json::{Value, json};
 
 use super::{Arg, NAME_CAP, RawSummary, act, admit, element_expression, finite, page_script, trusted_input};
 use crate::browser::{ExtensionBrowser, millis};
-use crate::convert::tab_id;
 use crate::protocol::{Op, WireButton, WirePoint};
 
 /// The hit test.
@@ -89,7 +88,7 @@ async fn pointer(
     timeout: Duration,
 ) -> PortResult<ActionReceipt> {
     trusted_input(b, "pointer input")?;
-    let id = tab_id(tab)?;
+    let id = b.tab_id(tab)?;
     let located = locate(b, id, at, true, gate, timeout).await?;
     let WirePoint { x, y } = located.point;
     let op = Op::Mouse { tab: id, x, y, button: wire_button(button), count, timeout_ms: millis(timeout) };
@@ -107,7 +106,7 @@ pub(crate) async fn drag(
     timeout: Duration,
 ) -> PortResult<ActionReceipt> {
     trusted_input(b, "pointer input")?;
-    let id = tab_id(tab)?;
+    let id = b.tab_id(tab)?;
     let source = locate(b, id, from, true, gate, timeout).await?;
     let target = locate(b, id, to, false, gate, timeout).await?;
     let op = Op::Drag { tab: id, from: source.point, to: target.point, timeout_ms: millis(timeout) };

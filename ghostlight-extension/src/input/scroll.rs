@@ -23,7 +23,6 @@ use tokio::time::Instant;
 
 use super::{Arg, element_expression, finite, page_script, trusted_input};
 use crate::browser::{ExtensionBrowser, millis};
-use crate::convert::tab_id;
 use crate::protocol::Op;
 
 /// The scroll script.
@@ -60,7 +59,7 @@ pub(crate) async fn scroll(
     gate: &Gate,
     timeout: Duration,
 ) -> PortResult<ScrollOutcome> {
-    let id = tab_id(tab)?;
+    let id = b.tab_id(tab)?;
     let (first, quiet) = match input {
         ScrollInput::Reveal(element) => {
             let element = Arg::Expression(element_expression(b, id, element).await?);

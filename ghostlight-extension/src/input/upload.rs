@@ -26,7 +26,7 @@ use serde_json::json;
 
 use super::{Arg, NAME_CAP, pointer, random_token, run_script};
 use crate::browser::{ExtensionBrowser, OP_WAIT};
-use crate::convert::{tab_id, unsupported};
+use crate::convert::unsupported;
 use crate::protocol::Op;
 
 /// The drop script.
@@ -64,7 +64,7 @@ pub(crate) async fn upload(
     if files.is_empty() || bytes > UPLOAD_TOTAL_MAX_BYTES {
         return Err(PortError::new(PortErrorKind::InvalidInput, "the files to drop are none or too large"));
     }
-    let id = tab_id(tab)?;
+    let id = b.tab_id(tab)?;
     let at = pointer::checked_point(b, id, &PointerTarget::Point(point), gate, timeout).await?;
     let key = stash(b, &encoded(files)).await?;
     let options = json!({ "state": false, "cap": NAME_CAP });

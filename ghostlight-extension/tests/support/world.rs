@@ -6,13 +6,16 @@
 //! relaying to an [`ExtensionBrowser`]. Its own temporary HOME, profile, TMPDIR and socket
 //! directory; the browser in its own process group, which teardown kills and checks empty.
 
+// Shared by test binaries and the bench, each using a part of it.
+#![allow(dead_code)]
+
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ghostlight_core::port::{BrowserPort, PortErrorKind, TabRef};
+use ghostlight_core::port::{BrowserPort, PortErrorKind};
 use ghostlight_extension::endpoint::{SECRET_FILE_VAR, SOCKET_DIR_VAR};
 use ghostlight_extension::identity::{CHROMIUM_ORIGIN, GECKO_ID, NATIVE_HOST_NAME};
 use ghostlight_extension::{ExtensionBrowser, ExtensionConfig};
@@ -107,7 +110,9 @@ fn write_host_manifest(dir: &Path, callers: serde_json::Value) {
 
 /// One test's world: its folders, its browser port, and the browser's process group.
 pub(crate) struct World {
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
+    engine: Engine,
+    config: ExtensionConfig,
     /// The browser's HOME (its downloads go to `Downloads/` there).
     pub(crate) home: PathBuf,
     /// The port over the extension.
@@ -123,43 +128,87 @@ impl World {
     pub(crate) async fn start(engine: Engine) -> World {
         let dir = tempfile::tempdir().expect("a temp dir");
         let home = dir.path().join("home");
-        let profile = dir.path().join("profile");
-        let tmp = dir.path().join("tmp");
-        for d in [&home, &profile, &tmp] {
-            std::fs::create_dir_all(d).expect("a folder");
-        }
+        std::fs::create_dir_all(&home).expect("a folder");
         let config = ExtensionConfig {
             socket_dir: dir.path().join("run"),
             secret_file: home.join(".config/ghostlight/secret"),
         };
         let browser = Arc::new(ExtensionBrowser::listen(&config).expect("listening"));
-        let mut command = match engine {
-            Engine::Chromium => chromium(&profile),
-            Engine::Firefox => firefox(&profile, &home),
-        };
-        command
-            .env("HOME", &home)
-            .env("TMPDIR", &tmp)
-            .env_remove("XDG_RUNTIME_DIR")
-            .env_remove("XDG_CONFIG_HOME")
-            .env(SOCKET_DIR_VAR, &config.socket_dir)
-            .env(SECRET_FILE_VAR, &config.secret_file)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0);
         let launched = Instant::now();
-        let process = command.spawn().expect("the browser starts");
-        let hello = browser.wait_connected(HELLO_BOUND).await;
-        let hello_after = launched.elapsed();
-        let mut world = World { _dir: dir, home, browser, process, hello_after };
-        if hello.is_none() {
-            world.kill_group();
-            panic!("[{}] no hello from the extension within {HELLO_BOUND:?}", engine.as_str());
-        }
-        assert_eq!(world.browser.engine(), engine.as_str());
+        let process = launch(engine, dir.path(), &home, &config);
+        let mut world = World { dir, engine, config, home, browser, process, hello_after: Duration::ZERO };
+        world.hello_after = world.hello_since(launched).await;
         eprintln!("[{}] launch to hello: {} ms", engine.as_str(), world.hello_after.as_millis());
         world
+    }
+
+    /// Wait for the extension's hello (panics, after killing the browser, past the bound);
+    /// the time since `since`.
+    async fn hello_since(&mut self, since: Instant) -> Duration {
+        let hello = self.browser.wait_connected(HELLO_BOUND).await;
+        if hello.is_none() {
+            self.kill_group();
+            panic!("[{}] no hello from the extension within {HELLO_BOUND:?}", self.engine.as_str());
+        }
+        assert_eq!(self.browser.engine(), self.engine.as_str());
+        since.elapsed()
+    }
+
+    /// Close the browser (its whole process group, the native host with it) and wait until
+    /// the port has noticed.
+    pub(crate) async fn close_browser(&mut self) {
+        self.kill_group();
+        self.until_disconnected().await;
+    }
+
+    /// Start the browser again in the same profile after [`World::close_browser`] (as a
+    /// person does), connecting to the same port; the time to its hello.
+    pub(crate) async fn reopen_browser(&mut self) -> Duration {
+        let launched = Instant::now();
+        self.process = launch(self.engine, self.dir.path(), &self.home, &self.config);
+        self.hello_since(launched).await
+    }
+
+    /// Kill the native host only (the browser stays); the time until the extension has
+    /// reconnected through a new host.
+    pub(crate) async fn kill_host(&mut self) -> Duration {
+        let hosts: Vec<i32> = members(self.group())
+            .into_iter()
+            .filter(|pid| {
+                std::fs::read(format!("/proc/{pid}/cmdline"))
+                    .is_ok_and(|line| line.windows(HOST_BINARY.len()).any(|w| w == HOST_BINARY.as_bytes()))
+            })
+            .collect();
+        assert_eq!(hosts.len(), 1, "one native host runs in the browser's group");
+        let killed = Instant::now();
+        let _ =
+            nix::sys::signal::kill(nix::unistd::Pid::from_raw(hosts[0]), nix::sys::signal::Signal::SIGKILL);
+        self.until_disconnected().await;
+        self.hello_since(killed).await
+    }
+
+    /// Stop listening (the server goes away: its socket is removed, the host exits) and
+    /// listen again at the same place; the time until the extension has reconnected.
+    pub(crate) async fn restart_server(&mut self) -> Duration {
+        assert_eq!(Arc::strong_count(&self.browser), 1, "nothing else holds the browser port");
+        let stopped = Instant::now();
+        // Replaced in two steps, so the old port's socket is gone before the new one binds.
+        let placeholder = ExtensionConfig {
+            socket_dir: self.dir.path().join("placeholder"),
+            secret_file: self.dir.path().join("placeholder.secret"),
+        };
+        self.browser = Arc::new(ExtensionBrowser::listen(&placeholder).expect("a placeholder port"));
+        self.browser = Arc::new(ExtensionBrowser::listen(&self.config).expect("listening again"));
+        self.hello_since(stopped).await
+    }
+
+    /// Wait (bounded) until the port has noticed the connection ended.
+    async fn until_disconnected(&self) {
+        let deadline = Instant::now() + TEARDOWN_BOUND;
+        while self.browser.connected().is_some() && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert!(self.browser.connected().is_none(), "the connection ended");
     }
 
     fn group(&self) -> i32 {
@@ -186,13 +235,42 @@ impl World {
         }
         assert_eq!(members(group), Vec::<i32>::new(), "the browser's process group is empty");
         assert!(self.browser.connected().is_none(), "the connection ended with the browser");
-        let gone = self.browser.page(&TabRef::new("1")).await.expect_err("no browser");
+        let gone = self.browser.tabs().await.expect_err("no browser");
         assert_eq!(gone.kind(), PortErrorKind::NotConnected);
         let socket = self.browser.socket_path().to_path_buf();
         assert_eq!(Arc::strong_count(&self.browser), 1, "nothing else holds the browser port");
         drop(self.browser);
         assert!(!socket.exists(), "the socket is removed");
     }
+}
+
+/// The native host's executable name, as it shows in a process's command line.
+const HOST_BINARY: &str = "ghostlight-native-host";
+
+/// Start `engine` (its profile under `dir`) with the extension, in its own process group, its
+/// environment pointing at `config`.
+fn launch(engine: Engine, dir: &Path, home: &Path, config: &ExtensionConfig) -> Child {
+    let profile = dir.join("profile");
+    let tmp = dir.join("tmp");
+    for d in [&profile, &tmp] {
+        std::fs::create_dir_all(d).expect("a folder");
+    }
+    let mut command = match engine {
+        Engine::Chromium => chromium(&profile),
+        Engine::Firefox => firefox(&profile, home),
+    };
+    command
+        .env("HOME", home)
+        .env("TMPDIR", &tmp)
+        .env_remove("XDG_RUNTIME_DIR")
+        .env_remove("XDG_CONFIG_HOME")
+        .env(SOCKET_DIR_VAR, &config.socket_dir)
+        .env(SECRET_FILE_VAR, &config.secret_file)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0);
+    command.spawn().expect("the browser starts")
 }
 
 /// Live (not zombie) processes of process group `group`.
