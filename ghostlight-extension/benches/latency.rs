@@ -20,7 +20,6 @@ mod engines;
 #[allow(dead_code)]
 #[path = "../../ghostlight-webdriver/tests/support/server.rs"]
 mod server;
-#[allow(dead_code)]
 #[path = "../tests/support/world.rs"]
 mod world;
 
