@@ -1211,6 +1211,11 @@ async function visiblePng(found) {
       await sleep(CAPTURE_QUOTA_WAIT_MS);
     }
   }
+  return pngOf(url);
+}
+
+/** The base64 PNG of a capture's data URL. */
+function pngOf(url) {
   const prefix = 'data:image/png;base64,';
   if (typeof url !== 'string' || !url.startsWith(prefix)) throw new GlError('browser_error', 'the capture is no PNG');
   return url.slice(prefix.length);
@@ -1218,36 +1223,24 @@ async function visiblePng(found) {
 
 const CAPTURE_OPS = {
   async capture_area({ tab, x, y, width, height, out_width, out_height, blank }) {
-    const found = await showTab(tab);
+    await showTab(tab);
     const rect = { x: Number(x), y: Number(y), width: Number(width), height: Number(height) };
     const geometry = await geometryOf(tab);
     const out = Number(out_width) > 0 && Number(out_height) > 0 ? [Number(out_width), Number(out_height)] : null;
-    let png;
-    let scale;
-    if (api.debugger) {
-      const shot = await withDebugger(tab, (send) => send('Page.captureScreenshot', {
+    // Chromium: DevTools; Firefox: `tabs.captureTab`, which renders any rectangle of the
+    // document (page CSS pixels) at the device's scale. Both reach beyond the viewport.
+    let png = api.debugger
+      ? (await withDebugger(tab, (send) => send('Page.captureScreenshot', {
         format: 'png',
         clip: { ...rect, scale: 1 },
         captureBeyondViewport: true,
         fromSurface: true,
-      }));
-      png = shot.data;
-      scale = (await pngWidth(png)) / rect.width;
-      png = await blankPng(png, blank, [rect.x, rect.y], scale);
-      if (out) png = await cropPng(png, 0, 0, rect.width * scale, rect.height * scale, out[0], out[1]);
-    } else {
-      const inside = rect.x >= geometry.scroll_x - 0.5 && rect.y >= geometry.scroll_y - 0.5
-        && rect.x + rect.width <= geometry.scroll_x + geometry.viewport_width + 0.5
-        && rect.y + rect.height <= geometry.scroll_y + geometry.viewport_height + 0.5;
-      if (!inside) throw new GlError('unsupported', 'on Firefox only the viewport can be captured: this rectangle lies outside it');
-      png = await visiblePng(found);
-      // Image pixels per CSS pixel, measured: the image covers the viewport's width.
-      scale = (await pngWidth(png)) / geometry.viewport_width;
-      png = await blankPng(png, blank, [geometry.scroll_x, geometry.scroll_y], scale);
-      const [sw, sh] = [rect.width * scale, rect.height * scale];
-      const [w, h] = out ?? [Math.max(1, Math.round(sw)), Math.max(1, Math.round(sh))];
-      png = await cropPng(png, (rect.x - geometry.scroll_x) * scale, (rect.y - geometry.scroll_y) * scale, sw, sh, w, h);
-    }
+      }))).data
+      : pngOf(await api.tabs.captureTab(tab, { format: 'png', rect }));
+    // Image pixels per CSS pixel, measured.
+    const scale = (await pngWidth(png)) / rect.width;
+    png = await blankPng(png, blank, [rect.x, rect.y], scale);
+    if (out) png = await cropPng(png, 0, 0, rect.width * scale, rect.height * scale, out[0], out[1]);
     return { png, geometry };
   },
 };

@@ -5,8 +5,8 @@
 //!
 //! - **Chromium**: `Page.captureScreenshot` through `chrome.debugger`, clipped to the
 //!   rectangle (document CSS pixels) and beyond the viewport.
-//! - **Firefox** (no debugger): the visible tab, cropped in the extension. A region outside
-//!   the viewport and the full page answer [`PortErrorKind::Unsupported`].
+//! - **Firefox** (no debugger): `tabs.captureTab` with the rectangle (document CSS pixels),
+//!   which renders beyond the viewport too.
 //! - **Element**: scrolled into view (the scroll stays), then its part inside the viewport is
 //!   captured, as the WebDriver adapter's element screenshots show.
 //! - **Region**: resized in the extension to `round(width × scale) × round(height × scale)`.
@@ -19,7 +19,7 @@
 
 use std::time::Duration;
 
-use ghostlight_core::port::capture::{check_full_page, inside_viewport, region_size, visible_part};
+use ghostlight_core::port::capture::{check_full_page, region_size, visible_part};
 use ghostlight_core::port::perceived::MAX_FRAME_DEPTH;
 use ghostlight_core::port::{
     BrowserPort, Captured, CssRect, ElementRef, Gate, PortError, PortErrorKind, PortResult,
@@ -30,9 +30,6 @@ use crate::browser::ExtensionBrowser;
 use crate::convert::{self, unsupported};
 use crate::perception::{self, FrameDocs, MAX_WALK_FRAMES, RawFrameBox, RawFrames, admitted, page_call};
 use crate::protocol::{Op, PageFn, WireCapture};
-
-/// The engine without `chrome.debugger`, which captures only the viewport.
-const FIREFOX: &str = "firefox";
 
 /// The CSS size of the whole document (the page API's `pageSize`).
 #[derive(Debug, Deserialize)]
@@ -136,16 +133,13 @@ async fn area(
     Ok(captured)
 }
 
-/// The whole page (Chromium only).
+/// The whole page.
 pub(crate) async fn full_page(
     b: &ExtensionBrowser,
     tab: i64,
     gate: &Gate,
     wait: Duration,
 ) -> PortResult<Captured> {
-    if b.engine() == FIREFOX {
-        return Err(unsupported("capturing the full page on Firefox"));
-    }
     let size: PageSize = page_call(b, tab, 0, PageFn::PageSize, Vec::new()).await?;
     let geometry = b.geometry(&b.tab_ref(tab)).await?;
     check_full_page(size.width, size.height, geometry.device_scale)?;
@@ -181,11 +175,5 @@ pub(crate) async fn region(
     wait: Duration,
 ) -> PortResult<Captured> {
     let out = region_size(rect, scale)?;
-    if b.engine() == FIREFOX {
-        let geometry = b.geometry(&b.tab_ref(tab)).await?;
-        if !inside_viewport(rect, &geometry) {
-            return Err(unsupported("capturing a region outside the viewport on Firefox"));
-        }
-    }
     area(b, tab, *rect, Some(out), gate, wait).await
 }

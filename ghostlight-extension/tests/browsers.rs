@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ghostlight_core::port::{
-    BrowserPort, CaptureKind, ClickInput, CssRect, DiagnoseDetail, DiagnoseSource, DiagnosticEntry,
+    BrowserPort, CaptureKind, Captured, ClickInput, CssRect, DiagnoseDetail, DiagnoseSource, DiagnosticEntry,
     DiagnosticSource, DiagnosticsQuery, DialogKind, DialogResolution, ElementRef, Gate, HistoryMove,
     InlineFile, Key, KeyInput, MouseButton, NamedKey, NavigateInput, NetworkError, PerceiveInput,
     PerceiveScope, PerceivedElement, Point, PointerTarget, PortEffect, PortErrorKind, ReadInput,
@@ -1239,21 +1239,14 @@ async fn perception(engine: Engine) {
     let shot = b.capture(&tab, &CaptureKind::Element(blue), &open, LOAD).await.expect("the blue box");
     assert_eq!((shot.origin, shot.width as f64 * shot.css_per_pixel), ((10.0, 1500.0), 200.0));
     assert_eq!(centre_pixel(&shot.png), [0, 0, 255]);
-    let full = b.capture(&tab, &CaptureKind::FullPage, &open, LOAD).await;
-    let outside = b.capture(&tab, &region, &open, LOAD).await;
-    match engine {
-        Engine::Chromium => {
-            let full = full.expect("the full page");
-            assert_eq!((full.origin, full.height as f64 * full.css_per_pixel), ((0.0, 0.0), 3000.0));
-            assert_eq!(centre_pixel(&outside.expect("a region beyond the viewport").png), [255, 0, 0]);
-        }
-        Engine::Firefox => {
-            for refused in [full.expect_err("no full page"), outside.expect_err("no region outside")] {
-                assert_eq!(refused.kind(), PortErrorKind::Unsupported);
-                assert!(refused.message().contains("Firefox"), "{}", refused.message());
-            }
-        }
-    }
+    // Beyond the viewport (scrolled down to the blue box): the full page, and the red region.
+    let full = b.capture(&tab, &CaptureKind::FullPage, &open, LOAD).await.expect("the full page");
+    assert_eq!((full.origin, full.height as f64 * full.css_per_pixel), ((0.0, 0.0), 3000.0));
+    assert_eq!(pixel_at(&full, 50.0, 25.0), [255, 0, 0], "the red box at the top");
+    assert_eq!(pixel_at(&full, 110.0, 1550.0), [0, 0, 255], "the blue box further down");
+    let outside = b.capture(&tab, &region, &open, LOAD).await.expect("a region beyond the viewport");
+    assert_eq!((outside.width, outside.height), (200, 100));
+    assert_eq!(centre_pixel(&outside.png), [255, 0, 0]);
 
     b.close_tab(&tab).await.expect("closed");
     world.teardown().await;
@@ -1302,6 +1295,14 @@ async fn frame_pixel_of(b: &ExtensionBrowser, tab: &TabRef, gate: &Gate, frame: 
 fn centre_pixel(png: &[u8]) -> [u8; 3] {
     let image = image::load_from_memory_with_format(png, image::ImageFormat::Png).expect("a PNG").to_rgb8();
     image.get_pixel(image.width() / 2, image.height() / 2).0
+}
+
+/// The pixel of a capture at document point (`x`, `y`) (CSS pixels).
+fn pixel_at(shot: &Captured, x: f64, y: f64) -> [u8; 3] {
+    let image =
+        image::load_from_memory_with_format(&shot.png, image::ImageFormat::Png).expect("a PNG").to_rgb8();
+    let at = |css: f64, origin: f64| ((css - origin) / shot.css_per_pixel).floor() as u32;
+    image.get_pixel(at(x, shot.origin.0), at(y, shot.origin.1)).0
 }
 
 /// A GIF's frame count, size, total delay (1/100 s) and its first frame's centre pixel.
