@@ -48,6 +48,25 @@ impl Browser {
         }
     }
 
+    /// What drives the browser, in a sentence fragment for status lines: the engine and window
+    /// WebDriver starts (`chromium (headless), started by the first call that needs it`), or the
+    /// person's browser and whether its extension is connected right now.
+    pub fn describe(&self, options: &BrowserOptions) -> String {
+        match self {
+            Browser::WebDriver(_) => {
+                let window = if options.headless { "headless" } else { "headed" };
+                format!("{} ({window}), started by the first call that needs it", options.engine.as_str())
+            }
+            #[cfg(feature = "extension")]
+            Browser::Extension(browser) => match browser.connected() {
+                Some(hello) => {
+                    format!("the person's own {} through the Ghostlight extension, connected", hello.engine)
+                }
+                None => "the person's own browser through the Ghostlight extension, not connected".to_owned(),
+            },
+        }
+    }
+
     /// The port calls go through.
     fn port(&self) -> Arc<dyn BrowserPort> {
         match self {

@@ -433,3 +433,19 @@ async fn a_real_chromium_connects_through_what_install_registered() {
     assert_eq!(listed["facts"]["tabs"], json!([]), "{}", describe(&listed));
     assert_eq!(json_file(&scene.chromium_manifest())["path"], json!(a.join("ghostlight-native-host")));
 }
+
+#[test]
+fn session_status_describes_the_extension_connector() {
+    let scene = Scene::new();
+    let a = scene.installation("a");
+    let started = scene.run(&a, &["session", "start", "--connector", "extension"]);
+    assert_eq!(started.status.code(), Some(0), "{}", String::from_utf8_lossy(&started.stderr));
+    let status = stdout(&scene.run(&a, &["session", "status"]));
+    let stopped = scene.run(&a, &["session", "stop"]);
+    assert!(
+        status.contains("browser: the person's own browser through the Ghostlight extension, not connected"),
+        "{status}"
+    );
+    assert!(!status.contains("headless"), "no WebDriver words under the extension connector: {status}");
+    assert_eq!(stopped.status.code(), Some(0), "{}", String::from_utf8_lossy(&stopped.stderr));
+}

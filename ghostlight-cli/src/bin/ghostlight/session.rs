@@ -25,7 +25,8 @@ use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
-use ghostlight_cli::options::{BrowserArgs, ServeOptions};
+use ghostlight_cli::browser::Browser;
+use ghostlight_cli::options::{BrowserArgs, BrowserOptions, ServeOptions};
 use ghostlight_core::{
     Attachment, Cancellation, Envelope, Ghostlight, Progress, StepProgress, ToolName, ToolResult,
 };
@@ -98,8 +99,8 @@ struct Status {
     name: String,
     pid: u32,
     socket: PathBuf,
-    engine: String,
-    headless: bool,
+    /// What drives the browser, as of the status request ([`Browser::describe`]).
+    browser: String,
     uptime_s: u64,
     calls: u64,
 }
@@ -358,9 +359,8 @@ fn running(name: &str) -> Result<Option<(Place, UnixStream)>, CliError> {
 
 fn print_status(status: &Status) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
-    let window = if status.headless { "headless" } else { "headed" };
     writeln!(out, "session {:?}: running, pid {}, up {} s", status.name, status.pid, status.uptime_s)?;
-    writeln!(out, "  browser: {} ({window}), started by the first call that needs it", status.engine)?;
+    writeln!(out, "  browser: {}", status.browser)?;
     writeln!(out, "  calls: {}", status.calls)?;
     writeln!(out, "  socket: {}", status.socket.display())?;
     writeln!(out, "  log: {}", status.socket.with_extension("log").display())?;
@@ -471,13 +471,14 @@ fn serve(place: Place, options: ServeOptions) -> Result<ExitCode, CliError> {
         let (browser, ghostlight) = ghostlight_cli::browser::ghostlight(&options)?;
         let shared = Arc::new(Shared {
             ghostlight,
+            browser: browser.clone(),
+            options: options.browser.clone(),
             uid: place.uid,
             status: Status {
                 name: place.name.clone(),
                 pid: std::process::id(),
                 socket: place.socket.clone(),
-                engine: options.browser.engine.as_str().to_owned(),
-                headless: options.browser.headless,
+                browser: String::new(),
                 uptime_s: 0,
                 calls: 0,
             },
@@ -521,6 +522,8 @@ impl Drop for SocketFile {
 /// What every connection of a session shares.
 struct Shared {
     ghostlight: Ghostlight,
+    browser: Browser,
+    options: BrowserOptions,
     uid: u32,
     status: Status,
     started: Instant,
@@ -558,6 +561,7 @@ async fn connection(shared: Arc<Shared>, stream: tokio::net::UnixStream) {
             let mut status = shared.status.clone();
             status.uptime_s = shared.started.elapsed().as_secs();
             status.calls = shared.calls.load(Ordering::Relaxed);
+            status.browser = shared.browser.describe(&shared.options);
             let _ = write_reply(&mut write, &Reply::Status(status)).await;
         }
         Ok(Request::Stop) => {
