@@ -5,6 +5,7 @@
 // server's requests by id:
 //
 //   server → here  {type: 'welcome'}                       (the server accepted the hello)
+//                  {type: 'refused', message}               (it did not: the popup shows why)
 //                  {type: 'request', id, op, args}
 //   here → server  {type: 'hello', protocol, engine, extension, instance}
 //                  {type: 'result', id, value}
@@ -67,6 +68,8 @@ let preserveTabs = false;
 /** 'connecting' | 'connected' | 'disconnected'. */
 let connection = 'connecting';
 let lastError = null;
+/** Why the server refused this extension's hello last (kept until a welcome), for the popup. */
+let refusal = null;
 let port = null;
 let backoff = BACKOFF_FIRST_MS;
 let retryTimer = null;
@@ -172,7 +175,7 @@ function browserRun() {
 }
 
 function retry(error) {
-  lastError = error;
+  lastError = refusal ?? error;
   if (mode === 'disconnected') {
     connection = 'disconnected';
     return;
@@ -186,9 +189,15 @@ function retry(error) {
 
 function receive(from, message) {
   if (!message || typeof message !== 'object') return;
+  if (message.type === 'refused') {
+    refusal = String(message.message ?? 'Ghostlight refused this extension.');
+    lastError = refusal;
+    return;
+  }
   if (message.type === 'welcome') {
     connection = 'connected';
     lastError = null;
+    refusal = null;
     backoff = BACKOFF_FIRST_MS;
     return;
   }

@@ -25,6 +25,10 @@ async function refresh() {
   }
   const paused = status.mode === 'paused';
   el('state').textContent = paused ? 'Paused: Ghostlight’s requests are refused.' : SENTENCES[status.connection];
+  // Why the server refused this extension, when it did (a version mismatch, with its remedy).
+  const problem = status.connection === 'connected' ? null : status.lastError;
+  el('problem').hidden = !problem;
+  el('problem').textContent = problem ?? '';
   el('driven').textContent = status.driven === 1 ? 'Ghostlight drives 1 tab.' : `Ghostlight drives ${status.driven} tabs.`;
   el('pause').textContent = paused ? 'Resume' : 'Pause';
   el('pause').disabled = status.mode === 'disconnected';

@@ -173,10 +173,22 @@ async fn handshake(stream: &mut UnixStream, secret: &Secret) -> Option<Hello> {
         framing::encode(&ServerAuth::Accepted { proof: secret.server_proof() }, HANDSHAKE_MAX).ok()?;
     write_frame(stream, &accepted, HANDSHAKE_MAX).await.ok()?;
     let frame = tokio::time::timeout(HELLO_TIMEOUT, read_frame(stream, HANDSHAKE_MAX)).await.ok()?.ok()??;
-    match serde_json::from_slice(&frame).ok()? {
-        FromExtension::Hello(hello) if hello.protocol == PROTOCOL_VERSION && hello.is_well_formed() => {
-            Some(hello)
-        }
-        _ => None,
+    let FromExtension::Hello(hello) = serde_json::from_slice(&frame).ok()? else { return None };
+    let refusal = if hello.protocol != PROTOCOL_VERSION {
+        format!(
+            "This Ghostlight speaks protocol {PROTOCOL_VERSION} and the extension protocol {}: load the \
+             extension that came with this Ghostlight (run `ghostlight install`, then reload the extension).",
+            hello.protocol
+        )
+    } else if !hello.is_well_formed() {
+        "Ghostlight refused the extension's hello (no browser run id or an unknown engine): reload the \
+         extension."
+            .to_owned()
+    } else {
+        return Some(hello);
+    };
+    if let Ok(refused) = framing::encode(&ToExtension::Refused { message: refusal }, HANDSHAKE_MAX) {
+        let _ = write_frame(stream, &refused, HANDSHAKE_MAX).await;
     }
+    None
 }

@@ -24,7 +24,9 @@ pub struct Hello {
     pub extension: String,
     /// The browser run it lives in: random, made once per browser start and kept in the
     /// extension's session storage (a worker that went idle says the same one again), so the
-    /// tabs of a browser that closed are never taken for the next browser's tabs.
+    /// tabs of a browser that closed are never taken for the next browser's tabs. (Absent
+    /// from protocol 1's hello, which then decodes and is refused for its version.)
+    #[serde(default)]
     pub instance: String,
 }
 
@@ -137,6 +139,12 @@ pub enum WireEffect {
 pub enum ToExtension {
     /// The hello was accepted: the connection is live.
     Welcome,
+    /// The hello was refused and the connection ends; `message` says why, for the person (the
+    /// extension's popup shows it).
+    Refused {
+        /// Why, in a sentence with the remedy.
+        message: String,
+    },
     /// An operation to run.
     Request {
         /// Unique on this connection; the answer carries it.

@@ -207,14 +207,29 @@ async fn tabs_of_a_browser_that_closed_are_gone_once_another_browser_connects() 
 }
 
 #[tokio::test]
-async fn a_hello_without_a_browser_run_is_refused() {
+async fn a_hello_of_another_version_or_without_a_browser_run_is_refused_with_the_reason() {
     let f = fixture();
     let browser = ExtensionBrowser::listen(&f.config).expect("listening");
     for run in ["", "NOT-HEX", "1:2"] {
         let mut fake = FakeExtension::connect_as(&f.config, run).await;
+        let refused = fake.receive().await.expect("a refusal");
+        assert_eq!(refused["type"], "refused", "{run:?}: {refused}");
+        assert!(refused["message"].as_str().is_some_and(|m| m.contains("reload the extension")), "{refused}");
         assert_eq!(fake.receive().await, None, "{run:?}: the host is dropped without a welcome");
         assert!(browser.connected().is_none());
     }
+    // Protocol 1's hello (no browser run): the person is told which versions meet.
+    let mut old = FakeExtension::start(&f.config, &f.config.secret_file, CHROMIUM_ORIGIN);
+    old.send(&json!({"type": "hello", "protocol": 1, "engine": "chromium", "extension": "0.1.0"})).await;
+    let refused = old.receive().await.expect("a refusal");
+    let message = refused["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains(&format!("protocol {PROTOCOL_VERSION} and the extension protocol 1")),
+        "{message}"
+    );
+    assert!(message.contains("ghostlight install"), "{message}");
+    assert_eq!(old.receive().await, None);
+    assert!(browser.connected().is_none());
 }
 
 /// Wait (bounded) until the server has noticed the end of its connection.
