@@ -945,6 +945,621 @@ while (stack.length && frames.length < MAX_FRAMES && nodes < MAX_NODES) {
 }
 return { url: String(document.URL), frames };
 }
+const glPageState = () => null;
+// Ghostlight input helpers, prepended to every script under scripts/input/ after dom.js (see
+// ops/input/mod.rs). Function declarations local to one Execute Script body: nothing is left
+// on the page. Engine-neutral (Chromium and Firefox); every walk is bounded. Roles, names and
+// what is shown are dom.js's (glRole, glName, glSummary, glVisible): a receipt names an
+// element exactly as perception does.
+//
+// - glParent(node): the parent in the composed tree (a shadow root answers its host).
+// - glInside(outer, node): whether node is outer or inside it, across shadow roots.
+// - glDeepHit(doc, x, y): the topmost element at viewport point (x, y) of doc, through open
+//   shadow roots and same-origin iframes; glDeepTrace(doc, x, y) also answers the frame
+//   documents it entered and the cross-origin frame it stopped at.
+// - glArmKeyGuard(key, pinned), glDisarmKeyGuard(key): keep key presses inside one element
+//   while the adapter sends them (see the functions).
+// - glMeaningful(el): what a person acts on at el: the editing host of editable content, else
+//   el's nearest control (glIsControl), else its nearest element a person would name (a role
+//   of core's closed set, or an ARIA label); el when there is none.
+// - glDraggable(el): el or its nearest ancestor with draggable="true", or null.
+// - glDeepActive(doc): the focused element through shadow roots and same-origin iframes, or
+//   null when nothing but the body has focus.
+
+// Ancestors visited by one walk.
+const GL_MAX_DEPTH = 512;
+// Shadow roots and frames crossed by one hit test or focus lookup.
+const GL_MAX_HOPS = 32;
+// The closed role set core names (anything else is reported as the page spells it).
+const GL_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'textbox', 'searchbox',
+  'combobox', 'listbox', 'option', 'slider', 'spinbutton', 'tab', 'menuitem', 'treeitem', 'heading',
+  'img', 'dialog']);
+
+function glParent(node) {
+  const parent = node.parentNode;
+  if (!parent) return null;
+  return parent.nodeType === 11 && parent.host ? parent.host : parent;
+}
+
+function glInside(outer, node) {
+  for (let n = node, i = 0; n && i < GL_MAX_DEPTH; n = glParent(n), i++) {
+    if (n === outer) return true;
+  }
+  return false;
+}
+
+function glDeepHit(doc, x, y) {
+  return glDeepTrace(doc, x, y).hit;
+}
+
+// The deep hit at viewport point (x, y) of doc, with the documents it went through: `frames`
+// lists the URL of each same-origin frame document entered (outermost first), and `cross` is
+// {frame, x, y} when the hit stops at a frame this document cannot enter (another origin):
+// the frame element and the point inside its content box, for the adapter to follow.
+function glDeepTrace(doc, x, y) {
+  let hit = doc.elementFromPoint(x, y);
+  let cx = x;
+  let cy = y;
+  const frames = [];
+  let cross = null;
+  for (let hop = 0; hit && hop < GL_MAX_HOPS; hop++) {
+    if (hit.shadowRoot) {
+      const inner = hit.shadowRoot.elementFromPoint(cx, cy);
+      if (inner && inner !== hit && glInside(hit, inner)) {
+        hit = inner;
+        continue;
+      }
+    }
+    if (hit.localName === 'iframe' || hit.localName === 'frame') {
+      const r = hit.getBoundingClientRect();
+      const fx = cx - (r.left + hit.clientLeft);
+      const fy = cy - (r.top + hit.clientTop);
+      let frameDoc = null;
+      try {
+        frameDoc = hit.contentDocument;
+      } catch (_) {
+        frameDoc = null;
+      }
+      if (!frameDoc) {
+        cross = { frame: hit, x: fx, y: fy };
+        break;
+      }
+      const inner = frameDoc.elementFromPoint(fx, fy);
+      if (inner) {
+        frames.push(String(frameDoc.URL));
+        hit = inner;
+        cx = fx;
+        cy = fy;
+        continue;
+      }
+    }
+    break;
+  }
+  return { hit, frames, cross };
+}
+
+function glMeaningful(el) {
+  let named = null;
+  for (let n = el, i = 0; n && n.nodeType === 1 && i < GL_MAX_DEPTH; n = glParent(n), i++) {
+    const tag = n.localName;
+    if (tag === 'body' || tag === 'html') break;
+    if (n.isContentEditable) {
+      if (glEditableRoot(n)) return n;
+      continue;
+    }
+    const role = glRole(n);
+    if (glIsControl(n, role)) return n;
+    if (!named && (GL_ROLES.has(role) || n.hasAttribute('aria-label') || n.hasAttribute('aria-labelledby'))) {
+      named = n;
+    }
+  }
+  return named || el;
+}
+
+function glDraggable(el) {
+  for (let n = el, i = 0; n && n.nodeType === 1 && i < GL_MAX_DEPTH; n = glParent(n), i++) {
+    if (n.getAttribute('draggable') === 'true') return n;
+  }
+  return null;
+}
+
+function glDeepActive(doc) {
+  let el = doc.activeElement;
+  for (let hop = 0; el && hop < GL_MAX_HOPS; hop++) {
+    if (el.shadowRoot && el.shadowRoot.activeElement) {
+      el = el.shadowRoot.activeElement;
+      continue;
+    }
+    if (el.localName === 'iframe' || el.localName === 'frame') {
+      let inner = null;
+      try {
+        inner = el.contentDocument ? el.contentDocument.activeElement : null;
+      } catch (_) {
+        inner = null;
+      }
+      if (inner) {
+        el = inner;
+        continue;
+      }
+    }
+    break;
+  }
+  if (!el || el.localName === 'body' || el.localName === 'html') return null;
+  return el;
+}
+
+// ---- key guard ----------------------------------------------------------------------------
+// While the adapter sends keys for `pinned` (null: the page itself, while no element has
+// focus), a key event whose composed path does not include it is cancelled (so it types
+// nothing and moves no focus) and counted, and so is every key event after the first such
+// one. A blur of the window (focus moved into a child frame, another document) is noted: keys
+// sent after it are not seen here. The guard is stored on the window under the adapter's
+// nonce `key`, and taken off by glDisarmKeyGuard, which answers the counts.
+function glArmKeyGuard(key, pinned) {
+  const view = pinned ? pinned.ownerDocument.defaultView : window;
+  glDisarmKeyGuard(key, view);
+  const doc = view.document;
+  const counts = { withheld: 0, seen: 0, left: false, crossed: false };
+  const mine = (event) => {
+    const path = event.composedPath();
+    if (pinned) return path.includes(pinned);
+    const first = path[0];
+    return first === doc.body || first === doc.documentElement || first === doc || first === view;
+  };
+  const onKey = (event) => {
+    if (event.type === 'keydown') counts.seen += 1;
+    if (!counts.left && mine(event)) return;
+    counts.left = true;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    if (event.type === 'keydown') counts.withheld += 1;
+  };
+  const onBlur = (event) => {
+    if (event.target === view) counts.crossed = true;
+  };
+  const kinds = ['keydown', 'keypress', 'beforeinput', 'keyup'];
+  for (const kind of kinds) view.addEventListener(kind, onKey, true);
+  view.addEventListener('blur', onBlur, true);
+  const off = () => {
+    for (const kind of kinds) view.removeEventListener(kind, onKey, true);
+    view.removeEventListener('blur', onBlur, true);
+  };
+  Object.defineProperty(view, key, { value: { counts, off }, configurable: true, enumerable: false });
+}
+
+function glDisarmKeyGuard(key, view) {
+  const w = view || window;
+  const guard = w[key];
+  if (!guard) return null;
+  guard.off();
+  delete w[key];
+  return guard.counts;
+}
+function glInputTarget() {
+// Pointer target: where pointer input would land, and whether the target is what is there.
+// Runs in the target element's own document (its frame), after lib.js.
+//
+// arguments: [element | null, point {x, y} | null, options {scroll, check, state, cap}]
+// - element: scrolled to the centre of the view (instantly) when options.scroll, then, when
+//   options.check, hit tested at its in-view centre point (WebDriver's definition: the centre
+//   of the part of its first layout box inside the viewport, floored).
+// - point: a viewport point of this document; the element there is described.
+// Answers {status, x, y, summary, by, draggable, state, url, frames, cross}: status is
+//   'ok'        x, y: the point (viewport of this document); summary: the element hit or
+//               targeted; draggable: whether it (or an ancestor) has draggable="true";
+//   'covered'   another element is topmost at the target's centre; by: its summary;
+//   'nobox'     the element is not shown (glVisible of dom.js: display:none, visibility,
+//               inert, no box) or is detached, or its first layout box is empty;
+//   'outside'   the point (or the target's centre) is outside the viewport.
+// state: the page state (glPageState) when options.state, taken before any input.
+// url: this document's URL (the document an element target lives in). For a point: frames,
+// the same-origin frame documents the hit entered, and cross, the frame of another origin it
+// stopped at with the point inside it (glDeepTrace), for the adapter's gate.
+const [target, point, options] = arguments;
+const cap = options.cap;
+const out = { url: String(document.URL) };
+if (options.state) out.state = glPageState();
+const view = target ? target.ownerDocument.defaultView : window;
+const width = view.innerWidth;
+const height = view.innerHeight;
+if (target) {
+  if (!target.isConnected) return Object.assign(out, { status: 'nobox' });
+  if (options.scroll) target.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  const rects = target.getClientRects();
+  if (!glVisible(target) || !rects.length || (rects[0].width === 0 && rects[0].height === 0)) {
+    return Object.assign(out, { status: 'nobox' });
+  }
+  const r = rects[0];
+  const left = Math.max(r.left, 0);
+  const right = Math.min(r.right, width);
+  const top = Math.max(r.top, 0);
+  const bottom = Math.min(r.bottom, height);
+  if (right <= left || bottom <= top) return Object.assign(out, { status: 'outside' });
+  const x = Math.floor((left + right) / 2);
+  const y = Math.floor((top + bottom) / 2);
+  const hit = glDeepHit(target.ownerDocument, x, y);
+  if (!hit) return Object.assign(out, { status: 'outside' });
+  // The target itself, something inside it, or a label that forwards to it.
+  let label = null;
+  for (let n = hit, i = 0; n && n.nodeType === 1 && i < GL_MAX_DEPTH; n = glParent(n), i++) {
+    if (n.localName === 'label') {
+      label = n;
+      break;
+    }
+  }
+  const forwards = label !== null && label.control === target;
+  if (options.check && !glInside(target, hit) && !forwards) {
+    return Object.assign(out, { status: 'covered', by: glSummary(glMeaningful(hit), cap) });
+  }
+  return Object.assign(out, {
+    status: 'ok', x, y, summary: glSummary(target, cap), draggable: glDraggable(target) !== null,
+  });
+}
+if (!(point.x >= 0 && point.y >= 0 && point.x < width && point.y < height)) {
+  return Object.assign(out, { status: 'outside' });
+}
+const trace = glDeepTrace(document, point.x, point.y);
+const hit = trace.hit;
+if (!hit) return Object.assign(out, { status: 'outside' });
+const cross = trace.cross ? { frame: trace.cross.frame, x: trace.cross.x, y: trace.cross.y } : null;
+return Object.assign(out, {
+  status: 'ok', x: point.x, y: point.y, summary: cross ? null : glSummary(glMeaningful(hit), cap),
+  draggable: glDraggable(hit) !== null, frames: trace.frames, cross,
+});
+}
+function glInputFocus() {
+// Keyboard target: focus an element (or find the focused one) before key input, or describe
+// the focused element after it. Runs after lib.js.
+//
+// arguments: [element | null, options {mode, clear, state, cap, guard}]
+// mode 'prepare': focus element (when given; file inputs are refused) and check that focus
+//   landed on it or inside it; without an element, use the focused element (through shadow
+//   roots and same-origin frames). With clear, select the control's whole content so that one
+//   Delete key press removes it; `clear` in the answer says whether there was content;
+//   `already` whether the element had focus before. With guard (a nonce), arm the key guard
+//   on the element (glArmKeyGuard).
+// mode 'page': keys for the page itself: refuse ('focused') when an element has focus, else
+//   arm the key guard on the page when guard is given.
+// mode 'after': describe the focused element, if any.
+// Answers {status: 'ok', summary, clear, already, state} or
+// {status: 'file' | 'unfocusable' | 'nofocus' | 'focused'}.
+// state: the page state (glPageState) when options.state.
+const [element, options] = arguments;
+const out = {};
+if (options.state) out.state = glPageState();
+if (options.mode === 'after') {
+  const active = glDeepActive(document);
+  return Object.assign(out, { status: 'ok', summary: active ? glSummary(active, options.cap) : null });
+}
+if (options.mode === 'page') {
+  if (glDeepActive(document) || (document.activeElement && /^i?frame$/.test(document.activeElement.localName))) {
+    return Object.assign(out, { status: 'focused' });
+  }
+  if (options.guard) glArmKeyGuard(options.guard, null);
+  return Object.assign(out, { status: 'ok', summary: null });
+}
+let target = element;
+let already = false;
+if (target) {
+  if (target.localName === 'input' && target.type === 'file') return Object.assign(out, { status: 'file' });
+  already = glInside(target, glDeepActive(target.ownerDocument) || target.ownerDocument.body);
+  target.focus();
+  const active = glDeepActive(target.ownerDocument);
+  if (!active || !glInside(target, active)) return Object.assign(out, { status: 'unfocusable' });
+} else {
+  target = glDeepActive(document);
+  if (!target) return Object.assign(out, { status: 'nofocus' });
+}
+let clear = false;
+if (options.clear) {
+  const tag = target.localName;
+  if (tag === 'input' || tag === 'textarea') {
+    clear = String(target.value).length > 0;
+    try {
+      target.select();
+    } catch (_) {
+      clear = false;
+    }
+  } else {
+    let host = target;
+    while (host.parentElement && host.parentElement.isContentEditable) host = host.parentElement;
+    if (host.isContentEditable) {
+      clear = host.textContent.length > 0;
+      host.ownerDocument.defaultView.getSelection().selectAllChildren(host);
+    }
+  }
+}
+if (options.guard) glArmKeyGuard(options.guard, target);
+return Object.assign(out, { status: 'ok', summary: glSummary(target, options.cap), clear, already });
+}
+function glInputKeyGuard() {
+// Take the key guard off (see glArmKeyGuard in lib.js) and answer its counts: {withheld,
+// seen, left, crossed}, or {missing: true} when this document holds no guard under the nonce
+// (the document changed while keys were sent). Runs after lib.js, in the guarded document.
+//
+// arguments: [nonce]
+const [key] = arguments;
+return glDisarmKeyGuard(key) || { missing: true };
+}
+function glInputFill() {
+// Form fill: check every value against its control, then (when asked) set them all. Runs in
+// the controls' document, after lib.js.
+//
+// arguments: [elements[], values[], apply]
+// values[i] is {t: 'text', v: string} | {t: 'checked', v: boolean} | {t: 'number', v: number}.
+// Every field is checked before anything is set; the first misfit answers
+// {status: 'invalid', index, reason} and nothing is touched. With apply, every field is then
+// set the way a user's edit shows up to page scripts:
+//   - inputs and textareas: focus, the native `value` setter (so frameworks that track the
+//     value through an instance setter, like React, see the change), then `input` and
+//     `change` events;
+//   - selects: focus, select the option, `input` and `change`;
+//   - checkboxes, radios, ARIA checkboxes/switches/radios: a click when the state differs;
+//   - contenteditable: focus, select its contents, `insertText` (the browser's own editing,
+//     with its input events), or the text and an `input` event where that is refused.
+// Answers {status: 'ok', filled}.
+// Reasons: 'detached', 'control' (not a fillable control), 'disabled', 'readonly', 'kind'
+// (the value's type does not fit the control), 'length' (longer than maxlength), 'format'
+// (the input's type refuses the text), 'number' (not a number), 'range' (outside min/max or
+// off step for a range), 'option' (no option matches), 'option_disabled', 'radio_off' (a
+// checked radio cannot be unchecked by a user).
+const [elements, values, apply] = arguments;
+const TEXT_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'date',
+  'datetime-local', 'month', 'week', 'time', 'color']);
+
+function kindOf(el) {
+  const tag = el.localName;
+  if (tag === 'textarea') return 'text';
+  if (tag === 'select') return 'select';
+  if (tag === 'input') {
+    const type = el.type;
+    if (type === 'checkbox' || type === 'radio') return type;
+    if (type === 'number' || type === 'range') return type;
+    return TEXT_TYPES.has(type) ? 'text' : null;
+  }
+  if (el.isContentEditable) return 'editable';
+  const role = glExplicitRole(el);
+  if (role === 'checkbox' || role === 'switch' || role === 'radio') return 'aria';
+  return null;
+}
+
+// What the input's own sanitization makes of text (an empty answer means it refused it).
+function probe(el, text, bounds) {
+  const p = el.ownerDocument.createElement('input');
+  p.type = el.type;
+  if (bounds) {
+    for (const attribute of ['min', 'max', 'step']) {
+      if (el.hasAttribute(attribute)) p.setAttribute(attribute, el.getAttribute(attribute));
+    }
+  }
+  p.value = text;
+  return p.value;
+}
+
+function numeric(el, value) {
+  if (value.t === 'number') return String(value.v);
+  if (value.t === 'text') return value.v.trim();
+  return null;
+}
+
+function matchOption(el, text) {
+  const options = Array.from(el.options);
+  const wanted = glSquash(text);
+  return options.find((o) => o.value === text) ||
+    options.find((o) => glSquash(o.label || o.text) === wanted) ||
+    options.find((o) => glSquash(o.label || o.text).toLowerCase() === wanted.toLowerCase()) ||
+    null;
+}
+
+function check(el, value) {
+  if (!el || !el.isConnected) return 'detached';
+  const kind = kindOf(el);
+  if (!kind) return 'control';
+  if ((el.matches && el.matches(':disabled')) || el.getAttribute('aria-disabled') === 'true') return 'disabled';
+  switch (kind) {
+    case 'text': {
+      if (value.t !== 'text') return 'kind';
+      if (el.readOnly) return 'readonly';
+      if (el.maxLength >= 0 && value.v.length > el.maxLength) return 'length';
+      if (el.localName === 'input' && value.v !== '' && probe(el, value.v, false) === '') return 'format';
+      return null;
+    }
+    case 'number':
+    case 'range': {
+      const text = numeric(el, value);
+      if (text === null) return 'kind';
+      if (el.readOnly) return 'readonly';
+      if (text === '' && kind === 'number' && value.t === 'text') return null;
+      const sanitized = probe(el, text, kind === 'range');
+      if (sanitized === '') return 'number';
+      if (kind === 'range' && Number(sanitized) !== Number(text)) return 'range';
+      return null;
+    }
+    case 'select': {
+      if (value.t !== 'text') return 'kind';
+      const option = matchOption(el, value.v);
+      if (!option) return 'option';
+      if (option.disabled) return 'option_disabled';
+      return null;
+    }
+    case 'checkbox':
+      return value.t === 'checked' ? null : 'kind';
+    case 'radio':
+      if (value.t !== 'checked') return 'kind';
+      return !value.v && el.checked ? 'radio_off' : null;
+    case 'aria': {
+      if (value.t !== 'checked') return 'kind';
+      const on = el.getAttribute('aria-checked') === 'true';
+      return glExplicitRole(el) === 'radio' && !value.v && on ? 'radio_off' : null;
+    }
+    case 'editable':
+      return value.t === 'text' ? null : 'kind';
+    default:
+      return 'control';
+  }
+}
+
+function events(el, data) {
+  const view = el.ownerDocument.defaultView;
+  el.dispatchEvent(new view.InputEvent('input', {
+    bubbles: true, composed: true, inputType: 'insertReplacementText', data,
+  }));
+  el.dispatchEvent(new view.Event('change', { bubbles: true }));
+}
+
+function set(el, value) {
+  const view = el.ownerDocument.defaultView;
+  switch (kindOf(el)) {
+    case 'text':
+    case 'number':
+    case 'range': {
+      const text = kindOf(el) === 'text' ? value.v : numeric(el, value);
+      const proto = el.localName === 'textarea' ? view.HTMLTextAreaElement.prototype : view.HTMLInputElement.prototype;
+      el.focus();
+      Object.getOwnPropertyDescriptor(proto, 'value').set.call(el, text);
+      events(el, text);
+      return;
+    }
+    case 'select': {
+      const option = matchOption(el, value.v);
+      el.focus();
+      for (const o of Array.from(el.options)) o.selected = o === option;
+      events(el, null);
+      return;
+    }
+    case 'checkbox':
+    case 'radio':
+      if (el.checked !== value.v) el.click();
+      return;
+    case 'aria':
+      if ((el.getAttribute('aria-checked') === 'true') !== value.v) el.click();
+      return;
+    case 'editable': {
+      el.focus();
+      const selection = view.getSelection();
+      selection.selectAllChildren(el);
+      const doc = el.ownerDocument;
+      const done = value.v === '' ? doc.execCommand('delete') : doc.execCommand('insertText', false, value.v);
+      if (!done) {
+        el.textContent = value.v;
+        events(el, value.v);
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+for (let i = 0; i < elements.length; i++) {
+  const reason = check(elements[i], values[i]);
+  if (reason) return { status: 'invalid', index: i, reason };
+}
+if (apply) {
+  for (let i = 0; i < elements.length; i++) set(elements[i], values[i]);
+}
+return { status: 'ok', filled: elements.length };
+}
+function glInputScroll() {
+// Scrolling and settled scroll offsets. Runs after lib.js.
+//
+// arguments: [mode, element | null, by {x, y} | null, point {x, y} | null]
+// Every mode but 'read' first notes the scroll offsets of what the scroll may move (the
+// window, the frames' windows above it, and the composed ancestors of the element concerned)
+// in a hidden property of this window, then:
+//   'reveal'  scrolls element to the centre of the view, instantly;
+//   'by'      scrolls the window instantly by (by.x, by.y) viewports (fractions of
+//             innerWidth and innerHeight, signed);
+//   'watch'   only notes the ancestors of the element at the viewport point (wheel input
+//             follows from WebDriver); answers {status: 'outside'} for a point outside the
+//             viewport.
+// Every mode then answers a read: {status: 'ok', offsets: [...], changed, x, y}, where
+// offsets are the noted scrollers' current offsets, changed says whether any differs from the
+// note, and (x, y) are the top window's offsets (this window's when the top is cross-origin).
+// Smooth scrolling (Firefox) makes offsets move after the answer: the adapter calls 'read'
+// until two reads agree.
+const [mode, element, by, point] = arguments;
+const NOTE = Symbol.for('gl.scrollNote');
+// Scrollers noted at most.
+const MAX_SCROLLERS = 64;
+const windows = () => {
+  const list = [];
+  let w = window;
+  for (let hop = 0; w && hop < GL_MAX_HOPS; hop++) {
+    list.push(w);
+    let up = null;
+    try {
+      up = w.parent !== w && w.parent.document ? w.parent : null;
+    } catch (_) {
+      up = null;
+    }
+    w = up;
+  }
+  return list;
+};
+const chain = (el) => {
+  const list = [];
+  let n = el;
+  for (let i = 0; n && i < GL_MAX_DEPTH && list.length < MAX_SCROLLERS; i++) {
+    if (n.nodeType === 1) {
+      if (n.scrollHeight > n.clientHeight || n.scrollWidth > n.clientWidth) list.push(n);
+      n = glParent(n);
+    } else if (n.nodeType === 9) {
+      let frame = null;
+      try {
+        frame = n.defaultView ? n.defaultView.frameElement : null;
+      } catch (_) {
+        frame = null;
+      }
+      n = frame;
+    } else {
+      n = glParent(n);
+    }
+  }
+  return list;
+};
+const offsetsOf = (scrollers) => {
+  const values = [];
+  for (const s of scrollers) {
+    if (s.nodeType === 1) {
+      values.push(s.scrollLeft, s.scrollTop);
+    } else {
+      values.push(s.scrollX, s.scrollY);
+    }
+  }
+  return values;
+};
+const read = () => {
+  const note = window[NOTE] || { scrollers: [], offsets: [] };
+  const offsets = offsetsOf(note.scrollers);
+  const changed = offsets.some((v, i) => v !== note.offsets[i]);
+  let top = window;
+  try {
+    top = window.top.document ? window.top : window;
+  } catch (_) {
+    top = window;
+  }
+  return { status: 'ok', offsets, changed, x: top.scrollX, y: top.scrollY };
+};
+if (mode === 'read') return read();
+let watched = element;
+if (mode === 'watch') {
+  if (!(point.x >= 0 && point.y >= 0 && point.x < window.innerWidth && point.y < window.innerHeight)) {
+    return { status: 'outside' };
+  }
+  watched = glDeepHit(document, point.x, point.y);
+}
+const scrollers = windows().concat(watched ? chain(watched) : []);
+Object.defineProperty(window, NOTE, {
+  value: { scrollers, offsets: offsetsOf(scrollers) }, writable: true, configurable: true, enumerable: false,
+});
+if (mode === 'reveal') {
+  element.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+} else if (mode === 'by') {
+  window.scrollBy({ left: by.x * window.innerWidth, top: by.y * window.innerHeight, behavior: 'instant' });
+}
+return read();
+}
 // The extension's page API: the shared scripts (ghostlight-webdriver/src/scripts, composed
 // before this by `page::bundle`) called from the extension's isolated world, with element
 // references kept in a per-document registry. Nothing here is visible to the page: the page's
@@ -1136,6 +1751,46 @@ const glPage = Object.freeze({
     if (!el) return GL_STALE;
     el.setAttribute('data-ghostlight-handover', String(token));
     return true;
+  },
+
+  // An input script (scripts/input/*.js) run in this document, for an element target inside a
+  // frame: `args` as the script reads them, where {glRef: ref} stands for an element of this
+  // document (stale when it is gone) and an array of them for a list of elements.
+  input(name, args) {
+    const scripts = { target: glInputTarget, focus: glInputFocus, keyGuard: glInputKeyGuard, fill: glInputFill, scroll: glInputScroll };
+    const script = Object.prototype.hasOwnProperty.call(scripts, name) ? scripts[name] : null;
+    if (!script || !Array.isArray(args)) return GL_STALE;
+    let stale = false;
+    const element = (v) => {
+      const el = glLookup(v.glRef);
+      if (!el) stale = true;
+      return el;
+    };
+    const isRef = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.prototype.hasOwnProperty.call(v, 'glRef');
+    const resolved = args.map((arg) => {
+      if (isRef(arg)) return element(arg);
+      if (Array.isArray(arg) && arg.length > 0 && arg.every(isRef)) return arg.map(element);
+      return arg;
+    });
+    if (stale) return GL_STALE;
+    return script.apply(null, resolved);
+  },
+
+  // Whether the topmost element at viewport point (x, y) of this document (through open shadow
+  // roots) is the frame showing window.frames[i]: where input at that point goes into it.
+  // Answers {ok}, {ok: false, by: the summary of what is there instead}, or {outside} when
+  // nothing is there (the point is outside the viewport).
+  frameAt(x, y, i) {
+    const target = window.frames[Number(i)];
+    let el = document.elementFromPoint(Number(x), Number(y));
+    for (let hops = 0; el && el.shadowRoot && hops < GL_MAX_HOPS; hops++) {
+      const inner = el.shadowRoot.elementFromPoint(Number(x), Number(y));
+      if (!inner || inner === el) break;
+      el = inner;
+    }
+    if (!el) return { ok: false, outside: true };
+    if (target && el.contentWindow === target) return { ok: true };
+    return { ok: false, by: glSummary(glMeaningful(el), GL_LIMITS.nameMax) };
   },
 
   // The first element matching `selector`, registered (tests name elements this way).

@@ -15,6 +15,16 @@ use ghostlight_webdriver::page_scripts;
 const BUNDLE_PATH: &str = "page/dom.js";
 /// The extension's page API (see its header).
 const PAGE_API_JS: &str = include_str!("page_api.js");
+/// The input helpers, and the input scripts a frame document runs in the isolated world
+/// (see `crate::input::Place`): each body becomes a function reading its `arguments`.
+const INPUT_LIB_JS: &str = include_str!("../page-scripts/input/lib.js");
+const INPUT_SCRIPTS: [(&str, &str); 5] = [
+    ("glInputTarget", include_str!("../page-scripts/input/target.js")),
+    ("glInputFocus", include_str!("../page-scripts/input/focus.js")),
+    ("glInputKeyGuard", include_str!("../page-scripts/input/key_guard.js")),
+    ("glInputFill", include_str!("../page-scripts/input/fill.js")),
+    ("glInputScroll", include_str!("../page-scripts/input/scroll.js")),
+];
 
 /// The bundle: one idempotent IIFE that defines the page API once per document, as a
 /// non-enumerable global of the isolated world keyed by `Symbol.for('ghostlight.page')`.
@@ -49,6 +59,10 @@ fn bundle() -> String {
         function("glCaptureElement", page_scripts::CAPTURE_ELEMENT_FN),
         function("glCapturePageSize", page_scripts::CAPTURE_PAGE_SIZE_FN),
         format!("function glFramesHere() {{\n{}}}\n", page_scripts::FRAMES_HERE_BODY),
+        // Input scripts never ask for the page state here (the server reads it).
+        "const glPageState = () => null;\n".to_owned(),
+        INPUT_LIB_JS.to_owned(),
+        INPUT_SCRIPTS.iter().map(|(name, body)| format!("function {name}() {{\n{body}}}\n")).collect(),
         PAGE_API_JS.to_owned(),
         "Object.defineProperty(globalThis, GL_KEY, { value: glPage });\n})();\n".to_owned(),
     ]

@@ -191,6 +191,46 @@ const glPage = Object.freeze({
     return true;
   },
 
+  // An input script (scripts/input/*.js) run in this document, for an element target inside a
+  // frame: `args` as the script reads them, where {glRef: ref} stands for an element of this
+  // document (stale when it is gone) and an array of them for a list of elements.
+  input(name, args) {
+    const scripts = { target: glInputTarget, focus: glInputFocus, keyGuard: glInputKeyGuard, fill: glInputFill, scroll: glInputScroll };
+    const script = Object.prototype.hasOwnProperty.call(scripts, name) ? scripts[name] : null;
+    if (!script || !Array.isArray(args)) return GL_STALE;
+    let stale = false;
+    const element = (v) => {
+      const el = glLookup(v.glRef);
+      if (!el) stale = true;
+      return el;
+    };
+    const isRef = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.prototype.hasOwnProperty.call(v, 'glRef');
+    const resolved = args.map((arg) => {
+      if (isRef(arg)) return element(arg);
+      if (Array.isArray(arg) && arg.length > 0 && arg.every(isRef)) return arg.map(element);
+      return arg;
+    });
+    if (stale) return GL_STALE;
+    return script.apply(null, resolved);
+  },
+
+  // Whether the topmost element at viewport point (x, y) of this document (through open shadow
+  // roots) is the frame showing window.frames[i]: where input at that point goes into it.
+  // Answers {ok}, {ok: false, by: the summary of what is there instead}, or {outside} when
+  // nothing is there (the point is outside the viewport).
+  frameAt(x, y, i) {
+    const target = window.frames[Number(i)];
+    let el = document.elementFromPoint(Number(x), Number(y));
+    for (let hops = 0; el && el.shadowRoot && hops < GL_MAX_HOPS; hops++) {
+      const inner = el.shadowRoot.elementFromPoint(Number(x), Number(y));
+      if (!inner || inner === el) break;
+      el = inner;
+    }
+    if (!el) return { ok: false, outside: true };
+    if (target && el.contentWindow === target) return { ok: true };
+    return { ok: false, by: glSummary(glMeaningful(el), GL_LIMITS.nameMax) };
+  },
+
   // The first element matching `selector`, registered (tests name elements this way).
   select(selector) {
     let el = null;

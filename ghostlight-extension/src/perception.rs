@@ -72,7 +72,12 @@ impl FrameDocs {
     }
 
     /// The path of frame `frame` (empty for the top document).
-    async fn path_of(&mut self, b: &ExtensionBrowser, tab: i64, frame: i64) -> PortResult<Vec<i64>> {
+    pub(crate) async fn path_of(
+        &mut self,
+        b: &ExtensionBrowser,
+        tab: i64,
+        frame: i64,
+    ) -> PortResult<Vec<i64>> {
         if frame == 0 {
             return Ok(Vec::new());
         }
@@ -445,7 +450,8 @@ pub(crate) async fn frame_offset(
     page_call(b, tab, parent, PageFn::FrameOffset, vec![json!(index)]).await
 }
 
-fn frame_gone() -> PortError {
+/// A frame on an element's way that is no longer shown.
+pub(crate) fn frame_gone() -> PortError {
     PortError::new(PortErrorKind::TargetStale, "a frame on the element's way is no longer shown")
 }
 

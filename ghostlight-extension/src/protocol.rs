@@ -503,6 +503,11 @@ pub enum PageFn {
     Select,
     /// Mark an element with a one-time token for the main world's input scripts.
     HandOver,
+    /// An input script (`scripts/input/*.js`) run in a frame document (element targets
+    /// inside frames).
+    Input,
+    /// Whether input at a viewport point of a document goes into one of its frames.
+    FrameAt,
 }
 
 /// One frame document the extension can script.

@@ -305,6 +305,106 @@ engine_tests!(input_and_dialogs: chromium_input_and_dialogs => Chromium, firefox
 engine_tests!(hostile_dialogs: chromium_hostile_dialogs => Chromium);
 engine_tests!(input_tools: chromium_input_tools => Chromium);
 engine_tests!(fill_tools: chromium_fill_tools => Chromium, firefox_fill_tools => Firefox);
+engine_tests!(frame_targets: chromium_frame_targets => Chromium, firefox_frame_targets => Firefox);
+
+/// Element targets inside frames, same-origin and cross-origin, through the whole pipeline:
+/// trusted clicks and typing (Chromium), a fill over fields of three documents, a reveal
+/// scroll; each frame's page notes what it saw in its own text, read back with `browser_read`.
+/// A frame covered by something of its parent page refuses the click, naming the cover.
+async fn frame_targets(engine: Engine) {
+    let Some((_turn, world)) = begin(engine).await else { return };
+    let site = input_site();
+    let tools = Tools::over(&world);
+    let call = |tool, arguments| tools.call(tool, arguments);
+    let tab = tools.open(&site.url("/framed-form")).await;
+    let text = |tab: String| page_text(&tools, tab);
+
+    let filled = call(
+        "browser_fill_form",
+        json!({"tab": tab, "fields": [
+            {"selector": {"name": "Top field"}, "value": "top"},
+            {"selector": {"name": "Same field"}, "value": "same"},
+            {"selector": {"name": "Cross agree"}, "value": true},
+        ]}),
+    )
+    .await;
+    ok(&filled);
+    let seen = text(tab.clone()).await;
+    assert!(seen.contains("Same typed same"), "{seen}");
+    assert!(seen.contains("Cross agreed true"), "{seen}");
+    let misfit = call(
+        "browser_fill_form",
+        json!({"tab": tab, "fields": [
+            {"selector": {"name": "Same field"}, "value": "untouched?"},
+            {"selector": {"name": "Cross agree"}, "value": "text for a checkbox"},
+        ]}),
+    )
+    .await;
+    assert_eq!(
+        misfit.status,
+        Status::Failed,
+        "a misfit in one frame refuses the fill in every frame: {}",
+        misfit.summary
+    );
+    assert!(!text(tab.clone()).await.contains("untouched?"), "nothing set by the misfit");
+
+    let scrolled = call("browser_scroll", json!({"tab": tab, "selector": {"name": "Cross low"}})).await;
+    ok(&scrolled);
+
+    for who in ["Same", "Cross"] {
+        let clicked =
+            call("browser_click", json!({"tab": tab, "selector": {"name": format!("{who} go")}})).await;
+        let typed = call(
+            "browser_type_text",
+            json!({"tab": tab, "selector": {"name": format!("{who} field")}, "text": "héllo", "clear_first": true}),
+        )
+        .await;
+        match engine {
+            Engine::Chromium => {
+                ok(&clicked);
+                assert!(clicked.summary.contains(&format!("{who} go")), "{}", clicked.summary);
+                ok(&typed);
+                let seen = text(tab.clone()).await;
+                assert!(seen.contains(&format!("{who} clicked 1 true")), "{seen}");
+                assert!(seen.contains(&format!("{who} typed héllo")), "{seen}");
+            }
+            Engine::Firefox => {
+                for refused in [&clicked, &typed] {
+                    assert_eq!(refused.facts["reason"], json!("unsupported"), "{:?}", refused.facts);
+                }
+            }
+        }
+    }
+    assert_eq!(handover_marks(&tools, &tab).await, json!(0), "no hand-over mark is left on the page");
+
+    if engine == Engine::Chromium {
+        let covered = tools.open(&site.url("/covered")).await;
+        let refused = call("browser_click", json!({"tab": covered, "selector": {"name": "Cross go"}})).await;
+        assert_eq!(refused.facts["reason"], json!("obstructed"), "{}: {:?}", refused.summary, refused.facts);
+        assert!(refused.summary.contains("Veil"), "the cover is named: {}", refused.summary);
+        assert!(!text(covered).await.contains("Cross clicked"), "nothing was clicked");
+
+        // At the port: an element of a frame the call's gate refuses is never clicked.
+        let b = world.browser.as_ref();
+        let opened = b.open_tab(&go(site.url("/framed-form")), LOAD).await.expect("a tab");
+        let all = PerceiveInput { scope: PerceiveScope::All, max_items: dom_table::MAX_ITEMS };
+        let seen = b.perceive(&opened.tab, &all, &Gate::open()).await.expect("perceived");
+        let cross = named(&seen.elements, "Cross go").expect("the cross-origin button").element.clone();
+        let click = ClickInput { at: PointerTarget::Element(cross), button: MouseButton::Primary, count: 1 };
+        let refused = b.click(&opened.tab, &click, &only_a_gate(), LOAD).await.expect_err("outside authority");
+        assert_eq!(refused.kind(), PortErrorKind::OutsideAuthority);
+        b.close_tab(&opened.tab).await.expect("closed");
+    }
+    drop(tools);
+    world.teardown().await;
+}
+
+/// The visible text of `tab` (frames included), read with `browser_read`.
+async fn page_text(tools: &Tools, tab: String) -> String {
+    let read = tools.call("browser_read", json!({"tab": tab, "mode": "visible"})).await;
+    ok(&read);
+    read.facts["text"].as_str().unwrap_or_default().to_owned()
+}
 
 /// `browser_fill_form` through the whole pipeline on both engines (its events are untrusted
 /// page events, as with WebDriver, so Firefox fills too): fields by name, a checkbox, and a
@@ -476,6 +576,35 @@ fn input_site() -> Site {
             )
             .to_owned(),
             "/alerting" => "<!doctype html><title>Alerting</title><script>alert('loading')</script>".to_owned(),
+            "/framed-form" => format!(
+                "<!doctype html><title>Framed form</title><style>body{{margin:0}} iframe{{width:400px;height:300px}}</style>\
+                 <input aria-label=\"Top field\"><br><iframe src=\"/inner-form/Same\"></iframe>\
+                 <iframe src=\"http://{}:{}/inner-form/Cross\"></iframe>",
+                server::HOST_B,
+                ask.ports[1]
+            ),
+            "/covered" => format!(
+                "<!doctype html><title>Covered</title><style>body{{margin:0}} iframe{{width:400px;height:300px}}\
+                 #veil{{position:absolute;left:0;top:0;width:400px;height:300px;background:rgba(0,0,0,.1)}}</style>\
+                 <iframe src=\"http://{}:{}/inner-form/Cross\"></iframe><div id=veil role=dialog aria-label=Veil></div>",
+                server::HOST_B,
+                ask.ports[1]
+            ),
+            inner if inner.starts_with("/inner-form/") => {
+                let who = if inner.ends_with("Cross") { "Cross" } else { "Same" };
+                format!(
+                    "<!doctype html><title>{who}</title><style>body{{margin:0}}</style>\
+                     <button id=go>{who} go</button><input id=f aria-label=\"{who} field\">\
+                     <label><input type=checkbox id=agree>{who} agree</label>\
+                     <p id=clicks></p><p id=typed></p><p id=agreed></p>\
+                     <div style=\"height:600px\"></div><button>{who} low</button><script>\
+                     let n = 0;\
+                     go.addEventListener('click', e => {{ clicks.textContent = '{who} clicked ' + (++n) + ' ' + e.isTrusted; }});\
+                     f.addEventListener('input', () => {{ typed.textContent = '{who} typed ' + f.value; }});\
+                     agree.addEventListener('change', () => {{ agreed.textContent = '{who} agreed ' + agree.checked; }});\
+                     </script>"
+                )
+            }
             "/leave" => "<!doctype html><title>Leave</title><style>body{margin:0} button{height:50px;width:200px}</style>\
                 <button>Stay</button><script>onbeforeunload = (e) => { e.preventDefault(); e.returnValue = ''; };</script>"
                 .to_owned(),

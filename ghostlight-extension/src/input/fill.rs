@@ -1,26 +1,36 @@
 //! Form fill through the extension: the WebDriver adapter's `fill.js` (every value checked
 //! against its control before any is set; the native `value` setter, then `input` and
-//! `change` events; checkboxes and radios by a click when their state differs) run in the
-//! page's main world with the fields handed over from the isolated world
-//! ([`element_expression`]). The events are untrusted, as with WebDriver, so it works the same
-//! on Chromium and Firefox. Fields must be in the top document (a field inside a frame answers
-//! `Unsupported`, from [`element_expression`]).
+//! `change` events; checkboxes and radios by a click when their state differs), run where the
+//! fields live ([`run_input`]: the top document's main world, or a frame document's isolated
+//! world). The events are untrusted, as with WebDriver, so it works the same on Chromium and
+//! Firefox.
+//!
+//! Fields are grouped by document, in order of first appearance, as the WebDriver adapter
+//! does. With one group one script checks every field and sets them all in the same task, so
+//! a misfit leaves everything untouched. With several, every group is checked first, then
+//! every group is set (re-checked by the same script; a page that changed in between can make
+//! a later group fail after an earlier one was set, which answers effect unknown).
 
 use std::time::Duration;
 
 use ghostlight_core::port::fill::{FillAnswer, encode_value};
 use ghostlight_core::port::{
-    BrowserPort as _, FillInput, FillOutcome, PageState, PortError, PortResult, TabRef,
+    BrowserPort as _, ElementRef, FillInput, FillOutcome, PageState, PortError, PortResult, TabRef,
 };
 use serde_json::Value;
 
-use super::{Arg, element_expression, page_script};
+use super::{FILL, Place, ScriptArg, run_input};
 use crate::browser::ExtensionBrowser;
 
-/// The fill script.
-const FILL_JS: &str = include_str!("../../page-scripts/input/fill.js");
+/// The fields of one document: their indices among the call's fields, references and values.
+struct Group {
+    place: Place,
+    indices: Vec<usize>,
+    elements: Vec<ElementRef>,
+    values: Vec<Value>,
+}
 
-/// Fill controls: checked and set by one script, so a misfit leaves everything untouched.
+/// Fill controls (see the module docs).
 pub(crate) async fn fill(
     b: &ExtensionBrowser,
     tab: &TabRef,
@@ -28,25 +38,53 @@ pub(crate) async fn fill(
     timeout: Duration,
 ) -> PortResult<FillOutcome> {
     let id = b.tab_id(tab)?;
-    let mut values = Vec::with_capacity(input.fields.len());
-    for (index, (_, value)) in input.fields.iter().enumerate() {
-        values.push(
-            encode_value(value).ok_or_else(|| PortError::invalid_field(index, "the number is not finite"))?,
-        );
+    let mut groups: Vec<Group> = Vec::new();
+    for (index, (element, value)) in input.fields.iter().enumerate() {
+        let value =
+            encode_value(value).ok_or_else(|| PortError::invalid_field(index, "the number is not finite"))?;
+        let place = Place::of(id, element)?;
+        let at = match groups.iter().position(|g| g.place == place) {
+            Some(at) => at,
+            None => {
+                groups.push(Group { place, indices: Vec::new(), elements: Vec::new(), values: Vec::new() });
+                groups.len() - 1
+            }
+        };
+        let group = &mut groups[at];
+        group.indices.push(index);
+        group.elements.push(element.clone());
+        group.values.push(value);
     }
-    let mut elements = Vec::with_capacity(input.fields.len());
-    for (element, _) in &input.fields {
-        elements.push(element_expression(b, id, element).await?);
+    if groups.len() > 1 {
+        for group in &groups {
+            run_group(b, id, group, false, timeout).await?;
+        }
     }
-    let args = [
-        Arg::Expression(format!("[{}]", elements.join(", "))),
-        Arg::Json(Value::Array(values)),
-        Arg::Json(Value::Bool(true)),
-    ];
-    let (answer, _before): (FillAnswer, PageState) =
-        page_script(b, id, FILL_JS, &args, timeout).await.map_err(PortError::effect_unknown)?;
-    let indices: Vec<usize> = (0..input.fields.len()).collect();
-    let filled = answer.outcome(&indices)?;
+    let mut filled = 0;
+    for (n, group) in groups.iter().enumerate() {
+        let set = run_group(b, id, group, true, timeout).await;
+        // Once a group was set, any later failure leaves the effect unknown.
+        filled += if n == 0 { set? } else { set.map_err(PortError::effect_unknown)? };
+    }
     let page = b.page(tab).await.map_err(PortError::effect_unknown)?;
     Ok(FillOutcome { filled, page })
+}
+
+/// Check one group's fields, and set them when `apply`: how many were filled.
+async fn run_group(
+    b: &ExtensionBrowser,
+    tab: i64,
+    group: &Group,
+    apply: bool,
+    timeout: Duration,
+) -> PortResult<usize> {
+    let args = vec![
+        ScriptArg::Elements(group.elements.clone()),
+        ScriptArg::Json(Value::Array(group.values.clone())),
+        ScriptArg::Json(Value::Bool(apply)),
+    ];
+    let sent = run_input::<FillAnswer>(b, tab, group.place, FILL, args, timeout).await;
+    let (answer, _before): (FillAnswer, PageState) =
+        if apply { sent.map_err(PortError::effect_unknown)? } else { sent? };
+    answer.outcome(&group.indices)
 }

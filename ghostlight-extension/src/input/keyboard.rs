@@ -9,7 +9,7 @@
 //!   its text, unless Control, Alt or Meta is held: that is a shortcut) and up, the modifiers
 //!   up. Keys reach the page, never the browser's own shortcuts. The receipt names the
 //!   element focused afterwards.
-//! - **type_text** focuses its element (an element target: [`element_expression`]), clears it
+//! - **type_text** focuses its element (an element target, where it lives: [`run_input`]), clears it
 //!   with one Delete when asked, then types one key press per character (`\n` is Enter, `\t`
 //!   is Tab, `\r` is dropped).
 
@@ -22,14 +22,9 @@ use ghostlight_core::port::{
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{Arg, NAME_CAP, RawSummary, act, element_expression, page_script, trusted_input};
+use super::{FOCUS, KEY_GUARD, NAME_CAP, Place, RawSummary, ScriptArg, act, run_input, trusted_input};
 use crate::browser::{ExtensionBrowser, millis};
 use crate::protocol::{Op, WireKey};
-
-/// The focus script.
-const FOCUS_JS: &str = include_str!("../../page-scripts/input/focus.js");
-/// The key guard's disarm.
-const KEY_GUARD_JS: &str = include_str!("../../page-scripts/input/key_guard.js");
 
 /// The most key strokes one call may send (core's own bounds stay far below).
 const MAX_STROKES: usize = 20_000;
@@ -71,15 +66,19 @@ pub(crate) async fn press_keys(
     }
     let id = b.tab_id(tab)?;
     let nonce = guard_nonce();
-    let (before, target) = match &input.into {
+    let (before, target, place) = match &input.into {
         Some(element) => {
-            prepare(b, id, element, false, &nonce, timeout).await.map(|(f, p)| (p, f.summary))?
+            let place = Place::of(id, element)?;
+            prepare(b, id, place, element, false, &nonce, timeout)
+                .await
+                .map(|(f, p)| (p, f.summary, place))?
         }
         None => {
             let options =
                 json!({ "mode": "page", "clear": false, "state": false, "cap": NAME_CAP, "guard": nonce });
+            let args = vec![ScriptArg::Json(Value::Null), ScriptArg::Json(options)];
             let (focus, before): (Focus, PageState) =
-                page_script(b, id, FOCUS_JS, &[Arg::Json(Value::Null), Arg::Json(options)], timeout).await?;
+                run_input(b, id, Place::Top, FOCUS, args, timeout).await?;
             if focus.status == "focused" {
                 return Err(PortError::new(
                     PortErrorKind::TargetStale,
@@ -87,14 +86,14 @@ pub(crate) async fn press_keys(
                 ));
             }
             focused(&focus)?;
-            (before, None)
+            (before, None, Place::Top)
         }
     };
     let (held, modifiers) = held(&input.modifiers);
     let sent = strokes.len() * repeat;
     let op =
         Op::Keys { tab: id, strokes, held, modifiers, repeat: input.repeat, timeout_ms: millis(timeout) };
-    finish(b, id, op, before, target.map(Into::into), &nonce, sent, timeout).await
+    finish(b, id, place, op, before, target.map(Into::into), &nonce, sent, timeout).await
 }
 
 /// Type text through key events.
@@ -111,41 +110,44 @@ pub(crate) async fn type_text(
         return Err(PortError::new(PortErrorKind::InvalidInput, "the text is too long"));
     }
     let nonce = guard_nonce();
-    let (focus, before) = prepare(b, id, &input.into, input.clear_first, &nonce, timeout).await?;
+    let place = Place::of(id, &input.into)?;
+    let (focus, before) = prepare(b, id, place, &input.into, input.clear_first, &nonce, timeout).await?;
     if focus.clear {
         strokes.insert(0, key(&Key::Named(NamedKey::Delete)));
     }
     let sent = strokes.len();
     let op =
         Op::Keys { tab: id, strokes, held: Vec::new(), modifiers: 0, repeat: 1, timeout_ms: millis(timeout) };
-    finish(b, id, op, before, focus.summary.map(Into::into), &nonce, sent, timeout).await
+    finish(b, id, place, op, before, focus.summary.map(Into::into), &nonce, sent, timeout).await
 }
 
-/// Focus `element` (selecting its content when `clear`) and arm the key guard on it.
+/// Focus `element` (selecting its content when `clear`) and arm the key guard on it, in its
+/// document (`place`).
 async fn prepare(
     b: &ExtensionBrowser,
     tab: i64,
+    place: Place,
     element: &ElementRef,
     clear: bool,
     nonce: &str,
     timeout: Duration,
 ) -> PortResult<(Focus, PageState)> {
-    let element = Arg::Expression(element_expression(b, tab, element).await?);
     let options =
         json!({ "mode": "prepare", "clear": clear, "state": false, "cap": NAME_CAP, "guard": nonce });
+    let args = vec![ScriptArg::Element(element.clone()), ScriptArg::Json(options)];
     let (focus, before): (Focus, PageState) =
-        page_script(b, tab, FOCUS_JS, &[element, Arg::Json(options)], timeout)
-            .await
-            .map_err(PortError::effect_unknown)?;
+        run_input(b, tab, place, FOCUS, args, timeout).await.map_err(PortError::effect_unknown)?;
     focused(&focus)?;
     Ok((focus, before))
 }
 
-/// Send the keys, take the guard off and describe the element focused afterwards.
+/// Send the keys, take the guard off and describe the element focused afterwards (in the
+/// document the guard was armed in, `place`).
 #[allow(clippy::too_many_arguments)]
 async fn finish(
     b: &ExtensionBrowser,
     tab: i64,
+    place: Place,
     keys: Op,
     before: PageState,
     target: Option<ElementSummary>,
@@ -155,7 +157,7 @@ async fn finish(
 ) -> PortResult<ActionReceipt> {
     let page = act(b, keys, before.clone(), timeout).await?;
     let counts: GuardCounts =
-        match page_script(b, tab, KEY_GUARD_JS, &[Arg::Json(json!(nonce))], timeout).await {
+        match run_input(b, tab, place, KEY_GUARD, vec![ScriptArg::Json(json!(nonce))], timeout).await {
             Ok((counts, _)) => counts,
             // A dialog the keys opened, or a document that went away: nothing to count here.
             Err(_) => GuardCounts { missing: true, ..GuardCounts::default() },
@@ -170,8 +172,8 @@ async fn finish(
         return Ok(ActionReceipt { element: target, page, keys_withheld });
     }
     let options = json!({ "mode": "after", "clear": false, "state": false, "cap": NAME_CAP });
-    match page_script::<Focus>(b, tab, FOCUS_JS, &[Arg::Json(Value::Null), Arg::Json(options)], timeout).await
-    {
+    let args = vec![ScriptArg::Json(Value::Null), ScriptArg::Json(options)];
+    match run_input::<Focus>(b, tab, place, FOCUS, args, timeout).await {
         Ok((after, page)) => {
             Ok(ActionReceipt { element: after.summary.map(Into::into), page, keys_withheld })
         }

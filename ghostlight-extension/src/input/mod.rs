@@ -13,9 +13,13 @@
 //!   the extension's `page_script` (DevTools `Runtime.evaluate` on Chromium, without a user
 //!   gesture). Receipts therefore name an element exactly as perception does, and never
 //!   from an editable value.
-//! - **Element targets** go through one function, [`element_expression`]: the isolated world
-//!   (where element references live) hands the element over to the main world with a
-//!   one-time mark. Elements inside frames answer `Unsupported` (target their point instead).
+//! - **Element targets** decide where a call's scripts run ([`Place`], [`run_input`]): for an
+//!   element of the top document, in the page's main world, the isolated world (where element
+//!   references live) handing the element over with a one-time mark
+//!   ([`element_expression`]); for an element inside a frame (of any origin), the same
+//!   scripts, packaged in `page/dom.js`, in that frame document's isolated world, where the
+//!   element is looked up in its registry. Pointer input at a frame's element is then aimed
+//!   at the top viewport point it shows at, checked frame by frame ([`pointer`]).
 //! - **Receipts.** The page state before acting comes with the hit test's answer; after
 //!   acting the extension answers the page (once a load the input started landed, bounded),
 //!   or the dialog the input opened, in which case the receipt carries the page before (a
@@ -35,13 +39,13 @@ use ghostlight_core::port::{
 };
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde_json::{Value, json};
 use url::Url;
 
 use crate::browser::{ExtensionBrowser, OP_WAIT, millis, waited};
-use crate::convert::{page_state, unsupported};
+use crate::convert::page_state;
 use crate::perception::page_call;
-use crate::protocol::{Op, PageFn, WireActed, WireFrameDoc, WireScript};
+use crate::protocol::{Op, PageFn, WireActed, WireFrameDoc, WirePage, WireScript};
 use crate::refs::Element;
 
 pub(crate) use fill::fill;
@@ -58,11 +62,112 @@ const LIB_JS: &str = include_str!("../../page-scripts/input/lib.js");
 /// The longest name a receipt carries from the page (core bounds it again).
 const NAME_CAP: usize = 160;
 
-/// The one place an element reference becomes an input script's argument: a JavaScript
-/// expression, evaluated in the page's main world, whose value is the element.
-///
 /// The attribute an element is handed over in (see [`element_expression`]).
 const HANDOVER_ATTRIBUTE: &str = "data-ghostlight-handover";
+
+/// One of the WebDriver adapter's input scripts (`scripts/input/`): its body, run in the top
+/// document's main world, and its name in the page API's `input`, for frame documents (the
+/// same body, packaged in `page/dom.js`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Script {
+    name: &'static str,
+    body: &'static str,
+}
+
+/// The hit test (`target.js`).
+pub(crate) const TARGET: Script =
+    Script { name: "target", body: include_str!("../../page-scripts/input/target.js") };
+/// Focus and the key guard's arming (`focus.js`).
+pub(crate) const FOCUS: Script =
+    Script { name: "focus", body: include_str!("../../page-scripts/input/focus.js") };
+/// The key guard's disarm and counts (`key_guard.js`).
+pub(crate) const KEY_GUARD: Script =
+    Script { name: "keyGuard", body: include_str!("../../page-scripts/input/key_guard.js") };
+/// Form fill (`fill.js`).
+pub(crate) const FILL: Script =
+    Script { name: "fill", body: include_str!("../../page-scripts/input/fill.js") };
+/// Scrolling and offsets (`scroll.js`).
+pub(crate) const SCROLL: Script =
+    Script { name: "scroll", body: include_str!("../../page-scripts/input/scroll.js") };
+
+/// Where a call's input scripts run: the document its element targets live in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// The tab's top document, in the page's main world (elements handed over).
+    Top,
+    /// A frame document (the extension's frame id), in the extension's isolated world.
+    Frame(i64),
+}
+
+impl Place {
+    /// The document `element` of `tab` lives in.
+    pub(crate) fn of(tab: i64, element: &ElementRef) -> PortResult<Place> {
+        Ok(match Element::parse(element, tab)?.frame {
+            0 => Place::Top,
+            frame => Place::Frame(frame),
+        })
+    }
+}
+
+/// Run `script` with `args` at `place`: its answer, and the page state before any input of
+/// this call. Element arguments must live at `place`.
+pub(crate) async fn run_input<T: DeserializeOwned>(
+    b: &ExtensionBrowser,
+    tab: i64,
+    place: Place,
+    script: Script,
+    args: Vec<ScriptArg>,
+    timeout: Duration,
+) -> PortResult<(T, PageState)> {
+    match place {
+        Place::Top => {
+            let mut composed = Vec::with_capacity(args.len());
+            for arg in args {
+                composed.push(match arg {
+                    ScriptArg::Json(value) => Arg::Json(value),
+                    ScriptArg::Element(element) => {
+                        Arg::Expression(element_expression(b, tab, &element).await?)
+                    }
+                    ScriptArg::Elements(elements) => {
+                        let mut each = Vec::with_capacity(elements.len());
+                        for element in &elements {
+                            each.push(element_expression(b, tab, element).await?);
+                        }
+                        Arg::Expression(format!("[{}]", each.join(", ")))
+                    }
+                });
+            }
+            page_script(b, tab, script.body, &composed, timeout).await
+        }
+        Place::Frame(frame) => {
+            let here = |element: &ElementRef| -> PortResult<Value> {
+                let parsed = Element::parse(element, tab)?;
+                if parsed.frame != frame {
+                    return Err(PortError::new(
+                        PortErrorKind::InvalidInput,
+                        "the element lives in another document",
+                    ));
+                }
+                Ok(json!({ "glRef": parsed.page_ref() }))
+            };
+            let mut values = Vec::with_capacity(args.len());
+            for arg in args {
+                values.push(match arg {
+                    ScriptArg::Json(value) => value,
+                    ScriptArg::Element(element) => here(&element)?,
+                    ScriptArg::Elements(elements) => {
+                        Value::Array(elements.iter().map(here).collect::<PortResult<_>>()?)
+                    }
+                });
+            }
+            let before = page_state(b.call::<WirePage>(Op::Page { tab }, OP_WAIT).await?)?;
+            let value =
+                page_call(b, tab, frame, PageFn::Input, vec![json!(script.name), Value::Array(values)])
+                    .await?;
+            Ok((value, before))
+        }
+    }
+}
 
 /// An expression that evaluates, in the tab's top document's main world, to the element
 /// `element` names. Element references live in the extension's isolated world (perception's
@@ -70,16 +175,12 @@ const HANDOVER_ATTRIBUTE: &str = "data-ghostlight-handover";
 /// isolated world marks the element with a one-time random token in [`HANDOVER_ATTRIBUTE`],
 /// and the expression finds it (through open shadow roots) and removes the mark at once.
 /// A stale reference answers [`PortErrorKind::TargetStale`], a malformed one or one of another
-/// tab [`PortErrorKind::InvalidInput`]; an element inside a frame answers `Unsupported` (the
-/// input scripts run in the top document: target it by its screenshot point instead).
-pub(crate) async fn element_expression(
-    b: &ExtensionBrowser,
-    tab: i64,
-    element: &ElementRef,
-) -> PortResult<String> {
+/// tab [`PortErrorKind::InvalidInput`]; an element inside a frame is refused (its scripts run
+/// in its frame: [`Place::Frame`]).
+async fn element_expression(b: &ExtensionBrowser, tab: i64, element: &ElementRef) -> PortResult<String> {
     let parsed = Element::parse(element, tab)?;
     if parsed.frame != 0 {
-        return Err(unsupported("element targets inside frames (target the screenshot point instead)"));
+        return Err(PortError::new(PortErrorKind::InvalidInput, "the element lives in a frame document"));
     }
     let token = random_token();
     let _: Value =
@@ -121,12 +222,23 @@ const TAKE_HANDOVER_JS: &str = r#"function (token) {
   throw new Error('ghostlight: the element is gone');
 }"#;
 
-/// One argument of an input script: a JSON value, or an expression (an element).
+/// One argument of a composed input script (top document).
 pub(crate) enum Arg {
     /// A JSON value.
     Json(Value),
-    /// A JavaScript expression ([`element_expression`]).
+    /// A JavaScript expression ([`element_expression`], or the parts the extension holds for
+    /// an upload).
     Expression(String),
+}
+
+/// One argument of an input script run where its elements live ([`run_input`]).
+pub(crate) enum ScriptArg {
+    /// A JSON value.
+    Json(Value),
+    /// An element.
+    Element(ElementRef),
+    /// A list of elements, all of one document.
+    Elements(Vec<ElementRef>),
 }
 
 /// The source the extension runs for `body` (a WebDriver-style script body reading

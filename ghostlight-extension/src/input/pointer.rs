@@ -12,18 +12,17 @@
 use std::time::Duration;
 
 use ghostlight_core::port::{
-    ActionReceipt, ClickInput, ElementSummary, Gate, MouseButton, PageState, Point, PointerTarget, PortError,
-    PortErrorKind, PortResult, TabRef,
+    ActionReceipt, ClickInput, ElementRef, ElementSummary, Gate, MouseButton, PageState, Point,
+    PointerTarget, PortError, PortErrorKind, PortResult, TabRef,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
+use url::Url;
 
-use super::{Arg, NAME_CAP, RawSummary, act, admit, element_expression, finite, page_script, trusted_input};
+use super::{NAME_CAP, Place, RawSummary, ScriptArg, TARGET, act, admit, finite, run_input, trusted_input};
 use crate::browser::{ExtensionBrowser, millis};
-use crate::protocol::{Op, WireButton, WirePoint};
-
-/// The hit test.
-const TARGET_JS: &str = include_str!("../../page-scripts/input/target.js");
+use crate::perception::{FrameDocs, admitted, frame_gone, frame_offset, page_call};
+use crate::protocol::{Op, PageFn, WireButton, WirePoint};
 
 /// The most clicks one click may be (a triple click).
 const MAX_CLICKS: u8 = 3;
@@ -114,9 +113,9 @@ pub(crate) async fn drag(
     Ok(ActionReceipt { element: source.summary, page, keys_withheld: 0 })
 }
 
-/// Hit test a pointer target. A point is used as given (floored); an element (through
-/// [`element_expression`]) is scrolled to the centre of the view when `scroll`, and its
-/// in-view centre is the point, refused when another element covers it.
+/// Hit test a pointer target. A point is used as given (floored); an element is scrolled to
+/// the centre of the view when `scroll`, and its in-view centre is the point, refused when
+/// another element covers it. An element inside a frame: [`locate_in_frame`].
 async fn locate(
     b: &ExtensionBrowser,
     tab: i64,
@@ -128,37 +127,118 @@ async fn locate(
     let options = json!({ "scroll": scroll, "check": scroll, "state": false, "cap": NAME_CAP });
     let (args, given) = match at {
         PointerTarget::Element(element) => {
-            let element = Arg::Expression(element_expression(b, tab, element).await?);
-            ([element, Arg::Json(Value::Null), Arg::Json(options)], None)
+            if let Place::Frame(frame) = Place::of(tab, element)? {
+                return locate_in_frame(b, tab, frame, element, options, gate, timeout).await;
+            }
+            let args = vec![
+                ScriptArg::Element(element.clone()),
+                ScriptArg::Json(Value::Null),
+                ScriptArg::Json(options),
+            ];
+            (args, None)
         }
         PointerTarget::Point(Point { x, y }) => {
             let point = WirePoint { x: finite(*x)?, y: finite(*y)? };
-            let at = Arg::Json(json!({ "x": point.x, "y": point.y }));
-            ([Arg::Json(Value::Null), at, Arg::Json(options)], Some(point))
+            let at = ScriptArg::Json(json!({ "x": point.x, "y": point.y }));
+            (vec![ScriptArg::Json(Value::Null), at, ScriptArg::Json(options)], Some(point))
         }
     };
-    let (mut probe, before): (Probe, PageState) = page_script(b, tab, TARGET_JS, &args, timeout).await?;
-    match probe.status.as_str() {
-        "ok" => {}
-        "covered" => return Err(PortError::obstructed(probe.by.take().map(Into::into))),
-        "nobox" => {
-            return Err(PortError::new(
-                PortErrorKind::InvalidInput,
-                "the element is not shown (hidden, inert or without a box)",
-            ));
-        }
-        "outside" => {
-            return Err(PortError::new(PortErrorKind::InvalidInput, "the point is outside the viewport"));
-        }
-        _ => return Err(PortError::new(PortErrorKind::Other, "the hit test answered an unknown status")),
-    }
-    let point = match (given, probe.x, probe.y) {
-        (Some(point), _, _) => point,
-        (None, Some(x), Some(y)) => WirePoint { x: finite(x)?, y: finite(y)? },
+    let (probe, before): (Probe, PageState) = run_input(b, tab, Place::Top, TARGET, args, timeout).await?;
+    let (found, summary, frames, cross) = probe.found()?;
+    let point = match (given, found) {
+        (Some(point), _) => point,
+        (None, Some((x, y))) => WirePoint { x: finite(x)?, y: finite(y)? },
         _ => return Err(PortError::new(PortErrorKind::Other, "the hit test answered no point")),
     };
-    admit(b, tab, &probe.frames, probe.cross.is_some_and(|c| !c.is_null()), gate).await?;
-    Ok(Located { point, summary: probe.summary.map(Into::into), before })
+    admit(b, tab, &frames, cross, gate).await?;
+    Ok(Located { point, summary, before })
+}
+
+/// Hit test an element inside frame document `frame`: its own document's hit test (run in
+/// that frame, `options` as for the top) gives its in-view centre there; the point is carried
+/// up frame by frame to the top viewport, each parent document confirming that input at that
+/// point goes into the frame on the way (something of the parent's covering the frame answers
+/// obstructed). The element's document and every document on its way must be admitted by
+/// `gate`, as where the input lands.
+async fn locate_in_frame(
+    b: &ExtensionBrowser,
+    tab: i64,
+    frame: i64,
+    element: &ElementRef,
+    options: Value,
+    gate: &Gate,
+    timeout: Duration,
+) -> PortResult<Located> {
+    let args =
+        vec![ScriptArg::Element(element.clone()), ScriptArg::Json(Value::Null), ScriptArg::Json(options)];
+    let (probe, before): (Probe, PageState) =
+        run_input(b, tab, Place::Frame(frame), TARGET, args, timeout).await?;
+    let (found, summary, _, _) = probe.found()?;
+    let (mut x, mut y) =
+        found.ok_or_else(|| PortError::new(PortErrorKind::Other, "the hit test answered no point"))?;
+    let mut docs = FrameDocs::default();
+    let path = docs.path_of(b, tab, frame).await?;
+    for depth in (1..=path.len()).rev() {
+        let doc = docs.at(b, tab, &path[..depth]).await?.ok_or_else(frame_gone)?;
+        if !admitted(gate, &doc.url) {
+            return Err(Url::parse(&doc.url).map_or_else(|_| frame_gone(), PortError::outside_authority));
+        }
+        let parent = match depth {
+            1 => 0,
+            _ => docs.at(b, tab, &path[..depth - 1]).await?.map(|doc| doc.frame).ok_or_else(frame_gone)?,
+        };
+        let index = path[depth - 1];
+        let (dx, dy) = frame_offset(b, tab, parent, index).await?.ok_or_else(frame_gone)?.content;
+        x += dx;
+        y += dy;
+        let at: FrameAt =
+            page_call(b, tab, parent, PageFn::FrameAt, vec![json!(x), json!(y), json!(index)]).await?;
+        if at.outside {
+            return Err(PortError::new(PortErrorKind::InvalidInput, "the element is outside the viewport"));
+        }
+        if !at.ok {
+            return Err(PortError::obstructed(at.by.map(Into::into)));
+        }
+    }
+    Ok(Located { point: WirePoint { x: finite(x)?, y: finite(y)? }, summary, before })
+}
+
+/// The page API's `frameAt` answer: whether input at a point goes into a frame.
+#[derive(Debug, Deserialize)]
+struct FrameAt {
+    #[serde(default)]
+    ok: bool,
+    /// No element is at the point (it is outside the viewport).
+    #[serde(default)]
+    outside: bool,
+    /// What is there instead.
+    by: Option<RawSummary>,
+}
+
+impl Probe {
+    /// The hit test's point (when it answers one), the element there, the same-origin frame
+    /// documents it entered and whether it stopped at a frame of another origin; its refusals
+    /// as errors.
+    #[allow(clippy::type_complexity)]
+    fn found(self) -> PortResult<(Option<(f64, f64)>, Option<ElementSummary>, Vec<String>, bool)> {
+        match self.status.as_str() {
+            "ok" => {}
+            "covered" => return Err(PortError::obstructed(self.by.map(Into::into))),
+            "nobox" => {
+                return Err(PortError::new(
+                    PortErrorKind::InvalidInput,
+                    "the element is not shown (hidden, inert or without a box)",
+                ));
+            }
+            "outside" => {
+                return Err(PortError::new(PortErrorKind::InvalidInput, "the point is outside the viewport"));
+            }
+            _ => return Err(PortError::new(PortErrorKind::Other, "the hit test answered an unknown status")),
+        }
+        let point = self.x.zip(self.y);
+        let cross = self.cross.is_some_and(|c| !c.is_null());
+        Ok((point, self.summary.map(Into::into), self.frames, cross))
+    }
 }
 
 /// The wire's button.

@@ -5,7 +5,8 @@
 //!   same on every engine (WebDriver does the same).
 //! - `Wheel`: a trusted DevTools wheel event at the point (Chromium), the point hit tested
 //!   and checked against the gate first as for a click.
-//! - `Reveal`: an element target ([`element_expression`]).
+//! - `Reveal`: an element target, scrolled where it lives ([`run_input`]; inside a frame, its
+//!   frame document's scroll moves its ancestors' too, as `scrollIntoView` does).
 //!
 //! After scrolling, the offsets are read every [`STEP`] until two reads agree (and moved, or
 //! [`QUIET_WHEEL`] passed without movement for the wheel, whose smooth scroll starts late),
@@ -21,12 +22,9 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
-use super::{Arg, element_expression, finite, page_script, trusted_input};
+use super::{Place, SCROLL, ScriptArg, finite, run_input, trusted_input};
 use crate::browser::{ExtensionBrowser, millis};
 use crate::protocol::Op;
-
-/// The scroll script.
-const SCROLL_JS: &str = include_str!("../../page-scripts/input/scroll.js");
 
 /// Time between two reads of the offsets.
 const STEP: Duration = Duration::from_millis(100);
@@ -60,10 +58,12 @@ pub(crate) async fn scroll(
     timeout: Duration,
 ) -> PortResult<ScrollOutcome> {
     let id = b.tab_id(tab)?;
-    let (first, quiet) = match input {
+    let (place, first, quiet) = match input {
         ScrollInput::Reveal(element) => {
-            let element = Arg::Expression(element_expression(b, id, element).await?);
-            (script(b, id, "reveal", element, Value::Null, Value::Null, timeout).await?, Duration::ZERO)
+            let place = Place::of(id, element)?;
+            let element = ScriptArg::Element(element.clone());
+            let revealed = script(b, id, place, "reveal", element, Value::Null, Value::Null, timeout).await?;
+            (place, revealed, Duration::ZERO)
         }
         ScrollInput::By { direction, fraction } => {
             if !fraction.is_finite() || *fraction <= 0.0 || *fraction > MAX_FRACTION {
@@ -79,7 +79,12 @@ pub(crate) async fn scroll(
                 ScrollDirection::Right => (*fraction, 0.0),
             };
             let by = json!({ "x": x, "y": y });
-            (script(b, id, "by", Arg::Json(Value::Null), by, Value::Null, timeout).await?, Duration::ZERO)
+            let null = ScriptArg::Json(Value::Null);
+            (
+                Place::Top,
+                script(b, id, Place::Top, "by", null, by, Value::Null, timeout).await?,
+                Duration::ZERO,
+            )
         }
         ScrollInput::Wheel { at, delta_y } => {
             trusted_input(b, "wheel input")?;
@@ -91,8 +96,9 @@ pub(crate) async fn scroll(
             let noted = script(
                 b,
                 id,
+                Place::Top,
                 "watch",
-                Arg::Json(Value::Null),
+                ScriptArg::Json(Value::Null),
                 Value::Null,
                 json!({ "x": x, "y": y }),
                 timeout,
@@ -103,31 +109,33 @@ pub(crate) async fn scroll(
             }
             let op = Op::Wheel { tab: id, x, y, delta_y, timeout_ms: millis(timeout) };
             b.call::<Value>(op, crate::browser::waited(timeout)).await?;
-            (read(b, id, timeout).await?, QUIET_WHEEL)
+            (Place::Top, read(b, id, Place::Top, timeout).await?, QUIET_WHEEL)
         }
     };
-    let settled = settle(b, id, first, quiet, timeout).await?;
+    let settled = settle(b, id, place, first, quiet, timeout).await?;
     Ok(ScrollOutcome { scrolled: settled.changed, offset_x: settled.x, offset_y: settled.y })
 }
 
-/// Run the scroll script in `mode`.
+/// Run the scroll script in `mode` at `place`.
+#[allow(clippy::too_many_arguments)]
 async fn script(
     b: &ExtensionBrowser,
     tab: i64,
+    place: Place,
     mode: &str,
-    element: Arg,
+    element: ScriptArg,
     by: Value,
     point: Value,
     timeout: Duration,
 ) -> PortResult<Offsets> {
-    let args = [Arg::Json(json!(mode)), element, Arg::Json(by), Arg::Json(point)];
-    let (offsets, _) = page_script(b, tab, SCROLL_JS, &args, timeout).await?;
+    let args = vec![ScriptArg::Json(json!(mode)), element, ScriptArg::Json(by), ScriptArg::Json(point)];
+    let (offsets, _) = run_input(b, tab, place, SCROLL, args, timeout).await?;
     Ok(offsets)
 }
 
-/// Read the noted offsets (the scroll was sent: effect unknown on failure).
-async fn read(b: &ExtensionBrowser, tab: i64, timeout: Duration) -> PortResult<Offsets> {
-    script(b, tab, "read", Arg::Json(Value::Null), Value::Null, Value::Null, timeout)
+/// Read the offsets noted at `place` (the scroll was sent: effect unknown on failure).
+async fn read(b: &ExtensionBrowser, tab: i64, place: Place, timeout: Duration) -> PortResult<Offsets> {
+    script(b, tab, place, "read", ScriptArg::Json(Value::Null), Value::Null, Value::Null, timeout)
         .await
         .map_err(PortError::effect_unknown)
 }
@@ -136,6 +144,7 @@ async fn read(b: &ExtensionBrowser, tab: i64, timeout: Duration) -> PortResult<O
 async fn settle(
     b: &ExtensionBrowser,
     tab: i64,
+    place: Place,
     first: Offsets,
     quiet: Duration,
     timeout: Duration,
@@ -144,7 +153,7 @@ async fn settle(
     let mut last = first;
     loop {
         tokio::time::sleep(STEP).await;
-        let now = read(b, tab, timeout).await?;
+        let now = read(b, tab, place, timeout).await?;
         let waited = started.elapsed();
         if (now.offsets == last.offsets && (now.changed || waited >= quiet.max(STEP))) || waited >= CAP {
             return Ok(now);
