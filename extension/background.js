@@ -1055,7 +1055,7 @@ const INPUT_OPS = {
 
 const PAGE_FILE = 'page/dom.js';
 /** The page API's functions the server may call (see ghostlight-extension/src/page_api.js). */
-const PAGE_CALLS = new Set(['here', 'perceive', 'present', 'readText', 'textPresent', 'frames', 'frameOffset', 'box', 'pageSize', 'select', 'handOver', 'input', 'frameAt']);
+const PAGE_CALLS = new Set(['here', 'perceive', 'present', 'readText', 'textPresent', 'frames', 'frameOffset', 'box', 'pageSize', 'select', 'input', 'frameAt']);
 
 /** Call the page API's `call(...args)` in this document (run in the isolated world). */
 function glPageCall(call, args) {

@@ -182,17 +182,7 @@ const glPage = Object.freeze({
     return glCapturePageSize();
   },
 
-  // Hand the element over to the main world's input scripts: mark it with `token` in the
-  // hand-over attribute, which `glTakeHandOver` (in the input scripts) reads and removes at once.
-  handOver(ref, token) {
-    const el = glLookup(ref);
-    if (!el) return GL_STALE;
-    el.setAttribute('data-ghostlight-handover', String(token));
-    return true;
-  },
-
-  // An input script (scripts/input/*.js) run in this document, for an element target inside a
-  // frame: `args` as the script reads them, where {glRef: ref} stands for an element of this
+  // An input script (scripts/input/*.js) run in this document: `args` as the script reads them, where {glRef: ref} stands for an element of this
   // document (stale when it is gone) and an array of them for a list of elements.
   input(name, args) {
     const scripts = { target: glInputTarget, focus: glInputFocus, keyGuard: glInputKeyGuard, fill: glInputFill, scroll: glInputScroll };
@@ -211,7 +201,8 @@ const glPage = Object.freeze({
       return arg;
     });
     if (stale) return GL_STALE;
-    return script.apply(null, resolved);
+    // Plain data only (a hit test's answer may hold the frame element it stopped at).
+    return JSON.parse(JSON.stringify(script.apply(null, resolved)) ?? 'null');
   },
 
   // Whether the topmost element at viewport point (x, y) of this document (through open shadow

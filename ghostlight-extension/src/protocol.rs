@@ -501,10 +501,7 @@ pub enum PageFn {
     PageSize,
     /// The first element a CSS selector matches (tests).
     Select,
-    /// Mark an element with a one-time token for the main world's input scripts.
-    HandOver,
-    /// An input script (`scripts/input/*.js`) run in a frame document (element targets
-    /// inside frames).
+    /// An input script (`scripts/input/*.js`) run in a document's isolated world.
     Input,
     /// Whether input at a viewport point of a document goes into one of its frames.
     FrameAt,

@@ -7,19 +7,18 @@
 //!   frameworks ignore them), so pointer, wheel and key input answer
 //!   [`PortErrorKind::Unsupported`] there, naming the engine ([`trusted_input`]). Scrolling
 //!   by a fraction of the viewport is a script scroll on both engines (as with WebDriver).
-//! - **One DOM semantics.** Hit tests, focus checks, the key guard and scroll offsets are the
-//!   WebDriver adapter's own page scripts (`ghostlight-webdriver/src/scripts/`: `dom.js`,
-//!   `input/lib.js` and one body each), composed here and run in the page's main world by
-//!   the extension's `page_script` (DevTools `Runtime.evaluate` on Chromium, without a user
-//!   gesture). Receipts therefore name an element exactly as perception does, and never
-//!   from an editable value.
-//! - **Element targets** decide where a call's scripts run ([`Place`], [`run_input`]): for an
-//!   element of the top document, in the page's main world, the isolated world (where element
-//!   references live) handing the element over with a one-time mark
-//!   ([`element_expression`]); for an element inside a frame (of any origin), the same
-//!   scripts, packaged in `page/dom.js`, in that frame document's isolated world, where the
-//!   element is looked up in its registry. Pointer input at a frame's element is then aimed
-//!   at the top viewport point it shows at, checked frame by frame ([`pointer`]).
+//! - **One DOM semantics, out of the page's reach.** Hit tests, focus checks, the key guard,
+//!   fills and scroll offsets are the WebDriver adapter's own page scripts
+//!   (`ghostlight-webdriver/src/scripts/`: `dom.js`, `input/lib.js` and one body each),
+//!   packaged in `extension/page/dom.js` and run in the extension's isolated world of the
+//!   document the call's element lives in ([`Place`], [`run_input`]): the top document or a
+//!   frame of any origin. Element references are looked up there directly, and a page that
+//!   replaces DOM prototypes or `addEventListener` changes nothing these scripts see or do.
+//!   Receipts name an element exactly as perception does, and never from an editable value.
+//!   Pointer input at an element inside a frame is aimed at the top viewport point it shows
+//!   at, checked frame by frame ([`pointer`]).
+//! - **Files dropped at a point** still run `drop.js` in the page's main world, composed with
+//!   the parts the extension holds ([`upload`]).
 //! - **Receipts.** The page state before acting comes with the hit test's answer; after
 //!   acting the extension answers the page (once a load the input started landed, bounded),
 //!   or the dialog the input opened, in which case the receipt carries the page before (a
@@ -44,7 +43,6 @@ use url::Url;
 
 use crate::browser::{ExtensionBrowser, OP_WAIT, millis, waited};
 use crate::convert::page_state;
-use crate::perception::page_call;
 use crate::protocol::{Op, PageFn, WireActed, WireFrameDoc, WirePage, WireScript};
 use crate::refs::Element;
 
@@ -56,39 +54,27 @@ pub(crate) use upload::upload;
 
 /// The DOM semantics every input script starts with (the WebDriver adapter's, shared by path).
 const DOM_JS: &str = include_str!("../../page-scripts/dom.js");
-/// The input helpers (composed-tree walks, deep hit testing, the key guard).
+/// The input helpers (composed-tree walks, deep hit testing), for the drop script.
 const LIB_JS: &str = include_str!("../../page-scripts/input/lib.js");
 
 /// The longest name a receipt carries from the page (core bounds it again).
 const NAME_CAP: usize = 160;
 
-/// The attribute an element is handed over in (see [`element_expression`]).
-const HANDOVER_ATTRIBUTE: &str = "data-ghostlight-handover";
-
-/// One of the WebDriver adapter's input scripts (`scripts/input/`): its body, run in the top
-/// document's main world, and its name in the page API's `input`, for frame documents (the
-/// same body, packaged in `page/dom.js`).
+/// One of the WebDriver adapter's input scripts (`scripts/input/`), by its name in the page
+/// API's `input` (`page/dom.js` packages each body as a function; see `crate::page`).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Script {
-    name: &'static str,
-    body: &'static str,
-}
+pub(crate) struct Script(&'static str);
 
 /// The hit test (`target.js`).
-pub(crate) const TARGET: Script =
-    Script { name: "target", body: include_str!("../../page-scripts/input/target.js") };
+pub(crate) const TARGET: Script = Script("target");
 /// Focus and the key guard's arming (`focus.js`).
-pub(crate) const FOCUS: Script =
-    Script { name: "focus", body: include_str!("../../page-scripts/input/focus.js") };
+pub(crate) const FOCUS: Script = Script("focus");
 /// The key guard's disarm and counts (`key_guard.js`).
-pub(crate) const KEY_GUARD: Script =
-    Script { name: "keyGuard", body: include_str!("../../page-scripts/input/key_guard.js") };
+pub(crate) const KEY_GUARD: Script = Script("keyGuard");
 /// Form fill (`fill.js`).
-pub(crate) const FILL: Script =
-    Script { name: "fill", body: include_str!("../../page-scripts/input/fill.js") };
+pub(crate) const FILL: Script = Script("fill");
 /// Scrolling and offsets (`scroll.js`).
-pub(crate) const SCROLL: Script =
-    Script { name: "scroll", body: include_str!("../../page-scripts/input/scroll.js") };
+pub(crate) const SCROLL: Script = Script("scroll");
 
 /// Where a call's input scripts run: the document its element targets live in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,8 +95,10 @@ impl Place {
     }
 }
 
-/// Run `script` with `args` at `place`: its answer, and the page state before any input of
-/// this call. Element arguments must live at `place`.
+/// Run `script` with `args` at `place`, in that document's isolated world (the extension's,
+/// where element references live and the page's own scripts cannot reach: no prototype the
+/// page replaced is called, no element is handed over through the DOM): its answer, and the
+/// page state before any input of this call. Element arguments must live at `place`.
 pub(crate) async fn run_input<T: DeserializeOwned>(
     b: &ExtensionBrowser,
     tab: i64,
@@ -119,79 +107,36 @@ pub(crate) async fn run_input<T: DeserializeOwned>(
     args: Vec<ScriptArg>,
     timeout: Duration,
 ) -> PortResult<(T, PageState)> {
-    match place {
-        Place::Top => {
-            let mut composed = Vec::with_capacity(args.len());
-            for arg in args {
-                composed.push(match arg {
-                    ScriptArg::Json(value) => Arg::Json(value),
-                    ScriptArg::Element(element) => {
-                        Arg::Expression(element_expression(b, tab, &element).await?)
-                    }
-                    ScriptArg::Elements(elements) => {
-                        let mut each = Vec::with_capacity(elements.len());
-                        for element in &elements {
-                            each.push(element_expression(b, tab, element).await?);
-                        }
-                        Arg::Expression(format!("[{}]", each.join(", ")))
-                    }
-                });
-            }
-            page_script(b, tab, script.body, &composed, timeout).await
+    let frame = match place {
+        Place::Top => 0,
+        Place::Frame(frame) => frame,
+    };
+    let here = |element: &ElementRef| -> PortResult<Value> {
+        let parsed = Element::parse(element, tab)?;
+        if parsed.frame != frame {
+            return Err(PortError::new(PortErrorKind::InvalidInput, "the element lives in another document"));
         }
-        Place::Frame(frame) => {
-            let here = |element: &ElementRef| -> PortResult<Value> {
-                let parsed = Element::parse(element, tab)?;
-                if parsed.frame != frame {
-                    return Err(PortError::new(
-                        PortErrorKind::InvalidInput,
-                        "the element lives in another document",
-                    ));
-                }
-                Ok(json!({ "glRef": parsed.page_ref() }))
-            };
-            let mut values = Vec::with_capacity(args.len());
-            for arg in args {
-                values.push(match arg {
-                    ScriptArg::Json(value) => value,
-                    ScriptArg::Element(element) => here(&element)?,
-                    ScriptArg::Elements(elements) => {
-                        Value::Array(elements.iter().map(here).collect::<PortResult<_>>()?)
-                    }
-                });
+        Ok(json!({ "glRef": parsed.page_ref() }))
+    };
+    let mut values = Vec::with_capacity(args.len());
+    for arg in args {
+        values.push(match arg {
+            ScriptArg::Json(value) => value,
+            ScriptArg::Element(element) => here(&element)?,
+            ScriptArg::Elements(elements) => {
+                Value::Array(elements.iter().map(here).collect::<PortResult<_>>()?)
             }
-            let before = page_state(b.call::<WirePage>(Op::Page { tab }, OP_WAIT).await?)?;
-            let value =
-                page_call(b, tab, frame, PageFn::Input, vec![json!(script.name), Value::Array(values)])
-                    .await?;
-            Ok((value, before))
-        }
+        });
     }
-}
-
-/// An expression that evaluates, in the tab's top document's main world, to the element
-/// `element` names. Element references live in the extension's isolated world (perception's
-/// registry, out of the page's reach), which the main world's input scripts cannot read: the
-/// isolated world marks the element with a one-time random token in [`HANDOVER_ATTRIBUTE`],
-/// and the expression finds it (through open shadow roots) and removes the mark at once.
-/// A stale reference answers [`PortErrorKind::TargetStale`], a malformed one or one of another
-/// tab [`PortErrorKind::InvalidInput`]; an element inside a frame is refused (its scripts run
-/// in its frame: [`Place::Frame`]).
-async fn element_expression(b: &ExtensionBrowser, tab: i64, element: &ElementRef) -> PortResult<String> {
-    let parsed = Element::parse(element, tab)?;
-    if parsed.frame != 0 {
-        return Err(PortError::new(PortErrorKind::InvalidInput, "the element lives in a frame document"));
-    }
-    let token = random_token();
-    let _: Value =
-        page_call(b, tab, 0, PageFn::HandOver, vec![parsed.page_ref(), Value::from(token.clone())]).await?;
-    // Self-contained: arguments are evaluated outside the composed script's scope.
-    let take = TAKE_HANDOVER_JS.replace("HANDOVER", HANDOVER_ATTRIBUTE);
-    Ok(format!("({take})({})", Value::from(token)))
+    let before = page_state(b.call::<WirePage>(Op::Page { tab }, OP_WAIT).await?)?;
+    let op =
+        Op::PageCall { tab, frame, call: PageFn::Input, args: vec![json!(script.0), Value::Array(values)] };
+    let value = b.call(op, waited(timeout)).await?;
+    Ok((value, before))
 }
 
 /// A fresh random token, 32 hex digits (std's per-instance random hash keys, and a counter):
-/// hand-over marks and the keys of held parts.
+/// the keys of held parts.
 fn random_token() -> String {
     use std::hash::{BuildHasher as _, Hasher as _};
     use std::sync::atomic::{AtomicU64, Ordering};
@@ -204,23 +149,6 @@ fn random_token() -> String {
         std::collections::hash_map::RandomState::new().build_hasher().finish()
     )
 }
-
-/// The main world's half of the hand-over (a function expression): the element marked with `token` (searching open
-/// shadow roots too), its mark removed; throws when it is gone.
-const TAKE_HANDOVER_JS: &str = r#"function (token) {
-  const selector = '[HANDOVER="' + token + '"]';
-  const roots = [document];
-  while (roots.length > 0) {
-    const root = roots.pop();
-    const found = root.querySelector(selector);
-    if (found) {
-      found.removeAttribute('HANDOVER');
-      return found;
-    }
-    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
-  }
-  throw new Error('ghostlight: the element is gone');
-}"#;
 
 /// One argument of a composed input script (top document).
 pub(crate) enum Arg {
@@ -264,17 +192,6 @@ pub(crate) fn trusted_input(b: &ExtensionBrowser, what: &str) -> PortResult<()> 
         what,
         "Firefox gives extensions no trusted input, and events a page script makes are untrusted",
     )
-}
-
-/// Run an input script: its answer, and the page (before any input of this call).
-async fn page_script<T: DeserializeOwned>(
-    b: &ExtensionBrowser,
-    tab: i64,
-    body: &str,
-    args: &[Arg],
-    timeout: Duration,
-) -> PortResult<(T, PageState)> {
-    run_script(b, tab, body, args, None, timeout).await
 }
 
 /// Run an input script, the extension splicing the parts held under `stash` in for
@@ -370,12 +287,10 @@ mod tests {
     }
 
     #[test]
-    fn handover_tokens_differ_and_are_plain() {
+    fn tokens_differ_and_are_plain() {
         let (a, b) = (random_token(), random_token());
         assert_ne!(a, b);
         assert!(a.len() == 32 && a.chars().all(|c| c.is_ascii_hexdigit()));
-        let take = TAKE_HANDOVER_JS.replace("HANDOVER", HANDOVER_ATTRIBUTE);
-        assert!(take.contains("[data-ghostlight-handover=\"") && !take.contains("HANDOVER"));
     }
 
     #[test]
