@@ -18,6 +18,7 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{Value, json};
 use url::Url;
 
+use crate::bidi::Bidi;
 use crate::commands::SessionCommand;
 use crate::config::{Diagnostics, DriverSource, Engine, Viewport, WebDriverConfig};
 use crate::errors::{self, Sent};
@@ -88,12 +89,26 @@ pub(crate) struct Session {
     /// The dialog announcements (a BiDi connection opened with the session; `None` when the
     /// driver granted no BiDi URL or the connection failed).
     prompts: Option<PromptWatch>,
+    /// The BiDi connection hit traces run through in a sandbox realm ([`Session::sandbox`]),
+    /// opened by the first trace.
+    sandbox: Sandbox,
     process: Option<DriverProcess>,
     /// Repairs that dropped operations left to do ([`Session::run_repairs`]).
     repairs: RepairQueue,
     /// Where the storage state is saved when the session closes, with the loaded state's
     /// origins (saved again even when no tab shows them).
     save_state: Option<(StorageStateFile, Vec<String>)>,
+}
+
+/// The state of a session's sandbox connection ([`Session::sandbox`]).
+#[derive(Debug)]
+enum Sandbox {
+    /// Not asked for yet.
+    NotYet,
+    /// Open.
+    Open(Bidi),
+    /// Not available in this session.
+    Unavailable,
 }
 
 impl Session {
@@ -195,6 +210,7 @@ impl Session {
             bidi_url,
             evidence,
             prompts,
+            sandbox: Sandbox::NotYet,
             client,
             engine: config.engine,
             number,
@@ -267,9 +283,9 @@ impl Session {
         if let (Some((file, origins)), Some(url)) = (&self.save_state, &self.bidi_url) {
             save_storage_state(file, url, origins).await;
         }
-        let Session { client, process, evidence, prompts, .. } = self;
-        // Close the BiDi connection (and end its task) before the session goes.
-        drop((evidence, prompts));
+        let Session { client, process, evidence, prompts, sandbox, .. } = self;
+        // Close the BiDi connections (and end their tasks) before the session goes.
+        drop((evidence, prompts, sandbox));
         let _ = tokio::time::timeout(SESSION_CLOSE_TIMEOUT, client.close()).await;
         if let Some(process) = process {
             process.shutdown().await;
@@ -279,8 +295,8 @@ impl Session {
     /// Drop a session whose browser or driver is gone: kill what is left, without asking the
     /// driver anything.
     pub(crate) async fn discard(self) {
-        let Session { client, process, evidence, prompts, .. } = self;
-        drop((evidence, prompts));
+        let Session { client, process, evidence, prompts, sandbox, .. } = self;
+        drop((evidence, prompts, sandbox));
         // Dropping the last client lets fantoccini send its own best-effort DELETE.
         drop(client);
         if let Some(process) = process {
@@ -303,6 +319,34 @@ impl Session {
     /// The WebDriver BiDi URL granted by the driver, if any.
     pub(crate) fn bidi_url(&self) -> Option<&Url> {
         self.bidi_url.as_ref()
+    }
+
+    /// The BiDi connection for scripts in a sandbox realm, opened on first use; `None` when
+    /// the driver granted no BiDi URL or the connection cannot be opened (asked once per
+    /// session; the caller falls back to the page's own realm, and says so in the log).
+    pub(crate) async fn sandbox(&mut self) -> Option<&Bidi> {
+        if matches!(self.sandbox, Sandbox::NotYet) {
+            self.sandbox = match &self.bidi_url {
+                Some(url) => match Bidi::connect(url, Box::new(|_, _| {})).await {
+                    Ok(bidi) => Sandbox::Open(bidi),
+                    Err(error) => {
+                        tracing::warn!(
+                            detail = error.message(),
+                            "hit traces run in the page's own realm: the sandbox connection failed"
+                        );
+                        Sandbox::Unavailable
+                    }
+                },
+                None => {
+                    tracing::warn!("hit traces run in the page's own realm: the driver granted no BiDi URL");
+                    Sandbox::Unavailable
+                }
+            };
+        }
+        match &self.sandbox {
+            Sandbox::Open(bidi) if bidi.is_open() => Some(bidi),
+            _ => None,
+        }
     }
 
     /// The dialog announcements, when the session has them.

@@ -40,6 +40,12 @@ async fn run(engine: Engine) {
     scenario(engine, "tab_stroke_stops_before_the_password", tab_stroke(&b)).await;
     scenario(engine, "page_moving_focus_withholds_the_keys", page_moves_focus(&b)).await;
     scenario(engine, "pointer_input_into_a_denied_frame_is_blocked", pointer_into_denied_frame(&b)).await;
+    scenario(
+        engine,
+        "a_page_hiding_a_denied_frame_from_the_hit_test_is_still_blocked",
+        hidden_denied_frame(&b),
+    )
+    .await;
     scenario(engine, "keys_into_a_denied_frame_are_blocked", keys_into_denied_frame(&b)).await;
     scenario(engine, "screenshots_blank_denied_frames", screenshots_blank(&b)).await;
     scenario(engine, "frames_inside_authority_are_read_found_and_awaited", frames_inside(&b)).await;
@@ -211,6 +217,21 @@ async fn pointer_into_denied_frame(b: &Boundary<'_>) {
     // A point on the page's own button is fine.
     let (view, mx, my) = view_point(b, &tab, 500.0, 140.0).await;
     b.ok("browser_click", json!({"tab": tab, "view": view, "x": mx, "y": my})).await;
+    b.close(&tab).await;
+}
+
+/// A page that replaces `elementFromPoint` in its own realm so that every point seems to hit
+/// its own button, while a denied frame covers it: the hit trace runs in a sandbox realm and
+/// still finds the frame, for a point and for the covered button as an element target.
+async fn hidden_denied_frame(b: &Boundary<'_>) {
+    let tab = b.open("/boundary/hostile-framed").await;
+    let (view, x, y) = view_point(b, &tab, 220.0, 200.0).await;
+    let before = b.site.hits("/boundary/clicked");
+    let at_point = b.call("browser_click", json!({"tab": tab, "view": view, "x": x, "y": y})).await;
+    assert_frame_blocked(b, "a point", &at_point);
+    let by_name = b.call("browser_click", json!({"tab": tab, "selector": {"name": "Covered"}})).await;
+    assert_frame_blocked(b, "the covered button", &by_name);
+    assert_eq!(b.site.hits("/boundary/clicked"), before, "the denied host saw no click");
     b.close(&tab).await;
 }
 

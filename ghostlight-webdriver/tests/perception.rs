@@ -517,7 +517,16 @@ async fn focused(b: &WebDriverBrowser, site: &Site) {
     // Focus inside a cross-origin frame is still described (the credential preflight needs
     // it): a real click on the iframe lands on the password field filling its centre.
     b.testing_click(&tab, "#cross").await.expect("a click into the cross-origin frame");
-    let focused = b.focused_element(&tab).await.expect("focused").expect("cross-origin focus");
+    // Where the click lands on the frame but not on the field, the frame's own focus handler
+    // moves focus to the field a moment later: read until it has (bounded).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    let focused = loop {
+        let focused = b.focused_element(&tab).await.expect("focused").expect("cross-origin focus");
+        if focused.element.name.is_some() || std::time::Instant::now() > deadline {
+            break focused;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
     assert_eq!(focused.frames.len(), 1, "{:?}", focused.frames);
     assert_eq!(focused.frames[0].host_str(), Some("localhost"), "the frame's own origin is reported");
     let cross = focused.element;

@@ -3,10 +3,14 @@
 //!
 //! - **Points.** The hit test (`glDeepTrace` in `scripts/input/lib.js`) reports the URL of
 //!   every same-origin frame document it entered and stops at a frame of another origin with
-//!   the point inside it; [`check_trace`] follows such a frame by switching into it (WebDriver
-//!   can, whatever the origin), reads its URL and traces on, and refuses the first document
-//!   the gate refuses ([`PortError::outside_authority`]) before anything is dispatched. A
-//!   document whose URL cannot be read is refused too (fail closed).
+//!   the point inside it; the check follows such a frame, reads its URL and traces on, and
+//!   refuses the first document the gate refuses ([`PortError::outside_authority`]) before
+//!   anything is dispatched. A document whose URL cannot be read is refused too (fail closed).
+//!   The trace runs in a WebDriver BiDi sandbox realm of each document ([`check_point`]): a
+//!   page that replaces `elementFromPoint` or the frame getters in its own realm cannot hide
+//!   a frame from it. Only when the driver offers no BiDi does it run in the page's realm
+//!   ([`check_trace`], following frames by switching into them), which such a page can
+//!   mislead.
 //! - **Captures.** [`refused_boxes`] lists the frames on screen (`scripts/frame_boxes.js`),
 //!   follows frames of other origins the same way, and answers the boxes (document CSS
 //!   pixels) of every frame whose document the gate refuses, or cannot tell; [`blank`] paints
@@ -30,6 +34,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use url::Url;
 
+use crate::bidi::Bidi;
 use crate::errors::Sent;
 use crate::page_scripts::FRAMES_HERE_BODY as FRAMES_HERE_JS;
 use crate::session::Session;
@@ -62,7 +67,8 @@ pub(crate) struct Trace {
 /// A frame of another origin and a point inside its content box.
 #[derive(Debug, Deserialize)]
 pub(crate) struct Cross {
-    /// The frame element (a WebDriver element reference).
+    /// The frame element (a WebDriver element reference; absent from a sandboxed trace).
+    #[serde(default)]
     pub(crate) frame: Value,
     /// The point, in the frame's viewport.
     pub(crate) x: f64,
@@ -88,18 +94,89 @@ static TRACE: LazyLock<String> = LazyLock::new(|| {
     )
 });
 
+/// The sandbox realm hit traces run in (WebDriver BiDi `target.sandbox`).
+const SANDBOX: &str = "ghostlight";
+
+/// The sandboxed trace of viewport point `(x, y)`: `[JSON of {url, frames, cross: {x, y}},
+/// the crossed frame's window or null]` (BiDi serializes the window as its context id).
+static SANDBOX_TRACE: LazyLock<String> = LazyLock::new(|| {
+    let body = super::input::compose(
+        "const [x, y] = arguments;\nconst t = glDeepTrace(document, x, y);\n\
+         const cross = t.cross ? { x: t.cross.x, y: t.cross.y } : null;\n\
+         return [JSON.stringify({ url: String(document.URL), frames: t.frames, cross }), \
+         t.cross ? t.cross.frame.contentWindow : null];",
+    );
+    format!("function () {{\n{body}\n}}")
+});
+
 /// Check that pointer input at viewport point `(x, y)` of `tab`'s top document lands only in
-/// documents `gate` admits (the page itself was authorized by the executor).
+/// documents `gate` admits (the page itself was authorized by the executor). `trace`, when
+/// the caller has one from the page's realm, is what is checked if the driver offers no
+/// sandbox.
 pub(crate) async fn check_point(
     s: &mut Session,
     tab: &TabRef,
     x: f64,
     y: f64,
+    trace: Option<Trace>,
     gate: &Gate,
 ) -> PortResult<()> {
-    s.tab(tab).await?;
-    let inside = trace_here(s, x, y).await?;
-    check_trace(s, tab, &[], inside.trace, gate).await
+    let handle = s.tab(tab).await?;
+    if let Some(bidi) = s.sandbox().await {
+        return check_sandboxed(bidi, &handle, x, y, gate).await;
+    }
+    let trace = match trace {
+        Some(trace) => trace,
+        None => trace_here(s, x, y).await?.trace,
+    };
+    check_trace(s, tab, &[], trace, gate).await
+}
+
+/// [`check_point`] with every trace in the sandbox realm of its document, from the top
+/// context `top` (a window handle is its BiDi context id) down through frames of other
+/// origins.
+async fn check_sandboxed(bidi: &Bidi, top: &str, x: f64, y: f64, gate: &Gate) -> PortResult<()> {
+    let (mut context, mut x, mut y) = (top.to_owned(), x, y);
+    for depth in 0..=MAX_CROSS_DEPTH {
+        let (inside, next) = trace_sandboxed(bidi, &context, x, y).await?;
+        if depth > 0 {
+            admit(gate, &inside.url)?;
+        }
+        for url in &inside.trace.frames {
+            admit(gate, url)?;
+        }
+        match (inside.trace.cross, next) {
+            (None, _) => return Ok(()),
+            (Some(cross), Some(next)) => (context, x, y) = (next, cross.x, cross.y),
+            (Some(_), None) => {
+                return Err(PortError::new(PortErrorKind::Other, "the hit test named no frame to follow"));
+            }
+        }
+    }
+    Err(PortError::new(PortErrorKind::Other, "the point lies in frames nested too deep to check"))
+}
+
+/// One sandboxed trace in `context`: what it found, and the context of the frame of another
+/// origin it stopped at.
+async fn trace_sandboxed(bidi: &Bidi, context: &str, x: f64, y: f64) -> PortResult<(Inside, Option<String>)> {
+    let params = json!({
+        "functionDeclaration": &*SANDBOX_TRACE,
+        "arguments": [{ "type": "number", "value": x }, { "type": "number", "value": y }],
+        "target": { "context": context, "sandbox": SANDBOX },
+        "awaitPromise": false,
+        "resultOwnership": "none",
+    });
+    let answer = bidi.command("script.callFunction", params).await?;
+    let failed =
+        || PortError::new(PortErrorKind::Other, "the sandboxed hit trace answered an unexpected shape");
+    if answer["type"] != "success" {
+        return Err(PortError::new(PortErrorKind::Other, "the sandboxed hit trace failed in the page"));
+    }
+    let parts = answer["result"]["value"].as_array().ok_or_else(failed)?;
+    let found = parts.first().and_then(|part| part["value"].as_str()).ok_or_else(failed)?;
+    let inside: Inside = serde_json::from_str(found).map_err(|_| failed())?;
+    let next = parts.get(1).and_then(|part| part["value"]["context"].as_str()).map(str::to_owned);
+    Ok((inside, next))
 }
 
 /// Trace `(x, y)` in the current document.

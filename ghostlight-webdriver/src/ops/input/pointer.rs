@@ -279,7 +279,11 @@ async fn locate(
                 let (Some(x), Some(y)) = (probe.x, probe.y) else {
                     return Err(PortError::new(PortErrorKind::Other, "the hit test answered no point"));
                 };
-                Origin::Viewport { x: pixel(x)?, y: pixel(y)? }
+                let (x, y) = (pixel(x)?, pixel(y)?);
+                // Where the input lands, traced where the page cannot mislead the trace (a
+                // page's realm could report its element uncovered while a frame covers it).
+                frames::check_point(s, tab, x as f64, y as f64, None, gate).await?;
+                Origin::Viewport { x, y }
             };
             Ok(Located {
                 origin,
@@ -297,7 +301,8 @@ async fn locate(
             let mut probe: Probe = run(s, &TARGET, args, Sent::Read).await?;
             let before = before_state(None, probe.state.take())?;
             accept(&mut probe)?;
-            frames::check_trace(s, tab, &[], std::mem::take(&mut probe.trace), gate).await?;
+            let trace = Some(std::mem::take(&mut probe.trace));
+            frames::check_point(s, tab, x as f64, y as f64, trace, gate).await?;
             Ok(Located {
                 origin: Origin::Viewport { x, y },
                 element: None,

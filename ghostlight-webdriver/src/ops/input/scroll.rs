@@ -92,7 +92,7 @@ pub(super) async fn scroll(
         }
         ScrollInput::Wheel { at, delta_y } => {
             let (x, y, delta) = (pixel(at.x)?, pixel(at.y)?, pixel(*delta_y)?);
-            frames::check_point(s, tab, x as f64, y as f64, gate).await?;
+            frames::check_point(s, tab, x as f64, y as f64, None, gate).await?;
             let args = vec![json!("watch"), Value::Null, Value::Null, json!({ "x": x, "y": y })];
             let noted: Read = run(s, &SCROLL, args, Sent::Read).await?;
             if noted.status == "outside" {

@@ -67,7 +67,7 @@ pub(super) async fn upload(
     match &input.to {
         UploadDestination::Input(element) => to_input(s, tab, element, &input.files, deadline).await,
         UploadDestination::Drop(point) => {
-            frames::check_point(s, tab, point.x.floor(), point.y.floor(), gate).await?;
+            frames::check_point(s, tab, point.x.floor(), point.y.floor(), None, gate).await?;
             drop_at(s, tab, *point, &input.files, deadline).await
         }
     }

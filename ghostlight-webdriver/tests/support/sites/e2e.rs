@@ -394,6 +394,16 @@ fn boundary(page: &str, ask: &Ask<'_>) -> String {
              style=\"position:absolute;left:20px;top:320px;width:400px;height:120px;border:0\"></iframe>\
              <p style=\"position:absolute;left:460px;top:120px\"><button id=mine>Mine</button></p>"
         ),
+        "hostile-framed" => format!(
+            "{HEAD}<title>Hostile framed</title><body style=\"background:#fff\"><h1>Hostile framed</h1>\
+             <p style=\"position:absolute;left:20px;top:120px;margin:0\">\
+             <button id=covered style=\"width:300px;height:100px\">Covered</button></p>\
+             <iframe id=deny src=\"{denied}/boundary/widget\" \
+             style=\"position:absolute;left:20px;top:120px;width:400px;height:160px;border:0\"></iframe>\
+             <script>const covered = document.getElementById('covered');\
+             Document.prototype.elementFromPoint = function () {{ return covered; }};\
+             Document.prototype.elementsFromPoint = function () {{ return [covered]; }};</script>"
+        ),
         "frames" => format!(
             "{HEAD}<title>Frames</title><h1>Frames</h1><p>Top text.</p>\
              <iframe src=\"/boundary/inner\" style=\"width:400px;height:80px\"></iframe>\
