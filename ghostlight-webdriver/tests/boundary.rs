@@ -47,6 +47,7 @@ async fn run(engine: Engine) {
     )
     .await;
     scenario(engine, "keys_into_a_denied_frame_are_blocked", keys_into_denied_frame(&b)).await;
+    scenario(engine, "a_page_hiding_focus_in_a_denied_frame_is_still_blocked", hidden_focus(&b)).await;
     scenario(engine, "screenshots_blank_denied_frames", screenshots_blank(&b)).await;
     scenario(engine, "frames_inside_authority_are_read_found_and_awaited", frames_inside(&b)).await;
     scenario(engine, "recordings_keep_nothing_of_a_denied_page", recordings(&b)).await;
@@ -232,6 +233,24 @@ async fn hidden_denied_frame(b: &Boundary<'_>) {
     let by_name = b.call("browser_click", json!({"tab": tab, "selector": {"name": "Covered"}})).await;
     assert_frame_blocked(b, "the covered button", &by_name);
     assert_eq!(b.site.hits("/boundary/clicked"), before, "the denied host saw no click");
+    b.close(&tab).await;
+}
+
+/// A page that replaces `activeElement` in its own realm so that focus seems to sit on its own
+/// field while it sits in a denied frame's field: focus is followed in a sandbox realm, and
+/// the keys are blocked.
+async fn hidden_focus(b: &Boundary<'_>) {
+    let tab = b.open("/boundary/hostile-focus").await;
+    b.person_clicks("/boundary/hostile-focus", "#denyform").await;
+    let keys_before = b.site.hits("/boundary/key");
+    for (probe, tool, arguments) in [
+        ("focused typing", "browser_type_text", json!({"tab": tab, "focused": true, "text": "hello"})),
+        ("a character", "browser_press_key", json!({"tab": tab, "key": "x"})),
+    ] {
+        let envelope = b.call(tool, arguments).await;
+        assert_frame_blocked(b, probe, &envelope);
+    }
+    assert_eq!(b.site.hits("/boundary/key"), keys_before, "no key reached the denied frame");
     b.close(&tab).await;
 }
 

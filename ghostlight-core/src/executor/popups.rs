@@ -6,9 +6,12 @@
 //! tab another workspace already claimed is left alone. A page that opens a tab later, on a
 //! timer, is seen after the next such call.
 
+use std::time::Duration;
+
 use serde_json::{Map, Value, json};
 
 use crate::envelope::Effect;
+use crate::port::{PageState, PortResult, TabRef};
 use crate::request::Request;
 
 use super::outcome::Outcome;
@@ -29,6 +32,25 @@ fn may_open_tabs(request: &Request) -> bool {
     )
 }
 
+/// How long a new tab still showing `about:blank` is given to commit the page it was opened
+/// for (a `target=_blank` link's tab starts blank), and how often it is looked at meanwhile.
+const FIRST_PAGE_WAIT: Duration = Duration::from_millis(1_000);
+const FIRST_PAGE_STEP: Duration = Duration::from_millis(100);
+
+/// The page of a tab the page just opened: once it shows more than `about:blank`, or as it
+/// is after [`FIRST_PAGE_WAIT`] (a tab opened blank on purpose stays blank).
+async fn first_page(run: &Run<'_>, tab: &TabRef) -> PortResult<PageState> {
+    let mut waited = Duration::ZERO;
+    loop {
+        let page = run.port().page(tab).await?;
+        if page.url.as_str() != "about:blank" || waited >= FIRST_PAGE_WAIT {
+            return Ok(page);
+        }
+        run.port().sleep(FIRST_PAGE_STEP).await;
+        waited += FIRST_PAGE_STEP;
+    }
+}
+
 /// Bind the tabs the page opened while `request` ran and say so in `outcome`.
 pub(crate) async fn adopt_opened(run: &Run<'_>, request: &Request, mut outcome: Outcome) -> Outcome {
     if !may_open_tabs(request) || outcome.effect == Effect::None {
@@ -44,7 +66,7 @@ pub(crate) async fn adopt_opened(run: &Run<'_>, request: &Request, mut outcome: 
         let slot = run.workspace.add_slot(tab.clone());
         let mut row = Map::new();
         row.insert("tab".into(), json!(slot.handle.as_str()));
-        match run.port().page(&tab).await {
+        match first_page(run, &tab).await {
             Ok(page) => {
                 slot.observe(&page.document, &page.url);
                 row.insert("url".into(), json!(run.url(&page)));

@@ -156,12 +156,79 @@ async fn check_sandboxed(bidi: &Bidi, top: &str, x: f64, y: f64, gate: &Gate) ->
     Err(PortError::new(PortErrorKind::Other, "the point lies in frames nested too deep to check"))
 }
 
+/// Where focus sits, read in the sandbox realm: `[JSON of {url, frames}, the window of the
+/// frame of another origin focus went into, or null]`, following focus through open shadow
+/// roots and same-origin frames (`frames`: the URLs of the frame documents entered).
+const SANDBOX_FOCUS: &str = "function () {
+  let doc = document;
+  const frames = [];
+  let cross = null;
+  for (let hop = 0; hop < 32; hop++) {
+    let el = doc.activeElement;
+    for (let i = 0; el && el.shadowRoot && el.shadowRoot.activeElement && i < 32; i++) el = el.shadowRoot.activeElement;
+    if (!el || (el.localName !== 'iframe' && el.localName !== 'frame')) break;
+    let inner = null;
+    try {
+      inner = el.contentDocument;
+    } catch (_) {
+      inner = null;
+    }
+    if (!inner) {
+      cross = el.contentWindow;
+      break;
+    }
+    frames.push(String(inner.URL));
+    doc = inner;
+  }
+  return [JSON.stringify({ url: String(document.URL), frames }), cross];
+}";
+
+/// The frame documents focus sits in, from top context `top` down (each one's URL,
+/// outermost first; empty when focus is in the top document), read in the sandbox realm of
+/// each document, so a page cannot hide a frame focus went into (see [`check_point`]).
+/// `None` when the driver offers no sandbox.
+pub(crate) async fn focus_frames(s: &mut Session, top: &str) -> PortResult<Option<Vec<Url>>> {
+    let Some(bidi) = s.sandbox().await else { return Ok(None) };
+    let mut urls = Vec::new();
+    let mut context = top.to_owned();
+    for depth in 0..=MAX_CROSS_DEPTH {
+        let (inside, next) = sandboxed(bidi, &context, SANDBOX_FOCUS, json!([])).await?;
+        let named = |url: &str| {
+            Url::parse(url)
+                .map_err(|_| PortError::new(PortErrorKind::Other, "a frame's document has no usable URL"))
+        };
+        if depth > 0 {
+            urls.push(named(&inside.url)?);
+        }
+        for url in &inside.trace.frames {
+            urls.push(named(url)?);
+        }
+        match next {
+            Some(next) => context = next,
+            None => return Ok(Some(urls)),
+        }
+    }
+    Err(PortError::new(PortErrorKind::Other, "focus lies in frames nested too deep to check"))
+}
+
 /// One sandboxed trace in `context`: what it found, and the context of the frame of another
 /// origin it stopped at.
 async fn trace_sandboxed(bidi: &Bidi, context: &str, x: f64, y: f64) -> PortResult<(Inside, Option<String>)> {
+    let arguments = json!([{ "type": "number", "value": x }, { "type": "number", "value": y }]);
+    sandboxed(bidi, context, &SANDBOX_TRACE, arguments).await
+}
+
+/// Call `function` (answering `[JSON of an Inside, a window or null]`) with BiDi `arguments`
+/// in the sandbox realm of `context`: the Inside, and the window's context.
+async fn sandboxed(
+    bidi: &Bidi,
+    context: &str,
+    function: &str,
+    arguments: Value,
+) -> PortResult<(Inside, Option<String>)> {
     let params = json!({
-        "functionDeclaration": &*SANDBOX_TRACE,
-        "arguments": [{ "type": "number", "value": x }, { "type": "number", "value": y }],
+        "functionDeclaration": function,
+        "arguments": arguments,
         "target": { "context": context, "sandbox": SANDBOX },
         "awaitPromise": false,
         "resultOwnership": "none",

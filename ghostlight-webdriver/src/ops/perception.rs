@@ -360,8 +360,27 @@ fn malformed(what: &'static str) -> PortError {
 
 /// The focused element, if any, through frames of any origin (the driver switches into the
 /// focused frame when the script cannot look inside it), with the URLs of the frame
-/// documents it sits in.
+/// documents it sits in. Those frames are read again in a BiDi sandbox realm when the driver
+/// offers one ([`super::frames::focus_frames`]): a page that forges `activeElement` in its own
+/// realm cannot hide that focus sits in a frame outside authority.
 pub(crate) async fn focused_element(s: &mut Session, tab: &TabRef) -> PortResult<Option<FocusedElement>> {
+    let found = focused_in_page(s, tab).await?;
+    let handle = s.tab(tab).await?;
+    let Some(frames) = super::frames::focus_frames(s, &handle).await? else { return Ok(found) };
+    match found {
+        // The frames the sandbox saw are the ones the executor checks, whatever the page's
+        // own realm reported.
+        Some(focused) => Ok(Some(FocusedElement { frames, ..focused })),
+        None if frames.is_empty() => Ok(None),
+        None => Err(PortError::new(
+            PortErrorKind::Other,
+            "the page reported no focus while focus sits in one of its frames",
+        )),
+    }
+}
+
+/// The focused element as the page's own realm describes it (see [`focused_element`]).
+async fn focused_in_page(s: &mut Session, tab: &TabRef) -> PortResult<Option<FocusedElement>> {
     s.set_script_timeout(READ_SCRIPT_TIMEOUT).await?;
     let handle = s.tab(tab).await?;
     let options = serde_json::to_value(PassOptions::new("focus", 1))

@@ -404,6 +404,16 @@ fn boundary(page: &str, ask: &Ask<'_>) -> String {
              Document.prototype.elementFromPoint = function () {{ return covered; }};\
              Document.prototype.elementsFromPoint = function () {{ return [covered]; }};</script>"
         ),
+        "hostile-focus" => format!(
+            "{HEAD}<title>Hostile focus</title><body style=\"background:#fff\"><h1>Hostile focus</h1>\
+             <p><label>Decoy <input id=decoy></label></p>\
+             <iframe id=denyform src=\"{denied}/boundary/field\" \
+             style=\"position:absolute;left:20px;top:320px;width:400px;height:120px;border:0\"></iframe>\
+             <script>const decoy = document.getElementById('decoy');\
+             Object.defineProperty(Document.prototype, 'activeElement', {{ get() {{ return decoy; }} }});\
+             Object.defineProperty(ShadowRoot.prototype, 'activeElement', {{ get() {{ return null; }} }});\
+             </script>"
+        ),
         "frames" => format!(
             "{HEAD}<title>Frames</title><h1>Frames</h1><p>Top text.</p>\
              <iframe src=\"/boundary/inner\" style=\"width:400px;height:80px\"></iframe>\
