@@ -75,6 +75,13 @@ let backoff = BACKOFF_FIRST_MS;
 let retryTimer = null;
 /** Tabs Ghostlight drives (ids), for the popup's count. */
 const driven = new Set();
+/** The most tabs pages opened that are held until the server takes them. */
+const MAX_OPENED = 64;
+/**
+ * Tabs a driven tab's page opened by itself (`window.open`, a `target=_blank` link), oldest
+ * first, until `opened_tabs` takes them. Tabs the person's own pages open are never held.
+ */
+let openedByPages = [];
 /** Loads started per tab (`loading` updates), so a wait knows a new load began. */
 const loads = new Map();
 /** The page state read last per tab, answered while a dialog blocks the page's scripts. */
@@ -85,7 +92,12 @@ api.tabs.onUpdated.addListener((tabId, info) => {
   // A navigation clears the tab's own badge on some engines: put it back.
   if (info.status === 'complete' && driven.has(tabId)) badge(tabId);
 });
+api.tabs.onCreated.addListener((tab) => {
+  if (tab.openerTabId === undefined || !driven.has(tab.openerTabId)) return;
+  if (openedByPages.length < MAX_OPENED) openedByPages.push(tab.id);
+});
 api.tabs.onRemoved.addListener((tabId) => {
+  openedByPages = openedByPages.filter((id) => id !== tabId);
   loads.delete(tabId);
   driven.delete(tabId);
   held.delete(tabId);
@@ -227,7 +239,7 @@ async function answer(op, args) {
 }
 
 /** Operations that may concern a tab showing the extension's own pages (they only look or close). */
-const HARMLESS_ON_OWN_PAGES = new Set(['tabs_list', 'page', 'tab_focus', 'tab_close']);
+const HARMLESS_ON_OWN_PAGES = new Set(['tabs_list', 'opened_tabs', 'page', 'tab_focus', 'tab_close']);
 
 /**
  * The extension's pages (its popup) hold the person's controls: Ghostlight never opens,
@@ -1260,6 +1272,14 @@ const OPS = {
   async tabs_list() {
     const tabs = await api.tabs.query({});
     return Promise.all(tabs.map(async (tab) => ({ tab: tab.id, active: tab.active, page: await pageOf(tab) })));
+  },
+
+  /** Tabs driven pages opened since the last call (they are driven from now on). */
+  async opened_tabs() {
+    const taken = openedByPages;
+    openedByPages = [];
+    for (const tabId of taken) await mark(tabId).catch(() => {});
+    return taken;
   },
 
   async tab_open({ url, timeout_ms }) {
