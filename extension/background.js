@@ -30,6 +30,8 @@ const BACKOFF_MAX_MS = 10000;
 /** The longest wait the server may ask for; anything longer is cut to it. */
 const MAX_WAIT_MS = 120000;
 const POLL_MS = 50;
+/** The longest wait for a page to lay out at a new zoom. */
+const ZOOM_SETTLE_MS = 2000;
 /** The longest wait for a page's own state (a dialog Ghostlight does not watch blocks it). */
 const PAGE_READ_MS = 3000;
 const GROUP_TITLE = 'Ghostlight';
@@ -1358,9 +1360,18 @@ const OPS = {
   },
 
   async set_zoom({ tab, percent }) {
-    await getTab(tab);
-    await api.tabs.setZoom(tab, Number(percent) / 100);
-    return geometryOf(tab);
+    const before = await geometryOf(tab);
+    const factor = Number(percent) / 100;
+    await api.tabs.setZoom(tab, factor);
+    // `setZoom` resolves before the page lays out at the new zoom: wait (bounded) until the
+    // page's device scale has moved by the zoom's ratio, so the geometry answered is the new one.
+    const wanted = (before.device_scale * factor) / (before.zoom_percent / 100);
+    const deadline = Date.now() + ZOOM_SETTLE_MS;
+    for (;;) {
+      const geometry = await geometryOf(tab);
+      if (Math.abs(geometry.device_scale - wanted) < 0.01 || Date.now() >= deadline) return geometry;
+      await sleep(POLL_MS);
+    }
   },
 
   async resize_window({ tab, width, height }) {

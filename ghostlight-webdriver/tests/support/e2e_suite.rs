@@ -239,6 +239,18 @@ impl<'s> E2e<'s> {
         self.ok("browser_navigate", json!({ "url": self.site.url(path).as_str() })).await
     }
 
+    /// A fresh viewport screenshot, its pixels per CSS pixel, and the centre (CSS pixels) of
+    /// the element matching the CSS `selector`.
+    async fn view_and_centre(&self, selector: &str) -> (Envelope, f64, (f64, f64)) {
+        let view = self.ok("browser_screenshot", json!({})).await;
+        let scale = u64_fact(&view, "/width") as f64 / self.js("innerWidth").await.as_f64().expect("a width");
+        let script = format!(
+            "const r = document.querySelector({selector:?}).getBoundingClientRect(); [r.left + r.width / 2, r.top + r.height / 2]"
+        );
+        let centre = serde_json::from_value(self.js(&script).await).expect("a point");
+        (view, scale, centre)
+    }
+
     /// The target handle of the control called exactly `name`, found with `browser_find`.
     async fn target(&self, name: &str) -> String {
         let e = self.ok("browser_find", json!({ "text": name, "scope": "control" })).await;
@@ -565,7 +577,12 @@ async fn beforeunload(e: &E2e<'_>) {
 /// `browser_window`: zoom (Chromium: the page's own viewport shrinks; Firefox: `unsupported`
 /// naming the engine) and resize (the page sees the new outer size).
 async fn window(e: &E2e<'_>) {
-    e.goto("/counter").await;
+    let home = e.goto("/counter").await;
+    if e.adapter == Adapter::Extension {
+        // The extension opens tabs in the background, and a page in a background tab does not
+        // see its window's size: select it first (when this scenario runs alone).
+        e.ok("browser_tabs", json!({ "action": "focus", "tab": home.facts["tab"] })).await;
+    }
     let before = e.js("innerWidth").await.as_u64().expect("a width");
     let zoom = e.call("browser_window", json!({ "action": "zoom", "percent": 200 })).await.envelope;
     // The extension zooms through `tabs.setZoom` on both engines.
@@ -979,13 +996,7 @@ async fn drag(e: &E2e<'_>) {
     e.ok("browser_drag", by_text).await;
     assert_eq!(e.until_text("#drop-status", "Dropped: card-payload").await, "Dropped: card-payload");
 
-    let shot = e.ok("browser_screenshot", json!({})).await;
-    let scale = u64_fact(&shot, "/width") as f64 / e.js("innerWidth").await.as_f64().expect("a width");
-    let centre: (f64, f64) = serde_json::from_value(
-        e.js("const r = document.querySelector('#box').getBoundingClientRect(); [r.left + r.width / 2, r.top + r.height / 2]")
-            .await,
-    )
-    .expect("a point");
+    let (shot, scale, centre) = e.view_and_centre("#box").await;
     let px = |css: f64| (css * scale).round() as u64;
     let arguments = json!({
         "view": shot.facts["view"], "start_x": px(centre.0), "start_y": px(centre.1),
@@ -1167,13 +1178,7 @@ async fn upload_into_inputs(e: &E2e<'_>, notes: &Path, image: &str) -> u64 {
 
 /// Drop the captured `image` at the drop zone's centre (its size is `bytes` when known).
 async fn drop_image(e: &E2e<'_>, image: &str, bytes: Option<u64>) {
-    let view = e.ok("browser_screenshot", json!({})).await;
-    let scale = u64_fact(&view, "/width") as f64 / e.js("innerWidth").await.as_f64().expect("a width");
-    let centre: (f64, f64) = serde_json::from_value(
-        e.js("const r = document.querySelector('#zone').getBoundingClientRect(); [r.left + r.width / 2, r.top + r.height / 2]")
-            .await,
-    )
-    .expect("a point");
+    let (view, scale, centre) = e.view_and_centre("#zone").await;
     let drop = json!({
         "source_image": image, "view": view.facts["view"],
         "x": (centre.0 * scale).round() as u64, "y": (centre.1 * scale).round() as u64,
