@@ -120,8 +120,7 @@ impl<'s> E2e<'s> {
     }
 
     /// Whether this is the extension connector on Firefox, whose extension APIs send no
-    /// trusted pointer, wheel or key input, see no dialogs and no console messages, and
-    /// capture neither a full page nor a region outside the viewport.
+    /// trusted pointer, wheel or key input and see no dialogs and no console messages.
     fn extension_on_firefox(&self) -> bool {
         self.adapter == Adapter::Extension && self.engine == Engine::Firefox
     }
@@ -704,20 +703,20 @@ async fn inspect_and_find(e: &E2e<'_>) {
         e.ok("browser_click", json!({ "target": shadow })).await;
     }
     assert_eq!(e.text("#shadow-count").await, "Shadow clicks: 1");
-    if e.adapter == Adapter::Extension {
-        // The extension cannot target an element inside a frame (its point can be clicked).
-        e.unsupported("browser_click", json!({ "target": framed })).await;
-        assert_eq!(e.text("#frame-count").await, "Frame clicks: 0", "nothing was clicked");
-        let framed = e.target("Frame button").await;
-        e.unsupported("browser_click", json!({ "target": framed })).await;
-    } else {
-        e.ok("browser_click", json!({ "target": framed })).await;
-        assert_eq!(e.text("#frame-count").await, "Frame clicks: 1");
-        // Found by text, then clicked again.
-        let framed = e.target("Frame button").await;
-        e.ok("browser_click", json!({ "target": framed })).await;
-        assert_eq!(e.text("#frame-count").await, "Frame clicks: 2");
-    }
+    let framed_click = |target: String| async move {
+        let arguments = json!({ "target": target });
+        if e.extension_on_firefox() {
+            e.unsupported("browser_click", arguments).await;
+            e.js("document.querySelector('#frame').contentDocument.querySelector('#inner').click(); 0").await;
+        } else {
+            e.ok("browser_click", arguments).await;
+        }
+    };
+    framed_click(framed).await;
+    assert_eq!(e.text("#frame-count").await, "Frame clicks: 1");
+    // Found by text, then clicked again.
+    framed_click(e.target("Frame button").await).await;
+    assert_eq!(e.text("#frame-count").await, "Frame clicks: 2");
     let text_match = e.ok("browser_find", json!({ "text": "Shadow clicks", "scope": "text" })).await;
     assert!(text_match.facts["count"].as_u64().is_some_and(|n| n >= 1), "{:?}", text_match.facts);
 }
@@ -736,14 +735,10 @@ async fn screenshots(e: &E2e<'_>) {
     let inner: (f64, f64) = serde_json::from_value(e.js("[innerWidth, innerHeight]").await).expect("sizes");
     let px_per_css = width as f64 / inner.0;
 
-    if e.extension_on_firefox() {
-        e.unsupported("browser_screenshot", json!({ "full_page": true })).await;
-    } else {
-        let full = e.call("browser_screenshot", json!({ "full_page": true })).await;
-        assert_eq!(full.envelope.status, Status::Succeeded, "{}", full.envelope.summary);
-        let (_, full_h) = png_size(&full.attachments[0].bytes);
-        assert!(f64::from(full_h) / px_per_css > 3_800.0, "the whole page: {full_h} px");
-    }
+    let full = e.call("browser_screenshot", json!({ "full_page": true })).await;
+    assert_eq!(full.envelope.status, Status::Succeeded, "{}", full.envelope.summary);
+    let (_, full_h) = png_size(&full.attachments[0].bytes);
+    assert!(f64::from(full_h) / px_per_css > 3_800.0, "the whole page: {full_h} px");
     assert_eq!(e.js("scrollY").await, json!(0), "a full-page capture leaves the scroll alone");
 
     let inc = e.target("Increment").await;
