@@ -30,6 +30,8 @@ const BACKOFF_MAX_MS = 10000;
 /** The longest wait the server may ask for; anything longer is cut to it. */
 const MAX_WAIT_MS = 120000;
 const POLL_MS = 50;
+/** The longest wait for a page to lay out at a new zoom. */
+const ZOOM_SETTLE_MS = 2000;
 /** The longest wait for a page's own state (a dialog Ghostlight does not watch blocks it). */
 const PAGE_READ_MS = 3000;
 const GROUP_TITLE = 'Ghostlight';
@@ -75,6 +77,13 @@ let backoff = BACKOFF_FIRST_MS;
 let retryTimer = null;
 /** Tabs Ghostlight drives (ids), for the popup's count. */
 const driven = new Set();
+/** The most tabs pages opened that are held until the server takes them. */
+const MAX_OPENED = 64;
+/**
+ * Tabs a driven tab's page opened by itself (`window.open`, a `target=_blank` link), oldest
+ * first, until `opened_tabs` takes them. Tabs the person's own pages open are never held.
+ */
+let openedByPages = [];
 /** Loads started per tab (`loading` updates), so a wait knows a new load began. */
 const loads = new Map();
 /** The page state read last per tab, answered while a dialog blocks the page's scripts. */
@@ -85,7 +94,12 @@ api.tabs.onUpdated.addListener((tabId, info) => {
   // A navigation clears the tab's own badge on some engines: put it back.
   if (info.status === 'complete' && driven.has(tabId)) badge(tabId);
 });
+api.tabs.onCreated.addListener((tab) => {
+  if (tab.openerTabId === undefined || !driven.has(tab.openerTabId)) return;
+  if (openedByPages.length < MAX_OPENED) openedByPages.push(tab.id);
+});
 api.tabs.onRemoved.addListener((tabId) => {
+  openedByPages = openedByPages.filter((id) => id !== tabId);
   loads.delete(tabId);
   driven.delete(tabId);
   held.delete(tabId);
@@ -227,7 +241,7 @@ async function answer(op, args) {
 }
 
 /** Operations that may concern a tab showing the extension's own pages (they only look or close). */
-const HARMLESS_ON_OWN_PAGES = new Set(['tabs_list', 'page', 'tab_focus', 'tab_close']);
+const HARMLESS_ON_OWN_PAGES = new Set(['tabs_list', 'opened_tabs', 'page', 'tab_focus', 'tab_close']);
 
 /**
  * The extension's pages (its popup) hold the person's controls: Ghostlight never opens,
@@ -1262,6 +1276,14 @@ const OPS = {
     return Promise.all(tabs.map(async (tab) => ({ tab: tab.id, active: tab.active, page: await pageOf(tab) })));
   },
 
+  /** Tabs driven pages opened since the last call (they are driven from now on). */
+  async opened_tabs() {
+    const taken = openedByPages;
+    openedByPages = [];
+    for (const tabId of taken) await mark(tabId).catch(() => {});
+    return taken;
+  },
+
   async tab_open({ url, timeout_ms }) {
     const created = await api.tabs.create({ url: String(url), active: false });
     await watchDialogs(created.id);
@@ -1338,9 +1360,18 @@ const OPS = {
   },
 
   async set_zoom({ tab, percent }) {
-    await getTab(tab);
-    await api.tabs.setZoom(tab, Number(percent) / 100);
-    return geometryOf(tab);
+    const before = await geometryOf(tab);
+    const factor = Number(percent) / 100;
+    await api.tabs.setZoom(tab, factor);
+    // `setZoom` resolves before the page lays out at the new zoom: wait (bounded) until the
+    // page's device scale has moved by the zoom's ratio, so the geometry answered is the new one.
+    const wanted = (before.device_scale * factor) / (before.zoom_percent / 100);
+    const deadline = Date.now() + ZOOM_SETTLE_MS;
+    for (;;) {
+      const geometry = await geometryOf(tab);
+      if (Math.abs(geometry.device_scale - wanted) < 0.01 || Date.now() >= deadline) return geometry;
+      await sleep(POLL_MS);
+    }
   },
 
   async resize_window({ tab, width, height }) {

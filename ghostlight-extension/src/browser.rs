@@ -253,6 +253,13 @@ impl BrowserPort for ExtensionBrowser {
             .collect()
     }
 
+    /// Tabs driven pages opened (`window.open`, `target=_blank`), from the extension's
+    /// `tabs.onCreated` with an opener it drives; tabs the person's own pages open are not.
+    async fn opened_tabs(&self) -> PortResult<Vec<TabRef>> {
+        let opened: Vec<i64> = self.call(Op::OpenedTabs {}, OP_WAIT).await?;
+        Ok(opened.into_iter().map(|id| self.tab_ref(id)).collect())
+    }
+
     async fn open_tab(&self, input: &NavigateInput, timeout: Duration) -> PortResult<OpenedTab> {
         let op = Op::TabOpen { url: input.url.to_string(), timeout_ms: millis(timeout) };
         let opened: WireOpened = self.call(op, waited(timeout)).await?;

@@ -161,6 +161,9 @@ pub enum ToExtension {
 pub enum Op {
     /// Every tab with its page ([`WireTab`]s).
     TabsList {},
+    /// Tabs pages Ghostlight drives opened by themselves since the last call, oldest first
+    /// (tab ids).
+    OpenedTabs {},
     /// Open a tab at `url` and wait for its load ([`WireOpened`]).
     TabOpen {
         /// Where.
@@ -444,6 +447,7 @@ impl Op {
     pub fn name(&self) -> &'static str {
         match self {
             Op::TabsList {} => "tabs_list",
+            Op::OpenedTabs {} => "opened_tabs",
             Op::TabOpen { .. } => "tab_open",
             Op::TabFocus { .. } => "tab_focus",
             Op::TabClose { .. } => "tab_close",
@@ -893,6 +897,10 @@ mod tests {
         let list =
             serde_json::to_value(ToExtension::Request { id: 1, op: Op::TabsList {} }).expect("encodes");
         assert_eq!(list, json!({"type": "request", "id": 1, "op": "tabs_list", "args": {}}));
+        let opened =
+            serde_json::to_value(ToExtension::Request { id: 2, op: Op::OpenedTabs {} }).expect("encodes");
+        assert_eq!(opened, json!({"type": "request", "id": 2, "op": "opened_tabs", "args": {}}));
+        assert_eq!(Op::OpenedTabs {}.name(), "opened_tabs");
         assert_eq!(serde_json::to_value(ToExtension::Welcome).expect("encodes"), json!({"type": "welcome"}));
     }
 

@@ -4,6 +4,7 @@
 //! | module | concept |
 //! | --- | --- |
 //! | [`dom_table`] | the DOM semantics table and its perception check, for any `BrowserPort` |
+//! | [`e2e_suite`] | the end-to-end suite of all 24 tools, generic over the port (WebDriver and extension) |
 //! | [`engines`] | engine selection, the per-engine test functions (`per_engine!`), time-bounded scenarios, a browser per engine |
 //! | [`server`] | the loopback page server (`Site`) on 127.0.0.1 and 127.0.0.2 |
 //! | [`sites`] | the fixture sites, one module per area (each has `start`) |
@@ -25,6 +26,7 @@
 
 pub(crate) mod dead_ends;
 pub(crate) mod dom_table;
+pub(crate) mod e2e_suite;
 pub(crate) mod engines;
 pub(crate) mod port;
 pub(crate) mod processes;
