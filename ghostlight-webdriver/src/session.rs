@@ -462,6 +462,11 @@ impl Session {
         Ok(WdElement::from_element_id(self.client.clone(), decoded.id.into()))
     }
 
+    /// The window the driver is switched to, when it is in that window's top document.
+    pub(crate) fn at_top(&self) -> Option<&str> {
+        self.current.as_deref().filter(|_| !self.in_frame)
+    }
+
     /// The window the driver is switched to, if known.
     pub(crate) fn current(&self) -> Option<&str> {
         self.current.as_deref()

@@ -48,6 +48,7 @@ async fn run(engine: Engine) {
     .await;
     scenario(engine, "keys_into_a_denied_frame_are_blocked", keys_into_denied_frame(&b)).await;
     scenario(engine, "a_page_hiding_focus_in_a_denied_frame_is_still_blocked", hidden_focus(&b)).await;
+    scenario(engine, "a_page_disabling_listeners_cannot_disarm_the_key_guard", disabled_guard(&b)).await;
     scenario(engine, "screenshots_blank_denied_frames", screenshots_blank(&b)).await;
     scenario(engine, "frames_inside_authority_are_read_found_and_awaited", frames_inside(&b)).await;
     scenario(engine, "recordings_keep_nothing_of_a_denied_page", recordings(&b)).await;
@@ -251,6 +252,28 @@ async fn hidden_focus(b: &Boundary<'_>) {
         assert_frame_blocked(b, probe, &envelope);
     }
     assert_eq!(b.site.hits("/boundary/key"), keys_before, "no key reached the denied frame");
+    b.close(&tab).await;
+}
+
+/// A page that replaces `addEventListener` in its own realm (which would keep a page-realm key
+/// guard from ever arming) and moves focus into a denied frame after two typed characters:
+/// the guard runs in a sandbox realm, so every later key is withheld.
+async fn disabled_guard(b: &Boundary<'_>) {
+    let tab = b.open("/boundary/hostile-guard").await;
+    let keys_before = b.site.hits("/boundary/key");
+    let typed = b
+        .call("browser_type_text", json!({"tab": tab, "selector": {"name": "Code"}, "text": "123456"}))
+        .await;
+    let code = b.eval(&tab, "[code.value, document.activeElement.id]").await;
+    assert_eq!(b.site.hits("/boundary/key"), keys_before, "no key reached the denied frame");
+    if code == json!(["123456", "code"]) {
+        // Firefox keeps focus on the field the keys are for when a page focuses a frame of
+        // another origin from an input handler: nothing moved, everything was typed there.
+        assert_eq!(typed.status, Status::Succeeded, "{}", typed.summary);
+    } else {
+        assert_ne!(typed.status, Status::Succeeded, "{}", typed.summary);
+        assert_eq!(code[0], json!("12"), "the keys after the focus move were withheld");
+    }
     b.close(&tab).await;
 }
 

@@ -211,6 +211,60 @@ pub(crate) async fn focus_frames(s: &mut Session, top: &str) -> PortResult<Optio
     Err(PortError::new(PortErrorKind::Other, "focus lies in frames nested too deep to check"))
 }
 
+/// An Execute Script `body` applied in the sandbox realm to the JSON arguments of its
+/// `spec` (`{args, at}`), the elements passed beside it (BiDi shared references) put back at
+/// the indices `at`; the answer as JSON text (`"null"` for none).
+const SANDBOX_APPLY: &str = "function (json, ...elements) {
+  const spec = JSON.parse(json);
+  const args = spec.args;
+  spec.at.forEach((index, k) => { args[index] = elements[k]; });
+  const out = (function () { __GHOSTLIGHT_BODY__ }).apply(null, args);
+  return JSON.stringify(out === undefined ? null : out);
+}";
+
+/// Run Execute Script `body` with `args` in the sandbox realm of the top document the driver
+/// is in (a WebDriver element reference among `args` is passed as the node it names), so
+/// that what the script calls is out of the page's reach. `None` when the driver is inside
+/// a frame or offers no sandbox: the caller runs it in the page's realm.
+pub(crate) async fn run_sandboxed(s: &mut Session, body: &str, args: &[Value]) -> Option<PortResult<Value>> {
+    let context = s.at_top()?.to_owned();
+    let bidi = s.sandbox().await?;
+    let mut plain = Vec::with_capacity(args.len());
+    let mut at = Vec::new();
+    let mut nodes = vec![Value::Null];
+    for (index, arg) in args.iter().enumerate() {
+        match element_id(arg) {
+            Some(id) => {
+                at.push(index);
+                nodes.push(json!({ "sharedId": id }));
+                plain.push(Value::Null);
+            }
+            None => plain.push(arg.clone()),
+        }
+    }
+    nodes[0] = json!({ "type": "string", "value": json!({ "args": plain, "at": at }).to_string() });
+    let params = json!({
+        "functionDeclaration": SANDBOX_APPLY.replace("__GHOSTLIGHT_BODY__", body),
+        "arguments": nodes,
+        "target": { "context": context, "sandbox": SANDBOX },
+        "awaitPromise": false,
+        "resultOwnership": "none",
+    });
+    let answered = async {
+        let answer = bidi.command("script.callFunction", params).await?;
+        if answer["type"] != "success" {
+            return Err(PortError::new(PortErrorKind::Other, "a sandboxed input script failed in the page"));
+        }
+        let text = answer["result"]["value"].as_str().ok_or_else(|| {
+            PortError::new(PortErrorKind::Other, "a sandboxed input script answered an unexpected shape")
+        })?;
+        serde_json::from_str(text).map_err(|_| {
+            PortError::new(PortErrorKind::Other, "a sandboxed input script answered an unexpected shape")
+        })
+    };
+    Some(answered.await)
+}
+
 /// One sandboxed trace in `context`: what it found, and the context of the frame of another
 /// origin it stopped at.
 async fn trace_sandboxed(bidi: &Bidi, context: &str, x: f64, y: f64) -> PortResult<(Inside, Option<String>)> {

@@ -32,7 +32,7 @@ use ghostlight_core::port::{Key, Modifier, NamedKey};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{RawSummary, after, before_state, compose, land, perform, resolve, run};
+use super::{RawSummary, after, before_state, compose, land, perform, resolve, run_out_of_reach};
 use crate::errors::{self, Sent};
 use crate::ops::NAME_MAX_CHARS;
 use crate::page;
@@ -101,7 +101,7 @@ fn guard_nonce() -> String {
 /// that is gone (the document changed) counts nothing: the page moved, which the landing
 /// reports.
 async fn disarm(s: &mut Session, nonce: &str, sent: usize) -> PortResult<usize> {
-    let counts: GuardCounts = match run(s, &KEY_GUARD, vec![json!(nonce)], Sent::Act).await {
+    let counts: GuardCounts = match run_out_of_reach(s, &KEY_GUARD, vec![json!(nonce)], Sent::Act).await {
         Ok(counts) => counts,
         // A dialog the keys opened, or a document that went away: nothing to count here.
         Err(e)
@@ -142,7 +142,7 @@ pub(super) async fn type_text(
         "mode": "prepare", "clear": input.clear_first, "state": resolved.wants_state(), "cap": NAME_MAX_CHARS,
         "guard": nonce,
     });
-    let mut focus: Focus = run(s, &FOCUS, vec![resolved.arg()?, options], Sent::Act).await?;
+    let mut focus: Focus = run_out_of_reach(s, &FOCUS, vec![resolved.arg()?, options], Sent::Act).await?;
     let before = before_state(resolved.before, focus.state.take())?;
     focused(&focus)?;
     if focus.clear {
@@ -206,7 +206,8 @@ pub(super) async fn press_keys(
                 "mode": "prepare", "clear": false, "state": resolved.wants_state(), "cap": NAME_MAX_CHARS,
                 "guard": nonce,
             });
-            let mut focus: Focus = run(s, &FOCUS, vec![resolved.arg()?, options], Sent::Act).await?;
+            let mut focus: Focus =
+                run_out_of_reach(s, &FOCUS, vec![resolved.arg()?, options], Sent::Act).await?;
             let before = before_state(resolved.before, focus.state.take())?;
             focused(&focus)?;
             (before, focus.summary.map(ElementSummary::from))
@@ -214,7 +215,7 @@ pub(super) async fn press_keys(
         None => {
             s.tab(tab).await?;
             let options = json!({ "mode": "page", "clear": false, "state": true, "cap": NAME_MAX_CHARS, "guard": nonce });
-            let mut focus: Focus = run(s, &FOCUS, vec![Value::Null, options], Sent::Act).await?;
+            let mut focus: Focus = run_out_of_reach(s, &FOCUS, vec![Value::Null, options], Sent::Act).await?;
             let before = before_state(None, focus.state.take())?;
             if focus.status == "focused" {
                 return Err(PortError::new(
@@ -266,7 +267,7 @@ async fn focused_after(
     let read = async {
         s.tab(tab).await?;
         let options = json!({ "mode": "after", "clear": false, "state": true, "cap": NAME_MAX_CHARS });
-        run::<Focus>(s, &FOCUS, vec![Value::Null, options], Sent::Read).await
+        run_out_of_reach::<Focus>(s, &FOCUS, vec![Value::Null, options], Sent::Read).await
     };
     match read.await {
         Ok(answer) => {

@@ -47,7 +47,7 @@ use serde_json::Value;
 use tokio::time::Instant;
 
 use crate::errors::{self, Sent};
-use crate::ops::{navigation, with_dom};
+use crate::ops::{frames, navigation, with_dom};
 use crate::page;
 use crate::refs;
 use crate::session::{SETTLE_READS, SETTLE_STEP, Session};
@@ -234,6 +234,47 @@ async fn run<T: DeserializeOwned>(
     sent: Sent,
 ) -> PortResult<T> {
     let value = s.execute(script, args, sent).await?;
+    decode(value, sent)
+}
+
+/// [`run`] in a BiDi sandbox realm when the driver is in a top document and the driver offers
+/// one ([`frames::run_sandboxed`]), else in the page's realm: for the focus checks and the
+/// key guard, which a page must not be able to switch off by replacing what they call.
+async fn run_out_of_reach<T: DeserializeOwned>(
+    s: &mut Session,
+    script: &str,
+    mut args: Vec<Value>,
+    sent: Sent,
+) -> PortResult<T> {
+    // The page state is stamped in the page's own realm (its document nonce, dialog and
+    // navigation hooks): asked for, it is read there once the sandboxed script answered.
+    let mut wants_state = false;
+    for options in args.iter_mut().filter_map(Value::as_object_mut) {
+        if options.get("state") == Some(&Value::Bool(true)) {
+            options.insert("state".into(), Value::Bool(false));
+            wants_state = true;
+        }
+    }
+    let Some(answer) = frames::run_sandboxed(s, script, &args).await else {
+        if wants_state {
+            for options in args.iter_mut().filter_map(Value::as_object_mut) {
+                if options.contains_key("state") {
+                    options.insert("state".into(), Value::Bool(true));
+                }
+            }
+        }
+        return run(s, script, args, sent).await;
+    };
+    let mut value = answer.map_err(|e| if sent == Sent::Act { e.effect_unknown() } else { e })?;
+    if wants_state && let Some(object) = value.as_object_mut() {
+        let state = s.execute(&page::state_script(), Vec::new(), Sent::Read).await?;
+        object.insert("state".into(), state);
+    }
+    decode(value, sent)
+}
+
+/// An input script's answer: `null` is a script a dialog interrupted.
+fn decode<T: DeserializeOwned>(value: Value, sent: Sent) -> PortResult<T> {
     let error = if value.is_null() {
         PortError::new(PortErrorKind::BlockedByDialog, "a dialog opened while an input script ran")
     } else {

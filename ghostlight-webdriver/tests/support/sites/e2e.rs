@@ -414,6 +414,14 @@ fn boundary(page: &str, ask: &Ask<'_>) -> String {
              Object.defineProperty(ShadowRoot.prototype, 'activeElement', {{ get() {{ return null; }} }});\
              </script>"
         ),
+        "hostile-guard" => format!(
+            "{HEAD}<title>Hostile guard</title><h1>Hostile guard</h1>\
+             <p><label>Code <input id=code \
+             oninput=\"if (this.value.length >= 2) document.getElementById('spy').focus()\"></label></p>\
+             <iframe id=spy src=\"{denied}/boundary/keys\" style=\"width:400px;height:80px\"></iframe>\
+             <script>EventTarget.prototype.addEventListener = function () {{}};\
+             EventTarget.prototype.removeEventListener = function () {{}};</script>"
+        ),
         "frames" => format!(
             "{HEAD}<title>Frames</title><h1>Frames</h1><p>Top text.</p>\
              <iframe src=\"/boundary/inner\" style=\"width:400px;height:80px\"></iframe>\
@@ -453,6 +461,10 @@ fn boundary(page: &str, ask: &Ask<'_>) -> String {
              <form action=\"/boundary/typed\"><input id=q name=q \
              onkeydown=\"fetch('/boundary/key')\" \
              style=\"margin:0;width:400px;height:120px;background:#f00;border:0\"></form>"
+        ),
+        "keys" if ask.host == HOST_B => format!(
+            "{HEAD}<title>Keys</title><p>Keys</p>\
+             <script>addEventListener('keydown', () => fetch('/boundary/key'), true);</script>"
         ),
         "secret" if ask.host == HOST_B => {
             format!("{HEAD}<title>Denied secret title</title><body style=\"background:#f00\"><h1>Secret</h1>")
