@@ -956,6 +956,19 @@ async function keysWithDebugger(send, strokes, around, modifiers, repeat) {
   }
 }
 
+/** The text held under `key` (see `stash_part`), dropped as it is taken. */
+function takeStash(key) {
+  if (!stash || stash.key !== key) throw new GlError('browser_error', 'the held parts are gone');
+  const parts = stash.parts.join('');
+  stash = null;
+  return parts;
+}
+
+/** Hold `text` under `key` at once, as `stash_part` holds parts (a replay for a file input). */
+function holdStash(key, text) {
+  stash = { key: String(key), parts: [text], chars: text.length };
+}
+
 const INPUT_OPS = {
   /**
    * Run one of the server's input scripts (hit test, focus, key guard, scroll offsets) in the
@@ -966,9 +979,7 @@ const INPUT_OPS = {
     refuseWhileDialog(tab);
     let text = String(source);
     if (typeof key === 'string') {
-      if (!stash || stash.key !== key) throw new GlError('browser_error', 'the held parts are gone');
-      const parts = stash.parts.join('');
-      stash = null;
+      const parts = takeStash(key);
       // A function, so `$` patterns in the held text are not read as replacement patterns.
       text = text.replace(STASH_MARKER, () => parts);
     }
@@ -1123,10 +1134,17 @@ async function pageFrames(tabId) {
 }
 
 const PERCEPTION_OPS = {
-  async page_call({ tab, frame, call, args }) {
+  async page_call({ tab, frame, call, args, stash: key }) {
     await getTab(tab);
     if (!PAGE_CALLS.has(call)) throw new GlError('unsupported', `the page API has no function ${String(call)}`);
-    return inFrame(tab, Number(frame), call, Array.isArray(args) ? args : []);
+    let given = Array.isArray(args) ? args : [];
+    if (typeof key === 'string') {
+      // The held text (JSON) stands for the marker wherever it is an argument of an input script.
+      const held = JSON.parse(takeStash(key));
+      const splice = (v) => (v === STASH_MARKER ? held : v);
+      given = given.map((v) => (Array.isArray(v) ? v.map(splice) : splice(v)));
+    }
+    return inFrame(tab, Number(frame), call, given);
   },
 
   async page_frames({ tab }) {

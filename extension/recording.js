@@ -275,6 +275,14 @@ const GL_RECORDING = (() => {
     return run;
   }
 
+  /** Stop `rec` (if recording) and encode its replay once: the GIF's bytes. */
+  function saved(rec) {
+    freeze(rec, 'requested');
+    if (rec.frames.length === 0) throw new GlError('browser_error', 'the recording captured no frame', 'none');
+    if (!rec.gif) rec.gif = encode(rec);
+    return rec.gif;
+  }
+
   /** Each kept frame's delay in 1/100 s: to the next frame, the last to the stop (≥ one interval). */
   function delays(rec, now) {
     const end = rec.stopped ?? now;
@@ -528,15 +536,26 @@ const GL_RECORDING = (() => {
     async record_save({ recording, delivery }) {
       const rec = find(recording);
       return exclusive(rec, async () => {
-        freeze(rec, 'requested');
-        if (rec.frames.length === 0) throw new GlError('browser_error', 'the recording captured no frame', 'none');
-        if (!rec.gif) rec.gif = encode(rec);
+        saved(rec);
         if (delivery === 'download') {
           await download(rec);
           return report(rec);
         }
         if (delivery !== 'client') throw new GlError('unsupported', `no delivery ${String(delivery)}`);
         return { ...report(rec), gif: base64(rec.gif) };
+      });
+    },
+
+    /**
+     * Save for a file input: stop, encode once, and hold the replay (its base64 as JSON text)
+     * under `key` for the server's next page call, which attaches it in the input's document.
+     * The replay never leaves the browser.
+     */
+    async record_hold({ recording, key }) {
+      const rec = find(recording);
+      return exclusive(rec, async () => {
+        holdStash(key, JSON.stringify(base64(saved(rec))));
+        return report(rec);
       });
     },
 

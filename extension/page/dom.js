@@ -1560,6 +1560,67 @@ if (mode === 'reveal') {
 }
 return read();
 }
+function glInputUpload() {
+// File input check before an upload: the element must be an enabled <input type=file>, taking
+// several files when several are sent. When it fits, its current files are cleared (WebDriver
+// adds files to the ones already chosen). Runs after lib.js.
+//
+// arguments: [element, options {count, state, cap}]
+// Answers {status: 'ok', summary, state} or {status: 'not_file' | 'disabled' | 'not_multiple'}.
+const [element, options] = arguments;
+const out = {};
+if (options.state) out.state = glPageState();
+if (element.localName !== 'input' || element.type !== 'file') return Object.assign(out, { status: 'not_file' });
+if (element.disabled) return Object.assign(out, { status: 'disabled' });
+if (options.count > 1 && !element.multiple) return Object.assign(out, { status: 'not_multiple' });
+element.value = '';
+return Object.assign(out, { status: 'ok', summary: glSummary(element, options.cap) });
+}
+function glInputAttach() {
+// Files attached to a file input from memory, for a connector that cannot drive the file
+// chooser (the browser extension): File objects built from base64 in the input's realm, and
+// a DataTransfer's files assigned to `input.files` (the selection becomes exactly these
+// files); then `input` and `change` fire, bubbling, as a user's choice fires them. The events
+// are untrusted (isTrusted is false). Runs after upload.js's checks passed for the element.
+//
+// arguments: [element, files [{name, type, data (base64)}]]
+// Answers the number of files the input holds afterwards.
+const [input, files] = arguments;
+const view = input.ownerDocument.defaultView;
+const transfer = new view.DataTransfer();
+for (const file of files) {
+  const raw = atob(file.data);
+  const bytes = new Uint8Array(raw.length);
+  for (let i = 0; i < raw.length; i += 1) bytes[i] = raw.charCodeAt(i);
+  transfer.items.add(new view.File([bytes], file.name, { type: file.type, lastModified: Date.now() }));
+}
+input.files = transfer.files;
+input.dispatchEvent(new view.Event('input', { bubbles: true, composed: true }));
+input.dispatchEvent(new view.Event('change', { bubbles: true }));
+return input.files.length;
+}
+function glInputAttachReplay() {
+// Attach a replay GIF to a file input, from memory: arguments are [the input element,
+// base64 GIF, file name]. The selection becomes exactly this one file (a DataTransfer's
+// FileList assigned to `input.files`), then `input` and `change` fire as a user's choice
+// would fire them (these events are untrusted: isTrusted is false). Answers false when the
+// element is not a file input.
+const [input, data, name] = arguments;
+if (!input || input.localName !== 'input' || String(input.type).toLowerCase() !== 'file') {
+  return false;
+}
+const raw = atob(data);
+const bytes = new Uint8Array(raw.length);
+for (let i = 0; i < raw.length; i += 1) {
+  bytes[i] = raw.charCodeAt(i);
+}
+const transfer = new DataTransfer();
+transfer.items.add(new File([bytes], name, { type: 'image/gif', lastModified: Date.now() }));
+input.files = transfer.files;
+input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+input.dispatchEvent(new Event('change', { bubbles: true }));
+return true;
+}
 // The extension's page API: the shared scripts (ghostlight-webdriver/src/scripts, composed
 // before this by `page::bundle`) called from the extension's isolated world, with element
 // references kept in a per-document registry. Nothing here is visible to the page: the page's
@@ -1747,7 +1808,10 @@ const glPage = Object.freeze({
   // An input script (scripts/input/*.js) run in this document: `args` as the script reads them, where {glRef: ref} stands for an element of this
   // document (stale when it is gone) and an array of them for a list of elements.
   input(name, args) {
-    const scripts = { target: glInputTarget, focus: glInputFocus, keyGuard: glInputKeyGuard, fill: glInputFill, scroll: glInputScroll };
+    const scripts = {
+      target: glInputTarget, focus: glInputFocus, keyGuard: glInputKeyGuard, fill: glInputFill, scroll: glInputScroll,
+      upload: glInputUpload, attach: glInputAttach, attachReplay: glInputAttachReplay,
+    };
     const script = Object.prototype.hasOwnProperty.call(scripts, name) ? scripts[name] : null;
     if (!script || !Array.isArray(args)) return GL_STALE;
     let stale = false;

@@ -27,7 +27,7 @@ use ghostlight_core::port::{
 use serde::de::DeserializeOwned;
 use tokio::task::JoinHandle;
 
-use crate::convert::{self, call_error, loaded, page_state, unsupported};
+use crate::convert::{self, call_error, loaded, page_state};
 use crate::diagnostics::Evidence;
 use crate::endpoint::{self, EndpointError};
 use crate::listener::{ListenError, Slot, accept, bind};
@@ -442,8 +442,12 @@ impl BrowserPort for ExtensionBrowser {
         dialogs::resolve_dialog(self, tab, resolution).await
     }
 
-    async fn stat_files(&self, _paths: &[PathBuf]) -> PortResult<Vec<FileStat>> {
-        Err(unsupported("uploading local files"))
+    async fn stat_files(&self, paths: &[PathBuf]) -> PortResult<Vec<FileStat>> {
+        // Local metadata only: the server reads the files it uploads.
+        let paths = paths.to_vec();
+        tokio::task::spawn_blocking(move || ghostlight_core::port::upload::stat_files(&paths))
+            .await
+            .map_err(|_| PortError::new(PortErrorKind::Other, "reading file metadata failed"))
     }
 
     async fn upload(
@@ -472,7 +476,7 @@ impl BrowserPort for ExtensionBrowser {
 
     async fn record(&self, command: &RecordCommand) -> PortResult<RecordReport> {
         self.refuse_while_absent()?;
-        recording::record(&self.slot, &self.recorder, command).await
+        recording::record(self, &self.slot, &self.recorder, command).await
     }
 
     async fn sleep(&self, duration: Duration) {

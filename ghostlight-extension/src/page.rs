@@ -18,12 +18,15 @@ const PAGE_API_JS: &str = include_str!("page_api.js");
 /// The input helpers, and the input scripts a frame document runs in the isolated world
 /// (see `crate::input::Place`): each body becomes a function reading its `arguments`.
 const INPUT_LIB_JS: &str = include_str!("../page-scripts/input/lib.js");
-const INPUT_SCRIPTS: [(&str, &str); 5] = [
+const INPUT_SCRIPTS: [(&str, &str); 8] = [
     ("glInputTarget", include_str!("../page-scripts/input/target.js")),
     ("glInputFocus", include_str!("../page-scripts/input/focus.js")),
     ("glInputKeyGuard", include_str!("../page-scripts/input/key_guard.js")),
     ("glInputFill", include_str!("../page-scripts/input/fill.js")),
     ("glInputScroll", include_str!("../page-scripts/input/scroll.js")),
+    ("glInputUpload", include_str!("../page-scripts/input/upload.js")),
+    ("glInputAttach", include_str!("../page-scripts/input/attach.js")),
+    ("glInputAttachReplay", include_str!("../page-scripts/attach_replay.js")),
 ];
 
 /// The bundle: one idempotent IIFE that defines the page API once per document, as a

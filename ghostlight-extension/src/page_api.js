@@ -185,7 +185,10 @@ const glPage = Object.freeze({
   // An input script (scripts/input/*.js) run in this document: `args` as the script reads them, where {glRef: ref} stands for an element of this
   // document (stale when it is gone) and an array of them for a list of elements.
   input(name, args) {
-    const scripts = { target: glInputTarget, focus: glInputFocus, keyGuard: glInputKeyGuard, fill: glInputFill, scroll: glInputScroll };
+    const scripts = {
+      target: glInputTarget, focus: glInputFocus, keyGuard: glInputKeyGuard, fill: glInputFill, scroll: glInputScroll,
+      upload: glInputUpload, attach: glInputAttach, attachReplay: glInputAttachReplay,
+    };
     const script = Object.prototype.hasOwnProperty.call(scripts, name) ? scripts[name] : null;
     if (!script || !Array.isArray(args)) return GL_STALE;
     let stale = false;

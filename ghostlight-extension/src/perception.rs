@@ -49,7 +49,7 @@ pub(crate) async fn page_call<T: DeserializeOwned>(
     call: PageFn,
     args: Vec<Value>,
 ) -> PortResult<T> {
-    b.call(Op::PageCall { tab, frame, call, args }, READ_WAIT).await
+    b.call(Op::PageCall { tab, frame, call, args, stash: None }, READ_WAIT).await
 }
 
 /// The tab's frame documents, fetched once per call when a frame is first needed.

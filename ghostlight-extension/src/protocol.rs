@@ -285,6 +285,15 @@ pub enum Op {
         /// Where the replay goes.
         delivery: WireDelivery,
     },
+    /// Stop if recording, encode once, and hold the replay's base64 (as JSON text) under `key`
+    /// for the next [`Op::PageCall`] naming it ([`WireRecordReport`]): a save to a file input,
+    /// attached in the input's document without the replay leaving the browser.
+    RecordHold {
+        /// The recording.
+        recording: String,
+        /// The key to hold it under.
+        key: String,
+    },
     /// Erase a recording ([`WireRecordReport`]).
     RecordDiscard {
         /// The recording.
@@ -409,6 +418,11 @@ pub enum Op {
         call: PageFn,
         /// Its arguments.
         args: Vec<Value>,
+        /// The key of a text held by [`Op::StashPart`] or [`Op::RecordHold`] (JSON): its value
+        /// stands for each argument (or input script argument) that is the marker
+        /// (`__ghostlight_stash__`), and it is dropped.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stash: Option<String>,
     },
     /// Every frame document of the tab the extension can script ([`WireFrameDoc`]s).
     PageFrames {
@@ -464,6 +478,7 @@ impl Op {
             Op::RecordFrame { .. } => "record_frame",
             Op::RecordStatus { .. } => "record_status",
             Op::RecordSave { .. } => "record_save",
+            Op::RecordHold { .. } => "record_hold",
             Op::RecordDiscard { .. } => "record_discard",
             Op::PageScript { .. } => "page_script",
             Op::StashPart { .. } => "stash_part",

@@ -18,7 +18,9 @@
 //! skipped (frames are not blanked yet). The bounds are [`RECORD_BOUNDS`], sent with the start.
 //!
 //! `Stop` is one more such tick that also stops; `Save` stops the same way, then asks the
-//! extension to encode (once) and deliver. A recording the extension does not know (never
+//! extension to encode (once) and deliver: to the client, as a download, or to a file input
+//! (the extension runs the attach script with the GIF it holds: the replay never leaves the
+//! browser, see [`attach_replay`]). A recording the extension does not know (never
 //! started, discarded, past retention, or lost when the background restarted) answers
 //! [`PortErrorKind::InvalidInput`] (core: `retention_expired`).
 
@@ -27,13 +29,14 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use ghostlight_core::port::{
-    ElementRef, Gate, PortError, PortErrorKind, PortResult, RECORD_BOUNDS, RecordBounds, RecordCommand,
-    RecordDelivery, RecordReport, RecordingRef, RecordingState, TabRef,
+    ElementRef, Gate, PortEffect, PortError, PortErrorKind, PortResult, RECORD_BOUNDS, RecordBounds,
+    RecordCommand, RecordDelivery, RecordReport, RecordingRef, RecordingState, TabRef,
 };
 use url::Url;
 
-use crate::browser::call_on;
-use crate::convert::{all_admitted, unsupported};
+use crate::browser::{ExtensionBrowser, call_on};
+use crate::convert::all_admitted;
+use crate::input::{attach_replay as attach_held, random_token};
 use crate::listener::Slot;
 use crate::protocol::{
     Op, WireDelivery, WireRecordBounds, WireRecordReport, WireRecordTarget, WireRecordingState,
@@ -45,6 +48,8 @@ const OP_WAIT: Duration = Duration::from_secs(10);
 const FRAME_WAIT: Duration = Duration::from_secs(15);
 /// The longest wait for a save (the encode writes the already compressed frames out).
 const SAVE_WAIT: Duration = Duration::from_secs(60);
+/// The longest wait for the attach script of a save to a file input.
+const ATTACH_WAIT: Duration = Duration::from_secs(15);
 /// Gates remembered at most (recordings the extension erased on its own leave theirs behind
 /// until this many newer ones push them out).
 const GATES_KEPT: usize = 16;
@@ -92,8 +97,9 @@ fn wire_bounds(b: &RecordBounds) -> WireRecordBounds {
     }
 }
 
-/// Run a recording command over the extension connected to `slot`.
+/// Run a recording command over the extension connected to `slot` (`b`'s).
 pub(crate) async fn record(
+    b: &ExtensionBrowser,
     slot: &Arc<Slot>,
     recorder: &Recorder,
     command: &RecordCommand,
@@ -108,7 +114,9 @@ pub(crate) async fn record(
             let delivery = match delivery {
                 RecordDelivery::Client => WireDelivery::Client,
                 RecordDelivery::Download => WireDelivery::Download,
-                RecordDelivery::Attach(tab, element) => return attach_replay(tab, element),
+                RecordDelivery::Attach(tab, element) => {
+                    return report(attach_replay(b, slot, recorder, recording, tab, element).await?);
+                }
             };
             stop(slot, recorder, recording).await?;
             let op = Op::RecordSave { recording: recording.as_str().to_owned(), delivery };
@@ -140,10 +148,49 @@ fn command_recording(command: &RecordCommand) -> Option<&RecordingRef> {
     }
 }
 
-/// Attaching a replay to a file input: the one place that delivery will be wired (it needs
-/// the element references of the perception work).
-fn attach_replay(_tab: &TabRef, _element: &ElementRef) -> PortResult<RecordReport> {
-    Err(unsupported("attaching a replay to a file input"))
+/// `Save` to a file input: stopped as for every save, then the extension encodes (once) and
+/// holds the replay under a fresh key (`record_hold`), and `attach_replay.js` makes it the
+/// input's only file, in the input's document ([`attach_held`]): the replay never leaves the
+/// browser. Named `ghostlight-replay-N.gif`, as the WebDriver adapter names it; an element
+/// that is not a file input answers [`PortErrorKind::Other`], as there. A failure of the
+/// delivery itself is never [`PortErrorKind::InvalidInput`], which core reads as an expired
+/// recording.
+async fn attach_replay(
+    b: &ExtensionBrowser,
+    slot: &Slot,
+    recorder: &Recorder,
+    recording: &RecordingRef,
+    tab: &TabRef,
+    element: &ElementRef,
+) -> PortResult<WireRecordReport> {
+    stop(slot, recorder, recording).await?;
+    let id = slot.tab_id(tab).map_err(not_retention)?;
+    let key = random_token();
+    let op = Op::RecordHold { recording: recording.as_str().to_owned(), key: key.clone() };
+    let report: WireRecordReport = call_on(slot, op, SAVE_WAIT).await?;
+    let name = replay_name(recording.as_str());
+    let attached = attach_held(b, id, element, key, &name, ATTACH_WAIT).await.map_err(not_retention)?;
+    if !attached {
+        return Err(PortError::new(PortErrorKind::Other, "the attach target is not a file input"));
+    }
+    Ok(report)
+}
+
+/// The file name of the replay of recording `id` (`recording-<start>-<n>`):
+/// `ghostlight-replay-<n>.gif`.
+fn replay_name(id: &str) -> String {
+    let number = id.rsplit('-').next().filter(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()));
+    format!("ghostlight-replay-{}.gif", number.unwrap_or("1"))
+}
+
+/// A delivery's error as a save's: never [`PortErrorKind::InvalidInput`] (core reads that as
+/// an expired recording), the effect kept.
+fn not_retention(error: PortError) -> PortError {
+    if error.kind() != PortErrorKind::InvalidInput {
+        return error;
+    }
+    let other = PortError::new(PortErrorKind::Other, "the browser refused the replay delivery");
+    if error.effect() == PortEffect::Unknown { other.effect_unknown() } else { other }
 }
 
 /// `Start`: an empty recording in the extension, its first frame, then the pace.
@@ -309,10 +356,14 @@ mod tests {
     }
 
     #[test]
-    fn attaching_is_unsupported_and_gates_are_bounded() {
-        let refused = attach_replay(&TabRef::new("1"), &ElementRef::new("e")).expect_err("not yet");
-        assert_eq!(refused.kind(), PortErrorKind::Unsupported);
-        assert!(refused.message().contains("attaching a replay to a file input"));
+    fn replays_are_named_as_webdriver_names_them_and_gates_are_bounded() {
+        assert_eq!(replay_name("recording-ab12-7"), "ghostlight-replay-7.gif");
+        assert_eq!(replay_name("odd"), "ghostlight-replay-1.gif");
+        let expired = PortError::new(PortErrorKind::InvalidInput, "a malformed reference").effect_unknown();
+        let refused = not_retention(expired);
+        assert_eq!((refused.kind(), refused.effect()), (PortErrorKind::Other, PortEffect::Unknown));
+        let stale = not_retention(PortError::new(PortErrorKind::TargetStale, "gone"));
+        assert_eq!(stale.kind(), PortErrorKind::TargetStale);
         let recorder = Recorder::default();
         for i in 0..(GATES_KEPT + 3) {
             recorder.remember(&format!("r{i}"), &Gate::open());

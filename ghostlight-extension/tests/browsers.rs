@@ -219,8 +219,12 @@ struct Tools {
 
 impl Tools {
     fn over(world: &World) -> Tools {
-        let user: Settings =
-            serde_json::from_value(json!({"capabilities": {"allow": ["execute"]}})).expect("settings");
+        Tools::with(world, json!({"capabilities": {"allow": ["execute"]}}))
+    }
+
+    /// Over a world's browser port with these user settings.
+    fn with(world: &World, settings: serde_json::Value) -> Tools {
+        let user: Settings = serde_json::from_value(settings).expect("settings");
         let authority = AuthorityLayers { user: Some(user), organization: None }.compile();
         let port: Arc<dyn BrowserPort> = world.browser.clone();
         Tools { g: Ghostlight::builder(port).authority(authority).build(), never: Cancellation::never() }
@@ -544,8 +548,12 @@ async fn input_tools(engine: Engine) {
 /// drag handlers at (20, 200)–(100, 280), an HTML5 draggable at (300, 200) and its drop zone
 /// at (500, 200), a tall page; every handler notes what it saw (and `isTrusted`) in
 /// `window.log`. `/dialogs`: buttons opening an alert, a confirm and a prompt, noting the
-/// answers. `/loop`: a button opening alerts without end. `/alerting`: an alert while it loads. `/leave`: a page asking before it
-/// is left.
+/// answers. `/upload`: a file input taking several files (`#many`, "Attachments"), one taking
+/// one (`#one`), a disabled one (`#off`) and a text field (`#text`); `input` and `change` events
+/// are noted at the document (so only bubbling ones) in `window.log`, and after each `change`
+/// the input's files (`name:type:size:text`) in `window.seen[id]`. `/loop`: a button
+/// opening alerts without end. `/alerting`: an alert while it loads. `/leave`: a page asking
+/// before it is left. `/framed-upload`: `/upload` in a frame.
 fn input_site() -> Site {
     Site::serve(|ask| {
         let body = match ask.path {
@@ -595,6 +603,20 @@ fn input_site() -> Site {
                 "f => f.name + ':' + f.type + ':' + f.size).join(',')); });</script>"
             )
             .to_owned(),
+            "/upload" => concat!(
+                "<!doctype html><title>Upload</title>",
+                "<input type=file id=many multiple aria-label=Attachments>",
+                "<input type=file id=one aria-label=Avatar><input type=file id=off disabled aria-label=Off>",
+                "<input id=text aria-label=Text><script>window.log = []; window.seen = {};",
+                "for (const type of ['input', 'change']) document.addEventListener(type, e => ",
+                "log.push(type + ':' + e.target.id + ':' + e.isTrusted));",
+                "document.addEventListener('change', async e => { const files = Array.from(e.target.files);",
+                "const texts = await Promise.all(files.map(f => f.text()));",
+                "seen[e.target.id] = files.map((f, i) => f.name + ':' + f.type + ':' + f.size + ':' + texts[i]); });",
+                "</script>"
+            )
+            .to_owned(),
+            "/framed-upload" => "<!doctype html><title>Framed upload</title><iframe src=\"/upload\"></iframe>".to_owned(),
             "/alerting" => "<!doctype html><title>Alerting</title><script>alert('loading')</script>".to_owned(),
             "/hostile-input" => concat!(
                 "<!doctype html><title>Hostile input</title><style>body{margin:0}</style>",
@@ -713,11 +735,6 @@ async fn input_and_dialogs(engine: Engine) {
     assert_eq!(page_log(b, &tab).await, ["shot.png:image/png:3,big.bin::1500000"]);
     let nowhere = b.upload(&tab, &drop(600.0), &open, LOAD).await.expect_err("nothing takes files there");
     assert_eq!(nowhere.kind(), PortErrorKind::InvalidInput);
-    let local = UploadInput { files: UploadFiles::Paths(vec!["/etc/hostname".into()]), ..drop(100.0) };
-    assert_eq!(
-        b.upload(&tab, &local, &open, LOAD).await.expect_err("not yet").kind(),
-        PortErrorKind::Unsupported
-    );
     b.navigate(&tab, &go(site.url("/input")), LOAD).await.expect("navigated");
 
     if engine == Engine::Firefox {
@@ -835,6 +852,143 @@ async fn input_and_dialogs(engine: Engine) {
     let gone = b.navigate(&tab, &discard, LOAD).await.expect("left without asking");
     assert_eq!(gone.url, site.url("/elsewhere"));
 
+    world.teardown().await;
+}
+
+// ---- uploads ------------------------------------------------------------------------------
+
+engine_tests!(uploads: chromium_upload => Chromium, firefox_upload => Firefox);
+
+/// The files the page read from input `id` after its last `change`, polled with a bound
+/// (the page reads their text asynchronously).
+async fn seen_files(b: &ExtensionBrowser, tab: &TabRef, id: &str) -> Vec<String> {
+    let deadline = Instant::now() + LOAD;
+    loop {
+        let value = b.execute(tab, &format!("window.seen[{id:?}] || null"), LOAD).await.expect("read").value;
+        if !value.is_null() || Instant::now() >= deadline {
+            return serde_json::from_value(value).unwrap_or_default();
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The element `selector` selects in `tab` (which must exist).
+async fn element_of(b: &ExtensionBrowser, tab: &TabRef, selector: &str) -> ElementRef {
+    b.testing_element(tab, selector).await.expect("select").expect("the element")
+}
+
+/// Uploads on both engines: inline files and local paths attached to file inputs (built in
+/// the page: the page sees the names, types, sizes and bytes, and bubbling `input` and
+/// `change`), the WebDriver adapter's refusals (not a file input, disabled, two files for a
+/// single input, a missing path: nothing reaches the page), a file input inside a frame,
+/// local files dropped at a point,
+/// and `browser_upload` with paths under an uploads folder through the whole pipeline.
+async fn uploads(engine: Engine) {
+    let Some((_turn, world)) = begin(engine).await else { return };
+    let site = input_site();
+    let b = world.browser.as_ref();
+    let open = Gate::open();
+    let tab = b.open_tab(&go(site.url("/upload")), LOAD).await.expect("a tab opens").tab;
+    let element = |selector| element_of(b, &tab, selector);
+    let to = |element: ElementRef, files: UploadFiles| UploadInput {
+        to: UploadDestination::Input(element),
+        files,
+    };
+    let inline = |name: &str, bytes: &[u8]| InlineFile { name: name.into(), bytes: bytes.to_vec() };
+
+    // Inline files to an input taking several (over one message's bound together).
+    let big = vec![b'x'; 1_200_000];
+    let files = UploadFiles::Inline(vec![inline("notes.txt", b"hello tides"), inline("big.bin", &big)]);
+    let uploaded = b.upload(&tab, &to(element("#many").await, files), &open, LOAD).await.expect("attached");
+    assert_eq!((uploaded.count, uploaded.bytes), (2, 1_200_011));
+    assert_eq!(uploaded.page.url, site.url("/upload"));
+    let seen = seen_files(b, &tab, "many").await;
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    assert_eq!(seen[0], "notes.txt:text/plain:11:hello tides");
+    assert!(seen[1].starts_with("big.bin::1200000:xxx"), "{}", &seen[1][..40.min(seen[1].len())]);
+    assert_eq!(page_log(b, &tab).await, ["input:many:false", "change:many:false"]);
+
+    // Local paths: read by the server, the selection replaced.
+    let dir = tempfile::tempdir().expect("a folder");
+    let real = dir.path().canonicalize().expect("its real path");
+    let photo = real.join("photo.png");
+    std::fs::write(&photo, b"\x89PNG local").expect("a file");
+    let one = to(element("#one").await, UploadFiles::Paths(vec![photo.clone()]));
+    let attached = b.upload(&tab, &one, &open, LOAD).await.expect("attached");
+    assert_eq!((attached.count, attached.bytes), (1, 10));
+    assert_eq!(seen_files(b, &tab, "one").await, ["photo.png:image/png:10:\u{fffd}PNG local"]);
+    let again = to(element("#many").await, UploadFiles::Paths(vec![photo.clone()]));
+    b.upload(&tab, &again, &open, LOAD).await.expect("attached again");
+    let count = b.execute(&tab, "many.files.length", LOAD).await.expect("read").value;
+    assert_eq!(count, json!(1), "the selection is replaced, as a user's choice replaces it");
+
+    // Refusals, as the WebDriver adapter's: nothing reaches the page.
+    b.execute(&tab, "window.log = []", LOAD).await.expect("reset");
+    let two = || UploadFiles::Inline(vec![inline("a.txt", b"a"), inline("b.txt", b"b")]);
+    let refusals = [
+        (to(element("#text").await, two()), "the element is not a file input"),
+        (to(element("#off").await, two()), "the file input is disabled"),
+        (to(element("#one").await, two()), "the file input takes one file only"),
+        (
+            to(element("#many").await, UploadFiles::Paths(vec![real.join("gone.txt")])),
+            "a file changed (or became a link) between its check and the upload",
+        ),
+    ];
+    for (refused, message) in refusals {
+        let error = b.upload(&tab, &refused, &open, LOAD).await.expect_err(message);
+        assert_eq!(
+            (error.kind(), error.effect(), error.message()),
+            (PortErrorKind::InvalidInput, PortEffect::None, message)
+        );
+        assert!(!error.message().contains("gone"), "no path in errors");
+    }
+    assert!(page_log(b, &tab).await.is_empty(), "nothing reached the page");
+    assert_eq!(b.execute(&tab, "one.files.length", LOAD).await.expect("read").value, json!(1));
+
+    // A file input inside a frame: attached in the frame's document.
+    b.navigate(&tab, &go(site.url("/framed-upload")), LOAD).await.expect("navigated");
+    let all = PerceiveInput { scope: PerceiveScope::All, max_items: dom_table::MAX_ITEMS };
+    let seen = b.perceive(&tab, &all, &open).await.expect("perceived");
+    let framed = named(&seen.elements, "Avatar").expect("the frame's file input").element.clone();
+    let files = UploadFiles::Inline(vec![inline("framed.txt", b"in a frame")]);
+    b.upload(&tab, &to(framed, files), &open, LOAD).await.expect("attached inside a frame");
+    let inner = "document.querySelector('iframe').contentWindow.one.files[0]";
+    let read = format!("{inner}.text().then(t => {inner}.name + ':' + t)");
+    let framed = b.execute(&tab, &read, LOAD).await.expect("read").value;
+    assert_eq!(framed, json!("framed.txt:in a frame"));
+
+    // Local files dropped at a point.
+    b.navigate(&tab, &go(site.url("/drop")), LOAD).await.expect("navigated");
+    let dropped = UploadInput {
+        to: UploadDestination::Drop(Point { x: 100.0, y: 100.0 }),
+        files: UploadFiles::Paths(vec![photo.clone()]),
+    };
+    let outcome = b.upload(&tab, &dropped, &open, LOAD).await.expect("dropped");
+    assert_eq!((outcome.count, outcome.bytes), (1, 10));
+    assert_eq!(page_log(b, &tab).await, ["photo.png:image/png:10"]);
+
+    // `browser_upload` with paths under the uploads folder, through the whole pipeline.
+    let tools = Tools::with(
+        &world,
+        json!({"capabilities": {"allow": ["execute"]}, "uploads": {"roots": [real.to_string_lossy()]}}),
+    );
+    let page = tools.open(&site.url("/upload")).await;
+    let notes = real.join("notes.txt");
+    std::fs::write(&notes, b"hello tides").expect("a file");
+    let paths = json!([notes.to_string_lossy(), photo.to_string_lossy()]);
+    let called = tools
+        .call("browser_upload", json!({"tab": page, "selector": {"name": "Attachments"}, "paths": paths}))
+        .await;
+    ok(&called);
+    assert!(!called.summary.contains("notes.txt") && !called.summary.contains(&*real.to_string_lossy()));
+    let names = tools
+        .call(
+            "browser_execute",
+            json!({"tab": page, "script": "Array.from(many.files, f => f.name + ':' + f.size)"}),
+        )
+        .await;
+    assert_eq!(names.facts["value"], json!(["notes.txt:11", "photo.png:10"]), "{:?}", names.facts);
+    drop(tools);
     world.teardown().await;
 }
 
@@ -1573,10 +1727,39 @@ async fn recording(engine: Engine) {
     let file = file.unwrap_or_else(|| panic!("the replay was downloaded into {}", downloads.display()));
     assert_eq!(std::fs::read(&file).expect("the download reads"), gif);
 
-    // Attaching to a file input is not wired yet.
-    let attach = RecordDelivery::Attach(tab.clone(), ElementRef::new("e1"));
-    let refused = b.record(&RecordCommand::Save(id.clone(), attach)).await.expect_err("not yet");
-    assert_eq!(refused.kind(), PortErrorKind::Unsupported);
+    // Attached to a file input of another tab from the extension's own copy: the page holds
+    // the same replay, named as the WebDriver adapter names it, and saw bubbling `input` and
+    // `change`; an element that is not a file input is refused (not as an expired recording).
+    let inputs = input_site();
+    let form = b.open_tab(&go(inputs.url("/upload")), LOAD).await.expect("a tab").tab;
+    let element = |selector| element_of(b, &form, selector);
+    let attach = RecordDelivery::Attach(form.clone(), element("#one").await);
+    let attached = record(b, RecordCommand::Save(id.clone(), attach)).await;
+    assert_eq!(
+        (attached.state, attached.gif.is_none(), attached.bytes),
+        (RecordingState::Stopped, true, sent.bytes)
+    );
+    let read = "one.files[0].arrayBuffer().then(b => [one.files.length, one.files[0].name, one.files[0].type, \
+                Array.from(new Uint8Array(b))])";
+    let held: (usize, String, String, Vec<u8>) =
+        serde_json::from_value(b.execute(&form, read, LOAD).await.expect("read").value).expect("the file");
+    let number = id.as_str().rsplit('-').next().expect("a number");
+    assert_eq!(
+        (held.0, held.1, held.2),
+        (1, format!("ghostlight-replay-{number}.gif"), "image/gif".to_owned())
+    );
+    assert!(held.3 == gif, "the page holds the same replay");
+    assert_eq!(page_log(b, &form).await, ["input:one:false", "change:one:false"]);
+    let not_file = RecordDelivery::Attach(form.clone(), element("#text").await);
+    let refused = b.record(&RecordCommand::Save(id.clone(), not_file)).await.expect_err("not a file input");
+    assert_eq!(
+        (refused.kind(), refused.message()),
+        (PortErrorKind::Other, "the attach target is not a file input")
+    );
+    let forged = RecordDelivery::Attach(form.clone(), ElementRef::new("e1"));
+    let refused = b.record(&RecordCommand::Save(id.clone(), forged)).await.expect_err("a forged reference");
+    assert_eq!(refused.kind(), PortErrorKind::Other, "{refused:?}");
+    b.close_tab(&form).await.expect("closed");
 
     // Discard, then save: refused as unknown (core: retention_expired).
     let discarded = record(b, RecordCommand::Discard(id.clone())).await;

@@ -472,7 +472,7 @@ impl BrowserPort for WebDriverBrowser {
 
     async fn stat_files(&self, paths: &[PathBuf]) -> PortResult<Vec<FileStat>> {
         // Local metadata only: no browser needed, and none is started.
-        ops::files::stat_files(paths)
+        Ok(ghostlight_core::port::upload::stat_files(paths))
     }
 
     async fn upload(

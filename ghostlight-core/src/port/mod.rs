@@ -21,6 +21,7 @@ pub mod fill;
 mod load_failure;
 pub mod perceived;
 mod types;
+pub mod upload;
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -18,7 +18,8 @@
 //!   Pointer input at an element inside a frame is aimed at the top viewport point it shows
 //!   at, checked frame by frame ([`pointer`]).
 //! - **Files dropped at a point** still run `drop.js` in the page's main world, composed with
-//!   the parts the extension holds ([`upload`]).
+//!   the parts the extension holds; files for a file input are checked and attached where the
+//!   input lives, like any element target ([`upload`]).
 //! - **Receipts.** The page state before acting comes with the hit test's answer; after
 //!   acting the extension answers the page (once a load the input started landed, bounded),
 //!   or the dialog the input opened, in which case the receipt carries the page before (a
@@ -50,7 +51,7 @@ pub(crate) use fill::fill;
 pub(crate) use keyboard::{press_keys, type_text};
 pub(crate) use pointer::{click, drag, hover};
 pub(crate) use scroll::scroll;
-pub(crate) use upload::upload;
+pub(crate) use upload::{attach_replay, upload};
 
 /// The DOM semantics every input script starts with (the WebDriver adapter's, shared by path).
 const DOM_JS: &str = include_str!("../../page-scripts/dom.js");
@@ -75,6 +76,12 @@ pub(crate) const KEY_GUARD: Script = Script("keyGuard");
 pub(crate) const FILL: Script = Script("fill");
 /// Scrolling and offsets (`scroll.js`).
 pub(crate) const SCROLL: Script = Script("scroll");
+/// The file input check (`upload.js`).
+pub(crate) const UPLOAD: Script = Script("upload");
+/// Files attached to a file input (`attach.js`).
+pub(crate) const ATTACH: Script = Script("attach");
+/// A replay attached to a file input (`attach_replay.js`).
+pub(crate) const ATTACH_REPLAY: Script = Script("attachReplay");
 
 /// Where a call's input scripts run: the document its element targets live in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,8 +126,13 @@ pub(crate) async fn run_input<T: DeserializeOwned>(
         Ok(json!({ "glRef": parsed.page_ref() }))
     };
     let mut values = Vec::with_capacity(args.len());
+    let mut stash = None;
     for arg in args {
         values.push(match arg {
+            ScriptArg::Held(key) => {
+                stash = Some(key);
+                json!(upload::STASH_MARKER)
+            }
             ScriptArg::Json(value) => value,
             ScriptArg::Element(element) => here(&element)?,
             ScriptArg::Elements(elements) => {
@@ -129,15 +141,15 @@ pub(crate) async fn run_input<T: DeserializeOwned>(
         });
     }
     let before = page_state(b.call::<WirePage>(Op::Page { tab }, OP_WAIT).await?)?;
-    let op =
-        Op::PageCall { tab, frame, call: PageFn::Input, args: vec![json!(script.0), Value::Array(values)] };
+    let args = vec![json!(script.0), Value::Array(values)];
+    let op = Op::PageCall { tab, frame, call: PageFn::Input, args, stash };
     let value = b.call(op, waited(timeout)).await?;
     Ok((value, before))
 }
 
 /// A fresh random token, 32 hex digits (std's per-instance random hash keys, and a counter):
 /// the keys of held parts.
-fn random_token() -> String {
+pub(crate) fn random_token() -> String {
     use std::hash::{BuildHasher as _, Hasher as _};
     use std::sync::atomic::{AtomicU64, Ordering};
     static COUNT: AtomicU64 = AtomicU64::new(0);
@@ -167,6 +179,9 @@ pub(crate) enum ScriptArg {
     Element(ElementRef),
     /// A list of elements, all of one document.
     Elements(Vec<ElementRef>),
+    /// The text the extension holds under this key (JSON, see `upload::stash`), dropped once
+    /// used (at most one per call).
+    Held(String),
 }
 
 /// The source the extension runs for `body` (a WebDriver-style script body reading

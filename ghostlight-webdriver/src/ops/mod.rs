@@ -64,7 +64,6 @@ pub(crate) fn with_dom(body: &str) -> String {
 }
 
 pub(crate) mod dialogs;
-pub(crate) mod files;
 pub(crate) mod navigation;
 pub(crate) mod script;
 pub(crate) mod tabs;

@@ -125,12 +125,6 @@ impl<'s> E2e<'s> {
         self.adapter == Adapter::Extension && self.engine == Engine::Firefox
     }
 
-    /// Whether the extension connector cannot yet attach files to a file input or upload
-    /// from local paths (another change implements both; flip this when it lands).
-    pub(crate) fn extension_lacks_file_input_uploads(&self) -> bool {
-        self.adapter == Adapter::Extension
-    }
-
     /// `browser_click` with `arguments`, which must succeed; where the adapter and engine send
     /// no trusted input (the extension on Firefox), the `unsupported` envelope is asserted and
     /// the page's own element `css` is clicked from a script instead, so the scenario goes on.
@@ -1111,22 +1105,7 @@ async fn upload(e: &E2e<'_>) {
     std::fs::write(&notes, b"hello tides").expect("a file");
     let shot = e.ok("browser_screenshot", json!({ "full_page": false })).await;
     let image = shot.facts["view"].as_str().expect("a view").to_owned();
-    let bytes = if e.extension_lacks_file_input_uploads() {
-        // Not yet through the extension: local paths and any file input answer `unsupported`.
-        let paths = json!({ "selector": { "name": "Attachments" }, "paths": [notes.to_string_lossy()] });
-        e.unsupported("browser_upload", paths).await;
-        let inline = base64::engine::general_purpose::STANDARD.encode(b"inline bytes");
-        let files = json!([{ "name": "inline.txt", "data_base64": inline }]);
-        e.unsupported("browser_upload", json!({ "selector": { "name": "Attachments" }, "files": files }))
-            .await;
-        e.unsupported("browser_upload", json!({ "selector": { "name": "Avatar" }, "source_image": image }))
-            .await;
-        assert_eq!(e.text("#chosen").await, "No attachments");
-        assert_eq!(e.text("#avatar-chosen").await, "No avatar");
-        None
-    } else {
-        Some(upload_into_inputs(e, &notes, &image).await)
-    };
+    let bytes = upload_into_inputs(e, &notes, &image).await;
     drop_image(e, &image, bytes).await;
 }
 
@@ -1171,19 +1150,15 @@ async fn upload_into_inputs(e: &E2e<'_>, notes: &Path, image: &str) -> u64 {
     bytes
 }
 
-/// Drop the captured `image` at the drop zone's centre (its size is `bytes` when known).
-async fn drop_image(e: &E2e<'_>, image: &str, bytes: Option<u64>) {
+/// Drop the captured `image` at the drop zone's centre (the same `bytes` as the avatar).
+async fn drop_image(e: &E2e<'_>, image: &str, bytes: u64) {
     let (view, scale, centre) = e.view_and_centre("#zone").await;
     let drop = json!({
         "source_image": image, "view": view.facts["view"],
         "x": (centre.0 * scale).round() as u64, "y": (centre.1 * scale).round() as u64,
     });
     let dropped = e.ok("browser_upload", drop).await;
-    let dropped_bytes = u64_fact(&dropped, "/uploaded_bytes");
-    if let Some(bytes) = bytes {
-        assert_eq!(dropped_bytes, bytes, "the same image as the avatar");
-    }
-    let bytes = dropped_bytes;
+    assert_eq!(u64_fact(&dropped, "/uploaded_bytes"), bytes, "the same image as the avatar");
     let text = e.text("#dropped").await;
     assert!(text.starts_with("Dropped: ") && text.contains(&format!("({bytes} bytes) image/png")), "{text}");
 }

@@ -16,12 +16,10 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::LazyLock;
 use std::time::Duration;
 
-use base64::Engine as _;
-use base64::engine::general_purpose::STANDARD;
-use ghostlight_core::port::UPLOAD_TOTAL_MAX_BYTES;
+use ghostlight_core::port::upload::{input_checked, page_files, read_files, still_real, total_size};
 use ghostlight_core::port::{
-    ElementRef, Gate, InlineFile, Point, PortError, PortErrorKind, PortResult, TabRef, UploadDestination,
-    UploadFiles, UploadInput, UploadOutcome,
+    ElementRef, Gate, InlineFile, Point, PortError, PortErrorKind, PortResult, TabRef,
+    UPLOAD_TOTAL_MAX_BYTES, UploadDestination, UploadFiles, UploadInput, UploadOutcome,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -84,7 +82,7 @@ async fn to_input(
     // Local work first: nothing reaches the page when a file is missing or a name is bad.
     let (paths, bytes) = match files {
         UploadFiles::Paths(paths) => {
-            crate::ops::files::still_real(paths)?;
+            still_real(paths)?;
             (paths.clone(), local_sizes(paths).await?)
         }
         UploadFiles::Inline(files) => {
@@ -118,17 +116,7 @@ async fn to_input(
     let options = json!({ "count": count, "state": resolved.wants_state(), "cap": NAME_MAX_CHARS });
     let mut answer: Answer = run(s, &CHECK, vec![resolved.arg()?, options], Sent::Act).await?;
     let before = before_state(resolved.before.clone(), answer.state.take())?;
-    match answer.status.as_str() {
-        "ok" => {}
-        "not_file" => {
-            return Err(PortError::new(PortErrorKind::InvalidInput, "the element is not a file input"));
-        }
-        "disabled" => return Err(PortError::new(PortErrorKind::InvalidInput, "the file input is disabled")),
-        "not_multiple" => {
-            return Err(PortError::new(PortErrorKind::InvalidInput, "the file input takes one file only"));
-        }
-        _ => return Err(PortError::new(PortErrorKind::Other, "the upload check answered an unknown status")),
-    }
+    input_checked(&answer.status)?;
     match resolved.element.send_keys(&joined.join("\n")).await {
         Ok(()) => {}
         // The change handler opened a dialog: the files were attached.
@@ -152,24 +140,19 @@ async fn drop_at(
     let loaded = match files {
         UploadFiles::Inline(files) => files.clone(),
         UploadFiles::Paths(paths) => {
-            crate::ops::files::still_real(paths)?;
-            read_files(paths).await?
+            let paths = paths.clone();
+            tokio::task::spawn_blocking(move || read_files(&paths))
+                .await
+                .map_err(|_| PortError::new(PortErrorKind::Other, "reading files failed"))??
         }
     };
     let bytes: u64 = loaded.iter().map(|file| file.bytes.len() as u64).sum();
     if loaded.is_empty() || bytes > MAX_BYTES {
         return Err(PortError::new(PortErrorKind::InvalidInput, "the files to drop are none or too large"));
     }
-    let encoded: Vec<Value> = loaded
-        .iter()
-        .map(|file| json!({ "name": file.name, "type": mime_type(&file.name), "data": STANDARD.encode(&file.bytes) }))
-        .collect();
     s.tab(tab).await?;
-    let args = vec![
-        json!({ "x": x, "y": y }),
-        Value::Array(encoded),
-        json!({ "state": true, "cap": NAME_MAX_CHARS }),
-    ];
+    let args =
+        vec![json!({ "x": x, "y": y }), page_files(&loaded), json!({ "state": true, "cap": NAME_MAX_CHARS })];
     let mut answer: Answer = run(s, &DROP, args, Sent::Act).await?;
     let before = before_state(None, answer.state.take())?;
     match (answer.status.as_str(), answer.accepted) {
@@ -192,40 +175,9 @@ async fn drop_at(
 /// The total size of local files (each must be a regular file).
 async fn local_sizes(paths: &[PathBuf]) -> PortResult<u64> {
     let paths = paths.to_vec();
-    let sizes = tokio::task::spawn_blocking(move || {
-        paths
-            .iter()
-            .map(|path| {
-                std::fs::metadata(path).ok().filter(std::fs::Metadata::is_file).map(|meta| meta.len())
-            })
-            .collect::<Option<Vec<u64>>>()
-    })
-    .await
-    .map_err(|_| PortError::new(PortErrorKind::Other, "reading file sizes failed"))?;
-    sizes.map(|sizes| sizes.iter().sum()).ok_or_else(|| {
-        PortError::new(PortErrorKind::InvalidInput, "a file to upload is missing or not a regular file")
-    })
-}
-
-/// Read local files for a drop (bounded by [`MAX_BYTES`] in total).
-async fn read_files(paths: &[PathBuf]) -> PortResult<Vec<InlineFile>> {
-    let total = local_sizes(paths).await?;
-    if total > MAX_BYTES {
-        return Err(PortError::new(PortErrorKind::InvalidInput, "the files to drop are too large"));
-    }
-    let paths = paths.to_vec();
-    tokio::task::spawn_blocking(move || {
-        paths
-            .iter()
-            .map(|path| {
-                let name = path.file_name()?.to_string_lossy().into_owned();
-                Some(InlineFile { name, bytes: std::fs::read(path).ok()? })
-            })
-            .collect::<Option<Vec<InlineFile>>>()
-    })
-    .await
-    .map_err(|_| PortError::new(PortErrorKind::Other, "reading files failed"))?
-    .ok_or_else(|| PortError::new(PortErrorKind::InvalidInput, "a file to drop could not be read"))
+    tokio::task::spawn_blocking(move || total_size(&paths))
+        .await
+        .map_err(|_| PortError::new(PortErrorKind::Other, "reading file sizes failed"))?
 }
 
 /// Write inline files to a fresh directory under `root` (one subdirectory per file, so that
@@ -274,26 +226,6 @@ fn plain_name(name: &str) -> bool {
         && !name.contains(['/', '\0', '\n', '\r'])
 }
 
-/// The MIME type a dropped file gets, from its extension (empty when unknown, as browsers do).
-fn mime_type(name: &str) -> &'static str {
-    let extension = Path::new(name).extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
-    match extension.as_deref() {
-        Some("png") => "image/png",
-        Some("jpg" | "jpeg") => "image/jpeg",
-        Some("gif") => "image/gif",
-        Some("webp") => "image/webp",
-        Some("svg") => "image/svg+xml",
-        Some("pdf") => "application/pdf",
-        Some("txt") => "text/plain",
-        Some("csv") => "text/csv",
-        Some("json") => "application/json",
-        Some("html" | "htm") => "text/html",
-        Some("xml") => "application/xml",
-        Some("zip") => "application/zip",
-        _ => "",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -305,13 +237,6 @@ mod tests {
         for bad in ["", ".", "..", "a/b", "/etc/passwd", "x\ny"] {
             assert!(!plain_name(bad), "{bad:?}");
         }
-    }
-
-    #[test]
-    fn mime_types_follow_extensions() {
-        assert_eq!(mime_type("a.PNG"), "image/png");
-        assert_eq!(mime_type("notes.txt"), "text/plain");
-        assert_eq!(mime_type("blob"), "");
     }
 
     #[tokio::test]
