@@ -104,6 +104,16 @@ impl Bidi {
 
     /// Send `method` with `params` and wait (at most [`COMMAND_TIMEOUT`]) for the result.
     pub(crate) async fn command(&self, method: &str, params: Value) -> PortResult<Value> {
+        self.command_within(method, params, COMMAND_TIMEOUT).await
+    }
+
+    /// [`Bidi::command`], waiting at most `wait`.
+    pub(crate) async fn command_within(
+        &self,
+        method: &str,
+        params: Value,
+        wait: Duration,
+    ) -> PortResult<Value> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
         let (reply, answer) = oneshot::channel();
         lock(&self.pending).insert(id, reply);
@@ -112,7 +122,7 @@ impl Bidi {
             self.outgoing.send(message).await.map_err(|_| closed())?;
             answer.await.map_err(|_| closed())
         };
-        let outcome = tokio::time::timeout(COMMAND_TIMEOUT, exchange).await;
+        let outcome = tokio::time::timeout(wait, exchange).await;
         lock(&self.pending).remove(&id);
         match outcome {
             Ok(Ok(Some(result))) => Ok(result),

@@ -92,6 +92,9 @@ pub(crate) struct Session {
     /// The BiDi connection hit traces run through in a sandbox realm ([`Session::sandbox`]),
     /// opened by the first trace.
     sandbox: Sandbox,
+    /// Whether a sandboxed call answers in each window asked about so far
+    /// ([`Session::sandbox_for`]).
+    sandbox_windows: HashMap<String, bool>,
     process: Option<DriverProcess>,
     /// Repairs that dropped operations left to do ([`Session::run_repairs`]).
     repairs: RepairQueue,
@@ -211,6 +214,7 @@ impl Session {
             evidence,
             prompts,
             sandbox: Sandbox::NotYet,
+            sandbox_windows: HashMap::new(),
             client,
             engine: config.engine,
             number,
@@ -347,6 +351,43 @@ impl Session {
             Sandbox::Open(bidi) if bidi.is_open() => Some(bidi),
             _ => None,
         }
+    }
+
+    /// The sandbox connection for scripts in window `handle`'s documents, when a sandboxed
+    /// call answers there: the first time a window is asked about, a trivial call probes it
+    /// (bounded by `wait`). Chromium's BiDi never answers scripts in some popups a page opened
+    /// with `window.open` (docs/webdriver-findings.md); such a window keeps the page's own
+    /// realm, and the log says so.
+    pub(crate) async fn sandbox_for(&mut self, handle: &str, wait: Duration) -> Option<&Bidi> {
+        if !self.sandbox_windows.contains_key(handle) {
+            let bidi = self.sandbox().await?;
+            let params = json!({
+                "functionDeclaration": "function () { return 1; }",
+                "arguments": [],
+                "target": { "context": handle, "sandbox": crate::ops::frames::SANDBOX },
+                "awaitPromise": false,
+                "resultOwnership": "none",
+            });
+            let answers = bidi
+                .command_within("script.callFunction", params, wait)
+                .await
+                .is_ok_and(|a| a["type"] == "success");
+            if !answers {
+                tracing::warn!(
+                    "a window does not answer sandboxed scripts: its checks run in the page's own realm"
+                );
+            }
+            self.sandbox_windows.insert(handle.to_owned(), answers);
+        }
+        match self.sandbox_windows.get(handle) {
+            Some(true) => self.sandbox().await,
+            _ => None,
+        }
+    }
+
+    /// Stop using the sandbox in window `handle` (a sandboxed call there got no answer).
+    pub(crate) fn sandbox_hangs(&mut self, handle: &str) {
+        self.sandbox_windows.insert(handle.to_owned(), false);
     }
 
     /// The dialog announcements, when the session has them.
@@ -509,6 +550,7 @@ impl Session {
     }
 
     pub(crate) fn forget_tab(&mut self, handle: &str) {
+        self.sandbox_windows.remove(handle);
         self.zoom.remove(handle);
         self.last_page.remove(handle);
         self.recent.retain(|h| h != handle);

@@ -27,6 +27,7 @@
 
 use std::io::Cursor;
 use std::sync::LazyLock;
+use std::time::Duration;
 
 use ghostlight_core::port::{CssRect, Gate, PortError, PortErrorKind, PortResult, TabRef};
 use image::{ImageEncoder, Rgba, RgbaImage};
@@ -95,7 +96,11 @@ static TRACE: LazyLock<String> = LazyLock::new(|| {
 });
 
 /// The sandbox realm hit traces run in (WebDriver BiDi `target.sandbox`).
-const SANDBOX: &str = "ghostlight";
+pub(crate) const SANDBOX: &str = "ghostlight";
+
+/// The longest wait for one sandboxed call (they answer in 2–45 ms; a window whose calls get
+/// no answer in time keeps the page's realm, see [`Session::sandbox_for`]).
+const SANDBOX_WAIT: Duration = Duration::from_secs(2);
 
 /// The sandboxed trace of viewport point `(x, y)`: `[JSON of {url, frames, cross: {x, y}},
 /// the crossed frame's window or null]` (BiDi serializes the window as its context id).
@@ -122,8 +127,11 @@ pub(crate) async fn check_point(
     gate: &Gate,
 ) -> PortResult<()> {
     let handle = s.tab(tab).await?;
-    if let Some(bidi) = s.sandbox().await {
-        return check_sandboxed(bidi, &handle, x, y, gate).await;
+    if let Some(bidi) = s.sandbox_for(&handle, SANDBOX_WAIT).await {
+        match check_sandboxed(bidi, &handle, x, y, gate).await {
+            Err(error) if error.kind() == PortErrorKind::Timeout => s.sandbox_hangs(&handle),
+            checked => return checked,
+        }
     }
     let trace = match trace {
         Some(trace) => trace,
@@ -188,7 +196,18 @@ const SANDBOX_FOCUS: &str = "function () {
 /// each document, so a page cannot hide a frame focus went into (see [`check_point`]).
 /// `None` when the driver offers no sandbox.
 pub(crate) async fn focus_frames(s: &mut Session, top: &str) -> PortResult<Option<Vec<Url>>> {
-    let Some(bidi) = s.sandbox().await else { return Ok(None) };
+    let Some(bidi) = s.sandbox_for(top, SANDBOX_WAIT).await else { return Ok(None) };
+    match follow_focus(bidi, top).await {
+        Err(error) if error.kind() == PortErrorKind::Timeout => {
+            s.sandbox_hangs(top);
+            Ok(None)
+        }
+        followed => followed.map(Some),
+    }
+}
+
+/// [`focus_frames`] through the sandbox connection `bidi`.
+async fn follow_focus(bidi: &Bidi, top: &str) -> PortResult<Vec<Url>> {
     let mut urls = Vec::new();
     let mut context = top.to_owned();
     for depth in 0..=MAX_CROSS_DEPTH {
@@ -205,7 +224,7 @@ pub(crate) async fn focus_frames(s: &mut Session, top: &str) -> PortResult<Optio
         }
         match next {
             Some(next) => context = next,
-            None => return Ok(Some(urls)),
+            None => return Ok(urls),
         }
     }
     Err(PortError::new(PortErrorKind::Other, "focus lies in frames nested too deep to check"))
@@ -228,7 +247,7 @@ const SANDBOX_APPLY: &str = "function (json, ...elements) {
 /// a frame or offers no sandbox: the caller runs it in the page's realm.
 pub(crate) async fn run_sandboxed(s: &mut Session, body: &str, args: &[Value]) -> Option<PortResult<Value>> {
     let context = s.at_top()?.to_owned();
-    let bidi = s.sandbox().await?;
+    let bidi = s.sandbox_for(&context, SANDBOX_WAIT).await?;
     let mut plain = Vec::with_capacity(args.len());
     let mut at = Vec::new();
     let mut nodes = vec![Value::Null];
@@ -251,7 +270,7 @@ pub(crate) async fn run_sandboxed(s: &mut Session, body: &str, args: &[Value]) -
         "resultOwnership": "none",
     });
     let answered = async {
-        let answer = bidi.command("script.callFunction", params).await?;
+        let answer = bidi.command_within("script.callFunction", params, SANDBOX_WAIT).await?;
         if answer["type"] != "success" {
             return Err(PortError::new(PortErrorKind::Other, "a sandboxed input script failed in the page"));
         }
@@ -287,7 +306,7 @@ async fn sandboxed(
         "awaitPromise": false,
         "resultOwnership": "none",
     });
-    let answer = bidi.command("script.callFunction", params).await?;
+    let answer = bidi.command_within("script.callFunction", params, SANDBOX_WAIT).await?;
     let failed =
         || PortError::new(PortErrorKind::Other, "the sandboxed hit trace answered an unexpected shape");
     if answer["type"] != "success" {
