@@ -73,13 +73,15 @@ impl Progress<'_> {
         wall.max(self.slept)
     }
 
-    fn facts(&self, outcome: Outcome, satisfied: bool, readiness: Readiness) -> Outcome {
+    /// The wait's facts on `outcome`; `elapsed` is the figure its summary states (measured
+    /// once, so the two never differ).
+    fn facts(&self, outcome: Outcome, satisfied: bool, readiness: Readiness, elapsed: u64) -> Outcome {
         outcome
             .with_readiness(readiness)
             .fact(facts::TAB, self.lease.handle().as_str())
             .fact(facts::CONDITION, self.condition)
             .fact(facts::SATISFIED, satisfied)
-            .fact(facts::ELAPSED_MS, self.elapsed())
+            .fact(facts::ELAPSED_MS, elapsed)
             .fact(facts::READINESS, readiness.as_str())
     }
 }
@@ -98,9 +100,9 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
         progress.slept = ms;
         let page = run.observe(&lease).await.map_err(|o| fail_facts(o, progress.elapsed()))?;
         let host = host_of(&page.state.url);
-        let outcome =
-            Outcome::read(format!("Waited {} ms on {host}.", progress.elapsed())).fact(facts::HOST, host);
-        return Ok(progress.facts(outcome, true, page.state.readiness));
+        let elapsed = progress.elapsed();
+        let outcome = Outcome::read(format!("Waited {elapsed} ms on {host}.")).fact(facts::HOST, host);
+        return Ok(progress.facts(outcome, true, page.state.readiness, elapsed));
     }
 
     let watched = match &request.condition {
@@ -118,11 +120,11 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
                     .fact(facts::HOST, host)
                     .fact(facts::TARGET, handle.as_str())
                     .fact(facts::TARGET_STALE, true);
-                    return Ok(progress.facts(outcome, true, page.state.readiness));
+                    return Ok(progress.facts(outcome, true, page.state.readiness, progress.elapsed()));
                 }
                 Err(Stale { handle, .. }) => {
                     let outcome = stale_target(&handle, lease.handle());
-                    return Err(progress.facts(outcome, false, page.state.readiness));
+                    return Err(progress.facts(outcome, false, page.state.readiness, progress.elapsed()));
                 }
             }
         }
@@ -138,17 +140,18 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
         let clause = clause(&request.condition, watched.as_ref());
         match held {
             Held::Yes => {
+                let elapsed = progress.elapsed();
                 let summary = if progress.slept == 0 {
                     format!("No wait was needed on {host}: {}.", clause.state)
                 } else {
-                    format!("Waited {} ms until {} on {host}.", progress.elapsed(), clause.event)
+                    format!("Waited {elapsed} ms until {} on {host}.", clause.event)
                 };
                 let outcome = Outcome::read(summary).fact(facts::HOST, host);
-                return Ok(progress.facts(outcome, true, page.state.readiness));
+                return Ok(progress.facts(outcome, true, page.state.readiness, elapsed));
             }
             Held::Never(handle) => {
                 let outcome = stale_target(&handle, lease.handle()).fact(facts::HOST, host);
-                return Err(progress.facts(outcome, false, page.state.readiness));
+                return Err(progress.facts(outcome, false, page.state.readiness, progress.elapsed()));
             }
             Held::No => {}
         }
@@ -165,7 +168,7 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
             .fact(facts::HOST, host)
             .next("Call browser_screenshot or browser_read to see what the page shows now.")
             .next("Wait again with a longer timeout_ms (up to 30000) if the page is still working.");
-            return Err(progress.facts(outcome, false, page.state.readiness));
+            return Err(progress.facts(outcome, false, page.state.readiness, elapsed));
         }
         let step = POLL_INTERVAL.min(Duration::from_millis(timeout - elapsed));
         run.port().sleep(step).await;
