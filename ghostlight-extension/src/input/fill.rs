@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use ghostlight_core::port::fill::{FillAnswer, encode_value};
 use ghostlight_core::port::{
-    BrowserPort as _, ElementRef, FillInput, FillOutcome, PageState, PortError, PortResult, TabRef,
+    BrowserPort as _, ElementRef, FillInput, FillOutcome, PortError, PortResult, TabRef,
 };
 use serde_json::Value;
 
@@ -84,7 +84,6 @@ async fn run_group(
         ScriptArg::Json(Value::Bool(apply)),
     ];
     let sent = run_input::<FillAnswer>(b, tab, group.place, FILL, args, timeout).await;
-    let (answer, _before): (FillAnswer, PageState) =
-        if apply { sent.map_err(PortError::effect_unknown)? } else { sent? };
+    let answer = if apply { sent.map_err(PortError::effect_unknown)? } else { sent? };
     answer.outcome(&group.indices)
 }

@@ -22,7 +22,10 @@ use ghostlight_core::port::{
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{FOCUS, KEY_GUARD, NAME_CAP, Place, RawSummary, ScriptArg, act, run_input, trusted_input};
+use super::{
+    FOCUS, KEY_GUARD, NAME_CAP, Place, RawSummary, ScriptArg, act, run_input, run_input_on_page,
+    trusted_input,
+};
 use crate::browser::{ExtensionBrowser, millis};
 use crate::protocol::{Op, WireKey};
 
@@ -78,7 +81,7 @@ pub(crate) async fn press_keys(
                 json!({ "mode": "page", "clear": false, "state": false, "cap": NAME_CAP, "guard": nonce });
             let args = vec![ScriptArg::Json(Value::Null), ScriptArg::Json(options)];
             let (focus, before): (Focus, PageState) =
-                run_input(b, id, Place::Top, FOCUS, args, timeout).await?;
+                run_input_on_page(b, id, Place::Top, FOCUS, args, timeout).await?;
             if focus.status == "focused" {
                 return Err(PortError::new(
                     PortErrorKind::TargetStale,
@@ -136,7 +139,7 @@ async fn prepare(
         json!({ "mode": "prepare", "clear": clear, "state": false, "cap": NAME_CAP, "guard": nonce });
     let args = vec![ScriptArg::Element(element.clone()), ScriptArg::Json(options)];
     let (focus, before): (Focus, PageState) =
-        run_input(b, tab, place, FOCUS, args, timeout).await.map_err(PortError::effect_unknown)?;
+        run_input_on_page(b, tab, place, FOCUS, args, timeout).await.map_err(PortError::effect_unknown)?;
     focused(&focus)?;
     Ok((focus, before))
 }
@@ -158,7 +161,7 @@ async fn finish(
     let page = act(b, keys, before.clone(), timeout).await?;
     let counts: GuardCounts =
         match run_input(b, tab, place, KEY_GUARD, vec![ScriptArg::Json(json!(nonce))], timeout).await {
-            Ok((counts, _)) => counts,
+            Ok(counts) => counts,
             // A dialog the keys opened, or a document that went away: nothing to count here.
             Err(_) => GuardCounts { missing: true, ..GuardCounts::default() },
         };
@@ -173,7 +176,7 @@ async fn finish(
     }
     let options = json!({ "mode": "after", "clear": false, "state": false, "cap": NAME_CAP });
     let args = vec![ScriptArg::Json(Value::Null), ScriptArg::Json(options)];
-    match run_input::<Focus>(b, tab, place, FOCUS, args, timeout).await {
+    match run_input_on_page::<Focus>(b, tab, place, FOCUS, args, timeout).await {
         Ok((after, page)) => {
             Ok(ActionReceipt { element: after.summary.map(Into::into), page, keys_withheld })
         }

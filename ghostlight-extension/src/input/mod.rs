@@ -104,8 +104,8 @@ impl Place {
 
 /// Run `script` with `args` at `place`, in that document's isolated world (the extension's,
 /// where element references live and the page's own scripts cannot reach: no prototype the
-/// page replaced is called, no element is handed over through the DOM): its answer, and the
-/// page state before any input of this call. Element arguments must live at `place`.
+/// page replaced is called, no element is handed over through the DOM): its answer. Element
+/// arguments must live at `place`.
 pub(crate) async fn run_input<T: DeserializeOwned>(
     b: &ExtensionBrowser,
     tab: i64,
@@ -113,7 +113,7 @@ pub(crate) async fn run_input<T: DeserializeOwned>(
     script: Script,
     args: Vec<ScriptArg>,
     timeout: Duration,
-) -> PortResult<(T, PageState)> {
+) -> PortResult<T> {
     let frame = match place {
         Place::Top => 0,
         Place::Frame(frame) => frame,
@@ -140,11 +140,23 @@ pub(crate) async fn run_input<T: DeserializeOwned>(
             }
         });
     }
-    let before = page_state(b.call::<WirePage>(Op::Page { tab }, OP_WAIT).await?)?;
     let args = vec![json!(script.0), Value::Array(values)];
     let op = Op::PageCall { tab, frame, call: PageFn::Input, args, stash };
-    let value = b.call(op, waited(timeout)).await?;
-    Ok((value, before))
+    b.call(op, waited(timeout)).await
+}
+
+/// [`run_input`] with the page state read just before it: the page before any input of the
+/// call, for its receipt.
+pub(crate) async fn run_input_on_page<T: DeserializeOwned>(
+    b: &ExtensionBrowser,
+    tab: i64,
+    place: Place,
+    script: Script,
+    args: Vec<ScriptArg>,
+    timeout: Duration,
+) -> PortResult<(T, PageState)> {
+    let before = page_state(b.call::<WirePage>(Op::Page { tab }, OP_WAIT).await?)?;
+    Ok((run_input(b, tab, place, script, args, timeout).await?, before))
 }
 
 /// A fresh random token, 32 hex digits (std's per-instance random hash keys, and a counter):

@@ -19,7 +19,9 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use url::Url;
 
-use super::{NAME_CAP, Place, RawSummary, ScriptArg, TARGET, act, admit, finite, run_input, trusted_input};
+use super::{
+    NAME_CAP, Place, RawSummary, ScriptArg, TARGET, act, admit, finite, run_input_on_page, trusted_input,
+};
 use crate::browser::{ExtensionBrowser, millis};
 use crate::perception::{FrameDocs, admitted, frame_gone, frame_offset, page_call};
 use crate::protocol::{Op, PageFn, WireButton, WirePoint};
@@ -143,7 +145,8 @@ async fn locate(
             (vec![ScriptArg::Json(Value::Null), at, ScriptArg::Json(options)], Some(point))
         }
     };
-    let (probe, before): (Probe, PageState) = run_input(b, tab, Place::Top, TARGET, args, timeout).await?;
+    let (probe, before): (Probe, PageState) =
+        run_input_on_page(b, tab, Place::Top, TARGET, args, timeout).await?;
     let (found, summary, frames, cross) = probe.found()?;
     let point = match (given, found) {
         (Some(point), _) => point,
@@ -172,7 +175,7 @@ async fn locate_in_frame(
     let args =
         vec![ScriptArg::Element(element.clone()), ScriptArg::Json(Value::Null), ScriptArg::Json(options)];
     let (probe, before): (Probe, PageState) =
-        run_input(b, tab, Place::Frame(frame), TARGET, args, timeout).await?;
+        run_input_on_page(b, tab, Place::Frame(frame), TARGET, args, timeout).await?;
     let (found, summary, _, _) = probe.found()?;
     let (mut x, mut y) =
         found.ok_or_else(|| PortError::new(PortErrorKind::Other, "the hit test answered no point"))?;

@@ -129,8 +129,7 @@ async fn script(
     timeout: Duration,
 ) -> PortResult<Offsets> {
     let args = vec![ScriptArg::Json(json!(mode)), element, ScriptArg::Json(by), ScriptArg::Json(point)];
-    let (offsets, _) = run_input(b, tab, place, SCROLL, args, timeout).await?;
-    Ok(offsets)
+    run_input(b, tab, place, SCROLL, args, timeout).await
 }
 
 /// Read the offsets noted at `place` (the scroll was sent: effect unknown on failure).

@@ -106,13 +106,13 @@ async fn to_input(
     let place = Place::of(tab, element)?;
     let options = json!({ "count": files.len(), "state": false, "cap": NAME_CAP });
     let args = vec![ScriptArg::Element(element.clone()), ScriptArg::Json(options)];
-    let (checked, _before): (Answer, PageState) = run_input(b, tab, place, UPLOAD, args, timeout).await?;
+    let checked: Answer = run_input(b, tab, place, UPLOAD, args, timeout).await?;
     input_checked(&checked.status)?;
     // The input was cleared: from here on the effect is unknown when anything fails.
     let attached = async {
         let key = stash(b, &page_files(files).to_string()).await?;
         let args = vec![ScriptArg::Element(element.clone()), ScriptArg::Held(key)];
-        let (_count, _): (usize, PageState) = run_input(b, tab, place, ATTACH, args, timeout).await?;
+        let _count: usize = run_input(b, tab, place, ATTACH, args, timeout).await?;
         page_state(b.call::<WirePage>(Op::Page { tab }, OP_WAIT).await?)
     };
     attached.await.map_err(PortError::effect_unknown)
@@ -130,8 +130,7 @@ pub(crate) async fn attach_replay(
 ) -> PortResult<bool> {
     let place = Place::of(tab, element)?;
     let args = vec![ScriptArg::Element(element.clone()), ScriptArg::Held(key), ScriptArg::Json(json!(name))];
-    let (attached, _): (bool, PageState) = run_input(b, tab, place, ATTACH_REPLAY, args, timeout).await?;
-    Ok(attached)
+    run_input(b, tab, place, ATTACH_REPLAY, args, timeout).await
 }
 
 /// Drop `files` at a viewport point (hit tested and checked against `gate` first): the page

@@ -243,26 +243,20 @@ async fn run<T: DeserializeOwned>(
 async fn run_out_of_reach<T: DeserializeOwned>(
     s: &mut Session,
     script: &str,
-    mut args: Vec<Value>,
+    args: Vec<Value>,
     sent: Sent,
 ) -> PortResult<T> {
     // The page state is stamped in the page's own realm (its document nonce, dialog and
     // navigation hooks): asked for, it is read there once the sandboxed script answered.
+    let mut sandboxed = args.clone();
     let mut wants_state = false;
-    for options in args.iter_mut().filter_map(Value::as_object_mut) {
+    for options in sandboxed.iter_mut().filter_map(Value::as_object_mut) {
         if options.get("state") == Some(&Value::Bool(true)) {
             options.insert("state".into(), Value::Bool(false));
             wants_state = true;
         }
     }
-    let Some(answer) = frames::run_sandboxed(s, script, &args).await else {
-        if wants_state {
-            for options in args.iter_mut().filter_map(Value::as_object_mut) {
-                if options.contains_key("state") {
-                    options.insert("state".into(), Value::Bool(true));
-                }
-            }
-        }
+    let Some(answer) = frames::run_sandboxed(s, script, &sandboxed).await else {
         return run(s, script, args, sent).await;
     };
     let mut value = answer.map_err(|e| if sent == Sent::Act { e.effect_unknown() } else { e })?;
