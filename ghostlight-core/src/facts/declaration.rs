@@ -31,17 +31,26 @@ pub enum FactType {
     NullableInteger,
     /// A boolean.
     Boolean,
-    /// Any JSON value (for example a script result).
+    /// Any JSON value (for example a script result), rendered as a union of every JSON type.
     Any,
     /// An array of strings.
     StringArray,
     /// An array of objects with the listed members.
     ObjectArray(&'static [Fact]),
     /// An array of rows: each row an array whose positions are the listed columns, trailing
-    /// empty columns omitted (compact: every agent reads facts twice).
-    Rows(&'static [Fact]),
+    /// empty columns omitted (compact: every agent reads facts twice). The schema states the
+    /// columns in the row's description and their types as one union, because a positional
+    /// (tuple) schema reads differently in draft-07 and 2020-12 validators.
+    Rows {
+        /// The columns, in row order.
+        columns: &'static [Fact],
+        /// How many leading columns every row has.
+        always: usize,
+    },
     /// An object with the listed members.
     Object(&'static [Fact]),
+    /// An object whose members are counts (integers), keyed by what they count.
+    Counts,
     /// A value of either type (a row column whose meaning the `columns` fact names).
     Either(&'static FactType, &'static FactType),
 }

@@ -14,9 +14,9 @@ pub(crate) fn render_output_schema(facts: &[Fact]) -> Value {
         "type": "object",
         "properties": {
             "invocation": {"type": "string", "description": "Opaque correlation handle."},
-            "status": {"enum": crate::envelope::Status::NAMES},
-            "effect": {"enum": crate::envelope::Effect::NAMES},
-            "readiness": {"enum": crate::envelope::Readiness::NAMES},
+            "status": {"type": "string", "enum": crate::envelope::Status::NAMES},
+            "effect": {"type": "string", "enum": crate::envelope::Effect::NAMES},
+            "readiness": {"type": "string", "enum": crate::envelope::Readiness::NAMES},
             "repeat_safe": {"type": "boolean", "description": "Whether repeating the call is known safe."},
             "summary": {"type": "string", "description": "Ghostlight-authored explanation."},
             "facts": facts_schema,
@@ -39,37 +39,86 @@ fn render_fact_object<'a>(facts: impl Iterator<Item = &'a Fact>) -> Value {
     json!({"type": "object", "properties": properties})
 }
 
+/// The JSON types a value may have, as single-type branches: what [`FactType::Any`] renders as.
+const ANY_TYPES: [&str; 6] = ["string", "number", "boolean", "object", "array", "null"];
+
+/// The schema of one fact type, in the form draft-07 and 2020-12 validators read alike: every
+/// `type` names one type (a union is `anyOf` of single-type branches, as portable tool schemas
+/// ask), no boolean schemas, no positional (`prefixItems` / array `items`) forms.
 fn render_fact_type(ty: &FactType) -> Value {
     match *ty {
         FactType::String => json!({"type": "string"}),
-        FactType::NullableString => json!({"type": ["string", "null"]}),
+        FactType::NullableString => json!({"anyOf": [{"type": "string"}, {"type": "null"}]}),
         FactType::Integer => json!({"type": "integer"}),
-        FactType::NullableInteger => json!({"type": ["integer", "null"]}),
+        FactType::NullableInteger => json!({"anyOf": [{"type": "integer"}, {"type": "null"}]}),
         FactType::Boolean => json!({"type": "boolean"}),
-        FactType::Any => json!({}),
+        FactType::Any => {
+            let branches: Vec<Value> = ANY_TYPES.iter().map(|name| json!({"type": name})).collect();
+            json!({"anyOf": branches})
+        }
         FactType::StringArray => json!({"type": "array", "items": {"type": "string"}}),
         FactType::ObjectArray(members) => {
             json!({"type": "array", "items": render_fact_object(members.iter())})
         }
         FactType::Object(members) => render_fact_object(members.iter()),
+        FactType::Counts => json!({"type": "object", "additionalProperties": {"type": "integer"}}),
         FactType::Either(first, second) => {
-            json!({"anyOf": [render_fact_type(first), render_fact_type(second)]})
+            let mut union = branches(first);
+            union.extend(branches(second));
+            json!({"anyOf": union})
         }
-        FactType::Rows(columns) => {
-            let prefix: Vec<Value> = columns
-                .iter()
-                .map(|column| {
-                    let mut item = match render_fact_type(&column.ty) {
-                        Value::Object(map) => map,
-                        _ => Map::new(),
-                    };
-                    item.insert("description".into(), Value::from(column.description));
-                    Value::Object(item)
-                })
-                .collect();
-            json!({"type": "array", "items": {"type": "array", "prefixItems": prefix, "items": false}})
+        FactType::Rows { columns, always } => {
+            let mut cells = Vec::new();
+            for column in columns {
+                for branch in branches(&column.ty) {
+                    if !cells.contains(&branch) {
+                        cells.push(branch);
+                    }
+                }
+            }
+            let cell = match <[Value; 1]>::try_from(cells) {
+                Ok([single]) => single,
+                Err(cells) => json!({"anyOf": cells}),
+            };
+            json!({"type": "array", "items": {
+                "type": "array",
+                "items": cell,
+                "minItems": always,
+                "maxItems": columns.len(),
+                "description": row_description(columns, always),
+            }})
         }
     }
+}
+
+/// The single-type branches a value of `ty` may take: one for a plain type, each side of an
+/// `Either`, a nullable type's two.
+fn branches(ty: &FactType) -> Vec<Value> {
+    match render_fact_type(ty) {
+        Value::Object(mut map) => match map.remove("anyOf") {
+            Some(Value::Array(branches)) if map.is_empty() => branches,
+            Some(other) => {
+                map.insert("anyOf".into(), other);
+                vec![Value::Object(map)]
+            }
+            None => vec![Value::Object(map)],
+        },
+        other => vec![other],
+    }
+}
+
+/// A row's description: its columns in order with their meanings, and which may be left out.
+fn row_description(columns: &[Fact], always: usize) -> String {
+    let names: Vec<&str> = columns.iter().map(|column| column.name).collect();
+    let mut text = format!("[{}]", names.join(", "));
+    if always < columns.len() {
+        text.push_str(&format!(", trailing empty columns after the first {always} omitted"));
+    }
+    text.push('.');
+    for column in columns {
+        text.push_str(&format!(" {}: {}", column.name, column.description));
+    }
+    text
 }
 
 /// Where `facts` departs from the declared `declared` facts: every top-level member that
@@ -136,11 +185,25 @@ fn check_value(ty: &FactType, value: &Value, at: &str, out: &mut Vec<String>) {
             }
             None => false,
         },
-        FactType::Rows(columns) => match value.as_array() {
+        FactType::Counts => match value.as_object() {
+            Some(counts) => {
+                for (name, count) in counts {
+                    if !(count.is_i64() || count.is_u64()) {
+                        out.push(format!("{at}/{name} is not an integer: {count}"));
+                    }
+                }
+                true
+            }
+            None => false,
+        },
+        FactType::Rows { columns, always } => match value.as_array() {
             Some(rows) => {
                 for (index, row) in rows.iter().enumerate() {
                     let at = format!("{at}/{index}");
                     match row.as_array() {
+                        Some(cells) if cells.len() < always => {
+                            out.push(format!("{at} has {} columns, under {always}", cells.len()))
+                        }
                         Some(cells) if cells.len() <= columns.len() => {
                             for (cell, column) in cells.iter().zip(columns) {
                                 check_value(&column.ty, cell, &format!("{at}/{}", column.name), out);
@@ -172,7 +235,8 @@ fn type_phrase(ty: &FactType) -> &'static str {
         FactType::Any => "any value",
         FactType::StringArray => "an array of strings",
         FactType::ObjectArray(_) => "an array of objects",
-        FactType::Rows(_) => "an array of rows",
+        FactType::Rows { .. } => "an array of rows",
+        FactType::Counts => "an object of counts",
         FactType::Object(_) => "an object",
         FactType::Either(..) => "either declared type",
     }

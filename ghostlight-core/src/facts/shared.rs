@@ -16,6 +16,14 @@ pub(crate) mod common {
 /// is open for them; they are typed and described here, and `DETAIL_FACTS` lets tests check
 /// them.
 pub(crate) mod detail {
+    use crate::facts::{Fact, FactType};
+
+    /// A control named in a refusal: its role and, when it has one, its accessible name.
+    const CONTROL_MEMBERS: [Fact; 2] = [
+        Fact::new("role", FactType::String, "Closed semantic role."),
+        Fact::new("name", FactType::String, "Bounded accessible name, when it has one."),
+    ];
+
     crate::facts::fact_table! {
         DETAIL_FACTS;
         TAB: Str("tab", "Tab handle."),
@@ -23,7 +31,7 @@ pub(crate) mod detail {
         VIEW: Str("view", "View handle."),
         TARGET_TAB: Str("target_tab", "The target's own tab."),
         MATCH_COUNT: Int("match_count", "Controls the selector matched."),
-        CANDIDATES: Json("candidates", crate::facts::FactType::Any, "Controls the selector matched."),
+        CANDIDATES: Json("candidates", FactType::ObjectArray(&CONTROL_MEMBERS), "Controls the selector matched."),
         WIDTH: Int("width", "Width (px)."),
         HEIGHT: Int("height", "Height (px)."),
         MAX_SIDE: Int("max_side", "Longest side allowed (px)."),
@@ -35,7 +43,7 @@ pub(crate) mod detail {
         RULE: Str("rule", "The rule the argument broke."),
         TOOL: Str("tool", "Tool name."),
         WITHHELD_KEYS: Int("withheld_keys", "Keys not delivered."),
-        OBSTRUCTED_BY: Json("obstructed_by", crate::facts::FactType::Any, "The element covering the target."),
+        OBSTRUCTED_BY: Json("obstructed_by", FactType::Object(&CONTROL_MEMBERS), "The element covering the target."),
         TIMEOUT_MS: Int("timeout_ms", "Timeout (ms)."),
         ENGINE: Str("engine", "Browser engine."),
         CAUSE: Str("cause", "Why the browser did not start."),

@@ -11,6 +11,9 @@
 //! For assertions it keeps a log of calls (method and tab, never a payload), counts calls in
 //! flight (every call but `sleep` yields once to its executor), and injects faults.
 //!
+//! [`portability_violations`] checks a tool schema against the forms draft-07 and 2020-12
+//! validators read alike (what MCP clients' validators and portability checks accept).
+//!
 //! [`strict_subset_violations`] checks a function's parameters against the JSON Schema subset
 //! of OpenAI's strict function calling, for tests of exports such as
 //! [`ToolDeclaration::strict_input_schema`](crate::ToolDeclaration::strict_input_schema).
@@ -34,11 +37,13 @@
 
 mod browser;
 mod image;
+mod portable_schema;
 mod site;
 mod strict_subset;
 #[cfg(test)]
 mod tests;
 
 pub use browser::{PortCall, ScriptedBrowser};
+pub use portable_schema::portability_violations;
 pub use site::{ClickEffect, FieldKind, ScriptedElement, ScriptedPage};
 pub use strict_subset::strict_subset_violations;

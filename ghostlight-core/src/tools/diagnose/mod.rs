@@ -55,7 +55,7 @@ tool_facts! {
     TRACKING_STARTED: Bool("tracking_started", "This call enabled observation; reproduce if needed."),
     ENTRY_COUNT: Int("entry_count", "Entries returned."),
     PROBLEM_COUNT: Int("problem_count", "Problem entries returned."),
-    PROBLEM_COUNTS: Json("problem_counts", FactType::Any, "Problem entries by kind."),
+    PROBLEM_COUNTS: Json("problem_counts", FactType::Counts, "Problem entries by kind."),
 }
 
 /// The tool's declaration.

@@ -51,7 +51,7 @@ tool_facts! {
     COLUMNS: Strs("columns", "What each match row holds, in order."),
     MATCHES: Json(
         "matches",
-        FactType::Rows(&super::MATCH_MEMBERS),
+        FactType::Rows { columns: &super::MATCH_MEMBERS, always: crate::tools::inspect::op::ROW_LEADING_COLUMNS },
         "Ranked matches as rows, best first."
     ),
     COUNT: Int("count", "Matches returned."),

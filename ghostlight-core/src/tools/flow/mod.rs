@@ -79,7 +79,7 @@ tool_facts! {
                 Fact::new("status", FactType::String, "The step's status."),
                 Fact::new("effect", FactType::String, "The step's effect."),
                 Fact::new("capabilities", FactType::StringArray, "Capabilities the step requires."),
-                Fact::new("envelope", FactType::Any, "The step's envelope, while the budget allows."),
+                Fact::new("envelope", FactType::Object(&[]), "The step's envelope, while the budget allows."),
             ]),
         "Per-step rows."
     ),

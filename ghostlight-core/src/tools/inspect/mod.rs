@@ -70,7 +70,7 @@ tool_facts! {
     COLUMNS: Strs("columns", "What each item row holds, in order."),
     ITEMS: Json(
         "items",
-        FactType::Rows(&super::ITEM_MEMBERS),
+        FactType::Rows { columns: &super::ITEM_MEMBERS, always: crate::tools::inspect::op::ROW_LEADING_COLUMNS },
         "Visible items as rows, bounded by max_items."
     ),
     SNAPSHOT: NullableStr("snapshot", "Snapshot handle (document scope)."),

@@ -158,6 +158,9 @@ pub(crate) const ITEM_COLUMNS: [&str; 5] = ["target", "role", "name", "state", "
 /// The columns of item rows in scope document (a structure-only tree).
 pub(super) const TREE_COLUMNS: [&str; 4] = ["target", "role", "name", "depth"];
 
+/// The columns every row has (`target` and `role`); later columns may be omitted.
+pub(crate) const ROW_LEADING_COLUMNS: usize = 2;
+
 /// One item as a compact row `[target, role, name, state, credential]`, trailing empty
 /// columns omitted (`name` is `""` and `state` `[]` only when a later column is present); in
 /// scope document `[target, role, name, depth]`. Every agent pays for these bytes twice (the
@@ -184,7 +187,7 @@ pub(crate) fn row(
     } else if !states.is_empty() {
         row.push(json!(states));
     }
-    while row.len() > 2 && row.last().is_some_and(|v| v.as_str() == Some("")) {
+    while row.len() > ROW_LEADING_COLUMNS && row.last().is_some_and(|v| v.as_str() == Some("")) {
         row.pop();
     }
     Value::Array(row)
