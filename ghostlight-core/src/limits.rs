@@ -237,6 +237,10 @@ pub(crate) const DIAGNOSE_MATCH_CHARS: CountBound = CountBound::new(1, 200);
 /// `browser_diagnose` `after` cursor length (chosen).
 pub(crate) const DIAGNOSE_CURSOR_CHARS: CountBound = CountBound::new(1, 128);
 
+/// Origins (`scheme://host:port`) the `blocked_requests` fact names at most (chosen: enough to
+/// tell a page's trackers from the navigation it tried; the count is always exact).
+pub(crate) const BLOCKED_ORIGINS: usize = 5;
+
 /// Characters of a received value echoed back in a decode error (never for secret fields).
 pub(crate) const ECHO_CHARS: usize = 40;
 /// Characters of a JSON Pointer shown in a decode error or fact; a longer one (only an unknown

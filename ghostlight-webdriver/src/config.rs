@@ -27,6 +27,31 @@ pub const CHROMIUM_FLAGS: [&str; 6] = [
     "--disable-sync",
 ];
 
+/// Hosts Chromium itself talks to (sign-in, autofill, optimization hints, updates), outside
+/// any page: behind the network filter they are refused like any host outside authority, but
+/// no call reports them, since no page or action asked for them.
+pub(crate) const CHROMIUM_SERVICE_HOSTS: [&str; 8] = [
+    "accounts.google.com",
+    "clients2.google.com",
+    "content-autofill.googleapis.com",
+    "optimizationguide-pa.googleapis.com",
+    "update.googleapis.com",
+    "safebrowsing.googleapis.com",
+    "clientservices.googleapis.com",
+    "*.gvt1.com",
+];
+
+/// Hosts Firefox itself talks to (remote settings, captive-portal detection, push, telemetry,
+/// tracking-protection lists, updates): as [`CHROMIUM_SERVICE_HOSTS`].
+pub(crate) const FIREFOX_SERVICE_HOSTS: [&str; 6] = [
+    "*.services.mozilla.com",
+    "detectportal.firefox.com",
+    "*.cdn.mozilla.net",
+    "incoming.telemetry.mozilla.org",
+    "aus5.mozilla.org",
+    "*.telemetry.mozilla.org",
+];
+
 /// The Chromium flag that turns its sandbox off.
 pub const NO_SANDBOX_FLAG: &str = "--no-sandbox";
 
@@ -211,13 +236,19 @@ pub const MAX_PROXY_BYPASS_BYTES: usize = 253;
 /// Browser arguments the adapter manages itself, refused in
 /// [`WebDriverConfig::browser_args`] (an argument equal to one, or starting with one followed
 /// by `=`): the profile (use [`WebDriverConfig::profile`]), the remote-control channel the
-/// driver sets up, and the proxy (use [`WebDriverConfig::proxy`]).
-pub const RESERVED_ARGS: [&str; 12] = [
+/// driver sets up, and the proxy and WebRTC routing (use [`WebDriverConfig::proxy`]; the
+/// adapter starts the browser behind its network filter).
+pub const RESERVED_ARGS: [&str; 17] = [
     "--user-data-dir",
     "--remote-debugging-port",
     "--remote-debugging-pipe",
     "--proxy-server",
     "--proxy-bypass-list",
+    "--no-proxy-server",
+    "--proxy-pac-url",
+    "--proxy-auto-detect",
+    "--force-webrtc-ip-handling-policy",
+    "--webrtc-ip-handling-policy",
     "-profile",
     "--profile",
     "-P",
@@ -439,7 +470,13 @@ fn reserved_hint(arg: &str) -> &'static str {
     let name = arg.split('=').next().unwrap_or(arg);
     match name {
         "--user-data-dir" | "-profile" | "--profile" | "-P" => ": use the profile setting",
-        "--proxy-server" | "--proxy-bypass-list" => ": use the proxy and proxy_bypass settings",
+        "--proxy-server"
+        | "--proxy-bypass-list"
+        | "--no-proxy-server"
+        | "--proxy-pac-url"
+        | "--proxy-auto-detect"
+        | "--force-webrtc-ip-handling-policy"
+        | "--webrtc-ip-handling-policy" => ": use the proxy and proxy_bypass settings",
         _ => " (the driver sets it up)",
     }
 }
@@ -447,8 +484,8 @@ fn reserved_hint(arg: &str) -> &'static str {
 /// Capabilities the adapter relies on and [`WebDriverConfig::extra_capabilities`] cannot
 /// replace: the dialog behaviour the navigation rules need, the BiDi URL the evidence needs,
 /// and the timeouts every bounded call sets.
-pub const RESERVED_CAPABILITIES: [&str; 4] =
-    ["unhandledPromptBehavior", "webSocketUrl", "pageLoadStrategy", "timeouts"];
+pub const RESERVED_CAPABILITIES: [&str; 5] =
+    ["unhandledPromptBehavior", "webSocketUrl", "pageLoadStrategy", "timeouts", "proxy"];
 
 impl Default for WebDriverConfig {
     fn default() -> Self {

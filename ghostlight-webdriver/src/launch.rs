@@ -21,7 +21,7 @@
 
 use std::fs::File;
 use std::io::{Read as _, Seek as _, Write as _};
-use std::net::{Ipv4Addr, TcpListener};
+use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
@@ -406,8 +406,14 @@ fn profile_owner(name: &str) -> Option<u32> {
 }
 
 /// The session capabilities for `config`. `profile` is the local profile directory (none
-/// when connecting to a driver elsewhere).
-pub(crate) fn capabilities(config: &WebDriverConfig, profile: Option<&Path>) -> Map<String, Value> {
+/// when connecting to a driver elsewhere); `filter` the address of the network filter the
+/// browser is started behind (the configured proxy is then the filter's upstream, not the
+/// browser's).
+pub(crate) fn capabilities(
+    config: &WebDriverConfig,
+    profile: Option<&Path>,
+    filter: Option<SocketAddr>,
+) -> Map<String, Value> {
     let mut caps = Map::new();
     // The map form: plain "ignore" silently accepts beforeunload prompts on both engines.
     caps.insert("unhandledPromptBehavior".into(), json!({ "default": "ignore", "beforeUnload": "ignore" }));
@@ -435,8 +441,10 @@ pub(crate) fn capabilities(config: &WebDriverConfig, profile: Option<&Path>) -> 
                 args.push(format!("--user-data-dir={}", profile.display()));
             }
             args.push(format!("--window-size={width},{height}"));
-            if let Some(proxy) = &config.proxy {
-                args.extend(chromium_proxy_args(proxy));
+            match (filter, &config.proxy) {
+                (Some(filter), _) => args.extend(chromium_filter_args(filter)),
+                (None, Some(proxy)) => args.extend(chromium_proxy_args(proxy)),
+                (None, None) => {}
             }
             args.extend(config.browser_args.iter().cloned());
             let mut options = Map::new();
@@ -462,9 +470,10 @@ pub(crate) fn capabilities(config: &WebDriverConfig, profile: Option<&Path>) -> 
             if let Some(binary) = browser {
                 options.insert("binary".into(), json!(binary));
             }
-            let prefs = match &config.proxy {
-                Some(proxy) => firefox_proxy_prefs(proxy),
-                None => firefox_no_proxy_prefs(),
+            let prefs = match (filter, &config.proxy) {
+                (Some(filter), _) => firefox_filter_prefs(filter),
+                (None, Some(proxy)) => firefox_proxy_prefs(proxy),
+                (None, None) => firefox_no_proxy_prefs(),
             };
             options.insert("prefs".into(), Value::Object(prefs));
             caps.insert("browserName".into(), json!("firefox"));
@@ -473,6 +482,38 @@ pub(crate) fn capabilities(config: &WebDriverConfig, profile: Option<&Path>) -> 
     }
     merge_extra(&mut caps, &config.extra_capabilities);
     caps
+}
+
+/// Chromium behind the network filter: the filter is the proxy of every scheme, loopback
+/// included (`<-loopback>` removes Chromium's implicit loopback bypass), and WebRTC may not
+/// send UDP outside the proxy.
+fn chromium_filter_args(filter: SocketAddr) -> Vec<String> {
+    vec![
+        format!("--proxy-server=http://{filter}"),
+        "--proxy-bypass-list=<-loopback>".to_owned(),
+        "--webrtc-ip-handling-policy=disable_non_proxied_udp".to_owned(),
+    ]
+}
+
+/// Firefox behind the network filter: the filter is the HTTP and TLS proxy, loopback
+/// included (`allow_hijacking_localhost`), no host bypasses it, a failed proxy never falls
+/// back to a direct connection, WebRTC uses the proxy only (no UDP), and neither DNS
+/// prefetching nor DNS over HTTPS resolves names beside it.
+fn firefox_filter_prefs(filter: SocketAddr) -> Map<String, Value> {
+    let mut prefs = Map::new();
+    prefs.insert("network.proxy.type".into(), json!(1));
+    for kind in ["http", "ssl"] {
+        prefs.insert(format!("network.proxy.{kind}"), json!(filter.ip().to_string()));
+        prefs.insert(format!("network.proxy.{kind}_port"), json!(filter.port()));
+    }
+    prefs.insert("network.proxy.socks".into(), json!(""));
+    prefs.insert("network.proxy.no_proxies_on".into(), json!(""));
+    prefs.insert("network.proxy.allow_hijacking_localhost".into(), json!(true));
+    prefs.insert("network.proxy.failover_direct".into(), json!(false));
+    prefs.insert("media.peerconnection.ice.proxy_only".into(), json!(true));
+    prefs.insert("network.dns.disablePrefetch".into(), json!(true));
+    prefs.insert("network.trr.mode".into(), json!(5));
+    prefs
 }
 
 /// Chromium's proxy arguments: `--proxy-server=scheme://host:port` and, with bypass entries,
@@ -542,8 +583,19 @@ fn merge_extra(caps: &mut Map<String, Value>, extra: &Map<String, Value>) {
             (Some(Value::Object(ours)), Value::Object(theirs)) => {
                 for (inner, value) in theirs {
                     match (ours.get_mut(inner), value) {
+                        // Arguments the adapter manages (the proxy, the profile…) stay its own.
                         (Some(Value::Array(list)), Value::Array(more)) if inner == "args" => {
-                            list.extend(more.iter().cloned());
+                            list.extend(
+                                more.iter().filter(|arg| !arg.as_str().is_some_and(reserved_arg)).cloned(),
+                            );
+                        }
+                        // Preferences merge one key deeper; the network routing ones stay ours.
+                        (Some(Value::Object(prefs)), Value::Object(more)) if inner == "prefs" => {
+                            for (name, value) in more {
+                                if !ROUTING_PREFS.iter().any(|prefix| name.starts_with(prefix)) {
+                                    prefs.insert(name.clone(), value.clone());
+                                }
+                            }
                         }
                         _ => {
                             ours.insert(inner.clone(), value.clone());
@@ -556,6 +608,18 @@ fn merge_extra(caps: &mut Map<String, Value>, extra: &Map<String, Value>) {
             }
         }
     }
+}
+
+/// Firefox preferences (by prefix) that route the browser's traffic: the adapter's own, never
+/// replaced by extra capabilities.
+const ROUTING_PREFS: [&str; 4] =
+    ["network.proxy.", "network.trr.", "network.dns.disablePrefetch", "media.peerconnection.ice.proxy_only"];
+
+/// Whether `arg` is one of [`RESERVED_ARGS`] (alone or with `=value`).
+fn reserved_arg(arg: &str) -> bool {
+    crate::config::RESERVED_ARGS
+        .iter()
+        .any(|reserved| arg == *reserved || arg.starts_with(&format!("{reserved}=")))
 }
 
 /// Reserve a free loopback port: bind port 0, read the port, release it.
@@ -584,7 +648,7 @@ mod tests {
     #[test]
     fn chromium_capabilities_follow_the_findings() {
         let config = WebDriverConfig::default();
-        let caps = capabilities(&config, Some(Path::new("/tmp/p")));
+        let caps = capabilities(&config, Some(Path::new("/tmp/p")), None);
         assert_eq!(caps["unhandledPromptBehavior"], json!({"default": "ignore", "beforeUnload": "ignore"}));
         assert_eq!(caps["webSocketUrl"], json!(true));
         let args = caps["goog:chromeOptions"]["args"].as_array().expect("args");
@@ -593,7 +657,7 @@ mod tests {
         }
         use crate::config::Sandbox;
         let sandboxed = |sandbox| {
-            let caps = capabilities(&WebDriverConfig { sandbox, ..WebDriverConfig::default() }, None);
+            let caps = capabilities(&WebDriverConfig { sandbox, ..WebDriverConfig::default() }, None, None);
             let args = caps["goog:chromeOptions"]["args"].as_array().cloned().unwrap_or_default();
             !args.contains(&json!(NO_SANDBOX_FLAG))
         };
@@ -620,7 +684,7 @@ mod tests {
 
     #[test]
     fn firefox_without_a_proxy_says_so_for_a_profile_a_proxy_run_left_behind() {
-        let caps = capabilities(&WebDriverConfig::for_engine(Engine::Firefox), None);
+        let caps = capabilities(&WebDriverConfig::for_engine(Engine::Firefox), None, None);
         assert_eq!(caps["moz:firefoxOptions"]["prefs"], json!({"network.proxy.type": 5}));
     }
 
@@ -630,7 +694,7 @@ mod tests {
             driver: DriverSource::Launch { driver_path: None, browser_path: Some("/opt/ff".into()) },
             ..WebDriverConfig::for_engine(Engine::Firefox)
         };
-        let caps = capabilities(&config, Some(Path::new("/tmp/q")));
+        let caps = capabilities(&config, Some(Path::new("/tmp/q")), None);
         let options = &caps["moz:firefoxOptions"];
         assert_eq!(options["binary"], json!("/opt/ff"));
         assert_eq!(
@@ -649,7 +713,7 @@ mod tests {
         });
         let Value::Object(extra) = extra else { unreachable!("an object literal") };
         let config = WebDriverConfig { extra_capabilities: extra, ..WebDriverConfig::default() };
-        let caps = capabilities(&config, None);
+        let caps = capabilities(&config, None, None);
         assert_eq!(caps["goog:loggingPrefs"], json!({"browser": "ALL"}));
         assert_eq!(caps["se:name"], json!("ghostlight"));
         assert_eq!(caps["unhandledPromptBehavior"], json!({"default": "ignore", "beforeUnload": "ignore"}));
@@ -669,7 +733,7 @@ mod tests {
             browser_args: vec!["--lang=de".into()],
             ..WebDriverConfig::default()
         };
-        let caps = capabilities(&config, Some(Path::new("/srv/profile")));
+        let caps = capabilities(&config, Some(Path::new("/srv/profile")), None);
         assert_eq!(caps["acceptInsecureCerts"], json!(true));
         let args = caps["goog:chromeOptions"]["args"].as_array().expect("args");
         for expected in [
@@ -683,7 +747,7 @@ mod tests {
 
         let firefox =
             WebDriverConfig { engine: Engine::Firefox, browser_args: vec!["-safe-mode".into()], ..config };
-        let caps = capabilities(&firefox, Some(Path::new("/srv/profile")));
+        let caps = capabilities(&firefox, Some(Path::new("/srv/profile")), None);
         assert_eq!(caps["acceptInsecureCerts"], json!(true));
         let options = &caps["moz:firefoxOptions"];
         assert_eq!(options["args"].as_array().and_then(|a| a.last()), Some(&json!("-safe-mode")));
@@ -704,7 +768,7 @@ mod tests {
         assert_eq!(prefs["network.proxy.socks_version"], json!(5));
         assert_eq!(prefs["network.proxy.socks_remote_dns"], json!(true));
         assert!(!WebDriverConfig::default().accept_insecure_certs);
-        assert!(!capabilities(&WebDriverConfig::default(), None).contains_key("acceptInsecureCerts"));
+        assert!(!capabilities(&WebDriverConfig::default(), None, None).contains_key("acceptInsecureCerts"));
     }
 
     #[test]

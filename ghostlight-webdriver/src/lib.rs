@@ -97,6 +97,7 @@ mod bidi;
 mod commands;
 mod config;
 mod errors;
+mod filter;
 mod launch;
 mod ops;
 mod page;
@@ -117,10 +118,10 @@ use async_trait::async_trait;
 use ghostlight_core::port::{
     ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DiagnosticsPage, DiagnosticsQuery,
     DialogKind, DialogResolution, ElementRef, FileStat, FillInput, FillOutcome, Focused, FocusedElement,
-    Gate, Geometry, HistoryMove, KeyInput, NavigateInput, OpenedTab, PageState, PerceiveInput,
-    PerceivedElement, Perception, PointerTarget, PortError, PortErrorKind, PortResult, ReadInput,
-    RecordCommand, RecordDelivery, RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal,
-    TabInfo, TabRef, TextOutcome, TypeInput, UploadInput, UploadOutcome,
+    Gate, Geometry, HistoryMove, KeyInput, NavigateInput, NetworkEnforcement, NetworkPolicy, OpenedTab,
+    PageState, PerceiveInput, PerceivedElement, Perception, PointerTarget, PortError, PortErrorKind,
+    PortResult, ReadInput, RecordCommand, RecordDelivery, RecordReport, ScriptOutcome, ScrollInput,
+    ScrollOutcome, StartupRefusal, TabInfo, TabRef, TextOutcome, TypeInput, UploadInput, UploadOutcome,
 };
 use tokio::sync::{Mutex, MutexGuard};
 
@@ -154,6 +155,8 @@ pub struct WebDriverBrowser {
     slot: Arc<Mutex<Slot>>,
     /// Recordings (frames in memory); they outlive a session restart.
     recorder: ops::recording::Recorder,
+    /// The network authority the browser is started behind, once governed.
+    network: std::sync::Mutex<Option<NetworkPolicy>>,
 }
 
 /// The browser's session, when one is open.
@@ -163,6 +166,9 @@ pub(crate) struct Slot {
     pub(crate) session: Option<Session>,
     /// Sessions started so far (the next one gets `started + 1`).
     started: u64,
+    /// The network filter every session's browser is started behind (started with the first
+    /// session, kept for the browser's life, so restarts reuse its address).
+    filter: Option<filter::Filter>,
 }
 
 /// Run `$body` with `$s: &mut Session` (started on demand, its queued repairs run first),
@@ -173,6 +179,7 @@ macro_rules! with_session {
         let mut slot = $self.acquire().await?;
         let result = match slot.session.as_mut() {
             Some($s) => {
+                $s.begin_call();
                 let _repairs = RepairsOnDrop { slot: Arc::downgrade(&$self.slot), queue: $s.repair_queue() };
                 $s.run_repairs().await;
                 $body.await
@@ -218,7 +225,27 @@ impl WebDriverBrowser {
             config,
             slot: Arc::new(Mutex::new(Slot::default())),
             recorder: ops::recording::Recorder::default(),
+            network: std::sync::Mutex::new(None),
         }
+    }
+
+    /// The next hop of the network filter for this configuration: straight to the web, or
+    /// the configured proxy; `None` when the browser cannot be put behind the filter (a
+    /// driver elsewhere, whose browser cannot reach this machine's loopback; an `https://`
+    /// proxy, which the filter cannot speak to).
+    fn filter_upstream(&self) -> Option<filter::Upstream> {
+        if !matches!(self.config.driver, DriverSource::Launch { .. }) {
+            return None;
+        }
+        match &self.config.proxy {
+            None => Some(filter::Upstream::direct()),
+            Some(proxy) => filter::Upstream::through(proxy).ok(),
+        }
+    }
+
+    /// The governed network policy, if any.
+    fn network_policy(&self) -> Option<NetworkPolicy> {
+        self.network.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
     }
 
     /// The configuration.
@@ -245,7 +272,28 @@ impl WebDriverBrowser {
         let mut slot = self.slot.lock().await;
         if slot.session.is_none() {
             let number = slot.started + 1;
-            let session = Session::start(&self.config, number).await.inspect_err(|error| {
+            let filter = match (self.network_policy(), self.filter_upstream()) {
+                (Some(policy), Some(upstream)) => {
+                    if slot.filter.is_none() {
+                        let quiet: &'static [&'static str] = match self.config.engine {
+                            Engine::Chromium => &config::CHROMIUM_SERVICE_HOSTS,
+                            Engine::Firefox => &config::FIREFOX_SERVICE_HOSTS,
+                        };
+                        let started =
+                            filter::Filter::start(policy, upstream, quiet).await.map_err(|error| {
+                                PortError::new(
+                                    PortErrorKind::Other,
+                                    format!("the network filter could not listen on 127.0.0.1: {error}"),
+                                )
+                            })?;
+                        slot.filter = Some(started);
+                    }
+                    true
+                }
+                _ => false,
+            };
+            let filter = if filter { slot.filter.as_ref() } else { None };
+            let session = Session::start(&self.config, number, filter).await.inspect_err(|error| {
                 // The operator's detail; the model reads the closed cause in the envelope.
                 let cause = error.launch_failure().map_or(error.kind().code(), |f| f.cause.as_str());
                 tracing::warn!(
@@ -301,6 +349,23 @@ async fn settle<T>(slot: &mut Slot, result: PortResult<T>) -> PortResult<T> {
 impl BrowserPort for WebDriverBrowser {
     fn engine(&self) -> &str {
         self.config.engine.as_str()
+    }
+
+    /// The browser starts behind the loopback network filter (`filter`), which decides every
+    /// connection by `policy`. Not for a driver elsewhere or an `https://` proxy (answers
+    /// [`NetworkEnforcement::NotEnforced`], and says so in the log); a session already
+    /// running keeps its routing until the browser restarts.
+    fn govern_network(&self, policy: NetworkPolicy) -> NetworkEnforcement {
+        *self.network.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(policy);
+        if self.filter_upstream().is_some() {
+            NetworkEnforcement::Enforced
+        } else {
+            tracing::warn!(
+                engine = self.config.engine.as_str(),
+                "requests are not governed on the wire: the browser is not one this process starts behind its network filter (a remote driver, or an https:// proxy)"
+            );
+            NetworkEnforcement::NotEnforced
+        }
     }
 
     async fn tabs(&self) -> PortResult<Vec<TabInfo>> {

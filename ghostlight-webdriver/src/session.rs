@@ -12,7 +12,8 @@ use fantoccini::elements::Element as WdElement;
 use fantoccini::wd::{TimeoutConfiguration, WindowHandle};
 use fantoccini::{Client, ClientBuilder};
 use ghostlight_core::port::{
-    ElementRef, LaunchCause, LaunchFailure, PageState, PortError, PortErrorKind, PortResult, TabRef,
+    ElementRef, LaunchCause, LaunchFailure, NetworkPolicy, PageState, PortError, PortErrorKind, PortResult,
+    RequestKind, TabRef,
 };
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{Value, json};
@@ -22,6 +23,7 @@ use crate::bidi::Bidi;
 use crate::commands::SessionCommand;
 use crate::config::{Diagnostics, DriverSource, Engine, Viewport, WebDriverConfig};
 use crate::errors::{self, Sent};
+use crate::filter::Filter;
 use crate::launch::{self, DriverProcess};
 use crate::page;
 use crate::refs::{Element, Tab};
@@ -101,6 +103,49 @@ pub(crate) struct Session {
     /// Where the storage state is saved when the session closes, with the loaded state's
     /// origins (saved again even when no tab shows them).
     save_state: Option<(StorageStateFile, Vec<String>)>,
+    /// The network policy the browser's requests go through (behind the filter), whose
+    /// refusals tell a navigation that will never commit.
+    wire: Option<NetworkPolicy>,
+    /// The policy's refusal mark when the current port call began ([`Session::begin_call`]).
+    call_mark: u64,
+}
+
+impl Session {
+    /// A port call begins: later refusals are this call's.
+    pub(crate) fn begin_call(&mut self) {
+        self.call_mark = self.wire.as_ref().map_or(0, |wire| wire.refusals().mark());
+    }
+
+    /// Whether, since this port call began, the filter refused a request that may be the
+    /// document a navigation was going to (to `destination`'s origin, when given; else a
+    /// request the browser's fetch metadata names a top-level document). Such a navigation
+    /// never commits: the refused request was answered so that the tab keeps its document.
+    pub(crate) fn navigation_refused(&self, destination: Option<&Url>) -> bool {
+        let Some(wire) = &self.wire else { return false };
+        let refused = wire.refusals().since(self.call_mark);
+        refused.entries.iter().any(|entry| match destination {
+            Some(url) => entry.kind.may_be_document() && same_origin(&entry.origin, url),
+            None => entry.kind == RequestKind::Document,
+        })
+    }
+}
+
+impl Session {
+    /// Whether the tab now shows `url` because the filter refused it during this port call:
+    /// a request that may be a document, to its host and port. The refusal is then reported
+    /// as the document it was (a refused tunnel's kind was not visible to the filter).
+    pub(crate) fn landed_on_refused(&self, url: &Url) -> bool {
+        let Some(wire) = &self.wire else { return false };
+        matches!(url.scheme(), "http" | "https") && wire.refusals().confirm_document(url, self.call_mark)
+    }
+}
+
+/// Whether the refusal log's `origin` (`scheme://host:port`) is `url`'s host and port (a
+/// tunnel is logged as `https`, so the scheme is not compared).
+fn same_origin(origin: &str, url: &Url) -> bool {
+    let Some((_, host_port)) = origin.split_once("://") else { return false };
+    let (Some(host), Some(port)) = (url.host_str(), url.port_or_known_default()) else { return false };
+    host_port == format!("{host}:{port}")
 }
 
 /// The state of a session's sandbox connection ([`Session::sandbox`]).
@@ -117,7 +162,12 @@ enum Sandbox {
 impl Session {
     /// Start the driver (when launching) and open a new session. `number` must differ from
     /// every earlier session of the same browser.
-    pub(crate) async fn start(config: &WebDriverConfig, number: u64) -> PortResult<Session> {
+    /// `filter` is the network filter when the browser is started behind it.
+    pub(crate) async fn start(
+        config: &WebDriverConfig,
+        number: u64,
+        filter: Option<&Filter>,
+    ) -> PortResult<Session> {
         let launch_failed = |cause: LaunchCause, message: String| {
             let failure = LaunchFailure {
                 cause,
@@ -146,7 +196,11 @@ impl Session {
                 return Err(launch_failed(LaunchCause::DriverExited, "the driver did not start".to_owned()));
             }
         };
-        let mut caps = launch::capabilities(config, process.as_ref().and_then(DriverProcess::profile_dir));
+        let mut caps = launch::capabilities(
+            config,
+            process.as_ref().and_then(DriverProcess::profile_dir),
+            filter.map(Filter::address),
+        );
         let timeouts = Timeouts { script: DEFAULT_SCRIPT_TIMEOUT, page_load: DEFAULT_PAGE_LOAD_TIMEOUT };
         caps.insert(
             "timeouts".into(),
@@ -229,6 +283,8 @@ impl Session {
             headless: config.headless,
             process,
             repairs: RepairQueue::default(),
+            wire: filter.map(|filter| filter.policy().clone()),
+            call_mark: 0,
         };
         if let Some(viewport) = config.viewport
             && let Err(error) = session.fit_viewport(viewport).await

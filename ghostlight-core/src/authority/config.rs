@@ -128,6 +128,13 @@ pub struct HostRules {
     /// `deny`: matching hosts are refused. Deny patterns accumulate from every layer.
     #[serde(deserialize_with = "patterns")]
     pub deny: Vec<HostPattern>,
+    /// `resources`: hosts a page may load from and send to (scripts, styles, images, fonts,
+    /// fetch, WebSocket, …: everything but documents) without the model navigating or acting
+    /// there, such as a CDN, on top of the hosts allowed above; `["*"]` lets subresources go
+    /// anywhere. Absent: only the allowed hosts. The highest layer that sets it decides; the
+    /// organization's host ceiling bounds it.
+    #[serde(deserialize_with = "optional_patterns")]
+    pub resources: Option<Vec<HostPattern>>,
 }
 
 /// `[privacy]`

@@ -227,6 +227,7 @@ struct Compiled {
     host_rules: Vec<HostRule>,
     ceiling_capabilities: Option<CapabilitySet>,
     ceiling_hosts: Option<Vec<HostPattern>>,
+    resource_hosts: Setting<Vec<HostPattern>>,
     preserve_target_names: Setting<bool>,
     tab_close: Setting<TabClosePolicy>,
     startup: Setting<StartupPosture>,
@@ -242,6 +243,7 @@ pub(crate) fn default_settings() -> Settings {
         CapabilitySet::of(&[Capability::Read, Capability::Action, Capability::Write]);
     settings.capabilities.deny = CapabilitySet::of(&[Capability::Execute]);
     settings.hosts.allow = Some(vec![HostPattern::ANY]);
+    settings.hosts.resources = Some(Vec::new());
     settings.privacy.preserve_target_names = Some(true);
     settings.tabs.close = Some(TabClosePolicy::Allowed);
     settings.browser.startup = Some(StartupPosture::Auto);
@@ -341,6 +343,7 @@ impl CompiledAuthority {
         let tab_close = resolve(&authored, |s| s.tabs.close, TabClosePolicy::Allowed);
         let startup = resolve(&authored, |s| s.browser.startup, StartupPosture::Auto);
         let upload_roots = resolve(&authored, |s| s.uploads.roots.clone(), Vec::new());
+        let resource_hosts = resolve(&authored, |s| s.hosts.resources.clone(), Vec::new());
 
         CompiledAuthority(Arc::new(Compiled {
             layers: authored.iter().map(|(layer, _)| *layer).collect(),
@@ -351,6 +354,7 @@ impl CompiledAuthority {
             host_rules,
             ceiling_capabilities,
             ceiling_hosts,
+            resource_hosts,
             preserve_target_names,
             tab_close,
             startup,
@@ -412,6 +416,19 @@ impl CompiledAuthority {
     /// The organization's host ceiling, if set.
     pub fn ceiling_hosts(&self) -> Option<&[HostPattern]> {
         self.0.ceiling_hosts.as_deref()
+    }
+
+    /// `hosts.resources`: hosts subresources may also reach (empty: only the allowed hosts).
+    pub fn resource_hosts(&self) -> &Setting<Vec<HostPattern>> {
+        &self.0.resource_hosts
+    }
+
+    /// Whether a subresource (anything but a document) may reach `site` although it is not
+    /// an allowed host: it matches `hosts.resources` and the organization's host ceiling.
+    pub fn admits_resource(&self, site: &Site) -> bool {
+        let capped =
+            self.0.ceiling_hosts.as_ref().is_some_and(|ceiling| !ceiling.iter().any(|p| p.matches(site)));
+        !capped && self.0.resource_hosts.value.iter().any(|pattern| pattern.matches(site))
     }
 
     /// Whether hosts are open: `*` allowed, nothing denied, no host ceiling.

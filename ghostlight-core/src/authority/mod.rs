@@ -48,6 +48,7 @@ mod explain;
 mod governed;
 mod host;
 mod layers;
+pub(crate) mod network;
 mod snapshot;
 
 #[cfg(test)]

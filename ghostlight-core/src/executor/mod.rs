@@ -30,6 +30,7 @@ pub(crate) mod popups;
 mod progress;
 pub(crate) mod run;
 pub(crate) mod selector_match;
+mod wire;
 pub(crate) mod workspace;
 
 #[cfg(test)]
@@ -42,12 +43,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use futures::future::{Either, select};
 use serde_json::Value;
 
+use crate::authority::network::NetworkAuthority;
 use crate::authority::{AuditRecord, AuditSink, CompiledAuthority};
 use crate::catalog::{ToolName, decode_call};
 use crate::envelope::{Effect, Envelope, Status};
 use crate::facts::detail;
 use crate::handles::{Handle, HandleKind};
-use crate::port::BrowserPort;
+use crate::port::{BrowserPort, NetworkEnforcement, NetworkPolicy};
 use crate::request::Request;
 
 pub use cancel::{Cancellation, Cancelled};
@@ -62,6 +64,12 @@ use workspace::{Claims, Workspace};
 pub(crate) struct Shared {
     pub(crate) port: Arc<dyn BrowserPort>,
     pub(crate) authority: CompiledAuthority,
+    /// The browser's network authority (narrowed while invocations that restrict hosts run).
+    pub(crate) network: Arc<NetworkAuthority>,
+    /// The policy the port enforces on the wire, and its refusal log.
+    pub(crate) wire: NetworkPolicy,
+    /// Whether the port governs requests on the wire.
+    pub(crate) enforcement: NetworkEnforcement,
     pub(crate) audit: Arc<dyn AuditSink>,
     pub(crate) limits: WorkspaceLimits,
     pub(crate) claims: Claims,
@@ -189,19 +197,41 @@ impl GhostlightBuilder {
         self
     }
 
-    /// The first workspace.
+    /// The first workspace. The port is told the network authority to enforce
+    /// ([`BrowserPort::govern_network`]).
     pub fn build(self) -> Ghostlight {
+        let shared = Shared::new(self.port, self.authority, self.audit, self.limits, self.deterministic, 1);
         Ghostlight {
-            shared: Arc::new(Shared {
-                port: self.port,
-                authority: self.authority,
-                audit: self.audit,
-                limits: self.limits,
-                claims: Claims::default(),
-                deterministic: self.deterministic,
-                workspaces: AtomicU64::new(1),
-            }),
+            shared: Arc::new(shared),
             workspace: Arc::new(Workspace::new(self.deterministic.then_some(0))),
+        }
+    }
+}
+
+impl Shared {
+    /// What the workspaces over `port` share; the port starts governing the network.
+    fn new(
+        port: Arc<dyn BrowserPort>,
+        authority: CompiledAuthority,
+        audit: Arc<dyn AuditSink>,
+        limits: WorkspaceLimits,
+        deterministic: bool,
+        workspaces: u64,
+    ) -> Shared {
+        let network = NetworkAuthority::new(authority.clone());
+        let wire = network.policy();
+        let enforcement = port.govern_network(wire.clone());
+        Shared {
+            port,
+            authority,
+            network,
+            wire,
+            enforcement,
+            audit,
+            limits,
+            claims: Claims::default(),
+            deterministic,
+            workspaces: AtomicU64::new(workspaces),
         }
     }
 }
@@ -227,15 +257,14 @@ impl Ghostlight {
     /// and limits, and a new, empty workspace (for a session that gets a browser of its own).
     pub fn over_port(&self, port: Arc<dyn BrowserPort>) -> Ghostlight {
         let seed = self.shared.workspaces.fetch_add(1, Ordering::Relaxed);
-        let shared = Shared {
+        let shared = Shared::new(
             port,
-            authority: self.shared.authority.clone(),
-            audit: self.shared.audit.clone(),
-            limits: self.shared.limits,
-            claims: Claims::default(),
-            deterministic: self.shared.deterministic,
-            workspaces: AtomicU64::new(seed + 1),
-        };
+            self.shared.authority.clone(),
+            self.shared.audit.clone(),
+            self.shared.limits,
+            self.shared.deterministic,
+            seed + 1,
+        );
         Ghostlight {
             shared: Arc::new(shared),
             workspace: Arc::new(Workspace::new(self.shared.deterministic.then_some(seed))),
@@ -280,6 +309,12 @@ impl Ghostlight {
     /// The browser port.
     pub fn port(&self) -> &Arc<dyn BrowserPort> {
         &self.shared.port
+    }
+
+    /// Whether the port governs the browser's requests on the wire (every request to a host
+    /// outside authority refused before it is sent), or only what the model sees and does.
+    pub fn network_enforcement(&self) -> NetworkEnforcement {
+        self.shared.enforcement
     }
 
     /// Invoke `tool` by name. Only a name outside the catalog is an error; everything else,
@@ -334,6 +369,10 @@ impl Ghostlight {
             }
         };
         let snapshot = self.shared.authority.snapshot(&call.restrictions);
+        // While the call runs, the wire is narrowed to its restrictions too; the guard ends
+        // the narrowing however the call ends (cancellation included).
+        let _narrowing = self.shared.network.narrow(&snapshot);
+        let refusal_mark = self.shared.wire.refusals().mark();
         let dispatched = AtomicBool::new(false);
         let run = Run::new(
             &self.shared,
@@ -351,6 +390,7 @@ impl Ghostlight {
             Either::Left((outcome, _)) => outcome,
             Either::Right(((), _)) => cancelled_outcome(tool, dispatched.load(Ordering::SeqCst)),
         };
+        let outcome = wire::report(tool, outcome, self.shared.wire.refusals().since(refusal_mark));
         self.audit(&run, &outcome);
         finish(outcome, &invocation)
     }

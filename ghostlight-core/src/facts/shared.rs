@@ -3,12 +3,25 @@
 
 /// The facts every tool's output schema lists: the host a summary names and refusal reasons.
 pub(crate) mod common {
+    use crate::facts::{Fact, FactType};
+
+    /// What the `blocked_requests` fact holds.
+    const BLOCKED_MEMBERS: [Fact; 2] = [
+        Fact::new("count", FactType::Integer, "Requests refused."),
+        Fact::new("origins", FactType::StringArray, "Up to five scheme://host:port they were going to."),
+    ];
+
     crate::facts::fact_table! {
         COMMON_FACTS;
         HOST: Str("host", "The page's host (with :port when not the default) the summary names."),
         REASON: Str("reason", "Closed reason code of a refusal or failure."),
         BROWSERS: Strs("browsers", "Eligible browsers (startup refusals)."),
         BROWSER: Str("browser", "The one eligible browser (startup refusals)."),
+        BLOCKED_REQUESTS: Json(
+            "blocked_requests",
+            FactType::Object(&BLOCKED_MEMBERS),
+            "Requests to hosts outside authority stopped during the call, before they were sent."
+        ),
     }
 }
 

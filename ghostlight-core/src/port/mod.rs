@@ -19,6 +19,7 @@ mod error;
 pub mod evidence;
 pub mod fill;
 mod load_failure;
+mod network;
 pub mod perceived;
 mod types;
 pub mod upload;
@@ -44,6 +45,9 @@ pub use error::{
     LaunchCause, LaunchFailure, NetworkError, NetworkFailure, Oversize, PortEffect, PortError, PortErrorKind,
     PortResult, ScriptFailure, StartupRefusal,
 };
+pub use network::{
+    NetworkEnforcement, NetworkPolicy, REFUSAL_LOG_ENTRIES, RefusalLog, Refusals, RefusedRequest, RequestKind,
+};
 pub use types::{
     ActionReceipt, CaptureKind, Captured, ClickInput, CssRect, DiagnosticEntry, DiagnosticSource,
     DiagnosticsPage, DiagnosticsQuery, DialogKind, DialogResolution, DocumentId, ElementRef, ElementState,
@@ -64,6 +68,16 @@ pub use types::{
 pub trait BrowserPort: Send + Sync {
     /// A short name of the engine for operators (`chromium`, `firefox`, `scripted`).
     fn engine(&self) -> &str;
+
+    /// Decide every request the browser sends by `policy` from now on, before it leaves the
+    /// browser (a browser started later starts behind it), and report each refusal to it.
+    /// The executor that owns the port calls this once, before its first call. Answers
+    /// whether requests are governed on the wire; the default governs none
+    /// ([`NetworkEnforcement::NotEnforced`]).
+    fn govern_network(&self, policy: NetworkPolicy) -> NetworkEnforcement {
+        let _ = policy;
+        NetworkEnforcement::NotEnforced
+    }
 
     /// Every tab of the browser, with what it shows and whether it is selected in its window.
     /// The first call may start the browser (adapters that start lazily).

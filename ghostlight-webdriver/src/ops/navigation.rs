@@ -107,6 +107,19 @@ pub(crate) async fn go(
         }
         other => other,
     };
+    // A navigation (or a redirect hop of it) the network filter refused ends on the
+    // browser's error page or the filter's refusal page for the refused host: not a failure
+    // of the page, but a refusal; the tab goes back to what it showed.
+    let landed = match &settled {
+        Ok(page) => Some(page.clone()),
+        Err(error) if error.kind() == PortErrorKind::Other => s.page_state().await.ok(),
+        Err(_) => None,
+    };
+    if let Some(page) = landed
+        && s.landed_on_refused(&page.url)
+    {
+        return keep_document(s, &before, page, deadline).await;
+    }
     match settled {
         // Chromium shows some failures (a blocked port) as a loaded error page, which the
         // page read that ended the wait recognised: only then is the code probed.
@@ -121,6 +134,46 @@ pub(crate) async fn go(
             None => Err(error),
         },
         Err(error) => Err(error),
+    }
+}
+
+/// How long taking the tab back after a refused navigation may take at most (within the
+/// call's deadline).
+const RESTORE_WAIT: Duration = Duration::from_secs(5);
+
+/// After a navigation ended on a host the network filter refused (`after`: the browser's
+/// error page, or the filter's refusal page, for that host; see
+/// [`Session::landed_on_refused`]), take the tab back to the document it showed (`before`):
+/// one step back in its history, or, for a tab that showed nothing yet, `about:blank` again.
+/// A back-forward cache may restore the very same document, so the wait is for its URL, not
+/// for a new document. Answers the page as it then is (as it was left, when going back fails
+/// or runs out of time).
+pub(crate) async fn keep_document(
+    s: &mut Session,
+    before: &PageState,
+    after: PageState,
+    deadline: Instant,
+) -> PortResult<PageState> {
+    if after.url == before.url {
+        return Ok(after);
+    }
+    let until = deadline.min(Instant::now() + RESTORE_WAIT);
+    let sent = if before.url.scheme() == "about" {
+        s.command(SessionCommand::navigate(&before.url), Sent::Act).await.map(drop)
+    } else {
+        s.client().back().await.map_err(|e| errors::cmd(&e, Sent::Act))
+    };
+    if sent.is_err() {
+        return Ok(after);
+    }
+    loop {
+        let page = s.page_state().await;
+        match page {
+            Ok(page) if page.url == before.url && page.readiness == Readiness::Complete => return Ok(page),
+            Ok(page) if Instant::now() >= until => return Ok(page),
+            Err(_) if Instant::now() >= until => return Ok(after),
+            _ => tokio::time::sleep(LOAD_POLL_INTERVAL).await,
+        }
     }
 }
 
@@ -255,6 +308,19 @@ pub(crate) async fn wait_for_page(
     deadline: Instant,
     prompt: LeavePrompt,
 ) -> PortResult<PageState> {
+    wait_for_page_to(s, before, deadline, prompt, None).await
+}
+
+/// [`wait_for_page`] for a navigation toward `destination` (when known). A navigation whose
+/// document request the network filter refused never commits (the tab keeps its document):
+/// the wait ends at once with the page as it is.
+pub(crate) async fn wait_for_page_to(
+    s: &mut Session,
+    before: &PageState,
+    deadline: Instant,
+    prompt: LeavePrompt,
+    destination: Option<&Url>,
+) -> PortResult<PageState> {
     loop {
         let remaining = deadline.saturating_duration_since(Instant::now());
         if remaining.is_zero() {
@@ -266,6 +332,7 @@ pub(crate) async fn wait_for_page(
             Ok(page) if page.readiness == Readiness::Complete && page.document != before.document => {
                 return Ok(page);
             }
+            Ok(page) if s.navigation_refused(destination) => return Ok(page),
             Ok(_) => {}
             Err(e) if e.kind() == PortErrorKind::BlockedByDialog => handle_prompt(s, prompt).await?,
             Err(e) if e.is_connection_lost() || e.kind() == PortErrorKind::TabGone => {

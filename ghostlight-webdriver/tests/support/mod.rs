@@ -7,6 +7,7 @@
 //! | [`e2e_suite`] | the end-to-end suite of all 24 tools, generic over the port (WebDriver and extension) |
 //! | [`engines`] | engine selection, the per-engine test functions (`per_engine!`), time-bounded scenarios, a browser per engine |
 //! | [`server`] | the loopback page server (`Site`) on 127.0.0.1 and 127.0.0.2 |
+//! | [`sink`] | the denied host's own log: every TCP connection and UDP datagram that reached 127.0.0.2 |
 //! | [`sites`] | the fixture sites, one module per area (each has `start`) |
 //! | [`port`] | small `BrowserPort` steps the tests repeat (open a tab, navigation input, PNG size) |
 //! | [`tools`] | `Ghostlight` over a browser: governed workspaces and tool calls |
@@ -31,5 +32,6 @@ pub(crate) mod engines;
 pub(crate) mod port;
 pub(crate) mod processes;
 pub(crate) mod server;
+pub(crate) mod sink;
 pub(crate) mod sites;
 pub(crate) mod tools;

@@ -46,12 +46,25 @@ pub(crate) struct Reply {
     pub(crate) body: String,
     /// `Cache-Control` response header, if any.
     pub(crate) cache_control: Option<&'static str>,
+    /// `Location` response header (a redirect), if any.
+    pub(crate) location: Option<String>,
 }
 
 impl Reply {
     /// An HTML page with `status`.
     pub(crate) fn html(status: u16, body: impl Into<String>) -> Reply {
-        Reply { status, content_type: "text/html; charset=utf-8", body: body.into(), cache_control: None }
+        Reply {
+            status,
+            content_type: "text/html; charset=utf-8",
+            body: body.into(),
+            cache_control: None,
+            location: None,
+        }
+    }
+
+    /// A redirect with `status` (302, 307, …) to `location`.
+    pub(crate) fn redirect(status: u16, location: impl Into<String>) -> Reply {
+        Reply { location: Some(location.into()), ..Reply::html(status, "") }
     }
 }
 
@@ -154,6 +167,9 @@ fn answer(
         response.add_header(header("Content-Type", reply.content_type));
         if let Some(cache) = reply.cache_control {
             response.add_header(header("Cache-Control", cache));
+        }
+        if let Some(location) = &reply.location {
+            response.add_header(header("Location", location));
         }
         let _ = request.respond(response);
     }

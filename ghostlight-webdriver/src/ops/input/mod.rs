@@ -301,6 +301,20 @@ fn before_state(read: Option<PageState>, answered: Option<Value>) -> PortResult<
 /// document under way that has not committed yet (a form the action submitted), the new
 /// document is waited for ([`land`]).
 pub(super) async fn after(s: &mut Session, before: PageState, deadline: Instant) -> PortResult<PageState> {
+    let page = settle_after(s, &before, deadline).await?;
+    // The action's navigation ended on a host the network filter refused: back to the
+    // document the action was on.
+    if s.landed_on_refused(&page.url) {
+        return navigation::keep_document(s, &before, page, deadline)
+            .await
+            .map_err(PortError::effect_unknown);
+    }
+    Ok(page)
+}
+
+/// [`after`] until the page settles, before the refused-navigation check.
+async fn settle_after(s: &mut Session, before: &PageState, deadline: Instant) -> PortResult<PageState> {
+    let before = before.clone();
     let mut last = None;
     for _ in 0..SETTLE_READS {
         match s.page_state_navigating().await {
@@ -348,7 +362,8 @@ pub(super) async fn land(
     let mut until = if transient(&now) { deadline } else { deadline.min(Instant::now() + LANDING_WAIT) };
     let mut page = now;
     loop {
-        match navigation::wait_for_page(s, &page, until, navigation::LeavePrompt::Dismiss).await {
+        let dismiss = navigation::LeavePrompt::Dismiss;
+        match navigation::wait_for_page_to(s, &page, until, dismiss, Some(destination)).await {
             // The transient document shows the navigation is under way: its landing may use the
             // action's whole time budget (a loaded machine can take longer than the usual wait).
             Ok(next) if transient(&next) => {

@@ -145,6 +145,7 @@ fn respond(ask: &Ask<'_>) -> Reply {
                 content_type: "image/x-icon",
                 body: String::new(),
                 cache_control: None,
+                location: None,
             };
         }
         _ => {

@@ -8,9 +8,11 @@
 //! | [`perception`] | the perception tests: roles, names, states, frames, articles |
 //! | [`boxes`] | the capture tests: coloured boxes at known positions |
 //! | [`evidence`] | the evidence and recording tests: console, network and animated pages |
+//! | [`wire`] | the wire tests: hostile pages that send to a denied host in every way a page can |
 
 pub(crate) mod boxes;
 pub(crate) mod e2e;
 pub(crate) mod evidence;
 pub(crate) mod perception;
 pub(crate) mod plain;
+pub(crate) mod wire;
