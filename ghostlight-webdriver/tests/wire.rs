@@ -51,6 +51,20 @@ async fn run(engine: Engine) {
         nothing_reached(&sink).await;
     })
     .await;
+    scenario(engine, "a link click to https (a tunnel)", async {
+        open(&g, &site, "/link-https").await;
+        let clicked = call(&g, "browser_click", json!({"selector": {"name": "Go secure"}})).await;
+        report(engine, "https link", &clicked);
+        assert_eq!(clicked.status, Status::Blocked, "{}", clicked.summary);
+        assert!(
+            clicked.summary.contains(&format!("tried to open {denied}, which is outside authority")),
+            "{}",
+            clicked.summary
+        );
+        stays_on(&g, &site, "/link-https").await;
+        nothing_reached(&sink).await;
+    })
+    .await;
     for (path, how) in [("/form-get", "click"), ("/form-post", "submit_selector"), ("/form-get", "Enter")] {
         scenario(engine, &format!("a form {path} submitted by {how}"), async {
             open(&g, &site, path).await;
@@ -139,6 +153,27 @@ async fn run(engine: Engine) {
         report(engine, "beacons", &typed);
         assert!(blocked_count(&typed) >= 8, "too few requests stopped: {:?}", typed.facts);
         nothing_reached(&sink).await;
+    })
+    .await;
+    scenario(engine, "a call's restrict_hosts narrows the wire while it runs", async {
+        // Every host open; the call itself narrows to 127.0.0.1.
+        let open_authority = Ghostlight::new(browser(engine));
+        open(&open_authority, &site, "/landed").await;
+        let restricted = json!({"url": site.url("/redirect302").as_str(), "restrict_hosts": ["127.0.0.1"]});
+        let opened = call(&open_authority, "browser_navigate", restricted).await;
+        refused_navigation(&opened, &denied);
+        open(&open_authority, &site, "/link").await;
+        let click = json!({"selector": {"name": "Go away"}, "restrict_hosts": ["127.0.0.1"]});
+        let clicked = call(&open_authority, "browser_click", click).await;
+        refused_navigation(&clicked, &denied);
+        nothing_reached(&sink).await;
+        // Without the restriction the same click goes through (the configured authority).
+        open(&open_authority, &site, "/link").await;
+        let clicked = call(&open_authority, "browser_click", json!({"selector": {"name": "Go away"}})).await;
+        assert_eq!(clicked.status, Status::Succeeded, "{}", clicked.summary);
+        tokio::time::sleep(SETTLE).await;
+        assert!(sink.seen().iter().any(|line| line.contains("/link?v=")), "{:?}", sink.seen());
+        sink.clear();
     })
     .await;
     scenario(engine, "frames, objects and embeds of the denied host", async {

@@ -2522,17 +2522,20 @@ async def click_reports_the_governed_landing(run: Run) -> None:
 @check(tool_section("browser_click"))
 async def click_landing_outside_authority_is_withheld(run: Run) -> None:
     """CLARIFICATIONS: "Inside authority it is the full URL; outside authority only
-    `scheme://host[:port]` appears." -- for a click that lands on a denied host."""
+    `scheme://host[:port]` appears." -- for a click whose link leads to a denied host, which
+    authority on the wire stops before anything is sent: the click is `blocked`, its sentence
+    names the host and says nothing was sent, the refused request counts in `blocked_requests`
+    as its origin only, and the tab stays on its page."""
     await run.page(f"/conf/main?away={run.denied}")
     clicked = await run.main.call("browser_click", {"selector": {"name": "Leave for the denied site"}})
-    expect(clicked.effect == "applied", f"{clicked.describe()}")
-    landing = clicked.facts.get("landing") or {}
-    expect(landing.get("url") == run.denied, f"landing {landing}")
-    expect("title" not in landing or not landing.get("title"), f"the title of a refused page leaked: {landing}")
+    denied_host = run.denied.split("://", 1)[1]
+    expect(clicked.status == "blocked", f"{clicked.describe()}")
+    expect(f"tried to open {denied_host}, which is outside authority; nothing was sent." in clicked.summary, f"{clicked.describe()}")
+    blocked = clicked.facts.get("blocked_requests") or {}
+    expect(blocked.get("count", 0) >= 1 and run.denied in (blocked.get("origins") or []), f"blocked_requests {blocked}")
     expect("/hello" not in json.dumps(clicked.env) and "Hello fixture" not in json.dumps(clicked.env), f"the refused page leaked: {clicked.describe()}")
     listed = (await run.main.call("browser_tabs", {"action": "list"})).ok()
-    expect(listed.facts["tabs"][0]["url"] == run.denied and not listed.facts["tabs"][0].get("title"), f"tabs {listed.facts['tabs']}")
-    expect_blocked(await run.main.call("browser_read", {}))
+    expect(listed.facts["tabs"][0]["url"].startswith(f"{run.base}/conf/main"), f"tabs {listed.facts['tabs']}")
     await run.page("/hello")
 
 

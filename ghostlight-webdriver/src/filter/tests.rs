@@ -142,7 +142,7 @@ async fn admitted_requests_go_through_the_persons_proxy() {
     // The person's proxy: another filter that admits everything, counting what it relays.
     let persons = Filter::start(NetworkPolicy::open(), Upstream::direct(), &[]).await.expect("a proxy");
     let proxy = Proxy::parse(&format!("http://{}", persons.address())).expect("a proxy URL");
-    let upstream = Upstream::through(&proxy).expect("an HTTP upstream");
+    let upstream = Upstream::through_even_for_loopback(&proxy).expect("an HTTP upstream");
     let filter = Filter::start(only_first_host(), upstream, &[]).await.expect("a filter");
     let request =
         format!("GET http://127.0.0.1:{0}/via HTTP/1.1\r\nHost: 127.0.0.1:{0}\r\n\r\n", allowed.port);

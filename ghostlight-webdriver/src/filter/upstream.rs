@@ -5,7 +5,8 @@
 //! form; a `socks4://` or `socks5://` proxy gets a tunnel for everything (SOCKS v5 resolves
 //! host names itself). hyper-util's connectors speak both. Hosts on the proxy's bypass list
 //! (`example.com`, `*.example.com` or `.example.com`, an IP address, `<local>` for names
-//! without a dot) are reached directly, as the browser would have reached them.
+//! without a dot) and loopback hosts are reached directly, as the browser would have reached
+//! them.
 
 use std::future::poll_fn;
 
@@ -23,6 +24,8 @@ use crate::config::{Proxy, ProxyScheme};
 pub(crate) struct Upstream {
     hop: Option<Hop>,
     bypass: Vec<String>,
+    /// Whether loopback goes through the proxy too (only tests, whose every host is loopback).
+    proxy_loopback: bool,
 }
 
 /// A proxy the filter speaks to.
@@ -56,12 +59,20 @@ impl Upstream {
             ProxyScheme::Socks5 => uri("socks5").map(Hop::Socks5),
             ProxyScheme::Https => return Err(UnsupportedUpstream),
         };
-        Ok(Upstream { hop, bypass: proxy.bypass.clone() })
+        Ok(Upstream { hop, bypass: proxy.bypass.clone(), proxy_loopback: false })
     }
 
-    /// The proxy `target` goes through, if any.
+    /// [`Upstream::through`], loopback included (for tests, whose hosts are all loopback).
+    #[cfg(test)]
+    pub(crate) fn through_even_for_loopback(proxy: &Proxy) -> Result<Upstream, UnsupportedUpstream> {
+        Upstream::through(proxy).map(|upstream| Upstream { proxy_loopback: true, ..upstream })
+    }
+
+    /// The proxy `target` goes through, if any: none for a host on the bypass list, nor for a
+    /// loopback host (both engines reach loopback directly whatever the proxy).
     fn hop_for(&self, target: &Target) -> Option<&Hop> {
-        let bypassed = self.bypass.iter().any(|entry| bypasses(entry, &target.host));
+        let bypassed = (!self.proxy_loopback && is_loopback(&target.host))
+            || self.bypass.iter().any(|entry| bypasses(entry, &target.host));
         if bypassed { None } else { self.hop.as_ref() }
     }
 
@@ -125,6 +136,14 @@ where
     Ok(stream.into_inner())
 }
 
+/// Whether `host` is this machine: `localhost` (and its subdomains), `127.0.0.0/8`, `::1`.
+fn is_loopback(host: &str) -> bool {
+    let host = host.to_ascii_lowercase();
+    host == "localhost"
+        || host.ends_with(".localhost")
+        || host.parse::<std::net::IpAddr>().is_ok_and(|address| address.is_loopback())
+}
+
 /// Whether the bypass `entry` covers `host` (both engines' reading of the list: an exact
 /// host, `*.suffix` or `.suffix` for its subdomains, `<local>` for names without a dot).
 fn bypasses(entry: &str, host: &str) -> bool {
@@ -153,6 +172,8 @@ mod tests {
         assert!(bypasses("<local>", "printer"));
         assert!(!bypasses("<local>", "printer.lan"));
         assert!(bypasses("[::1]", "::1"));
+        assert!(is_loopback("127.0.0.2") && is_loopback("::1") && is_loopback("app.localhost"));
+        assert!(!is_loopback("127.example") && !is_loopback("10.0.0.1"));
     }
 
     #[test]
@@ -163,6 +184,7 @@ mod tests {
         proxy.bypass = vec!["*.corp.example".into()];
         let upstream = Upstream::through(&proxy).unwrap_or_else(|e| panic!("{e}"));
         let inside = Target { host: "a.corp.example".into(), port: 80 };
+        assert!(!upstream.forwards_in_absolute_form(&Target { host: "127.0.0.1".into(), port: 80 }));
         let outside = Target { host: "example.com".into(), port: 80 };
         assert!(!upstream.forwards_in_absolute_form(&inside));
         assert!(upstream.forwards_in_absolute_form(&outside));

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
-use ghostlight_core::port::BrowserPort;
+use ghostlight_core::port::{BrowserPort, NetworkEnforcement};
 use ghostlight_core::{Effect, Envelope, Ghostlight, Status, ToolName, ToolResult};
 use ghostlight_webdriver::Engine;
 use serde_json::{Value, json};
@@ -1294,8 +1294,9 @@ async fn diagnose(e: &E2e<'_>) {
     eprintln!("[{}]   diagnose: {}", e.engine.as_str(), found.summary);
 }
 
-/// A click on a link to the second host under `restrict_hosts` to the first: the click
-/// happens and its landing is reported outside authority.
+/// A click on a link to the second host under `restrict_hosts` to the first. Where the port
+/// governs the wire, the click happens and its navigation is refused before anything is sent:
+/// `blocked`, the tab still on its page. Elsewhere the landing is reported outside authority.
 async fn landing_outside(e: &E2e<'_>) {
     e.goto("/links").await;
     let arguments =
@@ -1307,6 +1308,15 @@ async fn landing_outside(e: &E2e<'_>) {
         return;
     }
     let clicked = e.call("browser_click", arguments).await.envelope;
+    if e.g.network_enforcement() == NetworkEnforcement::Enforced {
+        assert_eq!(clicked.status, Status::Blocked, "{}", clicked.summary);
+        let port = e.site.url_b("/").port().unwrap_or(0);
+        let said =
+            format!("the page tried to open {HOST_B}:{port}, which is outside authority; nothing was sent.");
+        assert!(clicked.summary.contains(&said), "{}", clicked.summary);
+        assert_eq!(e.js("location.pathname").await, json!("/links"));
+        return;
+    }
     assert_eq!(clicked.status, Status::Succeeded, "{}", clicked.summary);
     let landing = &clicked.facts["landing"];
     assert_eq!(landing["outside_authority"], json!(true), "{:?}", clicked.facts);

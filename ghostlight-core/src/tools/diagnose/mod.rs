@@ -41,8 +41,19 @@ const ENTRY_MEMBERS: [Fact; 7] = [
     Fact::new("problem", FactType::Boolean, "Counts as a problem."),
 ];
 
+const REFUSED_MEMBERS: [Fact; 2] = [
+    Fact::new("origin", FactType::String, "scheme://host:port the request was going to."),
+    Fact::new("kind", FactType::String, "document, frame, resource, or unknown (a tunnel)."),
+];
+
 tool_facts! {
     TAB: Str("tab", "Tab handle."),
+    REFUSED: Json(
+        "refused",
+        FactType::ObjectArray(&super::REFUSED_MEMBERS),
+        "Requests to hosts outside authority the browser was stopped from sending, newest last, bounded by limit (of the whole browser, not one tab)."
+    ),
+    REFUSED_COUNT: Int("refused_count", "Requests stopped since the browser started."),
     ENTRIES: Json(
         "entries",
         FactType::ObjectArray(&super::ENTRY_MEMBERS),

@@ -124,6 +124,21 @@ async fn diagnose(run: &Run<'_>, request: &DiagnoseRequest) -> Step<Outcome> {
         let withheld = count(usize::try_from(host_filtered).unwrap_or(usize::MAX), "entry", "entries");
         summary = format!("{summary} Withheld {withheld} from hosts outside authority.");
     }
+    // What the wire stopped: the browser's whole log (a refusal is not tied to a tab), the
+    // newest `limit` entries, each only its origin and kind.
+    let refusals = run.shared.wire.refusals().since(0);
+    let refused: Vec<Value> = refusals
+        .entries
+        .iter()
+        .rev()
+        .take(limit)
+        .rev()
+        .map(|entry| json!({"origin": entry.origin, "kind": entry.kind.as_str()}))
+        .collect();
+    if refusals.count > 0 && request.source != DiagnoseSource::Console {
+        let stopped = count(usize::try_from(refusals.count).unwrap_or(usize::MAX), "request", "requests");
+        summary = format!("{summary} Ghostlight stopped {stopped} to hosts outside authority before they were sent.");
+    }
     let mut counts = Map::new();
     for ((key, _, _), n) in KINDS.iter().zip(kinds) {
         if n > 0 {
@@ -135,6 +150,8 @@ async fn diagnose(run: &Run<'_>, request: &DiagnoseRequest) -> Step<Outcome> {
     let mut outcome = Outcome::read(summary)
         .with_readiness(page.state.readiness)
         .fact(facts::TAB, lease.handle().as_str())
+        .fact(facts::REFUSED, Value::Array(refused))
+        .fact(facts::REFUSED_COUNT, refusals.count)
         .fact(facts::ENTRIES, Value::Array(entries))
         .fact(facts::NEXT_CURSOR, evidence.next_cursor.clone())
         .fact(facts::TRUNCATED, truncated)

@@ -442,7 +442,7 @@ fn boundary(page: &str, ask: &Ask<'_>) -> String {
              <p><label>Attachment <input id=file type=file></label></p>"
         ),
         "out" => format!(
-            "{HEAD}<title>Leaving</title><script>location.replace('{denied}/boundary/secret')</script>"
+            "{HEAD}<title>Leaving</title><script>setTimeout(() => location.replace('{denied}/boundary/secret'), 300)</script>"
         ),
         "wrap" => format!(
             "{HEAD}<title>Wrapped</title><h1>Wrapped</h1><script>\

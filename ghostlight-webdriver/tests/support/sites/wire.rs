@@ -5,6 +5,7 @@
 //! | path | how it reaches the denied host |
 //! | --- | --- |
 //! | `/link` | a link the model clicks |
+//! | `/link-https` | a link to `https:` on the denied host (a tunnel) |
 //! | `/form-get`, `/form-post` | a form the model fills and submits (click, `submit_target`, Enter) |
 //! | `/assign` | a button whose handler sets `location` |
 //! | `/open` | a button whose handler calls `window.open` |
@@ -45,6 +46,10 @@ fn page(title: &str, body: &str) -> Reply {
 fn respond(path: &str, d: &str, ws: &str, stun: &str) -> Reply {
     match path {
         "/link" => page("Link", &format!("<a id=go href=\"{d}/link?v={SECRET}\">Go away</a>")),
+        "/link-https" => {
+            let secure = d.replacen("http://", "https://", 1);
+            page("Secure link", &format!("<a href=\"{secure}/secure?v={SECRET}\">Go secure</a>"))
+        }
         "/form-get" | "/form-post" => {
             let method = if path == "/form-get" { "get" } else { "post" };
             page(
