@@ -21,7 +21,7 @@
 
 const api = globalThis.browser ?? globalThis.chrome;
 const HOST = 'ghostlight.native_host';
-const PROTOCOL = 2;
+const PROTOCOL = 3;
 const ENGINE = typeof globalThis.browser !== 'undefined' && typeof globalThis.browser.runtime.getBrowserInfo === 'function'
   ? 'firefox'
   : 'chromium';
@@ -283,6 +283,7 @@ function badge(tabId) {
 
 /** Mark a tab Ghostlight drives: its badge, and the "Ghostlight" group of its window. */
 async function mark(tabId) {
+  await GL_NETWORK.govern(tabId);
   driven.add(tabId);
   badge(tabId);
   await watchDialogs(tabId);
@@ -458,11 +459,17 @@ function fallbackState(tab, errorPage) {
  * failure noted since answers `network_error` at once; with `target` (the URL asked for), a
  * passing `about:blank` is waited past.
  */
-async function settle(tabId, before, from, timeoutMs, failuresBefore = null, target = null) {
+async function settle(tabId, before, from, timeoutMs, failuresBefore = null, target = null, refusedSince = null) {
   const deadline = Date.now() + bounded(timeoutMs);
   // Firefox shows a transient `about:blank` before a failed load's error: not a destination.
   const pastBlank = target !== null && !String(target).startsWith('about:');
   for (;;) {
+    // Firefox cancels a navigation the network rules refuse: no load follows, the tab keeps
+    // its document (Chromium shows its error page, a load like any other).
+    if (refusedSince !== null && ENGINE === 'firefox' && GL_NETWORK.refusedSince(tabId, refusedSince)) {
+      const tab = await getTab(tabId);
+      if (tab.status === 'complete') return pageOf(tab);
+    }
     failedLoad(tabId, failuresBefore);
     const tab = await getTab(tabId);
     if ((loads.get(tabId) ?? 0) > before && tab.status === 'complete') {
@@ -521,10 +528,58 @@ async function documentOf(tabId) {
   return (await pageOf(await getTab(tabId))).document;
 }
 
-async function settledPage(tabId, before, from, timeoutMs, failuresBefore = null, target = null) {
-  const page = await settle(tabId, before, from, timeoutMs, failuresBefore, target);
+async function settledPage(tabId, before, from, timeoutMs, failuresBefore = null, target = null, refusedSince = null) {
+  const page = await settle(tabId, before, from, timeoutMs, failuresBefore, target, refusedSince);
   await mark(tabId);
   return page;
+}
+
+/**
+ * After an action or a navigation that began at `since` on a page at `fromUrl`: a tab that
+ * ended on a host the network rules refused shows the browser's error page for it (nothing
+ * was sent); take it back to the page it showed (`about:blank` for a tab that showed nothing
+ * yet), so a refused navigation leaves the tab on its document. Answers the page as it is then.
+ */
+async function keepDocument(tabId, page, since, fromUrl, timeoutMs) {
+  if (!page) return page;
+  // Chromium commits its error page for a blocked navigation a moment after the block (a
+  // form an action submitted navigates in a later task): wait for it, bounded.
+  if (ENGINE === 'chromium' && !GL_NETWORK.refusedDocument(tabId, page.url, since) && GL_NETWORK.refusedSince(tabId, since)) {
+    const deadline = Date.now() + Math.min(bounded(timeoutMs), ERROR_PAGE_MS);
+    for (;;) {
+      const tab = await getTab(tabId);
+      if (GL_NETWORK.refusedDocument(tabId, tab.url, since) && tab.status === 'complete') {
+        page = await pageOf(tab);
+        break;
+      }
+      if (Date.now() >= deadline) return page;
+      await sleep(POLL_MS);
+    }
+  }
+  if (!GL_NETWORK.refusedDocument(tabId, page.url, since)) return page;
+  const wait = Math.min(bounded(timeoutMs), LANDING_MS);
+  try {
+    if (!fromUrl || String(fromUrl).startsWith('about:')) {
+      const before = loads.get(tabId) ?? 0;
+      await api.tabs.update(tabId, { url: 'about:blank' });
+      return await settle(tabId, before, null, wait);
+    }
+    let before = loads.get(tabId) ?? 0;
+    // Chromium's `tabs.goBack` skips entries made without a user gesture: the debugger steps.
+    if (api.debugger) await moveWithDebugger(tabId, -1);
+    else await api.tabs.goBack(tabId);
+    let back = await settle(tabId, before, null, wait);
+    // A blocked redirect may leave no entry of its own to step back from: when the step
+    // landed elsewhere, the page is loaded again instead.
+    if (back.url !== fromUrl) {
+      before = loads.get(tabId) ?? 0;
+      await api.tabs.update(tabId, { url: String(fromUrl) });
+      back = await settle(tabId, before, null, wait);
+    }
+    return back;
+  } catch (_) {
+    return pageOf(await getTab(tabId));
+  }
 }
 
 // ---- geometry and capture ----------------------------------------------------------------
@@ -711,6 +766,8 @@ async function runScript(tab, source, timeout_ms, gesture) {
 const DIALOG_KINDS = new Set(['alert', 'confirm', 'prompt', 'beforeunload']);
 /** How long input waits for a load it may have started to begin (a click on a link). */
 const INPUT_LOAD_START_MS = 100;
+/** The longest wait for Chromium's error page of a navigation the network rules blocked. */
+const ERROR_PAGE_MS = 2000;
 /** The longest wait for a load an input or an accepted leave-page prompt started. */
 const LANDING_MS = 5000;
 /** Steps of the pointer's move onto a drag's destination. */
@@ -800,11 +857,21 @@ function needDebugger(what) {
  * load the input started landed (bounded), or `page: null` with the dialog's kind.
  */
 async function dispatchInput(tabId, timeoutMs, work) {
+  const since = Date.now();
+  const fromUrl = (await getTab(tabId)).url;
+  const landed = await dispatchInputUnkept(tabId, timeoutMs, work);
+  if (landed.page) landed.page = await keepDocument(tabId, landed.page, since, fromUrl, timeoutMs);
+  return landed;
+}
+
+/** `dispatchInput` before the refused-navigation check. */
+async function dispatchInputUnkept(tabId, timeoutMs, work) {
   needDebugger('trusted input');
   await getTab(tabId);
   const entry = await holdDebugger(tabId);
   refuseWhileDialog(tabId);
   await mark(tabId);
+  await GL_NETWORK.activated(tabId);
   const before = loads.get(tabId) ?? 0;
   const stopped = new GlError('dialog_open', 'a dialog opened', 'unknown');
   let over = false;
@@ -1303,7 +1370,14 @@ const OPS = {
   },
 
   async tab_open({ url, timeout_ms }) {
-    const created = await api.tabs.create({ url: String(url), active: false });
+    // Under rules that refuse hosts, the tab is governed before its first request (a redirect
+    // of the first load is a request too): it opens blank, then navigates.
+    const restricting = GL_NETWORK.restricting();
+    const created = await api.tabs.create({ url: restricting ? 'about:blank' : String(url), active: false });
+    if (restricting) {
+      await GL_NETWORK.govern(created.id);
+      await api.tabs.update(created.id, { url: String(url) });
+    }
     await watchDialogs(created.id);
     try {
       const page = await settledPage(created.id, 0, null, timeout_ms, 0, url);
@@ -1346,11 +1420,21 @@ const OPS = {
     const from = await documentOf(tab);
     const before = loads.get(tab) ?? 0;
     const failuresBefore = GL_DIAGNOSTICS.failures(tab);
+    const since = Date.now();
     await api.tabs.update(tab, { url: String(url) });
     // Only the fragment changes: the same document scrolls, no load follows.
     if (fragmentOnly(shown.url, url)) return fragmentMoved(tab, url, timeout_ms);
     if (discard_beforeunload === true) await leaveWithoutAsking(tab, before, timeout_ms);
-    return settledPage(tab, before, from, timeout_ms, failuresBefore, url);
+    let page;
+    try {
+      page = await settledPage(tab, before, from, timeout_ms, failuresBefore, url, since);
+    } catch (error) {
+      // A refused navigation (or redirect hop) fails the load: not a failure of the page.
+      const now = await pageOf(await getTab(tab)).catch(() => null);
+      if (!now || !GL_NETWORK.refusedDocument(tab, now.url, since)) throw error;
+      page = now;
+    }
+    return keepDocument(tab, page, since, shown.url, timeout_ms);
   },
 
   async history({ tab, step, bypass_cache, timeout_ms }) {
@@ -1407,6 +1491,11 @@ const OPS = {
     return { png: await blankPng(png, blank, [geometry.scroll_x, geometry.scroll_y], scale), geometry };
   },
 
+  /** Govern the driven tabs' requests by these host patterns (answers once in force). */
+  async network_rules(rules) {
+    return GL_NETWORK.setRules(rules);
+  },
+
   execute,
   ...INPUT_OPS,
   ...PERCEPTION_OPS,
@@ -1423,6 +1512,7 @@ api.storage.local.get(['mode', 'preserveTabs']).then(
   () => applyMode('active'),
 );
 
-// Diagnostics and failed loads (`diagnostics.js`) and recordings (`recording.js`): Chromium's
+// Diagnostics and failed loads (`diagnostics.js`), recordings (`recording.js`) and authority on
+// the wire (`network.js`): Chromium's
 // service worker loads them here; Firefox lists them after this file in `background.scripts`.
-if (typeof importScripts === 'function') importScripts('diagnostics.js', 'recording.js');
+if (typeof importScripts === 'function') importScripts('diagnostics.js', 'recording.js', 'network.js');

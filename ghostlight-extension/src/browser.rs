@@ -19,10 +19,10 @@ use async_trait::async_trait;
 use ghostlight_core::port::{
     ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DiagnosticsPage, DiagnosticsQuery,
     DialogKind, DialogResolution, ElementRef, FileStat, FillInput, FillOutcome, Focused, FocusedElement,
-    Gate, Geometry, HistoryMove, KeyInput, NavigateInput, OpenedTab, PageState, PerceiveInput,
-    PerceivedElement, Perception, Point, PointerTarget, PortError, PortErrorKind, PortResult, ReadInput,
-    RecordCommand, RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal, TabInfo, TabRef,
-    TextOutcome, TypeInput, UploadInput, UploadOutcome,
+    Gate, Geometry, HistoryMove, KeyInput, NavigateInput, NetworkEnforcement, NetworkPolicy, OpenedTab,
+    PageState, PerceiveInput, PerceivedElement, Perception, Point, PointerTarget, PortError, PortErrorKind,
+    PortResult, ReadInput, RecordCommand, RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome,
+    StartupRefusal, TabInfo, TabRef, TextOutcome, TypeInput, UploadInput, UploadOutcome,
 };
 use serde::de::DeserializeOwned;
 use tokio::task::JoinHandle;
@@ -185,10 +185,31 @@ impl ExtensionBrowser {
         perception::element_point(self, self.tab_id(tab)?, element, scroll).await
     }
 
-    /// Run `op`, waiting at most `wait` for the answer, decoded as `T`.
+    /// Run `op`, waiting at most `wait` for the answer, decoded as `T`. A connection whose
+    /// network rules are not the current ones gets them first.
     pub(crate) async fn call<T: DeserializeOwned>(&self, op: Op, wait: Duration) -> PortResult<T> {
         self.refuse_while_absent()?;
+        self.bring_rules_into_force(false).await?;
         call_on(&self.slot, op, wait).await
+    }
+
+    /// Send the governing policy's host patterns to the live connection, unless it holds the
+    /// current ones already (`force`: send them anyway, they changed).
+    async fn bring_rules_into_force(&self, force: bool) -> PortResult<()> {
+        use std::sync::atomic::Ordering;
+        let (Some(link), Some(rules)) = (self.slot.live(), self.slot.network().and_then(|p| p.rules()))
+        else {
+            return Ok(());
+        };
+        if !force && link.rules_current.load(Ordering::SeqCst) {
+            return Ok(());
+        }
+        let op =
+            Op::NetworkRules { allowed: rules.allowed, denied: rules.denied, resources: rules.resources };
+        let answered: serde_json::Value = call_on(&self.slot, op, OP_WAIT).await?;
+        let _ = answered;
+        link.rules_current.store(true, Ordering::SeqCst);
+        Ok(())
     }
 
     /// While no extension is connected, the startup refusal [`Self::when_absent`] set, if any.
@@ -244,6 +265,26 @@ impl BrowserPort for ExtensionBrowser {
             Some(engine) if engine == "firefox" => "firefox",
             _ => "extension",
         }
+    }
+
+    /// The extension governs the tabs Ghostlight drives, and the tabs their pages open, by
+    /// the policy's host patterns (Chromium: `declarativeNetRequest` session rules; Firefox:
+    /// blocking `webRequest`), sent to every connection before its first operation and again
+    /// whenever they change; the person's other tabs are untouched.
+    fn govern_network(&self, policy: NetworkPolicy) -> NetworkEnforcement {
+        self.slot.govern(policy);
+        if let Some(link) = self.slot.live() {
+            link.rules_current.store(false, std::sync::atomic::Ordering::SeqCst);
+        }
+        NetworkEnforcement::Enforced
+    }
+
+    async fn sync_network(&self) -> PortResult<()> {
+        if self.slot.live().is_none() {
+            // The next connection gets the rules before its first operation.
+            return Ok(());
+        }
+        self.bring_rules_into_force(true).await
     }
 
     async fn tabs(&self) -> PortResult<Vec<TabInfo>> {

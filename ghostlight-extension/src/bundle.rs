@@ -7,10 +7,11 @@ use std::path::Path;
 use crate::registration::RegistrationError;
 
 /// Every file of the extension a browser loads: its name and content.
-pub const FILES: [(&str, &[u8]); 10] = [
+pub const FILES: [(&str, &[u8]); 11] = [
     ("manifest.json", include_bytes!("../extension/manifest.json")),
     ("background.js", include_bytes!("../extension/background.js")),
     ("diagnostics.js", include_bytes!("../extension/diagnostics.js")),
+    ("network.js", include_bytes!("../extension/network.js")),
     ("page/dom.js", include_bytes!("../extension/page/dom.js")),
     ("recording.js", include_bytes!("../extension/recording.js")),
     ("replay.html", include_bytes!("../extension/replay.html")),

@@ -41,9 +41,15 @@ struct Pending {
     waiting: HashMap<u64, oneshot::Sender<Answer>>,
 }
 
+/// What the link does with the extension's unasked reports of stopped requests (`url`,
+/// `kind`).
+pub(crate) type OnRefused = Arc<dyn Fn(&str, &str) + Send + Sync>;
+
 /// A live connection.
 pub(crate) struct Link {
     hello: Hello,
+    /// Whether the network rules in force on this connection are the current ones.
+    pub(crate) rules_current: std::sync::atomic::AtomicBool,
     outgoing: mpsc::UnboundedSender<Vec<u8>>,
     pending: Arc<Mutex<Pending>>,
     next_id: AtomicU64,
@@ -52,13 +58,26 @@ pub(crate) struct Link {
 
 impl Link {
     /// Serve `stream`, on which the extension said `hello`; `on_close` runs once it ends.
-    pub(crate) fn start(stream: UnixStream, hello: Hello, on_close: impl FnOnce() + Send + 'static) -> Link {
+    /// Stopped requests the extension reports go to `on_refused`.
+    pub(crate) fn start(
+        stream: UnixStream,
+        hello: Hello,
+        on_close: impl FnOnce() + Send + 'static,
+        on_refused: OnRefused,
+    ) -> Link {
         let (reader, writer) = stream.into_split();
         let (outgoing, queue) = mpsc::unbounded_channel();
         let pending = Arc::new(Mutex::new(Pending::default()));
-        let read_task = tokio::spawn(read_answers(reader, Arc::clone(&pending), on_close));
+        let read_task = tokio::spawn(read_answers(reader, Arc::clone(&pending), on_close, on_refused));
         let write_task = tokio::spawn(write_requests(writer, queue, Arc::clone(&pending)));
-        Link { hello, outgoing, pending, next_id: AtomicU64::new(1), tasks: vec![read_task, write_task] }
+        Link {
+            hello,
+            rules_current: std::sync::atomic::AtomicBool::new(false),
+            outgoing,
+            pending,
+            next_id: AtomicU64::new(1),
+            tasks: vec![read_task, write_task],
+        }
     }
 
     /// The extension's hello.
@@ -131,11 +150,20 @@ fn close(pending: &Mutex<Pending>) {
     pending.waiting.clear();
 }
 
-async fn read_answers(mut reader: OwnedReadHalf, pending: Arc<Mutex<Pending>>, on_close: impl FnOnce()) {
+async fn read_answers(
+    mut reader: OwnedReadHalf,
+    pending: Arc<Mutex<Pending>>,
+    on_close: impl FnOnce(),
+    on_refused: OnRefused,
+) {
     while let Ok(Some(frame)) = read_frame(&mut reader, INBOUND_MAX).await {
         let (id, answer) = match serde_json::from_slice::<FromExtension>(&frame) {
             Ok(FromExtension::Result { id, value }) => (id, Ok(value)),
             Ok(FromExtension::Error { id, error }) => (id, Err(error)),
+            Ok(FromExtension::Refused { url, kind }) => {
+                on_refused(&url, &kind);
+                continue;
+            }
             // A repeated hello or a message this version does not know: nothing waits for it.
             Ok(FromExtension::Hello(_)) | Err(_) => continue,
         };

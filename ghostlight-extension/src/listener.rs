@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use ghostlight_core::port::{PortError, PortErrorKind, PortResult, TabRef};
+use ghostlight_core::port::{NetworkPolicy, PortError, PortErrorKind, PortResult, RequestKind, TabRef};
 use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::watch;
 
@@ -51,11 +51,42 @@ pub(crate) struct Slot {
     /// The browser run of the connection accepted last.
     run: Mutex<Option<String>>,
     changed: watch::Sender<u64>,
+    /// The network policy every connection is governed by, once the executor gave one; the
+    /// extension's reports of stopped requests are logged in it.
+    network: Mutex<Option<NetworkPolicy>>,
 }
 
 impl Slot {
     pub(crate) fn new() -> Slot {
-        Slot { link: Mutex::new(None), run: Mutex::new(None), changed: watch::Sender::new(0) }
+        Slot {
+            link: Mutex::new(None),
+            run: Mutex::new(None),
+            changed: watch::Sender::new(0),
+            network: Mutex::new(None),
+        }
+    }
+
+    /// Govern every connection by `policy` from now on.
+    pub(crate) fn govern(&self, policy: NetworkPolicy) {
+        *self.network.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(policy);
+    }
+
+    /// The governing policy, if any.
+    pub(crate) fn network(&self) -> Option<NetworkPolicy> {
+        self.network.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
+
+    /// Log the extension's report that it stopped a request to `url` (an origin) of `kind`.
+    fn refused(&self, url: &str, kind: &str) {
+        let (Some(policy), Ok(url)) = (self.network(), url::Url::parse(url)) else { return };
+        let kind = match kind {
+            "document" => RequestKind::Document,
+            "frame" => RequestKind::Frame,
+            "resource" => RequestKind::Resource,
+            _ => RequestKind::Unknown,
+        };
+        // The extension decided by the rules; logged as a refusal, whatever the policy says now.
+        policy.refuse(&url, kind);
     }
 
     /// The browser's id of `tab`: [`PortErrorKind::TabGone`] for a tab of an earlier browser
@@ -143,16 +174,27 @@ async fn admit(mut stream: UnixStream, secret: Secret, slot: Arc<Slot>) {
         return;
     }
     let weak = Arc::downgrade(&slot);
-    let link = Arc::new(Link::start(stream, hello, move || {
-        if let Some(slot) = weak.upgrade() {
-            let mut live = slot.guard();
-            if live.as_ref().is_some_and(|link| link.is_closed()) {
-                *live = None;
-            }
-            drop(live);
-            slot.changed.send_modify(|n| *n += 1);
+    let reporting = Arc::downgrade(&slot);
+    let on_refused: crate::link::OnRefused = Arc::new(move |url: &str, kind: &str| {
+        if let Some(slot) = reporting.upgrade() {
+            slot.refused(url, kind);
         }
-    }));
+    });
+    let link = Arc::new(Link::start(
+        stream,
+        hello,
+        move || {
+            if let Some(slot) = weak.upgrade() {
+                let mut live = slot.guard();
+                if live.as_ref().is_some_and(|link| link.is_closed()) {
+                    *live = None;
+                }
+                drop(live);
+                slot.changed.send_modify(|n| *n += 1);
+            }
+        },
+        on_refused,
+    ));
     if link.notify(&ToExtension::Welcome).is_err() {
         return;
     }

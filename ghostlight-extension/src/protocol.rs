@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// The protocol version this crate speaks; a hello with another version is refused.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// The extension's first message.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -64,6 +64,15 @@ pub enum FromExtension {
         /// What went wrong.
         #[serde(flatten)]
         error: WireError,
+    },
+    /// Unasked: the extension stopped a request of a tab Ghostlight drives because its host
+    /// is outside the rules ([`Op::NetworkRules`]). Sent as soon as it happened, so it
+    /// arrives before the answer of the operation during which it happened.
+    Refused {
+        /// Where it was going: `scheme://host:port/`, never a path or query.
+        url: String,
+        /// `document`, `frame`, `resource` or `unknown`.
+        kind: String,
     },
 }
 
@@ -395,6 +404,19 @@ pub enum Op {
         /// The longest wait for a navigation an accepted leave-page prompt held.
         timeout_ms: u64,
     },
+    // ---- network ----
+    /// Govern the requests of the tabs Ghostlight drives (and the tabs their pages open) by
+    /// these host patterns from now on (see `ghostlight_core::port::WireRules`); answers once
+    /// they are in force.
+    NetworkRules {
+        /// Hosts every request may reach.
+        allowed: Vec<String>,
+        /// Hosts no request may reach.
+        denied: Vec<String>,
+        /// Hosts subresources may also reach.
+        resources: Vec<String>,
+    },
+
     // ---- diagnostics ----
     /// Start tracking the tab's console and network evidence (first call) and hand over what
     /// was gathered since the last call ([`WireEvidence`]).
@@ -488,6 +510,7 @@ impl Op {
             Op::Keys { .. } => "keys",
             Op::Dialog { .. } => "dialog",
             Op::ResolveDialog { .. } => "resolve_dialog",
+            Op::NetworkRules { .. } => "network_rules",
             Op::DiagnosticsTake { .. } => "diagnostics_take",
             Op::PageCall { .. } => "page_call",
             Op::PageFrames { .. } => "page_frames",

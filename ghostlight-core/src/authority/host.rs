@@ -253,6 +253,41 @@ impl HostPattern {
         }
     }
 
+    /// The pattern matching exactly the sites both `self` and `other` match, if any (the
+    /// forms are closed under intersection: `*` ∩ p is p, `*.a.example` ∩ `*.example` is
+    /// `*.a.example`, an exact host ∩ a subdomain pattern is the host when it is one of them;
+    /// two different ports match nothing).
+    pub fn intersection(&self, other: &HostPattern) -> Option<HostPattern> {
+        let port = match (self.port, other.port) {
+            (Some(a), Some(b)) if a != b => return None,
+            (a, b) => a.or(b),
+        };
+        let strict_subdomain = |domain: &str, base: &str| {
+            domain
+                .strip_suffix(base)
+                .and_then(|prefix| prefix.strip_suffix('.'))
+                .is_some_and(|p| !p.is_empty())
+        };
+        let host = match (&self.host, &other.host) {
+            (PatternHost::Any, host) | (host, PatternHost::Any) => host.clone(),
+            (PatternHost::Exact(a), PatternHost::Exact(b)) if a == b => PatternHost::Exact(a.clone()),
+            (PatternHost::Exact(host), PatternHost::Subdomains(base))
+            | (PatternHost::Subdomains(base), PatternHost::Exact(host))
+                if host.as_domain().is_some_and(|domain| strict_subdomain(domain, base)) =>
+            {
+                PatternHost::Exact(host.clone())
+            }
+            (PatternHost::Subdomains(a), PatternHost::Subdomains(b)) if a == b || strict_subdomain(a, b) => {
+                PatternHost::Subdomains(a.clone())
+            }
+            (PatternHost::Subdomains(a), PatternHost::Subdomains(b)) if strict_subdomain(b, a) => {
+                PatternHost::Subdomains(b.clone())
+            }
+            _ => return None,
+        };
+        Some(HostPattern { host, port })
+    }
+
     /// Whether this is `*` without a port (every host).
     pub fn is_any(&self) -> bool {
         self.host == PatternHost::Any && self.port.is_none()
@@ -348,6 +383,48 @@ mod tests {
     #[track_caller]
     fn check(pattern_text: &str, url: &str, expected: bool) {
         assert_eq!(pattern(pattern_text).matches(&site(url)), expected, "{pattern_text} vs {url}");
+    }
+
+    #[test]
+    fn an_intersection_matches_what_both_match() {
+        let patterns = [
+            "*",
+            "*:80",
+            "*:8080",
+            "example.com",
+            "example.com:8080",
+            "*.example.com",
+            "*.a.example.com",
+            "a.example.com",
+            "b.example.com:80",
+            "other.test",
+            "127.0.0.1",
+            "*.b.a.example.com",
+            "[::1]",
+        ];
+        let sites = [
+            "http://example.com/",
+            "http://example.com:8080/",
+            "http://a.example.com/",
+            "https://a.example.com/",
+            "http://b.a.example.com/",
+            "http://c.b.a.example.com:80/",
+            "http://other.test/",
+            "http://127.0.0.1/",
+            "http://b.example.com/",
+            "https://b.example.com/",
+            "http://[::1]:8080/",
+        ];
+        for a in patterns {
+            for b in patterns {
+                let both = pattern(a).intersection(&pattern(b));
+                for url in sites {
+                    let expected = pattern(a).matches(&site(url)) && pattern(b).matches(&site(url));
+                    let got = both.as_ref().is_some_and(|p| p.matches(&site(url)));
+                    assert_eq!(got, expected, "{a} ∩ {b} = {both:?} vs {url}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -424,11 +424,24 @@ impl CompiledAuthority {
     }
 
     /// Whether a subresource (anything but a document) may reach `site` although it is not
-    /// an allowed host: it matches `hosts.resources` and the organization's host ceiling.
+    /// an allowed host: it matches `hosts.resources`, the organization's host ceiling, and no
+    /// deny pattern.
     pub fn admits_resource(&self, site: &Site) -> bool {
         let capped =
             self.0.ceiling_hosts.as_ref().is_some_and(|ceiling| !ceiling.iter().any(|p| p.matches(site)));
-        !capped && self.0.resource_hosts.value.iter().any(|pattern| pattern.matches(site))
+        !capped
+            && !self.denied_hosts().any(|pattern| pattern.matches(site))
+            && self.0.resource_hosts.value.iter().any(|pattern| pattern.matches(site))
+    }
+
+    /// The host allow list in force.
+    pub fn allowed_hosts(&self) -> impl Iterator<Item = &HostPattern> {
+        self.in_force(HostRuleKind::Allow)
+    }
+
+    /// Every host deny pattern (they accumulate from every layer).
+    pub fn denied_hosts(&self) -> impl Iterator<Item = &HostPattern> {
+        self.in_force(HostRuleKind::Deny)
     }
 
     /// Whether hosts are open: `*` allowed, nothing denied, no host ceiling.

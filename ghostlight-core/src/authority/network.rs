@@ -13,10 +13,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use url::Url;
 
-use super::host::Site;
+use super::host::{HostPattern, Site};
 use super::layers::CompiledAuthority;
 use super::snapshot::AuthoritySnapshot;
-use crate::port::{NetworkPolicy, RequestKind};
+use crate::port::{NetworkPolicy, RequestKind, WireRules};
 
 /// The live network authority of one browser.
 #[derive(Debug)]
@@ -33,10 +33,36 @@ impl NetworkAuthority {
         Arc::new(NetworkAuthority { authority, narrowing: Mutex::default(), registered: AtomicU64::new(0) })
     }
 
-    /// The policy an adapter enforces: this authority, live.
+    /// The policy an adapter enforces: this authority, live, as a decision and as host
+    /// patterns.
     pub(crate) fn policy(self: &Arc<Self>) -> NetworkPolicy {
-        let authority = Arc::clone(self);
-        NetworkPolicy::new(move |url, kind| authority.admits(url, kind))
+        let (decide, rules) = (Arc::clone(self), Arc::clone(self));
+        NetworkPolicy::new(move |url, kind| decide.admits(url, kind)).with_rules(move || rules.rules())
+    }
+
+    /// This authority, now, as host patterns (what [`NetworkAuthority::admits`] decides): the
+    /// allow list in force, intersected with the organization's ceiling and every running
+    /// invocation's `restrict_hosts`; the deny patterns; the resource hosts within the ceiling.
+    /// At most [`WIRE_RULE_PATTERNS`] patterns a list: beyond, an intersection is cut (a
+    /// narrower policy than the configured one, never a wider).
+    pub(crate) fn rules(&self) -> WireRules {
+        let mut allowed: Vec<HostPattern> = self.authority.allowed_hosts().cloned().collect();
+        let ceiling = self.authority.ceiling_hosts().map(<[HostPattern]>::to_vec);
+        let narrowing: Vec<Vec<HostPattern>> = self
+            .lock()
+            .iter()
+            .filter_map(|(_, snapshot)| snapshot.restrict_hosts().map(<[HostPattern]>::to_vec))
+            .collect();
+        for list in ceiling.iter().chain(narrowing.iter()) {
+            allowed = intersect(&allowed, list);
+        }
+        let mut resources: Vec<HostPattern> = self.authority.resource_hosts().value.clone();
+        if let Some(ceiling) = &ceiling {
+            resources = intersect(&resources, ceiling);
+        }
+        let text = |patterns: &[HostPattern]| patterns.iter().map(ToString::to_string).collect::<Vec<_>>();
+        let denied: Vec<HostPattern> = self.authority.denied_hosts().cloned().collect();
+        WireRules { allowed: text(&allowed), denied: text(&denied), resources: text(&resources) }
     }
 
     /// Narrow to `snapshot` while the returned guard lives, when it restricts hosts
@@ -59,6 +85,26 @@ impl NetworkAuthority {
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(u64, AuthoritySnapshot)>> {
         self.narrowing.lock().unwrap_or_else(PoisonError::into_inner)
     }
+}
+
+/// Patterns one list of [`WireRules`] holds at most.
+pub(crate) const WIRE_RULE_PATTERNS: usize = 1024;
+
+/// The patterns matching what one of `a` and one of `b` both match (duplicates dropped), at
+/// most [`WIRE_RULE_PATTERNS`].
+fn intersect(a: &[HostPattern], b: &[HostPattern]) -> Vec<HostPattern> {
+    let mut both = Vec::new();
+    for x in a {
+        for y in b {
+            if let Some(pattern) = x.intersection(y)
+                && !both.contains(&pattern)
+                && both.len() < WIRE_RULE_PATTERNS
+            {
+                both.push(pattern);
+            }
+        }
+    }
+    both
 }
 
 /// A running invocation's narrowing; dropping it (the invocation ended, however it ended)
@@ -155,6 +201,30 @@ mod tests {
         assert!(network.narrow(&network.authority.snapshot(&Restrictions::default())).is_none());
         drop(narrowed);
         assert!(network.admits(&b, RequestKind::Resource));
+    }
+
+    #[test]
+    fn the_rules_state_what_admits_decides() {
+        let configured = authority(json!({
+            "hosts": {"allow": ["*.example.com", "127.0.0.1"], "deny": ["ads.example.com"], "resources": ["cdn.test"]}
+        }));
+        let network = NetworkAuthority::new(configured);
+        let rules = network.rules();
+        assert_eq!(rules.allowed, ["*.example.com", "127.0.0.1"]);
+        assert_eq!(rules.denied, ["ads.example.com"]);
+        assert_eq!(rules.resources, ["cdn.test"]);
+        let restrictions = Restrictions {
+            hosts: Some(vec![
+                HostPattern::parse("a.example.com").unwrap_or_else(|e| panic!("{e}")),
+                HostPattern::parse("*:8080").unwrap_or_else(|e| panic!("{e}")),
+            ]),
+            capabilities: None,
+        };
+        let narrowed = network.narrow(&network.authority.snapshot(&restrictions));
+        assert_eq!(network.rules().allowed, ["a.example.com", "*.example.com:8080", "127.0.0.1:8080"]);
+        drop(narrowed);
+        assert_eq!(network.rules().allowed, ["*.example.com", "127.0.0.1"]);
+        assert_eq!(network.policy().rules(), Some(network.rules()));
     }
 
     #[test]

@@ -371,7 +371,7 @@ impl Ghostlight {
         let snapshot = self.shared.authority.snapshot(&call.restrictions);
         // While the call runs, the wire is narrowed to its restrictions too; the guard ends
         // the narrowing however the call ends (cancellation included).
-        let _narrowing = self.shared.network.narrow(&snapshot);
+        let narrowing = self.shared.network.narrow(&snapshot);
         let refusal_mark = self.shared.wire.refusals().mark();
         let dispatched = AtomicBool::new(false);
         let run = Run::new(
@@ -384,13 +384,29 @@ impl Ghostlight {
             None,
         )
         .observed(progress);
-        let work = pin!(execute(&run, &call.request));
+        let narrowed = narrowing.is_some();
+        let work = pin!(async {
+            // A port that enforces the wire declaratively brings the narrower rules into force
+            // before anything is dispatched; when it cannot, nothing is.
+            if narrowed && self.shared.port.sync_network().await.is_err() {
+                if let Err(refusal) = run.authorize(None) {
+                    return refusal;
+                }
+                return restriction_unavailable(tool);
+            }
+            execute(&run, &call.request).await
+        });
         let cancelled = pin!(cancellation.cancelled());
         let outcome = match select(work, cancelled).await {
             Either::Left((outcome, _)) => outcome,
             Either::Right(((), _)) => cancelled_outcome(tool, dispatched.load(Ordering::SeqCst)),
         };
         let outcome = wire::report(tool, outcome, self.shared.wire.refusals().since(refusal_mark));
+        if narrowing.is_some() {
+            drop(narrowing);
+            // Best effort: rules left narrower than the configuration only refuse more.
+            let _ = self.shared.port.sync_network().await;
+        }
         self.audit(&run, &outcome);
         finish(outcome, &invocation)
     }
@@ -412,6 +428,20 @@ pub(crate) fn invalid_arguments(tool: ToolName, error: &crate::decode::DecodeErr
         .fact(detail::POINTER, error.pointer().shown().as_ref())
         .fact(detail::RULE, error.kind().code())
         .fact(detail::TOOL, tool.as_str())
+}
+
+/// The answer when a call's `restrict_hosts` could not be put in force on the browser's
+/// network (nothing was dispatched).
+fn restriction_unavailable(tool: ToolName) -> Outcome {
+    Outcome::failed(
+        "restriction_unavailable",
+        format!(
+            "Did not run {}: its restrict_hosts could not be put in force on the browser's network.",
+            tool.as_str()
+        ),
+    )
+    .fact(detail::TOOL, tool.as_str())
+    .next("Call browser_tabs to check that the browser is still connected.")
 }
 
 fn cancelled_outcome(tool: ToolName, dispatched: bool) -> Outcome {

@@ -46,7 +46,8 @@ pub use error::{
     PortResult, ScriptFailure, StartupRefusal,
 };
 pub use network::{
-    NetworkEnforcement, NetworkPolicy, REFUSAL_LOG_ENTRIES, RefusalLog, Refusals, RefusedRequest, RequestKind,
+    NetworkEnforcement, NetworkPolicy, REFUSAL_LOG_ENTRIES, RefusalLog, Refusals, RefusedRequest,
+    RequestKind, WireRules,
 };
 pub use types::{
     ActionReceipt, CaptureKind, Captured, ClickInput, CssRect, DiagnosticEntry, DiagnosticSource,
@@ -77,6 +78,14 @@ pub trait BrowserPort: Send + Sync {
     fn govern_network(&self, policy: NetworkPolicy) -> NetworkEnforcement {
         let _ = policy;
         NetworkEnforcement::NotEnforced
+    }
+
+    /// The governed policy's host patterns ([`NetworkPolicy::rules`]) changed (an invocation
+    /// that narrows hosts began or ended): a port that enforces them declaratively brings
+    /// them into force before it answers, so the invocation's work is under them. The default
+    /// does nothing (a port that asks the policy per request needs no telling).
+    async fn sync_network(&self) -> PortResult<()> {
+        Ok(())
     }
 
     /// Every tab of the browser, with what it shows and whether it is selected in its window.

@@ -160,6 +160,22 @@ fn host_of(url: &Url) -> String {
     }
 }
 
+/// The policy as host patterns, for an adapter that enforces it declaratively (a browser
+/// extension's request rules). A request may go when its host matches one of `allowed` and
+/// none of `denied`; one that cannot carry a document may also go when its host matches one of
+/// `resources` and none of `denied`. Patterns are written as `[hosts]` writes them: an exact
+/// host (`example.com`, `192.0.2.1`, `[::1]`), `*.example.com` for its subdomains, or `*`,
+/// each with an optional `:port` (the scheme's default port counts).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct WireRules {
+    /// Hosts every request may reach.
+    pub allowed: Vec<String>,
+    /// Hosts no request may reach.
+    pub denied: Vec<String>,
+    /// Hosts subresources may also reach.
+    pub resources: Vec<String>,
+}
+
 /// The decision behind a [`NetworkPolicy`]: whether a request of `kind` to `url` may leave
 /// the browser.
 type Decide = dyn Fn(&Url, RequestKind) -> bool + Send + Sync;
@@ -169,6 +185,7 @@ type Decide = dyn Fn(&Url, RequestKind) -> bool + Send + Sync;
 #[derive(Clone)]
 pub struct NetworkPolicy {
     decide: Arc<Decide>,
+    rules: Option<Arc<dyn Fn() -> WireRules + Send + Sync>>,
     log: Arc<RefusalLog>,
 }
 
@@ -177,7 +194,22 @@ impl NetworkPolicy {
     /// scheme, host and port (`https://host:port/` for a tunnel); it must be quick (it runs
     /// before every connection) and must not block.
     pub fn new(decide: impl Fn(&Url, RequestKind) -> bool + Send + Sync + 'static) -> Self {
-        NetworkPolicy { decide: Arc::new(decide), log: Arc::default() }
+        NetworkPolicy { decide: Arc::new(decide), rules: None, log: Arc::default() }
+    }
+
+    /// This policy, also stated as host patterns (`rules` answers them as they are now; the
+    /// executor's policies have them, and [`BrowserPort::sync_network`] tells a port when they
+    /// changed).
+    ///
+    /// [`BrowserPort::sync_network`]: super::BrowserPort::sync_network
+    pub fn with_rules(mut self, rules: impl Fn() -> WireRules + Send + Sync + 'static) -> Self {
+        self.rules = Some(Arc::new(rules));
+        self
+    }
+
+    /// The policy as host patterns, now; `None` for a policy stated only as a decision.
+    pub fn rules(&self) -> Option<WireRules> {
+        self.rules.as_ref().map(|rules| rules())
     }
 
     /// A policy admitting every request (for an adapter's own tests).

@@ -11,6 +11,7 @@
 //! | [`sites`] | the fixture sites, one module per area (each has `start`) |
 //! | [`port`] | small `BrowserPort` steps the tests repeat (open a tab, navigation input, PNG size) |
 //! | [`tools`] | `Ghostlight` over a browser: governed workspaces and tool calls |
+//! | [`wire_suite`] | authority on the wire, one scenario per request kind, for any port (WebDriver and extension) |
 //! | [`dead_ends`] | loopback endpoints that never answer (a hanging server, a closed port) |
 //! | [`processes`] | process inspection through `/proc`, for the lifecycle and fault tests |
 //!
@@ -35,3 +36,4 @@ pub(crate) mod server;
 pub(crate) mod sink;
 pub(crate) mod sites;
 pub(crate) mod tools;
+pub(crate) mod wire_suite;

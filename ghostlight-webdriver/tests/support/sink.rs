@@ -16,6 +16,10 @@ use std::time::Duration;
 /// The denied host.
 pub(crate) const DENIED_HOST: &str = "127.0.0.2";
 
+/// What the log holds for every TCP connection as it is accepted (a request on it adds its own
+/// line, `TCP <request line>`).
+pub(crate) const CONNECTED: &str = "TCP connection";
+
 /// The running sink; stopped on drop.
 pub(crate) struct Sink {
     tcp_port: u16,
@@ -75,8 +79,8 @@ impl Sink {
         self.udp_port
     }
 
-    /// Everything that reached the host so far: one line per TCP connection (its first line)
-    /// or datagram.
+    /// Everything that reached the host so far: one line per TCP connection ([`CONNECTED`]),
+    /// one per request line that came on one, one per datagram.
     pub(crate) fn seen(&self) -> Vec<String> {
         self.seen.lock().map(|seen| seen.clone()).unwrap_or_default()
     }
@@ -104,9 +108,13 @@ fn record(seen: &Mutex<Vec<String>>, line: String) {
     }
 }
 
-/// Record the connection's first line; answer it as a page (or a WebSocket) would be.
+/// Record the connection ([`CONNECTED`]) and, once it comes, its first request line; answer
+/// it as a page (or a WebSocket) would be. A browser may open a connection early
+/// (a speculative preconnect) and send a request on it much later: the request line is
+/// recorded whenever it arrives.
 fn answer(stream: std::net::TcpStream, seen: &Mutex<Vec<String>>) {
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(2)));
+    record(seen, CONNECTED.to_owned());
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(60)));
     let mut reader = BufReader::new(match stream.try_clone() {
         Ok(clone) => clone,
         Err(_) => return,
@@ -128,6 +136,9 @@ fn answer(stream: std::net::TcpStream, seen: &Mutex<Vec<String>>) {
                 }
             }
         }
+    }
+    if first.trim().is_empty() {
+        return;
     }
     record(seen, format!("TCP {}", first.trim_end()));
     let mut stream = stream;

@@ -14,7 +14,7 @@
 //! | `/ping` | an `<a ping>` link to an allowed page |
 //! | `/refresh` | a meta refresh |
 //! | `/redirect302`, `/redirect307` | an allowed URL that redirects to the denied host |
-//! | `/beacons` | (`?auto`: also once on load) a search box whose every keystroke is sent by fetch, XHR, sendBeacon, an image, a script, a stylesheet, a prefetch, a font, EventSource, WebSocket, a worker's fetch and WebRTC (STUN over UDP) |
+//! | `/beacons` | (`?auto`: also once on load; `?nortc`: no WebRTC) a search box whose every keystroke is sent by fetch, XHR, sendBeacon, an image, a script, a stylesheet, a prefetch, a font, EventSource, WebSocket, a worker's fetch and WebRTC (STUN over UDP) |
 //! | `/frames` | an `<iframe>`, an `<object>` and an `<embed>` of the denied host |
 //! | `/landed` | an ordinary allowed page |
 //!
@@ -98,6 +98,7 @@ fn beacons(d: &str, ws: &str, stun: &str) -> String {
     format!(
         r#"<label>Search <input id=q></label><p id=sent>0</p>
 <script>
+const params = new URLSearchParams(location.search);
 const worker = new Worker('/worker.js');
 function send(v) {{
   const q = encodeURIComponent(v);
@@ -112,7 +113,7 @@ function send(v) {{
   try {{ const e = new EventSource('{d}/events?v=' + q); setTimeout(() => e.close(), 3000); }} catch (e) {{}}
   try {{ const w = new WebSocket('{ws}/socket?v=' + q); w.onerror = () => {{}}; }} catch (e) {{}}
   worker.postMessage(q);
-  try {{
+  if (!params.has('nortc')) try {{
     const pc = new RTCPeerConnection({{iceServers: [{{urls: '{stun}'}}]}});
     pc.createDataChannel('x');
     pc.createOffer().then((o) => pc.setLocalDescription(o)).catch(() => {{}});
@@ -121,7 +122,7 @@ function send(v) {{
   document.getElementById('sent').textContent = String(Number(document.getElementById('sent').textContent) + 1);
 }}
 document.getElementById('q').addEventListener('input', (e) => send(e.target.value));
-if (location.search === '?auto') send('auto');
+if (params.has('auto')) send('auto');
 </script>"#
     )
 }
