@@ -333,6 +333,24 @@ function glSummary(el, cap) {
   const role = glRole(el);
   return { role: role || 'generic', name: glName(el, role, cap) };
 }
+// The URL a document is governed by (the gate decides it, ops/frames.rs): its own URL, or, for
+// a document without an origin of its own (about:blank, about:srcdoc, data:), the origin it
+// inherited from the document that created or navigated it: an about: document made by a page
+// has that page's origin; a data: document, and any document of an opaque origin (a sandboxed
+// frame), has none that could be named, so it answers `data:,`, which the gate refuses
+// (unknown means denied). A frame that navigates itself to about:blank keeps the origin it had,
+// so a refused frame stays refused.
+function glAuthorityUrl(d) {
+  const url = String(d.URL);
+  if (!/^(about|data):/i.test(url)) return url;
+  let origin = 'null';
+  try {
+    origin = d.defaultView ? String(d.defaultView.origin) : 'null';
+  } catch (_) {
+    origin = 'null';
+  }
+  return origin === 'null' || !/^https?:\/\//i.test(origin) ? 'data:,' : `${origin}/`;
+}
 const glPerceive = // Ghostlight perception: one function expression, run through WebDriver "Execute Script" as
 // `return (FN)(arguments[0], arguments[1]);` in ONE document. Element references are valid
 // only in their own frame, so the adapter runs one pass per same-origin frame (switching into
@@ -477,7 +495,7 @@ const glPerceive = // Ghostlight perception: one function expression, run throug
   const result = { items: [], frames: [], truncated: false, focusFrame: null };
 
   if (MODE === 'focus') {
-    result.url = String(document.URL);
+    result.url = glAuthorityUrl(document);
     const active = FOCUSED;
     if (!active || active === document.body || active === document.documentElement) return result;
     if (active.localName === 'iframe' || active.localName === 'frame') {
@@ -943,7 +961,7 @@ while (stack.length && frames.length < MAX_FRAMES && nodes < MAX_NODES) {
     }
   }
 }
-return { url: String(document.URL), frames };
+return { url: glAuthorityUrl(document), frames };
 }
 const glPageState = () => null;
 // Ghostlight input helpers, prepended to every script under scripts/input/ after dom.js (see
@@ -996,6 +1014,15 @@ function glDeepHit(doc, x, y) {
 // lists the URL of each same-origin frame document entered (outermost first), and `cross` is
 // {frame, x, y} when the hit stops at a frame this document cannot enter (another origin):
 // the frame element and the point inside its content box, for the adapter to follow.
+// Whether a nested browsing context's element gives this realm its document (same origin).
+function glEnterable(el) {
+  try {
+    return Boolean(el.contentDocument);
+  } catch (_) {
+    return false;
+  }
+}
+
 function glDeepTrace(doc, x, y) {
   let hit = doc.elementFromPoint(x, y);
   let cx = x;
@@ -1010,7 +1037,13 @@ function glDeepTrace(doc, x, y) {
         continue;
       }
     }
-    if (hit.localName === 'iframe' || hit.localName === 'frame') {
+    // An <object> or <embed> hosts a document too; one whose document cannot be entered
+    // from here (another origin, or an embed) is one whose authority is unknown: refused.
+    if ((hit.localName === 'object' || hit.localName === 'embed') && !glEnterable(hit)) {
+      frames.push('data:,');
+      break;
+    }
+    if (hit.localName === 'iframe' || hit.localName === 'frame' || hit.localName === 'object') {
       const r = hit.getBoundingClientRect();
       const fx = cx - (r.left + hit.clientLeft);
       const fy = cy - (r.top + hit.clientTop);
@@ -1026,7 +1059,7 @@ function glDeepTrace(doc, x, y) {
       }
       const inner = frameDoc.elementFromPoint(fx, fy);
       if (inner) {
-        frames.push(String(frameDoc.URL));
+        frames.push(glAuthorityUrl(frameDoc));
         hit = inner;
         cx = fx;
         cy = fy;
@@ -1157,7 +1190,7 @@ function glInputTarget() {
 // stopped at with the point inside it (glDeepTrace), for the adapter's gate.
 const [target, point, options] = arguments;
 const cap = options.cap;
-const out = { url: String(document.URL) };
+const out = { url: glAuthorityUrl(document) };
 if (options.state) out.state = glPageState();
 const view = target ? target.ownerDocument.defaultView : window;
 const width = view.innerWidth;
@@ -1714,7 +1747,7 @@ const GL_STALE = Object.freeze({ stale: true });
 const glPage = Object.freeze({
   // This document: its identity, URL and place among frames.
   here() {
-    return { doc: GL_DOCUMENT, url: String(document.URL), path: glFramePath() };
+    return { doc: GL_DOCUMENT, url: glAuthorityUrl(document), path: glFramePath() };
   },
 
   // Perception (perceive.js): items with registry ids, frames with their index.
@@ -1731,7 +1764,7 @@ const glPage = Object.freeze({
     const raw = glPerceive(options, rootEl);
     return {
       doc: GL_DOCUMENT,
-      url: String(document.URL),
+      url: glAuthorityUrl(document),
       items: raw.items.map((item) => Object.assign({}, item, { e: glRegister(item.e) })),
       frames: raw.frames.map((frame) => ({ i: glFrameIndex(frame.e), at: frame.at, d: frame.d })),
       truncated: raw.truncated,
@@ -1768,10 +1801,17 @@ const glPage = Object.freeze({
   },
 
   // The visible frames of this document (frames_here.js): each one's index among
-  // window.frames (-1 when it is not among them) and where it sits (glFrameBox).
+  // window.frames (-1 when it is not among them) and where it sits (glFrameBox); then every
+  // visible <object> and <embed>, which host documents too but are never walked into (index
+  // -1: painted over in captures, left out of perception).
   frames() {
     const listed = glFramesHere();
-    return { url: listed.url, frames: listed.frames.map((frame) => Object.assign({ i: glFrameIndex(frame) }, glFrameBox(frame))) };
+    const frames = listed.frames.map((frame) => Object.assign({ i: glFrameIndex(frame) }, glFrameBox(frame)));
+    for (const el of document.querySelectorAll('object, embed')) {
+      if (frames.length >= 64) break;
+      if (glVisible(el)) frames.push(Object.assign({ i: -1 }, glFrameBox(el)));
+    }
+    return { url: listed.url, frames };
   },
 
   // The element's border box in document CSS pixels of the top document (capture_element.js),

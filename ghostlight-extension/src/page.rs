@@ -55,6 +55,7 @@ fn bundle() -> String {
         format!("const GL_GENERIC_NAME_CHARS = {};\n", page_scripts::GENERIC_NAME_CHARS),
         format!("const GL_LIMITS = Object.freeze({limits});\n"),
         page_scripts::DOM_JS.to_owned(),
+        page_scripts::AUTHORITY_URL_JS.to_owned(),
         function("glPerceive", page_scripts::PERCEIVE_FN),
         function("glReadText", page_scripts::READ_TEXT_FN),
         function("glTextPresent", page_scripts::TEXT_PRESENT_FN),

@@ -91,7 +91,7 @@ const GL_STALE = Object.freeze({ stale: true });
 const glPage = Object.freeze({
   // This document: its identity, URL and place among frames.
   here() {
-    return { doc: GL_DOCUMENT, url: String(document.URL), path: glFramePath() };
+    return { doc: GL_DOCUMENT, url: glAuthorityUrl(document), path: glFramePath() };
   },
 
   // Perception (perceive.js): items with registry ids, frames with their index.
@@ -108,7 +108,7 @@ const glPage = Object.freeze({
     const raw = glPerceive(options, rootEl);
     return {
       doc: GL_DOCUMENT,
-      url: String(document.URL),
+      url: glAuthorityUrl(document),
       items: raw.items.map((item) => Object.assign({}, item, { e: glRegister(item.e) })),
       frames: raw.frames.map((frame) => ({ i: glFrameIndex(frame.e), at: frame.at, d: frame.d })),
       truncated: raw.truncated,
@@ -145,10 +145,17 @@ const glPage = Object.freeze({
   },
 
   // The visible frames of this document (frames_here.js): each one's index among
-  // window.frames (-1 when it is not among them) and where it sits (glFrameBox).
+  // window.frames (-1 when it is not among them) and where it sits (glFrameBox); then every
+  // visible <object> and <embed>, which host documents too but are never walked into (index
+  // -1: painted over in captures, left out of perception).
   frames() {
     const listed = glFramesHere();
-    return { url: listed.url, frames: listed.frames.map((frame) => Object.assign({ i: glFrameIndex(frame) }, glFrameBox(frame))) };
+    const frames = listed.frames.map((frame) => Object.assign({ i: glFrameIndex(frame) }, glFrameBox(frame)));
+    for (const el of document.querySelectorAll('object, embed')) {
+      if (frames.length >= 64) break;
+      if (glVisible(el)) frames.push(Object.assign({ i: -1 }, glFrameBox(el)));
+    }
+    return { url: listed.url, frames };
   },
 
   // The element's border box in document CSS pixels of the top document (capture_element.js),

@@ -18,6 +18,10 @@ pub use ghostlight_core::port::TARGET_NAME_CHARS as GENERIC_NAME_CHARS;
 /// The one DOM semantics: `glVisible`, `glAriaHidden`, `glShownText`, `glRole`,
 /// `glIsControl`, `glName`, `glSummary` (declarations; see the script's header).
 pub const DOM_JS: &str = include_str!("scripts/dom.js");
+/// `glAuthorityUrl(document)`: the URL a document is governed by (its own, or the origin an
+/// about: document inherited; `data:,`, which no gate admits, for an opaque one). Declared by
+/// every composition of [`DOM_JS`] too.
+pub const AUTHORITY_URL_JS: &str = include_str!("scripts/authority_url.js");
 /// Perception: `(opts, root) → {items, frames, truncated, focusFrame}`.
 pub const PERCEIVE_FN: &str = include_str!("scripts/perceive.js");
 /// Text reading (visible text, the article heuristic, one element's text):

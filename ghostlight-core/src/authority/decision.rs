@@ -477,9 +477,13 @@ impl AuthoritySnapshot {
 
     /// Authorize `tool`'s work reaching a document at `url` *inside* the tab's page (a frame),
     /// after the page itself was admitted. A web document needs its site inside authority; a
-    /// `blob:` document is judged by the origin it names; `about:` and `data:` documents are
-    /// authored by the page that embeds them, which was admitted, and pass; any other scheme
-    /// (`file:`, a browser's own page) is outside authority.
+    /// `blob:` document is judged by the origin it names. A document without an origin of its
+    /// own is governed as the document that created or navigated it: the adapter asks with
+    /// that document's URL (an `about:` document's inherited origin), so a `data:` URL asked
+    /// as itself is one whose creator is unknown, and is outside authority (unknown means
+    /// denied); an `about:` URL asked as itself (an adapter that does not resolve it) passes
+    /// as the embedding page's. Any other scheme (`file:`, a browser's own page) is outside
+    /// authority.
     pub fn authorize_document(&self, tool: ToolName, url: &Url) -> Result<(), Blocked> {
         let block = |reason| Blocked { tool, reason: Box::new(reason) };
         match document_site(url) {
@@ -510,7 +514,7 @@ impl AuthoritySnapshot {
 enum DocumentSite {
     /// A web site's.
     Web(Site),
-    /// The embedding page's (`about:blank`, `about:srcdoc`, `data:`).
+    /// The embedding page's (`about:blank`, `about:srcdoc` asked as themselves).
     Embedded,
     /// Nobody authority can allow (`file:`, `chrome-error:`, …).
     NotWeb,
@@ -521,7 +525,8 @@ fn document_site(url: &Url) -> DocumentSite {
         return DocumentSite::Web(site);
     }
     match url.scheme() {
-        "about" | "data" => DocumentSite::Embedded,
+        "about" => DocumentSite::Embedded,
+        // A data: document has an opaque origin: who made it cannot be named (unknown: denied).
         // `blob:https://host/uuid`: the origin that made it.
         "blob" => match Url::parse(url.path()).ok().and_then(|inner| Site::from_url(&inner)) {
             Some(site) => DocumentSite::Web(site),

@@ -47,7 +47,8 @@ const BLANK: Rgba<u8> = Rgba([128, 128, 128, 255]);
 /// The WebDriver element reference key.
 const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 /// The frame listing (see the script's header).
-const FRAME_BOXES: &str = include_str!("../scripts/frame_boxes.js");
+static FRAME_BOXES: LazyLock<String> =
+    LazyLock::new(|| format!("{}\n{}", super::AUTHORITY_URL_JS, include_str!("../scripts/frame_boxes.js")));
 /// [`FRAMES_HERE_JS`] with the shared DOM semantics before it.
 static FRAMES_HERE: std::sync::LazyLock<String> =
     std::sync::LazyLock::new(|| super::with_dom(FRAMES_HERE_JS));
@@ -90,7 +91,7 @@ struct Inside {
 static TRACE: LazyLock<String> = LazyLock::new(|| {
     super::input::compose(
         "const [x, y] = arguments;\nconst t = glDeepTrace(document, x, y);\n\
-         return { url: String(document.URL), frames: t.frames, \
+         return { url: glAuthorityUrl(document), frames: t.frames, \
          cross: t.cross ? { frame: t.cross.frame, x: t.cross.x, y: t.cross.y } : null };",
     )
 });
@@ -108,7 +109,7 @@ static SANDBOX_TRACE: LazyLock<String> = LazyLock::new(|| {
     let body = super::input::compose(
         "const [x, y] = arguments;\nconst t = glDeepTrace(document, x, y);\n\
          const cross = t.cross ? { x: t.cross.x, y: t.cross.y } : null;\n\
-         return [JSON.stringify({ url: String(document.URL), frames: t.frames, cross }), \
+         return [JSON.stringify({ url: glAuthorityUrl(document), frames: t.frames, cross }), \
          t.cross ? t.cross.frame.contentWindow : null];",
     );
     format!("function () {{\n{body}\n}}")
@@ -167,7 +168,8 @@ async fn check_sandboxed(bidi: &Bidi, top: &str, x: f64, y: f64, gate: &Gate) ->
 /// Where focus sits, read in the sandbox realm: `[JSON of {url, frames}, the window of the
 /// frame of another origin focus went into, or null]`, following focus through open shadow
 /// roots and same-origin frames (`frames`: the URLs of the frame documents entered).
-const SANDBOX_FOCUS: &str = "function () {
+static SANDBOX_FOCUS: LazyLock<String> = LazyLock::new(|| {
+    format!("function () {{\n{}\n", super::AUTHORITY_URL_JS) + "
   let doc = document;
   const frames = [];
   let cross = null;
@@ -185,11 +187,12 @@ const SANDBOX_FOCUS: &str = "function () {
       cross = el.contentWindow;
       break;
     }
-    frames.push(String(inner.URL));
+    frames.push(glAuthorityUrl(inner));
     doc = inner;
   }
-  return [JSON.stringify({ url: String(document.URL), frames }), cross];
-}";
+  return [JSON.stringify({ url: glAuthorityUrl(document), frames }), cross];
+}"
+});
 
 /// The frame documents focus sits in, from top context `top` down (each one's URL,
 /// outermost first; empty when focus is in the top document), read in the sandbox realm of
@@ -211,7 +214,7 @@ async fn follow_focus(bidi: &Bidi, top: &str) -> PortResult<Vec<Url>> {
     let mut urls = Vec::new();
     let mut context = top.to_owned();
     for depth in 0..=MAX_CROSS_DEPTH {
-        let (inside, next) = sandboxed(bidi, &context, SANDBOX_FOCUS, json!([])).await?;
+        let (inside, next) = sandboxed(bidi, &context, &SANDBOX_FOCUS, json!([])).await?;
         let named = |url: &str| {
             Url::parse(url)
                 .map_err(|_| PortError::new(PortErrorKind::Other, "a frame's document has no usable URL"))
@@ -475,7 +478,7 @@ pub(crate) async fn refused_boxes(s: &mut Session, tab: &TabRef, gate: &Gate) ->
 
 /// The frame listing of the current document.
 async fn list(s: &mut Session) -> PortResult<Listing> {
-    let value = s.execute(FRAME_BOXES, Vec::new(), Sent::Read).await?;
+    let value = s.execute(&FRAME_BOXES, Vec::new(), Sent::Read).await?;
     serde_json::from_value(value)
         .map_err(|_| PortError::new(PortErrorKind::Other, "the frame listing answered an unexpected shape"))
 }
@@ -484,7 +487,7 @@ async fn list(s: &mut Session) -> PortResult<Listing> {
 /// (`None` when that fails: the frame is then treated as refused).
 async fn enter_and_list(s: &mut Session, tab: &TabRef, path: &[String]) -> Option<(String, Listing)> {
     s.enter_frames(tab, path).await.ok()?;
-    let url = s.execute("return String(document.URL);", Vec::new(), Sent::Read).await.ok()?;
+    let url = s.execute(&super::authority_url_script(), Vec::new(), Sent::Read).await.ok()?;
     let url = url.as_str()?.to_owned();
     let listing = list(s).await.ok()?;
     Some((url, listing))

@@ -51,6 +51,8 @@ use ghostlight_core::port::TARGET_NAME_CHARS;
 /// script's header. Prepended to every script that decides what is shown or names an element,
 /// perception's and input's alike.
 pub(crate) const DOM_JS: &str = crate::page_scripts::DOM_JS;
+/// [`crate::page_scripts::AUTHORITY_URL_JS`], prepended with [`DOM_JS`].
+pub(crate) const AUTHORITY_URL_JS: &str = crate::page_scripts::AUTHORITY_URL_JS;
 
 /// Accessible names [`DOM_JS`](crate::page_scripts::DOM_JS) computes are cut to this many UTF-16 units in the page (core
 /// bounds them again, to [`TARGET_NAME_CHARS`] visible characters).
@@ -60,7 +62,12 @@ pub const NAME_MAX_CHARS: usize = 160;
 /// (no role) is named by its text only when that text is no longer than a name core shows
 /// ([`TARGET_NAME_CHARS`]).
 pub(crate) fn with_dom(body: &str) -> String {
-    format!("const GL_GENERIC_NAME_CHARS = {TARGET_NAME_CHARS};\n{DOM_JS}\n{body}")
+    format!("const GL_GENERIC_NAME_CHARS = {TARGET_NAME_CHARS};\n{DOM_JS}\n{AUTHORITY_URL_JS}\n{body}")
+}
+
+/// A script that answers the URL the current document is governed by (`glAuthorityUrl`).
+pub(crate) fn authority_url_script() -> String {
+    format!("{AUTHORITY_URL_JS}\nreturn glAuthorityUrl(document);")
 }
 
 pub(crate) mod dialogs;

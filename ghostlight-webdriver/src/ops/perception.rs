@@ -283,7 +283,7 @@ fn gather<'a>(
         if !place.frames.is_empty() {
             // A frame document is perceived only once the gate admits it (its URL is read
             // before anything else); a refused one, and every frame inside it, is left out.
-            let url = s.execute("return String(document.URL);", Vec::new(), Sent::Read).await?;
+            let url = s.execute(&super::authority_url_script(), Vec::new(), Sent::Read).await?;
             if frames::admit(place.gate, url.as_str().unwrap_or_default()).is_err() {
                 return Ok(Gathered::default());
             }

@@ -1,4 +1,4 @@
-// Frames on screen, for the gate (ops/frames.rs): every visible iframe or frame of this
+// Frames on screen, for the gate (ops/frames.rs): every visible iframe, frame, object or embed of this
 // document, through open shadow roots and into same-origin frame documents, with its content
 // box in this document's viewport coordinates and its document's URL. A frame of another
 // origin answers url null: a frame of this document also answers its element (the adapter
@@ -18,7 +18,10 @@ const visit = (root, dx, dy, top) => {
     if (node.shadowRoot) stack.push(node.shadowRoot);
     for (let child = node.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
     const tag = node.localName;
-    if (tag !== 'iframe' && tag !== 'frame') continue;
+    // Every element that hosts a document: iframe, frame, object, embed (an object or embed
+    // of another origin cannot be entered: it is blanked like a frame that cannot be read).
+    const nested = tag === 'iframe' || tag === 'frame' || tag === 'object' || tag === 'embed';
+    if (!nested) continue;
     const r = node.getBoundingClientRect();
     if (r.width <= 0 || r.height <= 0) continue;
     const x = dx + r.left + node.clientLeft;
@@ -32,10 +35,11 @@ const visit = (root, dx, dy, top) => {
       doc = null;
     }
     if (doc) {
-      frames.push({ x, y, w, h, url: String(doc.URL), e: null });
+      frames.push({ x, y, w, h, url: glAuthorityUrl(doc), e: null });
       if (doc.documentElement) visit(doc.documentElement, x, y, false);
     } else {
-      frames.push({ x, y, w, h, url: null, e: top ? node : null });
+      const enterable = top && (tag === 'iframe' || tag === 'frame');
+      frames.push({ x, y, w, h, url: null, e: enterable ? node : null });
     }
   }
 };

@@ -24,4 +24,4 @@ while (stack.length && frames.length < MAX_FRAMES && nodes < MAX_NODES) {
     }
   }
 }
-return { url: String(document.URL), frames };
+return { url: glAuthorityUrl(document), frames };

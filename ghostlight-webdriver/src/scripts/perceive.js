@@ -142,7 +142,7 @@
   const result = { items: [], frames: [], truncated: false, focusFrame: null };
 
   if (MODE === 'focus') {
-    result.url = String(document.URL);
+    result.url = glAuthorityUrl(document);
     const active = FOCUSED;
     if (!active || active === document.body || active === document.documentElement) return result;
     if (active.localName === 'iframe' || active.localName === 'frame') {

@@ -617,7 +617,7 @@ fn skip(book: &Arc<Mutex<Book>>, number: u64) {
 
 /// Whether the current tab's page is one `gate` admits (a URL that does not parse is not).
 async fn page_admitted(s: &mut Session, gate: &Gate) -> PortResult<bool> {
-    let url = s.execute("return String(document.URL);", Vec::new(), Sent::Read).await?;
+    let url = s.execute(&crate::ops::authority_url_script(), Vec::new(), Sent::Read).await?;
     Ok(url.as_str().and_then(|url| Url::parse(url).ok()).is_some_and(|url| gate.admits(&url)))
 }
 

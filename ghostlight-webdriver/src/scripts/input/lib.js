@@ -48,6 +48,15 @@ function glDeepHit(doc, x, y) {
 // lists the URL of each same-origin frame document entered (outermost first), and `cross` is
 // {frame, x, y} when the hit stops at a frame this document cannot enter (another origin):
 // the frame element and the point inside its content box, for the adapter to follow.
+// Whether a nested browsing context's element gives this realm its document (same origin).
+function glEnterable(el) {
+  try {
+    return Boolean(el.contentDocument);
+  } catch (_) {
+    return false;
+  }
+}
+
 function glDeepTrace(doc, x, y) {
   let hit = doc.elementFromPoint(x, y);
   let cx = x;
@@ -62,7 +71,13 @@ function glDeepTrace(doc, x, y) {
         continue;
       }
     }
-    if (hit.localName === 'iframe' || hit.localName === 'frame') {
+    // An <object> or <embed> hosts a document too; one whose document cannot be entered
+    // from here (another origin, or an embed) is one whose authority is unknown: refused.
+    if ((hit.localName === 'object' || hit.localName === 'embed') && !glEnterable(hit)) {
+      frames.push('data:,');
+      break;
+    }
+    if (hit.localName === 'iframe' || hit.localName === 'frame' || hit.localName === 'object') {
       const r = hit.getBoundingClientRect();
       const fx = cx - (r.left + hit.clientLeft);
       const fy = cy - (r.top + hit.clientTop);
@@ -78,7 +93,7 @@ function glDeepTrace(doc, x, y) {
       }
       const inner = frameDoc.elementFromPoint(fx, fy);
       if (inner) {
-        frames.push(String(frameDoc.URL));
+        frames.push(glAuthorityUrl(frameDoc));
         hit = inner;
         cx = fx;
         cy = fy;

@@ -19,7 +19,7 @@
 // stopped at with the point inside it (glDeepTrace), for the adapter's gate.
 const [target, point, options] = arguments;
 const cap = options.cap;
-const out = { url: String(document.URL) };
+const out = { url: glAuthorityUrl(document) };
 if (options.state) out.state = glPageState();
 const view = target ? target.ownerDocument.defaultView : window;
 const width = view.innerWidth;

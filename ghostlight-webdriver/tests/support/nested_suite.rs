@@ -1,0 +1,142 @@
+//! The nested-documents suite, one body for both adapters (`ghostlight-webdriver/tests/
+//! nested_documents.rs`, `ghostlight-extension/tests/nested_documents.rs`): documents the gate
+//! must judge although their URL names no host of their own, and every kind of nested browsing
+//! context.
+//!
+//! - a frame of a denied host that navigates itself to `data:` (and one that writes an
+//!   `about:blank` frame of its own) stays denied: its text is not read, its controls are
+//!   neither perceived nor found, it is blanked in captures, and pointer input at its pixels
+//!   is refused;
+//! - a denied page inside `<object>` or `<embed>` is blanked in captures and pointer input at
+//!   its pixels is refused, as for an `<iframe>`;
+//! - an `about:srcdoc` frame of the page itself is governed as the page (read and perceived).
+//!
+//! The port is used bare (no network authority: the denied host's pages load, as they would
+//! for a browser the wire is not governed for), with the executor's own gate: an
+//! `AuthoritySnapshot` denying 127.0.0.2, its `admits_document` as the predicate.
+
+use std::time::Duration;
+
+use ghostlight_core::port::{
+    BrowserPort, CaptureKind, ClickInput, Gate, MouseButton, PerceiveInput, PerceiveScope, PointerTarget,
+    PortErrorKind, ReadInput, TextMode,
+};
+use ghostlight_core::{AuthorityLayers, Restrictions, Settings};
+use ghostlight_webdriver::Engine;
+use serde_json::json;
+
+use crate::support::engines::scenario;
+use crate::support::port::{STEP_TIMEOUT, centre_of, open};
+use crate::support::server::{HOST_B, Reply, Site};
+
+/// The site: pages on 127.0.0.1 that frame pages of 127.0.0.2 (which the gate denies).
+fn site() -> Site {
+    Site::serve(|ask| {
+        let denied = format!("http://{HOST_B}:{}", ask.ports[1]);
+        let frame = "style=\"width:300px;height:150px;border:0;display:block\"";
+        let body = match ask.path {
+            "/self-data" => format!(
+                "<button>Outer</button><iframe id=f {frame} src=\"{denied}/goes-data\"></iframe>\
+                 <iframe id=s {frame} srcdoc=\"<button>Own srcdoc</button>\"></iframe>"
+            ),
+            "/goes-data" => "<script>location.replace('data:text/html,<body style=\"margin:0;background:%23f00\">\
+                <button>Leaked data</button><input aria-label=Leaky>')</script>"
+                .to_owned(),
+            "/writes-blank" => "<body style=margin:0><iframe id=inner style=\"width:280px;height:120px;border:0\"></iframe>\
+                <script>const d = document.getElementById('inner').contentDocument; d.open(); \
+                d.write('<body style=\"margin:0;background:#f00\"><button>Leaked blank</button>'); d.close();</script>"
+                .to_owned(),
+            "/self-blank" => format!("<button>Outer</button><iframe id=f {frame} src=\"{denied}/writes-blank\"></iframe>"),
+            "/red" => "<body style=\"margin:0;background:#f00\"><button>Leaked object</button>".to_owned(),
+            "/object" => format!("<button>Outer</button><object id=o {frame} type=text/html data=\"{denied}/red\"></object>"),
+            "/embed" => format!("<button>Outer</button><embed id=o {frame} type=text/html src=\"{denied}/red\">"),
+            _ => "not found".to_owned(),
+        };
+        Reply::html(
+            200,
+            format!(
+                "<!doctype html><html><head><meta charset=utf-8><title>t</title></head><body style=margin:0>{body}</body></html>"
+            ),
+        )
+    })
+}
+
+/// The executor's gate for an authority that denies 127.0.0.2.
+fn gate() -> Gate {
+    let user: Settings = serde_json::from_value(json!({"hosts": {"deny": [HOST_B]}})).expect("settings");
+    let snapshot =
+        AuthorityLayers { user: Some(user), organization: None }.compile().snapshot(&Restrictions::default());
+    Gate::new(move |url| snapshot.admits_document(url))
+}
+
+/// The RGB of the capture's pixel at CSS point `(x, y)`.
+async fn pixel_at(
+    b: &dyn BrowserPort,
+    tab: &ghostlight_core::port::TabRef,
+    gate: &Gate,
+    x: f64,
+    y: f64,
+) -> [u8; 3] {
+    let shot = b.capture(tab, &CaptureKind::Viewport, gate, STEP_TIMEOUT).await.expect("a capture");
+    let image =
+        image::load_from_memory_with_format(&shot.png, image::ImageFormat::Png).expect("a PNG").to_rgb8();
+    let (px, py) = ((x / shot.css_per_pixel) as u32, (y / shot.css_per_pixel) as u32);
+    image.get_pixel(px.min(image.width() - 1), py.min(image.height() - 1)).0
+}
+
+/// Run the suite on `b`, a bare port of `engine`; `trusted_input`: whether the port sends
+/// pointer input (where it does not, a click at a point answers `unsupported` or the refusal).
+pub(crate) async fn run_all(engine: Engine, b: &dyn BrowserPort, trusted_input: bool) {
+    let site = site();
+    let g = gate();
+    let all = PerceiveInput { scope: PerceiveScope::All, max_items: 200 };
+    let visible = ReadInput { mode: TextMode::Visible, target: None, max_chars: 8_000 };
+    for (path, secret, element) in [
+        ("/self-data", "Leaked data", "document.getElementById('f')"),
+        ("/self-blank", "Leaked blank", "document.getElementById('f')"),
+        ("/object", "Leaked object", "document.getElementById('o')"),
+        ("/embed", "Leaked object", "document.getElementById('o')"),
+    ] {
+        scenario(engine, &format!("{path}: nothing of the denied document reaches the model"), async {
+            let tab = open(b, &site, path).await;
+            // Let the denied frame navigate itself (or write its child) first.
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            let perceived = b.perceive(&tab, &all, &g).await.expect("perceive");
+            let names: Vec<String> = perceived.elements.iter().filter_map(|e| e.name.clone()).collect();
+            assert!(names.iter().any(|n| n == "Outer"), "{names:?}");
+            assert!(!names.iter().any(|n| n.contains("Leak")), "{path}: perceived {names:?}");
+            let text = b.read_text(&tab, &visible, &g).await.expect("read");
+            assert!(!text.text.contains("Leak"), "{path}: read {:?}", text.text);
+            let found = b.find_text(&tab, secret, false, 10, &g).await.expect("find");
+            assert!(found.is_empty(), "{path}: found {found:?}");
+            assert!(!b.text_present(&tab, secret, &g).await.expect("text_present"), "{path}");
+            let centre = centre_of(b, &tab, element).await;
+            assert_eq!(
+                pixel_at(b, &tab, &g, centre.x, centre.y).await,
+                [128, 128, 128],
+                "{path}: not blanked"
+            );
+            let click =
+                ClickInput { at: PointerTarget::Point(centre), button: MouseButton::Primary, count: 1 };
+            let refused =
+                b.click(&tab, &click, &g, STEP_TIMEOUT).await.expect_err("a click into it is refused");
+            // Where the port sends no pointer input, the refusal may come as `unsupported`.
+            let refusals: &[PortErrorKind] = if trusted_input {
+                &[PortErrorKind::OutsideAuthority]
+            } else {
+                &[PortErrorKind::OutsideAuthority, PortErrorKind::Unsupported]
+            };
+            assert!(refusals.contains(&refused.kind()), "{path}: {refused:?}");
+            b.close_tab(&tab).await.expect("close");
+        })
+        .await;
+    }
+    scenario(engine, "an about:srcdoc frame of the page is the page's", async {
+        let tab = open(b, &site, "/self-data").await;
+        let perceived = b.perceive(&tab, &all, &g).await.expect("perceive");
+        let names: Vec<String> = perceived.elements.iter().filter_map(|e| e.name.clone()).collect();
+        assert!(names.iter().any(|n| n == "Own srcdoc"), "{names:?}");
+        b.close_tab(&tab).await.expect("close");
+    })
+    .await;
+}
