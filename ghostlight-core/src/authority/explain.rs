@@ -253,6 +253,11 @@ fn rules(snapshot: &AuthoritySnapshot) -> Value {
         };
         rules.push(json!({"layer": rule.decided_by.as_str(), "capability": null, "rule": text}));
     }
+    let resources = authority.resource_hosts();
+    for pattern in &resources.value {
+        let text = format!("lets subresources (not documents) reach hosts matching {pattern}");
+        rules.push(json!({"layer": resources.decided_by.as_str(), "capability": null, "rule": text}));
+    }
     let restriction = Decider::Restriction.as_str();
     if let Some(capabilities) = snapshot.restrict_capabilities() {
         let listed = names(capabilities);

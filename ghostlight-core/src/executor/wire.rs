@@ -33,7 +33,13 @@ pub(crate) fn report(tool: ToolName, mut outcome: Outcome, refused: Refusals) ->
     }
     let fact = json!({"count": refused.count, "origins": origins});
     outcome.facts.insert(common::BLOCKED_REQUESTS.name().to_owned(), fact);
-    let navigation = refused.entries.iter().find(|entry| entry.kind == RequestKind::Document);
+    // Only a call that acts on a page or navigates can cause a navigation; a document refused
+    // while another call ran (a page's own timer, another tab) is only counted.
+    let navigation = refused
+        .entries
+        .iter()
+        .find(|entry| entry.kind == RequestKind::Document)
+        .filter(|_| may_navigate(tool));
     let end = outcome.summary.trim_end_matches('.').to_owned();
     match navigation {
         // The call was the navigation: nothing else happened to the tab.
@@ -64,6 +70,26 @@ pub(crate) fn report(tool: ToolName, mut outcome: Outcome, refused: Refusals) ->
         }
     }
     outcome
+}
+
+/// Whether `tool` acts on a page or navigates (what can start a navigation of the tab).
+fn may_navigate(tool: ToolName) -> bool {
+    matches!(
+        tool,
+        ToolName::Navigate
+            | ToolName::History
+            | ToolName::Click
+            | ToolName::Hover
+            | ToolName::TypeText
+            | ToolName::PressKey
+            | ToolName::FillForm
+            | ToolName::Drag
+            | ToolName::Dialog
+            | ToolName::Upload
+            | ToolName::Execute
+            | ToolName::Sequence
+            | ToolName::Flow
+    )
 }
 
 /// The host a landing clause of the summary names (the landing fact's URL, as sentences name
@@ -151,6 +177,17 @@ mod tests {
             "Clicked the \"Go\" link on a.test; the page tried to open b.test:8080, which is outside authority; nothing was sent. The page was loaded again."
         );
         assert_eq!(outcome.facts["reason"], "host_denied");
+    }
+
+    #[test]
+    fn a_document_refused_while_a_read_ran_is_only_counted() {
+        let listed = Outcome::read("Listed 1 controlled tab.");
+        let outcome = report(ToolName::Tabs, listed, refusals(&[("http://b.test/", RequestKind::Document)]));
+        assert_eq!(outcome.status, Status::Succeeded);
+        assert_eq!(
+            outcome.summary,
+            "Listed 1 controlled tab; 1 request to hosts outside authority stopped before sending."
+        );
     }
 
     #[test]
