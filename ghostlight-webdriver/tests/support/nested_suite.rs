@@ -40,7 +40,7 @@ fn site() -> Site {
                  <iframe id=s {frame} srcdoc=\"<button>Own srcdoc</button>\"></iframe>"
             ),
             "/goes-data" => "<script>location.replace('data:text/html,<body style=\"margin:0;background:%23f00\">\
-                <button>Leaked data</button><input aria-label=Leaky>')</script>"
+                <button>Leaked data</button><input aria-label=Leaky><script>document.querySelector(\\'input\\').focus()<\\/script>')</script>"
                 .to_owned(),
             "/writes-blank" => "<body style=margin:0><iframe id=inner style=\"width:280px;height:120px;border:0\"></iframe>\
                 <script>const d = document.getElementById('inner').contentDocument; d.open(); \
@@ -110,6 +110,18 @@ pub(crate) async fn run_all(engine: Engine, b: &dyn BrowserPort, trusted_input: 
             let found = b.find_text(&tab, secret, false, 10, &g).await.expect("find");
             assert!(found.is_empty(), "{path}: found {found:?}");
             assert!(!b.text_present(&tab, secret, &g).await.expect("text_present"), "{path}");
+            // Focus inside the denied document: the frames it sits in name one the gate refuses
+            // (so keys are never sent there).
+            if path == "/self-data" {
+                let _ = b.execute(&tab, "document.getElementById('f').focus(); 0", STEP_TIMEOUT).await;
+                if let Ok(Some(focused)) = b.focused_element(&tab).await {
+                    assert!(
+                        focused.frames.iter().any(|url| !g.admits(url)),
+                        "{path}: focus frames {:?}",
+                        focused.frames
+                    );
+                }
+            }
             let centre = centre_of(b, &tab, element).await;
             assert_eq!(
                 pixel_at(b, &tab, &g, centre.x, centre.y).await,

@@ -76,10 +76,9 @@ pub(crate) async fn run_all(ports: &Ports) {
     .await;
     let g = governed(Arc::clone(&ports.governed), json!({"hosts": {"allow": ["127.0.0.1"]}}));
     let act = Act { g: &g, trusted: ports.trusted_input() };
-    PRECONNECTS_TOLERATED.store(
-        ports.adapter == Adapter::Extension && engine == Engine::Chromium,
-        std::sync::atomic::Ordering::SeqCst,
-    );
+    // Through the extension on Chromium, speculative preconnects are tolerated (see
+    // `nothing_reached`).
+    let tolerate = ports.adapter == Adapter::Extension && engine == Engine::Chromium;
     let denied = format!("127.0.0.2:{}", sink.tcp_port());
     scenario(engine, "a link click", async {
         open(&g, &site, "/link").await;
@@ -89,7 +88,7 @@ pub(crate) async fn run_all(ports: &Ports) {
             refused_navigation(&clicked, &denied);
             stays_on(&g, &site, "/link").await;
         }
-        nothing_reached(&sink).await;
+        nothing_reached(&sink, tolerate).await;
     })
     .await;
     scenario(engine, "a link click to https (a tunnel)", async {
@@ -104,7 +103,7 @@ pub(crate) async fn run_all(ports: &Ports) {
             );
             stays_on(&g, &site, "/link-https").await;
         }
-        nothing_reached(&sink).await;
+        nothing_reached(&sink, tolerate).await;
     })
     .await;
     for (path, how) in [("/form-get", "click"), ("/form-post", "submit_selector"), ("/form-get", "Enter")] {
@@ -136,7 +135,7 @@ pub(crate) async fn run_all(ports: &Ports) {
                 refused_navigation(&envelope, &denied);
                 stays_on(&g, &site, path).await;
             }
-            nothing_reached(&sink).await;
+            nothing_reached(&sink, tolerate).await;
         })
         .await;
     }
@@ -158,7 +157,7 @@ pub(crate) async fn run_all(ports: &Ports) {
                     "{path}: {clicked:?}"
                 );
             }
-            nothing_reached(&sink).await;
+            nothing_reached(&sink, tolerate).await;
         })
         .await;
     }
@@ -168,7 +167,7 @@ pub(crate) async fn run_all(ports: &Ports) {
         if let Some(clicked) = act.input("browser_click", middle).await {
             report(engine, "middle", &clicked);
         }
-        nothing_reached(&sink).await;
+        nothing_reached(&sink, tolerate).await;
     })
     .await;
     scenario(engine, "an <a ping> link", async {
@@ -178,13 +177,13 @@ pub(crate) async fn run_all(ports: &Ports) {
         {
             report(engine, "ping", &clicked);
         }
-        nothing_reached(&sink).await;
+        nothing_reached(&sink, tolerate).await;
     })
     .await;
     scenario(engine, "a meta refresh", async {
         let opened = call(&g, "browser_navigate", json!({"url": site.url("/refresh").as_str()})).await;
         report(engine, "refresh", &opened);
-        nothing_reached(&sink).await;
+        nothing_reached(&sink, tolerate).await;
     })
     .await;
     for path in ["/redirect302", "/redirect307"] {
@@ -193,7 +192,7 @@ pub(crate) async fn run_all(ports: &Ports) {
             let opened = call(&g, "browser_navigate", json!({"url": site.url(path).as_str()})).await;
             refused_navigation(&opened, &denied);
             stays_on(&g, &site, "/landed").await;
-            nothing_reached(&sink).await;
+            nothing_reached(&sink, tolerate).await;
         })
         .await;
     }
@@ -217,13 +216,13 @@ pub(crate) async fn run_all(ports: &Ports) {
         assert_eq!(typed.status, Status::Succeeded, "{typed:?}");
         report(engine, "beacons", &typed);
         assert!(blocked_count(&typed) >= 8, "too few requests stopped: {:?}", typed.facts);
-        nothing_reached(&sink).await;
+        nothing_reached(&sink, tolerate).await;
     })
     .await;
     scenario(engine, "frames, objects and embeds of the denied host", async {
         let opened = call(&g, "browser_navigate", json!({"url": site.url("/frames").as_str()})).await;
         report(engine, "frames", &opened);
-        nothing_reached(&sink).await;
+        nothing_reached(&sink, tolerate).await;
     })
     .await;
     scenario(engine, "a call's restrict_hosts narrows the wire while it runs", async {
@@ -239,7 +238,7 @@ pub(crate) async fn run_all(ports: &Ports) {
         let click = json!({"selector": {"name": "Go away"}, "restrict_hosts": ["127.0.0.1"]});
         if let Some(clicked) = act.input("browser_click", click).await {
             refused_navigation(&clicked, &denied);
-            nothing_reached(&sink).await;
+            nothing_reached(&sink, tolerate).await;
             // Without the restriction the same click goes through (the configured authority).
             open(&open_authority, &site, "/link").await;
             let clicked = act.input("browser_click", json!({"selector": {"name": "Go away"}})).await;
@@ -344,11 +343,11 @@ fn report(engine: Engine, what: &str, envelope: &Envelope) {
 /// connection opened when the pointer goes down on the link, closed without a byte) are not
 /// requests an extension can stop: they are tolerated, counted and printed, never a request
 /// line (README's table says so).
-async fn nothing_reached(sink: &Sink) {
+async fn nothing_reached(sink: &Sink, tolerate_preconnects: bool) {
     tokio::time::sleep(SETTLE).await;
     let seen = sink.seen();
     let preconnects = seen.iter().filter(|line| line.as_str() == CONNECTED).count();
-    if preconnects > 0 && PRECONNECTS_TOLERATED.load(std::sync::atomic::Ordering::SeqCst) {
+    if preconnects > 0 && tolerate_preconnects {
         eprintln!(
             "  the denied host saw {preconnects} connections without a request (speculative preconnects)"
         );
@@ -359,9 +358,6 @@ async fn nothing_reached(sink: &Sink) {
     }
     sink.clear();
 }
-
-/// Whether the run tolerates speculative preconnections (set from [`Ports`] by [`run_all`]).
-static PRECONNECTS_TOLERATED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Input through a governed workspace: where the adapter sends no trusted input on this
 /// engine, the tool answers `unsupported` (asserted) and the scenario has nothing more to
