@@ -1329,6 +1329,20 @@ function pngOf(url) {
   return url.slice(prefix.length);
 }
 
+/** The longest wait for the viewport to return to its size after a capture beyond it. */
+const VIEWPORT_BACK_MS = 1000;
+
+/** Wait (bounded) until the tab's viewport has the size of `before` again. */
+async function viewportBack(tab, before) {
+  const deadline = Date.now() + VIEWPORT_BACK_MS;
+  for (;;) {
+    const now = await geometryOf(tab).catch(() => before);
+    const same = now.viewport_width === before.viewport_width && now.viewport_height === before.viewport_height;
+    if (same || Date.now() >= deadline) return;
+    await sleep(POLL_MS);
+  }
+}
+
 const CAPTURE_OPS = {
   async capture_area({ tab, x, y, width, height, out_width, out_height, blank }) {
     await showTab(tab);
@@ -1345,6 +1359,9 @@ const CAPTURE_OPS = {
         fromSurface: true,
       }))).data
       : pngOf(await api.tabs.captureTab(tab, { format: 'png', rect }));
+    // A capture beyond the viewport resizes it for a moment: answer once it is back (bounded),
+    // so a view taken before stays current.
+    if (api.debugger) await viewportBack(tab, geometry);
     // Image pixels per CSS pixel, measured.
     const scale = (await pngWidth(png)) / rect.width;
     png = await blankPng(png, blank, [rect.x, rect.y], scale);

@@ -189,25 +189,32 @@ const GL_NETWORK = (() => {
     return false;
   }
 
-  if (ENGINE === 'firefox' && api.webRequest && api.webRequest.onBeforeRequest) {
-    api.webRequest.onBeforeRequest.addListener(
-      (details) => {
-        if (!rules || open || details.tabId < 0) return {};
-        const kind = kindOf(details.type);
-        const decide = () => {
-          if (admits(details.url, kind)) return {};
-          report(details.url, kind, details.tabId);
-          return { cancel: true };
-        };
-        if (governed.has(details.tabId)) return decide();
-        // A popup's first load comes before the tab is known here: its opener decides.
-        if (details.type !== 'main_frame') return {};
-        return governedTab(details.tabId).then((yes) => (yes ? decide() : {}));
-      },
-      { urls: ['<all_urls>'] },
-      ['blocking'],
-    );
-  } else if (api.webRequest && api.webRequest.onErrorOccurred) {
+  /** Firefox's blocking listener; registered only while the rules refuse hosts (a blocking
+   * listener costs every request of the browser a round trip to this background). */
+  function decideFirefox(details) {
+    if (!rules || open || details.tabId < 0) return {};
+    const kind = kindOf(details.type);
+    const decide = () => {
+      if (admits(details.url, kind)) return {};
+      report(details.url, kind, details.tabId);
+      return { cancel: true };
+    };
+    if (governed.has(details.tabId)) return decide();
+    // A popup's first load comes before the tab is known here: its opener decides.
+    if (details.type !== 'main_frame') return {};
+    return governedTab(details.tabId).then((yes) => (yes ? decide() : {}));
+  }
+
+  function listenFirefox(on) {
+    const events = api.webRequest && api.webRequest.onBeforeRequest;
+    if (ENGINE !== 'firefox' || !events) return;
+    const listening = events.hasListener(decideFirefox);
+    if (on && !listening) events.addListener(decideFirefox, { urls: ['<all_urls>'] }, ['blocking']);
+    if (!on && listening) events.removeListener(decideFirefox);
+  }
+
+  // Chromium: what the rules blocked (Firefox reports from its listener).
+  if (ENGINE === 'chromium' && api.webRequest && api.webRequest.onErrorOccurred) {
     api.webRequest.onErrorOccurred.addListener(
       (details) => {
         if (details.error !== 'net::ERR_BLOCKED_BY_CLIENT') return;
@@ -241,6 +248,7 @@ const GL_NETWORK = (() => {
       rules = { allowed: parse(next.allowed), denied: parse(next.denied), resources: parse(next.resources) };
       open = rules.denied.length === 0 && rules.allowed.some((p) => p.kind === 'any' && p.port === null);
       if (ENGINE === 'chromium') await installDnr();
+      listenFirefox(!open);
       return null;
     },
     /** Govern `tabId`'s requests from now on (a tab Ghostlight drives). */
