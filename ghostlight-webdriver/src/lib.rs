@@ -104,6 +104,7 @@ mod page;
 pub mod page_scripts;
 mod refs;
 mod repair;
+mod rescue;
 mod session;
 mod storage_state;
 #[cfg(feature = "testing")]
@@ -172,22 +173,107 @@ pub(crate) struct Slot {
 }
 
 /// Run `$body` with `$s: &mut Session` (started on demand, its queued repairs run first),
-/// then settle the session. When the call is dropped half-way, [`RepairsOnDrop`] runs what
-/// the body left queued.
+/// within `$bound` ([`CallBound`]), then settle the session. When the call is dropped
+/// half-way, [`RepairsOnDrop`] runs what the body left queued.
+///
+/// A call that runs out of time (its own timeout, or the bound) may leave a command waiting
+/// on a page that never answers, and every later command of the session would wait behind
+/// it: [`Session::unstick`] then closes that tab through the second channel, or the session
+/// is given up (the next call starts a fresh one). Either way the call answers within its
+/// bound plus [`UNSTICK_MAX`].
 macro_rules! with_session {
-    ($self:ident, |$s:ident| $body:expr) => {{
+    ($self:ident, $bound:expr, |$s:ident| $body:expr) => {{
+        let bound: CallBound = $bound;
         let mut slot = $self.acquire().await?;
+        let mut stuck = false;
         let result = match slot.session.as_mut() {
             Some($s) => {
                 $s.begin_call();
                 let _repairs = RepairsOnDrop { slot: Arc::downgrade(&$self.slot), queue: $s.repair_queue() };
                 $s.run_repairs().await;
-                $body.await
+                let result = match tokio::time::timeout(bound.limit, $body).await {
+                    Ok(result) => result,
+                    Err(_) => Err(bound.ran_out()),
+                };
+                match result {
+                    Err(error) if error.kind() == PortErrorKind::Timeout => match $s.unstick().await {
+                        session::Unstuck::Moving => Err(error),
+                        session::Unstuck::ClosedTab => Err(error.closed_unresponsive_tab()),
+                        session::Unstuck::Stuck => {
+                            stuck = true;
+                            Err(error)
+                        }
+                    },
+                    other => other,
+                }
             }
             None => Err(PortError::new(PortErrorKind::NotConnected, "no browser session is open")),
         };
+        if stuck && let Some(session) = slot.session.take() {
+            tracing::warn!(
+                "a page holds the driver and its tab could not be closed: the browser session is given up"
+            );
+            session.discard().await;
+        }
         settle(&mut slot, result).await
     }};
+}
+
+/// How long a port call without a timeout of its own may take (page state, tab lists,
+/// perception, dialogs): a bound against a page that never answers, far above what a
+/// healthy page needs.
+pub const UNTIMED_CALL_LIMIT: Duration = Duration::from_secs(20);
+/// How long handing a saved recording to the page may take (its bytes travel in a script).
+pub const RECORDING_CALL_LIMIT: Duration = Duration::from_secs(60);
+/// How far beyond its `timeout` a timed call may run before it is cut short (the
+/// operation's own bound answers first when it can).
+pub const CALL_GRACE: Duration = Duration::from_secs(1);
+/// The most a call's answer can come after its bound: probing the driver's queue, then
+/// closing a stuck tab and waiting for the queue to move.
+pub const UNSTICK_MAX: Duration = Duration::from_secs(
+    session::QUEUE_PROBE.as_secs() + 3 * rescue::RESCUE_TIMEOUT.as_secs() + session::QUEUE_DRAIN.as_secs(),
+);
+
+/// The time bound of one port call and what running out of it means.
+#[derive(Debug, Clone, Copy)]
+struct CallBound {
+    /// How long the call may take.
+    limit: Duration,
+    /// Whether the call may change a page (then running out leaves the effect unknown).
+    acts: bool,
+}
+
+impl CallBound {
+    /// A call with `timeout` of its own, which may change a page.
+    fn acting(timeout: Duration) -> CallBound {
+        CallBound { limit: timeout.saturating_add(CALL_GRACE), acts: true }
+    }
+
+    /// A call with `timeout` of its own that only reads.
+    fn reading_within(timeout: Duration) -> CallBound {
+        CallBound { limit: timeout.saturating_add(CALL_GRACE), acts: false }
+    }
+
+    /// Handing a saved recording to the page (its bytes travel in a script).
+    fn recording() -> CallBound {
+        CallBound { limit: RECORDING_CALL_LIMIT, acts: true }
+    }
+
+    /// A call without a timeout that only reads.
+    fn reading() -> CallBound {
+        CallBound { limit: UNTIMED_CALL_LIMIT, acts: false }
+    }
+
+    /// A call without a timeout that may change a page.
+    fn untimed_act() -> CallBound {
+        CallBound { limit: UNTIMED_CALL_LIMIT, acts: true }
+    }
+
+    /// The error of a call that ran out of its bound.
+    fn ran_out(&self) -> PortError {
+        let error = PortError::new(PortErrorKind::Timeout, "the browser did not answer in time");
+        if self.acts { error.effect_unknown() } else { error }
+    }
 }
 
 /// Dropped with a call's future: when that left repairs queued (the call was cancelled in the
@@ -369,7 +455,7 @@ impl BrowserPort for WebDriverBrowser {
     }
 
     async fn tabs(&self) -> PortResult<Vec<TabInfo>> {
-        with_session!(self, |s| ops::tabs::tabs(s))
+        with_session!(self, CallBound::reading(), |s| ops::tabs::tabs(s))
     }
 
     /// Never starts a browser: without a session no page can have opened anything.
@@ -383,19 +469,19 @@ impl BrowserPort for WebDriverBrowser {
     }
 
     async fn open_tab(&self, input: &NavigateInput, timeout: Duration) -> PortResult<OpenedTab> {
-        with_session!(self, |s| ops::tabs::open_tab(s, input, timeout))
+        with_session!(self, CallBound::acting(timeout), |s| ops::tabs::open_tab(s, input, timeout))
     }
 
     async fn focus_tab(&self, tab: &TabRef) -> PortResult<Focused> {
-        with_session!(self, |s| ops::tabs::focus_tab(s, tab))
+        with_session!(self, CallBound::untimed_act(), |s| ops::tabs::focus_tab(s, tab))
     }
 
     async fn close_tab(&self, tab: &TabRef) -> PortResult<()> {
-        with_session!(self, |s| ops::tabs::close_tab(s, tab))
+        with_session!(self, CallBound::untimed_act(), |s| ops::tabs::close_tab(s, tab))
     }
 
     async fn page(&self, tab: &TabRef) -> PortResult<PageState> {
-        with_session!(self, |s| ops::tabs::page(s, tab))
+        with_session!(self, CallBound::reading(), |s| ops::tabs::page(s, tab))
     }
 
     async fn navigate(
@@ -404,31 +490,31 @@ impl BrowserPort for WebDriverBrowser {
         input: &NavigateInput,
         timeout: Duration,
     ) -> PortResult<PageState> {
-        with_session!(self, |s| ops::navigation::navigate(s, tab, input, timeout))
+        with_session!(self, CallBound::acting(timeout), |s| ops::navigation::navigate(s, tab, input, timeout))
     }
 
     async fn history(&self, tab: &TabRef, step: HistoryMove, timeout: Duration) -> PortResult<PageState> {
-        with_session!(self, |s| ops::navigation::history(s, tab, step, timeout))
+        with_session!(self, CallBound::acting(timeout), |s| ops::navigation::history(s, tab, step, timeout))
     }
 
     async fn geometry(&self, tab: &TabRef) -> PortResult<Geometry> {
-        with_session!(self, |s| ops::window::geometry(s, tab))
+        with_session!(self, CallBound::reading(), |s| ops::window::geometry(s, tab))
     }
 
     async fn set_zoom(&self, tab: &TabRef, percent: u32) -> PortResult<Geometry> {
-        with_session!(self, |s| ops::window::set_zoom(s, tab, percent))
+        with_session!(self, CallBound::untimed_act(), |s| ops::window::set_zoom(s, tab, percent))
     }
 
     async fn resize_window(&self, tab: &TabRef, width: u32, height: u32) -> PortResult<Geometry> {
-        with_session!(self, |s| ops::window::resize_window(s, tab, width, height))
+        with_session!(self, CallBound::untimed_act(), |s| ops::window::resize_window(s, tab, width, height))
     }
 
     async fn read_text(&self, tab: &TabRef, input: &ReadInput, gate: &Gate) -> PortResult<TextOutcome> {
-        with_session!(self, |s| ops::perception::read_text(s, tab, input, gate))
+        with_session!(self, CallBound::reading(), |s| ops::perception::read_text(s, tab, input, gate))
     }
 
     async fn perceive(&self, tab: &TabRef, input: &PerceiveInput, gate: &Gate) -> PortResult<Perception> {
-        with_session!(self, |s| ops::perception::perceive(s, tab, input, gate))
+        with_session!(self, CallBound::reading(), |s| ops::perception::perceive(s, tab, input, gate))
     }
 
     async fn find_text(
@@ -439,19 +525,26 @@ impl BrowserPort for WebDriverBrowser {
         max: usize,
         gate: &Gate,
     ) -> PortResult<Vec<PerceivedElement>> {
-        with_session!(self, |s| ops::perception::find_text(s, tab, text, controls_only, max, gate))
+        with_session!(self, CallBound::reading(), |s| ops::perception::find_text(
+            s,
+            tab,
+            text,
+            controls_only,
+            max,
+            gate
+        ))
     }
 
     async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<FocusedElement>> {
-        with_session!(self, |s| ops::perception::focused_element(s, tab))
+        with_session!(self, CallBound::reading(), |s| ops::perception::focused_element(s, tab))
     }
 
     async fn element_present(&self, tab: &TabRef, element: &ElementRef) -> PortResult<bool> {
-        with_session!(self, |s| ops::perception::element_present(s, tab, element))
+        with_session!(self, CallBound::reading(), |s| ops::perception::element_present(s, tab, element))
     }
 
     async fn text_present(&self, tab: &TabRef, text: &str, gate: &Gate) -> PortResult<bool> {
-        with_session!(self, |s| ops::perception::text_present(s, tab, text, gate))
+        with_session!(self, CallBound::reading(), |s| ops::perception::text_present(s, tab, text, gate))
     }
 
     async fn capture(
@@ -461,7 +554,9 @@ impl BrowserPort for WebDriverBrowser {
         gate: &Gate,
         timeout: Duration,
     ) -> PortResult<Captured> {
-        with_session!(self, |s| ops::capture::capture(s, tab, kind, gate, timeout))
+        with_session!(self, CallBound::reading_within(timeout), |s| ops::capture::capture(
+            s, tab, kind, gate, timeout
+        ))
     }
 
     async fn click(
@@ -471,7 +566,7 @@ impl BrowserPort for WebDriverBrowser {
         gate: &Gate,
         timeout: Duration,
     ) -> PortResult<ActionReceipt> {
-        with_session!(self, |s| ops::input::click(s, tab, input, gate, timeout))
+        with_session!(self, CallBound::acting(timeout), |s| ops::input::click(s, tab, input, gate, timeout))
     }
 
     async fn hover(
@@ -481,7 +576,7 @@ impl BrowserPort for WebDriverBrowser {
         gate: &Gate,
         timeout: Duration,
     ) -> PortResult<ActionReceipt> {
-        with_session!(self, |s| ops::input::hover(s, tab, at, gate, timeout))
+        with_session!(self, CallBound::acting(timeout), |s| ops::input::hover(s, tab, at, gate, timeout))
     }
 
     async fn scroll(
@@ -491,7 +586,7 @@ impl BrowserPort for WebDriverBrowser {
         gate: &Gate,
         timeout: Duration,
     ) -> PortResult<ScrollOutcome> {
-        with_session!(self, |s| ops::input::scroll(s, tab, input, gate, timeout))
+        with_session!(self, CallBound::acting(timeout), |s| ops::input::scroll(s, tab, input, gate, timeout))
     }
 
     async fn drag(
@@ -502,11 +597,11 @@ impl BrowserPort for WebDriverBrowser {
         gate: &Gate,
         timeout: Duration,
     ) -> PortResult<ActionReceipt> {
-        with_session!(self, |s| ops::input::drag(s, tab, from, to, gate, timeout))
+        with_session!(self, CallBound::acting(timeout), |s| ops::input::drag(s, tab, from, to, gate, timeout))
     }
 
     async fn fill(&self, tab: &TabRef, input: &FillInput, timeout: Duration) -> PortResult<FillOutcome> {
-        with_session!(self, |s| ops::input::fill(s, tab, input, timeout))
+        with_session!(self, CallBound::acting(timeout), |s| ops::input::fill(s, tab, input, timeout))
     }
 
     async fn type_text(
@@ -515,7 +610,7 @@ impl BrowserPort for WebDriverBrowser {
         input: &TypeInput,
         timeout: Duration,
     ) -> PortResult<ActionReceipt> {
-        with_session!(self, |s| ops::input::type_text(s, tab, input, timeout))
+        with_session!(self, CallBound::acting(timeout), |s| ops::input::type_text(s, tab, input, timeout))
     }
 
     async fn press_keys(
@@ -524,15 +619,15 @@ impl BrowserPort for WebDriverBrowser {
         input: &KeyInput,
         timeout: Duration,
     ) -> PortResult<ActionReceipt> {
-        with_session!(self, |s| ops::input::press_keys(s, tab, input, timeout))
+        with_session!(self, CallBound::acting(timeout), |s| ops::input::press_keys(s, tab, input, timeout))
     }
 
     async fn dialog(&self, tab: &TabRef) -> PortResult<Option<DialogKind>> {
-        with_session!(self, |s| ops::dialogs::dialog(s, tab))
+        with_session!(self, CallBound::reading(), |s| ops::dialogs::dialog(s, tab))
     }
 
     async fn resolve_dialog(&self, tab: &TabRef, resolution: &DialogResolution) -> PortResult<DialogKind> {
-        with_session!(self, |s| ops::dialogs::resolve_dialog(s, tab, resolution))
+        with_session!(self, CallBound::untimed_act(), |s| ops::dialogs::resolve_dialog(s, tab, resolution))
     }
 
     async fn stat_files(&self, paths: &[PathBuf]) -> PortResult<Vec<FileStat>> {
@@ -547,25 +642,31 @@ impl BrowserPort for WebDriverBrowser {
         gate: &Gate,
         timeout: Duration,
     ) -> PortResult<UploadOutcome> {
-        with_session!(self, |s| ops::input::upload(s, tab, input, gate, timeout))
+        with_session!(self, CallBound::acting(timeout), |s| ops::input::upload(s, tab, input, gate, timeout))
     }
 
     async fn execute(&self, tab: &TabRef, script: &str, timeout: Duration) -> PortResult<ScriptOutcome> {
-        with_session!(self, |s| ops::script::execute(s, tab, script, timeout))
+        with_session!(self, CallBound::acting(timeout), |s| ops::script::execute(s, tab, script, timeout))
     }
 
     async fn record(&self, command: &RecordCommand) -> PortResult<RecordReport> {
         match command {
             RecordCommand::Start(tab, gate) => {
                 let weak = Arc::downgrade(&self.slot);
-                with_session!(self, |s| ops::recording::start(s, &self.recorder, weak, tab, gate))
+                with_session!(self, CallBound::untimed_act(), |s| ops::recording::start(
+                    s,
+                    &self.recorder,
+                    weak,
+                    tab,
+                    gate
+                ))
             }
             RecordCommand::Save(
                 recording,
                 delivery @ (RecordDelivery::Download | RecordDelivery::Attach(..)),
             ) => {
                 let saved = ops::recording::save(&self.slot, &self.recorder, recording).await?;
-                with_session!(self, |s| ops::recording::deliver(s, saved, delivery))
+                with_session!(self, CallBound::recording(), |s| ops::recording::deliver(s, saved, delivery))
             }
             // Status, stop, discard and a client save need no session of their own.
             _ => ops::recording::record(&self.slot, &self.recorder, command).await,
@@ -573,7 +674,7 @@ impl BrowserPort for WebDriverBrowser {
     }
 
     async fn diagnostics(&self, tab: &TabRef, query: &DiagnosticsQuery) -> PortResult<DiagnosticsPage> {
-        with_session!(self, |s| ops::evidence::diagnostics(s, tab, query))
+        with_session!(self, CallBound::reading(), |s| ops::evidence::diagnostics(s, tab, query))
     }
 
     async fn sleep(&self, duration: Duration) {

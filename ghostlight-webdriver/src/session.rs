@@ -28,6 +28,7 @@ use crate::launch::{self, DriverProcess};
 use crate::page;
 use crate::refs::{Element, Tab};
 use crate::repair::{REPAIR_TIMEOUT, RepairQueue};
+use crate::rescue::Rescue;
 use crate::storage_state::{self, StorageStateFile};
 use crate::watch::evidence::Tracker;
 use crate::watch::prompts::PromptWatch;
@@ -108,6 +109,28 @@ pub(crate) struct Session {
     wire: Option<NetworkPolicy>,
     /// The policy's refusal mark when the current port call began ([`Session::begin_call`]).
     call_mark: u64,
+    /// The second channel to the browser, for a tab classic WebDriver cannot close.
+    rescue: Rescue,
+    /// The window the last switch went to (confirmed or not): the one a stuck command waits on.
+    working: Option<String>,
+}
+
+/// How long the driver's queue may take to answer a cheap command after a call ran out of
+/// time before it counts as stuck (a moving queue answers in milliseconds).
+pub(crate) const QUEUE_PROBE: Duration = Duration::from_secs(1);
+/// How long the queue may take to move again once the stuck tab is closed (measured: the
+/// stuck command fails within about 0.5 s on both engines).
+pub(crate) const QUEUE_DRAIN: Duration = Duration::from_secs(3);
+
+/// What [`Session::unstick`] found and did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unstuck {
+    /// The queue moves: nothing was done.
+    Moving,
+    /// The queue was stuck on a tab's page; that tab was closed and the queue moves again.
+    ClosedTab,
+    /// The queue stays stuck: the session cannot go on.
+    Stuck,
 }
 
 impl Session {
@@ -262,7 +285,15 @@ impl Session {
             })?,
             None => None,
         };
+        let rescue = Rescue::of(
+            config.engine,
+            client.capabilities(),
+            bidi_url.as_ref(),
+            matches!(config.driver, DriverSource::Launch { .. }),
+        );
         let mut session = Session {
+            rescue,
+            working: None,
             save_state,
             bidi_url,
             evidence,
@@ -523,6 +554,7 @@ impl Session {
         }
         // Unknown until the switch is confirmed (a cancelled call leaves it unknown).
         self.current = None;
+        self.working = Some(handle.to_owned());
         let window = WindowHandle::try_from(handle.to_owned())
             .map_err(|_| PortError::new(PortErrorKind::InvalidInput, "the tab reference is malformed"))?;
         // Switch To Window also resets to the top-level document, and (unlike Switch To
@@ -765,6 +797,66 @@ impl Session {
         for repair in self.repairs.take() {
             let _ = tokio::time::timeout(REPAIR_TIMEOUT, repair.apply(self)).await;
         }
+    }
+
+    /// After a call ran out of time (its last command may still wait on a page): when the
+    /// driver's queue does not answer a cheap command within [`QUEUE_PROBE`], close the tab
+    /// the call worked in through the second channel ([`Rescue`]; a blank tab is opened first
+    /// so the browser keeps a window) and wait up to [`QUEUE_DRAIN`] for the queue to move.
+    pub(crate) async fn unstick(&mut self) -> Unstuck {
+        if let Ok(Ok(_)) = tokio::time::timeout(QUEUE_PROBE, self.client.windows()).await {
+            return Unstuck::Moving;
+        }
+        let Some(stuck) = self.working.clone().or_else(|| self.current.clone()) else {
+            return Unstuck::Stuck;
+        };
+        if !self.rescue.is_available() {
+            tracing::warn!(
+                engine = self.engine.as_str(),
+                "a page holds the driver and no second channel can close its tab"
+            );
+            return Unstuck::Stuck;
+        }
+        // Closing a browser's last tab would end it: a blank tab is opened first then (Firefox
+        // may make it wait for the stuck page's process, so only then).
+        let last = self.rescue.tabs().await.map_or(true, |tabs| tabs.iter().all(|t| *t == stuck));
+        if last && let Ok(blank) = self.rescue.open_blank().await {
+            self.know_window(&blank);
+        }
+        if let Err(error) = self.rescue.close(&stuck).await {
+            tracing::warn!(
+                detail = error.message(),
+                "the tab whose page holds the driver could not be closed"
+            );
+            return Unstuck::Stuck;
+        }
+        self.forget_current();
+        self.forget_tab(&stuck);
+        if !matches!(tokio::time::timeout(QUEUE_DRAIN, self.client.windows()).await, Ok(Ok(_))) {
+            return Unstuck::Stuck;
+        }
+        tracing::warn!(
+            engine = self.engine.as_str(),
+            "a page held the driver past a call's deadline: its tab was closed"
+        );
+        Unstuck::ClosedTab
+    }
+
+    /// Close window `handle` through the second channel (for a tab classic WebDriver cannot
+    /// close, such as one in an endless dialog loop), keeping the browser open.
+    pub(crate) async fn close_past_driver(&mut self, handle: &str) -> PortResult<()> {
+        self.rescue.close(handle).await?;
+        self.forget_current();
+        self.forget_tab(handle);
+        Ok(())
+    }
+
+    /// Open a blank tab through the second channel (when the current tab's dialog keeps
+    /// classic WebDriver from opening one); answers its handle.
+    pub(crate) async fn open_past_driver(&mut self) -> PortResult<String> {
+        let handle = self.rescue.open_blank().await?;
+        self.know_window(&handle);
+        Ok(handle)
     }
 
     /// Whether the session still answers (a cheap command that needs the browser).

@@ -227,10 +227,18 @@ pub(crate) fn port_failure(error: &PortError, doing: &str, engine: &str, timeout
         PortErrorKind::Timeout => {
             let bound = timeout_ms.map(|ms| format!(" after {ms} ms")).unwrap_or_default();
             let tail = if unknown { "; whether it happened is unknown" } else { "" };
+            let closed = if error.closed_tab() {
+                " The page stopped answering, so Ghostlight closed its tab to keep the browser usable."
+            } else {
+                ""
+            };
             let mut outcome =
-                Outcome::failed("timeout", format!("Timed out{bound} trying to {doing}{tail}."));
+                Outcome::failed("timeout", format!("Timed out{bound} trying to {doing}{tail}.{closed}"));
             if let Some(ms) = timeout_ms {
                 outcome = outcome.fact(detail::TIMEOUT_MS, ms);
+            }
+            if error.closed_tab() {
+                outcome = outcome.next(LIST_TABS);
             }
             outcome
         }
@@ -504,6 +512,27 @@ mod tests {
         assert_eq!(failed.facts["reason"], "capture_too_large");
         assert_eq!((&failed.facts["width"], &failed.facts["height"]), (&json!(1265), &json!(21_198)));
         assert_eq!(failed.next_steps.len(), 1);
+    }
+
+    #[test]
+    fn a_timeout_whose_tab_was_closed_says_so_and_points_to_the_tab_list() {
+        let error = PortError::new(PortErrorKind::Timeout, "stuck").effect_unknown().closed_unresponsive_tab();
+        let failed = envelope(port_failure(&error, "click the \"Go\" button", "firefox", Some(3000)));
+        assert_eq!(
+            failed.summary,
+            "Timed out after 3000 ms trying to click the \"Go\" button; whether it happened is unknown. The \
+             page stopped answering, so Ghostlight closed its tab to keep the browser usable."
+        );
+        assert_eq!(failed.effect, Effect::Unknown);
+        assert_eq!(failed.facts["reason"], "timeout");
+        assert_eq!(failed.next_steps.len(), 1, "{:?}", failed.next_steps);
+        let plain = envelope(port_failure(
+            &PortError::new(PortErrorKind::Timeout, "slow"),
+            "read the page",
+            "firefox",
+            None,
+        ));
+        assert!(!plain.summary.contains("closed its tab"), "{}", plain.summary);
     }
 
     #[test]

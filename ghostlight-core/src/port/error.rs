@@ -180,6 +180,7 @@ struct Detail {
     oversize: Option<Oversize>,
     refused: Option<url::Url>,
     dialog: Option<DialogKind>,
+    closed_tab: bool,
 }
 
 /// A capture refused for its size (for [`PortErrorKind::TooLarge`]), in image pixels.
@@ -259,6 +260,7 @@ impl PortError {
                 oversize: None,
                 refused: None,
                 dialog: None,
+                closed_tab: false,
             }),
         }
     }
@@ -293,6 +295,21 @@ impl PortError {
     /// [`PortError::launch_failed`].
     pub fn launch_failure(&self) -> Option<&LaunchFailure> {
         self.detail.launch.as_ref()
+    }
+
+    /// This error, for a call whose tab the adapter closed because its page stopped
+    /// answering (a command waited on it past the call's deadline and would have held every
+    /// later call of the browser session).
+    #[must_use]
+    pub fn closed_unresponsive_tab(mut self) -> Self {
+        self.detail.closed_tab = true;
+        self
+    }
+
+    /// Whether the adapter closed the call's tab because its page stopped answering
+    /// ([`PortError::closed_unresponsive_tab`]).
+    pub fn closed_tab(&self) -> bool {
+        self.detail.closed_tab
     }
 
     /// A [`PortErrorKind::BlockedByDialog`] whose dialog is known to be `kind` and is still

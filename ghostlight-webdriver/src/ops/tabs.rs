@@ -76,8 +76,13 @@ pub(crate) async fn open_tab(
     input: &NavigateInput,
     timeout: Duration,
 ) -> PortResult<OpenedTab> {
-    let created = s.client().new_window(true).await.map_err(|e| errors::cmd(&e, Sent::Act))?;
-    let handle = String::from(created.handle);
+    let handle = match s.client().new_window(true).await.map_err(|e| errors::cmd(&e, Sent::Act)) {
+        Ok(created) => String::from(created.handle),
+        // The current tab's dialog keeps classic WebDriver from opening a tab (an endless
+        // dialog loop would keep it so): the browser opens one through the second channel.
+        Err(e) if e.kind() == PortErrorKind::BlockedByDialog => s.open_past_driver().await.map_err(|_| e)?,
+        Err(e) => return Err(e),
+    };
     s.know_window(&handle);
     s.switch_to(&handle).await?;
     s.set_active(&handle);
@@ -114,16 +119,33 @@ pub(crate) async fn focus_tab(s: &mut Session, tab: &TabRef) -> PortResult<Focus
 /// Close `tab` ([`PortErrorKind::TabGone`] when it is already closed). Closing the last
 /// window would end the WebDriver session, so a blank tab is opened first in that case.
 /// Afterwards the driver is switched to the active tab, or the last remaining one.
+///
+/// A tab whose dialog keeps classic WebDriver from closing it (an endless `alert()` loop
+/// reopens the dialog as soon as it is answered) is closed through the second channel
+/// (`rescue.rs`), with no unload prompt.
 pub(crate) async fn close_tab(s: &mut Session, tab: &TabRef) -> PortResult<()> {
     let handle = s.tab(tab).await?;
     let windows = s.client().windows().await.map_err(|e| errors::cmd(&e, Sent::Read))?;
     if windows.len() <= 1 {
-        s.client().new_window(true).await.map_err(|e| errors::cmd(&e, Sent::Act))?;
+        match s.client().new_window(true).await.map_err(|e| errors::cmd(&e, Sent::Act)) {
+            Ok(_) => {}
+            Err(e) if e.kind() == PortErrorKind::BlockedByDialog => {
+                s.open_past_driver().await.map_err(|_| e)?;
+            }
+            Err(e) => return Err(e),
+        }
     }
     s.switch_to(&handle).await?;
-    s.client().close_window().await.map_err(|e| errors::cmd(&e, Sent::Act))?;
-    s.forget_current();
-    s.forget_tab(&handle);
+    match s.client().close_window().await.map_err(|e| errors::cmd(&e, Sent::Act)) {
+        Ok(_) => {
+            s.forget_current();
+            s.forget_tab(&handle);
+        }
+        Err(e) if e.kind() == PortErrorKind::BlockedByDialog => {
+            s.close_past_driver(&handle).await.map_err(|_| e)?;
+        }
+        Err(e) => return Err(e),
+    }
     let remaining: Vec<String> = s
         .client()
         .windows()

@@ -9,6 +9,7 @@
 //! | [`server`] | the loopback page server (`Site`) on 127.0.0.1 and 127.0.0.2 |
 //! | [`sink`] | the denied host's own log: every TCP connection and UDP datagram that reached 127.0.0.2 |
 //! | [`sites`] | the fixture sites, one module per area (each has `start`) |
+//! | [`hostile_suite`] | pages that try to wedge a session: every answer within its timeout, other tabs and sessions answering, for any port |
 //! | [`nested_suite`] | documents without an origin of their own and object/embed documents, judged by the executor's gate, for any port |
 //! | [`port`] | small `BrowserPort` steps the tests repeat (open a tab, navigation input, PNG size) |
 //! | [`tools`] | `Ghostlight` over a browser: governed workspaces and tool calls |
@@ -31,6 +32,7 @@ pub(crate) mod dead_ends;
 pub(crate) mod dom_table;
 pub(crate) mod e2e_suite;
 pub(crate) mod engines;
+pub(crate) mod hostile_suite;
 pub(crate) mod nested_suite;
 pub(crate) mod port;
 pub(crate) mod processes;

@@ -152,10 +152,13 @@ pub(crate) async fn run_all(ports: &Ports) {
                 act.input("browser_click", json!({"selector": {"name": name, "role": role}})).await
             {
                 report(engine, path, &clicked);
-                assert!(
-                    blocked_count(&clicked) >= 1 || clicked.status == Status::Blocked,
-                    "{path}: {clicked:?}"
-                );
+                // A popup's refused load can be reported after the click answered (the
+                // extension hears of it from the browser a moment later): it must then be in
+                // the browser's refusal log that `browser_diagnose` reports.
+                let reported = blocked_count(&clicked) >= 1
+                    || clicked.status == Status::Blocked
+                    || refusal_logged(&g, &denied).await;
+                assert!(reported, "{path}: {clicked:?}");
             }
             nothing_reached(&sink, tolerate).await;
         })
@@ -322,6 +325,27 @@ async fn stays_on(g: &Ghostlight, site: &Site, path: &str) {
     let read = call(g, "browser_read", json!({})).await;
     assert_eq!(read.status, Status::Succeeded, "{}", read.summary);
     assert_eq!(read.facts["url"], site.url(path).as_str(), "{}", read.summary);
+}
+
+/// Whether `browser_diagnose` lists a refused request to `denied` (`host:port`) within
+/// [`SETTLE`].
+async fn refusal_logged(g: &Ghostlight, denied: &str) -> bool {
+    let deadline = tokio::time::Instant::now() + SETTLE;
+    loop {
+        let diagnosed = call(g, "browser_diagnose", json!({})).await;
+        let refused = diagnosed.facts.get("refused").and_then(Value::as_array).cloned().unwrap_or_default();
+        if refused
+            .iter()
+            .any(|entry| entry["origin"].as_str().is_some_and(|o| o.ends_with(&format!("://{denied}"))))
+        {
+            return true;
+        }
+        if tokio::time::Instant::now() >= deadline {
+            eprintln!("  browser_diagnose lists no refusal to {denied}: {:?}", diagnosed.facts);
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
 }
 
 fn blocked_count(envelope: &Envelope) -> u64 {
