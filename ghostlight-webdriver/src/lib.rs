@@ -351,8 +351,8 @@ impl WebDriverBrowser {
     /// Lock the slot and make sure a session is live (starting one when allowed).
     async fn acquire(&self) -> PortResult<MutexGuard<'_, Slot>> {
         if self.config.startup == Startup::Manual {
-            return Err(PortError::startup(StartupRefusal::Manual {
-                browsers: vec![self.config.engine.display_name().to_owned()],
+            return Err(PortError::startup(StartupRefusal::ManualLaunch {
+                browser: self.config.engine.display_name().to_owned(),
             }));
         }
         let mut slot = self.slot.lock().await;

@@ -25,7 +25,7 @@ async fn manual_startup_refuses_without_starting_anything() {
         assert_eq!(error.kind(), PortErrorKind::NotConnected);
         assert_eq!(
             error.startup_refusal(),
-            Some(&StartupRefusal::Manual { browsers: vec![engine.display_name().to_owned()] })
+            Some(&StartupRefusal::ManualLaunch { browser: engine.display_name().to_owned() })
         );
         let input =
             NavigateInput { url: "http://127.0.0.1:9/".parse().expect("a URL"), discard_beforeunload: false };

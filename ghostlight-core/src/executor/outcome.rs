@@ -396,6 +396,15 @@ pub(crate) fn startup_refusal(refusal: &StartupRefusal) -> Outcome {
             }
             outcome
         }
+        StartupRefusal::ManualLaunch { browser } => attention(format!(
+            "No browser is connected, and Ghostlight is set to start none (startup is manual, and the \
+             WebDriver connector cannot use a window the user opens). Ask the user to restart Ghostlight \
+             with `--startup auto` so it starts {browser}, or with `--connector extension` to use their own \
+             browser, then repeat the call."
+        ))
+        .fact(common::REASON, "browser_startup_manual")
+        .fact(common::BROWSERS, [browser.as_str()])
+        .fact(common::BROWSER, browser.as_str()),
         StartupRefusal::NoRegistration { browsers } => {
             let found = if browsers.is_empty() {
                 "no supported browser was found".to_owned()
@@ -516,7 +525,8 @@ mod tests {
 
     #[test]
     fn a_timeout_whose_tab_was_closed_says_so_and_points_to_the_tab_list() {
-        let error = PortError::new(PortErrorKind::Timeout, "stuck").effect_unknown().closed_unresponsive_tab();
+        let error =
+            PortError::new(PortErrorKind::Timeout, "stuck").effect_unknown().closed_unresponsive_tab();
         let failed = envelope(port_failure(&error, "click the \"Go\" button", "firefox", Some(3000)));
         assert_eq!(
             failed.summary,
@@ -563,6 +573,19 @@ mod tests {
         assert!(two.summary.contains("open a Chromium or Firefox window"), "{}", two.summary);
         assert!(!two.facts.contains_key("browser"));
         assert!(!two.summary.contains("choose"));
+        let launch = envelope(startup_refusal(&StartupRefusal::ManualLaunch { browser: "Firefox".into() }));
+        assert!(!launch.summary.contains("extension installed"), "{}", launch.summary);
+        assert!(
+            launch.summary.contains("--startup auto") && launch.summary.contains("Firefox"),
+            "{}",
+            launch.summary
+        );
+        assert_eq!(launch.facts["reason"], "browser_startup_manual");
+        assert_eq!(
+            (&launch.facts["browser"], &launch.facts["browsers"]),
+            (&json!("Firefox"), &json!(["Firefox"]))
+        );
+        assert!(launch.next_steps.is_empty());
         let elsewhere = envelope(startup_refusal(&StartupRefusal::OwnedElsewhere));
         assert_eq!(elsewhere.summary, "Another Ghostlight installation owns the browser registration.");
         assert_eq!(elsewhere.facts["reason"], "native_host_owned_elsewhere");

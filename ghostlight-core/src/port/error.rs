@@ -99,6 +99,13 @@ pub enum StartupRefusal {
         /// Every eligible installed browser.
         browsers: Vec<String>,
     },
+    /// `browser.startup = "manual"` with a connector that drives a browser it starts itself
+    /// (WebDriver): no window a person opens can connect, so the person must let Ghostlight
+    /// start `browser`, or use the extension connector with their own browser.
+    ManualLaunch {
+        /// The browser the connector would start (display name).
+        browser: String,
+    },
     /// No installed browser has a usable registration; `browsers` are the browsers found.
     NoRegistration {
         /// The browsers found.
