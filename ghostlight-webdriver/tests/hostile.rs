@@ -11,7 +11,7 @@ per_engine!(#[tokio::test(flavor = "multi_thread")] chromium, firefox => run);
 
 async fn run(engine: Engine) {
     let (port, second) = (browser(engine), browser(engine));
-    let ports = Ports { engine, port: port.clone(), second: second.clone() };
+    let ports = Ports { engine, port: port.clone(), second: second.clone(), trusted: true };
     run_all(&ports).await;
     for browser in [port, second] {
         browser.shutdown().await;

@@ -33,8 +33,12 @@ pub(crate) struct Ports {
     pub(crate) engine: Engine,
     /// The port the hostile pages are driven through.
     pub(crate) port: Arc<dyn BrowserPort>,
-    /// A second, independent session.
+    /// A second, independent session (a browser of its own, or a second workspace over the
+    /// same extension connector).
     pub(crate) second: Arc<dyn BrowserPort>,
+    /// Whether the adapter sends trusted input on this engine (the extension on Firefox does
+    /// not: its clicks answer `unsupported`, and the pages never start spinning).
+    pub(crate) trusted: bool,
 }
 
 /// A call and how long its answer took.
@@ -65,6 +69,10 @@ pub(crate) async fn run_all(ports: &Ports) {
         json!({"url": site.url("/plain").as_str()}),
     )
     .await;
+    if !ports.trusted {
+        eprintln!("[{}] skipped: the adapter sends no trusted input here", ports.engine.as_str());
+        return;
+    }
     scenario(ports.engine, "a click handler that never returns", spin(&g, &second, &site)).await;
     scenario(ports.engine, "an endless dialog loop", dialog_loop(&g, &site)).await;
 }
@@ -95,7 +103,8 @@ async fn spin(g: &Ghostlight, second: &Ghostlight, site: &Site) {
     eprintln!("  click on a spinning handler: {:?} in {took:?}: {}", clicked.status, clicked.summary);
     assert!(took <= Duration::from_millis(CALL_TIMEOUT_MS) + LATE, "the click answered after {took:?}");
     assert_ne!(clicked.status, Status::Succeeded, "{}", clicked.summary);
-    assert_eq!(clicked.effect.as_str(), "unknown", "{}", clicked.summary);
+    assert!(!clicked.repeat_safe, "{}", clicked.summary);
+    eprintln!("  effect {:?}", clicked.effect);
     assert!(
         read.summary.contains("calm page") || read.facts["text"].to_string().contains("calm"),
         "{}",
