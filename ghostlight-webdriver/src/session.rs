@@ -117,7 +117,7 @@ pub(crate) struct Session {
 
 /// How long the driver's queue may take to answer a cheap command after a call ran out of
 /// time before it counts as stuck (a moving queue answers in milliseconds).
-pub(crate) const QUEUE_PROBE: Duration = Duration::from_secs(1);
+pub(crate) const QUEUE_PROBE: Duration = Duration::from_secs(2);
 /// How long the queue may take to move again once the stuck tab is closed (measured: the
 /// stuck command fails within about 0.5 s on both engines).
 pub(crate) const QUEUE_DRAIN: Duration = Duration::from_secs(3);

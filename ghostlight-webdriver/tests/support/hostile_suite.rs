@@ -22,7 +22,7 @@ use crate::support::tools::{call, governed};
 /// The timeout the hostile calls are given.
 const CALL_TIMEOUT_MS: u64 = 3_000;
 /// How late beyond its timeout a hostile call may answer: the adapter's documented grace and
-/// unsticking bound (`CALL_GRACE` + `UNSTICK_MAX`: 1 s + 13 s) with slack for a loaded machine.
+/// unsticking bound (`CALL_GRACE` + `UNSTICK_MAX`: 1 s + 14 s) with slack for a loaded machine.
 const LATE: Duration = Duration::from_secs(20);
 /// How long a call on a calm page may take meanwhile or afterwards.
 const CALM: Duration = Duration::from_secs(10);
