@@ -118,6 +118,7 @@ if [ "${GHOSTLIGHT_TEST_SKIP_LINT:-0}" != 1 ]; then
     msrv="$(sed -n 's/^rust-version = "\(.*\)"$/\1/p' Cargo.toml)"
     rustup toolchain install "$msrv" --profile minimal >/dev/null 2>&1 || rustup toolchain install "$msrv" --profile minimal
     CARGO_TARGET_DIR=target/msrv cargo +"$msrv" check --workspace --all-features --all-targets --quiet
+    rm -rf target/msrv  # a second toolchain's artifacts: only disk from here on
 
     # The four published crates package and build from their packages alone (crates.io index).
     begin package
@@ -127,6 +128,7 @@ if [ "${GHOSTLIGHT_TEST_SKIP_LINT:-0}" != 1 ]; then
     rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/ghostlight-*
     rm -rf target/publish-check/debug/.fingerprint/ghostlight-* target/publish-check/debug/deps/*ghostlight*
     CARGO_TARGET_DIR=target/publish-check cargo publish --workspace --dry-run --allow-dirty --quiet
+    rm -rf target/publish-check  # builds of the packages alone: only disk from here on
 fi
 
 # ---- build and test -------------------------------------------------------------------------
