@@ -64,6 +64,13 @@ pub(crate) const TIMEOUT_MS: IntBound = IntBound::with_default(100, 30_000, 8_00
 /// Length of an absolute `http`/`https` URL (chosen: the common browser-safe ceiling).
 pub(crate) const URL_CHARS: CountBound = CountBound::new(1, 8_192);
 
+/// Characters of a governed URL in facts and sentences (chosen: the URL a page can set through
+/// `history.replaceState` has no bound of its own). A longer URL is cut there and ends with
+/// [`URL_CUT_MARKER`]; its scheme, host and port always stay whole (they are far shorter).
+pub const FACT_URL_CHARS: usize = 2_048;
+/// The mark that ends a governed URL cut at [`FACT_URL_CHARS`].
+pub const URL_CUT_MARKER: char = '…';
+
 /// Length of an opaque handle's token after its kind prefix (chosen).
 pub(crate) const HANDLE_TOKEN_CHARS: CountBound = CountBound::new(1, 64);
 
@@ -162,6 +169,11 @@ pub(crate) const UPLOAD_NAME_CHARS: CountBound = CountBound::new(1, 255);
 pub(crate) const UPLOAD_FILE_MAX_BYTES: u64 = 5_000_000;
 /// Largest accepted combined upload payload, in bytes.
 pub const UPLOAD_TOTAL_MAX_BYTES: u64 = UPLOAD_FILE_MAX_BYTES;
+/// Largest image block a `browser_screenshot` returns, in bytes (chosen: the capture-reuse
+/// ceiling, so every returned capture can be dropped or attached again; common model
+/// providers accept images up to about this size). A larger capture is taken again scaled
+/// down, and refused (`capture_too_large`) when even that does not fit.
+pub const IMAGE_BLOCK_MAX_BYTES: u64 = CAPTURE_REUSE_MAX_BYTES;
 /// Capture-reuse ceiling for `source_image`, in bytes.
 pub(crate) const CAPTURE_REUSE_MAX_BYTES: u64 = UPLOAD_FILE_MAX_BYTES;
 /// Length of one inline `data_base64` string: the base64 form of the largest file.

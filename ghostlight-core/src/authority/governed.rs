@@ -4,6 +4,8 @@
 //! * Inside the invocation's authority, the full URL (path, query and fragment included).
 //! * Outside it, only `scheme://host[:port]`, so nothing of the path, query or fragment of a
 //!   page Ghostlight was not allowed to be on is revealed.
+//! * At most [`FACT_URL_CHARS`] characters: a longer one is cut and ends with
+//!   [`URL_CUT_MARKER`] (the scheme, host and port always stay whole).
 //! * A URL without a web site is reduced to its scheme (`file:`, `data:`); `about:blank`, an
 //!   empty page, is shown as is and counts as inside.
 //!
@@ -16,6 +18,8 @@ use std::fmt;
 
 use serde::{Serialize, Serializer};
 use url::Url;
+
+use crate::limits::{FACT_URL_CHARS, URL_CUT_MARKER};
 
 use super::host::Site;
 use super::snapshot::AuthoritySnapshot;
@@ -69,12 +73,24 @@ pub(super) fn govern(snapshot: &AuthoritySnapshot, url: &Url) -> GovernedUrl {
         // Web URLs always accept these; a failure would leave userinfo, so fall back to the
         // origin-only form rather than show it.
         if clean.set_username("").is_ok() && clean.set_password(None).is_ok() {
-            return GovernedUrl { text: clean.into(), site: Some(site), inside: true };
+            return GovernedUrl { text: bounded(clean.into()), site: Some(site), inside: true };
         }
     }
     let text = format!("{}://{site}", url.scheme());
     let inside = snapshot.allows_site(&site);
     GovernedUrl { text, site: Some(site), inside }
+}
+
+/// `text` cut to [`FACT_URL_CHARS`] characters, the last of them [`URL_CUT_MARKER`].
+fn bounded(text: String) -> String {
+    match text.char_indices().nth(FACT_URL_CHARS - 1) {
+        Some((cut, _)) if text.chars().count() > FACT_URL_CHARS => {
+            let mut short = text[..cut].to_owned();
+            short.push(URL_CUT_MARKER);
+            short
+        }
+        _ => text,
+    }
 }
 
 impl AuthoritySnapshot {
@@ -130,6 +146,22 @@ mod tests {
             governed(only, "https://xn--bcher-kva.example./p"),
             ("https://xn--bcher-kva.example".into(), false)
         );
+    }
+
+    #[test]
+    fn a_long_url_is_cut_with_a_marker_and_its_host_whole() {
+        let long = format!("https://example.com:8443/p?q={}", "x".repeat(2_000_000));
+        let (text, inside) = governed(None, &long);
+        assert!(inside);
+        assert_eq!(text.chars().count(), FACT_URL_CHARS);
+        assert!(text.starts_with("https://example.com:8443/p?q=xxx"), "{}", &text[..40]);
+        assert!(text.ends_with(URL_CUT_MARKER));
+        let exact =
+            format!("https://example.com/{}", "y".repeat(FACT_URL_CHARS - "https://example.com/".len()));
+        assert_eq!(governed(None, &exact).0, exact, "a URL at the bound is whole");
+        let outside =
+            governed(Some(&["example.com"]), &format!("https://evil.example/{}", "z".repeat(10_000)));
+        assert_eq!(outside, ("https://evil.example".into(), false));
     }
 
     #[test]

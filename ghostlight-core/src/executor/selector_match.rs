@@ -1,10 +1,12 @@
 //! Matching semantic selectors and ranking `browser_find` results.
 //!
-//! Names are compared after normalization. A selector with `exact: true` needs the name
-//! itself (case-sensitive); otherwise the name must contain the selector's text,
-//! case-insensitively, and matches are ranked: the exact name, the name in another case, a
-//! name that starts with the text, a name that contains it. The best tier must hold exactly
-//! one element, or the selector is ambiguous.
+//! Selectors and `browser_find` share one notion of what an element is called: its accessible
+//! name or, where that differs, its visible text ([`element_rank`]). Both are compared after
+//! normalization. A selector with `exact: true` needs one of them exactly (case-sensitive);
+//! otherwise one must contain the selector's text, case-insensitively, and matches are
+//! ranked: the exact name, the name in another case, a name that starts with the text, a name
+//! that contains it. The best tier must hold exactly one element, or the selector is
+//! ambiguous.
 
 use crate::language::normalize_name;
 use crate::port::PerceivedElement;
@@ -55,8 +57,7 @@ pub(crate) fn match_selector<'e>(selector: &Selector, elements: &'e [PerceivedEl
         if selector.role.is_some_and(|role| Role::narrow(&element.role) != role) {
             continue;
         }
-        let Some(name) = element.name.as_deref() else { continue };
-        let Some(found) = rank(&selector.name, name) else { continue };
+        let Some(found) = element_rank(&selector.name, element) else { continue };
         if selector.exact && found != MatchRank::Exact {
             continue;
         }
@@ -76,7 +77,18 @@ pub(crate) fn match_selector<'e>(selector: &Selector, elements: &'e [PerceivedEl
     }
 }
 
-/// The best rank of an element's name or visible text for `query`.
+/// The name an element is shown by: its accessible name, else its visible text (never an
+/// editable value: perception reports none as text).
+pub(crate) fn shown_name(element: &PerceivedElement) -> Option<String> {
+    element
+        .name
+        .as_deref()
+        .and_then(normalize_name)
+        .or_else(|| element.text.as_deref().and_then(normalize_name))
+}
+
+/// The best rank of an element's name or visible text for `query`: the one notion of what an
+/// element is called that selectors and `browser_find` share.
 pub(crate) fn element_rank(query: &str, element: &PerceivedElement) -> Option<MatchRank> {
     let by_name = element.name.as_deref().and_then(|name| rank(query, name));
     let by_text = element.text.as_deref().and_then(|text| rank(query, text));
@@ -131,6 +143,27 @@ mod tests {
         assert!(matches!(match_selector(&selector("save", None, true), &page), SelectorMatch::None));
         assert!(matches!(match_selector(&selector("Save", None, true), &page), SelectorMatch::Ambiguous(_)));
         assert!(matches!(match_selector(&selector("Open", None, false), &page), SelectorMatch::None));
+    }
+
+    #[test]
+    fn a_selector_matches_what_find_matches_the_name_or_the_visible_text() {
+        // A drop zone called "drop target" that shows other words: find ranks it by its
+        // name, and so must a selector (it once matched the text only and found nothing).
+        let mut zone = element("generic", "drop target");
+        zone.text = Some("Drop files here".into());
+        let page = [zone];
+        assert!(element_rank("drop target", &page[0]).is_some());
+        assert!(matches!(
+            match_selector(&selector("drop target", None, false), &page),
+            SelectorMatch::One(_)
+        ));
+        assert!(matches!(match_selector(&selector("drop target", None, true), &page), SelectorMatch::One(_)));
+        assert!(matches!(match_selector(&selector("Drop files", None, false), &page), SelectorMatch::One(_)));
+        assert_eq!(shown_name(&page[0]).as_deref(), Some("drop target"));
+        let mut unnamed = element("generic", "x");
+        unnamed.name = None;
+        unnamed.text = Some("Drop here".into());
+        assert_eq!(shown_name(&unnamed).as_deref(), Some("Drop here"));
     }
 
     #[test]

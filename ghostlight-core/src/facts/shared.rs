@@ -49,6 +49,8 @@ pub(crate) mod detail {
         HEIGHT: Int("height", "Height (px)."),
         MAX_SIDE: Int("max_side", "Longest side allowed (px)."),
         MAX_PIXELS: Int("max_pixels", "Most pixels allowed."),
+        BYTES: Int("bytes", "Size of the image (bytes)."),
+        MAX_BYTES: Int("max_bytes", "Largest image allowed (bytes)."),
         TAB_COUNT: Int("tab_count", "Controlled tabs."),
         LIMIT: Int("limit", "The limit reached."),
         SELECTED_COUNT: Int("selected_count", "Active controlled tabs."),

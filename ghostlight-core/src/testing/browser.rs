@@ -384,6 +384,8 @@ struct State {
     appearing: Option<(String, Duration)>,
     /// Tabs pages opened by themselves, not yet reported by `opened_tabs`.
     popups: Vec<TabRef>,
+    /// Bytes per image pixel of captures and their least size (`None`: tiny black images).
+    image_weight: Option<(f64, usize)>,
 }
 
 impl State {
@@ -607,14 +609,13 @@ impl State {
             }
         };
         let (width, height) = (side(width)?, side(height)?);
-        Ok(Captured {
-            png: black_png(width, height),
-            width,
-            height,
-            origin,
-            css_per_pixel: 1.0 / scale,
-            geometry,
-        })
+        let mut png = black_png(width, height);
+        if let Some((per_pixel, least)) = self.image_weight {
+            // A photograph-like image: as many bytes as its pixels make (padding after IEND).
+            let bulky = (f64::from(width) * f64::from(height) * per_pixel) as usize;
+            png.resize(png.len().max(bulky).max(least), 0);
+        }
+        Ok(Captured { png, width, height, origin, css_per_pixel: 1.0 / scale, geometry })
     }
 
     fn click(&mut self, tab: &TabRef, input: &ClickInput) -> PortResult<ActionReceipt> {
@@ -1053,6 +1054,14 @@ impl ScriptedBrowser {
     /// script `throw` throws).
     pub fn script_result(mut self, script: &str, value: Value) -> Self {
         self.setup().scripts.insert(script.to_owned(), value);
+        self
+    }
+
+    /// Captures weigh `per_pixel` bytes per image pixel, as a busy page's PNG does, and at
+    /// least `least` bytes (by default they are tiny black images), so image-size bounds can
+    /// be exercised.
+    pub fn image_weight(mut self, per_pixel: f64, least: usize) -> Self {
+        self.setup().image_weight = Some((per_pixel, least));
         self
     }
 

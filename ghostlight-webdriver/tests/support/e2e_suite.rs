@@ -984,6 +984,14 @@ async fn drag(e: &E2e<'_>) {
     let by_text = json!({ "source_selector": { "name": "Drag card" }, "destination_selector": { "name": "Drop here" } });
     e.ok("browser_drag", by_text).await;
     assert_eq!(e.until_text("#drop-status", "Dropped: card-payload").await, "Dropped: card-payload");
+    // The drop zone by what it is called ("Drop target", not the text it shows), in the case
+    // a model writes it: a selector matches whatever browser_find finds.
+    e.js("document.getElementById('drop-status').textContent = 'Nothing dropped'").await;
+    let found = e.ok("browser_find", json!({ "text": "drop target" })).await;
+    assert!(row_target(&found.facts["matches"], "Drop target").is_some(), "{:?}", found.facts);
+    let by_name = json!({ "source_selector": { "name": "drag card" }, "destination_selector": { "name": "drop target" } });
+    e.ok("browser_drag", by_name).await;
+    assert_eq!(e.until_text("#drop-status", "Dropped: card-payload").await, "Dropped: card-payload");
 
     let (shot, scale, centre) = e.view_and_centre("#box").await;
     let px = |css: f64| (css * scale).round() as u64;

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::executor::outcome::{LIST_TABS, Outcome, RECAPTURE, REINSPECT};
-use crate::executor::selector_match::{SelectorMatch, match_selector};
+use crate::executor::selector_match::{SelectorMatch, match_selector, shown_name};
 use crate::executor::workspace::{TargetEntry, ViewEntry};
 use crate::facts::detail;
 use crate::handles::Handle;
@@ -64,24 +64,15 @@ impl Run<'_> {
             .await
             .map_err(|e| self.fail_on(lease, &e, "look for the named control", None))?;
         let mut matched = match_selector(selector, &perception.elements);
-        // Nothing is called that: look for an element showing the text (a clickable `div`, a
-        // drop zone's label), matched and named by its visible text (never an editable value).
+        // Nothing is called that: look for an element showing the text or called so (a
+        // clickable `div`, a drop zone), as `browser_find` would find it.
         let by_text: Vec<PerceivedElement>;
         if matches!(matched, SelectorMatch::None) && matches!(selector.role, None | Some(Role::Control)) {
-            let found = self
+            by_text = self
                 .port()
                 .find_text(&lease.tab, &selector.name, false, SELECTOR_SCAN_ITEMS, &self.gate())
                 .await
                 .map_err(|e| self.fail_on(lease, &e, "look for the named control", None))?;
-            by_text = found
-                .into_iter()
-                .map(|mut element| {
-                    if let Some(text) = element.text.take() {
-                        element.name = Some(text);
-                    }
-                    element
-                })
-                .collect();
             matched = match_selector(selector, &by_text);
         }
         match matched {
@@ -104,7 +95,7 @@ impl Run<'_> {
                     .map(|element| {
                         let mut item = Map::new();
                         item.insert("role".into(), json!(Role::narrow(&element.role).token()));
-                        if let Some(name) = element.name.as_deref().and_then(normalize_name) {
+                        if let Some(name) = shown_name(element) {
                             item.insert("name".into(), json!(name));
                         }
                         Value::Object(item)
@@ -259,7 +250,7 @@ pub(super) fn resolved_from(element: &PerceivedElement) -> Resolved {
     Resolved {
         element: element.element.clone(),
         role: Role::narrow(&element.role),
-        name: element.name.as_deref().and_then(normalize_name),
+        name: shown_name(element),
         credential: element.credential,
         handle: None,
     }

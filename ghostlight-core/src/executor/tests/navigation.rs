@@ -515,6 +515,59 @@ fn screenshot_full_page_and_target() {
 }
 
 #[test]
+fn a_capture_over_the_image_bound_is_taken_again_smaller_and_maps_back() {
+    // A busy page: 3 bytes a pixel, so the 1280×3000 full page is 11.5 MB.
+    let world = World::new(board().image_weight(3.0, 0));
+    world.open("https://example.com/");
+    let full = world.call("browser_screenshot", json!({"full_page": true}));
+    assert_eq!(full.envelope.status, Status::Succeeded, "{}", full.envelope.summary);
+    let bytes = full.attachments[0].bytes.len() as u64;
+    assert!(bytes <= crate::limits::IMAGE_BLOCK_MAX_BYTES, "{bytes}");
+    assert_eq!(full.envelope.facts["downscaled"], true);
+    assert!(full.envelope.summary.contains("scaled down"), "{}", full.envelope.summary);
+    let (width, height) = (full.envelope.facts["width"].as_u64(), full.envelope.facts["height"].as_u64());
+    let (width, height) = (width.unwrap_or(0), height.unwrap_or(0));
+    assert!(width < 1280 && height < 3000 && width > 0, "{width}×{height}");
+    // The second capture is the same rectangle at a smaller scale, and the view maps its
+    // smaller image back onto the whole page.
+    let captures = world.captures();
+    assert_eq!(captures.len(), 2, "{captures:?}");
+    match &captures[1] {
+        CaptureKind::Region { rect, scale } => {
+            assert_eq!((rect.x, rect.y, rect.width, rect.height), (0.0, 0.0, 1280.0, 3000.0));
+            assert!(*scale < 1.0, "{scale}");
+        }
+        other => panic!("refit as {other:?}"),
+    }
+    let view = Handle::parse(&fact_str(&full.envelope, "view"), HandleKind::View)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let entry = world.gl.workspace.view(&view).unwrap_or_else(|| panic!("registered"));
+    assert!(entry.full_page);
+    assert!((entry.css_per_pixel * width as f64 - 1280.0).abs() < 2.0, "{}", entry.css_per_pixel);
+    // A small capture is untouched.
+    let viewport = world.ok("browser_screenshot", json!({}));
+    assert!(!viewport.facts.contains_key("downscaled"));
+}
+
+#[test]
+fn a_capture_that_never_fits_the_image_bound_is_refused_with_its_figures() {
+    let world = World::new(board().image_weight(3.0, 6_000_000));
+    world.open("https://example.com/");
+    let refused = world.call("browser_screenshot", json!({"full_page": true}));
+    assert_eq!(refused.envelope.status, Status::Failed);
+    assert_eq!(refused.envelope.facts["reason"], "capture_too_large");
+    assert_eq!(refused.envelope.facts["bytes"], 6_000_000);
+    assert_eq!(refused.envelope.facts["max_bytes"], crate::limits::IMAGE_BLOCK_MAX_BYTES);
+    assert!(refused.attachments.is_empty(), "no image block");
+    assert!(
+        refused.envelope.summary.contains("over the limit of 5000000 bytes"),
+        "{}",
+        refused.envelope.summary
+    );
+    assert_eq!(world.captures().len(), 4, "the capture and three smaller tries");
+}
+
+#[test]
 fn screenshot_region_magnifies_and_composes() {
     let world = World::new(board());
     world.open("https://example.com/");

@@ -27,6 +27,7 @@ tool_facts! {
     MIME_TYPE: Str("mime_type", "Image MIME type."),
     WIDTH: Int("width", "Image width (px)."),
     HEIGHT: Int("height", "Image height (px)."),
+    DOWNSCALED: Bool("downscaled", "Present when the image was scaled down to stay within the image-size bound."),
     PARENT_VIEW: Str("parent_view", "View the region was cut from."),
     X: Int("x", "Region left (px)."),
     Y: Int("y", "Region top (px)."),

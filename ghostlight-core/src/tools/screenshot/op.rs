@@ -10,13 +10,18 @@
 //! document generation); the geometry binding is checked only when coordinates are used as
 //! input, so a region may still be cut from a view of a page that has scrolled since.
 //!
-//! The image travels as an attachment, never in facts.
+//! The image travels as an attachment, never in facts. It is at most
+//! [`IMAGE_BLOCK_MAX_BYTES`]: a larger capture (a tall full page) is taken again as a region
+//! of the same rectangle at a smaller scale, up to [`REFITS`] times within the call's
+//! timeout, and refused as `capture_too_large` with its figures when it still does not fit.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use crate::limits::CAPTURE_REUSE_MAX_BYTES;
-use crate::port::{CaptureKind, CssRect};
+use crate::facts::detail;
+use crate::limits::{CAPTURE_REUSE_MAX_BYTES, IMAGE_BLOCK_MAX_BYTES};
+use crate::port::capture::MAX_REGION_SIDE;
+use crate::port::{CaptureKind, Captured, CssRect};
 use super::facts;
 use crate::tools::screenshot::{Capture, Region, ScreenshotRequest};
 
@@ -59,11 +64,20 @@ async fn screenshot(run: &Run<'_>, request: &ScreenshotRequest) -> Step<Outcome>
             (CaptureKind::Region { rect, scale }, format!("a region of {} on {host}", region.origin.view))
         }
     };
-    let captured = run
-        .port()
-        .capture(&lease.tab, &kind, &run.gate(), Duration::from_millis(request.timeout_ms))
-        .await
-        .map_err(|e| run.fail_on(&lease, &e, &format!("capture {what}"), Some(request.timeout_ms)))?;
+    let timeout = Duration::from_millis(request.timeout_ms);
+    let started = Instant::now();
+    let fail = |e| run.fail_on(&lease, &e, &format!("capture {what}"), Some(request.timeout_ms));
+    let mut captured = run.port().capture(&lease.tab, &kind, &run.gate(), timeout).await.map_err(fail)?;
+    let mut refits = 0;
+    while image_bytes(&captured) > IMAGE_BLOCK_MAX_BYTES {
+        let left = timeout.saturating_sub(started.elapsed());
+        let smaller = (refits < REFITS && !left.is_zero()).then(|| smaller_region(&captured)).flatten();
+        let Some(smaller) = smaller else {
+            return Err(too_large(&what, &captured).fact(detail::TAB, lease.handle().as_str()));
+        };
+        captured = run.port().capture(&lease.tab, &smaller, &run.gate(), left).await.map_err(fail)?;
+        refits += 1;
+    }
     let (origin, css_per_pixel, full_page) = match &parent {
         // Compose with the parent: the new image covers exactly the requested rectangle.
         Some((_, view, rect)) => {
@@ -86,7 +100,11 @@ async fn screenshot(run: &Run<'_>, request: &ScreenshotRequest) -> Step<Outcome>
         png_bytes: u64::try_from(png.len()).unwrap_or(u64::MAX),
     });
     let (width, height) = (captured.width, captured.height);
-    let summary = format!("Captured {what} ({width}×{height}).");
+    let summary = if refits > 0 {
+        format!("Captured {what} ({width}×{height}, scaled down to stay within one image's size limit).")
+    } else {
+        format!("Captured {what} ({width}×{height}).")
+    };
     let mut outcome = Outcome::read(summary)
         .with_readiness(page.state.readiness)
         .fact(facts::TAB, lease.handle().as_str())
@@ -101,8 +119,58 @@ async fn screenshot(run: &Run<'_>, request: &ScreenshotRequest) -> Step<Outcome>
     if let Some((parent, _, _)) = parent {
         outcome = outcome.fact(facts::PARENT_VIEW, parent.as_str());
     }
+    if refits > 0 {
+        outcome = outcome.fact(facts::DOWNSCALED, true);
+    }
     let bytes = Arc::try_unwrap(png).unwrap_or_else(|shared| shared.as_ref().clone());
     Ok(outcome.attach(Attachment { mime_type: PNG, bytes }))
+}
+
+/// How many times a capture over [`IMAGE_BLOCK_MAX_BYTES`] is taken again, smaller.
+const REFITS: usize = 3;
+/// The share of the byte bound a refit aims at (PNG size only roughly follows the pixel count).
+const REFIT_MARGIN: f64 = 0.8;
+
+/// The size of a capture's image in bytes.
+fn image_bytes(captured: &Captured) -> u64 {
+    u64::try_from(captured.png.len()).unwrap_or(u64::MAX)
+}
+
+/// The same document rectangle as `captured`, at a scale whose image should fit within
+/// [`IMAGE_BLOCK_MAX_BYTES`] (and within a region's side limit); `None` when no smaller image
+/// of at least one pixel a side is possible.
+fn smaller_region(captured: &Captured) -> Option<CaptureKind> {
+    let (width, height) = (f64::from(captured.width), f64::from(captured.height));
+    let rect = CssRect {
+        x: captured.origin.0,
+        y: captured.origin.1,
+        width: width * captured.css_per_pixel,
+        height: height * captured.css_per_pixel,
+    };
+    let shrink = (IMAGE_BLOCK_MAX_BYTES as f64 * REFIT_MARGIN / image_bytes(captured) as f64).sqrt();
+    let side = f64::from(MAX_REGION_SIDE);
+    // Image pixels per CSS pixel: today's, shrunk, and no side over the region limit.
+    let scale = (shrink / captured.css_per_pixel).min(side / rect.width).min(side / rect.height);
+    let usable = scale.is_finite() && scale > 0.0 && (rect.width * scale).round() >= 1.0 && (rect.height * scale).round() >= 1.0;
+    (usable && shrink < 1.0).then_some(CaptureKind::Region { rect, scale })
+}
+
+/// The refusal of a capture that stays over [`IMAGE_BLOCK_MAX_BYTES`] however it is scaled.
+fn too_large(what: &str, captured: &Captured) -> Outcome {
+    let bytes = image_bytes(captured);
+    Outcome::failed(
+        "capture_too_large",
+        format!(
+            "Did not capture {what}: even at {}×{} pixels its image is {bytes} bytes, over the limit of \
+             {IMAGE_BLOCK_MAX_BYTES} bytes for one image.",
+            captured.width, captured.height
+        ),
+    )
+    .fact(detail::WIDTH, captured.width)
+    .fact(detail::HEIGHT, captured.height)
+    .fact(detail::BYTES, bytes)
+    .fact(detail::MAX_BYTES, IMAGE_BLOCK_MAX_BYTES)
+    .next("Capture the viewport (scroll with browser_scroll first), one target or a region instead.")
 }
 
 /// The document rectangle of a region given in `view`'s image pixels, or `None` when the
