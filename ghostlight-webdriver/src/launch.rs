@@ -449,6 +449,9 @@ pub(crate) fn capabilities(
             args.extend(config.browser_args.iter().cloned());
             let mut options = Map::new();
             options.insert("args".into(), json!(args));
+            // chromedriver turns the popup blocker off; on, a page opens at most one tab per
+            // user gesture, as in the person's own browser (a flood of `window.open` is one).
+            options.insert("excludeSwitches".into(), json!(["disable-popup-blocking"]));
             if let Some(binary) = browser {
                 options.insert("binary".into(), json!(binary));
             }
@@ -470,11 +473,14 @@ pub(crate) fn capabilities(
             if let Some(binary) = browser {
                 options.insert("binary".into(), json!(binary));
             }
-            let prefs = match (filter, &config.proxy) {
+            let mut prefs = match (filter, &config.proxy) {
                 (Some(filter), _) => firefox_filter_prefs(filter),
                 (None, Some(proxy)) => firefox_proxy_prefs(proxy),
                 (None, None) => firefox_no_proxy_prefs(),
             };
+            // geckodriver turns the popup blocker off; on, a page opens at most one window per
+            // user gesture, as in the person's own browser (a flood of `window.open` is one).
+            prefs.insert("dom.disable_open_during_load".into(), json!(true));
             options.insert("prefs".into(), Value::Object(prefs));
             caps.insert("browserName".into(), json!("firefox"));
             caps.insert("moz:firefoxOptions".into(), Value::Object(options));
@@ -685,7 +691,18 @@ mod tests {
     #[test]
     fn firefox_without_a_proxy_says_so_for_a_profile_a_proxy_run_left_behind() {
         let caps = capabilities(&WebDriverConfig::for_engine(Engine::Firefox), None, None);
-        assert_eq!(caps["moz:firefoxOptions"]["prefs"], json!({"network.proxy.type": 5}));
+        assert_eq!(
+            caps["moz:firefoxOptions"]["prefs"],
+            json!({"network.proxy.type": 5, "dom.disable_open_during_load": true})
+        );
+    }
+
+    #[test]
+    fn both_engines_keep_their_popup_blockers() {
+        let chromium = capabilities(&WebDriverConfig::for_engine(Engine::Chromium), None, None);
+        assert_eq!(chromium["goog:chromeOptions"]["excludeSwitches"], json!(["disable-popup-blocking"]));
+        let firefox = capabilities(&WebDriverConfig::for_engine(Engine::Firefox), None, None);
+        assert_eq!(firefox["moz:firefoxOptions"]["prefs"]["dom.disable_open_during_load"], json!(true));
     }
 
     #[test]

@@ -47,6 +47,8 @@ pub(crate) const SETTLE_READS: usize = 10;
 pub(crate) const SETTLE_STEP: Duration = Duration::from_millis(100);
 /// The smallest timeout given to the driver (a zero timeout would fail at once).
 pub(crate) const MIN_DRIVER_TIMEOUT: Duration = Duration::from_millis(100);
+/// How long new windows' openers are waited for (one BiDi message; measured in milliseconds).
+const OPENER_WAIT: Duration = Duration::from_secs(2);
 
 /// The driver-side timeouts last set on the session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,8 +78,11 @@ pub(crate) struct Session {
     /// Whether the last page state read found Chromium's error page ([`Session::read_error_page`]).
     read_error_page: bool,
     /// Window handles the adapter has seen: the first window, tabs it opened, and tabs
-    /// already reported by [`Session::take_opened`]. Any other window a page opened itself.
+    /// already reported by [`Session::take_opened`]. Any other window is new.
     known_windows: HashSet<String>,
+    /// Windows seen that no page of the session opened (the person's, another program's
+    /// through DevTools), and what they opened in turn: never reported, never adopted.
+    foreign_windows: HashSet<String>,
     /// Emulated zoom per window handle (Chromium only; absent means 100 %).
     zoom: HashMap<String, u32>,
     /// The last page state read per window handle (answered for a tab a dialog blocks).
@@ -306,6 +311,7 @@ impl Session {
             current: Some(handle.clone()),
             in_frame: false,
             known_windows: HashSet::from([handle.clone()]),
+            foreign_windows: HashSet::new(),
             read_error_page: false,
             recent: vec![handle],
             zoom: HashMap::new(),
@@ -624,17 +630,66 @@ impl Session {
         self.known_windows.insert(handle.to_owned());
     }
 
-    /// The windows pages opened by themselves since the last call, in the driver's order
-    /// (which is creation order on both engines); each is reported once.
+    /// The windows pages of this session opened by themselves since the last call, in the
+    /// driver's order (which is creation order on both engines); each is reported once. A new
+    /// window's opener is read in one WebDriver BiDi message (`browsingContext.getTree`,
+    /// `originalOpener`, which `noopener` does not clear): a window with no opener, or one a
+    /// foreign window opened, is foreign and never reported. Without BiDi every new window is
+    /// reported (the opener cannot be told).
     pub(crate) async fn take_opened(&mut self) -> PortResult<Vec<TabRef>> {
         let handles = self.client.windows().await.map_err(|e| errors::cmd(&e, Sent::Read))?;
+        let fresh: Vec<String> =
+            handles.into_iter().map(String::from).filter(|h| !self.known_windows.contains(h)).collect();
+        if fresh.is_empty() {
+            return Ok(Vec::new());
+        }
+        let openers = self.openers().await;
         let mut opened = Vec::new();
-        for handle in handles.into_iter().map(String::from) {
-            if self.known_windows.insert(handle.clone()) {
+        for handle in fresh {
+            self.known_windows.insert(handle.clone());
+            let by_page = match &openers {
+                Some(openers) => openers
+                    .get(&handle)
+                    .and_then(Option::as_deref)
+                    .is_some_and(|opener| !self.foreign_windows.contains(opener)),
+                None => true,
+            };
+            if by_page {
                 opened.push(self.tab_ref(&handle));
+            } else {
+                self.foreign_windows.insert(handle);
             }
         }
         Ok(opened)
+    }
+
+    /// Every top-level window's opener (`None`: opened by no page), or `None` when BiDi cannot
+    /// tell.
+    async fn openers(&mut self) -> Option<HashMap<String, Option<String>>> {
+        let bidi = self.sandbox().await?;
+        let tree =
+            bidi.command_within("browsingContext.getTree", json!({ "maxDepth": 0 }), OPENER_WAIT).await;
+        let tree = match tree {
+            Ok(tree) => tree,
+            Err(error) => {
+                tracing::warn!(
+                    detail = error.message(),
+                    "new windows are taken as a page's: their openers are unknown"
+                );
+                return None;
+            }
+        };
+        let contexts = tree.get("contexts")?.as_array()?;
+        Some(
+            contexts
+                .iter()
+                .filter_map(|c| {
+                    let context = c.get("context")?.as_str()?.to_owned();
+                    let opener = c.get("originalOpener").and_then(Value::as_str).map(str::to_owned);
+                    Some((context, opener))
+                })
+                .collect(),
+        )
     }
 
     pub(crate) fn forget_tab(&mut self, handle: &str) {

@@ -39,6 +39,27 @@ impl WebDriverBrowser {
         element.click().await.map_err(|e| errors::cmd(&e, Sent::Act))
     }
 
+    /// Open a tab showing `url` the way another program would (WebDriver BiDi
+    /// `browsingContext.create` from outside any page, as DevTools or the person does): no
+    /// page of the session opened it.
+    pub async fn testing_open_foreign_tab(&self, url: &str) -> PortResult<()> {
+        let mut slot = self.acquire().await?;
+        let Some(s) = slot.session.as_mut() else { return Ok(()) };
+        let unavailable = || {
+            ghostlight_core::port::PortError::new(
+                ghostlight_core::port::PortErrorKind::Unsupported,
+                "the driver granted no WebDriver BiDi connection",
+            )
+        };
+        let bidi = s.sandbox().await.ok_or_else(unavailable)?;
+        let created = bidi
+            .command("browsingContext.create", serde_json::json!({"type": "tab", "background": true}))
+            .await?;
+        let context = created.get("context").cloned().unwrap_or_default();
+        let navigate = serde_json::json!({"context": context, "url": url, "wait": "complete"});
+        bidi.command("browsingContext.navigate", navigate).await.map(|_| ())
+    }
+
     /// The [`ElementRef`] of the first element matching the CSS `selector` in `tab`, inside
     /// the iframes matched by `frames` (CSS selectors, from the top document down): a
     /// stand-in for perception in tests of element operations.

@@ -190,6 +190,13 @@ pub(crate) fn port_failure(error: &PortError, doing: &str, engine: &str, timeout
             error.kind().code(),
             format!("Could not reach the browser to {doing}; nothing was done."),
         ),
+        // The tab vanished after the work was sent: the page closed it in answer (a click on
+        // a "Close" button), so the work most likely happened.
+        PortErrorKind::TabGone if unknown => Outcome::failed(
+            "tab_closed_by_page",
+            format!("The tab closed as Ghostlight went to {doing}: the page most likely closed it itself in answer."),
+        )
+        .next(LIST_TABS),
         PortErrorKind::TabGone => {
             Outcome::failed("tab_gone", format!("The tab closed before Ghostlight could {doing}."))
                 .next(LIST_TABS)

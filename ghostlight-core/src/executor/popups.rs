@@ -4,7 +4,14 @@
 //!
 //! The executor asks the port after every call that acted on a page ([`may_open_tabs`]); a
 //! tab another workspace already claimed is left alone. A page that opens a tab later, on a
-//! timer, is seen after the next such call.
+//! timer, is seen after the next such call. The port answers only tabs a page opened (a tab
+//! the person or another program opened is never adopted).
+//!
+//! A tab that would take the workspace past its tab limit ([`WorkspaceLimits::tabs`]) is
+//! closed at once instead of adopted, and the call says how many (`closed_tabs`): a page
+//! cannot flood a session with tabs.
+//!
+//! [`WorkspaceLimits::tabs`]: crate::WorkspaceLimits
 
 use std::time::Duration;
 
@@ -59,8 +66,17 @@ pub(crate) async fn adopt_opened(run: &Run<'_>, request: &Request, mut outcome: 
     let Ok(opened) = run.port().opened_tabs().await else { return outcome };
     let mut rows = Vec::new();
     let mut phrases = Vec::new();
+    let mut closed = 0_usize;
     for tab in opened {
         if !run.shared.claims.claim(&tab) {
+            continue;
+        }
+        if run.within_tab_limit().is_err() {
+            // Closed, never adopted: a failure leaves a tab nobody drives, which the next
+            // list does not show either.
+            let _ = run.port().close_tab(&tab).await;
+            run.shared.claims.release(&tab);
+            closed += 1;
             continue;
         }
         let slot = run.workspace.add_slot(tab.clone());
@@ -79,14 +95,32 @@ pub(crate) async fn adopt_opened(run: &Run<'_>, request: &Request, mut outcome: 
         }
         rows.push(Value::Object(row));
     }
-    if rows.is_empty() {
+    if rows.is_empty() && closed == 0 {
         return outcome;
     }
     let end = outcome.summary.trim_end_matches('.').to_owned();
-    outcome.summary = match phrases.as_slice() {
-        [one] => format!("{end}; the page opened a new tab, {one}."),
-        many => format!("{end}; the page opened {} new tabs: {}.", many.len(), many.join(", ")),
+    let opened = match phrases.as_slice() {
+        [] => String::new(),
+        [one] => format!("; the page opened a new tab, {one}"),
+        many => format!("; the page opened {} new tabs: {}", many.len(), many.join(", ")),
     };
-    outcome.facts.insert("opened_tabs".into(), Value::Array(rows));
+    let limit = run.shared.limits.tabs;
+    let shut = match (closed, phrases.is_empty()) {
+        (0, _) => String::new(),
+        (1, true) => {
+            format!("; the page opened a tab past this session's limit of {limit}, and Ghostlight closed it")
+        }
+        (n, true) => format!(
+            "; the page opened {n} tabs past this session's limit of {limit}, and Ghostlight closed them"
+        ),
+        (n, false) => format!(" and {n} more past this session's limit of {limit}, which Ghostlight closed"),
+    };
+    outcome.summary = format!("{end}{opened}{shut}.");
+    if !rows.is_empty() {
+        outcome.facts.insert("opened_tabs".into(), Value::Array(rows));
+    }
+    if closed > 0 {
+        outcome.facts.insert("closed_tabs".into(), json!(closed));
+    }
     outcome
 }

@@ -3,7 +3,7 @@
 
 use crate::decode::{DecodeError, ObjectReader};
 use crate::facts::{Fact, FactType};
-use crate::facts::{FactKey, Json};
+use crate::facts::{FactKey, Int, Json};
 use crate::handles::{Handle, HandleKind};
 use crate::limits;
 use crate::schema::{Field, FieldType};
@@ -45,6 +45,11 @@ pub(crate) const OPENED_TABS: FactKey<Json> = FactKey::structured(
     ]),
     "Tabs the page opened while the call ran, if any.",
 );
+
+/// The `closed_tabs` fact of the tools that act on a page: tabs the page opened past the
+/// session's tab limit, which Ghostlight closed as it saw them.
+pub(crate) const CLOSED_TABS: FactKey<Int> =
+    FactKey::new("closed_tabs", "Tabs the page opened past the session's tab limit; Ghostlight closed them.");
 
 /// The `landing` fact of the tools that may cause a navigation: the governed committed landing
 /// an action caused, if any.

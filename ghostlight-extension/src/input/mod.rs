@@ -241,7 +241,11 @@ async fn run_script<T: DeserializeOwned>(
 /// Send trusted input: the page afterwards, or `before` when a dialog the input opened
 /// blocks reading it. Failures after sending have an unknown effect.
 async fn act(b: &ExtensionBrowser, op: Op, before: PageState, timeout: Duration) -> PortResult<PageState> {
-    let acted: WireActed = b.call(op, waited(timeout)).await?;
+    let acted: WireActed = b.call(op, waited(timeout)).await.map_err(|error| {
+        // The tab was there a moment ago (the target was just located in it): the input
+        // reached the page, which closed its own tab in answer.
+        if error.kind() == PortErrorKind::TabGone { error.effect_unknown() } else { error }
+    })?;
     match acted.page {
         Some(page) if acted.dialog.is_none() => page_state(page).map_err(PortError::effect_unknown),
         _ => Ok(before),

@@ -9,8 +9,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ghostlight_core::port::BrowserPort;
-use ghostlight_core::{Envelope, Ghostlight, Status};
+use ghostlight_core::port::{BrowserPort, FACT_URL_CHARS, IMAGE_BLOCK_MAX_BYTES, URL_CUT_MARKER};
+use ghostlight_core::{Envelope, Ghostlight, Status, WorkspaceLimits};
 use ghostlight_webdriver::Engine;
 use serde_json::{Value, json};
 
@@ -42,14 +42,14 @@ pub(crate) struct Ports {
 }
 
 /// A call and how long its answer took.
-async fn timed(g: &Ghostlight, tool: &str, arguments: Value) -> (Envelope, Duration) {
+pub(crate) async fn timed(g: &Ghostlight, tool: &str, arguments: Value) -> (Envelope, Duration) {
     let started = Instant::now();
     let envelope = call(g, tool, arguments).await;
     (envelope, started.elapsed())
 }
 
 /// A call that must succeed within [`CALM`].
-async fn calm(g: &Ghostlight, what: &str, tool: &str, arguments: Value) -> Envelope {
+pub(crate) async fn calm(g: &Ghostlight, what: &str, tool: &str, arguments: Value) -> Envelope {
     let (envelope, took) = timed(g, tool, arguments).await;
     assert_eq!(envelope.status, Status::Succeeded, "{what}: {} {:?}", envelope.summary, envelope.facts);
     assert!(took <= CALM, "{what} took {took:?}");
@@ -69,12 +69,157 @@ pub(crate) async fn run_all(ports: &Ports) {
         json!({"url": site.url("/plain").as_str()}),
     )
     .await;
+    scenario(ports.engine, "a 500 kB URL", long_url(&g, &site)).await;
+    scenario(ports.engine, "a full page of noise", tall_capture(&g, &second, &site)).await;
     if !ports.trusted {
         eprintln!("[{}] skipped: the adapter sends no trusted input here", ports.engine.as_str());
         return;
     }
     scenario(ports.engine, "a click handler that never returns", spin(&g, &second, &site)).await;
     scenario(ports.engine, "an endless dialog loop", dialog_loop(&g, &site)).await;
+    scenario(ports.engine, "a popup flood", popup_flood(ports, &second, &site)).await;
+    scenario(ports.engine, "a page that closes its own tab", self_close(&g, &site)).await;
+}
+
+/// `history.replaceState` to a 500 kB URL (Firefox refuses one of 2 MB): every URL fact stays within its bound, cut with the
+/// marker, its host whole.
+async fn long_url(g: &Ghostlight, site: &Site) {
+    let url = site.url("/long-url");
+    let opened =
+        calm(g, "the long URL page", "browser_navigate", json!({"url": url.as_str(), "new_tab": true})).await;
+    let read = calm(g, "reading it", "browser_read", json!({"tab": opened.facts["tab"]})).await;
+    let shown = read.facts["url"].as_str().unwrap_or_default().to_owned();
+    eprintln!("  url fact: {} characters", shown.chars().count());
+    assert!(shown.chars().count() <= FACT_URL_CHARS, "{} characters", shown.chars().count());
+    let head: String = shown.chars().take(80).collect();
+    assert!(shown.ends_with(URL_CUT_MARKER), "{head}");
+    assert!(shown.starts_with(&format!("{}?xxx", url.as_str())), "{head}");
+    let listed = calm(g, "the tab list", "browser_tabs", json!({"action": "list"})).await;
+    let text = serde_json::to_string(&listed.facts).unwrap_or_default();
+    assert!(text.len() < 20 * FACT_URL_CHARS, "the tab list is {} bytes", text.len());
+}
+
+/// A tall page of noise, whose full-page PNG is several times the image bound: the image
+/// block stays within the bound (scaled down) or the capture is refused with its figures;
+/// the second session answers meanwhile.
+async fn tall_capture(g: &Ghostlight, second: &Ghostlight, site: &Site) {
+    let opened = calm(
+        g,
+        "the tall page",
+        "browser_navigate",
+        json!({"url": site.url("/tall").as_str(), "new_tab": true}),
+    )
+    .await;
+    let arguments = json!({"full_page": true, "timeout_ms": 30_000, "tab": opened.facts["tab"]});
+    let shot = crate::support::tools::invoke(g, "browser_screenshot", &arguments);
+    let meanwhile = async {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        calm(second, "the second session meanwhile", "browser_read", json!({})).await
+    };
+    let (shot, _) = tokio::join!(shot, meanwhile);
+    let envelope = &shot.envelope;
+    let bytes: usize = shot.attachments.iter().map(|a| a.bytes.len()).sum();
+    eprintln!("  full page of noise: {:?}, {bytes} bytes: {}", envelope.status, envelope.summary);
+    assert!(bytes as u64 <= IMAGE_BLOCK_MAX_BYTES, "{bytes} bytes");
+    match envelope.status {
+        Status::Succeeded => {
+            assert_eq!(envelope.facts["downscaled"], json!(true), "{:?}", envelope.facts);
+            assert_eq!(shot.attachments.len(), 1);
+            let width = envelope.facts["width"].as_u64().unwrap_or(0);
+            assert!(width > 0 && width < 1200, "{width}");
+        }
+        _ => assert_eq!(envelope.facts["reason"], "capture_too_large", "{}", envelope.summary),
+    }
+}
+
+/// 60 `window.open`s in one click, with a session limit of 3 tabs: the click answers in time,
+/// the session never holds more than its limit, and tabs past it are closed and counted.
+async fn popup_flood(ports: &Ports, second: &Ghostlight, site: &Site) {
+    let authority: ghostlight_core::Settings =
+        serde_json::from_value(json!({"hosts": {"allow": ["127.0.0.1"]}})).expect("settings");
+    let authority = ghostlight_core::AuthorityLayers { user: Some(authority), organization: None }.compile();
+    let limits = WorkspaceLimits { tabs: 3, ..WorkspaceLimits::default() };
+    let g = Ghostlight::builder(Arc::clone(&ports.port)).authority(authority).limits(limits).build();
+    calm(
+        &g,
+        "a calm tab",
+        "browser_navigate",
+        json!({"url": site.url("/plain?flood").as_str(), "new_tab": true}),
+    )
+    .await;
+    let mut clicks = Vec::new();
+    let flooding = calm(
+        &g,
+        "the flooding page",
+        "browser_navigate",
+        json!({"url": site.url("/popups").as_str(), "new_tab": true}),
+    )
+    .await;
+    let tab = flooding.facts["tab"].clone();
+    for round in 0..3 {
+        let flood = site.url(&format!("/popups?{round}"));
+        calm(&g, "the flooding page", "browser_navigate", json!({"url": flood.as_str(), "tab": tab})).await;
+        let (clicked, took) = timed(
+            &g,
+            "browser_click",
+            json!({"selector": {"name": "Open many"}, "tab": tab, "timeout_ms": CALL_TIMEOUT_MS}),
+        )
+        .await;
+        eprintln!("  flood click {round}: {:?} in {took:?}: {}", clicked.status, clicked.summary);
+        assert!(took <= Duration::from_millis(CALL_TIMEOUT_MS) + LATE, "the click answered after {took:?}");
+        clicks.push(clicked);
+        let listed = calm(&g, "the tab list", "browser_tabs", json!({"action": "list"})).await;
+        let held = listed.facts["tabs"].as_array().map_or(0, Vec::len);
+        assert!(held <= limits.tabs, "the session holds {held} tabs, over its limit of {}", limits.tabs);
+    }
+    let closed: u64 = clicks.iter().filter_map(|c| c.facts.get("closed_tabs")?.as_u64()).sum();
+    let opened: usize =
+        clicks.iter().filter_map(|c| c.facts.get("opened_tabs")?.as_array().map(Vec::len)).sum();
+    eprintln!("  adopted {opened}, closed {closed} past the limit");
+    assert!(opened <= 1, "only the room left was filled: {opened}");
+    assert!(closed >= 1, "a tab past the limit was closed and said so");
+    let every = ports.port.tabs().await.map(|tabs| tabs.len()).unwrap_or(usize::MAX);
+    eprintln!("  browser tabs afterwards: {every}");
+    assert!(every <= 12, "the browser holds {every} tabs: popups were left running");
+    calm(second, "the second session afterwards", "browser_read", json!({})).await;
+}
+
+/// A click whose handler closes its own tab: the answer says the page closed it (never that
+/// it closed before the click), and the tab leaves the list.
+async fn self_close(g: &Ghostlight, site: &Site) {
+    let opener = calm(
+        g,
+        "the opener",
+        "browser_navigate",
+        json!({"url": site.url("/closer-opener").as_str(), "new_tab": true}),
+    )
+    .await;
+    let opened = calm(
+        g,
+        "opening the closer",
+        "browser_click",
+        json!({"selector": {"name": "Open a closer"}, "tab": opener.facts["tab"]}),
+    )
+    .await;
+    let Some(closer) = opened.facts["opened_tabs"][0]["tab"].as_str().map(str::to_owned) else {
+        panic!("the page's tab was not adopted: {} {:?}", opened.summary, opened.facts);
+    };
+    let (clicked, took) =
+        timed(g, "browser_click", json!({"selector": {"name": "Close this tab"}, "tab": closer})).await;
+    eprintln!("  self-closing click: {:?} in {took:?}: {}", clicked.status, clicked.summary);
+    assert!(!clicked.summary.contains("before Ghostlight could"), "{}", clicked.summary);
+    assert!(took <= CALM, "{took:?}");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let listed = calm(g, "the tab list", "browser_tabs", json!({"action": "list"})).await;
+        let tabs = listed.facts["tabs"].as_array().cloned().unwrap_or_default();
+        if !tabs.iter().any(|t| t["tab"] == closer.as_str()) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the closed tab is still listed: {tabs:?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    calm(g, "the opener afterwards", "browser_read", json!({"tab": opener.facts["tab"]})).await;
 }
 
 /// `for(;;){}` in a click handler: the click answers within its timeout plus the grace,

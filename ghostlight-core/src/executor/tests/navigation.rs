@@ -1014,6 +1014,31 @@ fn a_tab_the_page_opens_joins_the_workspace_and_the_click_says_so() {
 }
 
 #[test]
+fn a_tab_the_page_opens_past_the_tab_limit_is_closed_and_the_click_says_so() {
+    let page = ScriptedPage::new("Home").element(ScriptedElement::button("Open help").opens_tab("/help"));
+    let browser = ScriptedBrowser::new()
+        .site("https://example.com/", page)
+        .site("https://example.com/help", ScriptedPage::new("Help"));
+    let browser = Arc::new(browser);
+    let limits = crate::WorkspaceLimits { tabs: 1, ..crate::WorkspaceLimits::default() };
+    let gl = Ghostlight::builder(browser.clone()).limits(limits).deterministic_handles().build();
+    let world = World { browser, gl };
+    let tab = world.open("https://example.com/");
+    let button = world.target(&tab, "Open help", Role::Button);
+    let clicked = world.ok("browser_click", json!({"target": button, "tab": tab}));
+    assert_eq!(clicked.facts["closed_tabs"], 1, "{:?}", clicked.facts);
+    assert!(clicked.facts.get("opened_tabs").is_none());
+    assert_eq!(
+        clicked.summary,
+        "Clicked the \"Open help\" button on example.com; the page opened a tab past this session's limit \
+         of 1, and Ghostlight closed it."
+    );
+    assert!(world.browser.method_names().contains(&"close_tab"));
+    let listed = world.ok("browser_tabs", json!({"action": "list"}));
+    assert_eq!(listed.facts["tabs"].as_array().map(Vec::len), Some(1));
+}
+
+#[test]
 fn the_default_tab_ignores_a_tab_that_closed_meanwhile() {
     let world = World::new(ScriptedBrowser::new());
     let first = world.open("https://example.com/");

@@ -32,6 +32,7 @@ tool_facts! {
     ACTIVATED: Bool("activated", "The click was delivered."),
     LANDING: Json = crate::tools::common::LANDING,
     OPENED_TABS: Json = crate::tools::common::OPENED_TABS,
+    CLOSED_TABS: Int = crate::tools::common::CLOSED_TABS,
 }
 
 /// The tool's declaration.

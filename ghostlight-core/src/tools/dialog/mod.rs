@@ -46,6 +46,7 @@ tool_facts! {
     HANDLED: Bool("handled", "The dialog was resolved."),
     LANDING: Json = crate::tools::common::LANDING,
     OPENED_TABS: Json = crate::tools::common::OPENED_TABS,
+    CLOSED_TABS: Int = crate::tools::common::CLOSED_TABS,
 }
 
 /// The tool's declaration.

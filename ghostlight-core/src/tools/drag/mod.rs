@@ -34,6 +34,7 @@ tool_facts! {
     VIEW: Str("view", "View of the points, when points were used."),
     LANDING: Json = crate::tools::common::LANDING,
     OPENED_TABS: Json = crate::tools::common::OPENED_TABS,
+    CLOSED_TABS: Int = crate::tools::common::CLOSED_TABS,
 }
 
 /// The tool's declaration.

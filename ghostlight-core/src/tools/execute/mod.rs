@@ -49,6 +49,7 @@ tool_facts! {
     ),
     LANDING: Json = crate::tools::common::LANDING,
     OPENED_TABS: Json = crate::tools::common::OPENED_TABS,
+    CLOSED_TABS: Int = crate::tools::common::CLOSED_TABS,
     MAX_RESULT_CHARS: Int("max_result_chars", "The result bound (characters)."),
 }
 

@@ -42,6 +42,7 @@ tool_facts! {
     SUBMITTED: Bool("submitted", "The submit control was activated."),
     LANDING: Json = crate::tools::common::LANDING,
     OPENED_TABS: Json = crate::tools::common::OPENED_TABS,
+    CLOSED_TABS: Int = crate::tools::common::CLOSED_TABS,
     SUBMIT_TARGET: Str("submit_target", "Submit target clicked, if any."),
     FIELD: Int("field", "1-based field a refusal or failure concerns."),
 }

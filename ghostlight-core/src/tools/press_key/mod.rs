@@ -43,6 +43,7 @@ tool_facts! {
     PRESSED: Bool("pressed", "The keys were delivered."),
     LANDING: Json = crate::tools::common::LANDING,
     OPENED_TABS: Json = crate::tools::common::OPENED_TABS,
+    CLOSED_TABS: Int = crate::tools::common::CLOSED_TABS,
     PRESSED_COUNT: Int("pressed_count", "Presses delivered."),
     REPEAT: Int("repeat", "Presses requested."),
     CHARACTER_KEYS: Int("character_keys", "Presses that would type characters."),

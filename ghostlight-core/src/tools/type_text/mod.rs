@@ -29,6 +29,7 @@ tool_facts! {
     CHARACTER_COUNT: Int("character_count", "Characters typed (Unicode scalar values)."),
     LANDING: Json = crate::tools::common::LANDING,
     OPENED_TABS: Json = crate::tools::common::OPENED_TABS,
+    CLOSED_TABS: Int = crate::tools::common::CLOSED_TABS,
     CLEARED: Bool("cleared", "The field was cleared first."),
 }
 

@@ -390,7 +390,12 @@ async fn perform(s: &mut Session, actions: impl Into<Actions>) -> PortResult<()>
     match result {
         Ok(()) => Ok(()),
         Err(e) if errors::is_dialog(&e) => Ok(()),
-        Err(e) => Err(errors::cmd(&e, Sent::Act)),
+        Err(e) => {
+            let error = errors::cmd(&e, Sent::Act);
+            // The window was there a moment ago (the target was just located in it): the
+            // input reached the page, which closed its own tab in answer.
+            if error.kind() == PortErrorKind::TabGone { Err(error.effect_unknown()) } else { Err(error) }
+        }
     }
 }
 

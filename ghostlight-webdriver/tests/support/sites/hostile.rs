@@ -1,6 +1,6 @@
 //! Hostile pages: a click handler that never returns, an endless dialog loop, a popup flood,
-//! thousands of frames, a document that commits but never finishes loading, a navigation a
-//! click handler starts late, a page that closes its own tab.
+//! thousands of frames, a 500 kB URL, a tall page of noise (a huge full-page image), a page that
+//! closes its own tab in its click handler.
 
 use crate::support::server::Site;
 
@@ -15,6 +15,28 @@ pub(crate) const PAGES: &[(&str, &str)] = &[
     (
         "/popups",
         "<!doctype html><title>Popups</title><button onclick='for(let i=0;i<60;i++){window.open(\"/plain?\"+i)}'>Open many</button>",
+    ),
+    (
+        "/long-url",
+        "<!doctype html><title>Long URL</title><p>A page with a long address.</p>\
+         <script>history.replaceState(null, '', '/long-url?' + 'x'.repeat(500000))</script>",
+    ),
+    (
+        "/tall",
+        "<!doctype html><title>Tall</title><style>body{margin:0}canvas{display:block}</style>\
+         <canvas id=c width=1200 height=6000></canvas><script>\
+         const c = document.getElementById('c').getContext('2d'); const d = c.createImageData(1200, 6000);\
+         const a = new Uint32Array(d.data.buffer); let x = 12345;\
+         for (let i = 0; i < a.length; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; a[i] = x | 0xff000000; }\
+         c.putImageData(d, 0, 0);</script>",
+    ),
+    (
+        "/closer-opener",
+        "<!doctype html><title>Opener</title><button onclick=\"window.open('/self-close')\">Open a closer</button>",
+    ),
+    (
+        "/self-close",
+        "<!doctype html><title>Self-closing</title><button onclick='window.close()'>Close this tab</button>",
     ),
     (
         "/frames",
