@@ -34,6 +34,8 @@ const POLL_MS = 50;
 const ZOOM_SETTLE_MS = 2000;
 /** The longest wait for a page's own state (a dialog Ghostlight does not watch blocks it). */
 const PAGE_READ_MS = 3000;
+/** How long a load that ran out of time may still take to tell whether its document committed. */
+const COMMIT_PROBE_MS = 500;
 const GROUP_TITLE = 'Ghostlight';
 const BADGE = 'GL';
 
@@ -94,10 +96,21 @@ api.tabs.onUpdated.addListener((tabId, info) => {
   // A navigation clears the tab's own badge on some engines: put it back.
   if (info.status === 'complete' && driven.has(tabId)) badge(tabId);
 });
+/** Hold `tabId`, opened by a driven page, until `opened_tabs` takes it (once). */
+function openedByPage(tabId) {
+  if (openedByPages.includes(tabId) || driven.has(tabId)) return;
+  if (openedByPages.length < MAX_OPENED) openedByPages.push(tabId);
+}
 api.tabs.onCreated.addListener((tab) => {
-  if (tab.openerTabId === undefined || !driven.has(tab.openerTabId)) return;
-  if (openedByPages.length < MAX_OPENED) openedByPages.push(tab.id);
+  if (tab.openerTabId !== undefined && driven.has(tab.openerTabId)) openedByPage(tab.id);
 });
+// Chromium's `openerTabId` names the window's active tab, not the page that opened the tab:
+// the navigation's source tab does.
+if (api.webNavigation && api.webNavigation.onCreatedNavigationTarget) {
+  api.webNavigation.onCreatedNavigationTarget.addListener((details) => {
+    if (driven.has(details.sourceTabId)) openedByPage(details.tabId);
+  });
+}
 api.tabs.onRemoved.addListener((tabId) => {
   openedByPages = openedByPages.filter((id) => id !== tabId);
   loads.delete(tabId);
@@ -304,8 +317,16 @@ async function mark(tabId) {
 }
 
 /** Run `func(...args)` in the tab's top document, in the extension's isolated world. */
+/**
+ * Run a script in a tab's documents at once, never waiting for a document that is still
+ * loading to become idle (a page whose load never ends is read as it is, as over WebDriver).
+ */
+function inject(injection) {
+  return api.scripting.executeScript({ ...injection, injectImmediately: true });
+}
+
 async function inTab(tabId, func, args = []) {
-  const [first] = await api.scripting.executeScript({ target: { tabId }, func, args });
+  const [first] = await inject({ target: { tabId }, func, args });
   if (!first) throw new GlError('browser_error', 'the script gave no answer', 'none');
   return first.result;
 }
@@ -475,10 +496,26 @@ async function settle(tabId, before, from, timeoutMs, failuresBefore = null, tar
     if ((loads.get(tabId) ?? 0) > before && tab.status === 'complete') {
       const page = await pageOf(tab);
       const transient = pastBlank && page.url === 'about:blank';
-      if ((from === null || page.document !== from) && !transient) return page;
+      // Firefox can report a tab complete while its document still loads: the document says.
+      const loaded = page.ready === 'complete' || page.ready === undefined;
+      if ((from === null || page.document !== from) && !transient && loaded) return page;
     }
     refuseWhileDialog(tabId);
-    if (Date.now() >= deadline) throw new GlError('timeout', 'the page did not finish loading in time', 'unknown');
+    if (Date.now() >= deadline) {
+      // Out of time, but this load's document committed (its load event is still pending: a
+      // slow image, a response that never ends): it is the landing, with `ready: loading`,
+      // and the tab stays the caller's.
+      if ((loads.get(tabId) ?? 0) > before) {
+        const read = inTab(tabId, glPageState).catch(() => null);
+        const page = await Promise.race([read, sleep(COMMIT_PROBE_MS).then(() => null)]);
+        const web = page && typeof page.url === 'string' && !page.url.startsWith('about:');
+        if (web && (from === null || page.document !== from)) {
+          lastPages.set(tabId, page);
+          return page;
+        }
+      }
+      throw new GlError('timeout', 'the page did not finish loading in time', 'unknown');
+    }
     await sleep(POLL_MS);
   }
 }
@@ -715,7 +752,7 @@ async function moveWithDebugger(tabId, delta) {
 
 /** Elsewhere: run it in the page's main world (subject to the page's CSP). */
 async function executeInPage(tabId, source) {
-  const [first] = await api.scripting.executeScript({ target: { tabId }, world: 'MAIN', func: glRunInPage, args: [source, glScrub.toString()] });
+  const [first] = await inject({ target: { tabId }, world: 'MAIN', func: glRunInPage, args: [source, glScrub.toString()] });
   const answer = first ? first.result : null;
   if (!answer || typeof answer !== 'object') throw new GlError('browser_error', 'the script gave no answer', 'unknown');
   if (answer.error) {
@@ -900,6 +937,10 @@ async function dispatchInputUnkept(tabId, timeoutMs, work) {
     over = true;
     entry.waiters.delete(wake);
     clearTimeout(timer);
+    // The page's user activation starts with the input, not before it: the window in which
+    // a tab it opens is governed from its first request runs from here (an input slowed by
+    // a loaded machine could otherwise outlast a window opened before it).
+    await GL_NETWORK.activated(tabId).catch(() => {});
     // Not awaited: a dialog the input opened holds the page's commands until it is answered.
     api.debugger.sendCommand(target, 'Emulation.setFocusEmulationEnabled', { enabled: false }).catch(() => {});
   }
@@ -1169,8 +1210,8 @@ async function inFrame(tabId, frameId, call, args) {
   const target = { tabId, frameIds: [frameId] };
   let first;
   try {
-    await api.scripting.executeScript({ target, files: [PAGE_FILE] });
-    [first] = await api.scripting.executeScript({ target, func: glPageCall, args: [call, args] });
+    await inject({ target, files: [PAGE_FILE] });
+    [first] = await inject({ target, func: glPageCall, args: [call, args] });
   } catch (error) {
     throw frameFailure(error);
   }
@@ -1190,8 +1231,8 @@ async function pageFrames(tabId) {
   const target = { tabId, allFrames: true };
   let results;
   try {
-    await api.scripting.executeScript({ target, files: [PAGE_FILE] });
-    results = await api.scripting.executeScript({ target, func: glPageCall, args: ['here', []] });
+    await inject({ target, files: [PAGE_FILE] });
+    results = await inject({ target, func: glPageCall, args: ['here', []] });
   } catch (error) {
     throw frameFailure(error);
   }

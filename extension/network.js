@@ -232,11 +232,24 @@ const GL_NETWORK = (() => {
     if (tab.openerTabId !== undefined && governed.has(tab.openerTabId)) {
       governed.add(tab.id);
       if (ENGINE === 'chromium') installDnr().catch(() => {});
-    } else if (ENGINE === 'chromium' && Date.now() < activationUntil) {
-      // The person's own new tab: out of the activation scope at once.
-      installDnr().catch(() => {});
     }
+    // Otherwise the tab stays in the activation scope until its source is known: Chromium's
+    // `openerTabId` names the tab that was active in the window, not the page that opened it
+    // (a driven tab in the background opens a popup "from" the person's active tab).
   });
+  // Where a new tab's first navigation came from (`sourceTabId`: the page that opened it).
+  if (api.webNavigation && api.webNavigation.onCreatedNavigationTarget) {
+    api.webNavigation.onCreatedNavigationTarget.addListener((details) => {
+      if (governed.has(details.sourceTabId)) {
+        if (governed.has(details.tabId)) return;
+        governed.add(details.tabId);
+        if (ENGINE === 'chromium') installDnr().catch(() => {});
+      } else if (ENGINE === 'chromium' && Date.now() < activationUntil) {
+        // A page of the person's opened it: out of the activation scope at once.
+        installDnr().catch(() => {});
+      }
+    });
+  }
   api.tabs.onRemoved.addListener((tabId) => {
     if (governed.delete(tabId) && ENGINE === 'chromium') installDnr().catch(() => {});
   });

@@ -158,6 +158,12 @@ impl<'de> Deserialize<'de> for ConfigFile {
 pub struct LimitsSection {
     /// `sessions`: MCP sessions an HTTP server holds at once (default 16).
     pub sessions: Option<usize>,
+    /// `sessions_per_token`: MCP sessions one HTTP client's token holds at once (default: half
+    /// of `sessions`, at least 1).
+    pub sessions_per_token: Option<usize>,
+    /// `session_idle_seconds`: seconds an HTTP session may go without a request before it
+    /// ends (default 300).
+    pub session_idle_seconds: Option<u64>,
     /// `tabs`: tabs one session holds open (default 20).
     pub tabs: Option<usize>,
     /// `recordings`: recordings one session holds (default 3).
@@ -505,6 +511,8 @@ pub const DEFAULT_FILE: &str = r#"# Ghostlight configuration (TOML). Every key i
 
 [limits]
 # sessions = 16              # MCP sessions an HTTP server holds at once
+# sessions_per_token = 8     # of them one client's token holds (default: half of sessions)
+# session_idle_seconds = 300 # an HTTP session without a request this long ends
 # tabs = 20                  # tabs one session holds open
 # recordings = 3             # recordings one session holds
 

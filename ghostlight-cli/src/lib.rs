@@ -57,6 +57,7 @@ pub mod error;
 pub mod extension;
 pub mod logging;
 pub mod options;
+pub mod private_file;
 pub mod serve;
 
 pub use error::{ConfigError, ServeError};

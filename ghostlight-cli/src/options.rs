@@ -13,11 +13,14 @@ use std::path::PathBuf;
 use ghostlight_core::WorkspaceLimits;
 use ghostlight_core::{AuthorityLayers, StartupPosture};
 #[cfg(feature = "http")]
-use ghostlight_mcp::http::{BearerToken, DEFAULT_ALLOWED_HOSTS, DEFAULT_MAX_SESSIONS, HttpOptions};
+use ghostlight_mcp::http::{BearerToken, DEFAULT_MAX_SESSIONS, HttpOptions, default_sessions_per_token};
+#[cfg(feature = "http")]
+use std::time::Duration;
 
 use crate::config::{
     AbsolutePath, AuditDestination, BrowserEngine, BrowserSection, CONFIG_ENV, ConfigFile, ConfigSources,
-    Connector, DiagnosticsSetting, DriverUrl, LoadedConfig, ProxyUrl, SandboxSetting, WindowSize,
+    Connector, DiagnosticsSetting, DriverUrl, LimitsSection, LoadedConfig, ProxyUrl, SandboxSetting,
+    WindowSize,
 };
 use crate::error::ConfigError;
 
@@ -205,6 +208,10 @@ pub struct ServeArgs {
     /// accepted). Needed only when listening beyond loopback.
     #[arg(long = "allow-host", value_name = "HOST")]
     pub allow_hosts: Vec<String>,
+    /// Also accept requests with this `Origin` over HTTP (`scheme://host[:port]`, repeatable;
+    /// the server's own loopback origins are always accepted, every other is refused).
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    pub allow_origins: Vec<String>,
 }
 
 impl Default for ServeArgs {
@@ -216,6 +223,7 @@ impl Default for ServeArgs {
             listen: DEFAULT_LISTEN,
             token: None,
             allow_hosts: Vec::new(),
+            allow_origins: Vec::new(),
         }
     }
 }
@@ -481,7 +489,7 @@ impl ServeArgs {
                         .to_owned(),
                 ));
             }
-            TransportArg::Http => self.http(limits_section.sessions)?,
+            TransportArg::Http => self.http(&limits_section)?,
         };
         let limits = WorkspaceLimits {
             tabs: limits_section.tabs.unwrap_or(WorkspaceLimits::DEFAULT_TABS),
@@ -506,27 +514,34 @@ impl ServeArgs {
         })
     }
 
-    /// The HTTP transport the flags ask for, holding at most `sessions` sessions (the
-    /// file's `[limits] sessions`).
+    /// The HTTP transport the flags ask for, with the file's `[limits]` on sessions.
     #[cfg(feature = "http")]
-    fn http(&self, sessions: Option<usize>) -> Result<Transport, ConfigError> {
+    fn http(&self, limits: &LimitsSection) -> Result<Transport, ConfigError> {
         let token = self.token.as_deref().ok_or_else(|| {
             ConfigError::Token(format!(
                 "the HTTP transport requires a bearer token: set {TOKEN_ENV} (or pass --token)"
             ))
         })?;
-        let mut allowed_hosts: Vec<String> = DEFAULT_ALLOWED_HOSTS.iter().map(|h| (*h).to_owned()).collect();
-        allowed_hosts.extend(self.allow_hosts.iter().cloned());
         // Several clients may each have their own token, separated by commas.
         let tokens =
             token.split(',').map(|token| BearerToken::new(token.trim())).collect::<Result<Vec<_>, _>>()?;
-        let max_sessions = sessions.unwrap_or(DEFAULT_MAX_SESSIONS);
-        Ok(Transport::Http(HttpOptions { listen: self.listen, tokens, allowed_hosts, max_sessions }))
+        let mut options = HttpOptions::new(self.listen, tokens);
+        options.allowed_hosts.extend(self.allow_hosts.iter().cloned());
+        options.allowed_origins.extend(self.allow_origins.iter().map(|o| o.trim_end_matches('/').to_owned()));
+        options.max_sessions = limits.sessions.unwrap_or(DEFAULT_MAX_SESSIONS).max(1);
+        options.sessions_per_token = limits
+            .sessions_per_token
+            .unwrap_or_else(|| default_sessions_per_token(options.max_sessions))
+            .clamp(1, options.max_sessions);
+        if let Some(seconds) = limits.session_idle_seconds {
+            options.idle_timeout = Duration::from_secs(seconds.max(1));
+        }
+        Ok(Transport::Http(options))
     }
 
     /// This build has no HTTP transport.
     #[cfg(not(feature = "http"))]
-    fn http(&self, _sessions: Option<usize>) -> Result<Transport, ConfigError> {
+    fn http(&self, _limits: &LimitsSection) -> Result<Transport, ConfigError> {
         Err(ConfigError::HttpUnavailable)
     }
 }
@@ -549,7 +564,20 @@ mod tests {
         let options = args.resolve_with(Some(&file)).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(options.limits.tabs, 4);
         let Transport::Http(http) = options.transport else { panic!("http") };
-        assert_eq!(http.max_sessions, 3);
+        assert_eq!((http.max_sessions, http.sessions_per_token), (3, 1));
+        let file = "[limits]\nsessions = 4\nsessions_per_token = 3\nsession_idle_seconds = 60\n";
+        let file = ConfigFile::parse(file).unwrap_or_else(|e| panic!("{e}"));
+        let args = ServeArgs {
+            transport: TransportArg::Http,
+            token: Some("0123456789abcdef".into()),
+            allow_origins: vec!["https://app.example/".into()],
+            ..ServeArgs::default()
+        };
+        let options = args.resolve_with(Some(&file)).unwrap_or_else(|e| panic!("{e}"));
+        let Transport::Http(http) = options.transport else { panic!("http") };
+        assert_eq!((http.max_sessions, http.sessions_per_token), (4, 3));
+        assert_eq!(http.idle_timeout, Duration::from_secs(60));
+        assert_eq!(http.allowed_origins, vec!["https://app.example".to_owned()]);
     }
 
     #[test]
@@ -700,7 +728,12 @@ mod tests {
         let options = args.resolve_with(None).unwrap_or_else(|e| panic!("{e}"));
         let Transport::Http(http) = options.transport else { panic!("http") };
         assert_eq!(http.listen, DEFAULT_LISTEN);
-        assert_eq!(http.allowed_hosts, DEFAULT_ALLOWED_HOSTS);
+        assert_eq!(http.allowed_hosts, ghostlight_mcp::http::DEFAULT_ALLOWED_HOSTS);
+        assert_eq!(
+            (http.max_sessions, http.sessions_per_token),
+            (DEFAULT_MAX_SESSIONS, DEFAULT_MAX_SESSIONS / 2)
+        );
+        assert_eq!(http.idle_timeout, ghostlight_mcp::http::DEFAULT_IDLE_TIMEOUT);
     }
 
     #[cfg(not(feature = "http"))]

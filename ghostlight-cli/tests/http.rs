@@ -24,7 +24,7 @@ const TOKEN: &str = "sessions-test-0123456789abcdef";
 const SLOW: Duration = Duration::from_secs(6);
 
 /// A loopback site, one thread per request: `/set` stores a cookie and a localStorage item,
-/// `/read` shows a page, `/opener` opens a private popup 1.5 s after loading, `/slow` answers
+/// `/read` shows a page, `/opener` opens a private popup when its button is clicked, `/slow` answers
 /// after [`SLOW`].
 fn site() -> u16 {
     let server = tiny_http::Server::http("127.0.0.1:0").unwrap_or_else(|e| panic!("{e}"));
@@ -37,8 +37,8 @@ fn site() -> u16 {
                     "/set" => "<title>Set</title><script>document.cookie = 'sid=A; path=/'; \
                                localStorage.setItem('k', 'A');</script><h1>Set</h1>"
                         .to_owned(),
-                    "/opener" => "<title>Opener</title><script>setTimeout(() => \
-                                  window.open('/private?token=SECRET'), 1500)</script><h1>Opener</h1>"
+                    "/opener" => "<title>Opener</title><h1>Opener</h1><button \
+                                  onclick=\"window.open('/private?token=SECRET')\">Open</button>"
                         .to_owned(),
                     "/slow" => {
                         std::thread::sleep(SLOW);
@@ -163,19 +163,15 @@ async fn sessions_share_no_profile_no_popups_and_no_lock() {
         ok(&b, "browser_execute", json!({"script": "[document.cookie, localStorage.getItem('k')]"})).await;
     assert_eq!(seen_b["facts"]["value"], json!(["", null]), "B sees none of A's cookie or storage");
 
-    // Popups: A's page opens a private tab on a timer; B's calls never see it.
+    // Popups: A's page opens a private tab when A clicks; B's calls never see it.
     ok(&a, "browser_navigate", json!({"url": url("/opener")})).await;
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let mut a_saw = false;
-    while Instant::now() < deadline && !a_saw {
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        let read_b = ok(&b, "browser_read", json!({})).await;
+    let read_b = ok(&b, "browser_read", json!({})).await;
+    let clicked = ok(&a, "browser_click", json!({"selector": {"name": "Open"}})).await;
+    assert!(clicked["facts"].get("opened_tabs").is_some(), "A's own call sees the popup its page opened");
+    for read_b in [read_b, ok(&b, "browser_read", json!({})).await] {
         let text = serde_json::to_string(&read_b).unwrap_or_default();
         assert!(!text.contains("SECRET") && read_b["facts"].get("opened_tabs").is_none(), "{text}");
-        let pressed = ok(&a, "browser_execute", json!({"script": "1"})).await;
-        a_saw = pressed["facts"].get("opened_tabs").is_some();
     }
-    assert!(a_saw, "A's own call sees the popup its page opened");
     let listed_b = ok(&b, "browser_tabs", json!({"action": "list"})).await;
     assert_eq!(listed_b["facts"]["tabs"].as_array().map(Vec::len), Some(1), "{}", describe(&listed_b));
 

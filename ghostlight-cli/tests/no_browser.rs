@@ -162,6 +162,66 @@ async fn the_audit_file_of_the_configuration_gets_one_payload_free_line_per_call
     assert_eq!(mode, 0o600, "the audit file's mode");
 }
 
+/// An audit path another local user prepared is refused at start, and what it points at is
+/// untouched: a symbolic link to a file of another user (uid 65534 when the test runs as
+/// root and can give it away; else a file of this user, and the link is refused all the
+/// same), a FIFO (before, the server never answered `initialize`), and a file others may
+/// read (refused, never `chmod`-ed).
+#[test]
+fn a_planted_audit_path_is_refused_at_start() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let (bin, _) = setup("planted-audit");
+    let dir = bin.parent().unwrap_or_else(|| panic!("a parent")).to_owned();
+    let victim = dir.join("victim.conf");
+    std::fs::write(&victim, "precious\n").unwrap_or_else(|e| panic!("{e}"));
+    std::fs::set_permissions(&victim, std::fs::Permissions::from_mode(0o644))
+        .unwrap_or_else(|e| panic!("{e}"));
+    if nix::unistd::geteuid().is_root() {
+        let nobody = Some(nix::unistd::Uid::from_raw(65534));
+        nix::unistd::chown(&victim, nobody, None).unwrap_or_else(|e| panic!("{e}"));
+    } else {
+        eprintln!("not root: the link points at a file of this user (its owner cannot be given away)");
+    }
+    let owner_before = std::fs::metadata(&victim).map(|m| m.uid()).unwrap_or(0);
+    let link = dir.join("link-audit.jsonl");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&victim, &link).unwrap_or_else(|e| panic!("{e}"));
+    let fifo = dir.join("fifo-audit.jsonl");
+    let _ = std::fs::remove_file(&fifo);
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let open = dir.join("open-audit.jsonl");
+    std::fs::write(&open, "").unwrap_or_else(|e| panic!("{e}"));
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o644)).unwrap_or_else(|e| panic!("{e}"));
+
+    for (path, says) in [(&link, "symbolic link"), (&fifo, "FIFO"), (&open, "chmod 600")] {
+        let config = dir.join("planted.toml");
+        let text = format!("[audit]\ndestination = \"file\"\npath = {:?}\n", path.display().to_string());
+        std::fs::write(&config, text).unwrap_or_else(|e| panic!("{e}"));
+        let started = std::time::Instant::now();
+        let output = std::process::Command::new(support::binary())
+            .arg("--config")
+            .arg(&config)
+            .env("PATH", &bin)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{}: the server started", path.display());
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(10),
+            "{}: {:?}",
+            path.display(),
+            started.elapsed()
+        );
+        assert!(stderr.contains(says), "{}: {stderr}", path.display());
+    }
+    assert_eq!(std::fs::read_to_string(&victim).unwrap_or_default(), "precious\n");
+    let meta = std::fs::metadata(&victim).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((meta.permissions().mode() & 0o777, meta.uid()), (0o644, owner_before), "the link's target");
+    assert_eq!(std::fs::metadata(&open).map(|m| m.permissions().mode() & 0o777).unwrap_or(0), 0o644);
+}
+
 /// The organization file is compiled as the organization layer by the same path the binaries
 /// use (`ConfigSources::load` → `ServeArgs::resolve_loaded` → `browser::ghostlight`): its
 /// ceilings bind a user file that allows more, and `policy_explain` names the organization.

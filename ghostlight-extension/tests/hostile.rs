@@ -33,7 +33,13 @@ async fn run(engine: Engine) {
     }
     let world = World::start(engine).await;
     let port: Arc<dyn BrowserPort> = world.browser.clone();
-    let ports = Ports { engine, port: port.clone(), second: port, trusted: engine == Engine::Chromium };
+    let ports = Ports {
+        engine,
+        port: port.clone(),
+        second: port,
+        trusted: engine == Engine::Chromium,
+        awaits_page_work: false,
+    };
     run_all(&ports).await;
     drop(ports);
     world.teardown().await;

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use ghostlight_core::{BrowserPort, Ghostlight};
 use ghostlight_mcp::GhostlightServer;
-use ghostlight_mcp::http::{BearerToken, DEFAULT_ALLOWED_HOSTS, HttpOptions};
+use ghostlight_mcp::http::{BearerToken, HttpOptions};
 use ghostlight_webdriver::{WebDriverBrowser, WebDriverConfig};
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::{RoleClient, RunningService, ServiceExt};
@@ -66,12 +66,7 @@ fn site() -> u16 {
 async fn serve(per_session: bool) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap_or_else(|e| panic!("{e}"));
     let address = listener.local_addr().unwrap_or_else(|e| panic!("{e}"));
-    let options = HttpOptions {
-        listen: address,
-        tokens: vec![BearerToken::new(TOKEN).unwrap_or_else(|e| panic!("{e}"))],
-        allowed_hosts: DEFAULT_ALLOWED_HOSTS.iter().map(|h| (*h).to_owned()).collect(),
-        max_sessions: 16,
-    };
+    let options = HttpOptions::new(address, vec![BearerToken::new(TOKEN).unwrap_or_else(|e| panic!("{e}"))]);
     let shared: Arc<dyn BrowserPort> = Arc::new(WebDriverBrowser::new(WebDriverConfig::default()));
     let mut server = GhostlightServer::over(Ghostlight::new(shared));
     if per_session {

@@ -12,8 +12,8 @@
 //!   envelope crosses twice: as `structuredContent`, and in the text block as the summary,
 //!   `Next: ` lines, a blank line and the compact JSON of the same envelope
 //!   ([`render`]). Screenshots and delivered replays follow as image blocks. `isError` is set
-//!   for `failed`, `blocked` and `attention_required`; only a tool name outside the catalog is
-//!   a protocol error (invalid params).
+//!   for every status but `succeeded`; only a tool name outside the catalog is a protocol error
+//!   (invalid params).
 //! * Each MCP session is its own workspace ([`GhostlightServer::session`]): a client sees and
 //!   acts on its own tabs only.
 //! * `notifications/cancelled` stops the invocation, which answers `cancelled`.
@@ -113,13 +113,10 @@
 //!
 //! # #[cfg(feature = "http")]
 //! async fn serve_http(browser: Arc<dyn BrowserPort>) -> Result<(), Box<dyn std::error::Error>> {
-//!     use ghostlight_mcp::http::{BearerToken, DEFAULT_ALLOWED_HOSTS, DEFAULT_MAX_SESSIONS, HttpOptions};
-//!     let options = HttpOptions {
-//!         listen: "127.0.0.1:7861".parse()?,
-//!         tokens: vec![BearerToken::new(&std::env::var("MY_TOKEN")?)?],
-//!         allowed_hosts: DEFAULT_ALLOWED_HOSTS.map(String::from).to_vec(),
-//!         max_sessions: DEFAULT_MAX_SESSIONS,
-//!     };
+//!     use ghostlight_mcp::http::{BearerToken, HttpOptions};
+//!     // Loopback Host values, 16 sessions (8 per token), 5 minutes idle: the defaults.
+//!     let options =
+//!         HttpOptions::new("127.0.0.1:7861".parse()?, vec![BearerToken::new(&std::env::var("MY_TOKEN")?)?]);
 //!     // Each HTTP session gets its own workspace (its own tabs) of the one browser.
 //!     let stop = std::future::pending(); // e.g. a Ctrl-C future
 //!     ghostlight_mcp::http::serve(GhostlightServer::new(browser), &options, stop).await?;

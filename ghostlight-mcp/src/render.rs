@@ -88,8 +88,8 @@ pub fn text_block(envelope: &Envelope, json: &str) -> String {
 }
 
 /// One invocation's result as MCP's: the envelope as `structuredContent` and as the text
-/// block's JSON, one image block per attachment, and `isError` when the status is `failed`,
-/// `blocked` or `attention_required`.
+/// block's JSON, one image block per attachment, and `isError` for every status but
+/// `succeeded`.
 pub fn call_result(result: &ToolResult) -> Result<CallToolResult, RenderError> {
     let structured = serde_json::to_value(&result.envelope).map_err(RenderError::Envelope)?;
     let json = serde_json::to_string(&structured).map_err(RenderError::Envelope)?;
@@ -168,8 +168,8 @@ mod tests {
             (Status::Failed, true),
             (Status::Blocked, true),
             (Status::AttentionRequired, true),
-            (Status::Cancelled, false),
-            (Status::Unknown, false),
+            (Status::Cancelled, true),
+            (Status::Unknown, true),
         ] {
             let result = ToolResult { envelope: envelope(status, &[]), attachments: vec![] };
             let rendered = call_result(&result).unwrap_or_else(|e| panic!("{e}"));

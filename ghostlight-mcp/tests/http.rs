@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use ghostlight_core::testing::{ScriptedBrowser, ScriptedElement, ScriptedPage};
 use ghostlight_mcp::GhostlightServer;
-use ghostlight_mcp::http::{BearerToken, DEFAULT_ALLOWED_HOSTS, DEFAULT_MAX_SESSIONS, HttpOptions};
+use ghostlight_mcp::http::{BearerToken, DEFAULT_MAX_SESSIONS, HttpOptions, default_sessions_per_token};
 use rmcp::service::{RoleClient, RunningService, ServiceExt};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -39,17 +39,21 @@ async fn serve() -> String {
 
 /// Serve a server over `browser` with both tokens and at most `max_sessions` sessions.
 async fn serve_with(browser: Arc<ScriptedBrowser>, max_sessions: usize) -> String {
+    serve_options(browser, |options| {
+        options.max_sessions = max_sessions;
+        options.sessions_per_token = default_sessions_per_token(max_sessions);
+    })
+    .await
+}
+
+/// Serve a server over `browser` with both tokens and the options `tweak` leaves.
+async fn serve_options(browser: Arc<ScriptedBrowser>, tweak: impl FnOnce(&mut HttpOptions)) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap_or_else(|e| panic!("{e}"));
     let address = listener.local_addr().unwrap_or_else(|e| panic!("{e}"));
-    let options = HttpOptions {
-        listen: address,
-        tokens: [TOKEN, TOKEN_B]
-            .iter()
-            .map(|t| BearerToken::new(t).unwrap_or_else(|e| panic!("{e}")))
-            .collect(),
-        allowed_hosts: DEFAULT_ALLOWED_HOSTS.iter().map(|h| (*h).to_owned()).collect(),
-        max_sessions,
-    };
+    let tokens =
+        [TOKEN, TOKEN_B].iter().map(|t| BearerToken::new(t).unwrap_or_else(|e| panic!("{e}"))).collect();
+    let mut options = HttpOptions::new(address, tokens);
+    tweak(&mut options);
     let server = GhostlightServer::new(browser);
     tokio::spawn(async move {
         let served = ghostlight_mcp::http::serve_on(listener, server, &options, std::future::pending()).await;
@@ -203,15 +207,70 @@ async fn a_session_belongs_to_the_token_that_opened_it() {
     assert_ne!(list_raw(&url, TOKEN, &session).await, 404, "its own token");
 }
 
-/// Sessions past the limit are refused with a reason; ending one makes room, and its tabs
-/// are closed.
+/// A session's `tools/list` POST whose body never finishes: the session is busy with it
+/// until the server's body read timeout (the connection is returned, to be dropped).
+async fn busy(url: &str, token: &str, session: &str) -> tokio::net::TcpStream {
+    use tokio::io::AsyncWriteExt as _;
+    let address = url.trim_start_matches("http://").trim_end_matches("/mcp").to_owned();
+    let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap_or_else(|e| panic!("{e}"));
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {token}\r\nMcp-Session-Id: {session}\r\n\
+         Mcp-Protocol-Version: 2025-11-25\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{{\"jsonrpc\""
+    );
+    stream.write_all(head.as_bytes()).await.unwrap_or_else(|e| panic!("{e}"));
+    // Let the server see the request begin.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    stream
+}
+
+/// The binding of a session to its token lasts its whole life: another token that opens and
+/// deletes hundreds of sessions meanwhile never gets it (before, the owners' table was cleared
+/// wholesale past `4 × max_sessions` entries, and the session was then anyone's).
 #[tokio::test]
-async fn sessions_are_limited_and_end_with_their_tabs() {
-    let browser = Arc::new(browser());
-    let url = serve_with(browser.clone(), 2).await;
-    let (first, second) = tokio::join!(client(&url, TOKEN), client(&url, TOKEN));
-    let opened = invoke(&first, "browser_navigate", json!({"url": "https://alpha.example/"})).await;
-    assert_eq!(status(&opened), "succeeded", "{}", describe(&opened));
+async fn a_session_stays_its_tokens_however_many_others_come_and_go() {
+    let url = serve_with(Arc::new(browser()), 4).await;
+    let (_, a) = open_raw(&url, TOKEN).await;
+    let a = a.unwrap_or_else(|| panic!("no session id"));
+    for _ in 0..100 {
+        let (status, b) = open_raw(&url, TOKEN_B).await;
+        assert_eq!(status, 200);
+        let b = b.unwrap_or_else(|| panic!("no session id"));
+        let deleted = reqwest::Client::new()
+            .delete(&url)
+            .header("Authorization", format!("Bearer {TOKEN_B}"))
+            .header("Mcp-Session-Id", &b)
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(deleted.status().is_success(), "{}", deleted.status());
+        assert_eq!(list_raw(&url, TOKEN_B, &b).await, 404, "a deleted session is gone");
+    }
+    assert_eq!(list_raw(&url, TOKEN_B, &a).await, 404, "another client's token");
+    assert_ne!(list_raw(&url, TOKEN, &a).await, 404, "its own token");
+}
+
+/// One token cannot take every place: past its share its own least recently used idle session
+/// makes room, and with all of its sessions busy it is refused naming its limit, while another
+/// token still gets in. A full server evicts the least recently used idle session before it
+/// refuses, and refuses (naming `[limits] sessions`) only when every session is busy.
+#[tokio::test]
+async fn places_are_shared_fairly_and_idle_sessions_make_room() {
+    let url = serve_options(Arc::new(browser()), |options| {
+        options.max_sessions = 3;
+        options.sessions_per_token = 2;
+    })
+    .await;
+    let (_, a1) = open_raw(&url, TOKEN).await;
+    let (_, a2) = open_raw(&url, TOKEN).await;
+    let (a1, a2) = (a1.unwrap_or_default(), a2.unwrap_or_default());
+    // A's third session: A's oldest idle one (a1) makes room.
+    let (status, a3) = open_raw(&url, TOKEN).await;
+    assert_eq!(status, 200);
+    let a3 = a3.unwrap_or_default();
+    assert_eq!(list_raw(&url, TOKEN, &a1).await, 404, "the evicted session is gone");
+    // Both of A's sessions busy: A is refused with its own limit named; B gets in.
+    let _held = (busy(&url, TOKEN, &a2).await, busy(&url, TOKEN, &a3).await);
     let response = reqwest::Client::new()
         .post(&url)
         .header("Content-Type", "application/json")
@@ -221,22 +280,118 @@ async fn sessions_are_limited_and_end_with_their_tabs() {
         .send()
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(response.status().as_u16(), 503, "a third session");
+    assert_eq!(response.status().as_u16(), 503, "A past its share with every session busy");
     let body = response.text().await.unwrap_or_default();
-    assert!(body.contains("limit of 2 MCP sessions"), "{body}");
+    assert!(body.contains("sessions_per_token"), "{body}");
+    let (status, b1) = open_raw(&url, TOKEN_B).await;
+    assert_eq!(status, 200, "another token still gets in");
+    // The server is full (a2, a3 busy, b1): B's second session evicts B's own idle b1...
+    let (status, _) = open_raw(&url, TOKEN_B).await;
+    assert_eq!(status, 200);
+    assert_eq!(list_raw(&url, TOKEN_B, &b1.unwrap_or_default()).await, 404);
+    // The Host and Origin checks answer before any limit: 403, never 503.
+    assert_eq!(
+        post(&url, &[("Authorization", &format!("Bearer {TOKEN}")), ("Host", "evil.example")]).await,
+        403
+    );
+}
 
+/// A session idle past the timeout ends: its id is unknown afterwards, and its tabs close.
+#[tokio::test]
+async fn idle_sessions_end_with_their_tabs() {
+    let browser = Arc::new(browser());
+    let url =
+        serve_options(browser.clone(), |options| options.idle_timeout = Duration::from_millis(500)).await;
+    let first = client(&url, TOKEN).await;
+    let opened = invoke(&first, "browser_navigate", json!({"url": "https://alpha.example/"})).await;
+    assert_eq!(status(&opened), "succeeded", "{}", describe(&opened));
+    let (_, session) = open_raw(&url, TOKEN_B).await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    // Any request sweeps: the idle sessions end.
+    let (status_now, _) = open_raw(&url, TOKEN_B).await;
+    assert_eq!(status_now, 200);
+    assert_eq!(list_raw(&url, TOKEN_B, &session.unwrap_or_default()).await, 404, "expired");
     use ghostlight_core::BrowserPort as _;
-    assert_eq!(browser.tabs().await.map(|t| t.len()).unwrap_or(0), 1);
-    let _ = first.cancel().await;
-    // The first session's tab closes once its session is gone (a condition, bounded).
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     while browser.tabs().await.map(|t| t.len()).unwrap_or(0) > 0 {
-        assert!(tokio::time::Instant::now() < deadline, "the ended session's tab is still open");
+        assert!(tokio::time::Instant::now() < deadline, "the expired session's tab is still open");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let third = client(&url, TOKEN).await;
-    let listed = invoke(&third, "browser_tabs", json!({"action": "list"})).await;
-    assert_eq!(status(&listed), "succeeded", "{}", describe(&listed));
-    let _ = second.cancel().await;
-    let _ = third.cancel().await;
+    let _ = first.cancel().await;
+}
+
+/// The server's own loopback origin is accepted (the conformance suite's localhost check),
+/// any other refused; a configured one is accepted too.
+#[tokio::test]
+async fn loopback_origins_of_the_server_are_accepted_and_others_refused() {
+    let url = serve_options(Arc::new(browser()), |options| {
+        options.allowed_origins = vec!["https://app.example".into()];
+    })
+    .await;
+    let port = url.trim_start_matches("http://127.0.0.1:").trim_end_matches("/mcp").to_owned();
+    let bearer = format!("Bearer {TOKEN}");
+    for origin in
+        [format!("http://localhost:{port}"), format!("http://127.0.0.1:{port}"), "https://app.example".into()]
+    {
+        assert_eq!(post(&url, &[("Authorization", &bearer), ("Origin", &origin)]).await, 200, "{origin}");
+    }
+    for origin in ["http://localhost:1", "https://evil.example", "null"] {
+        assert_eq!(post(&url, &[("Authorization", &bearer), ("Origin", origin)]).await, 403, "{origin}");
+    }
+}
+
+/// The median time of 15 `browser_tabs` list calls in `session`.
+async fn median_call(session: &RunningService<RoleClient, ()>) -> Duration {
+    let mut times = Vec::new();
+    for _ in 0..15 {
+        let started = tokio::time::Instant::now();
+        let listed = invoke(session, "browser_tabs", json!({"action": "list"})).await;
+        assert_eq!(status(&listed), "succeeded", "{}", describe(&listed));
+        times.push(started.elapsed());
+    }
+    times.sort();
+    times[times.len() / 2]
+}
+
+/// Slow clients are shed: 200 connections sending half a request's headers and never more
+/// are all closed within the header read timeout (past the cap on unauthenticated
+/// connections, the oldest at once), while an authenticated client keeps its figures: the
+/// median of its calls before and during (printed; the bound asserted is generous).
+#[tokio::test]
+async fn slow_clients_are_shed_and_a_real_client_keeps_working() {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    const SLOW: usize = 200;
+    let url = serve().await;
+    let address = url.trim_start_matches("http://").trim_end_matches("/mcp").to_owned();
+    let session = client(&url, TOKEN).await;
+    let before = median_call(&session).await;
+    let started = tokio::time::Instant::now();
+    let mut slow = Vec::new();
+    for _ in 0..SLOW {
+        let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap_or_else(|e| panic!("{e}"));
+        let _ = stream.write_all(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ").await;
+        slow.push(stream);
+    }
+    let during = median_call(&session).await;
+    // Every slow connection is closed by the server (a read answers end of stream or an error).
+    let bound = ghostlight_mcp::http::HEADER_READ_TIMEOUT + Duration::from_secs(10);
+    let mut closed = 0;
+    for stream in &mut slow {
+        let mut buffer = [0_u8; 256];
+        let left = bound.saturating_sub(started.elapsed());
+        match tokio::time::timeout(left, stream.read(&mut buffer)).await {
+            Ok(Ok(_) | Err(_)) => closed += 1,
+            Err(_) => break,
+        }
+    }
+    let took = started.elapsed();
+    eprintln!(
+        "  {SLOW} slow connections: {closed} closed by the server within {took:?}; an authenticated client's \
+         median call: {before:?} before, {during:?} during"
+    );
+    assert_eq!(closed, SLOW, "slow connections left open after {took:?}");
+    assert!(during < Duration::from_secs(2), "the authenticated client slowed to {during:?}");
+    let again = invoke(&session, "browser_tabs", json!({"action": "list"})).await;
+    assert_eq!(status(&again), "succeeded", "{}", describe(&again));
+    let _ = session.cancel().await;
 }

@@ -160,7 +160,7 @@ async fn cancellation_stops_the_call_and_answers_cancelled() {
     assert!(started.elapsed() < Duration::from_secs(5), "the wait was not cut short");
     let envelope = envelope_of(&waited);
     assert_eq!(status(&envelope), "cancelled", "{}", describe(&envelope));
-    assert_eq!(waited.is_error, Some(false));
+    assert_eq!(waited.is_error, Some(true), "every status but succeeded sets isError");
 }
 
 /// Protocol level: a client that abandons a call sends `notifications/cancelled`; the server

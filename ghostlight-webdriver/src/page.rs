@@ -46,14 +46,29 @@ struct RawState {
     /// under way (read once: see the script).
     #[serde(default)]
     navigating: Option<String>,
+    /// Whether work an input event started (a short timer, a request) is still pending.
+    #[serde(default)]
+    busy: bool,
     /// The navigation entry's `responseStatus` (0 when unknown).
     #[serde(default)]
     status: u16,
 }
 
-/// Parse the page-state script's answer, with the destination of a navigation the document
-/// started and still shows (a form submission, a script's `location` change), if any.
-pub(crate) fn parse_state_navigating(value: serde_json::Value) -> PortResult<(PageState, Option<Url>)> {
+/// One read of the page state, with what the document is about to do.
+#[derive(Debug, Clone)]
+pub(crate) struct Reading {
+    /// The page state.
+    pub(crate) state: PageState,
+    /// Where a navigation to another document this document started is going, while the
+    /// document still shows (a form submission, a script's `location` change), if any.
+    pub(crate) navigating: Option<Url>,
+    /// Whether work a trusted input event started (a timer of up to a second, a request) is
+    /// still pending, so a navigation may yet start (see the script's `gl.work`).
+    pub(crate) busy: bool,
+}
+
+/// Parse the page-state script's answer as a [`Reading`].
+pub(crate) fn parse_reading(value: serde_json::Value) -> PortResult<Reading> {
     let raw: RawState = serde_json::from_value(value).map_err(|_| {
         PortError::new(PortErrorKind::Other, "the page state script answered an unexpected shape")
     })?;
@@ -65,12 +80,12 @@ pub(crate) fn parse_state_navigating(value: serde_json::Value) -> PortResult<(Pa
     let http_status = (raw.status > 0).then_some(raw.status);
     let state =
         PageState { url, title: raw.title, readiness: readiness(&raw.ready_state), document, http_status };
-    Ok((state, navigating))
+    Ok(Reading { state, navigating, busy: raw.busy })
 }
 
 /// Parse the page-state script's answer.
 pub(crate) fn parse_state(value: serde_json::Value) -> PortResult<PageState> {
-    parse_state_navigating(value).map(|(state, _)| state)
+    parse_reading(value).map(|reading| reading.state)
 }
 
 /// `document.readyState` as core's [`Readiness`].

@@ -722,12 +722,13 @@ impl Session {
     /// The page state of the current tab's top-level document (switching out of a frame
     /// first). Installs the page-side hooks on first sight of a document.
     pub(crate) async fn page_state(&mut self) -> PortResult<PageState> {
-        self.page_state_navigating().await.map(|(state, _)| state)
+        self.page_reading().await.map(|reading| reading.state)
     }
 
     /// [`Session::page_state`], with where a navigation to another document the page started
-    /// is going while the page still shows (see `scripts/page_state.js`, `gl.nav`).
-    pub(crate) async fn page_state_navigating(&mut self) -> PortResult<(PageState, Option<Url>)> {
+    /// is going while the page still shows, and whether work an input started is pending (see
+    /// `scripts/page_state.js`, `gl.nav` and `gl.work`).
+    pub(crate) async fn page_reading(&mut self) -> PortResult<page::Reading> {
         if self.in_frame {
             self.command(SessionCommand::top_frame(), Sent::Read).await?;
             self.in_frame = false;
@@ -740,16 +741,16 @@ impl Session {
                 "a dialog opened while the page was read",
             ));
         }
-        let (mut state, navigating) = page::parse_state_navigating(value)?;
-        self.read_error_page = state.url.scheme() == "chrome-error";
+        let mut reading = page::parse_reading(value)?;
+        self.read_error_page = reading.state.url.scheme() == "chrome-error";
         if self.read_error_page {
             // Chromium's error page: the URL that failed is what WebDriver reports.
             if let Ok(url) = self.client().current_url().await {
-                state.url = url;
+                reading.state.url = url;
             }
         }
-        self.remember_page(&state);
-        Ok((state, navigating))
+        self.remember_page(&reading.state);
+        Ok(reading)
     }
 
     /// The page state, read again (up to [`SETTLE_READS`] times, [`SETTLE_STEP`] apart) while

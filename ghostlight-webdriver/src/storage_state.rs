@@ -241,10 +241,12 @@ impl StorageStateFile {
         let io = |source| StorageStateError::Io { path: path.clone(), action: "written", source };
         let text = serde_json::to_vec_pretty(state).map_err(|e| io(std::io::Error::other(e)))?;
         let temporary = sibling(path, ".ghostlight-tmp");
+        // A stale one of an earlier run goes (a link is removed itself, never followed); the
+        // new one is created exclusively, so nothing planted there meanwhile is written to.
+        let _ = std::fs::remove_file(&temporary);
         let mut file = std::fs::OpenOptions::new()
             .write(true)
-            .create(true)
-            .truncate(true)
+            .create_new(true)
             .mode(0o600)
             .open(&temporary)
             .map_err(io)?;

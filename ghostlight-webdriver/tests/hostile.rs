@@ -20,7 +20,8 @@ per_engine!(#[tokio::test(flavor = "multi_thread")] chromium, firefox => run);
 
 async fn run(engine: Engine) {
     let (port, second) = (browser(engine), browser(engine));
-    let ports = Ports { engine, port: port.clone(), second: second.clone(), trusted: true };
+    let ports =
+        Ports { engine, port: port.clone(), second: second.clone(), trusted: true, awaits_page_work: true };
     run_all(&ports).await;
     scenario(engine, "a tab another program opens", foreign_tab(&port)).await;
     for browser in [port, second] {
@@ -34,7 +35,7 @@ async fn foreign_tab(browser: &Arc<WebDriverBrowser>) {
     let site: Site = hostile::start();
     let port: Arc<dyn BrowserPort> = browser.clone();
     let g = governed(port, json!({"hosts": {"allow": ["127.0.0.1", "127.0.0.2"]}}));
-    calm(
+    let page = calm(
         &g,
         "the opener page",
         "browser_navigate",

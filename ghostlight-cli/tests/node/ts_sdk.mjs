@@ -27,7 +27,7 @@ import Ajv from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 
-const ERROR_STATUSES = new Set(["failed", "blocked", "attention_required"]);
+const ERROR_STATUSES = new Set(["failed", "blocked", "attention_required", "cancelled", "unknown"]);
 const TOKEN = "ts-sdk-interop-token-8f3a1c2e9b7d";
 
 /** Calls an engine answers differently, by label: what it cannot do over WebDriver. */

@@ -31,7 +31,7 @@ from typing import Any
 from mcp import ClientSession, MCPError, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-ERROR_STATUSES = {"failed", "blocked", "attention_required"}
+ERROR_STATUSES = {"failed", "blocked", "attention_required", "cancelled", "unknown"}
 ENVELOPE_FIELDS = ("invocation", "status", "effect", "readiness", "repeat_safe", "summary", "facts", "next_steps")
 TOOL_KEYS = ("name", "description", "inputSchema", "outputSchema", "annotations")
 

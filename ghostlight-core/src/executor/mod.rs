@@ -98,10 +98,11 @@ pub struct ToolResult {
 }
 
 impl ToolResult {
-    /// Whether an MCP edge sets `isError` (status `failed`, `blocked` or
-    /// `attention_required`).
+    /// Whether an MCP edge sets `isError`: for every status but `succeeded` (one rule: a
+    /// call that did not do what it was asked, or whose effect is not known, is an error to
+    /// the client).
     pub fn is_error(&self) -> bool {
-        matches!(self.envelope.status, Status::Failed | Status::Blocked | Status::AttentionRequired)
+        self.envelope.status != Status::Succeeded
     }
 }
 

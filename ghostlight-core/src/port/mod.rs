@@ -278,4 +278,12 @@ pub trait BrowserPort: Send + Sync {
     /// Wait `duration` on the adapter's timer (core has no runtime of its own). Used for
     /// `duration` waits, polling and timeouts.
     async fn sleep(&self, duration: Duration);
+
+    /// Complete once `after` has passed, to abandon a read that outlasts its call's bound (a
+    /// check of a huge or busy page while waiting). Unlike [`BrowserPort::sleep`] it is not a
+    /// step of the work: the default sleeps; a port whose time is virtual (the scripted port)
+    /// never completes it, as its reads never block.
+    async fn deadline(&self, after: Duration) {
+        self.sleep(after).await;
+    }
 }

@@ -1567,4 +1567,9 @@ impl BrowserPort for ScriptedBrowser {
         state.calls.push(PortCall { method: "sleep", tab: None });
         state.elapsed += duration;
     }
+
+    /// Never completes: the scripted port's reads never block, and its time is virtual.
+    async fn deadline(&self, _after: Duration) {
+        futures::future::pending::<()>().await;
+    }
 }

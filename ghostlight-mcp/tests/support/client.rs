@@ -30,7 +30,7 @@ pub(crate) fn text_of(result: &CallToolResult) -> String {
 /// * `structuredContent` is an envelope object with every field;
 /// * the text block is the summary, one `Next: ` line per next step, a blank line, and JSON
 ///   equal to `structuredContent`;
-/// * `isError` is set exactly for `failed`, `blocked` and `attention_required`;
+/// * `isError` is set for every status but `succeeded`;
 /// * image blocks' bytes appear in neither rendering.
 pub(crate) fn envelope_of(result: &CallToolResult) -> Value {
     let structured =
@@ -60,7 +60,7 @@ pub(crate) fn envelope_of(result: &CallToolResult) -> Value {
         .unwrap_or_default();
     assert_eq!(next, expected, "the Next: lines differ from next_steps");
     let status = structured["status"].as_str().unwrap_or_default();
-    let is_error = matches!(status, "failed" | "blocked" | "attention_required");
+    let is_error = status != "succeeded";
     assert_eq!(result.is_error, Some(is_error), "isError for status {status}");
     for block in &result.content[1..] {
         let ContentBlock::Image(image) = block else { panic!("a non-image block after the text: {block:?}") };

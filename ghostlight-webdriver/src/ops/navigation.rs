@@ -107,6 +107,16 @@ pub(crate) async fn go(
         }
         other => other,
     };
+    // Out of time, but the destination's document committed (its load event is still
+    // pending: a slow image, a response that never ends): that document is the landing, and
+    // the tab stays controlled with `readiness: loading`.
+    let settled = match settled {
+        Err(error) if error.kind() == PortErrorKind::Timeout => match committed(s, &before).await {
+            Some(page) => Ok(page),
+            None => Err(error),
+        },
+        other => other,
+    };
     // A navigation (or a redirect hop of it) the network filter refused ends on the
     // browser's error page or the filter's refusal page for the refused host: not a failure
     // of the page, but a refusal; the tab goes back to what it showed.
@@ -135,6 +145,21 @@ pub(crate) async fn go(
         },
         Err(error) => Err(error),
     }
+}
+
+/// How long a navigation that ran out of time may still take to tell whether its document
+/// committed (within the adapter's call grace).
+const COMMIT_PROBE: Duration = Duration::from_millis(500);
+
+/// The current tab's page when a document other than `before` committed there (a web page,
+/// not Firefox's transient `about:blank`), read within [`COMMIT_PROBE`].
+/// Its readiness is `loading` whatever the document says: the navigation did not finish in
+/// time (Chromium's driver stops the load at its timeout, and the document it kept then reads
+/// `complete`, though it may be cut short).
+async fn committed(s: &mut Session, before: &PageState) -> Option<PageState> {
+    let mut page = tokio::time::timeout(COMMIT_PROBE, s.page_state()).await.ok()?.ok()?;
+    page.readiness = Readiness::Loading;
+    (page.document != before.document && page.url.scheme() != "about").then_some(page)
 }
 
 /// How long taking the tab back after a refused navigation may take at most (within the

@@ -76,6 +76,14 @@ pub(crate) async fn open_tab(
     input: &NavigateInput,
     timeout: Duration,
 ) -> PortResult<OpenedTab> {
+    // New Window needs a current window: after a tab was closed (by a page, or past the
+    // driver) the driver has none until it is switched to a live one.
+    if s.current().is_none() {
+        let windows = s.client().windows().await.map_err(|e| errors::cmd(&e, Sent::Read))?;
+        if let Some(live) = windows.into_iter().map(String::from).next() {
+            s.switch_to(&live).await?;
+        }
+    }
     let handle = match s.client().new_window(true).await.map_err(|e| errors::cmd(&e, Sent::Act)) {
         Ok(created) => String::from(created.handle),
         // The current tab's dialog keeps classic WebDriver from opening a tab (an endless

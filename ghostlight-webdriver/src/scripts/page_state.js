@@ -1,6 +1,6 @@
 // Ghostlight page state: one function expression, run through WebDriver "Execute Script".
 //
-// Returns {url, title, readyState, timeOrigin, nonce, epoch, docUrl, navigating, status}
+// Returns {url, title, readyState, timeOrigin, nonce, epoch, docUrl, navigating, busy, status}
 // (status: the navigation entry's HTTP responseStatus, 0 when the engine does not say). On its first
 // run in a document it stamps the document (hidden symbol-keyed window properties, invisible
 // to ordinary property enumeration):
@@ -17,7 +17,12 @@
 //   `navigate` event that is not same-document. A form submission starts its navigation in a
 //   later task (on Chromium about 60 ms after the click's input returns), so without this an
 //   action that submits looks like one that did nothing. `navigating` answers the record and
-//   clears it: every read consumes it, so the read before an action drops stale ones.
+//   clears it: every read consumes it, so the read before an action drops stale ones;
+// - `gl.work`: work a trusted input event started that may still navigate: timers of up to
+//   TRACK_MS its handlers set (a handler that changes `location` 100 ms after a click), and
+//   requests (`fetch`, `XMLHttpRequest`) its handlers or those timers sent. `busy` answers
+//   whether any is still pending, so the adapter waits for it (within its own bound) before
+//   it decides the action navigated nowhere. Other timers and requests are never counted.
 (function glPageState() {
   const w = window;
   const DOC = Symbol.for('gl.doc');
@@ -25,6 +30,13 @@
   const URL_AT = Symbol.for('gl.url');
   const DIALOG = Symbol.for('gl.dialog');
   const NAV = Symbol.for('gl.nav');
+  const WORK = Symbol.for('gl.work');
+  // Timers longer than this are not an action's immediate consequence (the adapter's wait
+  // after an action is shorter still).
+  const TRACK_MS = 1000;
+  // A timer counts as pending until it ran, or this long past its due time (cleared by a way
+  // the wrapper does not see).
+  const OVERDUE_MS = 250;
   const withoutFragment = (href) => {
     const at = href.indexOf('#');
     return at < 0 ? href : href.slice(0, at);
@@ -69,6 +81,71 @@
         } catch (_) {}
       });
     } catch (_) {}
+    const work = { timers: new Map(), requests: 0, depth: 0 };
+    hidden(WORK, work);
+    const INPUT = new Set(['click', 'auxclick', 'dblclick', 'mousedown', 'mouseup', 'pointerdown',
+      'pointerup', 'keydown', 'keyup', 'keypress', 'submit', 'change', 'input', 'drop', 'dragend']);
+    // Inside a listener of a trusted input event (timers: directly only; requests: also from
+    // such a timer's callback).
+    const fromInput = () => {
+      const event = w.event;
+      return !!(event && event.isTrusted && INPUT.has(event.type));
+    };
+    const setTimer = w.setTimeout;
+    const clearTimer = w.clearTimeout;
+    if (typeof setTimer === 'function' && typeof clearTimer === 'function') {
+      w.setTimeout = function setTimeout(handler, delay, ...rest) {
+        const wait = Number(delay) || 0;
+        if (typeof handler !== 'function' || work.depth > 0 || !(wait <= TRACK_MS) || !fromInput()) {
+          return setTimer.call(w, handler, delay, ...rest);
+        }
+        let id = 0;
+        const run = function (...args) {
+          work.timers.delete(id);
+          work.depth += 1;
+          try {
+            return handler.apply(this, args);
+          } finally {
+            work.depth -= 1;
+          }
+        };
+        id = setTimer.call(w, run, delay, ...rest);
+        work.timers.set(id, w.performance.now() + Math.max(0, wait));
+        return id;
+      };
+      w.clearTimeout = function clearTimeout(id) {
+        work.timers.delete(id);
+        return clearTimer.call(w, id);
+      };
+    }
+    const counted = (promise) => {
+      work.requests += 1;
+      let done = false;
+      const end = () => {
+        if (!done) work.requests -= 1;
+        done = true;
+      };
+      promise.then(end, end);
+    };
+    const originalFetch = w.fetch;
+    if (typeof originalFetch === 'function') {
+      w.fetch = function fetch(...args) {
+        // Always on the window: a bare `fetch()` call has no `this` of its own.
+        const answer = originalFetch.apply(w, args);
+        if ((work.depth > 0 || fromInput()) && answer && typeof answer.then === 'function') counted(answer);
+        return answer;
+      };
+    }
+    const xhr = w.XMLHttpRequest && w.XMLHttpRequest.prototype;
+    const originalSend = xhr && xhr.send;
+    if (typeof originalSend === 'function') {
+      xhr.send = function send(...args) {
+        if (work.depth > 0 || fromInput()) {
+          counted(new Promise((resolve) => this.addEventListener('loadend', resolve, { once: true })));
+        }
+        return originalSend.apply(this, args);
+      };
+    }
     for (const kind of ['alert', 'confirm', 'prompt']) {
       const original = w[kind];
       if (typeof original !== 'function') continue;
@@ -93,6 +170,15 @@
   }
   const navigating = w[NAV] === undefined ? null : w[NAV];
   if (navigating !== null) w[NAV] = null;
+  let busy = false;
+  const work = w[WORK];
+  if (work && typeof work === 'object') {
+    const now = w.performance.now();
+    for (const [id, due] of work.timers) {
+      if (due + OVERDUE_MS < now) work.timers.delete(id);
+    }
+    busy = work.requests > 0 || work.timers.size > 0;
+  }
   return {
     url: String(w.location.href),
     title: String(w.document.title),
@@ -102,6 +188,7 @@
     epoch: w[EPOCH],
     docUrl: w[URL_AT],
     navigating,
+    busy,
     status,
   };
 })

@@ -40,6 +40,12 @@
   const CONTROLS_ONLY = opts.controlsOnly === true;
 
   const QUERY = glSquash(opts.query).toLowerCase();
+  // A walk that runs longer than this stops where it is and says it was cut short (a page of
+  // hundreds of thousands of elements would otherwise hold the browser past any call's bound).
+  const BUDGET_MS = 4000;
+  const STARTED = performance.now();
+  let checks = 0;
+  const overBudget = () => (++checks & 255) === 0 && performance.now() - STARTED > BUDGET_MS;
 
   // Named by the page itself (aria-label or aria-labelledby): find matches such an element by
   // its name even without a role.
@@ -49,6 +55,18 @@
   }
 
   // Landmarks, headings, lists, tables, images… (listed by the structure scopes).
+  /** Whether `el`'s own text or naming attributes mention QUERY, or its name comes from
+   * elsewhere (so only a full description can tell). */
+  const mayName = (el) => {
+    if (QUERY === '') return true;
+    if (el.localName === 'input' || el.hasAttribute('aria-labelledby') || (el.labels && el.labels.length > 0)) return true;
+    // Names that come from descendants' attributes (an image's `alt` in a link).
+    if (el.querySelector('[alt],[aria-label],[aria-labelledby],[title]')) return true;
+    const own = [el.textContent, el.getAttribute('aria-label'), el.getAttribute('title'),
+      el.getAttribute('alt'), el.getAttribute('placeholder'), el.getAttribute('value'),
+      el.getAttribute('aria-description')];
+    return glSquash(own.filter((part) => part).join(' ')).toLowerCase().includes(QUERY);
+  };
   const STRUCTURE = new Set(['banner', 'navigation', 'main', 'complementary', 'contentinfo',
     'region', 'form', 'search', 'heading', 'list', 'table', 'grid', 'treegrid', 'img', 'figure',
     'dialog', 'alertdialog', 'article', 'tablist', 'menu', 'menubar', 'toolbar', 'tree']);
@@ -204,6 +222,10 @@
   }
 
   while (!stopped && stack.length) {
+    if (overBudget()) {
+      result.truncated = true;
+      break;
+    }
     const depth = stack.pop();
     const el = stack.pop();
     const at = seq++;
@@ -237,6 +259,9 @@
       case 'find': take = control || (!CONTROLS_ONLY && hasAriaLabel(el)); break;
       default: take = false;
     }
+    // Find: a control none of whose name sources mentions the text is never described (the
+    // expensive part), unless its name comes from elsewhere (labels, aria-labelledby).
+    if (take && MODE === 'find' && !mayName(el)) take = false;
     if (take && glVisible(el)) {
       const item = describe(el, role, control, MODE === 'document' ? childDepth : null);
       if (wants(item) && !add(item, at)) break;
@@ -278,6 +303,10 @@
       const kids = tree === document ? [document.documentElement] : Array.from(tree.children);
       for (const kid of kids) if (kid && !glAriaHidden(kid) && contains(kid)) pending.push(kid);
       while (pending.length) {
+        if (overBudget()) {
+          result.truncated = true;
+          break;
+        }
         const el = pending.pop();
         let deeper = false;
         for (const kid of el.children) {

@@ -10,10 +10,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ghostlight_core::port::{BrowserPort, FACT_URL_CHARS, IMAGE_BLOCK_MAX_BYTES, URL_CUT_MARKER};
-use ghostlight_core::{Envelope, Ghostlight, Status, WorkspaceLimits};
+use ghostlight_core::{Envelope, Ghostlight, Readiness, Status, WorkspaceLimits};
 use ghostlight_webdriver::Engine;
 use serde_json::{Value, json};
 
+use crate::support::dead_ends::Hanging;
 use crate::support::engines::scenario;
 use crate::support::server::Site;
 use crate::support::sites::hostile;
@@ -26,6 +27,8 @@ const CALL_TIMEOUT_MS: u64 = 3_000;
 const LATE: Duration = Duration::from_secs(20);
 /// How long a call on a calm page may take meanwhile or afterwards.
 const CALM: Duration = Duration::from_secs(10);
+/// The bound of a call without `timeout_ms` (the WebDriver adapter's `UNTIMED_CALL_LIMIT`).
+const UNTIMED: Duration = ghostlight_webdriver::UNTIMED_CALL_LIMIT;
 
 /// The ports of one run.
 pub(crate) struct Ports {
@@ -39,6 +42,10 @@ pub(crate) struct Ports {
     /// Whether the adapter sends trusted input on this engine (the extension on Firefox does
     /// not: its clicks answer `unsupported`, and the pages never start spinning).
     pub(crate) trusted: bool,
+    /// Whether the adapter waits for work an action started in the page (a timer, a request)
+    /// before it decides the action navigated nowhere (the WebDriver adapter; the extension
+    /// waits a fixed 100 ms for a load to start).
+    pub(crate) awaits_page_work: bool,
 }
 
 /// A call and how long its answer took.
@@ -70,6 +77,8 @@ pub(crate) async fn run_all(ports: &Ports) {
     )
     .await;
     scenario(ports.engine, "a 500 kB URL", long_url(&g, &site)).await;
+    scenario(ports.engine, "a page that never finishes loading", slow_load(ports, &site)).await;
+    scenario(ports.engine, "thousands of frames, a huge DOM", heavy_pages(&g, &second, &site)).await;
     scenario(ports.engine, "a full page of noise", tall_capture(&g, &second, &site)).await;
     if !ports.trusted {
         eprintln!("[{}] skipped: the adapter sends no trusted input here", ports.engine.as_str());
@@ -79,6 +88,121 @@ pub(crate) async fn run_all(ports: &Ports) {
     scenario(ports.engine, "an endless dialog loop", dialog_loop(&g, &site)).await;
     scenario(ports.engine, "a popup flood", popup_flood(ports, &second, &site)).await;
     scenario(ports.engine, "a page that closes its own tab", self_close(&g, &site)).await;
+    if ports.awaits_page_work {
+        scenario(ports.engine, "navigations a click starts late", late_navigation(&g, &site)).await;
+    }
+}
+
+/// A click whose handler navigates 100 ms later, one that navigates once a request it sent
+/// answers, and one whose late work navigates nowhere: the first two report their landing
+/// (and the next read reads the new page), the third answers with no landing.
+async fn late_navigation(g: &Ghostlight, site: &Site) {
+    for (button, landing) in [("Go a moment later", "/plain?late"), ("Go after a request", "/plain?fetched")]
+    {
+        let page = calm(
+            g,
+            "the late page",
+            "browser_navigate",
+            json!({"url": site.url("/late").as_str(), "new_tab": true}),
+        )
+        .await;
+        let tab = page.facts["tab"].clone();
+        let (clicked, took) =
+            timed(g, "browser_click", json!({"selector": {"name": button}, "tab": tab})).await;
+        eprintln!("  {button}: {:?} in {took:?}: {}", clicked.status, clicked.summary);
+        assert_eq!(clicked.status, Status::Succeeded, "{}", clicked.summary);
+        let landed = clicked.facts.get("landing").map(|l| l["url"].to_string()).unwrap_or_default();
+        assert!(landed.contains(landing), "{button}: no landing on {landing}: {:?}", clicked.facts);
+        let read = calm(g, "the landing", "browser_read", json!({"tab": tab})).await;
+        assert!(read.facts["text"].to_string().contains("calm page"), "{:?}", read.facts);
+        calm(g, "closing it", "browser_tabs", json!({"action": "close", "tab": tab})).await;
+    }
+    let page = calm(
+        g,
+        "the late page",
+        "browser_navigate",
+        json!({"url": site.url("/late").as_str(), "new_tab": true}),
+    )
+    .await;
+    let tab = page.facts["tab"].clone();
+    let (clicked, took) =
+        timed(g, "browser_click", json!({"selector": {"name": "Retitle later"}, "tab": tab})).await;
+    eprintln!("  late work that navigates nowhere: {:?} in {took:?}: {}", clicked.status, clicked.summary);
+    assert_eq!(clicked.status, Status::Succeeded, "{}", clicked.summary);
+    assert!(clicked.facts.get("landing").is_none(), "{:?}", clicked.facts);
+    calm(g, "closing it", "browser_tabs", json!({"action": "close", "tab": tab})).await;
+}
+
+/// A first navigation to a page that commits but never finishes loading, in a fresh
+/// workspace: the call answers within its timeout, the committed page is the controlled tab
+/// (`readiness` not complete, said so), the next read reads it by default, and the next
+/// navigation reuses that tab.
+async fn slow_load(ports: &Ports, site: &Site) {
+    let hanging = Hanging::start();
+    let g = governed(Arc::clone(&ports.port), json!({"hosts": {"allow": ["127.0.0.1"]}}));
+    let (opened, took) = timed(
+        &g,
+        "browser_navigate",
+        json!({"url": hanging.url("/slow").as_str(), "timeout_ms": CALL_TIMEOUT_MS}),
+    )
+    .await;
+    eprintln!(
+        "  slow first page: {:?} ({:?}) in {took:?}: {}",
+        opened.status, opened.readiness, opened.summary
+    );
+    assert!(took <= Duration::from_millis(CALL_TIMEOUT_MS) + LATE, "answered after {took:?}");
+    assert_eq!(opened.status, Status::Succeeded, "{} {:?}", opened.summary, opened.facts);
+    assert_eq!(opened.readiness, Readiness::Loading, "{}", opened.summary);
+    assert!(opened.summary.contains("had not finished loading"), "{}", opened.summary);
+    let read = calm(&g, "reading the loading page", "browser_read", json!({})).await;
+    assert!(read.facts["text"].to_string().contains("Still loading"), "{:?}", read.facts);
+    let next =
+        calm(&g, "navigating on", "browser_navigate", json!({"url": site.url("/plain?after-slow").as_str()}))
+            .await;
+    assert_eq!(next.facts["tab"], opened.facts["tab"], "the same tab: {}", next.summary);
+    assert_eq!(next.facts["created"], json!(false), "{}", next.summary);
+    calm(&g, "closing it", "browser_tabs", json!({"action": "close", "tab": next.facts["tab"]})).await;
+}
+
+/// A page that adds 2,000 frames and one of 100,000 paragraphs (and as many links and
+/// buttons): reading, inspecting, finding, waiting and capturing each answer within their
+/// bounds (a call with `timeout_ms` within it plus the grace, one without within the adapter's
+/// bound for untimed calls), and a second session answers meanwhile.
+async fn heavy_pages(g: &Ghostlight, second: &Ghostlight, site: &Site) {
+    for path in ["/frames", "/huge-dom"] {
+        let opened =
+            timed(g, "browser_navigate", json!({"url": site.url(path).as_str(), "new_tab": true})).await.0;
+        eprintln!("  {path}: {:?}: {}", opened.status, opened.summary);
+        let Some(tab) = opened.facts.get("tab").cloned() else { continue };
+        let calls = [
+            ("browser_read", json!({"tab": tab}), UNTIMED),
+            ("browser_inspect", json!({"tab": tab}), UNTIMED),
+            ("browser_find", json!({"tab": tab, "text": "Paragraph 99999"}), UNTIMED),
+            (
+                "browser_wait",
+                json!({"tab": tab, "condition": "text_present", "value": "no such text", "timeout_ms": CALL_TIMEOUT_MS}),
+                Duration::from_millis(CALL_TIMEOUT_MS),
+            ),
+            (
+                "browser_screenshot",
+                json!({"tab": tab, "timeout_ms": CALL_TIMEOUT_MS}),
+                Duration::from_millis(CALL_TIMEOUT_MS),
+            ),
+        ];
+        for (tool, arguments, bound) in calls {
+            let work = timed(g, tool, arguments);
+            let meanwhile = async {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                timed(second, "browser_read", json!({})).await
+            };
+            let ((envelope, took), (read, read_took)) = tokio::join!(work, meanwhile);
+            eprintln!("  {path} {tool}: {:?} in {took:?}: {}", envelope.status, envelope.summary);
+            assert!(took <= bound + LATE, "{path} {tool} answered after {took:?}");
+            assert_eq!(read.status, Status::Succeeded, "the second session meanwhile: {}", read.summary);
+            assert!(read_took <= bound + LATE, "the second session answered after {read_took:?}");
+        }
+        calm(g, "closing it", "browser_tabs", json!({"action": "close", "tab": tab})).await;
+    }
 }
 
 /// `history.replaceState` to a 500 kB URL (Firefox refuses one of 2 MB): every URL fact stays within its bound, cut with the
@@ -208,6 +332,11 @@ async fn self_close(g: &Ghostlight, site: &Site) {
         timed(g, "browser_click", json!({"selector": {"name": "Close this tab"}, "tab": closer})).await;
     eprintln!("  self-closing click: {:?} in {took:?}: {}", clicked.status, clicked.summary);
     assert!(!clicked.summary.contains("before Ghostlight could"), "{}", clicked.summary);
+    // The click was delivered: it says so, or (where the close raced its receipt) that the
+    // page most likely closed the tab in answer.
+    let closed_by_page =
+        clicked.summary.contains("closed its own tab") || clicked.facts["reason"] == "tab_closed_by_page";
+    assert!(clicked.status == Status::Succeeded || closed_by_page, "{}", clicked.summary);
     assert!(took <= CALM, "{took:?}");
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {

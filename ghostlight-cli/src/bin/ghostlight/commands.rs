@@ -185,8 +185,9 @@ fn save_attachments(result: &ToolResult, out: &Path, steps: &[ImageStep]) -> Res
             None => (format!("{}-{}.{extension}", result.envelope.invocation, index + 1), None),
         };
         let path = out.join(name);
-        std::fs::write(&path, &attachment.bytes)
-            .map_err(|source| CliError::File { path: path.clone(), source })?;
+        // A new file of the user's alone: a link or file planted at the name is refused.
+        let mut file = ghostlight_cli::private_file::create_new(&path)?;
+        file.write_all(&attachment.bytes).map_err(|source| CliError::File { path: path.clone(), source })?;
         saved.push(Saved { path, step });
     }
     Ok(saved)

@@ -23,6 +23,10 @@ pub(crate) enum CliError {
         #[source]
         source: std::io::Error,
     },
+    /// A file Ghostlight writes for the user cannot be used (a link, not a regular file,
+    /// another user's, open to others, or already there; exit 2).
+    #[error(transparent)]
+    PrivateFile(#[from] ghostlight_cli::private_file::PrivateFileError),
     /// Standard output could not be written (exit 1).
     #[error("cannot write the output: {0}")]
     Output(#[from] std::io::Error),
@@ -66,7 +70,7 @@ impl CliError {
     /// 2 for usage and configuration errors, 1 otherwise.
     pub(crate) fn exit_code(&self) -> u8 {
         match self {
-            CliError::Config(_) | CliError::Usage(_) | CliError::File { .. } => 2,
+            CliError::Config(_) | CliError::Usage(_) | CliError::File { .. } | CliError::PrivateFile(_) => 2,
             CliError::Output(_) | CliError::Serve(_) | CliError::Runtime(_) | CliError::Session { .. } => 1,
         }
     }

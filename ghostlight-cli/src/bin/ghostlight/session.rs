@@ -408,13 +408,7 @@ pub(crate) fn start(name: &str, foreground: bool, browser: &BrowserArgs) -> Resu
         return serve(place, options);
     }
     let log_path = place.log();
-    let log = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(&log_path)
-        .map_err(|source| CliError::File { path: log_path.clone(), source })?;
+    let log = ghostlight_cli::private_file::rewrite(&log_path)?;
     let exe = std::env::current_exe()
         .map_err(|source| CliError::File { path: PathBuf::from("ghostlight"), source })?;
     let mut child = std::process::Command::new(&exe)

@@ -144,6 +144,22 @@ impl<'a> Run<'a> {
         self.shared.port.as_ref()
     }
 
+    /// `work`'s answer, or `None` when it has not answered within `limit`
+    /// ([`BrowserPort::deadline`]; the work is then dropped: only for work without effect,
+    /// such as a read).
+    pub(crate) async fn within<T>(
+        &self,
+        limit: std::time::Duration,
+        work: impl Future<Output = T>,
+    ) -> Option<T> {
+        let work = std::pin::pin!(work);
+        let timer = self.port().deadline(limit);
+        match futures::future::select(work, timer).await {
+            futures::future::Either::Left((answer, _)) => Some(answer),
+            futures::future::Either::Right(_) => None,
+        }
+    }
+
     /// Mark that effectful work is being sent to the browser.
     pub(crate) fn dispatching(&self) {
         self.dispatched.store(true, Ordering::SeqCst);

@@ -1039,6 +1039,27 @@ fn a_tab_the_page_opens_past_the_tab_limit_is_closed_and_the_click_says_so() {
 }
 
 #[test]
+fn a_click_whose_page_closes_its_own_tab_says_so() {
+    let page = ScriptedPage::new("Home").element(ScriptedElement::button("Close"));
+    let world = World::new(ScriptedBrowser::new().site("https://example.com/", page));
+    let tab = world.open("https://example.com/");
+    let button = world.target(&tab, "Close", Role::Button);
+    let gone = PortError::new(PortErrorKind::TabGone, "no such window").effect_unknown();
+    world.browser.fail_next("click", gone);
+    let clicked = world.ok("browser_click", json!({"target": button, "tab": tab}));
+    assert_eq!(clicked.effect, Effect::Applied);
+    assert!(!clicked.repeat_safe);
+    assert_eq!(
+        clicked.summary,
+        format!(
+            "Clicked the \"Close\" button on example.com; the page then closed its own tab, so {tab} no longer shows it."
+        )
+    );
+    let read = world.env("browser_read", json!({"tab": tab}));
+    assert_eq!(read.facts["reason"], "tab_closed", "{}", read.summary);
+}
+
+#[test]
 fn the_default_tab_ignores_a_tab_that_closed_meanwhile() {
     let world = World::new(ScriptedBrowser::new());
     let first = world.open("https://example.com/");

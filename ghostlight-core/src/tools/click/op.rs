@@ -3,14 +3,15 @@
 use std::time::Duration;
 
 use crate::language::target_phrase;
-use crate::port::{ClickInput, PointerTarget};
+use crate::envelope::Readiness;
+use crate::port::{ClickInput, PointerTarget, PortEffect, PortErrorKind};
 use crate::selector::Role;
 use super::facts;
 use crate::tools::click::ClickRequest;
 use crate::tools::common::Location;
 use crate::vocab::MouseButton;
 
-use crate::executor::outcome::Outcome;
+use crate::executor::outcome::{LIST_TABS, Outcome};
 use crate::executor::run::{Run, Step, host_of};
 
 pub(crate) async fn run(run: &Run<'_>, request: &ClickRequest) -> Outcome {
@@ -35,13 +36,29 @@ async fn click(run: &Run<'_>, request: &ClickRequest) -> Step<Outcome> {
     let input =
         ClickInput { at, button: request.button, count: u8::try_from(request.click_count).unwrap_or(1) };
     run.dispatching();
-    let receipt = run
-        .port()
-        .click(&lease.tab, &input, &run.gate(), Duration::from_millis(request.timeout_ms))
-        .await
-        .map_err(|e| {
-            run.fail_on(&lease, &e, &format!("{} {planned}", verb.infinitive), Some(request.timeout_ms))
-        })?;
+    let clicked = run.port().click(&lease.tab, &input, &run.gate(), Duration::from_millis(request.timeout_ms)).await;
+    let receipt = match clicked {
+        Ok(receipt) => receipt,
+        // The tab vanished once the input was delivered: the page closed it in answer.
+        Err(error) if error.kind() == PortErrorKind::TabGone && error.effect() == PortEffect::Unknown => {
+            run.forget_tab(&lease.slot);
+            let summary = format!(
+                "{} {planned} on {host}; the page then closed its own tab, so {} no longer shows it.",
+                verb.past,
+                lease.handle()
+            );
+            return Ok(Outcome::applied(summary, false)
+                .with_readiness(Readiness::Unknown)
+                .fact(facts::TAB, lease.handle().as_str())
+                .fact(facts::ACTIVATED, true)
+                .fact(facts::HOST, host)
+                .next(LIST_TABS));
+        }
+        Err(error) => {
+            let doing = format!("{} {planned}", verb.infinitive);
+            return Err(run.fail_on(&lease, &error, &doing, Some(request.timeout_ms)));
+        }
+    };
     // The receipt's role and name describe what was physically clicked; fall back to what
     // was perceived.
     let clicked = match (&receipt.element, &resolved) {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::authority::Site;
-use crate::port::{DialogKind, NavigateInput, PageState, PortError, PortErrorKind, TabRef};
+use crate::port::{DialogKind, NavigateInput, PageState, PortError, PortErrorKind, Readiness, TabRef};
 use super::facts;
 use crate::tools::navigate::{BeforeUnload, Destination, NavigateRequest, Reuse};
 
@@ -269,6 +269,13 @@ fn report(run: &Run<'_>, request: &NavigateRequest, slot: &TabSlot, page: &PageS
     if governed.is_inside() {
         // A page outside authority is its governed URL and nothing else.
         outcome = with_http_status(outcome, page);
+    }
+    if matches!(page.readiness, Readiness::Loading | Readiness::Interactive) {
+        // The call ran out of time after the document committed (its load event is still
+        // pending): it is the tab's page now.
+        let end = outcome.summary.trim_end_matches('.').to_owned();
+        outcome.summary = format!("{end}; the page had not finished loading when the call's time ran out.");
+        outcome = outcome.next("Call browser_wait with condition \"load_ready\", or read the page as it is.");
     }
     outcome.landing = Site::from_url(&page.url);
     if !governed.is_inside() {

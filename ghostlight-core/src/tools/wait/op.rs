@@ -23,6 +23,10 @@
 //! * `duration` sleeps the whole value (the decoder already refused a shorter explicit
 //!   `timeout_ms`).
 //!
+//! * A check the page does not answer within what is left of the timeout (plus
+//!   [`CHECK_GRACE`]) is abandoned, and the wait times out: `timeout_ms` bounds the answer
+//!   whatever the adapter's own bounds are.
+//!
 //! A timeout is `failed` with effect `none` and `satisfied: false` (CLARIFICATIONS).
 
 use std::time::{Duration, Instant};
@@ -43,6 +47,8 @@ use crate::executor::selector_match::{SelectorMatch, match_selector};
 
 /// How long to sleep between two checks of a condition.
 const POLL_INTERVAL: Duration = Duration::from_millis(100);
+/// How far past the wait's timeout one check may run before it is abandoned.
+const CHECK_GRACE: Duration = Duration::from_millis(500);
 
 pub(crate) async fn run(run: &Run<'_>, request: &WaitRequest) -> Outcome {
     wait(run, request).await.unwrap_or_else(|outcome| outcome)
@@ -134,9 +140,14 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
     let timeout = request.timeout_ms;
     loop {
         let host = host_of(&page.state.url);
-        let held = check(run, &lease, &page, &request.condition, watched.as_ref())
-            .await
-            .map_err(|o| fail_facts(o.fact(facts::HOST, host.clone()), progress.elapsed()))?;
+        // A check the page does not answer in what is left of the wait (a huge document, a
+        // busy page) is abandoned: the wait's own bound holds whatever the page does.
+        let left = Duration::from_millis(timeout).saturating_sub(progress.started.elapsed()).saturating_add(CHECK_GRACE);
+        let checking = check(run, &lease, &page, &request.condition, watched.as_ref());
+        let held = match run.within(left, checking).await {
+            Some(held) => held.map_err(|o| fail_facts(o.fact(facts::HOST, host.clone()), progress.elapsed()))?,
+            None => Held::No,
+        };
         let clause = clause(&request.condition, watched.as_ref());
         match held {
             Held::Yes => {

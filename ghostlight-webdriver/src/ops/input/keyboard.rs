@@ -274,15 +274,17 @@ async fn focused_after(
             let state = answer.state.ok_or_else(|| {
                 PortError::new(PortErrorKind::Other, "the focus script answered no page state")
             })?;
-            let (page, navigating) = page::parse_state_navigating(state)?;
-            // Keys that submitted a form: the new document is waited for, as for a click.
-            let page = match navigating {
-                Some(destination) if page.document == before.document => {
-                    land(s, page, &destination, deadline).await?
+            let reading = page::parse_reading(state)?;
+            // Keys that submitted a form: the new document is waited for, as for a click; work
+            // the keys started that may still navigate is waited for as after any action.
+            let page = match reading.navigating {
+                Some(destination) if reading.state.document == before.document => {
+                    land(s, reading.state, &destination, deadline).await?
                 }
+                _ if reading.busy => after(s, before, deadline).await?,
                 _ => {
-                    s.remember_page(&page);
-                    page
+                    s.remember_page(&reading.state);
+                    reading.state
                 }
             };
             Ok((answer.summary.map(Into::into), page))

@@ -48,12 +48,19 @@ use tokio::time::Instant;
 
 use crate::errors::{self, Sent};
 use crate::ops::{frames, navigation, with_dom};
-use crate::page;
+use crate::page::{self, Reading};
 use crate::refs;
 use crate::session::{SETTLE_READS, SETTLE_STEP, Session};
 
 /// The longest an action waits for a navigation it started to show its new document.
 const LANDING_WAIT: Duration = Duration::from_secs(5);
+/// The longest an action waits for work it started in the page (a timer of up to a second a
+/// handler set, a request it sent: `scripts/page_state.js`, `gl.work`) before it decides the
+/// action navigated nowhere. A navigation such work starts meanwhile is the action's landing.
+/// Most actions start none and wait nothing.
+pub(crate) const ACTION_WORK_WAIT: Duration = Duration::from_millis(1_500);
+/// How often pending work is looked at.
+const WORK_POLL: Duration = Duration::from_millis(25);
 /// Extra time granted beyond an operation's `timeout` before it is cut short, so that the
 /// driver's own timeout (set to `timeout`) answers first when it can.
 const TIMEOUT_GRACE: Duration = Duration::from_millis(500);
@@ -316,16 +323,26 @@ pub(super) async fn after(s: &mut Session, before: PageState, deadline: Instant)
 async fn settle_after(s: &mut Session, before: &PageState, deadline: Instant) -> PortResult<PageState> {
     let before = before.clone();
     let mut last = None;
-    for _ in 0..SETTLE_READS {
-        match s.page_state_navigating().await {
-            Ok((state, Some(destination))) if state.document == before.document => {
+    let work_until = deadline.min(Instant::now() + ACTION_WORK_WAIT);
+    let mut reads = 0;
+    while reads < SETTLE_READS {
+        match s.page_reading().await {
+            Ok(Reading { state, navigating: Some(destination), .. }) if state.document == before.document => {
                 return land(s, state, &destination, deadline).await;
             }
             // Firefox's transient `about:blank` between two web documents: not the landing yet.
-            Ok((state, _)) if state.url.scheme() == "about" && before.url.scheme() != "about" => {
+            Ok(Reading { state, .. }) if state.url.scheme() == "about" && before.url.scheme() != "about" => {
                 return land(s, state, &before.url, deadline).await;
             }
-            Ok((state, _)) => return Ok(state),
+            // Work the action started (a timer, a request) may still navigate: wait for it,
+            // within ACTION_WORK_WAIT.
+            Ok(Reading { state, busy: true, .. })
+                if state.document == before.document && Instant::now() < work_until =>
+            {
+                tokio::time::sleep(WORK_POLL).await;
+                continue;
+            }
+            Ok(Reading { state, .. }) => return Ok(state),
             Err(e)
                 if matches!(
                     e.kind(),
@@ -337,6 +354,7 @@ async fn settle_after(s: &mut Session, before: &PageState, deadline: Instant) ->
                     return Ok(before);
                 }
                 last = Some(e);
+                reads += 1;
                 tokio::time::sleep(SETTLE_STEP).await;
             }
             Err(e) => return Err(e.effect_unknown()),

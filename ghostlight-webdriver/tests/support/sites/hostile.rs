@@ -1,6 +1,6 @@
 //! Hostile pages: a click handler that never returns, an endless dialog loop, a popup flood,
 //! thousands of frames, a 500 kB URL, a tall page of noise (a huge full-page image), a page that
-//! closes its own tab in its click handler.
+//! closes its own tab in its click handler, navigations a click handler starts a moment later.
 
 use crate::support::server::Site;
 
@@ -37,6 +37,19 @@ pub(crate) const PAGES: &[(&str, &str)] = &[
     (
         "/self-close",
         "<!doctype html><title>Self-closing</title><button onclick='window.close()'>Close this tab</button>",
+    ),
+    (
+        "/late",
+        "<!doctype html><title>Late</title>\
+         <button onclick=\"setTimeout(() => { location.href = '/plain?late' }, 100)\">Go a moment later</button>\
+         <button onclick=\"fetch('/plain?ping').then(() => { location.href = '/plain?fetched' })\">Go after a request</button>\
+         <button onclick=\"setTimeout(() => { document.title = 'Retitled' }, 300)\">Retitle later</button>",
+    ),
+    (
+        "/huge-dom",
+        "<!doctype html><title>Huge DOM</title><p>A page of a hundred thousand paragraphs.</p>\
+         <script>const parts = []; for (let i = 0; i < 100000; i++) parts.push('<p>Paragraph ' + i + ' of filler text for a huge document, with <a href=\"#p' + i + '\">a link</a> and <button>button ' + i + '</button></p>');\
+         document.body.insertAdjacentHTML('beforeend', parts.join(''));</script>",
     ),
     (
         "/frames",
