@@ -1371,15 +1371,20 @@ function pngOf(url) {
 }
 
 /** The longest wait for the viewport to return to its size after a capture beyond it. */
-const VIEWPORT_BACK_MS = 1000;
+const VIEWPORT_BACK_MS = 2000;
 
-/** Wait (bounded) until the tab's viewport has the size of `before` again. */
+/**
+ * Wait (bounded) until the tab's viewport has the size of `before` again, read so twice in a
+ * row (the resize back can land a moment after a first read that still saw the old size).
+ */
 async function viewportBack(tab, before) {
   const deadline = Date.now() + VIEWPORT_BACK_MS;
+  let agreed = 0;
   for (;;) {
     const now = await geometryOf(tab).catch(() => before);
     const same = now.viewport_width === before.viewport_width && now.viewport_height === before.viewport_height;
-    if (same || Date.now() >= deadline) return;
+    agreed = same ? agreed + 1 : 0;
+    if (agreed >= 2 || Date.now() >= deadline) return;
     await sleep(POLL_MS);
   }
 }

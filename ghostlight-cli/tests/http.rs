@@ -90,6 +90,76 @@ async fn client(url: &str) -> RunningService<RoleClient, ()> {
     ().serve(StreamableHttpClientTransport::from_config(config)).await.unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// A raw request to the binary's endpoint: `initialize` (no session) or `tools/list` in
+/// `session`, with `token` and extra headers; answers the status and the session id handed out.
+async fn raw(
+    url: &str,
+    token: &str,
+    session: Option<&str>,
+    headers: &[(&str, &str)],
+) -> (u16, Option<String>) {
+    const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
+    let mut request = reqwest::Client::new()
+        .post(url)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .header("Authorization", format!("Bearer {token}"));
+    request = match session {
+        Some(id) => request
+            .header("Mcp-Session-Id", id)
+            .header("Mcp-Protocol-Version", "2025-11-25")
+            .body(r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#),
+        None => request.body(INITIALIZE),
+    };
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = request.send().await.unwrap_or_else(|e| panic!("{e}"));
+    let id = response.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()).map(str::to_owned);
+    (response.status().as_u16(), id)
+}
+
+/// The binary with two clients' tokens and `[limits] sessions = 2` (one per token): a
+/// session answers only its own token, also after the other token opened and deleted many;
+/// a token past its share ends its own least recently used idle session; the server's own
+/// loopback origin is accepted and another refused, before any limit.
+#[tokio::test]
+async fn http_sessions_stay_their_tokens_and_share_the_places() {
+    const TOKEN_B: &str = "second-client-token-7f3a9c2e";
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let config = dir.path().join("limits.toml");
+    std::fs::write(&config, "[limits]\nsessions = 2\n").unwrap_or_else(|e| panic!("{e}"));
+    let tokens = format!("{TOKEN},{TOKEN_B}");
+    let config_arg = config.to_string_lossy().into_owned();
+    let (mut server, url) = start_server(&["--config", &config_arg, "--token", &tokens]);
+    let (status, a1) = raw(&url, TOKEN, None, &[]).await;
+    assert_eq!(status, 200);
+    let a1 = a1.unwrap_or_default();
+    for _ in 0..40 {
+        let (status, b) = raw(&url, TOKEN_B, None, &[]).await;
+        assert_eq!(status, 200, "B's session beside A's");
+        let deleted = reqwest::Client::new()
+            .delete(&url)
+            .header("Authorization", format!("Bearer {TOKEN_B}"))
+            .header("Mcp-Session-Id", b.unwrap_or_default())
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(deleted.status().is_success());
+    }
+    assert_eq!(raw(&url, TOKEN_B, Some(&a1), &[]).await.0, 404, "A's session with B's token");
+    assert_eq!(raw(&url, TOKEN, Some(&a1), &[]).await.0, 200, "A's session with A's token");
+    // A's second session takes A's one place: A's idle first session ends.
+    assert_eq!(raw(&url, TOKEN, None, &[]).await.0, 200);
+    assert_eq!(raw(&url, TOKEN, Some(&a1), &[]).await.0, 404, "ended to make room");
+    let port = url.trim_start_matches("http://127.0.0.1:").trim_end_matches("/mcp").to_owned();
+    let own = format!("http://localhost:{port}");
+    assert_eq!(raw(&url, TOKEN_B, None, &[("Origin", &own)]).await.0, 200, "the server's own origin");
+    assert_eq!(raw(&url, TOKEN_B, None, &[("Origin", "https://evil.example")]).await.0, 403);
+    let _ = server.kill();
+    let _ = server.wait();
+}
+
 #[test]
 fn refuses_to_start_without_a_token() {
     for (args, expected) in [
