@@ -137,6 +137,7 @@
 pub mod error;
 #[cfg(feature = "http")]
 pub mod http;
+mod logging;
 pub mod render;
 pub mod server;
 pub mod stdio;

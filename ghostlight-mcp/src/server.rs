@@ -18,6 +18,7 @@ use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
 use serde_json::Value;
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
+use crate::logging::ClientLog;
 use crate::render;
 
 /// The newest MCP protocol version served. Ghostlight's unit of isolation is the MCP session
@@ -54,6 +55,8 @@ pub struct GhostlightServer {
     /// Set for a session made by [`GhostlightServer::ending_session`]: its workspace ends
     /// when the last clone of the server is dropped.
     _life: Option<Arc<SessionLife>>,
+    /// The log level the session's client asked for (`logging/setLevel`).
+    log: ClientLog,
 }
 
 /// Makes the browser of a new session.
@@ -105,7 +108,7 @@ impl GhostlightServer {
     /// A server over exactly this workspace (clones of a [`Ghostlight`] share their workspace;
     /// use [`GhostlightServer::from_prototype`] for a fresh one).
     pub fn over(ghostlight: Ghostlight) -> Self {
-        GhostlightServer { ghostlight, _life: None, browsers: None }
+        GhostlightServer { ghostlight, _life: None, browsers: None, log: ClientLog::default() }
     }
 
     /// A server over a new workspace of `prototype` (same browser, authority and audit sink).
@@ -129,7 +132,12 @@ impl GhostlightServer {
             None => self.ghostlight.workspace(),
         };
         let life = SessionLife { ghostlight: ghostlight.clone(), on_end: Some(Box::new(on_end)) };
-        GhostlightServer { ghostlight, _life: Some(Arc::new(life)), browsers: None }
+        GhostlightServer {
+            ghostlight,
+            _life: Some(Arc::new(life)),
+            browsers: None,
+            log: ClientLog::default(),
+        }
     }
 
     /// Give each session made by [`GhostlightServer::ending_session`] a browser of its own,
@@ -252,12 +260,26 @@ fn requested_steps(arguments: &Value) -> usize {
 
 impl ServerHandler for GhostlightServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        #[allow(deprecated)] // MCP logging: see `logging`
+        let capabilities = ServerCapabilities::builder().enable_tools().enable_logging().build();
+        ServerConfig::new(capabilities)
             .with_protocol_version(NEWEST_PROTOCOL)
             .with_server_info(
                 Implementation::new("ghostlight-mcp", env!("CARGO_PKG_VERSION")).with_title("Ghostlight"),
             )
             .with_instructions(INSTRUCTIONS)
+    }
+
+    /// `logging/setLevel`: the session's client gets `notifications/message` of that level and
+    /// above from now on (see `logging`).
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.log.set(request.level);
+        Ok(())
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
@@ -353,7 +375,12 @@ impl ServerHandler for GhostlightServer {
             }
             done
         };
+        let started = Instant::now();
         let (result, done) = tokio::join!(work, notifier);
+        if let Ok(tool_result) = &result {
+            let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+            self.log.call(&context.peer, name, tool_result, elapsed).await;
+        }
 
         if let Some(token) = &progress_token
             && done < total

@@ -307,3 +307,63 @@ async fn images_travel_as_blocks_beside_the_envelope() {
     }
     let _ = client.cancel().await;
 }
+
+/// Log messages a client received.
+#[derive(Clone, Default)]
+struct Logs(Arc<Mutex<Vec<Value>>>);
+
+impl ClientHandler for Logs {
+    #[allow(deprecated)] // MCP logging (rmcp marks it deprecated by a later revision)
+    async fn on_logging_message(
+        &self,
+        params: rmcp::model::LoggingMessageNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let message = json!({"level": params.level, "logger": params.logger, "data": params.data});
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(message);
+    }
+}
+
+/// The `logging` capability: nothing is sent until the client sets a level; then each call is
+/// one `info` message of what the server logs (tool, invocation, status, effect), never the
+/// arguments, summary or page content.
+#[tokio::test]
+#[allow(deprecated)]
+async fn logging_set_level_then_one_payload_free_message_per_call() {
+    let server = GhostlightServer::new(Arc::new(site()));
+    let (client_io, server_io) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let logs = Logs::default();
+    let client = logs.clone().serve(client_io).await.unwrap_or_else(|e| panic!("{e}"));
+    let info = client.peer_info().unwrap_or_else(|| panic!("no server info"));
+    assert!(info.capabilities.logging.is_some(), "the logging capability is declared");
+    const SECRET: &str = "https://site1.example/?token=4711";
+    let before = client.call_tool(call("browser_navigate", json!({"url": SECRET}))).await;
+    assert!(before.is_ok());
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(logs.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).is_empty(), "no level set yet");
+    let level = rmcp::model::SetLevelRequestParams::new(rmcp::model::LoggingLevel::Info);
+    client.set_level(level).await.unwrap_or_else(|e| panic!("{e}"));
+    let read = client.call_tool(call("browser_read", json!({}))).await.unwrap_or_else(|e| panic!("{e}"));
+    let invocation = envelope_of(&read)["invocation"].clone();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let seen = logs.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    assert_eq!(seen[0]["level"], "info");
+    assert_eq!(seen[0]["logger"], "ghostlight");
+    assert_eq!(seen[0]["data"]["tool"], "browser_read");
+    assert_eq!(seen[0]["data"]["status"], "succeeded");
+    assert_eq!(seen[0]["data"]["invocation"], invocation);
+    let text = serde_json::to_string(&seen).unwrap_or_default();
+    assert!(!text.contains("4711") && !text.contains("site1"), "{text}");
+    // A higher level: no info messages.
+    let level = rmcp::model::SetLevelRequestParams::new(rmcp::model::LoggingLevel::Error);
+    client.set_level(level).await.unwrap_or_else(|e| panic!("{e}"));
+    let _ = client.call_tool(call("browser_read", json!({}))).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(logs.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len(), 1);
+}
