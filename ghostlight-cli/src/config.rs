@@ -468,9 +468,31 @@ fn parse_toml<T: serde::de::DeserializeOwned>(text: &str, path: Option<&Path>) -
             path: path.map(Path::to_owned),
             line,
             column,
-            message: error.message().trim().to_owned(),
+            message: with_suggestion(error.message().trim()),
         }
     })
+}
+
+/// An "unknown field `X`, expected one of `a`, `b`" message with the closest expected key
+/// named (`; did you mean `allow`?`), when one is close enough to be a typo.
+fn with_suggestion(message: &str) -> String {
+    let suggestion = (|| {
+        let rest = message.strip_prefix("unknown field `")?;
+        let (given, rest) = rest.split_once('`')?;
+        let expected = rest.split_once("expected one of ")?.1;
+        expected
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(|key| (strsim::damerau_levenshtein(given, key), key))
+            .filter(|(distance, key)| *distance <= 2.max(key.len() / 3))
+            .min_by_key(|(distance, _)| *distance)
+            .map(|(_, key)| key.to_owned())
+    })();
+    match suggestion {
+        Some(key) => format!("{message}; did you mean `{key}`?"),
+        None => message.to_owned(),
+    }
 }
 
 /// The 1-based line and column of byte `offset` in `text`.
@@ -673,6 +695,19 @@ mod tests {
 
     fn parse(text: &str) -> ConfigFile {
         ConfigFile::parse(text).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn a_mistyped_key_names_the_key_meant() {
+        let error =
+            ConfigFile::parse("[hosts]\nalow = [\"a\"]\n").err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(error.ends_with("; did you mean `allow`?"), "{error}");
+        let error =
+            ConfigFile::parse("[limts]\nsessions = 3\n").err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(error.ends_with("; did you mean `limits`?"), "{error}");
+        let error =
+            ConfigFile::parse("[hosts]\nxyzzy = []\n").err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(!error.contains("did you mean"), "{error}");
     }
 
     #[test]

@@ -178,6 +178,30 @@ pub struct BrowserArgs {
 }
 
 impl BrowserArgs {
+    /// The flags this command line gives (`--config` included, from the flag or its
+    /// environment variable), by name.
+    pub fn given_flags(&self) -> Vec<&'static str> {
+        let default = BrowserArgs::default();
+        let mut given = Vec::new();
+        let mut note = |set: bool, flag: &'static str| {
+            if set {
+                given.push(flag);
+            }
+        };
+        note(self.connector != default.connector, "--connector");
+        note(self.browser != default.browser, "--browser");
+        note(self.headed != default.headed, "--headed");
+        note(self.driver_url != default.driver_url, "--driver-url");
+        note(self.window != default.window, "--window");
+        note(self.startup != default.startup, "--startup");
+        note(self.sandbox != default.sandbox, "--sandbox");
+        note(self.launch != default.launch, "launch options (--browser-path, --profile, --proxy, …)");
+        note(self.config != default.config, "--config");
+        given
+    }
+}
+
+impl BrowserArgs {
     /// Read the configuration files that apply and resolve everything, serving over stdio
     /// (what a command that starts a browser for its own calls needs).
     pub fn resolve(&self) -> Result<ServeOptions, ConfigError> {

@@ -179,6 +179,29 @@ fn doctor_finds_chromium_where_chromedriver_finds_it() {
     assert!(text.contains("not on PATH"), "{text}");
     assert!(text.contains("found   chromedriver"), "{text}");
     assert_eq!(output.status.code(), Some(0), "{text}");
+
+    // Debian's `/usr/bin/chromium` is a wrapper script of the binary: doctor names it.
+    let wrapper = bin.join("chromium");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh
+exec {chromium} \"$@\"\n"
+        ),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let output = Command::new(env!("CARGO_BIN_EXE_ghostlight"))
+        .arg("doctor")
+        .env("PATH", &bin)
+        .env("XDG_CONFIG_HOME", &root)
+        .env_remove("GHOSTLIGHT_CONFIG")
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = stdout(&output);
+    let runs_it = format!("the binary chromedriver starts; {} on PATH runs it", wrapper.display());
+    assert!(text.contains(&runs_it) && !text.contains("not on PATH"), "{text}");
 }
 
 #[cfg(not(feature = "http"))]
@@ -573,4 +596,24 @@ fn the_running_line_never_names_a_step_that_does_not_run() {
     assert!(screen.contains("running step 2 of 2…"), "{screen:?}");
     let last = screen.rfind("running step").unwrap_or_default();
     assert!(screen[last..].contains("\r\x1b[2K"), "the running line stayed:\n{screen:?}");
+}
+
+/// A call without a session that finds no tab says why (each call's browser closes with it)
+/// and how to keep one: `ghostlight session start`.
+#[test]
+fn a_one_shot_call_without_a_tab_points_to_sessions() {
+    let root = scratch("one-shot-no-tab");
+    let empty = root.join("bin");
+    std::fs::create_dir_all(&empty).unwrap_or_else(|e| panic!("{e}"));
+    let output = Command::new(env!("CARGO_BIN_EXE_ghostlight"))
+        .args(["call", "browser_read", "--no-session"])
+        .env("PATH", &empty)
+        .env("XDG_CONFIG_HOME", &root)
+        .env_remove("GHOSTLIGHT_CONFIG")
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(output.status.code(), Some(1), "a failed envelope");
+    assert!(stdout(&output).contains("No controlled tab is open yet."), "{}", stdout(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("ghostlight session start"), "{stderr}");
 }

@@ -341,3 +341,34 @@ fn session_names_are_checked() {
     let both_flags = home.ghostlight(&["call", "--session", "x", "--no-session", "browser_tabs"]);
     assert_eq!(both_flags.status.code(), Some(2));
 }
+
+/// A command that gives a configuration file or browser flags the running session was not
+/// started with is refused (exit 2, naming them), never run with the session's own; the same
+/// flags, or none, use the session.
+#[test]
+fn a_command_whose_flags_differ_from_the_sessions_is_refused() {
+    let home = Home::new("flags");
+    let narrow = home.root.join("narrow.toml");
+    std::fs::write(&narrow, "[hosts]\nallow = [\"example.com\"]\n").unwrap_or_else(|e| panic!("{e}"));
+    let wide = home.root.join("wide.toml");
+    std::fs::write(&wide, "[hosts]\nallow = [\"*\"]\n").unwrap_or_else(|e| panic!("{e}"));
+    let wide_arg = wide.to_string_lossy().into_owned();
+    let narrow_arg = narrow.to_string_lossy().into_owned();
+    let started = home.ghostlight(&["session", "start", "--config", &wide_arg]);
+    assert_eq!(started.status.code(), Some(0), "{}", both(&started));
+    let _stop = Stop(&home, vec!["default"]);
+    let refused = home.ghostlight(&["call", "policy_explain", "--config", &narrow_arg]);
+    assert_eq!(refused.status.code(), Some(2), "{}", both(&refused));
+    assert!(
+        stderr(&refused).contains("--config") && stderr(&refused).contains("--no-session"),
+        "{}",
+        both(&refused)
+    );
+    let browser = home.ghostlight(&["call", "policy_explain", "--browser", "firefox", "--config", &wide_arg]);
+    assert_eq!(browser.status.code(), Some(2), "{}", both(&browser));
+    assert!(stderr(&browser).contains("--browser"), "{}", both(&browser));
+    for same in [vec!["call", "policy_explain", "--config", &wide_arg], vec!["call", "policy_explain"]] {
+        let output = home.ghostlight(&same);
+        assert_eq!(output.status.code(), Some(0), "{same:?}: {}", both(&output));
+    }
+}

@@ -92,12 +92,16 @@ enum Backend {
 fn backend(session: &SessionArgs, browser: &BrowserArgs) -> Result<Backend, CliError> {
     #[cfg(unix)]
     if let Some(client) = crate::session::client(session)? {
-        if *browser != BrowserArgs::default() {
-            eprintln!(
-                "ghostlight: using session {:?}, with the browser and configuration it started with \
-                 (--no-session starts a browser for this command)",
-                client.name()
-            );
+        // Browser flags or a configuration file the running session was not started with
+        // would not apply to it: refused, never silently ignored.
+        if *browser != BrowserArgs::default() && !client.started_with(browser)? {
+            return Err(CliError::Usage(format!(
+                "session {:?} is running with the browser and configuration it was started with, and this \
+                 command gives other ones ({}); stop the session (`ghostlight session stop`) to start it again \
+                 with them, or pass --no-session to run this command in a browser of its own",
+                client.name(),
+                browser.given_flags().join(", ")
+            )));
         }
         return Ok(Backend::Session(client));
     }
@@ -221,8 +225,17 @@ pub(crate) fn call(
         // A flow reads best step by step, exactly as `ghostlight flow` prints it.
         return run_flow(&arguments, json, out_dir, backend);
     }
+    let own_browser = matches!(backend, Backend::Own(_));
     let result = invoke(backend, tool, &arguments, &NoProgress)?;
     let saved = save_attachments(&result, out_dir, &[])?;
+    // A call without a session found no tab: the tabs of earlier calls closed with their
+    // browsers, which a newcomer does not expect.
+    if own_browser && result.envelope.facts.get("reason").and_then(Value::as_str) == Some("no_tab") {
+        eprintln!(
+            "ghostlight: without a running session each call starts a browser of its own and closes it \
+             afterwards; `ghostlight session start` keeps one, with its tabs, between commands"
+        );
+    }
     let mut out = std::io::stdout().lock();
     if json {
         writeln!(out, "{}", envelope_json(&result)?)?;

@@ -135,9 +135,16 @@ fn report(
     };
     if let Some(path) = found {
         let version = version(&path).unwrap_or_else(|| "version unknown".into());
-        let note = match program.search {
-            Search::Chromedriver if !on_path(&path) => ", not on PATH: where chromedriver finds it",
-            _ => "",
+        // Chromedriver finds the browser binary itself; a distribution's `chromium` on PATH is
+        // often a wrapper script that runs it.
+        let wrapper = ["chromium", "chromium-browser", "google-chrome"].iter().find_map(|name| find(name));
+        let note = match (&program.search, wrapper) {
+            (Search::Chromedriver, _) if on_path(&path) => String::new(),
+            (Search::Chromedriver, Some(wrapper)) => {
+                format!(", the binary chromedriver starts; {} on PATH runs it", wrapper.display())
+            }
+            (Search::Chromedriver, None) => ", not on PATH: where chromedriver finds it".to_owned(),
+            _ => String::new(),
         };
         writeln!(out, "found   {:<13} {} ({version}{note})", program.role, path.display())?;
         return Ok(true);

@@ -23,8 +23,9 @@ pub(crate) struct Detail {
 /// `ghostlight call`: one result, shown generously.
 pub(crate) const CALL: Detail = Detail { text_chars: 4000, text_lines: 100, rows: 200 };
 
-/// One step of `ghostlight flow`: enough to see what the step found.
-pub(crate) const STEP: Detail = Detail { text_chars: 600, text_lines: 12, rows: 10 };
+/// One step of `ghostlight flow`: enough to see what the step found (600 characters, as README
+/// says; the line bound only keeps a page of one-word lines short).
+pub(crate) const STEP: Detail = Detail { text_chars: 600, text_lines: 60, rows: 10 };
 
 /// Columns of object rows shown first: the handle a row is about.
 const LEADING_COLUMNS: [&str; 4] = ["id", "tab", "target", "recording"];
@@ -300,10 +301,15 @@ mod tests {
         assert!(text.contains("… showing 600 of 10,000 characters; --json prints all of them\n"), "{text}");
         assert!(text.ends_with("… the read stopped at max_chars: the page has more\n"), "{text}");
         assert!(!text.contains("characters: 10000"), "{text}");
+        // Twenty short lines fit in 600 characters: a form's confirmation line is never cut.
         let lines = (0..20).map(|i| format!("line {i}")).collect::<Vec<_>>().join("\n");
         let text = shown(&envelope(json!({"text": lines, "truncated": false})), STEP);
+        assert!(text.ends_with("  | line 19\n"), "{text}");
+        // A page of one-word lines stops at the line bound.
+        let many = (0..100).map(|i| format!("w{i}")).collect::<Vec<_>>().join("\n");
+        let text = shown(&envelope(json!({"text": many, "truncated": false})), STEP);
         assert!(
-            text.ends_with("  | line 11\n  … showing 85 of 149 characters; --json prints all of them\n"),
+            text.ends_with("  | w59\n  … showing 229 of 389 characters; --json prints all of them\n"),
             "{text}"
         );
         let short = shown(&envelope(json!({"text": "Hello\nWorld", "truncated": false})), STEP);

@@ -103,6 +103,10 @@ struct Status {
     browser: String,
     uptime_s: u64,
     calls: u64,
+    /// The browser flags and configuration file the session was started with, as the command
+    /// line parsed them (compared with a later command's own, never shown).
+    #[serde(default)]
+    flags: String,
 }
 
 // ----- where sessions live ------------------------------------------------------------------
@@ -165,6 +169,7 @@ fn session_dir(uid: u32, create: bool) -> Result<Option<PathBuf>, CliError> {
 }
 
 /// Where session `name` lives: its directory (checked) and its socket.
+#[derive(Clone)]
 struct Place {
     name: String,
     uid: u32,
@@ -259,6 +264,14 @@ impl Client {
     /// The session's name.
     pub(crate) fn name(&self) -> &str {
         &self.place.name
+    }
+
+    /// Whether the session was started with exactly these browser flags and configuration
+    /// file (asked over a connection of its own).
+    pub(crate) fn started_with(&self, browser: &BrowserArgs) -> Result<bool, CliError> {
+        let Some(stream) = self.place.connect()? else { return Ok(false) };
+        let status = Client { place: self.place.clone(), stream }.status()?;
+        Ok(status.flags == flags_of(browser))
     }
 
     fn send(&mut self, request: &Request) -> Result<(), CliError> {
@@ -405,7 +418,7 @@ pub(crate) fn start(name: &str, foreground: bool, browser: &BrowserArgs) -> Resu
         )));
     }
     if foreground {
-        return serve(place, options);
+        return serve(place, options, flags_of(browser));
     }
     let log_path = place.log();
     let log = ghostlight_cli::private_file::rewrite(&log_path)?;
@@ -441,11 +454,16 @@ pub(crate) fn start(name: &str, foreground: bool, browser: &BrowserArgs) -> Resu
     }
 }
 
+/// Browser flags and configuration file as parsed, in a form two commands' can be compared by.
+fn flags_of(browser: &BrowserArgs) -> String {
+    format!("{browser:?}")
+}
+
 // ----- the session itself ----------------------------------------------------------------------
 
 /// Serve session `place` until `session stop` or a signal: one Ghostlight workspace over one
 /// browser (started by the first call that needs it).
-fn serve(place: Place, options: ServeOptions) -> Result<ExitCode, CliError> {
+fn serve(place: Place, options: ServeOptions, flags: String) -> Result<ExitCode, CliError> {
     ghostlight_cli::logging::init();
     // A socket nobody serves is left over from a session that died: replace it.
     if let Ok(metadata) = std::fs::symlink_metadata(&place.socket)
@@ -475,6 +493,7 @@ fn serve(place: Place, options: ServeOptions) -> Result<ExitCode, CliError> {
                 browser: String::new(),
                 uptime_s: 0,
                 calls: 0,
+                flags,
             },
             started: Instant::now(),
             calls: AtomicU64::new(0),
