@@ -78,20 +78,14 @@ fn strict_exports_stay_in_the_openai_subset() {
             let name = function["name"].as_str().expect("a name");
             let declaration = ghostlight_core::ToolName::parse(name).expect("a catalog tool").declaration();
             let parameters = &function["parameters"];
-            if function["strict"] == true {
-                let problems = ghostlight_core::testing::strict_subset_violations(parameters);
-                assert!(problems.is_empty(), "{format} {name}:\n{}", problems.join("\n"));
-                assert_eq!(Some(parameters.clone()), declaration.strict_input_schema().ok());
-                strict += 1;
-            } else {
-                // The one tool strict mode cannot describe keeps its catalog schema, and the
-                // export says why on standard error.
-                assert_eq!((name, &function["strict"]), ("browser_flow", &Value::Bool(false)));
-                assert_eq!(parameters, &declaration.input_schema());
-                assert!(stderr.contains("browser_flow") && stderr.contains("open object"), "{stderr}");
-            }
+            assert_eq!(function["strict"], true, "{format} {name}");
+            let problems = ghostlight_core::testing::strict_subset_violations(parameters);
+            assert!(problems.is_empty(), "{format} {name}:\n{}", problems.join("\n"));
+            assert_eq!(Some(parameters.clone()), declaration.strict_input_schema().ok());
+            strict += 1;
         }
-        assert_eq!(strict, 23, "{format}");
+        assert!(stderr.is_empty(), "nothing left non-strict: {stderr}");
+        assert_eq!(strict, 24, "{format}");
     }
 }
 

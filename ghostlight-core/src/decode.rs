@@ -617,15 +617,32 @@ impl<'a> ObjectReader<'a> {
         self.list(field, |value, at| check_choice::<T>(value, &at, sensitive))
     }
 
-    /// Read an open object (its members are checked by another decoder later).
-    pub(crate) fn open_object(
+    /// An open object given as itself or as the JSON text of one, at most `max_chars` long
+    /// (OpenAI's strict function calling cannot express an open object, so its schema carries
+    /// the text).
+    pub(crate) fn open_object_or_text(
         &mut self,
         field: &'static Field,
-    ) -> Result<Option<&'a Map<String, Value>>, DecodeError> {
+        max_chars: usize,
+    ) -> Result<Option<Map<String, Value>>, DecodeError> {
+        const RULE: &str = "must be an object, or the JSON text of one";
         match self.raw(field) {
             None => Ok(None),
-            Some(Value::Object(map)) => Ok(Some(map)),
-            Some(other) => Err(self.type_error(field, "must be an object", other)),
+            Some(Value::Object(map)) => Ok(Some(map.clone())),
+            Some(value @ Value::String(text)) => {
+                if text.chars().count() > max_chars {
+                    return Err(self.invalid(
+                        field,
+                        DecodeErrorKind::Length,
+                        format_args!("as JSON text must be at most {max_chars} characters"),
+                    ));
+                }
+                match serde_json::from_str::<Value>(text) {
+                    Ok(Value::Object(map)) => Ok(Some(map)),
+                    _ => Err(self.type_error(field, RULE, value)),
+                }
+            }
+            Some(other) => Err(self.type_error(field, RULE, other)),
         }
     }
 

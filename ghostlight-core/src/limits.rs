@@ -196,6 +196,9 @@ pub(crate) const FLOW_STEPS: CountBound = CountBound::new(1, 20);
 pub(crate) const FLOW_STEP_ID_CHARS: CountBound = CountBound::new(1, 64);
 /// `browser_flow` `flow_ref` JSON Pointer length (chosen).
 pub(crate) const FLOW_POINTER_CHARS: CountBound = CountBound::new(0, 1_024);
+/// Characters of a flow step's `arguments` given as JSON text (strict function calling; chosen:
+/// above the largest inline upload as base64).
+pub(crate) const FLOW_ARGUMENTS_TEXT_CHARS: usize = 7_000_000;
 /// Bytes of step envelopes a flow records before it stops capturing them (chosen).
 pub(crate) const FLOW_CAPTURE_BUDGET_BYTES: usize = 64_000;
 

@@ -20,8 +20,9 @@
 //!
 //! An open object cannot be expressed: strict mode closes every object, so an open one would
 //! accept only `{}`. The one open object of the contract is a flow step's `arguments`, which
-//! carries another tool's arguments; `browser_flow` therefore has no strict schema
-//! ([`NotStrict`]) and is exported with `strict: false` and its catalog schema.
+//! carries another tool's arguments (`flow_ref`s included): its strict schema is a string, the
+//! arguments' JSON text, which the decoder reads as the object. So every tool has a strict
+//! schema; [`NotStrict`] remains for a future open field without such a form.
 
 use serde_json::{Map, Value, json};
 
@@ -86,9 +87,10 @@ fn described(field: &Field) -> String {
         FieldType::Choice { default: Some(value), .. } => Some(value.to_owned()),
         _ => None,
     };
-    match default {
-        Some(default) => format!("{} Default: {default}.", field.description),
-        None => field.description.to_owned(),
+    match (default, field.ty) {
+        (Some(default), _) => format!("{} Default: {default}.", field.description),
+        (None, FieldType::OpenObject) => format!("{} As JSON text of an object.", field.description),
+        (None, _) => field.description.to_owned(),
     }
 }
 
@@ -132,7 +134,9 @@ fn value_type(ty: &FieldType, name: &'static str) -> Result<Map<String, Value>, 
             let fields: Vec<&Field> = fields.iter().collect();
             return strict_object(&fields);
         }
-        FieldType::OpenObject => return Err(name),
+        // Strict mode closes every object: the open one travels as its JSON text, which the
+        // decoder reads as the object (`ObjectReader::open_object_or_text`).
+        FieldType::OpenObject => json!({"type": "string"}),
     };
     match schema {
         Value::Object(map) => Ok(map),

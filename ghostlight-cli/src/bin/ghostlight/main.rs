@@ -156,8 +156,8 @@ enum Command {
         #[arg(long, value_enum, value_name = "FORMAT")]
         format: Option<ToolFormat>,
         /// With an OpenAI format: strict function calling. Every property is required and the
-        /// optional ones nullable (a null is read as the field left out); browser_flow, whose
-        /// steps carry open argument objects, stays "strict": false.
+        /// optional ones nullable (a null is read as the field left out); browser_flow's step
+        /// arguments travel as their JSON text.
         #[arg(long)]
         strict: bool,
     },

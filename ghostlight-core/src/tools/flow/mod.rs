@@ -19,7 +19,9 @@ use crate::capability::CapabilitySet;
 use crate::catalog::{Annotations, ToolDeclaration, ToolName, decode_child};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer, json_type};
 use crate::handles::{Handle, HandleKind};
-use crate::limits::{ECHO_CHARS, FLOW_POINTER_CHARS, FLOW_STEP_ID_CHARS, FLOW_STEPS, FLOW_TOOL_NAME_CHARS};
+use crate::limits::{
+    ECHO_CHARS, FLOW_ARGUMENTS_TEXT_CHARS, FLOW_POINTER_CHARS, FLOW_STEP_ID_CHARS, FLOW_STEPS, FLOW_TOOL_NAME_CHARS,
+};
 use crate::request::Request;
 use crate::schema::{Field, FieldType, RESTRICTIONS};
 use crate::tools::common::{TAB, TIMEOUT_MS, read_timeout};
@@ -501,7 +503,7 @@ fn decode_step(
     let mut reader = ObjectReader::new(value, at.clone(), &STEP_FIELDS, false)?;
     let id = reader.text(&ID)?;
     let tool = reader.text(&TOOL)?;
-    let arguments = reader.open_object(&ARGUMENTS)?;
+    let arguments = reader.open_object_or_text(&ARGUMENTS, FLOW_ARGUMENTS_TEXT_CHARS)?;
     let id = id.ok_or_else(|| reader.missing(&ID))?;
     if !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
         return Err(reader.invalid(
@@ -546,7 +548,7 @@ fn decode_step(
 
     let at = at.key(ARGUMENTS.name);
     let given = arguments.is_some();
-    let arguments = Value::Object(arguments.cloned().unwrap_or_default());
+    let arguments = Value::Object(arguments.unwrap_or_default());
     check_arguments(tool, &arguments, &at, flow_tab)?;
     let refs = find_references(&arguments, &at)?;
     let child = if refs.is_empty() {
@@ -646,6 +648,23 @@ mod tests {
 
     fn navigate(url: &str) -> Request {
         accept(ToolName::Navigate, json!({"url": url}))
+    }
+
+    #[test]
+    fn step_arguments_may_be_the_json_text_of_the_object() {
+        // Strict function calling sends an open object as its text: it means the object.
+        let text = json!({"steps": [{"id": "open", "tool": "browser_navigate", "arguments": "{\"url\":\"https://example.com\"}"}]});
+        assert_eq!(decoded(text), decoded(DECLARATION.example()));
+        let reference = json!({"steps": [read("a"), {"id": "b", "tool": "browser_navigate",
+            "arguments": json!({"url": r("a", "/facts/url")}).to_string()}]});
+        assert!(matches!(decoded(reference).steps[1].child, FlowChild::Deferred { .. }));
+        for bad in [json!("[1, 2]"), json!("not json"), json!(7)] {
+            let arguments = json!({"steps": [{"id": "x", "tool": "browser_read", "arguments": bad}]});
+            refuse(T, arguments, "/steps/0/arguments", K::WrongType);
+        }
+        let long = "x".repeat(limits::FLOW_ARGUMENTS_TEXT_CHARS + 1);
+        let arguments = json!({"steps": [{"id": "x", "tool": "browser_read", "arguments": long}]});
+        refuse(T, arguments, "/steps/0/arguments", K::Length);
     }
 
     #[test]
