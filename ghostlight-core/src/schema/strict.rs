@@ -50,19 +50,20 @@ impl NotStrict {
 }
 
 /// The strict-mode input schema of `tool`, whose own fields are `fields` (the restriction
-/// fields are added), or why it has none.
+/// fields are added). Every field type has a strict form today, so this never refuses; the
+/// `Result` keeps [`NotStrict`] for a future field without one.
 pub(crate) fn render_strict_input_schema(tool: ToolName, fields: &[Field]) -> Result<Value, NotStrict> {
+    let _ = tool;
     let all: Vec<&Field> = fields.iter().chain(RESTRICTIONS.iter()).collect();
-    strict_object(&all).map(Value::Object).map_err(|field| NotStrict { tool, field })
+    Ok(Value::Object(strict_object(&all)))
 }
 
-/// A closed object of `fields`, every one required (optional ones nullable). `Err` names an
-/// open field.
-fn strict_object(fields: &[&Field]) -> Result<Map<String, Value>, &'static str> {
+/// A closed object of `fields`, every one required (optional ones nullable).
+fn strict_object(fields: &[&Field]) -> Map<String, Value> {
     let mut properties = Map::new();
     let mut required = Vec::with_capacity(fields.len());
     for field in fields {
-        let mut property = strict_type(field)?;
+        let mut property = value_type(&field.ty);
         if !field.required {
             property = nullable(property);
         }
@@ -75,7 +76,7 @@ fn strict_object(fields: &[&Field]) -> Result<Map<String, Value>, &'static str> 
     object.insert("properties".into(), Value::Object(properties));
     object.insert("required".into(), Value::Array(required));
     object.insert("additionalProperties".into(), Value::Bool(false));
-    Ok(object)
+    object
 }
 
 /// The field's description, with the default the decoder applies when it is absent (strict
@@ -94,13 +95,8 @@ fn described(field: &Field) -> String {
     }
 }
 
-/// The non-null schema of a field's type. `Err` names the open field inside it, if any.
-fn strict_type(field: &Field) -> Result<Map<String, Value>, &'static str> {
-    value_type(&field.ty, field.name)
-}
-
-/// The non-null schema of `ty`, the type of field `name`. `Err` names the open field.
-fn value_type(ty: &FieldType, name: &'static str) -> Result<Map<String, Value>, &'static str> {
+/// The non-null schema of a field's type.
+fn value_type(ty: &FieldType) -> Map<String, Value> {
     let schema = match *ty {
         FieldType::Bool { .. } => json!({"type": "boolean"}),
         FieldType::Integer(bound) => {
@@ -123,12 +119,12 @@ fn value_type(ty: &FieldType, name: &'static str) -> Result<Map<String, Value>, 
         FieldType::List { item, count, .. } => {
             let mut list = Map::new();
             list.insert("type".into(), json!("array"));
-            list.insert("items".into(), Value::Object(value_type(item, name)?));
+            list.insert("items".into(), Value::Object(value_type(item)));
             if count.min > 0 {
                 list.insert("minItems".into(), json!(count.min));
             }
             list.insert("maxItems".into(), json!(count.max));
-            return Ok(list);
+            return list;
         }
         FieldType::Object(fields) => {
             let fields: Vec<&Field> = fields.iter().collect();
@@ -139,8 +135,8 @@ fn value_type(ty: &FieldType, name: &'static str) -> Result<Map<String, Value>, 
         FieldType::OpenObject => json!({"type": "string"}),
     };
     match schema {
-        Value::Object(map) => Ok(map),
-        _ => Ok(Map::new()),
+        Value::Object(map) => map,
+        _ => Map::new(),
     }
 }
 
