@@ -122,8 +122,19 @@ fn render() -> String {
         if let Some(facts) = facts {
             out.push_str("\n| fact | type | meaning |\n| --- | --- | --- |\n");
             for (fact, schema) in facts {
-                let description = schema.get("description").and_then(Value::as_str).unwrap_or_default();
-                out.push_str(&format!("| `{fact}` | {} | {} |\n", cell(&type_of(schema)), cell(description)));
+                let mut description =
+                    schema.get("description").and_then(Value::as_str).unwrap_or_default().to_owned();
+                // Rows say what their positions hold (and that trailing empty ones are left out).
+                if let Some(row) =
+                    schema.get("items").and_then(|i| i.get("description")).and_then(Value::as_str)
+                {
+                    description.push_str(&format!(" Each row: {row}"));
+                }
+                out.push_str(&format!(
+                    "| `{fact}` | {} | {} |\n",
+                    cell(&type_of(schema)),
+                    cell(&description)
+                ));
             }
         }
     }
