@@ -109,6 +109,7 @@ fi
 if [ "${GHOSTLIGHT_TEST_SKIP_LINT:-0}" != 1 ]; then
     begin lint
     cargo fmt --all -- --check
+    (cd fuzz && cargo fmt --all -- --check)  # outside the workspace
     cargo clippy --workspace --all-targets --all-features --quiet -- -D warnings
     RUSTDOCFLAGS=-Dwarnings cargo doc --workspace --all-features --no-deps --quiet
     # Every crate builds without its default features too (the libraries a host embeds).

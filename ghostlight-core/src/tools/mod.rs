@@ -4,8 +4,9 @@
 //! (what it does with the browser and the sentence it authors, run by the executor's
 //! dispatch this table generates).
 //!
-//! Adding a tool: the folder `tools/<name>/` and one line in [`tool_table!`]. The table
-//! generates the module declarations, [`ToolName`] (with the catalog order), the `Request`
+//! Adding a tool: the folder `tools/<name>/`, its `mod` line (written out so rustfmt sees it;
+//! a test checks the lines against the table) and one line in [`tool_table!`]. The table
+//! generates [`ToolName`] (with the catalog order), the `Request`
 //! enum and its dispatch, the `CATALOG` and the executor's dispatch.
 
 // An op's `Step<T>` is `Result<T, Outcome>`: its error side is the invocation's answer, built
@@ -84,10 +85,68 @@ macro_rules! tool_table {
 }
 pub(crate) use tool_table;
 
-/// The tool modules, one per row.
-macro_rules! declare_modules {
-    ($($variant:ident => $wire:literal, $module:ident, $request:ident;)+) => {
-        $(pub(crate) mod $module;)+
-    };
+// The tool modules, one per row of the table, written out so that rustfmt and every other
+// tool that follows `mod` items sees them (rustfmt does not look inside macros); a test checks
+// them against the table and the folders.
+pub(crate) mod click;
+pub(crate) mod diagnose;
+pub(crate) mod dialog;
+pub(crate) mod drag;
+pub(crate) mod execute;
+pub(crate) mod fill_form;
+pub(crate) mod find;
+pub(crate) mod flow;
+pub(crate) mod history;
+pub(crate) mod hover;
+pub(crate) mod inspect;
+pub(crate) mod navigate;
+pub(crate) mod policy_explain;
+pub(crate) mod press_key;
+pub(crate) mod read;
+pub(crate) mod record;
+pub(crate) mod screenshot;
+pub(crate) mod scroll;
+pub(crate) mod sequence;
+pub(crate) mod tabs;
+pub(crate) mod type_text;
+pub(crate) mod upload;
+pub(crate) mod wait;
+pub(crate) mod window;
+
+#[cfg(test)]
+mod table_tests {
+    /// The table's module names, in its order.
+    macro_rules! module_names {
+        ($($variant:ident => $wire:literal, $module:ident, $request:ident;)+) => {
+            &[$(stringify!($module)),+]
+        };
+    }
+    const TABLE_MODULES: &[&str] = tool_table!(module_names);
+
+    /// The written-out `mod` lines above (rustfmt sorts them), the table's rows and the
+    /// `tools/` folders name the same modules.
+    #[test]
+    fn the_module_declarations_are_the_table_and_the_folders() {
+        let source = include_str!("mod.rs");
+        let mut declared: Vec<&str> = source
+            .lines()
+            .filter_map(|line| line.strip_prefix("pub(crate) mod "))
+            .filter_map(|rest| rest.strip_suffix(';'))
+            .filter(|name| !["common", "testing"].contains(name))
+            .collect();
+        declared.sort_unstable();
+        let mut table: Vec<&str> = TABLE_MODULES.to_vec();
+        table.sort_unstable();
+        assert_eq!(declared, table, "the mod lines differ from the tool table");
+
+        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tools");
+        let mut folders: Vec<String> = std::fs::read_dir(&folder)
+            .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
+            .filter_map(Result::ok)
+            .filter(|entry| entry.path().is_dir())
+            .map(|entry| entry.file_name().to_string_lossy().into_owned())
+            .collect();
+        folders.sort();
+        assert_eq!(folders, table, "a tools/ folder is not in the table, or a row has no folder");
+    }
 }
-tool_table!(declare_modules);

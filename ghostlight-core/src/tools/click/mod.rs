@@ -2,17 +2,16 @@
 
 pub(crate) mod op;
 
-use crate::facts::tool_facts;
-use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
+use crate::facts::tool_facts;
 use crate::handles::Handle;
 use crate::limits;
 use crate::schema::{Field, FieldType};
+use crate::tools::Tool;
 use crate::tools::common::{
-    Location, SELECTOR, TAB, TARGET, TIMEOUT_MS, VIEW, X, Y, read_location,
-    read_timeout,
+    Location, SELECTOR, TAB, TARGET, TIMEOUT_MS, VIEW, X, Y, read_location, read_timeout,
 };
 use crate::vocab::MouseButton;
 use crate::vocab::WireChoice;

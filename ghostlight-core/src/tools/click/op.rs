@@ -2,11 +2,11 @@
 
 use std::time::Duration;
 
-use crate::language::target_phrase;
+use super::facts;
 use crate::envelope::Readiness;
+use crate::language::target_phrase;
 use crate::port::{ClickInput, PointerTarget, PortEffect, PortErrorKind};
 use crate::selector::Role;
-use super::facts;
 use crate::tools::click::ClickRequest;
 use crate::tools::common::Location;
 use crate::vocab::MouseButton;
@@ -36,7 +36,8 @@ async fn click(run: &Run<'_>, request: &ClickRequest) -> Step<Outcome> {
     let input =
         ClickInput { at, button: request.button, count: u8::try_from(request.click_count).unwrap_or(1) };
     run.dispatching();
-    let clicked = run.port().click(&lease.tab, &input, &run.gate(), Duration::from_millis(request.timeout_ms)).await;
+    let clicked =
+        run.port().click(&lease.tab, &input, &run.gate(), Duration::from_millis(request.timeout_ms)).await;
     let receipt = match clicked {
         Ok(receipt) => receipt,
         // The tab vanished once the input was delivered: the page closed it in answer.

@@ -18,10 +18,10 @@
 use serde_json::{Map, Value, json};
 use url::Url;
 
+use super::facts;
 use crate::authority::Site;
 use crate::language::{bound_visible, count};
 use crate::port::{DiagnosticEntry, DiagnosticSource, DiagnosticsQuery};
-use super::facts;
 use crate::tools::diagnose::DiagnoseRequest;
 use crate::vocab::{DiagnoseDetail, DiagnoseSource};
 
@@ -137,7 +137,9 @@ async fn diagnose(run: &Run<'_>, request: &DiagnoseRequest) -> Step<Outcome> {
         .collect();
     if refusals.count > 0 && request.source != DiagnoseSource::Console {
         let stopped = count(usize::try_from(refusals.count).unwrap_or(usize::MAX), "request", "requests");
-        summary = format!("{summary} Ghostlight stopped {stopped} to hosts outside authority before they were sent.");
+        summary = format!(
+            "{summary} Ghostlight stopped {stopped} to hosts outside authority before they were sent."
+        );
     }
     let mut counts = Map::new();
     for ((key, _, _), n) in KINDS.iter().zip(kinds) {
@@ -203,12 +205,17 @@ fn shown_text(run: &Run<'_>, text: &str) -> String {
     const SCHEMES: [&str; 4] = ["https://", "http://", "wss://", "ws://"];
     let mut shown = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some((start, scheme)) =
-        SCHEMES.iter().filter_map(|scheme| rest.find(scheme).map(|at| (at, *scheme))).min_by_key(|(at, _)| *at)
+    while let Some((start, scheme)) = SCHEMES
+        .iter()
+        .filter_map(|scheme| rest.find(scheme).map(|at| (at, *scheme)))
+        .min_by_key(|(at, _)| *at)
     {
         shown.push_str(&rest[..start]);
         let token_end = rest[start..]
-            .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | '`' | '(' | ')' | '[' | ']' | '{' | '}'))
+            .find(|c: char| {
+                c.is_whitespace()
+                    || matches!(c, '"' | '\'' | '<' | '>' | '`' | '(' | ')' | '[' | ']' | '{' | '}')
+            })
             .map_or(rest.len(), |end| start + end);
         let token = &rest[start..token_end];
         let projected = match Url::parse(token) {

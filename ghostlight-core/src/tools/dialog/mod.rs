@@ -4,14 +4,14 @@ pub(crate) mod op;
 
 use std::fmt;
 
-use crate::facts::tool_facts;
-use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
+use crate::facts::tool_facts;
 use crate::handles::Handle;
 use crate::limits::DIALOG_TEXT_CHARS;
 use crate::schema::{Field, FieldType};
+use crate::tools::Tool;
 use crate::tools::common::TAB;
 use crate::vocab::WireChoice;
 use crate::vocab::wire_choice;

@@ -11,10 +11,10 @@
 //! is checked: none open fails `no_dialog`, and `respond` to a dialog that takes no text
 //! fails `not_a_prompt`, both with nothing dispatched.
 
+use super::facts;
 use crate::envelope::Readiness;
 use crate::language::indefinite_article;
 use crate::port::{DialogKind, DialogResolution, PortErrorKind};
-use super::facts;
 use crate::tools::dialog::{DialogAction, DialogRequest};
 
 use crate::executor::outcome::{Outcome, SEE_DIALOG};
@@ -138,10 +138,15 @@ fn status(tab: &str, host: &str, open: Option<DialogKind>, readiness: Readiness)
                     _ => "Call browser_dialog with action \"accept\" or \"dismiss\" to resolve it.",
                 })
         }
-        None => Outcome::read(format!("No dialog is blocking {host}."))
-            .fact(facts::DIALOG_TYPE, None::<&str>),
+        None => {
+            Outcome::read(format!("No dialog is blocking {host}.")).fact(facts::DIALOG_TYPE, None::<&str>)
+        }
     };
-    outcome.with_readiness(readiness).fact(facts::TAB, tab).fact(facts::PRESENT, open.is_some()).fact(facts::HOST, host)
+    outcome
+        .with_readiness(readiness)
+        .fact(facts::TAB, tab)
+        .fact(facts::PRESENT, open.is_some())
+        .fact(facts::HOST, host)
 }
 
 /// A dialog kind as a sentence names it.

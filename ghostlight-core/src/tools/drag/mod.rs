@@ -3,14 +3,14 @@
 
 pub(crate) mod op;
 
-use crate::facts::tool_facts;
-use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
+use crate::facts::tool_facts;
 use crate::handles::{Handle, HandleKind};
 use crate::limits;
 use crate::schema::{Field, FieldType};
+use crate::tools::Tool;
 use crate::tools::common::{TAB, TIMEOUT_MS, TargetRef, VIEW, read_target, read_timeout};
 
 const SOURCE_TARGET: Field =

@@ -7,11 +7,11 @@
 
 use std::time::Duration;
 
+use super::facts;
 use crate::language::target_phrase;
 use crate::port::PointerTarget;
 use crate::selector::Role;
 use crate::tools::common::{TargetRef, ViewPoint};
-use super::facts;
 use crate::tools::drag::{DragPath, DragRequest};
 
 use crate::executor::outcome::Outcome;

@@ -7,20 +7,19 @@ pub(crate) mod op;
 
 use std::fmt;
 
-use crate::facts::tool_facts;
-use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader};
+use crate::facts::tool_facts;
+use crate::facts::{Fact, FactType};
 use crate::handles::Handle;
 use crate::limits;
-use crate::facts::{Fact, FactType};
 use crate::schema::{Field, FieldType};
+use crate::tools::Tool;
 use crate::tools::common::{TAB, TIMEOUT_MS, read_timeout};
 
 const SCRIPT: Field =
-    Field::required("script", FieldType::Text(limits::SCRIPT_CHARS), "JavaScript to run.")
-        .sensitive();
+    Field::required("script", FieldType::Text(limits::SCRIPT_CHARS), "JavaScript to run.").sensitive();
 const MAX_RESULT_CHARS: Field = Field::optional(
     "max_result_chars",
     FieldType::Integer(limits::SCRIPT_RESULT_CHARS),

@@ -11,11 +11,11 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use super::facts;
 use crate::decode::json_type;
 use crate::envelope::{Effect, Readiness, Status};
 use crate::limits::SCRIPT_ERROR_CHARS;
 use crate::port::ScriptFailure;
-use super::facts;
 use crate::tools::execute::ExecuteRequest;
 
 use crate::executor::outcome::Outcome;

@@ -5,14 +5,14 @@ pub(crate) mod op;
 use std::fmt;
 
 use crate::authority::Constraint;
-use crate::facts::tool_facts;
-use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer};
+use crate::facts::tool_facts;
 use crate::handles::{Handle, HandleKind};
 use crate::limits;
 use crate::schema::{Field, FieldType};
+use crate::tools::Tool;
 use crate::tools::common::{SELECTOR, TAB, TARGET, TIMEOUT_MS, TargetRef, read_target, read_timeout};
 use crate::vocab::FillValue;
 

@@ -19,11 +19,11 @@
 
 use std::time::Duration;
 
+use super::facts;
 use crate::envelope::{Effect, Status};
 use crate::language::{count, target_phrase};
 use crate::port::{ClickInput, FillInput, PointerTarget, PortEffect, PortError, PortErrorKind};
 use crate::selector::Role;
-use super::facts;
 use crate::tools::fill_form::FillFormRequest;
 use crate::vocab::MouseButton;
 
@@ -73,7 +73,9 @@ async fn fill(run: &Run<'_>, request: &FillFormRequest) -> Step<Outcome> {
                 return Err(value_mismatch(run, &lease, &fields, index, &host));
             }
             let doing = format!("fill {} on {host}", count(fields.len(), "field", "fields"));
-            return Err(run.fail_on(&lease, &error, &doing, Some(request.timeout_ms)).fact(facts::HOST, host));
+            return Err(run
+                .fail_on(&lease, &error, &doing, Some(request.timeout_ms))
+                .fact(facts::HOST, host));
         }
     };
     let mut landing = run.land(&lease, &filled.page);

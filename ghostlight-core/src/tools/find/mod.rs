@@ -2,15 +2,15 @@
 
 pub(crate) mod op;
 
-use crate::facts::tool_facts;
-use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader};
+use crate::facts::tool_facts;
+use crate::facts::{Fact, FactType};
 use crate::handles::Handle;
 use crate::limits;
-use crate::facts::{Fact, FactType};
 use crate::schema::{Field, FieldType};
+use crate::tools::Tool;
 use crate::tools::common::TAB;
 use crate::vocab::WireChoice;
 use crate::vocab::wire_choice;

@@ -12,9 +12,9 @@
 
 use serde_json::Value;
 
+use super::facts;
 use crate::language::{bound_visible, count, normalize_name};
 use crate::limits::{ECHO_CHARS, FIND_MAX_RESULTS};
-use super::facts;
 use crate::tools::find::{FindRequest, FindScope};
 
 use crate::executor::outcome::Outcome;

@@ -13,17 +13,18 @@ pub(crate) mod op;
 
 use serde_json::{Map, Value};
 
-use crate::facts::tool_facts;
-use crate::tools::Tool;
 use crate::capability::CapabilitySet;
 use crate::catalog::{Annotations, ToolDeclaration, ToolName, decode_child};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer, json_type};
+use crate::facts::tool_facts;
 use crate::handles::{Handle, HandleKind};
 use crate::limits::{
-    ECHO_CHARS, FLOW_ARGUMENTS_TEXT_CHARS, FLOW_POINTER_CHARS, FLOW_STEP_ID_CHARS, FLOW_STEPS, FLOW_TOOL_NAME_CHARS,
+    ECHO_CHARS, FLOW_ARGUMENTS_TEXT_CHARS, FLOW_POINTER_CHARS, FLOW_STEP_ID_CHARS, FLOW_STEPS,
+    FLOW_TOOL_NAME_CHARS,
 };
 use crate::request::Request;
 use crate::schema::{Field, FieldType, RESTRICTIONS};
+use crate::tools::Tool;
 use crate::tools::common::{TAB, TIMEOUT_MS, read_timeout};
 use crate::vocab::WireChoice;
 use crate::vocab::wire_choice;

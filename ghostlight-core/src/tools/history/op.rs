@@ -11,9 +11,9 @@
 
 use std::time::Duration;
 
+use super::facts;
 use crate::authority::Site;
 use crate::port::{DialogKind, HistoryMove, PortErrorKind};
-use super::facts;
 use crate::tools::history::{HistoryAction, HistoryRequest};
 
 use crate::executor::outcome::Outcome;

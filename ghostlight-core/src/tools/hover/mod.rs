@@ -2,12 +2,12 @@
 
 pub(crate) mod op;
 
-use crate::facts::tool_facts;
-use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
+use crate::facts::tool_facts;
 use crate::handles::Handle;
+use crate::tools::Tool;
 use crate::tools::common::{
     Location, SELECTOR, TAB, TARGET, TIMEOUT_MS, VIEW, X, Y, read_location, read_timeout,
 };

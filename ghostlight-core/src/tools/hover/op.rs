@@ -6,11 +6,11 @@
 
 use std::time::Duration;
 
+use super::facts;
 use crate::language::target_phrase;
 use crate::port::PointerTarget;
 use crate::selector::Role;
 use crate::tools::common::Location;
-use super::facts;
 use crate::tools::hover::HoverRequest;
 
 use crate::executor::outcome::Outcome;

@@ -16,12 +16,12 @@
 
 use serde_json::{Map, Value, json};
 
+use super::facts;
 use crate::language::{count, normalize_name};
 use crate::limits::{INSPECT_MAX_DEPTH, INSPECT_MAX_ITEMS};
 use crate::port::{PerceiveInput, PerceiveScope, PerceivedElement};
 use crate::selector::Role;
 use crate::tools::common::TargetRef;
-use super::facts;
 use crate::tools::inspect::{InspectRequest, InspectScope};
 
 use crate::executor::outcome::Outcome;

@@ -5,9 +5,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::facts;
 use crate::authority::Site;
 use crate::port::{DialogKind, NavigateInput, PageState, PortError, PortErrorKind, Readiness, TabRef};
-use super::facts;
 use crate::tools::navigate::{BeforeUnload, Destination, NavigateRequest, Reuse};
 
 use crate::executor::outcome::Outcome;
@@ -105,7 +105,9 @@ async fn in_slot(
             run.forget_tab(&slot);
             open(run, request, input, Some(slot)).await
         }
-        Err(error) => Err(failure_on(run, request, &tab, &error).await.fact(facts::TAB, slot.handle.as_str())),
+        Err(error) => {
+            Err(failure_on(run, request, &tab, &error).await.fact(facts::TAB, slot.handle.as_str()))
+        }
     }
 }
 
@@ -172,7 +174,9 @@ async fn adopt(
         match run.port().navigate(&tab, input, timeout).await {
             Ok(page) => page,
             Err(error) => {
-                return Err(failure_on(run, request, &tab, &error).await.fact(facts::TAB, slot.handle.as_str()));
+                return Err(failure_on(run, request, &tab, &error)
+                    .await
+                    .fact(facts::TAB, slot.handle.as_str()));
             }
         }
     };

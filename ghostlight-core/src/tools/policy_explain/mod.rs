@@ -2,13 +2,13 @@
 
 pub(crate) mod op;
 
-use crate::facts::tool_facts;
-use crate::tools::Tool;
 use crate::capability::CapabilitySet;
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
-use crate::handles::Handle;
+use crate::facts::tool_facts;
 use crate::facts::{Fact, FactType};
+use crate::handles::Handle;
+use crate::tools::Tool;
 
 const CAPABILITY_LINE_MEMBERS: [Fact; 4] = [
     Fact::new("capability", FactType::String, "read, action, write or execute."),

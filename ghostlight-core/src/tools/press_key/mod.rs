@@ -2,14 +2,14 @@
 
 pub(crate) mod op;
 
-use crate::facts::tool_facts;
-use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer, check_text};
+use crate::facts::tool_facts;
 use crate::handles::Handle;
 use crate::limits::{self, CountBound};
 use crate::schema::{Field, FieldType};
+use crate::tools::Tool;
 use crate::tools::common::{SELECTOR, TAB, TARGET, TargetRef, read_target};
 use crate::vocab::WireChoice;
 use crate::vocab::{Key, Modifier, NamedKey};

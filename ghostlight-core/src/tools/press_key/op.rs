@@ -18,8 +18,8 @@
 
 use std::time::Duration;
 
-use crate::port::KeyInput;
 use super::facts;
+use crate::port::KeyInput;
 use crate::tools::press_key::{Keys, PressKeyRequest};
 use crate::vocab::{Key, Modifier, NamedKey};
 

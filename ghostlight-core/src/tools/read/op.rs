@@ -2,9 +2,9 @@
 //! joins the text of the frames whose documents the call's authority admits (the `frames`
 //! fact counts them); a frame outside authority is never read.
 
+use super::facts;
 use crate::limits::READ_MAX_CHARS;
 use crate::port::{ReadInput, TextMode};
-use super::facts;
 use crate::tools::read::{ReadMode, ReadRequest};
 
 use crate::executor::outcome::Outcome;

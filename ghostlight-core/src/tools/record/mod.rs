@@ -2,13 +2,13 @@
 
 pub(crate) mod op;
 
-use crate::facts::tool_facts;
-use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
+use crate::facts::tool_facts;
 use crate::handles::{Handle, HandleKind};
 use crate::schema::{Field, FieldType};
+use crate::tools::Tool;
 use crate::tools::common::{SELECTOR, TAB, TARGET, TargetRef, read_target};
 use crate::vocab::WireChoice;
 use crate::vocab::wire_choice;

@@ -23,12 +23,11 @@
 //!
 //! The GIF travels as an `image/gif` attachment beside the envelope, never in facts.
 
-
+use super::facts;
 use crate::handles::Handle;
 use crate::port::{
     PortError, PortErrorKind, RecordCommand, RecordDelivery, RecordReport, RecordingRef, RecordingState,
 };
-use super::facts;
 use crate::tools::record::{Delivery, RecordAction, RecordRequest};
 
 use crate::executor::outcome::{Attachment, Outcome};

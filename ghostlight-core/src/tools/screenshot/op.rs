@@ -18,11 +18,11 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::facts;
 use crate::facts::detail;
 use crate::limits::{CAPTURE_REUSE_MAX_BYTES, IMAGE_BLOCK_MAX_BYTES};
 use crate::port::capture::MAX_REGION_SIDE;
 use crate::port::{CaptureKind, Captured, CssRect};
-use super::facts;
 use crate::tools::screenshot::{Capture, Region, ScreenshotRequest};
 
 use crate::executor::outcome::{Attachment, Outcome};
@@ -151,7 +151,10 @@ fn smaller_region(captured: &Captured) -> Option<CaptureKind> {
     let side = f64::from(MAX_REGION_SIDE);
     // Image pixels per CSS pixel: today's, shrunk, and no side over the region limit.
     let scale = (shrink / captured.css_per_pixel).min(side / rect.width).min(side / rect.height);
-    let usable = scale.is_finite() && scale > 0.0 && (rect.width * scale).round() >= 1.0 && (rect.height * scale).round() >= 1.0;
+    let usable = scale.is_finite()
+        && scale > 0.0
+        && (rect.width * scale).round() >= 1.0
+        && (rect.height * scale).round() >= 1.0;
     (usable && shrink < 1.0).then_some(CaptureKind::Region { rect, scale })
 }
 

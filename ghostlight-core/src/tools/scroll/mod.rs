@@ -3,14 +3,14 @@
 
 pub(crate) mod op;
 
-use crate::facts::tool_facts;
-use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader};
+use crate::facts::tool_facts;
 use crate::handles::Handle;
 use crate::limits;
 use crate::schema::{Field, FieldType};
+use crate::tools::Tool;
 use crate::tools::common::{
     SELECTOR, TAB, TARGET, TIMEOUT_MS, TargetRef, VIEW, ViewPoint, X, Y, read_target, read_timeout,
 };

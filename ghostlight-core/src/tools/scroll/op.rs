@@ -7,11 +7,11 @@
 
 use std::time::Duration;
 
+use super::facts;
 use crate::envelope::Effect;
 use crate::language::count;
 use crate::port::ScrollInput;
 use crate::tools::common::TargetRef;
-use super::facts;
 use crate::tools::scroll::{ScrollAction, ScrollAmount, ScrollRequest, WheelDirection};
 use crate::vocab::ScrollDirection;
 
@@ -107,7 +107,9 @@ async fn scroll(run: &Run<'_>, request: &ScrollRequest) -> Step<Outcome> {
         outcome = outcome.with_effect(Effect::None);
     }
     match &request.action {
-        ScrollAction::Reveal(TargetRef::Handle(handle)) => outcome = outcome.fact(facts::TARGET, handle.as_str()),
+        ScrollAction::Reveal(TargetRef::Handle(handle)) => {
+            outcome = outcome.fact(facts::TARGET, handle.as_str())
+        }
         ScrollAction::Reveal(TargetRef::Selector(_)) => {}
         ScrollAction::Step { direction, amount } => {
             outcome = outcome.fact(facts::DIRECTION, direction.as_str()).fact(facts::AMOUNT, amount.as_str());

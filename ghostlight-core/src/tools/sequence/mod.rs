@@ -11,15 +11,15 @@ pub(crate) mod op;
 
 use serde_json::{Map, Value};
 
-use crate::facts::tool_facts;
-use crate::tools::Tool;
 use crate::capability::CapabilitySet;
 use crate::catalog::{Annotations, ToolDeclaration, ToolName, decode_child};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer, reads_as_absent};
+use crate::facts::tool_facts;
 use crate::handles::Handle;
 use crate::limits::SEQUENCE_STEPS;
 use crate::request::Request;
 use crate::schema::{Field, FieldType};
+use crate::tools::Tool;
 use crate::tools::common::{TAB, TIMEOUT_MS, read_timeout};
 use crate::tools::{click, fill_form, hover, press_key, scroll, type_text, wait};
 use crate::vocab::WireChoice;

@@ -3,14 +3,14 @@
 pub(crate) mod op;
 
 use crate::authority::Constraint;
-use crate::facts::tool_facts;
-use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, ObjectReader};
-use crate::handles::{Handle, HandleKind};
+use crate::facts::tool_facts;
 use crate::facts::{Fact, FactType};
+use crate::handles::{Handle, HandleKind};
 use crate::schema::{Field, FieldType};
+use crate::tools::Tool;
 use crate::vocab::WireChoice;
 use crate::vocab::wire_choice;
 

@@ -4,11 +4,11 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
+use super::facts;
 use crate::envelope::{Effect, Status};
 use crate::handles::Handle;
 use crate::language::count;
 use crate::port::PortErrorKind;
-use super::facts;
 use crate::tools::tabs::{TabsAction, TabsRequest};
 
 use crate::executor::outcome::Outcome;
@@ -46,7 +46,8 @@ async fn list(run: &Run<'_>) -> Step<Outcome> {
         0 => "No controlled tabs are open in this session.".to_owned(),
         n => format!("Listed {}.", count(n, "controlled tab", "controlled tabs")),
     };
-    let mut outcome = Outcome::read(summary).fact(facts::COUNT, listed.len()).fact(facts::TABS, Value::Array(listed));
+    let mut outcome =
+        Outcome::read(summary).fact(facts::COUNT, listed.len()).fact(facts::TABS, Value::Array(listed));
     if outcome.facts["count"] == 0 {
         outcome = outcome.next("Call browser_navigate with a url to open a tab.");
     }

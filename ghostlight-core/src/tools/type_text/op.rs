@@ -16,10 +16,10 @@
 
 use std::time::Duration;
 
+use super::facts;
 use crate::language::{count, target_phrase};
 use crate::port::{ActionReceipt, TypeInput};
 use crate::selector::Role;
-use super::facts;
 use crate::tools::type_text::{TypeInto, TypeTextRequest};
 
 use crate::handles::Handle;

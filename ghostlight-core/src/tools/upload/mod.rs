@@ -17,17 +17,17 @@ use base64::engine::general_purpose::STANDARD;
 use serde_json::Value;
 
 use crate::authority::Constraint;
-use crate::facts::tool_facts;
-use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer, check_text};
+use crate::facts::tool_facts;
 use crate::handles::{Handle, HandleKind};
 use crate::limits::{
     UPLOAD_BASE64_CHARS, UPLOAD_FILE_MAX_BYTES, UPLOAD_FILES, UPLOAD_NAME_CHARS, UPLOAD_PATH_CHARS,
     UPLOAD_PATHS, UPLOAD_TOTAL_MAX_BYTES,
 };
 use crate::schema::{Field, FieldType};
+use crate::tools::Tool;
 use crate::tools::common::{
     SELECTOR, TAB, TARGET, TIMEOUT_MS, TargetRef, VIEW, ViewPoint, X, Y, read_target, read_timeout,
 };

@@ -16,13 +16,13 @@
 use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
+use super::facts;
 use crate::catalog::ToolName;
 use crate::envelope::Status;
 use crate::handles::Handle;
 use crate::language::count;
 use crate::limits::{CAPTURE_REUSE_MAX_BYTES, UPLOAD_FILE_MAX_BYTES, UPLOAD_TOTAL_MAX_BYTES};
 use crate::port::{FileStat, InlineFile, PortErrorKind, UploadDestination, UploadFiles, UploadInput};
-use super::facts;
 use crate::tools::upload::{Upload, UploadRequest};
 
 use crate::executor::invalid_arguments;
@@ -117,7 +117,10 @@ async fn upload(run: &Run<'_>, request: &UploadRequest) -> Step<Outcome> {
             // A control that takes no files is named as it is (a text field is no file input).
             let doing = match &refused_at {
                 Some(control) if e.kind() == PortErrorKind::InvalidInput => {
-                    format!("{} {} {} {control} (only a file input takes files)", verb.0, payload.phrase, verb.2)
+                    format!(
+                        "{} {} {} {control} (only a file input takes files)",
+                        verb.0, payload.phrase, verb.2
+                    )
                 }
                 _ => doing.clone(),
             };

@@ -4,15 +4,15 @@ pub(crate) mod op;
 
 use serde_json::Value;
 
-use crate::facts::tool_facts;
-use crate::tools::Tool;
 use crate::capability::{Capability, CapabilitySet};
 use crate::catalog::{Annotations, ToolDeclaration, ToolName};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, json_type};
+use crate::facts::tool_facts;
 use crate::handles::Handle;
 use crate::limits::{self, WAIT_DURATION_MS, WAIT_TEXT_CHARS};
 use crate::schema::{Field, FieldType};
 use crate::selector::Selector;
+use crate::tools::Tool;
 use crate::tools::common::{SELECTOR, TAB, TARGET, TIMEOUT_MS, TargetRef, read_target};
 use crate::vocab::WireChoice;
 use crate::vocab::wire_choice;

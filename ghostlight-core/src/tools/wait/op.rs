@@ -31,6 +31,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::facts;
 use crate::envelope::Readiness;
 use crate::handles::Handle;
 use crate::language::{bound_visible, normalize_name};
@@ -38,7 +39,6 @@ use crate::limits::ECHO_CHARS;
 use crate::port::{ElementRef, PerceiveInput, PerceiveScope};
 use crate::selector::Selector;
 use crate::tools::common::TargetRef;
-use super::facts;
 use crate::tools::wait::{WaitCondition, WaitRequest};
 
 use crate::executor::outcome::Outcome;
@@ -98,7 +98,10 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
     let mut progress = Progress { lease: &lease, condition, started: Instant::now(), slept: 0 };
     // A refusal or port failure while waiting still says what was waited for, and how long.
     let fail_facts = |outcome: Outcome, elapsed: u64| {
-        outcome.fact(facts::CONDITION, condition).fact(facts::SATISFIED, false).fact(facts::ELAPSED_MS, elapsed)
+        outcome
+            .fact(facts::CONDITION, condition)
+            .fact(facts::SATISFIED, false)
+            .fact(facts::ELAPSED_MS, elapsed)
     };
 
     if let WaitCondition::Duration { ms } = request.condition {
@@ -142,10 +145,14 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
         let host = host_of(&page.state.url);
         // A check the page does not answer in what is left of the wait (a huge document, a
         // busy page) is abandoned: the wait's own bound holds whatever the page does.
-        let left = Duration::from_millis(timeout).saturating_sub(progress.started.elapsed()).saturating_add(CHECK_GRACE);
+        let left = Duration::from_millis(timeout)
+            .saturating_sub(progress.started.elapsed())
+            .saturating_add(CHECK_GRACE);
         let checking = check(run, &lease, &page, &request.condition, watched.as_ref());
         let held = match run.within(left, checking).await {
-            Some(held) => held.map_err(|o| fail_facts(o.fact(facts::HOST, host.clone()), progress.elapsed()))?,
+            Some(held) => {
+                held.map_err(|o| fail_facts(o.fact(facts::HOST, host.clone()), progress.elapsed()))?
+            }
             None => Held::No,
         };
         let clause = clause(&request.condition, watched.as_ref());

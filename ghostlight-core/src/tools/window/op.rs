@@ -10,8 +10,8 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::port::Geometry;
 use super::facts;
+use crate::port::Geometry;
 use crate::tools::window::{WindowAction, WindowRequest};
 
 use crate::executor::outcome::Outcome;
