@@ -30,6 +30,12 @@ macro_rules! declare_tool_names {
                 match self { $(ToolName::$variant => $wire),+ }
             }
 
+            /// Whether a call reports progress while it runs (composite steps as they end, a
+            /// wait's start and end), which an edge may forward as progress notifications.
+            pub const fn reports_progress(self) -> bool {
+                match self { $(ToolName::$variant => <tools::$module::$request as Tool>::REPORTS_PROGRESS),+ }
+            }
+
             /// The tool with this exact wire name.
             pub fn parse(name: &str) -> Option<ToolName> {
                 match name { $($wire => Some(ToolName::$variant),)+ _ => None }

@@ -61,6 +61,16 @@ macro_rules! declare_requests {
                 match self { $(Request::$variant(r) => r.constraints()),+ }
             }
 
+            /// The URL the request takes a tab to (see [`Tool::destination_url`]).
+            pub(crate) fn destination_url(&self) -> Option<&url::Url> {
+                match self { $(Request::$variant(r) => r.destination_url()),+ }
+            }
+
+            /// Whether acting this way may make the page open a tab (see [`Tool::MAY_OPEN_TABS`]).
+            pub(crate) fn may_open_tabs(&self) -> bool {
+                match self { $(Request::$variant(_) => <tools::$module::$request as Tool>::MAY_OPEN_TABS),+ }
+            }
+
             /// Decode `tool`'s own fields from `reader`.
             pub(crate) fn decode(tool: ToolName, reader: &mut ObjectReader<'_>) -> Result<Request, DecodeError> {
                 match tool {

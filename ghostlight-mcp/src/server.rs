@@ -35,10 +35,6 @@ policy_explain says what is allowed and why; browser_tabs lists this session's t
 /// The MCP method of a tool call.
 const TOOLS_CALL: &str = "tools/call";
 
-/// Tools that report progress when the client sent a progress token: `browser_wait` its start
-/// and end; `browser_sequence` and `browser_flow` their start and each step as it ends.
-const PROGRESS_TOOLS: [ToolName; 3] = [ToolName::Wait, ToolName::Sequence, ToolName::Flow];
-
 /// An MCP server over one Ghostlight workspace: `tools/list` is the core catalog and
 /// `tools/call` runs [`Ghostlight::invoke`].
 ///
@@ -176,18 +172,34 @@ impl GhostlightServer {
         cancellation: &Cancellation,
         progress: &dyn Progress,
     ) -> Result<CallToolResult, ErrorData> {
+        self.call_tool_observed(catalog_tool(name)?, arguments, cancellation, progress).await
+    }
+
+    /// Run one `tools/call` of a tool already parsed (the name is parsed once per call).
+    async fn call_tool_observed(
+        &self,
+        tool: ToolName,
+        arguments: &Value,
+        cancellation: &Cancellation,
+        progress: &dyn Progress,
+    ) -> Result<CallToolResult, ErrorData> {
         let started = Instant::now();
-        let invoked = self.ghostlight.invoke_observed(name, arguments, cancellation, progress).await;
-        let result = invoked.map_err(|unknown| {
-            tracing::warn!(tool = %unknown.name, "tools/call for a tool outside the catalog");
-            ErrorData::invalid_params(unknown_tool_message(&unknown), None)
-        })?;
-        log_call(name, &result, started);
+        let result = self.ghostlight.invoke_tool_observed(tool, arguments, cancellation, progress).await;
+        log_call(tool.as_str(), &result, started);
         render::call_result(&result).map_err(|error| {
             tracing::error!(%error, "cannot render a result");
             ErrorData::internal_error(error.to_string(), None)
         })
     }
+}
+
+/// The catalog tool `name` names, or the protocol error for a name outside the catalog.
+fn catalog_tool(name: &str) -> Result<ToolName, ErrorData> {
+    ToolName::parse(name).ok_or_else(|| {
+        let unknown = ghostlight_core::UnknownTool::new(name);
+        tracing::warn!(tool = %unknown.name, "tools/call for a tool outside the catalog");
+        ErrorData::invalid_params(unknown_tool_message(&unknown), None)
+    })
 }
 
 /// The invalid-params message for a tool outside the catalog, with the tool it most likely
@@ -329,13 +341,10 @@ impl ServerHandler for GhostlightServer {
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = Value::Object(request.arguments.unwrap_or_default());
         let name = request.name.as_ref();
-        let tool = ToolName::parse(name).filter(|tool| PROGRESS_TOOLS.contains(tool));
-        let progress_token = tool.and(context.meta.get_progress_token());
+        let tool = catalog_tool(name)?;
+        let progress_token = context.meta.get_progress_token().filter(|_| tool.reports_progress());
         // Progress counts steps for a composite, and 0 → 1 for a wait; values only increase.
-        let total = match tool {
-            Some(ToolName::Sequence | ToolName::Flow) => requested_steps(&arguments),
-            _ => 1,
-        };
+        let total = if tool.is_composite() { requested_steps(&arguments) } else { 1 };
         if let Some(token) = &progress_token {
             notify(&context.peer, token, 0, total, format!("{name} started")).await;
         }
@@ -349,7 +358,7 @@ impl ServerHandler for GhostlightServer {
         let (arguments, cancellation_ref) = (&arguments, &cancellation);
         let work = async move {
             let result = {
-                let mut call = pin!(self.call_observed(name, arguments, cancellation_ref, &notes));
+                let mut call = pin!(self.call_tool_observed(tool, arguments, cancellation_ref, &notes));
                 tokio::select! {
                     result = &mut call => result,
                     () = context.ct.cancelled() => {

@@ -13,10 +13,16 @@
 //!   not parse), else `null`, as JSON-RPC 2.0 asks. The message names the rule, never the
 //!   line's content.
 //!
-//! rmcp's output and these answers share standard output line by line: a writer task copies
-//! whole lines from rmcp's side and writes each answer between two of them.
+//! Each line is parsed once: a message goes to rmcp already typed, through a [`Transport`] of
+//! this module's own (no second parse, no in-memory pipes). rmcp's messages and these answers
+//! share standard output line by line: one writer task writes whole lines from both.
+
+use std::future::Future;
 
 use rmcp::ServiceExt as _;
+use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::service::RoleServer;
+use rmcp::transport::Transport;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
@@ -29,8 +35,11 @@ use crate::server::GhostlightServer;
 pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 /// How much of an oversized line is kept to look for its `id`.
 const ID_SCAN_BYTES: usize = 64 * 1024;
-/// The size of the in-memory pipes between this layer and rmcp.
-const PIPE_BYTES: usize = 256 * 1024;
+/// Messages read ahead of rmcp, and lines queued for standard output: a reader or writer
+/// this far ahead waits (back-pressure instead of unbounded memory).
+const QUEUE_DEPTH: usize = 32;
+/// The byte-order mark a line may start with (rmcp's own transport skips it too).
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// JSON-RPC's parse error.
 const PARSE_ERROR: i64 = -32700;
@@ -50,14 +59,13 @@ where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
 {
-    let (to_rmcp, rmcp_reads) = tokio::io::duplex(PIPE_BYTES);
-    let (rmcp_writes, from_rmcp) = tokio::io::duplex(PIPE_BYTES);
-    let (answers, answered) = mpsc::unbounded_channel::<String>();
-    let reader = tokio::spawn(read_requests(input, to_rmcp, answers));
-    let writer = tokio::spawn(write_output(from_rmcp, answered, output));
+    let (messages, incoming) = mpsc::channel(QUEUE_DEPTH);
+    let (lines, outgoing) = mpsc::channel(QUEUE_DEPTH);
+    let reader = tokio::spawn(read_requests(input, messages, lines.clone()));
+    let writer = tokio::spawn(write_lines(outgoing, output));
     let served = async {
         let running = server
-            .serve((rmcp_reads, rmcp_writes))
+            .serve(LineTransport { incoming, lines })
             .await
             .map_err(|error| ServeError::Initialize(error.to_string()))?;
         running.waiting().await.map_err(|error| ServeError::Service(error.to_string()))?;
@@ -65,17 +73,54 @@ where
     }
     .await;
     reader.abort();
-    // rmcp's side is closed by now: the writer ends once it has written what is left.
+    let _ = reader.await;
+    // Every sender is gone by now (the reader's and the transport's): the writer ends once it
+    // has written what is queued.
     let _ = writer.await;
     served
 }
 
-/// Read request lines, pass messages on to rmcp, and queue an answer for every other line.
-async fn read_requests<R, P>(input: R, mut to_rmcp: P, answers: mpsc::UnboundedSender<String>)
-where
-    R: AsyncRead + Unpin,
-    P: AsyncWrite + Unpin,
-{
+/// rmcp's side of the session: messages the reader parsed, and lines for the writer.
+struct LineTransport {
+    incoming: mpsc::Receiver<ClientJsonRpcMessage>,
+    lines: mpsc::Sender<Vec<u8>>,
+}
+
+impl Transport<RoleServer> for LineTransport {
+    type Error = std::io::Error;
+
+    fn send(
+        &mut self,
+        item: ServerJsonRpcMessage,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let line = serde_json::to_vec(&item);
+        let lines = self.lines.clone();
+        async move {
+            let mut line = line.map_err(std::io::Error::other)?;
+            line.push(b'\n');
+            lines
+                .send(line)
+                .await
+                .map_err(|_| std::io::Error::new(std::io::ErrorKind::BrokenPipe, "standard output is closed"))
+        }
+    }
+
+    async fn receive(&mut self) -> Option<ClientJsonRpcMessage> {
+        self.incoming.recv().await
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        self.incoming.close();
+        Ok(())
+    }
+}
+
+/// Read request lines, hand each message to rmcp, and queue an answer for every other line.
+async fn read_requests<R: AsyncRead + Unpin>(
+    input: R,
+    messages: mpsc::Sender<ClientJsonRpcMessage>,
+    lines: mpsc::Sender<Vec<u8>>,
+) {
     let mut input = BufReader::new(input);
     let mut line = Vec::new();
     loop {
@@ -93,23 +138,20 @@ where
                 format!("Invalid Request: the message is over the {MAX_LINE_BYTES}-byte limit"),
             )),
         };
-        match verdict {
-            Verdict::Skip => {}
-            Verdict::Forward => {
-                line.push(b'\n');
-                if to_rmcp.write_all(&line).await.is_err() {
-                    break;
-                }
-            }
+        let delivered = match verdict {
+            Verdict::Skip => true,
+            Verdict::Forward(message) => messages.send(*message).await.is_ok(),
             Verdict::Answer(answer) => {
-                if answers.send(answer).is_err() {
-                    break;
-                }
+                let mut answer = answer.into_bytes();
+                answer.push(b'\n');
+                lines.send(answer).await.is_ok()
             }
+        };
+        if !delivered {
+            break;
         }
     }
-    // End of input: rmcp sees its input close and ends the session.
-    let _ = to_rmcp.shutdown().await;
+    // End of input: dropping `messages` ends rmcp's receiving, which ends the session.
 }
 
 /// One line read.
@@ -165,12 +207,12 @@ fn finish(line: &mut Vec<u8>, oversized: bool) -> Line {
 }
 
 /// What to do with one line.
-#[derive(Debug, PartialEq)]
+#[derive(Debug)]
 enum Verdict {
     /// Nothing (an empty line).
     Skip,
-    /// Pass it on to rmcp.
-    Forward,
+    /// Hand this message to rmcp (boxed: a message is far larger than an answer line).
+    Forward(Box<ClientJsonRpcMessage>),
     /// Answer it with this JSON-RPC error line.
     Answer(String),
 }
@@ -179,32 +221,34 @@ enum Verdict {
 struct Gate;
 
 impl Gate {
-    /// Whether `line` goes on to rmcp, or is answered here.
+    /// Whether `line` goes on to rmcp (parsed, once), or is answered here.
     fn check(line: &[u8]) -> Verdict {
+        let line = line.strip_prefix(UTF8_BOM).unwrap_or(line);
         if line.iter().all(u8::is_ascii_whitespace) {
             return Verdict::Skip;
         }
-        let value: Value = match serde_json::from_slice(line) {
-            Ok(value) => value,
-            Err(error) => {
-                let why = match error.classify() {
-                    serde_json::error::Category::Eof => "the message ends early".to_owned(),
-                    _ => format!("the message is not valid JSON ({})", rule_of(&error)),
-                };
-                return Verdict::Answer(error_answer(
-                    recover_id(line),
-                    PARSE_ERROR,
-                    format!("Parse error: {why}"),
-                ));
-            }
+        let error = match serde_json::from_slice::<ClientJsonRpcMessage>(line) {
+            Ok(message) => return Verdict::Forward(Box::new(message)),
+            Err(error) => error,
         };
-        let id = value.get("id").filter(|id| id.is_string() || id.is_number()).cloned();
-        match serde_json::from_value::<rmcp::model::ClientJsonRpcMessage>(value) {
-            Ok(_) => Verdict::Forward,
-            Err(_) => Verdict::Answer(error_answer(
-                id,
+        // Not a message: say whether it is JSON at all (parse error) or JSON of another
+        // shape (invalid request). A line that is no message is rare; the second look at it
+        // costs nothing on the way of a message.
+        match error.classify() {
+            serde_json::error::Category::Data => Verdict::Answer(error_answer(
+                recover_id(line),
                 INVALID_REQUEST,
                 "Invalid Request: the message is not a JSON-RPC 2.0 request, notification or response".into(),
+            )),
+            serde_json::error::Category::Eof => Verdict::Answer(error_answer(
+                recover_id(line),
+                PARSE_ERROR,
+                "Parse error: the message ends early".into(),
+            )),
+            _ => Verdict::Answer(error_answer(
+                recover_id(line),
+                PARSE_ERROR,
+                format!("Parse error: the message is not valid JSON ({})", rule_of(&error)),
             )),
         }
     }
@@ -289,39 +333,11 @@ fn id_value(rest: &[u8]) -> Option<Value> {
     (value.is_string() || value.is_number()).then_some(value)
 }
 
-/// Copy rmcp's output lines and the answers to `output`, one whole line at a time, until
-/// both have ended.
-async fn write_output<P, W>(from_rmcp: P, mut answered: mpsc::UnboundedReceiver<String>, mut output: W)
-where
-    P: AsyncRead + Unpin,
-    W: AsyncWrite + Unpin,
-{
-    let mut from_rmcp = BufReader::new(from_rmcp);
-    let mut line = Vec::new();
-    let (mut rmcp_open, mut answers_open) = (true, true);
-    loop {
-        let bytes = tokio::select! {
-            read = from_rmcp.read_until(b'\n', &mut line), if rmcp_open => match read {
-                Ok(0) | Err(_) => {
-                    rmcp_open = false;
-                    continue;
-                }
-                Ok(_) => std::mem::take(&mut line),
-            },
-            answer = answered.recv(), if answers_open => match answer {
-                None => {
-                    answers_open = false;
-                    continue;
-                }
-                Some(answer) => {
-                    let mut bytes = answer.into_bytes();
-                    bytes.push(b'\n');
-                    bytes
-                }
-            },
-            else => return,
-        };
-        if output.write_all(&bytes).await.is_err() || output.flush().await.is_err() {
+/// Write queued lines (rmcp's messages and the answers, each whole with its newline) to
+/// `output` until every sender is gone or the output closes.
+async fn write_lines<W: AsyncWrite + Unpin>(mut lines: mpsc::Receiver<Vec<u8>>, mut output: W) {
+    while let Some(line) = lines.recv().await {
+        if output.write_all(&line).await.is_err() || output.flush().await.is_err() {
             return;
         }
     }
@@ -341,8 +357,10 @@ mod tests {
     #[test]
     fn messages_pass_and_blank_lines_are_skipped() {
         let request = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
-        assert_eq!(Gate::check(request.as_bytes()), Verdict::Forward);
-        assert_eq!(Gate::check(b"   "), Verdict::Skip);
+        assert!(matches!(Gate::check(request.as_bytes()), Verdict::Forward(_)));
+        let with_bom = format!("\u{feff}{request}");
+        assert!(matches!(Gate::check(with_bom.as_bytes()), Verdict::Forward(_)));
+        assert!(matches!(Gate::check(b"   "), Verdict::Skip));
     }
 
     #[test]

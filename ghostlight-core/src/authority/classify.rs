@@ -116,13 +116,10 @@ impl Requirement {
 pub fn classify(request: &Request) -> Requirement {
     let tool = request.tool();
     let capabilities = request.capabilities();
-    let destination = match request {
-        Request::Navigate(navigate) => Some(match Site::from_url(&navigate.url) {
-            Some(site) => Destination::Site(site),
-            None => Destination::NotWeb,
-        }),
-        _ => None,
-    };
+    let destination = request.destination_url().map(|url| match Site::from_url(url) {
+        Some(site) => Destination::Site(site),
+        None => Destination::NotWeb,
+    });
     let tab_bound = request.tab_bound();
     let constraints = request.constraints();
     Requirement { tool, capabilities, destination, tab_bound, constraints }

@@ -352,6 +352,19 @@ impl Ghostlight {
         self.run_tool(tool, arguments, cancellation, &NoProgress).await
     }
 
+    /// Invoke a catalog tool like [`Ghostlight::invoke_tool`], reporting each step of a
+    /// `browser_sequence` or `browser_flow` to `progress` as it ends (for an edge that has
+    /// already parsed the tool's name).
+    pub async fn invoke_tool_observed(
+        &self,
+        tool: ToolName,
+        arguments: &Value,
+        cancellation: &Cancellation,
+        progress: &dyn Progress,
+    ) -> ToolResult {
+        self.run_tool(tool, arguments, cancellation, progress).await
+    }
+
     async fn run_tool(
         &self,
         tool: ToolName,

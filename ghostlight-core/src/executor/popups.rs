@@ -2,7 +2,7 @@
 //! on it join the calling workspace under fresh tab handles, and the call says so: the summary
 //! gains a clause and the facts an `opened_tabs` list (handle, governed URL, title).
 //!
-//! The executor asks the port after every call that acted on a page ([`may_open_tabs`]); a
+//! The executor asks the port after every call that acted on a page (`Tool::MAY_OPEN_TABS`); a
 //! tab another workspace already claimed is left alone. A page that opens a tab later, on a
 //! timer, is seen after the next such call. The port answers only tabs a page opened (a tab
 //! the person or another program opened is never adopted).
@@ -23,21 +23,6 @@ use crate::request::Request;
 
 use super::outcome::Outcome;
 use super::run::{Run, host_of};
-
-/// Whether `request` acts on a page in a way that can open a tab (composites' steps are asked
-/// about one by one).
-fn may_open_tabs(request: &Request) -> bool {
-    matches!(
-        request,
-        Request::Click(_)
-            | Request::PressKey(_)
-            | Request::TypeText(_)
-            | Request::FillForm(_)
-            | Request::Drag(_)
-            | Request::Dialog(_)
-            | Request::Execute(_)
-    )
-}
 
 /// How long a new tab still showing `about:blank` is given to commit the page it was opened
 /// for (a `target=_blank` link's tab starts blank), and how often it is looked at meanwhile.
@@ -60,7 +45,7 @@ async fn first_page(run: &Run<'_>, tab: &TabRef) -> PortResult<PageState> {
 
 /// Bind the tabs the page opened while `request` ran and say so in `outcome`.
 pub(crate) async fn adopt_opened(run: &Run<'_>, request: &Request, mut outcome: Outcome) -> Outcome {
-    if !may_open_tabs(request) || outcome.effect == Effect::None {
+    if !request.may_open_tabs() || outcome.effect == Effect::None {
         return outcome;
     }
     let Ok(opened) = run.port().opened_tabs().await else { return outcome };

@@ -49,6 +49,21 @@ pub(crate) trait Tool: Sized {
     fn constraints(&self) -> &'static [Constraint] {
         &[]
     }
+
+    /// The URL the request takes a tab to (`browser_navigate`): authority governs its site
+    /// instead of the tab's page.
+    fn destination_url(&self) -> Option<&url::Url> {
+        None
+    }
+
+    /// Whether acting on the page this way may make it open a tab (a click, keys, a fill, a
+    /// drag, a dialog answer, a script): the executor then adopts the tabs the page opened.
+    /// Composites' steps are asked one by one.
+    const MAY_OPEN_TABS: bool = false;
+
+    /// Whether the call reports progress while it runs (each composite step as it ends, a
+    /// wait's start and end), which an edge may forward (MCP progress notifications).
+    const REPORTS_PROGRESS: bool = false;
 }
 
 /// The one table of the 24 tools, in the specification's order: variant, wire name, module

@@ -110,6 +110,7 @@ pub struct DialogRequest {
 
 impl Tool for DialogRequest {
     const DECLARATION: ToolDeclaration = DECLARATION;
+    const MAY_OPEN_TABS: bool = true;
 
     fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
         decode(reader)

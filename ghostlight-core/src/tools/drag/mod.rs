@@ -102,6 +102,7 @@ pub struct DragRequest {
 
 impl Tool for DragRequest {
     const DECLARATION: ToolDeclaration = DECLARATION;
+    const MAY_OPEN_TABS: bool = true;
 
     fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
         decode(reader)

@@ -77,6 +77,7 @@ pub struct ExecuteRequest {
 
 impl Tool for ExecuteRequest {
     const DECLARATION: ToolDeclaration = DECLARATION;
+    const MAY_OPEN_TABS: bool = true;
 
     fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
         decode(reader)

@@ -457,6 +457,7 @@ impl FlowRequest {
 
 impl Tool for FlowRequest {
     const DECLARATION: ToolDeclaration = DECLARATION;
+    const REPORTS_PROGRESS: bool = true;
 
     fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
         decode(reader)

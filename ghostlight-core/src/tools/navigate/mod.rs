@@ -123,6 +123,10 @@ impl Tool for NavigateRequest {
     fn tab_bound(&self) -> bool {
         false
     }
+
+    fn destination_url(&self) -> Option<&url::Url> {
+        Some(&self.url)
+    }
 }
 
 fn decode(reader: &mut ObjectReader<'_>) -> Result<NavigateRequest, DecodeError> {

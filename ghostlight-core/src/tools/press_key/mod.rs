@@ -85,6 +85,7 @@ pub struct PressKeyRequest {
 
 impl Tool for PressKeyRequest {
     const DECLARATION: ToolDeclaration = DECLARATION;
+    const MAY_OPEN_TABS: bool = true;
 
     fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
         decode(reader)

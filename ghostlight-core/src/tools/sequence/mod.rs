@@ -269,6 +269,7 @@ pub struct SequenceRequest {
 
 impl Tool for SequenceRequest {
     const DECLARATION: ToolDeclaration = DECLARATION;
+    const REPORTS_PROGRESS: bool = true;
 
     fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
         decode(reader)

@@ -83,6 +83,7 @@ impl fmt::Debug for TypeTextRequest {
 
 impl Tool for TypeTextRequest {
     const DECLARATION: ToolDeclaration = DECLARATION;
+    const MAY_OPEN_TABS: bool = true;
 
     fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
         decode(reader)

@@ -124,6 +124,7 @@ pub struct WaitRequest {
 
 impl Tool for WaitRequest {
     const DECLARATION: ToolDeclaration = DECLARATION;
+    const REPORTS_PROGRESS: bool = true;
 
     fn decode(reader: &mut ObjectReader<'_>) -> Result<Self, DecodeError> {
         decode(reader)
