@@ -84,7 +84,7 @@
 
 mod authority;
 mod capability;
-mod catalog;
+mod declaration;
 mod decode;
 mod envelope;
 mod executor;
@@ -92,8 +92,8 @@ mod facts;
 mod handles;
 mod language;
 mod limits;
+mod names;
 pub mod port;
-mod request;
 mod schema;
 mod selector;
 #[cfg(any(test, feature = "testing"))]
@@ -108,13 +108,11 @@ pub use authority::{
     Admission, AuditDecision, AuditParent, AuditRecord, AuditSink, AuthorityLayers, AuthoritySnapshot,
     Blocked, BrowserSettings, CapabilityRules, Ceilings, CompiledAuthority, CredentialHandoff, Explanation,
     HostPattern, HostPatternError, HostRules, MemoryAuditSink, OrganizationIdentity, OrganizationName,
-    OrganizationSettings, PrivacySettings, Refusal, Requirement, Settings, Site, StartupPosture,
-    TabClosePolicy, TabSettings, UploadRoot, UploadSettings, authorize, classify, policy_explain,
+    OrganizationSettings, PrivacySettings, Refusal, Requirement, Restrictions, Settings, Site,
+    StartupPosture, TabClosePolicy, TabSettings, UploadRoot, UploadSettings, authorize, policy_explain,
 };
 pub use capability::{Capability, CapabilitySet};
-pub use catalog::{
-    Annotations, CATALOG, ToolDeclaration, ToolName, decode_call, decode_child, render_catalog,
-};
+pub use declaration::{Annotations, ToolDeclaration};
 pub use decode::{DecodeError, DecodeErrorKind, Pointer};
 pub use envelope::{Effect, Envelope, Readiness, Status};
 pub use executor::{
@@ -125,7 +123,9 @@ pub use handles::{Handle, HandleKind};
 /// The window sizes `browser_window resize` accepts, for hosts that validate a configured
 /// window against the same bounds.
 pub use limits::{IntBound, WINDOW_HEIGHT, WINDOW_WIDTH};
+pub use names::ToolName;
 pub use port::{BrowserPort, PortError, PortErrorKind};
-pub use request::{Call, Request, Restrictions};
 pub use schema::strict::NotStrict;
 pub use selector::{Role, Selector};
+pub use tools::catalog::{CATALOG, decode_call, decode_child, render_catalog};
+pub use tools::request::{Call, Request, classify};

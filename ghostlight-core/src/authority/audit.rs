@@ -17,9 +17,9 @@ use super::classify::{Destination, Requirement};
 use super::decision::{Admission, Blocked};
 use super::host::Site;
 use crate::capability::CapabilitySet;
-use crate::catalog::ToolName;
 use crate::envelope::{Effect, Status};
 use crate::handles::Handle;
+use crate::names::ToolName;
 
 /// What authority decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -283,12 +283,12 @@ mod tests {
     use url::Url;
 
     use super::*;
-    use crate::authority::classify::classify;
+    use crate::authority::Restrictions;
     use crate::authority::decision::authorize;
     use crate::authority::layers::CompiledAuthority;
-    use crate::catalog::decode_call;
     use crate::handles::HandleKind;
-    use crate::request::Restrictions;
+    use crate::tools::catalog::decode_call;
+    use crate::tools::request::classify;
 
     fn invocation(token: &str) -> Handle {
         Handle::from_token(HandleKind::Invocation, token)

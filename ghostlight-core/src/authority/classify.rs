@@ -1,4 +1,5 @@
-//! Classification: what a typed request needs from authority.
+//! What a typed request needs from authority ([`Requirement`]); the classification that
+//! computes it from a request is `crate::tools::request::classify`, by these rules:
 //!
 //! * Capabilities: exactly [`Request::capabilities`], which each tool states per branch from
 //!   the specification's table.
@@ -35,8 +36,7 @@
 
 use super::host::Site;
 use crate::capability::CapabilitySet;
-use crate::catalog::ToolName;
-use crate::request::Request;
+use crate::names::ToolName;
 
 /// A constraint beyond capabilities and hosts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -69,8 +69,8 @@ pub struct Requirement {
 }
 
 impl Requirement {
-    /// A requirement from its parts (tests only: real requirements come from [`classify`]).
-    #[cfg(test)]
+    /// A requirement from its parts (the classification, `crate::tools::request::classify`,
+    /// and tests).
     pub(crate) fn from_parts(
         tool: ToolName,
         capabilities: CapabilitySet,
@@ -112,26 +112,6 @@ impl Requirement {
     }
 }
 
-/// Classify a typed request (see the module documentation for the rules).
-pub fn classify(request: &Request) -> Requirement {
-    let tool = request.tool();
-    let capabilities = request.capabilities();
-    let destination = request.destination_url().map(|url| match Site::from_url(url) {
-        Some(site) => Destination::Site(site),
-        None => Destination::NotWeb,
-    });
-    let tab_bound = request.tab_bound();
-    let constraints = request.constraints();
-    Requirement { tool, capabilities, destination, tab_bound, constraints }
-}
-
-impl Request {
-    /// What this request needs from authority (see [`classify`]).
-    pub fn requirement(&self) -> Requirement {
-        classify(self)
-    }
-}
-
 /// Table tests over every tool and branch, against the real decoders.
 #[cfg(test)]
 mod classification_table {
@@ -140,7 +120,8 @@ mod classification_table {
     use super::*;
     use crate::capability::Capability;
     use crate::capability::Capability::{Action as A, Execute as X, Read as R, Write as W};
-    use crate::catalog::decode_call;
+    use crate::tools::catalog::decode_call;
+    use crate::tools::request::{Request, classify};
 
     use Constraint::{CredentialPreflight as Credential, TabClose};
 
@@ -385,7 +366,6 @@ mod classification_table {
     /// Children of the composite wrappers classify exactly like direct calls of their tools.
     #[test]
     fn composite_children_classify_like_direct_calls() {
-        use crate::request::Request;
         use crate::tools::flow::FlowChild;
 
         let sequence = json!({"steps": [

@@ -28,10 +28,10 @@ use super::host::Site;
 use super::layers::{Decider, HostVerdict, Layer, Polarity};
 use super::snapshot::AuthoritySnapshot;
 use crate::capability::{Capability, CapabilitySet};
-use crate::catalog::ToolName;
 use crate::envelope::{Effect, Envelope, Readiness, Status};
 use crate::handles::Handle;
 use crate::limits::SUMMARY_CHARS;
+use crate::names::ToolName;
 
 /// The next step every authority refusal offers.
 pub(crate) const EXPLAIN_NEXT_STEP: &str = "Call policy_explain to see what this authority allows and why.";
@@ -541,10 +541,10 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::authority::classify::classify;
+    use crate::authority::Restrictions;
     use crate::authority::config::{OrganizationSettings, Settings};
     use crate::authority::layers::{AuthorityLayers, CompiledAuthority};
-    use crate::request::Restrictions;
+    use crate::tools::request::classify;
     use crate::{ToolName, decode_call};
 
     fn url(text: &str) -> Url {

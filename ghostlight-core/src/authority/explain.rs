@@ -323,12 +323,12 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::authority::Restrictions;
     use crate::authority::config::{OrganizationSettings, Settings};
     use crate::authority::host::HostPattern;
     use crate::authority::layers::AuthorityLayers;
-    use crate::catalog::ToolName;
     use crate::facts::{Fact, FactType};
-    use crate::request::Restrictions;
+    use crate::names::ToolName;
 
     fn explained(authority: &CompiledAuthority, restrictions: &Restrictions) -> Value {
         let explanation = authority.snapshot(restrictions).explain();

@@ -103,9 +103,9 @@ impl AuthoritySnapshot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::authority::Restrictions;
     use crate::authority::host::HostPattern;
     use crate::authority::layers::CompiledAuthority;
-    use crate::request::Restrictions;
 
     fn governed(restrict: Option<&[&str]>, url: &str) -> (String, bool) {
         let hosts = restrict.map(|list| {

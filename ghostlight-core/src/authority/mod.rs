@@ -55,8 +55,8 @@ mod snapshot;
 mod properties;
 
 pub use audit::{AuditDecision, AuditParent, AuditRecord, AuditSink, MemoryAuditSink};
-pub(crate) use classify::Constraint;
-pub use classify::{Requirement, classify};
+pub use classify::Requirement;
+pub(crate) use classify::{Constraint, Destination};
 pub use config::{
     BrowserSettings, CapabilityRules, Ceilings, HostRules, OrganizationIdentity, OrganizationName,
     OrganizationSettings, PrivacySettings, Settings, StartupPosture, TabClosePolicy, TabSettings, UploadRoot,
@@ -66,4 +66,4 @@ pub use decision::{Admission, Blocked, CredentialHandoff, Refusal, authorize};
 pub use explain::{Explanation, policy_explain};
 pub use host::{HostPattern, HostPatternError, Site};
 pub use layers::{AuthorityLayers, CompiledAuthority};
-pub use snapshot::AuthoritySnapshot;
+pub use snapshot::{AuthoritySnapshot, Restrictions};

@@ -141,8 +141,8 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::authority::Restrictions;
     use crate::authority::{AuthorityLayers, HostPattern, Settings};
-    use crate::request::Restrictions;
 
     fn url(text: &str) -> Url {
         Url::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"))

@@ -13,9 +13,9 @@ use super::config::{OrganizationSettings, Settings, StartupPosture, TabClosePoli
 use super::decision::authorize;
 use super::host::{HostPattern, Site};
 use super::layers::{AuthorityLayers, Decider, Polarity};
+use crate::authority::Restrictions;
 use crate::capability::{Capability, CapabilitySet};
-use crate::catalog::ToolName;
-use crate::request::Restrictions;
+use crate::names::ToolName;
 
 /// Cases per property.
 const CASES: u32 = 2048;

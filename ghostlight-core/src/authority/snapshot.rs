@@ -12,7 +12,15 @@ use std::sync::Arc;
 use super::host::{HostPattern, Site};
 use super::layers::{CompiledAuthority, Decider, HostVerdict, Polarity};
 use crate::capability::{Capability, CapabilitySet};
-use crate::request::Restrictions;
+
+/// The flat request restrictions every tool accepts.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Restrictions {
+    /// `restrict_hosts`: allow only these host patterns (`Some(vec![])` allows none).
+    pub hosts: Option<Vec<HostPattern>>,
+    /// `restrict_capabilities`: allow only these capabilities (`Some(EMPTY)` allows none).
+    pub capabilities: Option<CapabilitySet>,
+}
 
 /// The immutable authority of one invocation.
 #[derive(Debug, Clone, PartialEq)]

@@ -27,17 +27,17 @@ use serde_json::{Map, Value, json};
 
 use crate::authority::{AuditRecord, Refusal};
 use crate::capability::CapabilitySet;
-use crate::catalog::ToolName;
 use crate::decode::DecodeError;
 use crate::envelope::{Effect, Envelope, Readiness, Status};
 use crate::handles::{Handle, HandleKind};
 use crate::language::count;
 use crate::limits::FLOW_CAPTURE_BUDGET_BYTES;
-use crate::request::Request;
+use crate::names::ToolName;
 use crate::tools::Tool;
 use crate::tools::flow::facts as flow_facts;
 use crate::tools::flow::{ChildError, FlowChild, FlowRequest, FlowStep, OnError, ReferenceProblem};
 use crate::tools::navigate::Destination;
+use crate::tools::request::Request;
 use crate::tools::sequence::SequenceRequest;
 use crate::tools::sequence::facts as sequence_facts;
 

@@ -3,10 +3,10 @@
 //!
 //! Each `run` receives a [`Run`] that has already passed static authorization; tab-bound
 //! tools start with [`Run::enter`] (lease the tab, observe its page, authorize that page).
-//! [`dispatch`] comes from the tool table (`tools::tool_table!`).
+//! [`dispatch`] comes from the tool table (`names::tool_table!`).
 
-use crate::request::Request;
-use crate::tools::tool_table;
+use crate::names::tool_table;
+use crate::tools::request::Request;
 
 use super::outcome::Outcome;
 use super::run::Run;

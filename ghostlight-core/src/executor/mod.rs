@@ -45,12 +45,13 @@ use serde_json::Value;
 
 use crate::authority::network::NetworkAuthority;
 use crate::authority::{AuditRecord, AuditSink, CompiledAuthority};
-use crate::catalog::{ToolName, decode_call};
 use crate::envelope::{Effect, Envelope, Status};
 use crate::facts::detail;
 use crate::handles::{Handle, HandleKind};
+use crate::names::ToolName;
 use crate::port::{BrowserPort, NetworkEnforcement, NetworkPolicy};
-use crate::request::Request;
+use crate::tools::catalog::decode_call;
+use crate::tools::request::Request;
 
 pub use cancel::{Cancellation, Cancelled};
 pub use outcome::Attachment;

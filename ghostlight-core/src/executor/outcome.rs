@@ -8,12 +8,12 @@
 use serde_json::{Map, Value, json};
 
 use crate::authority::{CredentialHandoff, Refusal, Site};
-use crate::catalog::ToolName;
 use crate::envelope::{Effect, Envelope, Readiness, Status};
 use crate::facts::{FactKey, IntoFact, common, detail};
 use crate::handles::Handle;
 use crate::language::{bound_visible, target_phrase};
 use crate::limits::{NEXT_STEPS_MAX, SUMMARY_CHARS};
+use crate::names::ToolName;
 use crate::port::{
     LaunchCause, LaunchFailure, NetworkError, PortEffect, PortError, PortErrorKind, StartupRefusal,
 };

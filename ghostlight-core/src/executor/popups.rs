@@ -19,7 +19,7 @@ use serde_json::{Map, Value, json};
 
 use crate::envelope::Effect;
 use crate::port::{PageState, PortResult, TabRef};
-use crate::request::Request;
+use crate::tools::request::Request;
 
 use super::outcome::Outcome;
 use super::run::{Run, host_of};

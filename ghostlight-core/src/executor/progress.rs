@@ -2,8 +2,8 @@
 //! or `browser_flow` as it ends. Hosts turn it into a terminal progress line or MCP progress
 //! notifications; the envelope stays the one answer.
 
-use crate::catalog::ToolName;
 use crate::envelope::Envelope;
+use crate::names::ToolName;
 
 /// One step of a `browser_sequence` or `browser_flow`, just ended.
 ///

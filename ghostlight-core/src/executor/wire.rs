@@ -12,10 +12,10 @@
 
 use serde_json::{Value, json};
 
-use crate::catalog::ToolName;
 use crate::envelope::{Effect, Status};
 use crate::executor::outcome::Outcome;
 use crate::facts::common;
+use crate::names::ToolName;
 use crate::port::{Refusals, RequestKind};
 
 use crate::limits::BLOCKED_ORIGINS;

@@ -27,7 +27,7 @@
 use serde_json::{Map, Value, json};
 
 use super::{Field, FieldType, RESTRICTIONS, SELECTOR_FIELDS};
-use crate::catalog::ToolName;
+use crate::names::ToolName;
 
 /// Why a tool has no strict-mode schema: its input holds an open object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]

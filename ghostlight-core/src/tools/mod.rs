@@ -4,9 +4,9 @@
 //! (what it does with the browser and the sentence it authors, run by the executor's
 //! dispatch this table generates).
 //!
-//! Adding a tool: the folder `tools/<name>/`, its `mod` line (written out so rustfmt sees it;
-//! a test checks the lines against the table) and one line in [`tool_table!`]. The table
-//! generates [`ToolName`] (with the catalog order), the `Request`
+//! Adding a tool: the folder `tools/<name>/`, its `mod` line below (written out so rustfmt
+//! sees it; a test checks the lines against the table) and one line in the table
+//! (`crate::names::tool_table!`). The table generates [`ToolName`] (with the catalog order), the `Request`
 //! enum and its dispatch, the `CATALOG` and the executor's dispatch.
 
 // An op's `Step<T>` is `Result<T, Outcome>`: its error side is the invocation's answer, built
@@ -14,11 +14,13 @@
 #![allow(clippy::result_large_err)]
 use crate::authority::Constraint;
 use crate::capability::CapabilitySet;
-use crate::catalog::ToolDeclaration;
+use crate::declaration::ToolDeclaration;
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::Handle;
 
+pub(crate) mod catalog;
 pub(crate) mod common;
+pub(crate) mod request;
 #[cfg(test)]
 pub(crate) mod testing;
 
@@ -66,40 +68,6 @@ pub(crate) trait Tool: Sized {
     const REPORTS_PROGRESS: bool = false;
 }
 
-/// The one table of the 24 tools, in the specification's order: variant, wire name, module
-/// and typed request. It hands the rows to `$callback!`, which generates from them.
-macro_rules! tool_table {
-    ($callback:ident) => {
-        $callback! {
-            Tabs => "browser_tabs", tabs, TabsRequest;
-            Navigate => "browser_navigate", navigate, NavigateRequest;
-            History => "browser_history", history, HistoryRequest;
-            Window => "browser_window", window, WindowRequest;
-            Read => "browser_read", read, ReadRequest;
-            Inspect => "browser_inspect", inspect, InspectRequest;
-            Find => "browser_find", find, FindRequest;
-            Screenshot => "browser_screenshot", screenshot, ScreenshotRequest;
-            Click => "browser_click", click, ClickRequest;
-            Scroll => "browser_scroll", scroll, ScrollRequest;
-            Hover => "browser_hover", hover, HoverRequest;
-            FillForm => "browser_fill_form", fill_form, FillFormRequest;
-            TypeText => "browser_type_text", type_text, TypeTextRequest;
-            PressKey => "browser_press_key", press_key, PressKeyRequest;
-            Drag => "browser_drag", drag, DragRequest;
-            Wait => "browser_wait", wait, WaitRequest;
-            Dialog => "browser_dialog", dialog, DialogRequest;
-            Upload => "browser_upload", upload, UploadRequest;
-            Execute => "browser_execute", execute, ExecuteRequest;
-            Sequence => "browser_sequence", sequence, SequenceRequest;
-            Flow => "browser_flow", flow, FlowRequest;
-            Record => "browser_record", record, RecordRequest;
-            Diagnose => "browser_diagnose", diagnose, DiagnoseRequest;
-            PolicyExplain => "policy_explain", policy_explain, PolicyExplainRequest;
-        }
-    };
-}
-pub(crate) use tool_table;
-
 // The tool modules, one per row of the table, written out so that rustfmt and every other
 // tool that follows `mod` items sees them (rustfmt does not look inside macros); a test checks
 // them against the table and the folders.
@@ -136,7 +104,9 @@ mod table_tests {
             &[$(stringify!($module)),+]
         };
     }
-    const TABLE_MODULES: &[&str] = tool_table!(module_names);
+    const TABLE_MODULES: &[&str] = crate::names::tool_table!(module_names);
+    /// The folder's modules that are no tool: what the tools share.
+    const SHARED_MODULES: &[&str] = &["catalog", "common", "request", "testing"];
 
     /// The written-out `mod` lines above (rustfmt sorts them), the table's rows and the
     /// `tools/` folders name the same modules.
@@ -147,7 +117,7 @@ mod table_tests {
             .lines()
             .filter_map(|line| line.strip_prefix("pub(crate) mod "))
             .filter_map(|rest| rest.strip_suffix(';'))
-            .filter(|name| !["common", "testing"].contains(name))
+            .filter(|name| !SHARED_MODULES.contains(name))
             .collect();
         declared.sort_unstable();
         let mut table: Vec<&str> = TABLE_MODULES.to_vec();
@@ -159,6 +129,7 @@ mod table_tests {
             .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
             .filter_map(Result::ok)
             .filter(|entry| entry.path().is_dir())
+            .filter(|entry| !SHARED_MODULES.iter().any(|shared| entry.file_name() == *shared))
             .map(|entry| entry.file_name().to_string_lossy().into_owned())
             .collect();
         folders.sort();

@@ -2,11 +2,12 @@
 
 use serde_json::{Value, json};
 
-use crate::catalog::{ToolName, decode_call};
 use crate::decode::{DecodeError, DecodeErrorKind, UNREAD_FIELDS};
 use crate::handles::{Handle, HandleKind};
 use crate::limits::{CountBound, IntBound};
-use crate::request::{Call, Request};
+use crate::names::ToolName;
+use crate::tools::catalog::decode_call;
+use crate::tools::request::{Call, Request};
 
 /// Decode `arguments` for `tool`, failing the test with the decode message if refused, and
 /// check that the decoder asked for every declared field of every object it read.

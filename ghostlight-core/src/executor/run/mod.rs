@@ -18,10 +18,10 @@ use serde_json::Value;
 use url::Url;
 
 use crate::authority::{AuditRecord, AuthoritySnapshot, Blocked, Refusal, Requirement, Site};
-use crate::catalog::ToolName;
 use crate::facts::detail;
 use crate::handles::Handle;
 use crate::language::target_phrase;
+use crate::names::ToolName;
 use crate::port::{BrowserPort, ElementRef, Gate, PageState, PortError, PortErrorKind, TabRef};
 use crate::selector::Role;
 use crate::vocab::CredentialClass;

@@ -3,9 +3,9 @@
 use serde_json::{Value, json};
 
 use super::harness::{HOME, Harness, NEXT, OTHER, fact_str, fixture};
-use crate::catalog::ToolName;
 use crate::envelope::{Effect, Envelope, Status};
 use crate::limits::FLOW_CAPTURE_BUDGET_BYTES;
+use crate::names::ToolName;
 use crate::port::PortError;
 use crate::testing::ScriptedPage;
 

@@ -163,7 +163,7 @@ pub(crate) fn fixture() -> ScriptedBrowser {
 
 /// Panic unless the envelope's facts fit `tool`'s declared output schema.
 pub(crate) fn assert_conforms(tool: &str, envelope: &Envelope) {
-    let Some(name) = crate::catalog::ToolName::parse(tool) else { return };
+    let Some(name) = crate::names::ToolName::parse(tool) else { return };
     let mismatches = name.declaration().fact_mismatches(&envelope.facts);
     let listed: Vec<String> = mismatches.iter().map(|m| format!("{tool}: {m}")).collect();
     assert!(

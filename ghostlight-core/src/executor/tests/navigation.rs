@@ -889,8 +889,8 @@ fn readiness_comes_from_the_page() {
 
 impl World {
     /// Run one call as a composite's child does: on `tab`, whose lock the composite holds.
-    fn pinned(&self, tab: &str, tool: crate::catalog::ToolName, arguments: Value) -> Envelope {
-        let call = crate::catalog::decode_call(tool, &arguments).unwrap_or_else(|e| panic!("{e}"));
+    fn pinned(&self, tab: &str, tool: crate::names::ToolName, arguments: Value) -> Envelope {
+        let call = crate::tools::catalog::decode_call(tool, &arguments).unwrap_or_else(|e| panic!("{e}"));
         let handle = Handle::parse(tab, HandleKind::Tab).unwrap_or_else(|e| panic!("{tab}: {e:?}"));
         let slot = self.gl.workspace.slot(&handle).unwrap_or_else(|| panic!("no slot {handle}"));
         let _held = block_on(slot.work.clone().lock_owned());
@@ -911,7 +911,7 @@ impl World {
 
 #[test]
 fn a_composite_may_close_its_own_tab_without_deadlock() {
-    use crate::catalog::ToolName;
+    use crate::names::ToolName;
     let world = World::new(board());
     let tab = world.open("https://example.com/");
     let closed = world.pinned(&tab, ToolName::Tabs, json!({"action": "close", "tab": tab}));
@@ -923,7 +923,7 @@ fn a_composite_may_close_its_own_tab_without_deadlock() {
 
 #[test]
 fn a_composite_step_cannot_navigate_another_tab_or_open_one() {
-    use crate::catalog::ToolName;
+    use crate::names::ToolName;
     let world = World::new(board());
     let first = world.open("https://example.com/");
     let second = world.open("https://example.org/");

@@ -7,11 +7,12 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 
 use super::harness::{HOME, Harness, fixture};
-use crate::catalog::{CATALOG, ToolName};
 use crate::envelope::{Effect, Status};
 use crate::executor::{Cancellation, Ghostlight};
+use crate::names::ToolName;
 use crate::port::StartupRefusal;
 use crate::testing::ScriptedBrowser;
+use crate::tools::catalog::CATALOG;
 
 #[test]
 fn invalid_arguments_are_a_failed_envelope_and_nothing_is_dispatched() {

@@ -3,12 +3,13 @@
 pub(crate) mod op;
 
 use crate::capability::{Capability, CapabilitySet};
-use crate::catalog::{Annotations, ToolDeclaration, ToolName};
+use crate::declaration::{Annotations, ToolDeclaration};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::facts::tool_facts;
 use crate::facts::{Fact, FactType};
 use crate::handles::Handle;
 use crate::limits::{DIAGNOSE_CURSOR_CHARS, DIAGNOSE_LIMIT, DIAGNOSE_MATCH_CHARS};
+use crate::names::ToolName;
 use crate::schema::{Field, FieldType};
 use crate::tools::Tool;
 use crate::tools::common::TAB;
@@ -126,7 +127,7 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<DiagnoseRequest, DecodeError>
 
 #[cfg(test)]
 mod tests {
-    use crate::request::Request;
+    use crate::tools::request::Request;
     use serde_json::json;
 
     use super::*;

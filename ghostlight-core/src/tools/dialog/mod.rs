@@ -5,11 +5,12 @@ pub(crate) mod op;
 use std::fmt;
 
 use crate::capability::{Capability, CapabilitySet};
-use crate::catalog::{Annotations, ToolDeclaration, ToolName};
+use crate::declaration::{Annotations, ToolDeclaration};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::facts::tool_facts;
 use crate::handles::Handle;
 use crate::limits::DIALOG_TEXT_CHARS;
+use crate::names::ToolName;
 use crate::schema::{Field, FieldType};
 use crate::tools::Tool;
 use crate::tools::common::TAB;
@@ -148,7 +149,7 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<DialogRequest, DecodeError> {
 
 #[cfg(test)]
 mod tests {
-    use crate::request::Request;
+    use crate::tools::request::Request;
     use serde_json::json;
 
     use super::*;

@@ -8,12 +8,13 @@ pub(crate) mod op;
 use std::fmt;
 
 use crate::capability::{Capability, CapabilitySet};
-use crate::catalog::{Annotations, ToolDeclaration, ToolName};
+use crate::declaration::{Annotations, ToolDeclaration};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader};
 use crate::facts::tool_facts;
 use crate::facts::{Fact, FactType};
 use crate::handles::Handle;
 use crate::limits;
+use crate::names::ToolName;
 use crate::schema::{Field, FieldType};
 use crate::tools::Tool;
 use crate::tools::common::{TAB, TIMEOUT_MS, read_timeout};
@@ -119,7 +120,7 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<ExecuteRequest, DecodeError> 
 
 #[cfg(test)]
 mod tests {
-    use crate::request::Request;
+    use crate::tools::request::Request;
     use serde_json::{Value, json};
 
     use super::*;

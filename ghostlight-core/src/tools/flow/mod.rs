@@ -14,7 +14,7 @@ pub(crate) mod op;
 use serde_json::{Map, Value};
 
 use crate::capability::CapabilitySet;
-use crate::catalog::{Annotations, ToolDeclaration, ToolName, decode_child};
+use crate::declaration::{Annotations, ToolDeclaration};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer, json_type};
 use crate::facts::tool_facts;
 use crate::handles::{Handle, HandleKind};
@@ -22,10 +22,12 @@ use crate::limits::{
     ECHO_CHARS, FLOW_ARGUMENTS_TEXT_CHARS, FLOW_POINTER_CHARS, FLOW_STEP_ID_CHARS, FLOW_STEPS,
     FLOW_TOOL_NAME_CHARS,
 };
-use crate::request::Request;
+use crate::names::ToolName;
 use crate::schema::{Field, FieldType, RESTRICTIONS};
 use crate::tools::Tool;
+use crate::tools::catalog::decode_child;
 use crate::tools::common::{TAB, TIMEOUT_MS, read_timeout};
+use crate::tools::request::Request;
 use crate::vocab::WireChoice;
 use crate::vocab::wire_choice;
 

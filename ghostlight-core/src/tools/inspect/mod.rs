@@ -4,12 +4,13 @@
 pub(crate) mod op;
 
 use crate::capability::{Capability, CapabilitySet};
-use crate::catalog::{Annotations, ToolDeclaration, ToolName};
+use crate::declaration::{Annotations, ToolDeclaration};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::facts::tool_facts;
 use crate::facts::{Fact, FactType};
 use crate::handles::{Handle, HandleKind};
 use crate::limits;
+use crate::names::ToolName;
 use crate::schema::{Field, FieldType};
 use crate::tools::Tool;
 use crate::tools::common::TAB;
@@ -179,7 +180,7 @@ const DOCUMENT_ONLY: &str = "is valid only with scope \"document\"";
 
 #[cfg(test)]
 mod tests {
-    use crate::request::Request;
+    use crate::tools::request::Request;
     use serde_json::{Value, json};
 
     use super::*;

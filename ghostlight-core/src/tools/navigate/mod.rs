@@ -3,10 +3,11 @@
 pub(crate) mod op;
 
 use crate::capability::{Capability, CapabilitySet};
-use crate::catalog::{Annotations, ToolDeclaration, ToolName};
+use crate::declaration::{Annotations, ToolDeclaration};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::facts::tool_facts;
 use crate::handles::Handle;
+use crate::names::ToolName;
 use crate::schema::{Field, FieldType};
 use crate::tools::Tool;
 use crate::tools::common::{TAB, TIMEOUT_MS, read_timeout};
@@ -149,7 +150,7 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<NavigateRequest, DecodeError>
 
 #[cfg(test)]
 mod tests {
-    use crate::request::Request;
+    use crate::tools::request::Request;
     use serde_json::json;
 
     use super::*;

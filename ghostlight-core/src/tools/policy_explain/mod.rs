@@ -3,11 +3,12 @@
 pub(crate) mod op;
 
 use crate::capability::CapabilitySet;
-use crate::catalog::{Annotations, ToolDeclaration, ToolName};
+use crate::declaration::{Annotations, ToolDeclaration};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::facts::tool_facts;
 use crate::facts::{Fact, FactType};
 use crate::handles::Handle;
+use crate::names::ToolName;
 use crate::tools::Tool;
 
 const CAPABILITY_LINE_MEMBERS: [Fact; 4] = [
@@ -105,12 +106,12 @@ fn decode(_reader: &mut ObjectReader<'_>) -> Result<PolicyExplainRequest, Decode
 
 #[cfg(test)]
 mod tests {
-    use crate::request::Request;
+    use crate::tools::request::Request;
     use serde_json::json;
 
     use super::*;
-    use crate::catalog::decode_call;
     use crate::decode::DecodeErrorKind as K;
+    use crate::tools::catalog::decode_call;
     use crate::tools::testing::{accept, refuse};
 
     const T: ToolName = ToolName::PolicyExplain;

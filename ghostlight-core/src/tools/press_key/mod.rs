@@ -3,11 +3,12 @@
 pub(crate) mod op;
 
 use crate::capability::{Capability, CapabilitySet};
-use crate::catalog::{Annotations, ToolDeclaration, ToolName};
+use crate::declaration::{Annotations, ToolDeclaration};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer, check_text};
 use crate::facts::tool_facts;
 use crate::handles::Handle;
 use crate::limits::{self, CountBound};
+use crate::names::ToolName;
 use crate::schema::{Field, FieldType};
 use crate::tools::Tool;
 use crate::tools::common::{SELECTOR, TAB, TARGET, TargetRef, read_target};
@@ -149,7 +150,7 @@ fn parse_key(text: &str, at: Pointer) -> Result<Key, DecodeError> {
 
 #[cfg(test)]
 mod tests {
-    use crate::request::Request;
+    use crate::tools::request::Request;
     use serde_json::{Value, json};
 
     use super::*;

@@ -4,11 +4,12 @@
 pub(crate) mod op;
 
 use crate::capability::{Capability, CapabilitySet};
-use crate::catalog::{Annotations, ToolDeclaration, ToolName};
+use crate::declaration::{Annotations, ToolDeclaration};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader};
 use crate::facts::tool_facts;
 use crate::handles::Handle;
 use crate::limits;
+use crate::names::ToolName;
 use crate::schema::{Field, FieldType};
 use crate::tools::Tool;
 use crate::tools::common::{
@@ -182,7 +183,7 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<ScrollRequest, DecodeError> {
 
 #[cfg(test)]
 mod tests {
-    use crate::request::Request;
+    use crate::tools::request::Request;
     use serde_json::{Value, json};
 
     use super::*;

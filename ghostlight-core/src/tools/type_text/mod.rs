@@ -6,11 +6,12 @@ use std::fmt;
 
 use crate::authority::Constraint;
 use crate::capability::{Capability, CapabilitySet};
-use crate::catalog::{Annotations, ToolDeclaration, ToolName};
+use crate::declaration::{Annotations, ToolDeclaration};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader};
 use crate::facts::tool_facts;
 use crate::handles::Handle;
 use crate::limits;
+use crate::names::ToolName;
 use crate::schema::{Field, FieldType};
 use crate::tools::Tool;
 use crate::tools::common::{SELECTOR, TAB, TARGET, TIMEOUT_MS, TargetRef, read_target, read_timeout};
@@ -132,7 +133,7 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<TypeTextRequest, DecodeError>
 
 #[cfg(test)]
 mod tests {
-    use crate::request::Request;
+    use crate::tools::request::Request;
     use serde_json::{Value, json};
 
     use super::*;

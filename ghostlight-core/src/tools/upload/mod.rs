@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use crate::authority::Constraint;
 use crate::capability::{Capability, CapabilitySet};
-use crate::catalog::{Annotations, ToolDeclaration, ToolName};
+use crate::declaration::{Annotations, ToolDeclaration};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer, check_text};
 use crate::facts::tool_facts;
 use crate::handles::{Handle, HandleKind};
@@ -26,6 +26,7 @@ use crate::limits::{
     UPLOAD_BASE64_CHARS, UPLOAD_FILE_MAX_BYTES, UPLOAD_FILES, UPLOAD_NAME_CHARS, UPLOAD_PATH_CHARS,
     UPLOAD_PATHS, UPLOAD_TOTAL_MAX_BYTES,
 };
+use crate::names::ToolName;
 use crate::schema::{Field, FieldType};
 use crate::tools::Tool;
 use crate::tools::common::{
@@ -376,7 +377,7 @@ fn check_names_unique(reader: &ObjectReader<'_>, files: &[InlineFile]) -> Result
 
 #[cfg(test)]
 mod tests {
-    use crate::request::Request;
+    use crate::tools::request::Request;
     use serde_json::json;
 
     use super::*;

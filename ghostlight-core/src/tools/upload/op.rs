@@ -17,11 +17,11 @@ use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
 use super::facts;
-use crate::catalog::ToolName;
 use crate::envelope::Status;
 use crate::handles::Handle;
 use crate::language::count;
 use crate::limits::{CAPTURE_REUSE_MAX_BYTES, UPLOAD_FILE_MAX_BYTES, UPLOAD_TOTAL_MAX_BYTES};
+use crate::names::ToolName;
 use crate::port::{FileStat, InlineFile, PortErrorKind, UploadDestination, UploadFiles, UploadInput};
 use crate::tools::upload::{Upload, UploadRequest};
 

@@ -5,11 +5,12 @@ pub(crate) mod op;
 use serde_json::Value;
 
 use crate::capability::{Capability, CapabilitySet};
-use crate::catalog::{Annotations, ToolDeclaration, ToolName};
+use crate::declaration::{Annotations, ToolDeclaration};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, json_type};
 use crate::facts::tool_facts;
 use crate::handles::Handle;
 use crate::limits::{self, WAIT_DURATION_MS, WAIT_TEXT_CHARS};
+use crate::names::ToolName;
 use crate::schema::{Field, FieldType};
 use crate::selector::Selector;
 use crate::tools::Tool;
@@ -277,7 +278,7 @@ fn got(value: &Value) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::request::Request;
+    use crate::tools::request::Request;
     use serde_json::json;
 
     use super::*;

@@ -3,12 +3,13 @@
 pub(crate) mod op;
 
 use crate::capability::{Capability, CapabilitySet};
-use crate::catalog::{Annotations, ToolDeclaration, ToolName};
+use crate::declaration::{Annotations, ToolDeclaration};
 use crate::decode::{DecodeError, ObjectReader};
 use crate::facts::tool_facts;
 use crate::facts::{Fact, FactType};
 use crate::handles::Handle;
 use crate::limits;
+use crate::names::ToolName;
 use crate::schema::{Field, FieldType};
 use crate::tools::Tool;
 use crate::tools::common::TAB;
@@ -162,7 +163,7 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<WindowRequest, DecodeError> {
 
 #[cfg(test)]
 mod tests {
-    use crate::request::Request;
+    use crate::tools::request::Request;
     use serde_json::{Value, json};
 
     use super::*;

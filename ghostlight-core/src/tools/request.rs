@@ -1,11 +1,12 @@
-//! The typed request: one variant per tool, each holding exactly one decoded branch.
+//! The typed request: one variant per tool, each holding exactly one decoded branch, and its
+//! classification ([`classify`]: what it needs from authority).
 
-use crate::authority::Constraint;
-use crate::authority::HostPattern;
+use crate::authority::Restrictions;
+use crate::authority::{Constraint, Destination, Requirement, Site};
 use crate::capability::CapabilitySet;
-use crate::catalog::ToolName;
 use crate::decode::{DecodeError, ObjectReader};
 use crate::handles::Handle;
+use crate::names::ToolName;
 use crate::tools::{self, Tool};
 
 /// A decoded top-level call: the request and the invocation's restrictions.
@@ -15,15 +16,6 @@ pub struct Call {
     pub request: Request,
     /// `restrict_hosts` / `restrict_capabilities`, which can only narrow authority.
     pub restrictions: Restrictions,
-}
-
-/// The flat request restrictions every tool accepts.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Restrictions {
-    /// `restrict_hosts`: allow only these host patterns (`Some(vec![])` allows none).
-    pub hosts: Option<Vec<HostPattern>>,
-    /// `restrict_capabilities`: allow only these capabilities (`Some(EMPTY)` allows none).
-    pub capabilities: Option<CapabilitySet>,
 }
 
 macro_rules! declare_requests {
@@ -80,4 +72,24 @@ macro_rules! declare_requests {
         }
     };
 }
-tools::tool_table!(declare_requests);
+crate::names::tool_table!(declare_requests);
+
+/// Classify a typed request (see the module documentation for the rules).
+pub fn classify(request: &Request) -> Requirement {
+    let tool = request.tool();
+    let capabilities = request.capabilities();
+    let destination = request.destination_url().map(|url| match Site::from_url(url) {
+        Some(site) => Destination::Site(site),
+        None => Destination::NotWeb,
+    });
+    let tab_bound = request.tab_bound();
+    let constraints = request.constraints();
+    Requirement::from_parts(tool, capabilities, destination, tab_bound, constraints)
+}
+
+impl Request {
+    /// What this request needs from authority (see [`classify`]).
+    pub fn requirement(&self) -> Requirement {
+        classify(self)
+    }
+}

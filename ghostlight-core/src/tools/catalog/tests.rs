@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 
 use super::*;
 use crate::decode::UNREAD_FIELDS;
-use crate::schema::{FieldType, RESTRICTIONS, SELECTOR_FIELDS};
+use crate::schema::{Field, FieldType, RESTRICTIONS, SELECTOR_FIELDS};
 
 /// The specification's catalog order.
 const SPEC_ORDER: [&str; 24] = [
