@@ -93,6 +93,7 @@ mod handles;
 mod language;
 mod limits;
 mod names;
+mod operation;
 pub mod port;
 mod schema;
 mod selector;

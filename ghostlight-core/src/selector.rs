@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::handles::Handle;
+
 /// The closed set of roles Ghostlight names. Every page-authored role outside the set, and
 /// every element without a role, is [`Role::Control`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -161,4 +163,33 @@ mod tests {
         assert_eq!(Role::narrow("grid"), Role::Control);
         assert_eq!(Role::narrow(""), Role::Control);
     }
+}
+
+/// Where a target-accepting field points: a perceived handle or a typed semantic selector.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TargetRef {
+    /// A target handle from `browser_inspect` or `browser_find`.
+    Handle(Handle),
+    /// A typed semantic selector resolved against the live page.
+    Selector(Selector),
+}
+
+/// A point in a captured view, in image pixels from `(0, 0)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ViewPoint {
+    /// The view handle whose image the coordinates refer to.
+    pub view: Handle,
+    /// Image x.
+    pub x: u64,
+    /// Image y.
+    pub y: u64,
+}
+
+/// Where a pointer action lands: a target, or a point in a current view.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    /// A target handle or selector.
+    Target(TargetRef),
+    /// A point in a screenshot.
+    Point(ViewPoint),
 }

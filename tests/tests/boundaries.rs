@@ -134,3 +134,176 @@ fn the_adapters_use_only_the_port() {
         }
     }
 }
+
+/// The code of a Rust file without its comments, string and character literals, and inline
+/// `#[cfg(test)]` modules: what the module depends on when it is built for use.
+fn code_for_use(source: &str) -> String {
+    let chars: Vec<char> = source.chars().collect();
+    let mut code = String::with_capacity(source.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let rest = |k: usize| chars.get(i + k).copied();
+        match (chars[i], rest(1)) {
+            ('/', Some('/')) => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            ('/', Some('*')) => {
+                while i + 1 < chars.len() && !(chars[i] == '*' && chars[i + 1] == '/') {
+                    i += 1;
+                }
+                i += 2;
+            }
+            ('r', Some('#' | '"')) if i == 0 || !(chars[i - 1].is_alphanumeric() || chars[i - 1] == '_') => {
+                let hashes = chars[i + 1..].iter().take_while(|c| **c == '#').count();
+                if chars.get(i + 1 + hashes) != Some(&'"') {
+                    code.push(chars[i]);
+                    i += 1;
+                    continue;
+                }
+                i += 2 + hashes;
+                let closing: String = std::iter::once('"').chain(std::iter::repeat_n('#', hashes)).collect();
+                while i < chars.len() && !chars[i..].iter().collect::<String>().starts_with(&closing) {
+                    i += 1;
+                }
+                i += closing.len();
+                code.push_str("\"\"");
+            }
+            ('"', _) => {
+                i += 1;
+                while i < chars.len() && chars[i] != '"' {
+                    i += if chars[i] == '\\' { 2 } else { 1 };
+                }
+                i += 1;
+                code.push_str("\"\"");
+            }
+            // A character literal ('x', '\n', '{'), not a lifetime ('a).
+            ('\'', Some('\\')) => {
+                i += 2;
+                while i < chars.len() && chars[i] != '\'' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            ('\'', Some(_)) if rest(2) == Some('\'') => i += 3,
+            (c, _) => {
+                code.push(c);
+                i += 1;
+            }
+        }
+    }
+    // Inline test modules: `#[cfg(test)]` then `mod name {` up to its closing brace.
+    while let Some(at) = code.find("#[cfg(test)]") {
+        let after = &code[at + "#[cfg(test)]".len()..];
+        let trimmed = after.trim_start();
+        let is_inline_module = trimmed.starts_with("mod ")
+            && trimmed.find(['{', ';']).is_some_and(|end| trimmed.as_bytes()[end] == b'{');
+        let end = if is_inline_module {
+            let open =
+                at + "#[cfg(test)]".len() + (after.len() - trimmed.len()) + trimmed.find('{').unwrap_or(0);
+            let mut depth = 0usize;
+            let mut close = code.len();
+            for (offset, c) in code[open..].char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            close = open + offset + 1;
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            close
+        } else {
+            // A test-only item or file module: drop only the attribute's line.
+            at + code[at..].find('\n').unwrap_or(code.len() - at)
+        };
+        code.replace_range(at..end, "");
+    }
+    code
+}
+
+/// `ghostlight-core`'s top-level modules (`src/<name>.rs` and `src/<name>/`) point one way:
+/// the graph of which names which (`crate::<module>` in code built for use: comments,
+/// literals and test code left out) has no cycle. The order it prints is the layering, bottom
+/// first.
+#[test]
+fn the_core_modules_form_layers_without_a_cycle() {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../ghostlight-core/src");
+    let mut modules = BTreeSet::new();
+    for entry in std::fs::read_dir(&src).expect("core's src") {
+        let path = entry.expect("a directory entry").path();
+        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        if name != "lib" && (path.is_dir() || path.extension().is_some_and(|ext| ext == "rs")) {
+            modules.insert(name);
+        }
+    }
+    let mut names: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for (file, source) in rust_files(&src) {
+        let relative = file.split("/src/").last().unwrap_or(&file).to_owned();
+        if relative == "lib.rs" || relative.contains("/tests/") || relative.ends_with("/tests.rs") {
+            continue;
+        }
+        let module = relative.split('/').next().unwrap_or_default().trim_end_matches(".rs").to_owned();
+        let code = code_for_use(&source);
+        for (i, _) in code.match_indices("crate::") {
+            let named: String =
+                code[i + 7..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            if named != module && modules.contains(&named) {
+                names.entry(module.clone()).or_default().entry(named).or_insert_with(|| relative.clone());
+            }
+        }
+    }
+    // Peel off modules that name nothing left; what cannot be peeled is a cycle.
+    let mut left: BTreeSet<String> = modules.clone();
+    let mut layers: Vec<Vec<String>> = Vec::new();
+    while !left.is_empty() {
+        let layer: Vec<String> = left
+            .iter()
+            .filter(|m| names.get(*m).is_none_or(|named| named.keys().all(|n| !left.contains(n))))
+            .cloned()
+            .collect();
+        if layer.is_empty() {
+            let cycle: Vec<String> = left
+                .iter()
+                .flat_map(|m| {
+                    names
+                        .get(m)
+                        .into_iter()
+                        .flatten()
+                        .filter(|(n, _)| left.contains(*n))
+                        .map(move |(n, file)| format!("{m} → {n} ({file})"))
+                })
+                .collect();
+            panic!(
+                "core's modules form a cycle; these edges are in it or lead into it:\n{}",
+                cycle.join("\n")
+            );
+        }
+        for m in &layer {
+            left.remove(m);
+        }
+        layers.push(layer);
+    }
+    for (i, layer) in layers.iter().enumerate() {
+        eprintln!("layer {i}: {}", layer.join(", "));
+    }
+    // The architecture's named layers stay in this order.
+    let layer_of = |m: &str| layers.iter().position(|l| l.iter().any(|x| x == m)).unwrap_or(usize::MAX);
+    for (lower, upper) in [
+        ("vocab", "port"),
+        ("names", "tools"),
+        ("port", "operation"),
+        ("authority", "operation"),
+        ("operation", "tools"),
+        ("tools", "executor"),
+    ] {
+        assert!(layer_of(lower) < layer_of(upper), "{lower} must lie below {upper}: {layers:?}");
+    }
+}

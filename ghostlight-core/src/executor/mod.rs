@@ -20,65 +20,33 @@
 // returned straight up; boxing it would cost an allocation and buy nothing.
 #![allow(clippy::result_large_err)]
 
-mod cancel;
-pub(crate) mod composite;
-mod dispatch;
-pub(crate) mod keyboard;
-mod mint;
-pub(crate) mod outcome;
-pub(crate) mod popups;
-mod progress;
-pub(crate) mod run;
-pub(crate) mod selector_match;
-mod wire;
-pub(crate) mod workspace;
-
 #[cfg(test)]
 mod tests;
 
 use std::pin::pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use futures::future::{Either, select};
 use serde_json::Value;
 
-use crate::authority::network::NetworkAuthority;
 use crate::authority::{AuditRecord, AuditSink, CompiledAuthority};
 use crate::envelope::{Effect, Envelope, Status};
 use crate::facts::detail;
 use crate::handles::{Handle, HandleKind};
 use crate::names::ToolName;
-use crate::port::{BrowserPort, NetworkEnforcement, NetworkPolicy};
+use crate::port::{BrowserPort, NetworkEnforcement};
 use crate::tools::catalog::decode_call;
-use crate::tools::request::Request;
 
-pub use cancel::{Cancellation, Cancelled};
-pub use outcome::Attachment;
-pub use progress::{NoProgress, Progress, StepProgress};
+pub use crate::operation::{
+    Attachment, Cancellation, Cancelled, NoProgress, Progress, StepProgress, WorkspaceLimits,
+};
 
-use outcome::Outcome;
-use run::Run;
-use workspace::{Claims, Workspace};
-
-/// What is shared by every workspace over one browser.
-pub(crate) struct Shared {
-    pub(crate) port: Arc<dyn BrowserPort>,
-    pub(crate) authority: CompiledAuthority,
-    /// The browser's network authority (narrowed while invocations that restrict hosts run).
-    pub(crate) network: Arc<NetworkAuthority>,
-    /// The policy the port enforces on the wire, and its refusal log.
-    pub(crate) wire: NetworkPolicy,
-    /// Whether the port governs requests on the wire.
-    pub(crate) enforcement: NetworkEnforcement,
-    pub(crate) audit: Arc<dyn AuditSink>,
-    pub(crate) limits: WorkspaceLimits,
-    pub(crate) claims: Claims,
-    /// Mint reproducible handles (tests only).
-    pub(crate) deterministic: bool,
-    /// Workspaces made so far (seeds deterministic minters).
-    pub(crate) workspaces: AtomicU64,
-}
+use crate::operation::outcome::Outcome;
+use crate::operation::run::Run;
+use crate::operation::workspace::Workspace;
+use crate::operation::{Shared, invalid_arguments, record_audit};
+use crate::tools::dispatch::execute;
 
 /// An audit sink that drops records (the default until the host supplies one).
 #[derive(Debug, Default)]
@@ -140,29 +108,6 @@ impl std::fmt::Debug for Ghostlight {
     }
 }
 
-/// What one workspace may hold at once. A call that would exceed a limit is refused
-/// (`failed`, reason `tab_limit` or `recording_limit`) with a next step that frees room.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct WorkspaceLimits {
-    /// Tabs the workspace holds open (tabs pages open by themselves count once adopted).
-    pub tabs: usize,
-    /// Recordings the workspace holds (recording or stopped and kept).
-    pub recordings: usize,
-}
-
-impl WorkspaceLimits {
-    /// The default number of tabs per workspace.
-    pub const DEFAULT_TABS: usize = 20;
-    /// The default number of recordings per workspace.
-    pub const DEFAULT_RECORDINGS: usize = 3;
-}
-
-impl Default for WorkspaceLimits {
-    fn default() -> Self {
-        WorkspaceLimits { tabs: Self::DEFAULT_TABS, recordings: Self::DEFAULT_RECORDINGS }
-    }
-}
-
 /// Builds a [`Ghostlight`].
 pub struct GhostlightBuilder {
     port: Arc<dyn BrowserPort>,
@@ -206,34 +151,6 @@ impl GhostlightBuilder {
         Ghostlight {
             shared: Arc::new(shared),
             workspace: Arc::new(Workspace::new(self.deterministic.then_some(0))),
-        }
-    }
-}
-
-impl Shared {
-    /// What the workspaces over `port` share; the port starts governing the network.
-    fn new(
-        port: Arc<dyn BrowserPort>,
-        authority: CompiledAuthority,
-        audit: Arc<dyn AuditSink>,
-        limits: WorkspaceLimits,
-        deterministic: bool,
-        workspaces: u64,
-    ) -> Shared {
-        let network = NetworkAuthority::new(authority.clone());
-        let wire = network.policy();
-        let enforcement = port.govern_network(wire.clone());
-        Shared {
-            port,
-            authority,
-            network,
-            wire,
-            enforcement,
-            audit,
-            limits,
-            claims: Claims::default(),
-            deterministic,
-            workspaces: AtomicU64::new(workspaces),
         }
     }
 }
@@ -416,7 +333,8 @@ impl Ghostlight {
             Either::Left((outcome, _)) => outcome,
             Either::Right(((), _)) => cancelled_outcome(tool, dispatched.load(Ordering::SeqCst)),
         };
-        let outcome = wire::report(tool, outcome, self.shared.wire.refusals().since(refusal_mark));
+        let outcome =
+            crate::operation::wire::report(tool, outcome, self.shared.wire.refusals().since(refusal_mark));
         if narrowing.is_some() {
             drop(narrowing);
             // Best effort: rules left narrower than the configuration only refuse more.
@@ -434,15 +352,6 @@ impl Ghostlight {
 fn finish(outcome: Outcome, invocation: &Handle) -> ToolResult {
     let (envelope, attachments, _) = outcome.into_parts(invocation);
     ToolResult { envelope, attachments }
-}
-
-/// The envelope of arguments that did not decode: `failed`, effect `none`, the pointer and
-/// rule in facts.
-pub(crate) fn invalid_arguments(tool: ToolName, error: &crate::decode::DecodeError) -> Outcome {
-    Outcome::failed("invalid_arguments", format!("Invalid arguments for {}: {error}.", tool.as_str()))
-        .fact(detail::POINTER, error.pointer().shown().as_ref())
-        .fact(detail::RULE, error.kind().code())
-        .fact(detail::TOOL, tool.as_str())
 }
 
 /// The answer when a call's `restrict_hosts` could not be put in force on the browser's
@@ -475,31 +384,4 @@ fn cancelled_outcome(tool: ToolName, dispatched: bool) -> Outcome {
         .with_status(Status::Cancelled)
         .with_effect(effect)
         .fact(detail::TOOL, tool.as_str())
-}
-
-/// Authorize statically, then run the tool. Shared by direct calls and composite children.
-pub(crate) async fn execute(run: &Run<'_>, request: &Request) -> Outcome {
-    if let Err(refusal) = run.authorize(None) {
-        return refusal;
-    }
-    let outcome = dispatch::dispatch(run, request).await;
-    popups::adopt_opened(run, request, outcome).await
-}
-
-/// Finish `run`'s audit record with `outcome` (status, effect, elapsed time, landing site) and
-/// send it to the sink; a child step of a sequence or flow names its parent invocation and
-/// zero-based step index. Every path through [`execute`] authorizes first; a run cancelled
-/// before that point holds no record of a decision, and nothing happened to record.
-pub(crate) fn record_audit(run: &Run<'_>, outcome: &Outcome, parent: Option<(&Handle, usize)>) {
-    let Some(record) = run.take_audit() else { return };
-    let mut record = record
-        .finish(outcome.status, outcome.effect, run.started.elapsed())
-        .stamped(std::time::SystemTime::now(), run.workspace.session());
-    if let Some((invocation, step)) = parent {
-        record = record.child_of(invocation.clone(), step);
-    }
-    if let Some(site) = outcome.landing.clone() {
-        record = record.with_landing(site);
-    }
-    run.shared.audit.record(&record);
 }

@@ -4,10 +4,9 @@
 use crate::decode::{DecodeError, ObjectReader};
 use crate::facts::{Fact, FactType};
 use crate::facts::{FactKey, Int, Json};
-use crate::handles::{Handle, HandleKind};
+use crate::handles::HandleKind;
 use crate::limits;
 use crate::schema::{Field, FieldType};
-use crate::selector::Selector;
 
 /// Optional `tab` handle.
 pub(crate) const TAB: Field = Field::optional("tab", FieldType::Handle(HandleKind::Tab), "Handle.");
@@ -63,34 +62,7 @@ pub(crate) const LANDING: FactKey<Json> = FactKey::structured(
     "Committed navigation the call caused, if any.",
 );
 
-/// Where a target-accepting field points: a perceived handle or a typed semantic selector.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TargetRef {
-    /// A target handle from `browser_inspect` or `browser_find`.
-    Handle(Handle),
-    /// A typed semantic selector resolved against the live page.
-    Selector(Selector),
-}
-
-/// A point in a captured view, in image pixels from `(0, 0)`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ViewPoint {
-    /// The view handle whose image the coordinates refer to.
-    pub view: Handle,
-    /// Image x.
-    pub x: u64,
-    /// Image y.
-    pub y: u64,
-}
-
-/// Where a pointer action lands: a target, or a point in a current view.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Location {
-    /// A target handle or selector.
-    Target(TargetRef),
-    /// A point in a screenshot.
-    Point(ViewPoint),
-}
+pub(crate) use crate::selector::{Location, TargetRef, ViewPoint};
 
 /// Read a `target`/`selector` pair: at most one may be present.
 pub(crate) fn read_target(

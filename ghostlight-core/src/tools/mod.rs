@@ -20,6 +20,8 @@ use crate::handles::Handle;
 
 pub(crate) mod catalog;
 pub(crate) mod common;
+pub(crate) mod composite;
+pub(crate) mod dispatch;
 pub(crate) mod request;
 #[cfg(test)]
 pub(crate) mod testing;
@@ -106,7 +108,7 @@ mod table_tests {
     }
     const TABLE_MODULES: &[&str] = crate::names::tool_table!(module_names);
     /// The folder's modules that are no tool: what the tools share.
-    const SHARED_MODULES: &[&str] = &["catalog", "common", "request", "testing"];
+    const SHARED_MODULES: &[&str] = &["catalog", "common", "composite", "dispatch", "request", "testing"];
 
     /// The written-out `mod` lines above (rustfmt sorts them), the table's rows and the
     /// `tools/` folders name the same modules.

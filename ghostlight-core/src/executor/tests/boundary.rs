@@ -302,7 +302,7 @@ fn uploads_check_the_real_path_behind_links() {
 
 #[test]
 fn a_workspace_holds_at_most_its_limits() {
-    use crate::executor::WorkspaceLimits;
+    use crate::operation::WorkspaceLimits;
     let browser = std::sync::Arc::new(browser());
     let ghost = crate::executor::Ghostlight::builder(browser)
         .limits(WorkspaceLimits { tabs: 2, recordings: 1 })

@@ -12,8 +12,8 @@ use url::Url;
 
 use super::harness::{HOME, Harness, NEXT, fact_str, fixture};
 use crate::envelope::{Effect, Envelope, Status};
-use crate::executor::workspace::{TargetEntry, ViewEntry};
 use crate::handles::{Handle, HandleKind};
+use crate::operation::workspace::{TargetEntry, ViewEntry};
 use crate::port::{
     BrowserPort, DiagnosticEntry, DiagnosticSource, ElementSummary, PerceiveInput, PerceiveScope, PortError,
     PortErrorKind, TabRef,

@@ -20,8 +20,8 @@ use crate::selector::Role;
 use crate::testing::{ScriptedBrowser, ScriptedElement, ScriptedPage};
 
 use super::harness::{fact_str, user_authority};
-use crate::executor::workspace::TargetEntry;
 use crate::executor::{Cancellation, Ghostlight, ToolResult};
+use crate::operation::workspace::TargetEntry;
 
 // ----- a world: the scripted browser and one workspace ------------------------------------
 
@@ -896,7 +896,7 @@ impl World {
         let _held = block_on(slot.work.clone().lock_owned());
         let invocation = self.gl.workspace.mint(HandleKind::Invocation);
         let dispatched = std::sync::atomic::AtomicBool::new(false);
-        let run = crate::executor::run::Run::new(
+        let run = crate::operation::run::Run::new(
             &self.gl.shared,
             &self.gl.workspace,
             self.gl.shared.authority.snapshot(&call.restrictions),

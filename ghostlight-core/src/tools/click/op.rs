@@ -11,8 +11,8 @@ use crate::tools::click::ClickRequest;
 use crate::tools::common::Location;
 use crate::vocab::MouseButton;
 
-use crate::executor::outcome::{LIST_TABS, Outcome};
-use crate::executor::run::{Run, Step, host_of};
+use crate::operation::outcome::{LIST_TABS, Outcome};
+use crate::operation::run::{Run, Step, host_of};
 
 pub(crate) async fn run(run: &Run<'_>, request: &ClickRequest) -> Outcome {
     click(run, request).await.unwrap_or_else(|outcome| outcome)

@@ -25,8 +25,8 @@ use crate::port::{DiagnosticEntry, DiagnosticSource, DiagnosticsQuery};
 use crate::tools::diagnose::DiagnoseRequest;
 use crate::vocab::{DiagnoseDetail, DiagnoseSource};
 
-use crate::executor::outcome::Outcome;
-use crate::executor::run::{Run, Step, host_of};
+use crate::operation::outcome::Outcome;
+use crate::operation::run::{Run, Step, host_of};
 
 /// Longest console text returned, in visible characters.
 pub(crate) const CONSOLE_TEXT_CHARS: usize = 500;

@@ -17,8 +17,8 @@ use crate::language::indefinite_article;
 use crate::port::{DialogKind, DialogResolution, PortErrorKind};
 use crate::tools::dialog::{DialogAction, DialogRequest};
 
-use crate::executor::outcome::{Outcome, SEE_DIALOG};
-use crate::executor::run::{Lease, Run, Step, host_of};
+use crate::operation::outcome::{Outcome, SEE_DIALOG};
+use crate::operation::run::{Lease, Run, Step, host_of};
 
 pub(crate) async fn run(run: &Run<'_>, request: &DialogRequest) -> Outcome {
     dialog(run, request).await.unwrap_or_else(|outcome| outcome)

@@ -14,8 +14,8 @@ use crate::selector::Role;
 use crate::tools::common::{TargetRef, ViewPoint};
 use crate::tools::drag::{DragPath, DragRequest};
 
-use crate::executor::outcome::Outcome;
-use crate::executor::run::{Run, Step, host_of};
+use crate::operation::outcome::Outcome;
+use crate::operation::run::{Run, Step, host_of};
 
 pub(crate) async fn run(run: &Run<'_>, request: &DragRequest) -> Outcome {
     drag(run, request).await.unwrap_or_else(|outcome| outcome)

@@ -18,8 +18,8 @@ use crate::limits::SCRIPT_ERROR_CHARS;
 use crate::port::ScriptFailure;
 use crate::tools::execute::ExecuteRequest;
 
-use crate::executor::outcome::Outcome;
-use crate::executor::run::{Run, Step, host_of};
+use crate::operation::outcome::Outcome;
+use crate::operation::run::{Run, Step, host_of};
 
 pub(crate) async fn run(run: &Run<'_>, request: &ExecuteRequest) -> Outcome {
     execute(run, request).await.unwrap_or_else(|outcome| outcome)

@@ -27,8 +27,8 @@ use crate::selector::Role;
 use crate::tools::fill_form::FillFormRequest;
 use crate::vocab::MouseButton;
 
-use crate::executor::outcome::Outcome;
-use crate::executor::run::{Lease, Resolved, Run, Step, host_of};
+use crate::operation::outcome::Outcome;
+use crate::operation::run::{Lease, Resolved, Run, Step, host_of};
 
 /// The next step after a value that does not fit its control.
 const CHECK_VALUES: &str =

@@ -17,9 +17,9 @@ use crate::language::{bound_visible, count, normalize_name};
 use crate::limits::{ECHO_CHARS, FIND_MAX_RESULTS};
 use crate::tools::find::{FindRequest, FindScope};
 
-use crate::executor::outcome::Outcome;
-use crate::executor::run::{Run, Step, host_of};
-use crate::executor::selector_match::element_rank;
+use crate::operation::outcome::Outcome;
+use crate::operation::run::{Run, Step, host_of};
+use crate::operation::selector_match::element_rank;
 use crate::tools::inspect::op::{ITEM_COLUMNS, row};
 
 /// How many candidates core asks the port for before ranking: enough that the best matches

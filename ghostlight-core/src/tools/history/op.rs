@@ -16,8 +16,8 @@ use crate::authority::Site;
 use crate::port::{DialogKind, HistoryMove, PortErrorKind};
 use crate::tools::history::{HistoryAction, HistoryRequest};
 
-use crate::executor::outcome::Outcome;
-use crate::executor::run::{Run, Step, host_of};
+use crate::operation::outcome::Outcome;
+use crate::operation::run::{Run, Step, host_of};
 
 /// The next step while a leave-page prompt holds the move.
 const LEAVE_OR_STAY: &str = "Call browser_dialog with action \"accept\" to leave the page (its unsaved changes are \

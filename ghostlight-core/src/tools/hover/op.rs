@@ -13,8 +13,8 @@ use crate::selector::Role;
 use crate::tools::common::Location;
 use crate::tools::hover::HoverRequest;
 
-use crate::executor::outcome::Outcome;
-use crate::executor::run::{Run, Step, host_of};
+use crate::operation::outcome::Outcome;
+use crate::operation::run::{Run, Step, host_of};
 
 pub(crate) async fn run(run: &Run<'_>, request: &HoverRequest) -> Outcome {
     hover(run, request).await.unwrap_or_else(|outcome| outcome)

@@ -24,8 +24,8 @@ use crate::selector::Role;
 use crate::tools::common::TargetRef;
 use crate::tools::inspect::{InspectRequest, InspectScope};
 
-use crate::executor::outcome::Outcome;
-use crate::executor::run::{Lease, Run, Step, host_of};
+use crate::operation::outcome::Outcome;
+use crate::operation::run::{Lease, Run, Step, host_of};
 
 /// One snapshot node: depth, narrowed role, normalized name.
 type Node = (u32, Role, Option<String>);

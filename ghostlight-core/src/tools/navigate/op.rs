@@ -10,9 +10,9 @@ use crate::authority::Site;
 use crate::port::{DialogKind, NavigateInput, PageState, PortError, PortErrorKind, Readiness, TabRef};
 use crate::tools::navigate::{BeforeUnload, Destination, NavigateRequest, Reuse};
 
-use crate::executor::outcome::Outcome;
-use crate::executor::run::{Run, Step, host_of, unknown_handle};
-use crate::executor::workspace::TabSlot;
+use crate::operation::outcome::Outcome;
+use crate::operation::run::{Run, Step, host_of, unknown_handle};
+use crate::operation::workspace::TabSlot;
 
 /// How the tab was come by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,8 +2,8 @@
 
 use crate::tools::policy_explain::PolicyExplainRequest;
 
-use crate::executor::outcome::Outcome;
-use crate::executor::run::Run;
+use crate::operation::outcome::Outcome;
+use crate::operation::run::Run;
 
 pub(crate) async fn run(run: &Run<'_>, _request: &PolicyExplainRequest) -> Outcome {
     let explanation = run.snapshot.explain();

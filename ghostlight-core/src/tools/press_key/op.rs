@@ -13,7 +13,7 @@
 //!   preflight applies to them as it does to `browser_type_text`: into the resolved target,
 //!   or the control the browser reports focused. Keys go only where checked: in legs cut after
 //!   each `Tab`, pinned to the element checked for them, the focused element's frames inside
-//!   authority (see [`keyboard`](crate::executor::keyboard)).
+//!   authority (see [`keyboard`](crate::operation::keyboard)).
 //! * Key presses are never repeat-safe.
 
 use std::time::Duration;
@@ -23,9 +23,9 @@ use crate::port::KeyInput;
 use crate::tools::press_key::{Keys, PressKeyRequest};
 use crate::vocab::{Key, Modifier, NamedKey};
 
-use crate::executor::keyboard::{check_focus, focus_moved, stopped_midway};
-use crate::executor::outcome::Outcome;
-use crate::executor::run::{Run, Step, host_of};
+use crate::operation::keyboard::{check_focus, focus_moved, stopped_midway};
+use crate::operation::outcome::Outcome;
+use crate::operation::run::{Run, Step, host_of};
 
 /// The bound a key press runs under: the tool takes no `timeout_ms`, so the spec's default.
 const PRESS_TIMEOUT_MS: u64 = match crate::limits::TIMEOUT_MS.default {
@@ -37,7 +37,7 @@ pub(crate) async fn run(run: &Run<'_>, request: &PressKeyRequest) -> Outcome {
     press(run, request).await.unwrap_or_else(|outcome| outcome)
 }
 
-/// One leg of keys (see [`keyboard`](crate::executor::keyboard)): keys sent together, `repeat`
+/// One leg of keys (see [`keyboard`](crate::operation::keyboard)): keys sent together, `repeat`
 /// times, ending after a `Tab` when it holds one.
 struct Leg {
     keys: Vec<Key>,

@@ -7,8 +7,8 @@ use crate::limits::READ_MAX_CHARS;
 use crate::port::{ReadInput, TextMode};
 use crate::tools::read::{ReadMode, ReadRequest};
 
-use crate::executor::outcome::Outcome;
-use crate::executor::run::{Run, Step, host_of};
+use crate::operation::outcome::Outcome;
+use crate::operation::run::{Run, Step, host_of};
 
 pub(crate) async fn run(run: &Run<'_>, request: &ReadRequest) -> Outcome {
     read(run, request).await.unwrap_or_else(|outcome| outcome)

@@ -30,9 +30,9 @@ use crate::port::{
 };
 use crate::tools::record::{Delivery, RecordAction, RecordRequest};
 
-use crate::executor::outcome::{Attachment, Outcome};
-use crate::executor::run::{Run, Step, host_of};
-use crate::executor::workspace::RecordingEnd;
+use crate::operation::outcome::{Attachment, Outcome};
+use crate::operation::run::{Run, Step, host_of};
+use crate::operation::workspace::RecordingEnd;
 
 /// The next step when there is no recording to act on.
 const START_ONE: &str = "Call browser_record with action \"start\" to start a recording.";

@@ -25,9 +25,9 @@ use crate::port::capture::MAX_REGION_SIDE;
 use crate::port::{CaptureKind, Captured, CssRect};
 use crate::tools::screenshot::{Capture, Region, ScreenshotRequest};
 
-use crate::executor::outcome::{Attachment, Outcome};
-use crate::executor::run::{Run, Step, host_of};
-use crate::executor::workspace::ViewEntry;
+use crate::operation::outcome::{Attachment, Outcome};
+use crate::operation::run::{Run, Step, host_of};
+use crate::operation::workspace::ViewEntry;
 
 /// The MIME type of every capture.
 const PNG: &str = "image/png";

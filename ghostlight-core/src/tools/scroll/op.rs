@@ -15,8 +15,8 @@ use crate::tools::common::TargetRef;
 use crate::tools::scroll::{ScrollAction, ScrollAmount, ScrollRequest, WheelDirection};
 use crate::vocab::ScrollDirection;
 
-use crate::executor::outcome::Outcome;
-use crate::executor::run::{Run, Step, host_of};
+use crate::operation::outcome::Outcome;
+use crate::operation::run::{Run, Step, host_of};
 
 /// Fraction of the viewport a `small` step scrolls.
 pub(crate) const SMALL_FRACTION: f64 = 0.25;

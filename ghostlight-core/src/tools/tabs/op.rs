@@ -11,8 +11,8 @@ use crate::language::count;
 use crate::port::PortErrorKind;
 use crate::tools::tabs::{TabsAction, TabsRequest};
 
-use crate::executor::outcome::Outcome;
-use crate::executor::run::{Run, Step, host_of, unknown_handle};
+use crate::operation::outcome::Outcome;
+use crate::operation::run::{Run, Step, host_of, unknown_handle};
 
 pub(crate) async fn run(run: &Run<'_>, request: &TabsRequest) -> Outcome {
     let result = match &request.action {

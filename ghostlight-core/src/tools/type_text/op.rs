@@ -5,7 +5,7 @@
 //!   control the browser reports focused (`focused: true`), whose frames must also be inside
 //!   authority. The text is then typed into that same element, pinned: focus moving between
 //!   the check and the typing, or during it, cannot redirect a character (see
-//!   [`keyboard`](crate::executor::keyboard)).
+//!   [`keyboard`](crate::operation::keyboard)).
 //! * A `\t` moves focus: the text is typed in legs that end after each one, and the control
 //!   focused after it is checked like the first before the next leg (a password field there
 //!   stops the call: `attention_required`, effect `partial`).
@@ -24,9 +24,9 @@ use crate::tools::type_text::{TypeInto, TypeTextRequest};
 
 use crate::handles::Handle;
 
-use crate::executor::keyboard::{Checked, check_focus, focus_moved, stopped_midway};
-use crate::executor::outcome::Outcome;
-use crate::executor::run::{Landing, Lease, Run, Step, host_of};
+use crate::operation::keyboard::{Checked, check_focus, focus_moved, stopped_midway};
+use crate::operation::outcome::Outcome;
+use crate::operation::run::{Landing, Lease, Run, Step, host_of};
 
 pub(crate) async fn run(run: &Run<'_>, request: &TypeTextRequest) -> Outcome {
     type_text(run, request).await.unwrap_or_else(|outcome| outcome)

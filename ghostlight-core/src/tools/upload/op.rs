@@ -25,9 +25,9 @@ use crate::names::ToolName;
 use crate::port::{FileStat, InlineFile, PortErrorKind, UploadDestination, UploadFiles, UploadInput};
 use crate::tools::upload::{Upload, UploadRequest};
 
-use crate::executor::invalid_arguments;
-use crate::executor::outcome::Outcome;
-use crate::executor::run::{Lease, Run, Step, host_of};
+use crate::operation::invalid_arguments;
+use crate::operation::outcome::Outcome;
+use crate::operation::run::{Lease, Run, Step, host_of};
 
 /// The file name a reused capture carries (Ghostlight's, not the caller's).
 const CAPTURE_FILE_NAME: &str = "capture.png";

@@ -41,9 +41,9 @@ use crate::selector::Selector;
 use crate::tools::common::TargetRef;
 use crate::tools::wait::{WaitCondition, WaitRequest};
 
-use crate::executor::outcome::Outcome;
-use crate::executor::run::{Lease, Page, Run, SELECTOR_SCAN_ITEMS, Step, host_of, stale_target};
-use crate::executor::selector_match::{SelectorMatch, match_selector};
+use crate::operation::outcome::Outcome;
+use crate::operation::run::{Lease, Page, Run, SELECTOR_SCAN_ITEMS, Step, host_of, stale_target};
+use crate::operation::selector_match::{SelectorMatch, match_selector};
 
 /// How long to sleep between two checks of a condition.
 const POLL_INTERVAL: Duration = Duration::from_millis(100);

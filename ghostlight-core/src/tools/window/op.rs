@@ -14,8 +14,8 @@ use super::facts;
 use crate::port::Geometry;
 use crate::tools::window::{WindowAction, WindowRequest};
 
-use crate::executor::outcome::Outcome;
-use crate::executor::run::{Run, Step, host_of};
+use crate::operation::outcome::Outcome;
+use crate::operation::run::{Run, Step, host_of};
 
 /// The next step after geometry changed: earlier views no longer map coordinates.
 const RECAPTURE_AFTER: &str =

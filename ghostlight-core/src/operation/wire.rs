@@ -13,9 +13,9 @@
 use serde_json::{Value, json};
 
 use crate::envelope::{Effect, Status};
-use crate::executor::outcome::Outcome;
 use crate::facts::common;
 use crate::names::ToolName;
+use crate::operation::outcome::Outcome;
 use crate::port::{Refusals, RequestKind};
 
 use crate::limits::BLOCKED_ORIGINS;

@@ -1,9 +1,9 @@
 //! The credential preflight of the input tools.
 
 use crate::authority::Site;
-use crate::executor::outcome::Outcome;
 use crate::facts::detail;
 use crate::handles::Handle;
+use crate::operation::outcome::Outcome;
 use crate::vocab::CredentialClass;
 
 use super::{Lease, Page, Run, Step};

@@ -4,9 +4,9 @@
 use serde_json::{Map, Value, json};
 
 use crate::authority::Site;
-use crate::executor::outcome::Outcome;
 use crate::language::bound_visible;
 use crate::limits::TITLE_CHARS;
+use crate::operation::outcome::Outcome;
 use crate::port::PageState;
 
 use super::{Landing, Lease, Run, host_of};

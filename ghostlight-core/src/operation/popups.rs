@@ -19,7 +19,6 @@ use serde_json::{Map, Value, json};
 
 use crate::envelope::Effect;
 use crate::port::{PageState, PortResult, TabRef};
-use crate::tools::request::Request;
 
 use super::outcome::Outcome;
 use super::run::{Run, host_of};
@@ -43,9 +42,10 @@ async fn first_page(run: &Run<'_>, tab: &TabRef) -> PortResult<PageState> {
     }
 }
 
-/// Bind the tabs the page opened while `request` ran and say so in `outcome`.
-pub(crate) async fn adopt_opened(run: &Run<'_>, request: &Request, mut outcome: Outcome) -> Outcome {
-    if !request.may_open_tabs() || outcome.effect == Effect::None {
+/// Bind the tabs the page opened while a call ran and say so in `outcome`; only a call that
+/// `may_open_tabs` (its tool's `Tool::MAY_OPEN_TABS`) and had an effect is looked after.
+pub(crate) async fn adopt_opened(run: &Run<'_>, may_open_tabs: bool, mut outcome: Outcome) -> Outcome {
+    if !may_open_tabs || outcome.effect == Effect::None {
         return outcome;
     }
     let Ok(opened) = run.port().opened_tabs().await else { return outcome };

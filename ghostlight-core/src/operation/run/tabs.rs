@@ -3,10 +3,10 @@
 
 use std::sync::Arc;
 
-use crate::executor::outcome::{LIST_TABS, Outcome};
-use crate::executor::workspace::TabSlot;
 use crate::facts::detail;
 use crate::handles::Handle;
+use crate::operation::outcome::{LIST_TABS, Outcome};
+use crate::operation::workspace::TabSlot;
 
 use super::resolve::unknown_handle;
 use super::{Lease, Page, Run, Step};

@@ -3,15 +3,15 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::executor::outcome::{LIST_TABS, Outcome, RECAPTURE, REINSPECT};
-use crate::executor::selector_match::{SelectorMatch, match_selector, shown_name};
-use crate::executor::workspace::{TargetEntry, ViewEntry};
 use crate::facts::detail;
 use crate::handles::Handle;
 use crate::language::normalize_name;
+use crate::operation::outcome::{LIST_TABS, Outcome, RECAPTURE, REINSPECT};
+use crate::operation::selector_match::{SelectorMatch, match_selector, shown_name};
+use crate::operation::workspace::{TargetEntry, ViewEntry};
 use crate::port::{PerceiveInput, PerceiveScope, PerceivedElement, Point};
 use crate::selector::{Role, Selector};
-use crate::tools::common::{TargetRef, ViewPoint};
+use crate::selector::{TargetRef, ViewPoint};
 
 use super::{AMBIGUOUS_CANDIDATES, Lease, Page, Resolved, Run, SCROLL_TOLERANCE, SELECTOR_SCAN_ITEMS, Step};
 

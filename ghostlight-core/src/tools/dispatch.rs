@@ -8,8 +8,9 @@
 use crate::names::tool_table;
 use crate::tools::request::Request;
 
-use super::outcome::Outcome;
-use super::run::Run;
+use crate::operation::outcome::Outcome;
+use crate::operation::popups;
+use crate::operation::run::Run;
 
 /// The dispatch, one row of the tool table each.
 macro_rules! declare_dispatch {
@@ -23,3 +24,12 @@ macro_rules! declare_dispatch {
     };
 }
 tool_table!(declare_dispatch);
+
+/// Authorize statically, then run the tool. Shared by direct calls and composite children.
+pub(crate) async fn execute(run: &Run<'_>, request: &Request) -> Outcome {
+    if let Err(refusal) = run.authorize(None) {
+        return refusal;
+    }
+    let outcome = dispatch(run, request).await;
+    popups::adopt_opened(run, request.may_open_tabs(), outcome).await
+}
