@@ -207,7 +207,8 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
         let error = checked_config(&https_on_firefox).err().map(|e| e.to_string()).unwrap_or_default();
         assert!(error.contains("needs Chromium"), "{error}");
-        let reserved = from_section("args = [\"--user-data-dir=/tmp/x\"]\n").unwrap_or_else(|e| panic!("{e}"));
+        let reserved =
+            from_section("args = [\"--user-data-dir=/tmp/x\"]\n").unwrap_or_else(|e| panic!("{e}"));
         let error = checked_config(&reserved).err().map(|e| e.to_string()).unwrap_or_default();
         assert!(error.contains("use the profile setting"), "{error}");
     }

@@ -104,7 +104,8 @@ impl BrowserArgs {
     /// The flags this command line gives (`--config` included, from the flag or its
     /// environment variable), by name.
     pub fn given_flags(&self) -> Vec<String> {
-        let mut given: Vec<String> = self.given.settings().map(|setting| format!("--{}", setting.flag)).collect();
+        let mut given: Vec<String> =
+            self.given.settings().map(|setting| format!("--{}", setting.flag)).collect();
         if self.config.is_some() {
             given.push("--config".to_owned());
         }
@@ -177,7 +178,11 @@ pub struct BrowserOptions {
 
 impl Default for BrowserOptions {
     fn default() -> Self {
-        BrowserOptions { connector: Connector::Webdriver, webdriver: WebDriverConfig::default(), changed: Vec::new() }
+        BrowserOptions {
+            connector: Connector::Webdriver,
+            webdriver: WebDriverConfig::default(),
+            changed: Vec::new(),
+        }
     }
 }
 
@@ -408,12 +413,14 @@ mod tests {
     #[test]
     fn webdriver_only_settings_are_named() {
         assert!(BrowserOptions::default().webdriver_only_settings().is_empty());
-        let args = browser_args(&["--profile=/p", "--browser-arg=--lang=de", "--ignore-https-errors", "--headed"]);
+        let args =
+            browser_args(&["--profile=/p", "--browser-arg=--lang=de", "--ignore-https-errors", "--headed"]);
         let options = args.resolve_with(None).unwrap_or_else(|e| panic!("{e}")).browser;
         assert_eq!(options.webdriver_only_settings(), ["profile", "ignore_https_errors", "args"]);
         let file = ConfigFile::parse("[browser]\nignore_https_errors = false\nengine = \"firefox\"\n")
             .unwrap_or_else(|e| panic!("{e}"));
-        let options = ServeArgs::default().resolve_with(Some(&file)).unwrap_or_else(|e| panic!("{e}")).browser;
+        let options =
+            ServeArgs::default().resolve_with(Some(&file)).unwrap_or_else(|e| panic!("{e}")).browser;
         assert!(options.webdriver_only_settings().is_empty(), "a default value sets nothing");
         assert_eq!(options.changed, ["engine"]);
     }
@@ -421,7 +428,8 @@ mod tests {
     #[test]
     fn given_flags_are_named_and_secrets_not_shown() {
         assert!(flags(&[]).given_flags().is_empty());
-        let args = flags(&["--headed", "--executable-path", "/b", "--proxy-server", "http://p:1", "--config", "/c"]);
+        let args =
+            flags(&["--headed", "--executable-path", "/b", "--proxy-server", "http://p:1", "--config", "/c"]);
         assert_eq!(args.given_flags(), ["--headed", "--browser-path", "--proxy", "--config"]);
         assert_ne!(args, flags(&["--headed"]));
         let shown = format!("{args:?}");
@@ -460,10 +468,14 @@ mod tests {
              proxy_bypass = [\"a.example\"]\nargs = [\"--lang=de\"]\ndiagnostics = \"on_start\"\n",
         )
         .unwrap_or_else(|e| panic!("{e}"));
-        let from_file =
-            ServeArgs::default().resolve_with(Some(&file)).unwrap_or_else(|e| panic!("{e}")).browser.webdriver;
+        let from_file = ServeArgs::default()
+            .resolve_with(Some(&file))
+            .unwrap_or_else(|e| panic!("{e}"))
+            .browser
+            .webdriver;
         assert_eq!(from_file.profile.as_deref(), Some(Path::new("/srv/profile")));
-        let bypass = |config: &WebDriverConfig| config.proxy.as_ref().map(|p| p.bypass.clone()).unwrap_or_default();
+        let bypass =
+            |config: &WebDriverConfig| config.proxy.as_ref().map(|p| p.bypass.clone()).unwrap_or_default();
         assert_eq!(bypass(&from_file), ["a.example"]);
         assert_eq!(from_file.browser_args, ["--lang=de"]);
         assert_eq!(from_file.diagnostics, Diagnostics::OnStart);

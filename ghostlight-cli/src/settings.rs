@@ -461,7 +461,9 @@ pub static SETTINGS: &[Setting] = &[
         secret: false,
         conflicts_with: &["driver-url"],
         requires: &[],
-        apply: |options, value| executable(options, "driver_path", value, |driver, _, path| *driver = Some(path)),
+        apply: |options, value| {
+            executable(options, "driver_path", value, |driver, _, path| *driver = Some(path))
+        },
     },
     Setting {
         key: "profile",
@@ -537,7 +539,9 @@ pub static SETTINGS: &[Setting] = &[
         apply: |options, value| {
             if value.switch() {
                 let Some(file) = options.webdriver.storage_state.as_mut() else {
-                    return Err(ConfigError::Browser("save_storage_state needs a storage_state file".to_owned()));
+                    return Err(ConfigError::Browser(
+                        "save_storage_state needs a storage_state file".to_owned(),
+                    ));
                 };
                 file.save = true;
             }
@@ -562,7 +566,8 @@ pub static SETTINGS: &[Setting] = &[
         conflicts_with: &[],
         requires: &[],
         apply: |options, value| {
-            let proxy = Proxy::parse(value.text()).map_err(|problem| ConfigError::Proxy(problem.to_string()))?;
+            let proxy =
+                Proxy::parse(value.text()).map_err(|problem| ConfigError::Proxy(problem.to_string()))?;
             options.webdriver.proxy = Some(proxy);
             Ok(())
         },

@@ -9,7 +9,8 @@ use crate::options::{BrowserArgs, ServeArgs};
 /// The browser flags of `argv`.
 fn flags(argv: &[String]) -> Result<BrowserArgs, clap::Error> {
     let command = BrowserArgs::augment_args(clap::Command::new("test"));
-    let matches = command.try_get_matches_from(std::iter::once("test".to_owned()).chain(argv.iter().cloned()))?;
+    let matches =
+        command.try_get_matches_from(std::iter::once("test".to_owned()).chain(argv.iter().cloned()))?;
     BrowserArgs::from_arg_matches(&matches)
 }
 
@@ -64,7 +65,9 @@ fn example(setting: &Setting) -> (String, Vec<String>) {
         (Kind::List { .. }, _) => {
             (format!("{} = [\"--lang=de\"]", setting.key), vec![format!("{flag}=--lang=de")])
         }
-        (_, toml::Value::String(text)) => (format!("{} = {}", setting.key, setting.example), vec![flag, text]),
+        (_, toml::Value::String(text)) => {
+            (format!("{} = {}", setting.key, setting.example), vec![flag, text])
+        }
         (_, other) => panic!("{}: an example of an unexpected type {other:?}", setting.key),
     }
 }
@@ -85,7 +88,8 @@ fn a_flag_and_its_key_resolve_alike() {
         assert_eq!(by_both, by_file, "{}", setting.key);
         for alias in setting.aliases {
             let mut argv = argv.clone();
-            argv[0] = format!("--{alias}{}", argv[0].strip_prefix(&format!("--{}", setting.flag)).unwrap_or(""));
+            argv[0] =
+                format!("--{alias}{}", argv[0].strip_prefix(&format!("--{}", setting.flag)).unwrap_or(""));
             assert_eq!(resolved(&argv, ""), by_file, "{}: --{alias}", setting.key);
         }
     }
@@ -99,15 +103,20 @@ fn the_flag_wins_over_the_file() {
     let both = resolved(&argv, file);
     let expected = resolved(&argv, "window = \"800x600\"\n");
     assert_eq!(both, expected);
-    assert!(both.contains("Chromium") && both.contains("headless: false") && both.contains("--lang=fr"), "{both}");
+    assert!(
+        both.contains("Chromium") && both.contains("headless: false") && both.contains("--lang=fr"),
+        "{both}"
+    );
 }
 
 #[test]
 fn the_shown_defaults_are_the_adapters() {
     for setting in SETTINGS.iter().filter(|setting| setting.example_is_default) {
         let line = format!("{} = {}", setting.key, setting.example);
-        let file = ConfigFile::parse(&format!("[browser]\n{line}\n")).unwrap_or_else(|e| panic!("{line}: {e}"));
-        let options = resolve(&Given::default(), Some(&file.browser.0)).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let file =
+            ConfigFile::parse(&format!("[browser]\n{line}\n")).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let options =
+            resolve(&Given::default(), Some(&file.browser.0)).unwrap_or_else(|e| panic!("{line}: {e}"));
         assert_eq!(options, BrowserOptions::default(), "{line} is not the default");
     }
 }
@@ -134,11 +143,16 @@ fn config_init_writes_every_key_and_each_parses_back() {
 
 #[test]
 fn unknown_keys_name_the_key_meant() {
-    let error = ConfigFile::parse("[browser]\nheadles = false\n").err().map(|e| e.to_string()).unwrap_or_default();
+    let error =
+        ConfigFile::parse("[browser]\nheadles = false\n").err().map(|e| e.to_string()).unwrap_or_default();
     assert!(error.ends_with("did you mean `headless`?"), "{error}");
-    let error = ConfigFile::parse("[browser]\nheaded = true\n").err().map(|e| e.to_string()).unwrap_or_default();
+    let error =
+        ConfigFile::parse("[browser]\nheaded = true\n").err().map(|e| e.to_string()).unwrap_or_default();
     assert!(error.contains("unknown field `headed`"), "{error}");
-    let error = ConfigFile::parse("[browser]\nengine = \"safari\"\n").err().map(|e| e.to_string()).unwrap_or_default();
+    let error = ConfigFile::parse("[browser]\nengine = \"safari\"\n")
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
     assert!(error.contains("`chromium`, `firefox`"), "{error}");
 }
 

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
 use ghostlight_cli::config::Connector;
-use ghostlight_webdriver::{DriverSource, Engine, Sandbox};
 use ghostlight_cli::options::BrowserArgs;
 use ghostlight_core::{Cancellation, Status};
+use ghostlight_webdriver::{DriverSource, Engine, Sandbox};
 use serde_json::json;
 
 use crate::error::CliError;
@@ -220,7 +220,9 @@ pub(crate) fn run(probe: bool, browser: &BrowserArgs) -> Result<ExitCode, CliErr
     let engine = config.engine;
     let (connect, browser_path, driver_path) = match &config.driver {
         DriverSource::Connect(_) => (true, None, None),
-        DriverSource::Launch { driver_path, browser_path } => (false, browser_path.as_ref(), driver_path.as_ref()),
+        DriverSource::Launch { driver_path, browser_path } => {
+            (false, browser_path.as_ref(), driver_path.as_ref())
+        }
     };
     // A configured executable replaces the one found on PATH.
     let browser_ok = match browser_path {
