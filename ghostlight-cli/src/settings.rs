@@ -73,6 +73,29 @@ pub struct Setting {
     pub apply: fn(&mut BrowserOptions, &Value) -> Result<(), ConfigError>,
 }
 
+impl Setting {
+    /// An entry's usual optional parts (no aliases, conflicts or requirements, not secret,
+    /// effective with either connector): `..Setting::PLAIN` ends every entry of [`SETTINGS`].
+    /// The required parts are empty here; a test refuses an entry that leaves one so.
+    pub const PLAIN: Setting = Setting {
+        key: "",
+        flag: "",
+        aliases: &[],
+        kind: Kind::Path,
+        value_name: "",
+        help: "",
+        doc: "",
+        default: "",
+        example: "",
+        example_is_default: false,
+        webdriver_only: false,
+        secret: false,
+        conflicts_with: &[],
+        requires: &[],
+        apply: |_, _| Ok(()),
+    };
+}
+
 /// What a setting's value is.
 #[derive(Debug, Clone, Copy)]
 pub enum Kind {
@@ -283,7 +306,6 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "connector",
         flag: "connector",
-        aliases: &[],
         kind: Kind::Choice { names: Connector::NAMES, flag_aliases: &[] },
         value_name: "CONNECTOR",
         help: "How to reach the browser: `webdriver` starts one through its driver, `extension` drives your \
@@ -294,19 +316,15 @@ pub static SETTINGS: &[Setting] = &[
         default: "`\"webdriver\"`",
         example: "\"webdriver\"",
         example_is_default: true,
-        webdriver_only: false,
-        secret: false,
-        conflicts_with: &[],
-        requires: &[],
         apply: |options, value| {
             options.connector = choice("connector", value)?;
             Ok(())
         },
+        ..Setting::PLAIN
     },
     Setting {
         key: "engine",
         flag: "browser",
-        aliases: &[],
         kind: Kind::Choice { names: Engine::NAMES, flag_aliases: &[] },
         value_name: "ENGINE",
         help: "Browser to drive [default: chromium]",
@@ -314,19 +332,15 @@ pub static SETTINGS: &[Setting] = &[
         default: "`\"chromium\"`",
         example: "\"chromium\"",
         example_is_default: true,
-        webdriver_only: false,
-        secret: false,
-        conflicts_with: &[],
-        requires: &[],
         apply: |options, value| {
             options.webdriver.engine = choice("engine", value)?;
             Ok(())
         },
+        ..Setting::PLAIN
     },
     Setting {
         key: "headless",
         flag: "headed",
-        aliases: &[],
         kind: Kind::Switch { flag_sets: false },
         value_name: "",
         help: "Show the browser window (default: headless)",
@@ -334,19 +348,15 @@ pub static SETTINGS: &[Setting] = &[
         default: "`true`",
         example: "true",
         example_is_default: true,
-        webdriver_only: false,
-        secret: false,
-        conflicts_with: &[],
-        requires: &[],
         apply: |options, value| {
             options.webdriver.headless = value.switch();
             Ok(())
         },
+        ..Setting::PLAIN
     },
     Setting {
         key: "driver_url",
         flag: "driver-url",
-        aliases: &[],
         kind: Kind::Text { check: |text| DriverUrl::from_str(text).map(drop) },
         value_name: "URL",
         help: "Connect to a WebDriver endpoint already listening at URL instead of starting a driver",
@@ -355,19 +365,16 @@ pub static SETTINGS: &[Setting] = &[
         example: "\"http://127.0.0.1:9515\"",
         example_is_default: false,
         webdriver_only: true,
-        secret: false,
-        conflicts_with: &[],
-        requires: &[],
         apply: |options, value| {
             let url: DriverUrl = value.text().parse()?;
             options.webdriver.driver = DriverSource::Connect(url.into_url());
             Ok(())
         },
+        ..Setting::PLAIN
     },
     Setting {
         key: "window",
         flag: "window",
-        aliases: &[],
         kind: Kind::Text { check: |text| WindowSize::from_str(text).map(drop) },
         value_name: "WxH",
         help: "Outer window size [default: 1280x800]",
@@ -375,21 +382,17 @@ pub static SETTINGS: &[Setting] = &[
         default: "`\"1280x800\"`",
         example: "\"1280x800\"",
         example_is_default: true,
-        webdriver_only: false,
-        secret: false,
-        conflicts_with: &[],
-        requires: &[],
         apply: |options, value| {
             let window = size(value)?;
             options.webdriver.window_width = window.width;
             options.webdriver.window_height = window.height;
             Ok(())
         },
+        ..Setting::PLAIN
     },
     Setting {
         key: "startup",
         flag: "startup",
-        aliases: &[],
         kind: Kind::Choice { names: Startup::NAMES, flag_aliases: &[] },
         value_name: "POSTURE",
         help: "Who starts the browser: `auto` starts it on the first call that needs it, `manual` asks \
@@ -398,19 +401,15 @@ pub static SETTINGS: &[Setting] = &[
         default: "`\"auto\"`",
         example: "\"auto\"",
         example_is_default: true,
-        webdriver_only: false,
-        secret: false,
-        conflicts_with: &[],
-        requires: &[],
         apply: |options, value| {
             options.webdriver.startup = choice("startup", value)?;
             Ok(())
         },
+        ..Setting::PLAIN
     },
     Setting {
         key: "sandbox",
         flag: "sandbox",
-        aliases: &[],
         kind: Kind::Choice { names: Sandbox::NAMES, flag_aliases: &[] },
         value_name: "MODE",
         help: "Chromium's sandbox: `auto` keeps it on unless running as root [default: auto]",
@@ -418,14 +417,11 @@ pub static SETTINGS: &[Setting] = &[
         default: "`\"auto\"`",
         example: "\"auto\"",
         example_is_default: true,
-        webdriver_only: false,
-        secret: false,
-        conflicts_with: &[],
-        requires: &[],
         apply: |options, value| {
             options.webdriver.sandbox = choice("sandbox", value)?;
             Ok(())
         },
+        ..Setting::PLAIN
     },
     Setting {
         key: "browser_path",
@@ -439,17 +435,14 @@ pub static SETTINGS: &[Setting] = &[
         example: "\"/usr/bin/chromium\"",
         example_is_default: false,
         webdriver_only: true,
-        secret: false,
-        conflicts_with: &[],
-        requires: &[],
         apply: |options, value| {
             executable(options, "browser_path", value, |_, browser, path| *browser = Some(path))
         },
+        ..Setting::PLAIN
     },
     Setting {
         key: "driver_path",
         flag: "driver-path",
-        aliases: &[],
         kind: Kind::Path,
         value_name: "FILE",
         help: "The driver executable (chromedriver or geckodriver) [default: from PATH]",
@@ -458,12 +451,11 @@ pub static SETTINGS: &[Setting] = &[
         example: "\"/usr/bin/chromedriver\"",
         example_is_default: false,
         webdriver_only: true,
-        secret: false,
         conflicts_with: &["driver-url"],
-        requires: &[],
         apply: |options, value| {
             executable(options, "driver_path", value, |driver, _, path| *driver = Some(path))
         },
+        ..Setting::PLAIN
     },
     Setting {
         key: "profile",
@@ -479,9 +471,6 @@ pub static SETTINGS: &[Setting] = &[
         example: "\"/home/me/.local/share/ghostlight/profile\"",
         example_is_default: false,
         webdriver_only: true,
-        secret: false,
-        conflicts_with: &[],
-        requires: &[],
         apply: |options, value| {
             if matches!(options.webdriver.driver, DriverSource::Connect(_)) {
                 return Err(needs_launched_driver("profile"));
@@ -489,11 +478,11 @@ pub static SETTINGS: &[Setting] = &[
             options.webdriver.profile = Some(path(value)?);
             Ok(())
         },
+        ..Setting::PLAIN
     },
     Setting {
         key: "storage_state",
         flag: "storage-state",
-        aliases: &[],
         kind: Kind::Path,
         value_name: "FILE",
         help: "Cookies and localStorage to load into the fresh profile at start: a JSON file in \
@@ -504,9 +493,7 @@ pub static SETTINGS: &[Setting] = &[
         example: "\"/home/me/ghostlight-state.json\"",
         example_is_default: false,
         webdriver_only: true,
-        secret: false,
         conflicts_with: &["profile"],
-        requires: &[],
         apply: |options, value| {
             if options.webdriver.profile.is_some() {
                 return Err(ConfigError::Browser(
@@ -518,11 +505,11 @@ pub static SETTINGS: &[Setting] = &[
             options.webdriver.storage_state = Some(StorageStateFile { path: path(value)?, save: false });
             Ok(())
         },
+        ..Setting::PLAIN
     },
     Setting {
         key: "save_storage_state",
         flag: "save-storage-state",
-        aliases: &[],
         kind: Kind::Switch { flag_sets: true },
         value_name: "",
         help: "Write the browser's cookies and localStorage back to --storage-state when the server stops \
@@ -532,9 +519,6 @@ pub static SETTINGS: &[Setting] = &[
         default: "`false`",
         example: "false",
         example_is_default: true,
-        webdriver_only: false,
-        secret: false,
-        conflicts_with: &[],
         requires: &["storage-state"],
         apply: |options, value| {
             if value.switch() {
@@ -547,6 +531,7 @@ pub static SETTINGS: &[Setting] = &[
             }
             Ok(())
         },
+        ..Setting::PLAIN
     },
     Setting {
         key: "proxy",
@@ -563,19 +548,17 @@ pub static SETTINGS: &[Setting] = &[
         example_is_default: false,
         webdriver_only: true,
         secret: true,
-        conflicts_with: &[],
-        requires: &[],
         apply: |options, value| {
             let proxy =
                 Proxy::parse(value.text()).map_err(|problem| ConfigError::Proxy(problem.to_string()))?;
             options.webdriver.proxy = Some(proxy);
             Ok(())
         },
+        ..Setting::PLAIN
     },
     Setting {
         key: "proxy_bypass",
         flag: "proxy-bypass",
-        aliases: &[],
         kind: Kind::List { delimiter: Some(','), hyphen_values: false },
         value_name: "HOSTS",
         help: "Hosts reached without the proxy, comma-separated or repeated (`example.com`, \
@@ -585,10 +568,6 @@ pub static SETTINGS: &[Setting] = &[
         default: "`[]`",
         example: "[]",
         example_is_default: true,
-        webdriver_only: false,
-        secret: false,
-        conflicts_with: &[],
-        requires: &[],
         apply: |options, value| {
             if value.list().is_empty() {
                 return Ok(());
@@ -599,6 +578,7 @@ pub static SETTINGS: &[Setting] = &[
             proxy.bypass = value.list().to_vec();
             Ok(())
         },
+        ..Setting::PLAIN
     },
     Setting {
         key: "viewport",
@@ -613,14 +593,12 @@ pub static SETTINGS: &[Setting] = &[
         example: "\"1280x720\"",
         example_is_default: false,
         webdriver_only: true,
-        secret: false,
-        conflicts_with: &[],
-        requires: &[],
         apply: |options, value| {
             let viewport = size(value)?;
             options.webdriver.viewport = Some(Viewport { width: viewport.width, height: viewport.height });
             Ok(())
         },
+        ..Setting::PLAIN
     },
     Setting {
         key: "ignore_https_errors",
@@ -634,18 +612,15 @@ pub static SETTINGS: &[Setting] = &[
         example: "false",
         example_is_default: true,
         webdriver_only: true,
-        secret: false,
-        conflicts_with: &[],
-        requires: &[],
         apply: |options, value| {
             options.webdriver.accept_insecure_certs = value.switch();
             Ok(())
         },
+        ..Setting::PLAIN
     },
     Setting {
         key: "args",
         flag: "browser-arg",
-        aliases: &[],
         kind: Kind::List { delimiter: None, hyphen_values: true },
         value_name: "ARG",
         help: "One more browser argument (repeatable), e.g. --browser-arg=--lang=de. Replaces the file's \
@@ -655,18 +630,15 @@ pub static SETTINGS: &[Setting] = &[
         example: "[]",
         example_is_default: true,
         webdriver_only: true,
-        secret: false,
-        conflicts_with: &[],
-        requires: &[],
         apply: |options, value| {
             options.webdriver.browser_args = value.list().to_vec();
             Ok(())
         },
+        ..Setting::PLAIN
     },
     Setting {
         key: "diagnostics",
         flag: "diagnostics",
-        aliases: &[],
         kind: Kind::Choice {
             names: Diagnostics::NAMES,
             flag_aliases: &[("on_demand", "on-demand"), ("on_start", "on-start")],
@@ -679,14 +651,11 @@ pub static SETTINGS: &[Setting] = &[
         default: "`\"on_demand\"`",
         example: "\"on_demand\"",
         example_is_default: true,
-        webdriver_only: false,
-        secret: false,
-        conflicts_with: &[],
-        requires: &[],
         apply: |options, value| {
             options.webdriver.diagnostics = choice("diagnostics", value)?;
             Ok(())
         },
+        ..Setting::PLAIN
     },
 ];
 
