@@ -848,10 +848,17 @@ const INIT_COMMENT_COLUMN: usize = 29;
 /// The width `config init`'s lines are wrapped at.
 const INIT_WIDTH: usize = 100;
 
-/// `text` without its Markdown: backticks dropped, links reduced to their text.
+/// `text` without its Markdown: backticks dropped, a parenthesized link within README
+/// (`` ([below](#anchor)) ``) dropped, other links reduced to their text.
 fn plain(text: &str) -> String {
+    let mut text = text.to_owned();
+    while let Some(start) = text.find(" ([") {
+        let end = text[start..].find("))").filter(|end| text[start..start + end].contains("](#"));
+        let Some(end) = end else { break };
+        text.replace_range(start..start + end + 2, "");
+    }
     let mut out = String::new();
-    let mut rest = text;
+    let mut rest = text.as_str();
     while let Some(start) = rest.find('[') {
         let link = rest[start..].find("](").and_then(|middle| {
             let end = rest[start + middle..].find(')')?;

@@ -208,4 +208,5 @@ fn readme_lists_every_browser_key() {
 #[test]
 fn plain_text_drops_markdown() {
     assert_eq!(plain("`\"x\"`: see [below](#a) and [b]"), "\"x\": see below and [b]");
+    assert_eq!(plain("the extension ([below](#use-it)); the rest"), "the extension; the rest");
 }
