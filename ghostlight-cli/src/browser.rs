@@ -5,14 +5,10 @@
 
 use std::sync::Arc;
 
-use ghostlight_core::StartupPosture;
 use ghostlight_core::{BrowserPort, Ghostlight};
-use ghostlight_webdriver::{
-    Diagnostics, DriverSource, Engine, Proxy, ProxyScheme, Sandbox, Startup, StorageStateFile, Viewport,
-    WebDriverBrowser, WebDriverConfig,
-};
+use ghostlight_webdriver::{WebDriverBrowser, WebDriverConfig};
 
-use crate::config::{BrowserEngine, Connector, DiagnosticsSetting, ProxyUrl, SandboxSetting};
+use crate::config::Connector;
 use crate::error::ConfigError;
 use crate::options::{BrowserOptions, ServeOptions};
 
@@ -54,8 +50,9 @@ impl Browser {
     pub fn describe(&self, options: &BrowserOptions) -> String {
         match self {
             Browser::WebDriver(_) => {
-                let window = if options.headless { "headless" } else { "headed" };
-                format!("{} ({window}), started by the first call that needs it", options.engine.as_str())
+                let config = &options.webdriver;
+                let window = if config.headless { "headless" } else { "headed" };
+                format!("{} ({window}), started by the first call that needs it", config.engine)
             }
             #[cfg(feature = "extension")]
             Browser::Extension(browser) => match browser.connected() {
@@ -136,67 +133,27 @@ pub fn checked_config(options: &BrowserOptions) -> Result<WebDriverConfig, Confi
     Ok(config)
 }
 
-/// The adapter's proxy for a configured proxy URL and bypass list.
-fn proxy(url: &ProxyUrl, bypass: &[String]) -> Proxy {
-    let scheme = match url.scheme {
-        crate::config::ProxyScheme::Http => ProxyScheme::Http,
-        crate::config::ProxyScheme::Https => ProxyScheme::Https,
-        crate::config::ProxyScheme::Socks4 => ProxyScheme::Socks4,
-        crate::config::ProxyScheme::Socks5 => ProxyScheme::Socks5,
-    };
-    Proxy { scheme, host: url.host.clone(), port: url.port, bypass: bypass.to_vec() }
-}
-
-/// The WebDriver adapter's configuration for `options`. A driver URL connects to that driver;
-/// otherwise the adapter starts `chromedriver`/`geckodriver` (the configured one, else from
-/// `PATH`) on the first call that needs the browser (never at startup, never for calls that
-/// need no browser).
+/// The WebDriver adapter's configuration for `options` (the settings table applied it as the
+/// options resolved). A driver URL connects to that driver; otherwise the adapter starts
+/// `chromedriver`/`geckodriver` (the configured one, else from `PATH`) on the first call that
+/// needs the browser (never at startup, never for calls that need no browser).
 pub fn webdriver_config(options: &BrowserOptions) -> WebDriverConfig {
-    WebDriverConfig {
-        engine: match options.engine {
-            BrowserEngine::Chromium => Engine::Chromium,
-            BrowserEngine::Firefox => Engine::Firefox,
-        },
-        driver: match &options.driver_url {
-            Some(url) => DriverSource::Connect(url.url().clone()),
-            None => DriverSource::Launch {
-                driver_path: options.driver_path.clone(),
-                browser_path: options.browser_path.clone(),
-            },
-        },
-        headless: options.headless,
-        window_width: options.window.width,
-        window_height: options.window.height,
-        startup: match options.startup {
-            StartupPosture::Auto => Startup::Auto,
-            StartupPosture::Manual => Startup::Manual,
-        },
-        sandbox: match options.sandbox {
-            SandboxSetting::Auto => Sandbox::Auto,
-            SandboxSetting::On => Sandbox::On,
-            SandboxSetting::Off => Sandbox::Off,
-        },
-        profile: options.profile.clone(),
-        storage_state: options
-            .storage_state
-            .clone()
-            .map(|path| StorageStateFile { path, save: options.save_storage_state }),
-        proxy: options.proxy.as_ref().map(|url| proxy(url, &options.proxy_bypass)),
-        viewport: options.viewport.map(|size| Viewport { width: size.width, height: size.height }),
-        accept_insecure_certs: options.ignore_https_errors,
-        browser_args: options.args.clone(),
-        diagnostics: match options.diagnostics {
-            DiagnosticsSetting::OnDemand => Diagnostics::OnDemand,
-            DiagnosticsSetting::OnStart => Diagnostics::OnStart,
-        },
-        extra_capabilities: serde_json::Map::new(),
-    }
+    options.webdriver.clone()
 }
 
 #[cfg(test)]
 mod tests {
+    use ghostlight_webdriver::{Diagnostics, DriverSource, Engine, Sandbox, Startup, Viewport};
+
     use super::*;
-    use crate::config::WindowSize;
+    use crate::config::ConfigFile;
+    use crate::options::ServeArgs;
+
+    /// The browser options a `[browser]` section resolves to.
+    fn from_section(section: &str) -> Result<BrowserOptions, ConfigError> {
+        let file = ConfigFile::parse(&format!("[browser]\n{section}"))?;
+        Ok(ServeArgs::default().resolve_with(Some(&file))?.browser)
+    }
 
     #[test]
     fn defaults_are_the_adapter_defaults() {
@@ -205,15 +162,11 @@ mod tests {
 
     #[test]
     fn options_map_one_to_one() {
-        let options = BrowserOptions {
-            engine: BrowserEngine::Firefox,
-            headless: false,
-            driver_url: "http://127.0.0.1:4444".parse().ok(),
-            window: WindowSize { width: 800, height: 600 },
-            startup: StartupPosture::Manual,
-            sandbox: SandboxSetting::On,
-            ..BrowserOptions::default()
-        };
+        let options = from_section(
+            "engine = \"firefox\"\nheadless = false\ndriver_url = \"http://127.0.0.1:4444\"\n\
+             window = \"800x600\"\nstartup = \"manual\"\nsandbox = \"on\"\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         let config = webdriver_config(&options);
         assert_eq!(config.engine, Engine::Firefox);
         assert!(matches!(config.driver, DriverSource::Connect(ref url) if url.port() == Some(4444)));
@@ -225,18 +178,12 @@ mod tests {
 
     #[test]
     fn launch_options_map_and_engine_limits_are_checked() {
-        let options = BrowserOptions {
-            browser_path: Some("/opt/chromium/chrome".into()),
-            driver_path: Some("/opt/chromium/chromedriver".into()),
-            profile: Some("/srv/profile".into()),
-            proxy: "socks5://10.0.0.2:1080".parse().ok(),
-            proxy_bypass: vec!["*.corp.example".into()],
-            viewport: Some(WindowSize { width: 1000, height: 700 }),
-            ignore_https_errors: true,
-            args: vec!["--lang=de".into()],
-            diagnostics: DiagnosticsSetting::OnStart,
-            ..BrowserOptions::default()
-        };
+        let options = from_section(
+            "browser_path = \"/opt/chromium/chrome\"\ndriver_path = \"/opt/chromium/chromedriver\"\n\
+             profile = \"/srv/profile\"\nproxy = \"socks5://10.0.0.2:1080\"\nproxy_bypass = [\"*.corp.example\"]\n\
+             viewport = \"1000x700\"\nignore_https_errors = true\nargs = [\"--lang=de\"]\ndiagnostics = \"on_start\"\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         let config = checked_config(&options).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             config.driver,
@@ -256,15 +203,12 @@ mod tests {
         assert_eq!(config.browser_args, ["--lang=de"]);
         assert_eq!(config.diagnostics, Diagnostics::OnStart);
 
-        let https_on_firefox = BrowserOptions {
-            engine: BrowserEngine::Firefox,
-            proxy: "https://proxy.example:443".parse().ok(),
-            ..BrowserOptions::default()
-        };
+        let https_on_firefox = from_section("engine = \"firefox\"\nproxy = \"https://proxy.example:443\"\n")
+            .unwrap_or_else(|e| panic!("{e}"));
         let error = checked_config(&https_on_firefox).err().map(|e| e.to_string()).unwrap_or_default();
         assert!(error.contains("needs Chromium"), "{error}");
         let reserved =
-            BrowserOptions { args: vec!["--user-data-dir=/tmp/x".into()], ..BrowserOptions::default() };
+            from_section("args = [\"--user-data-dir=/tmp/x\"]\n").unwrap_or_else(|e| panic!("{e}"));
         let error = checked_config(&reserved).err().map(|e| e.to_string()).unwrap_or_default();
         assert!(error.contains("use the profile setting"), "{error}");
     }

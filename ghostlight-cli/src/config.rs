@@ -7,25 +7,11 @@
 //! included).
 //!
 //! ```toml
-//! [browser]
-//! connector = "webdriver"        # or "extension": the person's own browser, through the extension
-//! engine = "chromium"            # or "firefox"
-//! headless = true
-//! driver_url = "http://127.0.0.1:9515"   # connect to a running driver instead of starting one
-//! window = "1280x800"
-//! startup = "auto"               # or "manual": a person starts the browser
-//! sandbox = "auto"               # Chromium's sandbox: on unless root; or "on", "off"
-//! browser_path = "/opt/chromium/chrome"  # the browser executable (default: the driver finds it)
-//! driver_path = "/opt/chromium/chromedriver"   # the driver executable (default: from PATH)
-//! profile = "/home/ada/.local/share/ghostlight/profile"   # kept between runs, locked while in use
-//! # storage_state = "/home/ada/ghostlight-state.json"   # or: cookies + localStorage loaded at start
-//! # save_storage_state = true    # … and written back at exit
+//! [browser]                     # every key: crate::settings::SETTINGS, README, `config init`
+//! engine = "firefox"
+//! window = "1024x768"
 //! proxy = "http://127.0.0.1:3128"  # http, https (Chromium), socks4 or socks5; no credentials
-//! proxy_bypass = ["intranet.example", "*.corp.example"]
-//! viewport = "1280x720"          # CSS viewport (innerWidth x innerHeight); resizes the window
-//! ignore_https_errors = false    # accept self-signed and invalid certificates
-//! args = ["--lang=de"]           # more browser arguments
-//! diagnostics = "on_start"       # console and network tracking from the session's start
+//! args = ["--lang=de"]
 //!
 //! [capabilities]
 //! allow = ["execute"]
@@ -48,11 +34,12 @@
 //! ```
 //!
 //! ```
-//! use ghostlight_cli::config::{BrowserEngine, ConfigFile};
+//! use ghostlight_cli::config::ConfigFile;
+//! use ghostlight_cli::settings::Value;
 //!
 //! let file = ConfigFile::parse("[browser]\nengine = \"firefox\"\nwindow = \"800x600\"\n[hosts]\nallow = [\"example.com\"]\n")?;
-//! assert_eq!(file.browser.engine, Some(BrowserEngine::Firefox));
-//! assert_eq!(file.browser.window.map(|w| (w.width, w.height)), Some((800, 600)));
+//! assert_eq!(file.browser.get("engine"), Some(&Value::Text("firefox".into())));
+//! assert_eq!(file.browser.get("window"), Some(&Value::Text("800x600".into())));
 //! assert!(file.settings.hosts.allow.is_some());
 //! assert!(ConfigFile::parse("[hosts]\nalow = []\n").is_err());
 //! # Ok::<(), ghostlight_cli::ConfigError>(())
@@ -68,13 +55,14 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use ghostlight_core::{Settings, StartupPosture};
+use ghostlight_core::Settings;
 use ghostlight_core::{WINDOW_HEIGHT, WINDOW_WIDTH};
 use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use url::Url;
 
 use crate::error::ConfigError;
+use crate::settings::Given;
 
 mod discovery;
 
@@ -131,7 +119,7 @@ impl<'de> Visitor<'de> for Sections {
             match section {
                 Section::Browser => {
                     file.browser = map.next_value()?;
-                    settings.browser.startup = file.browser.startup;
+                    settings.browser.startup = file.browser.startup();
                 }
                 Section::Capabilities => settings.capabilities = map.next_value()?,
                 Section::Hosts => settings.hosts = map.next_value()?,
@@ -193,63 +181,27 @@ pub enum AuditDestination {
     File,
 }
 
-/// `[browser]`
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct BrowserSection {
-    /// `connector`: `"webdriver"` (default: a browser Ghostlight starts through its driver) or
-    /// `"extension"` (the person's own browser, through the Ghostlight extension).
-    pub connector: Option<Connector>,
-    /// `engine`: `"chromium"` (default) or `"firefox"`.
-    pub engine: Option<BrowserEngine>,
-    /// `headless` (default `true`).
-    pub headless: Option<bool>,
-    /// `driver_url`: connect to a WebDriver endpoint already listening there instead of
-    /// starting a driver.
-    pub driver_url: Option<DriverUrl>,
-    /// `window`: `"WIDTHxHEIGHT"` (default `"1280x800"`).
-    pub window: Option<WindowSize>,
-    /// `startup`: `"auto"` (default) or `"manual"`. Part of the authority settings too:
-    /// `policy_explain` reports it.
-    pub startup: Option<StartupPosture>,
-    /// `sandbox`: Chromium's sandbox, `"auto"` (default: on unless running as root), `"on"`
-    /// or `"off"`.
-    pub sandbox: Option<SandboxSetting>,
-    /// `browser_path`: the browser executable (absolute; default: the driver finds its
-    /// browser).
-    pub browser_path: Option<AbsolutePath>,
-    /// `driver_path`: the driver executable (absolute; default: `chromedriver` /
-    /// `geckodriver` from `PATH`).
-    pub driver_path: Option<AbsolutePath>,
-    /// `profile`: a persistent browser profile folder (absolute), kept between runs and
-    /// locked while a browser uses it (default: a fresh temporary profile each run).
-    pub profile: Option<AbsolutePath>,
-    /// `storage_state`: a JSON file of cookies and localStorage (Playwright's `storageState`
-    /// shape, absolute path) loaded into the fresh profile at start; not with `profile`.
-    pub storage_state: Option<AbsolutePath>,
-    /// `save_storage_state`: write the state back to `storage_state` at exit (default
-    /// `false`).
-    pub save_storage_state: Option<bool>,
-    /// `proxy`: `scheme://host:port` with scheme `http`, `https` (Chromium only), `socks4`
-    /// or `socks5`; credentials are refused.
-    pub proxy: Option<ProxyUrl>,
-    /// `proxy_bypass`: hosts reached without the proxy (`example.com`, `*.example.com`,
-    /// `<local>`).
-    pub proxy_bypass: Option<Vec<String>>,
-    /// `viewport`: the CSS viewport `"WIDTHxHEIGHT"`; the window is resized to give it.
-    pub viewport: Option<WindowSize>,
-    /// `ignore_https_errors`: accept invalid and self-signed certificates (default `false`).
-    pub ignore_https_errors: Option<bool>,
-    /// `args`: more browser command-line arguments.
-    pub args: Option<Vec<String>>,
-    /// `diagnostics`: `"on_demand"` (default: tracking starts with the first
-    /// `browser_diagnose` of a tab) or `"on_start"` (every tab is tracked from its creation).
-    pub diagnostics: Option<DiagnosticsSetting>,
+/// `[browser]`: the settings the file gives, by key (every key is an entry of
+/// [`crate::settings::SETTINGS`], which says what it means and how it applies).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BrowserSection(pub Given);
+
+impl std::ops::Deref for BrowserSection {
+    type Target = Given;
+
+    fn deref(&self) -> &Given {
+        &self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for BrowserSection {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(crate::settings::SectionVisitor).map(BrowserSection)
+    }
 }
 
 /// How Ghostlight reaches its browser (`[browser] connector`, `--connector`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Connector {
     /// A browser Ghostlight starts (or connects to) through WebDriver.
     #[default]
@@ -260,6 +212,9 @@ pub enum Connector {
 }
 
 impl Connector {
+    /// Every configuration value, in the documented order.
+    pub const NAMES: &'static [&'static str] = &["webdriver", "extension"];
+
     /// The configuration value: `webdriver` or `extension`.
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -269,171 +224,14 @@ impl Connector {
     }
 }
 
-/// When console and network tracking starts (`[browser] diagnostics`, `--diagnostics`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "snake_case")]
-pub enum DiagnosticsSetting {
-    /// With the first `browser_diagnose` call for a tab (the spec's opt-in default).
-    #[default]
-    #[value(name = "on_demand", alias = "on-demand")]
-    OnDemand,
-    /// With the browser session, for every tab: the first `browser_diagnose` call already
-    /// holds the page load's console errors and failed requests.
-    #[value(name = "on_start", alias = "on-start")]
-    OnStart,
-}
-
-impl DiagnosticsSetting {
-    /// The configuration value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DiagnosticsSetting::OnDemand => "on_demand",
-            DiagnosticsSetting::OnStart => "on_start",
-        }
-    }
-}
-
-/// An absolute path from the configuration file (a relative one is refused: it would depend
-/// on where the server happens to start).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct AbsolutePath(PathBuf);
-
-impl AbsolutePath {
-    /// The path.
-    pub fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl<'de> Deserialize<'de> for AbsolutePath {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let path = PathBuf::deserialize(deserializer)?;
-        if !path.is_absolute() {
-            return Err(serde::de::Error::custom(format!(
-                "expected an absolute path, got {:?}",
-                path.display().to_string().chars().take(200).collect::<String>()
-            )));
-        }
-        Ok(AbsolutePath(path))
-    }
-}
-
-/// The protocol spoken to a proxy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ProxyScheme {
-    /// HTTP (HTTPS goes through it with `CONNECT`).
-    Http,
-    /// HTTP over TLS (Chromium only).
-    Https,
-    /// SOCKS 4.
-    Socks4,
-    /// SOCKS 5.
-    Socks5,
-}
-
-impl ProxyScheme {
-    /// The URL scheme.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            ProxyScheme::Http => "http",
-            ProxyScheme::Https => "https",
-            ProxyScheme::Socks4 => "socks4",
-            ProxyScheme::Socks5 => "socks5",
-        }
-    }
-}
-
-/// A proxy server `scheme://host:port` (`proxy`, `--proxy`). Never holds credentials: a URL
-/// with a user name or password is refused, and no error repeats the URL it was given.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct ProxyUrl {
-    /// The protocol.
-    pub scheme: ProxyScheme,
-    /// Host name or IP address (an IPv6 address without brackets).
-    pub host: String,
-    /// Port (default 80, 443 or 1080 by scheme).
-    pub port: u16,
-}
-
-/// Why a proxy URL is refused (the URL itself is never repeated: it may hold a password).
-const PROXY_FORMAT: &str = "expected scheme://host:port with scheme http, https, socks4 or socks5";
-
-impl FromStr for ProxyUrl {
-    type Err = ConfigError;
+impl FromStr for Connector {
+    type Err = ghostlight_webdriver::UnknownName;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let invalid = || ConfigError::Proxy(PROXY_FORMAT.to_owned());
-        let url = Url::parse(text.trim()).map_err(|_| invalid())?;
-        let scheme = match url.scheme() {
-            "http" => ProxyScheme::Http,
-            "https" => ProxyScheme::Https,
-            "socks4" => ProxyScheme::Socks4,
-            "socks5" => ProxyScheme::Socks5,
-            _ => return Err(invalid()),
-        };
-        if !url.username().is_empty() || url.password().is_some() {
-            return Err(ConfigError::Proxy(
-                "credentials in the proxy URL are not supported (and never logged): remove them and use \
-                 a proxy that admits this machine"
-                    .to_owned(),
-            ));
-        }
-        if !matches!(url.path(), "" | "/") || url.query().is_some() || url.fragment().is_some() {
-            return Err(invalid());
-        }
-        let host = match url.host() {
-            Some(url::Host::Domain(domain)) if !domain.is_empty() => domain.to_owned(),
-            Some(url::Host::Ipv4(ip)) => ip.to_string(),
-            Some(url::Host::Ipv6(ip)) => ip.to_string(),
-            _ => return Err(invalid()),
-        };
-        let port = url.port().unwrap_or(match scheme {
-            ProxyScheme::Http => 80,
-            ProxyScheme::Https => 443,
-            ProxyScheme::Socks4 | ProxyScheme::Socks5 => 1080,
-        });
-        Ok(ProxyUrl { scheme, host, port })
-    }
-}
-
-impl fmt::Display for ProxyUrl {
-    /// `scheme://host:port` (there are never credentials to hide).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.host.contains(':') {
-            write!(f, "{}://[{}]:{}", self.scheme.as_str(), self.host, self.port)
-        } else {
-            write!(f, "{}://{}:{}", self.scheme.as_str(), self.host, self.port)
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for ProxyUrl {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        text.parse().map_err(serde::de::Error::custom)
-    }
-}
-
-/// Chromium's sandbox (`[browser] sandbox`, `--sandbox`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum SandboxSetting {
-    /// On unless the process runs as root (Chromium refuses to start sandboxed as root).
-    #[default]
-    Auto,
-    /// Always on.
-    On,
-    /// Always off.
-    Off,
-}
-
-impl SandboxSetting {
-    /// The configuration value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SandboxSetting::Auto => "auto",
-            SandboxSetting::On => "on",
-            SandboxSetting::Off => "off",
+        match text {
+            "webdriver" => Ok(Connector::Webdriver),
+            "extension" => Ok(Connector::Extension),
+            _ => Err(ghostlight_webdriver::UnknownName { expected: Connector::NAMES }),
         }
     }
 }
@@ -503,34 +301,14 @@ fn line_column(text: &str, offset: usize) -> (Option<usize>, Option<usize>) {
     (Some(line), Some(column))
 }
 
-/// A commented configuration file saying nothing but the defaults (what `ghostlight config
-/// init` writes). Every key is present, commented out, with its default.
-pub const DEFAULT_FILE: &str = r#"# Ghostlight configuration (TOML). Every key is optional; unknown keys are errors.
+/// The head of the file `ghostlight config init` writes.
+const INIT_HEAD: &str = "# Ghostlight configuration (TOML). Every key is optional; unknown keys are errors.
 # Shown values are the defaults. Check a file with `ghostlight config check`.
 
-[browser]
-# connector = "webdriver"    # "extension": drive your own browser through the Ghostlight extension
-#                            # (run `ghostlight install` first); the other keys are WebDriver's
-# engine = "chromium"        # "chromium" (chromedriver) or "firefox" (geckodriver)
-# headless = true            # false shows the window
-# driver_url = "http://127.0.0.1:9515"   # connect to a running driver instead of starting one
-# window = "1280x800"        # outer window WIDTHxHEIGHT
-# startup = "auto"           # "manual": a person starts the browser
-# sandbox = "auto"           # Chromium's sandbox: on unless running as root; "on" or "off"
-# browser_path = "/usr/bin/chromium"      # the browser executable (absent: the driver finds it)
-# driver_path = "/usr/bin/chromedriver"   # the driver executable (absent: from PATH)
-# profile = "/home/me/.local/share/ghostlight/profile"   # persistent profile (absent: a fresh
-#                            # temporary one per run); never deleted, locked while a browser uses it
-# storage_state = "/home/me/ghostlight-state.json"   # cookies + localStorage loaded at start
-#                            # (Playwright's storageState JSON); not with profile
-# save_storage_state = false # true writes them back to storage_state at exit (mode 0600)
-# proxy = "http://127.0.0.1:3128"   # http, https (Chromium only), socks4 or socks5; no credentials
-# proxy_bypass = []          # hosts reached without the proxy: "example.com", "*.example.com"
-# viewport = "1280x720"      # CSS viewport WIDTHxHEIGHT (absent: the window size decides)
-# ignore_https_errors = false   # true accepts self-signed and invalid certificates
-# args = []                  # more browser arguments, e.g. ["--lang=de"]
-# diagnostics = "on_demand"  # "on_start": console and network tracked for every tab from its creation
+";
 
+/// The sections after `[browser]` in the file `ghostlight config init` writes.
+const INIT_REST: &str = r#"
 [limits]
 # sessions = 16              # MCP sessions an HTTP server holds at once
 # sessions_per_token = 8     # of them one client's token holds (default: half of sessions)
@@ -560,31 +338,11 @@ pub const DEFAULT_FILE: &str = r#"# Ghostlight configuration (TOML). Every key i
 # path = "/var/log/ghostlight/audit.jsonl"   # required with destination = "file"
 "#;
 
-/// A browser engine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum BrowserEngine {
-    /// Chromium (or Chrome) through chromedriver.
-    #[default]
-    Chromium,
-    /// Firefox through geckodriver.
-    Firefox,
-}
-
-impl BrowserEngine {
-    /// The configuration value: `chromium` or `firefox`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            BrowserEngine::Chromium => "chromium",
-            BrowserEngine::Firefox => "firefox",
-        }
-    }
-}
-
-impl fmt::Display for BrowserEngine {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
+/// A commented configuration file saying nothing but the defaults (what `ghostlight config
+/// init` writes). Every key is present, commented out, with its default (the `[browser]`
+/// section from [`crate::settings::SETTINGS`]).
+pub fn default_file() -> String {
+    format!("{INIT_HEAD}{}{INIT_REST}", crate::settings::init_section())
 }
 
 /// An outer window size, written `WIDTHxHEIGHT`, within the bounds `browser_window` resize
@@ -689,7 +447,9 @@ impl<'de> Deserialize<'de> for DriverUrl {
 #[cfg(test)]
 mod tests {
     use ghostlight_core::TabClosePolicy;
-    use ghostlight_core::{Capability, CapabilitySet};
+    use ghostlight_core::{Capability, CapabilitySet, StartupPosture};
+
+    use crate::settings::Value;
 
     use super::*;
 
@@ -745,10 +505,11 @@ mod tests {
             roots = ["/srv/uploads"]
             "#,
         );
-        assert_eq!(file.browser.engine, Some(BrowserEngine::Firefox));
-        assert_eq!(file.browser.headless, Some(false));
-        assert_eq!(file.browser.driver_url.as_ref().map(|u| u.url().port()), Some(Some(4444)));
-        assert_eq!(file.browser.window, Some(WindowSize { width: 1024, height: 768 }));
+        let text = |key| Some(Value::Text(String::from(key)));
+        assert_eq!(file.browser.get("engine").cloned(), text("firefox"));
+        assert_eq!(file.browser.get("headless"), Some(&Value::Switch(false)));
+        assert_eq!(file.browser.get("driver_url").cloned(), text("http://127.0.0.1:4444/"));
+        assert_eq!(file.browser.get("window").cloned(), text("1024x768"));
         let settings = &file.settings;
         assert_eq!(settings.browser.startup, Some(StartupPosture::Manual));
         assert_eq!(settings.capabilities.allow, CapabilitySet::of(&[Capability::Execute]));
@@ -782,7 +543,7 @@ mod tests {
         let Some(ConfigError::Invalid { line, column, message, .. }) = error else { panic!("{error:?}") };
         assert_eq!((line, column), (Some(4), Some(1)));
         assert!(message.contains("alow"), "{message}");
-        assert_eq!(parse(DEFAULT_FILE), ConfigFile::default());
+        assert_eq!(parse(&default_file()), ConfigFile::default());
         let audit = parse("[audit]\ndestination = \"file\"\npath = \"/tmp/a.jsonl\"\n").audit;
         assert_eq!(audit.destination, Some(AuditDestination::File));
     }
@@ -804,17 +565,11 @@ mod tests {
             "#,
         );
         let browser = &file.browser;
-        assert_eq!(
-            browser.profile.as_ref().map(AbsolutePath::path),
-            Some(Path::new("/srv/ghostlight/profile"))
-        );
-        assert_eq!(
-            browser.proxy.as_ref().map(ToString::to_string).as_deref(),
-            Some("socks5://10.0.0.2:1080")
-        );
-        assert_eq!(browser.viewport, Some(WindowSize { width: 1000, height: 700 }));
-        assert_eq!(browser.diagnostics, Some(DiagnosticsSetting::OnStart));
-        assert_eq!(browser.args.as_deref(), Some(&["--lang=de".to_owned()][..]));
+        assert_eq!(browser.get("profile"), Some(&Value::Text("/srv/ghostlight/profile".into())));
+        assert_eq!(browser.get("proxy"), Some(&Value::Text("socks5://10.0.0.2".into())));
+        assert_eq!(format!("{browser:?}").matches("socks5").count(), 0, "the proxy is not shown");
+        assert_eq!(browser.get("ignore_https_errors"), Some(&Value::Switch(true)));
+        assert_eq!(browser.get("args"), Some(&Value::List(vec!["--lang=de".into()])));
         for bad in [
             "[browser]\nprofile = \"relative/profile\"",
             "[browser]\nproxy = \"ftp://h:1\"",
@@ -827,10 +582,13 @@ mod tests {
         let secret = ConfigFile::parse("[browser]\nproxy = \"http://ada:hunter2@proxy:3128\"\n").err();
         let text = secret.map(|e| e.to_string()).unwrap_or_default();
         assert!(text.contains("credentials") && !text.contains("hunter2") && !text.contains("ada"), "{text}");
-        assert_eq!(
-            "http://[::1]:8080".parse::<ProxyUrl>().map(|p| p.to_string()).ok().as_deref(),
-            Some("http://[::1]:8080")
-        );
+        let located = ConfigFile::parse("[browser]\nengine = \"chromium\"\nengin = \"firefox\"\n").err();
+        let Some(ConfigError::Invalid { line, column, message, .. }) = located else { panic!("{located:?}") };
+        assert_eq!((line, column), (Some(3), Some(1)));
+        assert!(message.ends_with("did you mean `engine`?"), "{message}");
+        let value = ConfigFile::parse("[browser]\nwindow = \"big\"\n").err();
+        let Some(ConfigError::Invalid { line, column, .. }) = value else { panic!("{value:?}") };
+        assert_eq!((line, column), (Some(2), Some(10)), "located at the value");
     }
 
     #[test]

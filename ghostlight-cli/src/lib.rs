@@ -10,9 +10,12 @@
 //! person's own browser through the Ghostlight extension) and everything
 //! an operator sets:
 //!
-//! * [`options`]: the command-line flags, the browser flags declared once
-//!   ([`options::BrowserArgs`], flattened into every command that starts a browser), resolved
-//!   with the configuration files into [`options::ServeOptions`];
+//! * [`settings`]: the browser settings, declared once in one table (flag, `[browser]` key,
+//!   documentation, default, how each applies to the adapter's configuration), from which the
+//!   browser flags, the `[browser]` section, `config init`'s file and README's rows are made;
+//! * [`options`]: the command-line flags (the browser flags, [`options::BrowserArgs`],
+//!   flattened into every command that starts a browser), resolved with the configuration
+//!   files into [`options::ServeOptions`];
 //! * [`config`]: the TOML configuration file and where the user and organization files are
 //!   looked for;
 //! * [`browser`]: the WebDriver adapter's configuration and a Ghostlight over it with the
@@ -59,5 +62,6 @@ pub mod logging;
 pub mod options;
 pub mod private_file;
 pub mod serve;
+pub mod settings;
 
 pub use error::{ConfigError, ServeError};

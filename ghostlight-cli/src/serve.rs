@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use ghostlight_mcp::GhostlightServer;
+use ghostlight_webdriver::DriverSource;
 
 use crate::browser::ghostlight;
 use crate::config::Connector;
@@ -35,24 +36,25 @@ pub async fn serve(options: ServeOptions) -> Result<(), ServeError> {
     if options.browser.connector == Connector::Extension {
         tracing::info!(
             connector = options.browser.connector.as_str(),
-            startup = options.browser.startup.as_str(),
+            startup = options.browser.webdriver.startup.as_str(),
             organization = options.authority.organization.is_some(),
             "the person's browser connects when its Ghostlight extension starts"
         );
     } else {
+        let config = &options.browser.webdriver;
         tracing::info!(
-            engine = options.browser.engine.as_str(),
-            headless = options.browser.headless,
-            driver = if options.browser.driver_url.is_some() { "connect" } else { "launch" },
-            startup = options.browser.startup.as_str(),
-            sandbox = options.browser.sandbox.as_str(),
+            engine = config.engine.as_str(),
+            headless = config.headless,
+            driver = if matches!(config.driver, DriverSource::Connect(_)) { "connect" } else { "launch" },
+            startup = config.startup.as_str(),
+            sandbox = config.sandbox.as_str(),
             // The profile folder is the operator's own; a proxy never holds credentials.
-            profile = options.browser.profile.as_ref().map(|p| p.display().to_string()),
-            proxy = options.browser.proxy.as_ref().map(ToString::to_string),
-            viewport = options.browser.viewport.map(|v| v.to_string()),
-            ignore_https_errors = options.browser.ignore_https_errors,
-            extra_args = options.browser.args.len(),
-            diagnostics = options.browser.diagnostics.as_str(),
+            profile = config.profile.as_ref().map(|p| p.display().to_string()),
+            proxy = config.proxy.as_ref().map(ToString::to_string),
+            viewport = config.viewport.map(|v| format!("{}x{}", v.width, v.height)),
+            ignore_https_errors = config.accept_insecure_certs,
+            extra_args = config.browser_args.len(),
+            diagnostics = config.diagnostics.as_str(),
             organization = options.authority.organization.is_some(),
             "browser starts on the first call that needs it"
         );

@@ -55,6 +55,58 @@ pub(crate) const FIREFOX_SERVICE_HOSTS: [&str; 6] = [
 /// The Chromium flag that turns its sandbox off.
 pub const NO_SANDBOX_FLAG: &str = "--no-sandbox";
 
+/// A configuration value's name that is none of the accepted ones (the `FromStr` error of
+/// [`Engine`], [`Startup`], [`Sandbox`], [`Diagnostics`] and [`ProxyScheme`]). It does not
+/// repeat the name given (a proxy scheme comes from a URL that may hold a password).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("expected one of {}", expected_names(.expected))]
+pub struct UnknownName {
+    /// The accepted names.
+    pub expected: &'static [&'static str],
+}
+
+/// `` `a`, `b`, `c` ``
+fn expected_names(names: &[&str]) -> String {
+    names.iter().map(|name| format!("`{name}`")).collect::<Vec<_>>().join(", ")
+}
+
+/// The names of a configuration enum, declared once: `ALL` and `NAMES` (in the documented
+/// order), `as_str`, `FromStr` (exactly these names) and `Display` (the name).
+macro_rules! named {
+    ($ty:ident { $($variant:ident => $name:literal),+ $(,)? }) => {
+        impl $ty {
+            /// Every value, in the documented order.
+            pub const ALL: &'static [$ty] = &[$($ty::$variant),+];
+            /// Every value's configuration name, in the order of [`Self::ALL`].
+            pub const NAMES: &'static [&'static str] = &[$($name),+];
+
+            /// The configuration name.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $name,)+
+                }
+            }
+        }
+
+        impl std::str::FromStr for $ty {
+            type Err = UnknownName;
+
+            fn from_str(text: &str) -> Result<Self, UnknownName> {
+                match text {
+                    $($name => Ok($ty::$variant),)+
+                    _ => Err(UnknownName { expected: $ty::NAMES }),
+                }
+            }
+        }
+
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
 /// Whether Chromium runs in its sandbox (Firefox's is not affected).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Sandbox {
@@ -76,16 +128,9 @@ impl Sandbox {
             Sandbox::Off => true,
         }
     }
-
-    /// The configuration value (`auto`, `on`, `off`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Sandbox::Auto => "auto",
-            Sandbox::On => "on",
-            Sandbox::Off => "off",
-        }
-    }
 }
+
+named!(Sandbox { Auto => "auto", On => "on", Off => "off" });
 
 /// Whether this process runs as root (`/proc/self` belongs to the process's user; `false`
 /// where that cannot be read).
@@ -104,15 +149,9 @@ pub enum Engine {
     Firefox,
 }
 
-impl Engine {
-    /// The short lowercase engine name reported by `BrowserPort::engine` (`chromium`, `firefox`).
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Engine::Chromium => "chromium",
-            Engine::Firefox => "firefox",
-        }
-    }
+named!(Engine { Chromium => "chromium", Firefox => "firefox" });
 
+impl Engine {
     /// The browser's display name, as a person would open it (`Chromium`, `Firefox`).
     pub const fn display_name(self) -> &'static str {
         match self {
@@ -162,6 +201,8 @@ pub enum Startup {
     /// started.
     Manual,
 }
+
+named!(Startup { Auto => "auto", Manual => "manual" });
 
 /// How [`WebDriverBrowser`](crate::WebDriverBrowser) reaches its browser.
 ///
@@ -270,15 +311,7 @@ pub enum Diagnostics {
     OnStart,
 }
 
-impl Diagnostics {
-    /// The configuration value (`on_demand`, `on_start`).
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Diagnostics::OnDemand => "on_demand",
-            Diagnostics::OnStart => "on_start",
-        }
-    }
-}
+named!(Diagnostics { OnDemand => "on_demand", OnStart => "on_start" });
 
 /// A CSS viewport size in pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -302,26 +335,12 @@ pub enum ProxyScheme {
     Socks5,
 }
 
-impl ProxyScheme {
-    /// The URL scheme (`http`, `https`, `socks4`, `socks5`).
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            ProxyScheme::Http => "http",
-            ProxyScheme::Https => "https",
-            ProxyScheme::Socks4 => "socks4",
-            ProxyScheme::Socks5 => "socks5",
-        }
-    }
+named!(ProxyScheme { Http => "http", Https => "https", Socks4 => "socks4", Socks5 => "socks5" });
 
+impl ProxyScheme {
     /// The scheme of a URL scheme name.
     pub fn from_name(name: &str) -> Option<ProxyScheme> {
-        match name {
-            "http" => Some(ProxyScheme::Http),
-            "https" => Some(ProxyScheme::Https),
-            "socks4" => Some(ProxyScheme::Socks4),
-            "socks5" => Some(ProxyScheme::Socks5),
-            _ => None,
-        }
+        name.parse().ok()
     }
 }
 
@@ -613,6 +632,21 @@ mod tests {
         config.profile = Some("/srv/profile".into());
         config.driver = DriverSource::Connect("http://127.0.0.1:4444/".parse().expect("a URL"));
         assert_eq!(config.check(), Err(ConfigProblem::ProfileWithRemoteDriver));
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for engine in Engine::ALL {
+            assert_eq!(engine.as_str().parse::<Engine>(), Ok(*engine));
+        }
+        for sandbox in Sandbox::ALL {
+            assert_eq!(sandbox.to_string().parse::<Sandbox>(), Ok(*sandbox));
+        }
+        assert_eq!(Startup::NAMES, ["auto", "manual"]);
+        assert_eq!("on_start".parse::<Diagnostics>(), Ok(Diagnostics::OnStart));
+        let error = "on-start".parse::<Diagnostics>().expect_err("only the names");
+        assert_eq!(error.to_string(), "expected one of `on_demand`, `on_start`");
+        assert_eq!(ProxyScheme::from_name("socks4"), Some(ProxyScheme::Socks4));
     }
 
     #[test]

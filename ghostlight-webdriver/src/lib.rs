@@ -130,7 +130,7 @@ pub use config::{
     CHROMIUM_FLAGS, ConfigProblem, DEFAULT_WINDOW_HEIGHT, DEFAULT_WINDOW_WIDTH, Diagnostics, DriverSource,
     Engine, MAX_BROWSER_ARG_BYTES, MAX_BROWSER_ARGS, MAX_PROXY_BYPASS, MAX_PROXY_BYPASS_BYTES,
     NO_SANDBOX_FLAG, PROFILE_LOCK_FILE, Proxy, ProxyScheme, RESERVED_ARGS, RESERVED_CAPABILITIES, Sandbox,
-    Startup, Viewport, WebDriverConfig, runs_as_root,
+    Startup, UnknownName, Viewport, WebDriverConfig, runs_as_root,
 };
 pub use launch::{ProfileError, check_profile};
 pub use storage_state::{

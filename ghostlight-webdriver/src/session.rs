@@ -99,7 +99,7 @@ pub(crate) struct Session {
     prompts: Option<PromptWatch>,
     /// The BiDi connection hit traces run through in a sandbox realm ([`Session::sandbox`]),
     /// opened by the first trace.
-    sandbox: Sandbox,
+    sandbox: SandboxRealm,
     /// Whether a sandboxed call answers in each window asked about so far
     /// ([`Session::sandbox_for`]).
     sandbox_windows: HashMap<String, bool>,
@@ -178,7 +178,7 @@ fn same_origin(origin: &str, url: &Url) -> bool {
 
 /// The state of a session's sandbox connection ([`Session::sandbox`]).
 #[derive(Debug)]
-enum Sandbox {
+enum SandboxRealm {
     /// Not asked for yet.
     NotYet,
     /// Open.
@@ -303,7 +303,7 @@ impl Session {
             bidi_url,
             evidence,
             prompts,
-            sandbox: Sandbox::NotYet,
+            sandbox: SandboxRealm::NotYet,
             sandbox_windows: HashMap::new(),
             client,
             engine: config.engine,
@@ -422,26 +422,26 @@ impl Session {
     /// the driver granted no BiDi URL or the connection cannot be opened (asked once per
     /// session; the caller falls back to the page's own realm, and says so in the log).
     pub(crate) async fn sandbox(&mut self) -> Option<&Bidi> {
-        if matches!(self.sandbox, Sandbox::NotYet) {
+        if matches!(self.sandbox, SandboxRealm::NotYet) {
             self.sandbox = match &self.bidi_url {
                 Some(url) => match Bidi::connect(url, Box::new(|_, _| {})).await {
-                    Ok(bidi) => Sandbox::Open(bidi),
+                    Ok(bidi) => SandboxRealm::Open(bidi),
                     Err(error) => {
                         tracing::warn!(
                             detail = error.message(),
                             "hit traces run in the page's own realm: the sandbox connection failed"
                         );
-                        Sandbox::Unavailable
+                        SandboxRealm::Unavailable
                     }
                 },
                 None => {
                     tracing::warn!("hit traces run in the page's own realm: the driver granted no BiDi URL");
-                    Sandbox::Unavailable
+                    SandboxRealm::Unavailable
                 }
             };
         }
         match &self.sandbox {
-            Sandbox::Open(bidi) if bidi.is_open() => Some(bidi),
+            SandboxRealm::Open(bidi) if bidi.is_open() => Some(bidi),
             _ => None,
         }
     }

@@ -503,7 +503,7 @@ pub(crate) fn config_init(explicit: Option<PathBuf>, force: bool) -> Result<Exit
         std::fs::create_dir_all(parent)
             .map_err(|source| CliError::File { path: parent.to_owned(), source })?;
     }
-    std::fs::write(&path, config::DEFAULT_FILE)
+    std::fs::write(&path, config::default_file())
         .map_err(|source| CliError::File { path: path.clone(), source })?;
     println!("wrote {}", path.display());
     Ok(ExitCode::SUCCESS)

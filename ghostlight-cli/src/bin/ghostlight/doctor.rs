@@ -6,9 +6,10 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
-use ghostlight_cli::config::{BrowserEngine, Connector, SandboxSetting};
+use ghostlight_cli::config::Connector;
 use ghostlight_cli::options::BrowserArgs;
 use ghostlight_core::{Cancellation, Status};
+use ghostlight_webdriver::{DriverSource, Engine, Sandbox};
 use serde_json::json;
 
 use crate::error::CliError;
@@ -215,26 +216,32 @@ pub(crate) fn run(probe: bool, browser: &BrowserArgs) -> Result<ExitCode, CliErr
         writeln!(out, "Ready.")?;
         return Ok(ExitCode::SUCCESS);
     }
-    let engine = options.browser.engine;
-    let connect = options.browser.driver_url.is_some();
+    let config = &options.browser.webdriver;
+    let engine = config.engine;
+    let (connect, browser_path, driver_path) = match &config.driver {
+        DriverSource::Connect(_) => (true, None, None),
+        DriverSource::Launch { driver_path, browser_path } => {
+            (false, browser_path.as_ref(), driver_path.as_ref())
+        }
+    };
     // A configured executable replaces the one found on PATH.
-    let browser_ok = match &options.browser.browser_path {
+    let browser_ok = match browser_path {
         Some(path) => configured(&mut out, "browser_path", path)?,
         None => match engine {
-            BrowserEngine::Chromium => chromium,
-            BrowserEngine::Firefox => firefox,
+            Engine::Chromium => chromium,
+            Engine::Firefox => firefox,
         },
     };
-    let driver_ok = match &options.browser.driver_path {
+    let driver_ok = match driver_path {
         Some(path) => configured(&mut out, "driver_path", path)?,
         None => match engine {
-            BrowserEngine::Chromium => chromedriver,
-            BrowserEngine::Firefox => geckodriver,
+            Engine::Chromium => chromedriver,
+            Engine::Firefox => geckodriver,
         },
     };
     let mut ready = browser_ok && (driver_ok || connect);
-    writeln!(out, "browser {engine} (configured), headless: {}", options.browser.headless)?;
-    if let Some(profile) = &options.browser.profile {
+    writeln!(out, "browser {engine} (configured), headless: {}", config.headless)?;
+    if let Some(profile) = &config.profile {
         match ghostlight_webdriver::check_profile(profile) {
             Ok(()) => writeln!(out, "profile {} (persistent; free)", profile.display())?,
             Err(error) => {
@@ -243,22 +250,19 @@ pub(crate) fn run(probe: bool, browser: &BrowserArgs) -> Result<ExitCode, CliErr
             }
         }
     }
-    if engine == BrowserEngine::Chromium {
-        let sandbox = options.browser.sandbox;
-        let off = ghostlight_cli::browser::webdriver_config(&options.browser).sandbox.disabled();
-        let why = match (sandbox, off) {
-            (SandboxSetting::Auto, true) => {
-                "off: this process runs as root, where Chromium refuses its sandbox"
-            }
-            (SandboxSetting::Auto, false) => "on",
-            (SandboxSetting::On, _) => "on (configured)",
-            (SandboxSetting::Off, _) => "off (configured)",
+    if engine == Engine::Chromium {
+        let sandbox = config.sandbox;
+        let why = match (sandbox, sandbox.disabled()) {
+            (Sandbox::Auto, true) => "off: this process runs as root, where Chromium refuses its sandbox",
+            (Sandbox::Auto, false) => "on",
+            (Sandbox::On, _) => "on (configured)",
+            (Sandbox::Off, _) => "off (configured)",
         };
         writeln!(out, "sandbox {why}")?;
     }
     let needed: Vec<&str> = match engine {
-        BrowserEngine::Chromium => missing.clone(),
-        BrowserEngine::Firefox => firefox_missing.clone(),
+        Engine::Chromium => missing.clone(),
+        Engine::Firefox => firefox_missing.clone(),
     };
     if !ready && needed.is_empty() {
         writeln!(out, "Not ready: see the lines above.")?;

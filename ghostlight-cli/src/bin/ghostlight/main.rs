@@ -50,7 +50,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use ghostlight_cli::config::CONFIG_ENV;
-use ghostlight_cli::options::{BrowserArgs, ServeArgs, StartupArg};
+use ghostlight_cli::options::{BrowserArgs, ServeArgs};
+use ghostlight_cli::settings::{Setting, Value};
 
 use crate::error::CliError;
 
@@ -282,8 +283,8 @@ enum PolicyCommand {
 #[derive(Debug, Clone, Default, clap::Args)]
 struct PolicyArgs {
     /// Who starts the browser: `auto` or `manual` [default: auto].
-    #[arg(long, value_enum, value_name = "POSTURE")]
-    startup: Option<StartupArg>,
+    #[arg(long, value_name = "POSTURE", value_parser = Setting::parser_of("startup"))]
+    startup: Option<String>,
     /// Configuration file (TOML) [default: $XDG_CONFIG_HOME/ghostlight/config.toml when it
     /// exists]. /etc/ghostlight/organization.toml applies on top when it exists.
     #[arg(long, env = CONFIG_ENV, value_name = "FILE")]
@@ -293,7 +294,11 @@ struct PolicyArgs {
 impl PolicyArgs {
     /// The same settings as browser flags (the others at their defaults).
     fn browser_args(&self) -> BrowserArgs {
-        BrowserArgs { startup: self.startup, config: self.config.clone(), ..BrowserArgs::default() }
+        let mut args = BrowserArgs { config: self.config.clone(), ..BrowserArgs::default() };
+        if let Some(startup) = &self.startup {
+            args.given.set("startup", Value::Text(startup.clone()));
+        }
+        args
     }
 }
 

@@ -499,7 +499,7 @@ fn serve(place: Place, options: ServeOptions, flags: String) -> Result<ExitCode,
             calls: AtomicU64::new(0),
             stop: tokio::sync::Notify::new(),
         });
-        tracing::info!(session = %place.name, engine = options.browser.engine.as_str(), "session serving on its socket");
+        tracing::info!(session = %place.name, engine = options.browser.webdriver.engine.as_str(), "session serving on its socket");
         loop {
             tokio::select! {
                 accepted = listener.accept() => match accepted {
