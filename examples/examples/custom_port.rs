@@ -28,10 +28,10 @@ use ghostlight_core::port::MouseButton;
 use ghostlight_core::port::{
     ActionReceipt, CaptureKind, Captured, ClickInput, DiagnosticsPage, DiagnosticsQuery, DialogKind,
     DialogResolution, DocumentId, ElementRef, ElementState, ElementSummary, FileStat, FillInput, FillOutcome,
-    Focused, FocusedElement, Gate, Geometry, HistoryMove, KeyInput, NavigateInput, OpenedTab, PageState,
+    Focused, FocusedElement, Geometry, HistoryMove, KeyInput, NavigateInput, OpenedTab, PageState,
     PerceiveInput, PerceiveScope, PerceivedElement, Perception, PointerTarget, PortResult, ReadInput,
-    RecordCommand, RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome, TabInfo, TabRef, TextOutcome,
-    TypeInput, UploadInput, UploadOutcome,
+    RecordCommand, RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome, TabCall, TabInfo, TabRef,
+    TextOutcome, TypeInput, UploadInput, UploadOutcome,
 };
 use ghostlight_core::{BrowserPort, Ghostlight, PortError, PortErrorKind, Readiness};
 use ghostlight_examples::{call, exit_code, show, target_named};
@@ -297,12 +297,8 @@ impl BrowserPort for ToyBrowser {
         Ok(self.state_of(tab))
     }
 
-    async fn navigate(
-        &self,
-        tab: &TabRef,
-        input: &NavigateInput,
-        _timeout: Duration,
-    ) -> PortResult<PageState> {
+    async fn navigate(&self, call: &TabCall<'_>, input: &NavigateInput) -> PortResult<PageState> {
+        let tab = call.tab;
         let mut state = self.lock();
         let document = state.new_document();
         let tab = state.tab(tab)?;
@@ -313,7 +309,8 @@ impl BrowserPort for ToyBrowser {
         Ok(self.state_of(tab))
     }
 
-    async fn history(&self, tab: &TabRef, step: HistoryMove, _timeout: Duration) -> PortResult<PageState> {
+    async fn history(&self, call: &TabCall<'_>, step: HistoryMove) -> PortResult<PageState> {
+        let tab = call.tab;
         let mut state = self.lock();
         let document = state.new_document();
         let tab = state.tab(tab)?;
@@ -353,7 +350,8 @@ impl BrowserPort for ToyBrowser {
 
     // The toy browser has no frames, so the gate (which frame documents may be read) has
     // nothing to refuse in these reads.
-    async fn read_text(&self, tab: &TabRef, input: &ReadInput, _gate: &Gate) -> PortResult<TextOutcome> {
+    async fn read_text(&self, call: &TabCall<'_>, input: &ReadInput) -> PortResult<TextOutcome> {
+        let tab = call.tab;
         let mut state = self.lock();
         let tab = state.tab(tab)?;
         // No boilerplate to strip, so every `TextMode` reads the same text.
@@ -368,7 +366,8 @@ impl BrowserPort for ToyBrowser {
         Ok(TextOutcome { text: text.chars().take(input.max_chars).collect(), truncated, frames: 0 })
     }
 
-    async fn perceive(&self, tab: &TabRef, input: &PerceiveInput, _gate: &Gate) -> PortResult<Perception> {
+    async fn perceive(&self, call: &TabCall<'_>, input: &PerceiveInput) -> PortResult<Perception> {
+        let tab = call.tab;
         let mut state = self.lock();
         let tab = state.tab(tab)?;
         let page = self.page_at(tab.url());
@@ -392,12 +391,12 @@ impl BrowserPort for ToyBrowser {
 
     async fn find_text(
         &self,
-        tab: &TabRef,
+        call: &TabCall<'_>,
         text: &str,
         controls_only: bool,
         max: usize,
-        _gate: &Gate,
     ) -> PortResult<Vec<PerceivedElement>> {
+        let tab = call.tab;
         let mut state = self.lock();
         let tab = state.tab(tab)?;
         let wanted = text.to_lowercase();
@@ -425,31 +424,21 @@ impl BrowserPort for ToyBrowser {
         Ok(self.element(tab, element).is_ok())
     }
 
-    async fn text_present(&self, tab: &TabRef, text: &str, _gate: &Gate) -> PortResult<bool> {
+    async fn text_present(&self, call: &TabCall<'_>, text: &str) -> PortResult<bool> {
+        let tab = call.tab;
         let mut state = self.lock();
         let tab = state.tab(tab)?;
         Ok(self.text_of(tab).to_lowercase().contains(&text.to_lowercase()))
     }
 
-    async fn capture(
-        &self,
-        _tab: &TabRef,
-        _kind: &CaptureKind,
-        _gate: &Gate,
-        _timeout: Duration,
-    ) -> PortResult<Captured> {
+    async fn capture(&self, _call: &TabCall<'_>, _kind: &CaptureKind) -> PortResult<Captured> {
         Err(unsupported("take screenshots: it renders nothing"))
     }
 
     // Gates: the toy browser has no frames, so every document it shows is the page the
     // executor authorized, and no point can land in another.
-    async fn click(
-        &self,
-        tab: &TabRef,
-        input: &ClickInput,
-        _gate: &Gate,
-        _timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
+    async fn click(&self, call: &TabCall<'_>, input: &ClickInput) -> PortResult<ActionReceipt> {
+        let tab = call.tab;
         let PointerTarget::Element(target) = &input.at else {
             return Err(unsupported("click a point: it has no layout"));
         };
@@ -481,13 +470,8 @@ impl BrowserPort for ToyBrowser {
         Ok(ActionReceipt { element: Some(summary), page: self.state_of(tab), keys_withheld: 0 })
     }
 
-    async fn hover(
-        &self,
-        tab: &TabRef,
-        at: &PointerTarget,
-        _gate: &Gate,
-        _timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
+    async fn hover(&self, call: &TabCall<'_>, at: &PointerTarget) -> PortResult<ActionReceipt> {
+        let tab = call.tab;
         let PointerTarget::Element(target) = at else {
             return Err(unsupported("hover a point: it has no layout"));
         };
@@ -498,13 +482,8 @@ impl BrowserPort for ToyBrowser {
         Ok(ActionReceipt { element: Some(summary), page: self.state_of(tab), keys_withheld: 0 })
     }
 
-    async fn scroll(
-        &self,
-        tab: &TabRef,
-        input: &ScrollInput,
-        _gate: &Gate,
-        _timeout: Duration,
-    ) -> PortResult<ScrollOutcome> {
+    async fn scroll(&self, call: &TabCall<'_>, input: &ScrollInput) -> PortResult<ScrollOutcome> {
+        let tab = call.tab;
         let mut state = self.lock();
         let tab = state.tab(tab)?;
         match input {
@@ -522,16 +501,15 @@ impl BrowserPort for ToyBrowser {
 
     async fn drag(
         &self,
-        _tab: &TabRef,
+        _call: &TabCall<'_>,
         _from: &PointerTarget,
         _to: &PointerTarget,
-        _gate: &Gate,
-        _timeout: Duration,
     ) -> PortResult<ActionReceipt> {
         Err(unsupported("drag: nothing is draggable"))
     }
 
-    async fn fill(&self, tab: &TabRef, input: &FillInput, _timeout: Duration) -> PortResult<FillOutcome> {
+    async fn fill(&self, call: &TabCall<'_>, input: &FillInput) -> PortResult<FillOutcome> {
+        let tab = call.tab;
         let mut state = self.lock();
         let tab = state.tab(tab)?;
         // Check every value against its control before setting any.
@@ -562,12 +540,8 @@ impl BrowserPort for ToyBrowser {
         Ok(FillOutcome { filled: input.fields.len(), page: self.state_of(tab) })
     }
 
-    async fn type_text(
-        &self,
-        tab: &TabRef,
-        input: &TypeInput,
-        _timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
+    async fn type_text(&self, call: &TabCall<'_>, input: &TypeInput) -> PortResult<ActionReceipt> {
+        let tab = call.tab;
         let target = &input.into;
         let mut state = self.lock();
         let tab = state.tab(tab)?;
@@ -584,12 +558,7 @@ impl BrowserPort for ToyBrowser {
         Ok(ActionReceipt { element: Some(summary), page: self.state_of(tab), keys_withheld: 0 })
     }
 
-    async fn press_keys(
-        &self,
-        _tab: &TabRef,
-        _input: &KeyInput,
-        _timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
+    async fn press_keys(&self, _call: &TabCall<'_>, _input: &KeyInput) -> PortResult<ActionReceipt> {
         Err(unsupported("press keys: it has no keyboard"))
     }
 
@@ -607,17 +576,11 @@ impl BrowserPort for ToyBrowser {
         Err(unsupported("read local files"))
     }
 
-    async fn upload(
-        &self,
-        _tab: &TabRef,
-        _input: &UploadInput,
-        _gate: &Gate,
-        _timeout: Duration,
-    ) -> PortResult<UploadOutcome> {
+    async fn upload(&self, _call: &TabCall<'_>, _input: &UploadInput) -> PortResult<UploadOutcome> {
         Err(unsupported("upload files: it has no file inputs"))
     }
 
-    async fn execute(&self, _tab: &TabRef, _script: &str, _timeout: Duration) -> PortResult<ScriptOutcome> {
+    async fn execute(&self, _call: &TabCall<'_>, _script: &str) -> PortResult<ScriptOutcome> {
         Err(unsupported("run scripts: it has no JavaScript engine"))
     }
 

@@ -116,7 +116,11 @@ async fn raw(
     }
     let response = request.send().await.unwrap_or_else(|e| panic!("{e}"));
     let id = response.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()).map(str::to_owned);
-    (response.status().as_u16(), id)
+    let status = response.status().as_u16();
+    // Read the answer to its end, as a client does: until then the session is busy with the
+    // call, and a session busy with a call is never ended to make room.
+    let _ = response.bytes().await;
+    (status, id)
 }
 
 /// The binary with two clients' tokens and `[limits] sessions = 2` (one per token): a

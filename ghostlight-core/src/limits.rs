@@ -64,6 +64,11 @@ pub(crate) const TIMEOUT_MS: IntBound = IntBound::with_default(100, 30_000, 8_00
 /// Length of an absolute `http`/`https` URL (chosen: the common browser-safe ceiling).
 pub(crate) const URL_CHARS: CountBound = CountBound::new(1, 8_192);
 
+/// How long a read of a page (its text, a perception, a search, a presence check) may take
+/// before it answers `timeout`: the contract gives those tools no `timeout_ms`, and a healthy
+/// page answers far sooner.
+pub const READ_CALL_MS: u64 = 20_000;
+
 /// Characters of a governed URL in facts and sentences (chosen: the URL a page can set through
 /// `history.replaceState` has no bound of its own). A longer URL is cut there and ends with
 /// [`URL_CUT_MARKER`]; its scheme, host and port always stay whole (they are far shorter).

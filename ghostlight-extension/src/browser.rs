@@ -19,10 +19,10 @@ use async_trait::async_trait;
 use ghostlight_core::port::{
     ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DiagnosticsPage, DiagnosticsQuery,
     DialogKind, DialogResolution, ElementRef, FileStat, FillInput, FillOutcome, Focused, FocusedElement,
-    Gate, Geometry, HistoryMove, KeyInput, NavigateInput, NetworkEnforcement, NetworkPolicy, OpenedTab,
-    PageState, PerceiveInput, PerceivedElement, Perception, Point, PointerTarget, PortError, PortErrorKind,
-    PortResult, ReadInput, RecordCommand, RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome,
-    StartupRefusal, TabInfo, TabRef, TextOutcome, TypeInput, UploadInput, UploadOutcome,
+    Geometry, HistoryMove, KeyInput, NavigateInput, NetworkEnforcement, NetworkPolicy, OpenedTab, PageState,
+    PerceiveInput, PerceivedElement, Perception, Point, PointerTarget, PortError, PortErrorKind, PortResult,
+    ReadInput, RecordCommand, RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal,
+    TabCall, TabInfo, TabRef, TextOutcome, TypeInput, UploadInput, UploadOutcome,
 };
 use serde::de::DeserializeOwned;
 use tokio::task::JoinHandle;
@@ -320,12 +320,8 @@ impl BrowserPort for ExtensionBrowser {
         page_state(self.call::<WirePage>(Op::Page { tab: self.tab_id(tab)? }, OP_WAIT).await?)
     }
 
-    async fn navigate(
-        &self,
-        tab: &TabRef,
-        input: &NavigateInput,
-        timeout: Duration,
-    ) -> PortResult<PageState> {
+    async fn navigate(&self, call: &TabCall<'_>, input: &NavigateInput) -> PortResult<PageState> {
+        let (tab, timeout) = (call.tab, call.timeout);
         let op = Op::Navigate {
             tab: self.tab_id(tab)?,
             url: input.url.to_string(),
@@ -335,7 +331,8 @@ impl BrowserPort for ExtensionBrowser {
         loaded(self.call(op, waited(timeout)).await?)
     }
 
-    async fn history(&self, tab: &TabRef, step: HistoryMove, timeout: Duration) -> PortResult<PageState> {
+    async fn history(&self, call: &TabCall<'_>, step: HistoryMove) -> PortResult<PageState> {
+        let (tab, timeout) = (call.tab, call.timeout);
         let (step, bypass_cache) = match step {
             HistoryMove::Back => (HistoryStep::Back, false),
             HistoryMove::Forward => (HistoryStep::Forward, false),
@@ -357,22 +354,24 @@ impl BrowserPort for ExtensionBrowser {
         self.geometry_of(Op::ResizeWindow { tab: self.tab_id(tab)?, width, height }).await
     }
 
-    async fn read_text(&self, tab: &TabRef, input: &ReadInput, gate: &Gate) -> PortResult<TextOutcome> {
+    async fn read_text(&self, call: &TabCall<'_>, input: &ReadInput) -> PortResult<TextOutcome> {
+        let (tab, gate) = (call.tab, &call.gate);
         perception::read_text(self, self.tab_id(tab)?, input, gate).await
     }
 
-    async fn perceive(&self, tab: &TabRef, input: &PerceiveInput, gate: &Gate) -> PortResult<Perception> {
+    async fn perceive(&self, call: &TabCall<'_>, input: &PerceiveInput) -> PortResult<Perception> {
+        let (tab, gate) = (call.tab, &call.gate);
         perception::perceive(self, self.tab_id(tab)?, input, gate).await
     }
 
     async fn find_text(
         &self,
-        tab: &TabRef,
+        call: &TabCall<'_>,
         text: &str,
         controls_only: bool,
         max: usize,
-        gate: &Gate,
     ) -> PortResult<Vec<PerceivedElement>> {
+        let (tab, gate) = (call.tab, &call.gate);
         perception::find_text(self, self.tab_id(tab)?, text, controls_only, max, gate).await
     }
 
@@ -384,17 +383,13 @@ impl BrowserPort for ExtensionBrowser {
         perception::element_present(self, self.tab_id(tab)?, element).await
     }
 
-    async fn text_present(&self, tab: &TabRef, text: &str, gate: &Gate) -> PortResult<bool> {
+    async fn text_present(&self, call: &TabCall<'_>, text: &str) -> PortResult<bool> {
+        let (tab, gate) = (call.tab, &call.gate);
         perception::text_present(self, self.tab_id(tab)?, text, gate).await
     }
 
-    async fn capture(
-        &self,
-        tab: &TabRef,
-        kind: &CaptureKind,
-        gate: &Gate,
-        timeout: Duration,
-    ) -> PortResult<Captured> {
+    async fn capture(&self, call: &TabCall<'_>, kind: &CaptureKind) -> PortResult<Captured> {
+        let (tab, gate, timeout) = (call.tab, &call.gate, call.timeout);
         let id = self.tab_id(tab)?;
         let wait = waited(timeout);
         let work = async {
@@ -412,66 +407,43 @@ impl BrowserPort for ExtensionBrowser {
         })
     }
 
-    async fn click(
-        &self,
-        tab: &TabRef,
-        input: &ClickInput,
-        gate: &Gate,
-        timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
+    async fn click(&self, call: &TabCall<'_>, input: &ClickInput) -> PortResult<ActionReceipt> {
+        let (tab, gate, timeout) = (call.tab, &call.gate, call.timeout);
         input::click(self, tab, input, gate, timeout).await
     }
 
-    async fn hover(
-        &self,
-        tab: &TabRef,
-        at: &PointerTarget,
-        gate: &Gate,
-        timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
+    async fn hover(&self, call: &TabCall<'_>, at: &PointerTarget) -> PortResult<ActionReceipt> {
+        let (tab, gate, timeout) = (call.tab, &call.gate, call.timeout);
         input::hover(self, tab, at, gate, timeout).await
     }
 
-    async fn scroll(
-        &self,
-        tab: &TabRef,
-        input: &ScrollInput,
-        gate: &Gate,
-        timeout: Duration,
-    ) -> PortResult<ScrollOutcome> {
+    async fn scroll(&self, call: &TabCall<'_>, input: &ScrollInput) -> PortResult<ScrollOutcome> {
+        let (tab, gate, timeout) = (call.tab, &call.gate, call.timeout);
         input::scroll(self, tab, input, gate, timeout).await
     }
 
     async fn drag(
         &self,
-        tab: &TabRef,
+        call: &TabCall<'_>,
         from: &PointerTarget,
         to: &PointerTarget,
-        gate: &Gate,
-        timeout: Duration,
     ) -> PortResult<ActionReceipt> {
+        let (tab, gate, timeout) = (call.tab, &call.gate, call.timeout);
         input::drag(self, tab, from, to, gate, timeout).await
     }
 
-    async fn fill(&self, tab: &TabRef, input: &FillInput, timeout: Duration) -> PortResult<FillOutcome> {
+    async fn fill(&self, call: &TabCall<'_>, input: &FillInput) -> PortResult<FillOutcome> {
+        let (tab, timeout) = (call.tab, call.timeout);
         input::fill(self, tab, input, timeout).await
     }
 
-    async fn type_text(
-        &self,
-        tab: &TabRef,
-        input: &TypeInput,
-        timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
+    async fn type_text(&self, call: &TabCall<'_>, input: &TypeInput) -> PortResult<ActionReceipt> {
+        let (tab, timeout) = (call.tab, call.timeout);
         input::type_text(self, tab, input, timeout).await
     }
 
-    async fn press_keys(
-        &self,
-        tab: &TabRef,
-        input: &KeyInput,
-        timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
+    async fn press_keys(&self, call: &TabCall<'_>, input: &KeyInput) -> PortResult<ActionReceipt> {
+        let (tab, timeout) = (call.tab, call.timeout);
         input::press_keys(self, tab, input, timeout).await
     }
 
@@ -491,17 +463,13 @@ impl BrowserPort for ExtensionBrowser {
             .map_err(|_| PortError::new(PortErrorKind::Other, "reading file metadata failed"))
     }
 
-    async fn upload(
-        &self,
-        tab: &TabRef,
-        input: &UploadInput,
-        gate: &Gate,
-        timeout: Duration,
-    ) -> PortResult<UploadOutcome> {
+    async fn upload(&self, call: &TabCall<'_>, input: &UploadInput) -> PortResult<UploadOutcome> {
+        let (tab, gate, timeout) = (call.tab, &call.gate, call.timeout);
         input::upload(self, tab, input, gate, timeout).await
     }
 
-    async fn execute(&self, tab: &TabRef, script: &str, timeout: Duration) -> PortResult<ScriptOutcome> {
+    async fn execute(&self, call: &TabCall<'_>, script: &str) -> PortResult<ScriptOutcome> {
+        let (tab, timeout) = (call.tab, call.timeout);
         let op =
             Op::Execute { tab: self.tab_id(tab)?, script: script.to_owned(), timeout_ms: millis(timeout) };
         let outcome: WireScript = self.call(op, waited(timeout)).await?;

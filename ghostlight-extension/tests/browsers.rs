@@ -20,7 +20,7 @@ use ghostlight_core::port::{
     InlineFile, Key, KeyInput, MouseButton, NamedKey, NavigateInput, NetworkError, PerceiveInput,
     PerceiveScope, PerceivedElement, Point, PointerTarget, PortEffect, PortErrorKind, ReadInput,
     RecordCommand, RecordDelivery, RecordReport, RecordingRef, RecordingState, ScrollDirection, ScrollInput,
-    TabRef, TextMode, TypeInput, UploadDestination, UploadFiles, UploadInput,
+    TabCall, TabRef, TextMode, TypeInput, UploadDestination, UploadFiles, UploadInput,
 };
 use ghostlight_core::{AuthorityLayers, Cancellation, Envelope, Ghostlight, Settings, Status, ToolResult};
 use ghostlight_extension::ExtensionBrowser;
@@ -137,40 +137,60 @@ async fn operations(engine: Engine) {
     assert!(b.tabs().await.expect("tabs").iter().any(|t| t.tab == tab));
 
     // Navigation and history, each a new document.
-    let on_b = b.navigate(&tab, &go(site.url("/b")), LOAD).await.expect("navigated");
+    let on_b =
+        b.navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(site.url("/b"))).await.expect("navigated");
     assert_eq!(on_b.title, "B");
     assert_ne!(on_b.document, page.document);
-    let back = b.history(&tab, HistoryMove::Back, LOAD).await.expect("back");
+    let back = b.history(&TabCall::new(&tab, &Gate::open(), LOAD), HistoryMove::Back).await.expect("back");
     assert_eq!(back.url, site.url("/a"));
-    let forward = b.history(&tab, HistoryMove::Forward, LOAD).await.expect("forward");
+    let forward =
+        b.history(&TabCall::new(&tab, &Gate::open(), LOAD), HistoryMove::Forward).await.expect("forward");
     assert_eq!(forward.url, site.url("/b"));
-    let reloaded = b.history(&tab, HistoryMove::Reload { bypass_cache: true }, LOAD).await.expect("reloaded");
+    let reloaded = b
+        .history(&TabCall::new(&tab, &Gate::open(), LOAD), HistoryMove::Reload { bypass_cache: true })
+        .await
+        .expect("reloaded");
     assert_ne!(reloaded.document, forward.document, "a reload is a new document");
 
     // Text.
     let visible = ReadInput { target: None, mode: TextMode::Visible, max_chars: 1000 };
-    let text = b.read_text(&tab, &visible, &Gate::open()).await.expect("text");
+    let text = b.read_text(&TabCall::reading(&tab, &Gate::open()), &visible).await.expect("text");
     assert_eq!(text.text, "B\nHello from B");
     assert!(!text.truncated);
-    let short =
-        b.read_text(&tab, &ReadInput { max_chars: 3, ..visible.clone() }, &Gate::open()).await.expect("text");
+    let short = b
+        .read_text(&TabCall::reading(&tab, &Gate::open()), &ReadInput { max_chars: 3, ..visible.clone() })
+        .await
+        .expect("text");
     assert_eq!((short.text.as_str(), short.truncated), ("B\nH", true));
-    assert!(b.text_present(&tab, "hello FROM b", &Gate::open()).await.expect("searched"));
-    assert!(!b.text_present(&tab, "absent words", &Gate::open()).await.expect("searched"));
+    assert!(b.text_present(&TabCall::reading(&tab, &Gate::open()), "hello FROM b").await.expect("searched"));
+    assert!(!b.text_present(&TabCall::reading(&tab, &Gate::open()), "absent words").await.expect("searched"));
 
     // Scripts: completion values, function bodies, references, failures.
-    let title = b.execute(&tab, "document.title", LOAD).await.expect("ran");
+    let title = b.execute(&TabCall::new(&tab, &Gate::open(), LOAD), "document.title").await.expect("ran");
     assert_eq!(title.value, json!("B"));
     assert_eq!(title.page.document, reloaded.document);
-    assert_eq!(b.execute(&tab, "return 1 + 1", LOAD).await.expect("ran").value, json!(2));
     assert_eq!(
-        b.execute(&tab, "return await Promise.resolve([document.body, 'x'])", LOAD).await.expect("ran").value,
+        b.execute(&TabCall::new(&tab, &Gate::open(), LOAD), "return 1 + 1").await.expect("ran").value,
+        json!(2)
+    );
+    assert_eq!(
+        b.execute(
+            &TabCall::new(&tab, &Gate::open(), LOAD),
+            "return await Promise.resolve([document.body, 'x'])"
+        )
+        .await
+        .expect("ran")
+        .value,
         json!(["[element]", "x"])
     );
-    let thrown = b.execute(&tab, "throw new TypeError('no')", LOAD).await.expect_err("threw");
+    let thrown = b
+        .execute(&TabCall::new(&tab, &Gate::open(), LOAD), "throw new TypeError('no')")
+        .await
+        .expect_err("threw");
     assert_eq!((thrown.kind(), thrown.effect()), (PortErrorKind::ScriptError, PortEffect::Unknown));
     assert_eq!(thrown.script_failure().map(|f| (f.name.as_str(), f.ran)), Some(("TypeError", true)));
-    let broken = b.execute(&tab, "let a = ;", LOAD).await.expect_err("did not compile");
+    let broken =
+        b.execute(&TabCall::new(&tab, &Gate::open(), LOAD), "let a = ;").await.expect_err("did not compile");
     assert_eq!((broken.kind(), broken.effect()), (PortErrorKind::ScriptError, PortEffect::None));
     assert_eq!(broken.script_failure().map(|f| (f.name.as_str(), f.ran)), Some(("SyntaxError", false)));
 
@@ -182,10 +202,11 @@ async fn operations(engine: Engine) {
 
     // Focus and capture.
     b.focus_tab(&tab).await.expect("focused");
-    let shot = b.capture(&tab, &CaptureKind::Viewport, &Gate::open(), LOAD).await.expect("captured");
+    let shot =
+        b.capture(&TabCall::new(&tab, &Gate::open(), LOAD), &CaptureKind::Viewport).await.expect("captured");
     assert!(shot.png.starts_with(b"\x89PNG"));
     assert!(shot.width > 0 && shot.height > 0);
-    b.navigate(&tab, &go(site.url("/framed")), LOAD).await.expect("navigated");
+    b.navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(site.url("/framed"))).await.expect("navigated");
     // A frame the gate refuses is painted over; an admitted one is shown.
     let no_inner = Gate::new(|url: &Url| url.path() != "/inner");
     assert_eq!(frame_pixel(b, &tab, &no_inner).await, BLANK);
@@ -197,7 +218,8 @@ async fn operations(engine: Engine) {
             Url::parse(&format!("chrome-extension://{CHROMIUM_EXTENSION_ID}/popup.html")).expect("a URL");
         let refused = b.open_tab(&go(popup.clone()), LOAD).await.expect_err("refused");
         assert_eq!((refused.kind(), refused.effect()), (PortErrorKind::InvalidInput, PortEffect::None));
-        let refused = b.navigate(&tab, &go(popup), LOAD).await.expect_err("refused");
+        let refused =
+            b.navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(popup)).await.expect_err("refused");
         assert_eq!((refused.kind(), refused.effect()), (PortErrorKind::InvalidInput, PortEffect::None));
     }
 
@@ -423,11 +445,13 @@ async fn frame_targets(engine: Engine) {
         let b = world.browser.as_ref();
         let opened = b.open_tab(&go(site.url("/framed-form")), LOAD).await.expect("a tab");
         let all = PerceiveInput { scope: PerceiveScope::All, max_items: dom_table::MAX_ITEMS };
-        let seen = b.perceive(&opened.tab, &all, &Gate::open()).await.expect("perceived");
+        let seen = b.perceive(&TabCall::reading(&opened.tab, &Gate::open()), &all).await.expect("perceived");
         let cross = named(&seen.elements, "Cross go").expect("the cross-origin button").element.clone();
         let click = ClickInput { at: PointerTarget::Element(cross), button: MouseButton::Primary, count: 1 };
-        let refused =
-            b.click(&opened.tab, &click, &only_a_gate(), LOAD).await.expect_err("outside authority");
+        let refused = b
+            .click(&TabCall::new(&opened.tab, &only_a_gate(), LOAD), &click)
+            .await
+            .expect_err("outside authority");
         assert_eq!(refused.kind(), PortErrorKind::OutsideAuthority);
         b.close_tab(&opened.tab).await.expect("closed");
     }
@@ -686,7 +710,8 @@ fn keys(keys: Vec<Key>) -> KeyInput {
 
 /// What the page's handlers noted.
 async fn page_log(b: &ExtensionBrowser, tab: &TabRef) -> Vec<String> {
-    let value = b.execute(tab, "window.log", LOAD).await.expect("the log").value;
+    let value =
+        b.execute(&TabCall::new(tab, &Gate::open(), LOAD), "window.log").await.expect("the log").value;
     serde_json::from_value(value).expect("a list of strings")
 }
 
@@ -701,17 +726,21 @@ async fn input_and_dialogs(engine: Engine) {
 
     // Scrolling by a fraction of the view is a page script on both engines.
     let down = ScrollInput::By { direction: ScrollDirection::Down, fraction: 0.5 };
-    let scrolled = b.scroll(&tab, &down, &open, LOAD).await.expect("scrolled");
+    let scrolled = b.scroll(&TabCall::new(&tab, &open, LOAD), &down).await.expect("scrolled");
     assert!(scrolled.scrolled && scrolled.offset_y > 0.0, "{scrolled:?}");
     let up = ScrollInput::By { direction: ScrollDirection::Up, fraction: 100.0 };
-    assert_eq!(b.scroll(&tab, &up, &open, LOAD).await.expect("scrolled back").offset_y, 0.0);
+    assert_eq!(b.scroll(&TabCall::new(&tab, &open, LOAD), &up).await.expect("scrolled back").offset_y, 0.0);
 
     // A forged element reference is refused before anything is sent, on every engine.
     let element = ElementRef::new("e1");
     let typing = TypeInput { into: element.clone(), text: "Ada".into(), clear_first: false };
-    let refused = b.type_text(&tab, &typing, LOAD).await.expect_err("a forged reference");
+    let refused =
+        b.type_text(&TabCall::new(&tab, &Gate::open(), LOAD), &typing).await.expect_err("a forged reference");
     let refused_click = b
-        .click(&tab, &ClickInput { at: PointerTarget::Element(element), ..click_at(0.0, 0.0) }, &open, LOAD)
+        .click(
+            &TabCall::new(&tab, &open, LOAD),
+            &ClickInput { at: PointerTarget::Element(element), ..click_at(0.0, 0.0) },
+        )
         .await
         .expect_err("a forged reference");
     if engine == Engine::Chromium {
@@ -721,7 +750,7 @@ async fn input_and_dialogs(engine: Engine) {
     }
 
     // Files dropped at a point: carried into the page in parts (over one message's bound).
-    b.navigate(&tab, &go(site.url("/drop")), LOAD).await.expect("navigated");
+    b.navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(site.url("/drop"))).await.expect("navigated");
     let files = vec![
         InlineFile { name: "shot.png".into(), bytes: b"png".to_vec() },
         InlineFile { name: "big.bin".into(), bytes: vec![7; 1_500_000] },
@@ -730,21 +759,32 @@ async fn input_and_dialogs(engine: Engine) {
         to: UploadDestination::Drop(Point { x, y: 100.0 }),
         files: UploadFiles::Inline(files.clone()),
     };
-    let dropped = b.upload(&tab, &drop(100.0), &open, LOAD).await.expect("dropped");
+    let dropped = b.upload(&TabCall::new(&tab, &open, LOAD), &drop(100.0)).await.expect("dropped");
     assert_eq!((dropped.count, dropped.bytes), (2, 1_500_003));
     assert_eq!(page_log(b, &tab).await, ["shot.png:image/png:3,big.bin::1500000"]);
-    let nowhere = b.upload(&tab, &drop(600.0), &open, LOAD).await.expect_err("nothing takes files there");
+    let nowhere = b
+        .upload(&TabCall::new(&tab, &open, LOAD), &drop(600.0))
+        .await
+        .expect_err("nothing takes files there");
     assert_eq!(nowhere.kind(), PortErrorKind::InvalidInput);
-    b.navigate(&tab, &go(site.url("/input")), LOAD).await.expect("navigated");
+    b.navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(site.url("/input"))).await.expect("navigated");
 
     if engine == Engine::Firefox {
         let wheel = ScrollInput::Wheel { at: Point { x: 50.0, y: 50.0 }, delta_y: 300.0 };
         let refusals = [
-            b.click(&tab, &click_at(50.0, 50.0), &open, LOAD).await.expect_err("no trusted pointer input"),
-            b.hover(&tab, &at(50.0, 50.0), &open, LOAD).await.expect_err("no trusted pointer input"),
-            b.drag(&tab, &at(50.0, 50.0), &at(90.0, 90.0), &open, LOAD).await.expect_err("no trusted drags"),
-            b.scroll(&tab, &wheel, &open, LOAD).await.expect_err("no trusted wheel"),
-            b.press_keys(&tab, &keys(vec![Key::Char('a')]), LOAD).await.expect_err("no trusted keys"),
+            b.click(&TabCall::new(&tab, &open, LOAD), &click_at(50.0, 50.0))
+                .await
+                .expect_err("no trusted pointer input"),
+            b.hover(&TabCall::new(&tab, &open, LOAD), &at(50.0, 50.0))
+                .await
+                .expect_err("no trusted pointer input"),
+            b.drag(&TabCall::new(&tab, &open, LOAD), &at(50.0, 50.0), &at(90.0, 90.0))
+                .await
+                .expect_err("no trusted drags"),
+            b.scroll(&TabCall::new(&tab, &open, LOAD), &wheel).await.expect_err("no trusted wheel"),
+            b.press_keys(&TabCall::new(&tab, &Gate::open(), LOAD), &keys(vec![Key::Char('a')]))
+                .await
+                .expect_err("no trusted keys"),
             refused,
             b.dialog(&tab).await.expect_err("no dialogs"),
             b.resolve_dialog(&tab, &DialogResolution::Accept).await.expect_err("no dialogs"),
@@ -759,56 +799,74 @@ async fn input_and_dialogs(engine: Engine) {
     }
 
     // A hover, then a click at the button's point: trusted, and the receipt names the button.
-    let hovered = b.hover(&tab, &at(120.0, 50.0), &open, LOAD).await.expect("hovered");
+    let hovered = b.hover(&TabCall::new(&tab, &open, LOAD), &at(120.0, 50.0)).await.expect("hovered");
     assert_eq!(hovered.element.as_ref().map(|e| e.role.as_str()), Some("button"));
-    let clicked = b.click(&tab, &click_at(120.0, 50.0), &open, LOAD).await.expect("clicked");
+    let clicked = b.click(&TabCall::new(&tab, &open, LOAD), &click_at(120.0, 50.0)).await.expect("clicked");
     let summary = clicked.element.expect("what was clicked");
     assert_eq!((summary.role.as_str(), summary.name.as_deref()), ("button", Some("Press me")));
     assert_eq!(clicked.page.url, site.url("/input"));
     let double = ClickInput { count: 2, ..click_at(120.0, 50.0) };
-    b.click(&tab, &double, &open, LOAD).await.expect("double-clicked");
+    b.click(&TabCall::new(&tab, &open, LOAD), &double).await.expect("double-clicked");
     assert_eq!(page_log(b, &tab).await, ["enter:true", "click:true:1", "click:true:1", "click:true:2"]);
-    let outside = b.click(&tab, &click_at(5000.0, 50.0), &open, LOAD).await.expect_err("outside the view");
+    let outside = b
+        .click(&TabCall::new(&tab, &open, LOAD), &click_at(5000.0, 50.0))
+        .await
+        .expect_err("outside the view");
     assert_eq!(outside.kind(), PortErrorKind::InvalidInput);
 
     // Keys to the page (nothing focused): trusted; a Tab moves focus to the button, so the key
     // after it is withheld, and the receipt names where focus went.
-    b.navigate(&tab, &go(site.url("/input")), LOAD).await.expect("a fresh page, nothing focused");
+    b.navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(site.url("/input")))
+        .await
+        .expect("a fresh page, nothing focused");
     let pressed = b
-        .press_keys(&tab, &keys(vec![Key::Named(NamedKey::Enter), Key::Char('x')]), LOAD)
+        .press_keys(
+            &TabCall::new(&tab, &Gate::open(), LOAD),
+            &keys(vec![Key::Named(NamedKey::Enter), Key::Char('x')]),
+        )
         .await
         .expect("pressed");
     assert_eq!(pressed.keys_withheld, 0);
     let tabbed = b
-        .press_keys(&tab, &keys(vec![Key::Named(NamedKey::Tab), Key::Char('y')]), LOAD)
+        .press_keys(
+            &TabCall::new(&tab, &Gate::open(), LOAD),
+            &keys(vec![Key::Named(NamedKey::Tab), Key::Char('y')]),
+        )
         .await
         .expect("pressed");
     assert_eq!(tabbed.keys_withheld, 1, "the key after the Tab is withheld");
     assert_eq!(tabbed.element.as_ref().and_then(|e| e.name.as_deref()), Some("Press me"));
     assert_eq!(page_log(b, &tab).await, ["key:Enter:true", "key:x:true", "key:Tab:true"]);
-    let refused =
-        b.press_keys(&tab, &keys(vec![Key::Char('z')]), LOAD).await.expect_err("an element has focus");
+    let refused = b
+        .press_keys(&TabCall::new(&tab, &Gate::open(), LOAD), &keys(vec![Key::Char('z')]))
+        .await
+        .expect_err("an element has focus");
     assert_eq!(refused.kind(), PortErrorKind::TargetStale);
 
     // Drags: mouse events between two points, and an HTML5 drag onto a drop zone.
-    b.execute(&tab, "window.log = []", LOAD).await.expect("reset");
-    let dragged = b.drag(&tab, &at(60.0, 240.0), &at(300.0, 400.0), &open, LOAD).await.expect("dragged");
+    b.execute(&TabCall::new(&tab, &Gate::open(), LOAD), "window.log = []").await.expect("reset");
+    let dragged =
+        b.drag(&TabCall::new(&tab, &open, LOAD), &at(60.0, 240.0), &at(300.0, 400.0)).await.expect("dragged");
     assert_eq!(dragged.element.as_ref().and_then(|e| e.name.as_deref()), Some("Box"));
-    b.drag(&tab, &at(340.0, 240.0), &at(575.0, 275.0), &open, LOAD).await.expect("dragged");
+    b.drag(&TabCall::new(&tab, &open, LOAD), &at(340.0, 240.0), &at(575.0, 275.0)).await.expect("dragged");
     assert_eq!(page_log(b, &tab).await, ["down:true", "up:300,400", "drop:moved"]);
 
     // The wheel at a point.
     let wheel = ScrollInput::Wheel { at: Point { x: 600.0, y: 600.0 }, delta_y: 300.0 };
-    let wheeled = b.scroll(&tab, &wheel, &open, LOAD).await.expect("wheeled");
+    let wheeled = b.scroll(&TabCall::new(&tab, &open, LOAD), &wheel).await.expect("wheeled");
     assert!(wheeled.scrolled && wheeled.offset_y > 0.0, "{wheeled:?}");
 
     // Dialogs: each kind seen, resolved, and its answer reaching the page.
-    let dialogs = b.navigate(&tab, &go(site.url("/dialogs")), LOAD).await.expect("navigated");
+    let dialogs = b
+        .navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(site.url("/dialogs")))
+        .await
+        .expect("navigated");
     assert_eq!(b.dialog(&tab).await.expect("no dialog"), None);
-    let opened = b.click(&tab, &click_at(100.0, 25.0), &open, LOAD).await.expect("clicked");
+    let opened = b.click(&TabCall::new(&tab, &open, LOAD), &click_at(100.0, 25.0)).await.expect("clicked");
     assert_eq!(opened.page.document, dialogs.document, "the page before, as a dialog blocks reading it");
     assert_eq!(b.dialog(&tab).await.expect("a dialog"), Some(DialogKind::Alert));
-    let blocked = b.click(&tab, &click_at(100.0, 75.0), &open, LOAD).await.expect_err("blocked");
+    let blocked =
+        b.click(&TabCall::new(&tab, &open, LOAD), &click_at(100.0, 75.0)).await.expect_err("blocked");
     assert_eq!((blocked.kind(), blocked.effect()), (PortErrorKind::BlockedByDialog, PortEffect::None));
     assert_eq!(blocked.blocking_dialog(), Some(DialogKind::Alert));
     let no_answer =
@@ -819,25 +877,36 @@ async fn input_and_dialogs(engine: Engine) {
     let none = b.resolve_dialog(&tab, &DialogResolution::Accept).await.expect_err("nothing to resolve");
     assert_eq!(none.kind(), PortErrorKind::InvalidInput);
 
-    b.click(&tab, &click_at(100.0, 75.0), &open, LOAD).await.expect("clicked");
+    b.click(&TabCall::new(&tab, &open, LOAD), &click_at(100.0, 75.0)).await.expect("clicked");
     assert_eq!(b.dialog(&tab).await.expect("a dialog"), Some(DialogKind::Confirm));
     assert_eq!(
         b.resolve_dialog(&tab, &DialogResolution::Dismiss).await.expect("dismissed"),
         DialogKind::Confirm
     );
-    assert_eq!(b.execute(&tab, "window.confirmed", LOAD).await.expect("read").value, json!(false));
+    assert_eq!(
+        b.execute(&TabCall::new(&tab, &Gate::open(), LOAD), "window.confirmed").await.expect("read").value,
+        json!(false)
+    );
 
-    b.click(&tab, &click_at(100.0, 125.0), &open, LOAD).await.expect("clicked");
+    b.click(&TabCall::new(&tab, &open, LOAD), &click_at(100.0, 125.0)).await.expect("clicked");
     assert_eq!(b.dialog(&tab).await.expect("a dialog"), Some(DialogKind::Prompt));
     let responded = b.resolve_dialog(&tab, &DialogResolution::Respond("Ada".into())).await.expect("answered");
     assert_eq!(responded, DialogKind::Prompt);
-    assert_eq!(b.execute(&tab, "window.answered", LOAD).await.expect("read").value, json!("Ada"));
+    assert_eq!(
+        b.execute(&TabCall::new(&tab, &Gate::open(), LOAD), "window.answered").await.expect("read").value,
+        json!("Ada")
+    );
 
     // A page that asks before it is left: the navigation stops at the prompt, and accepting it
     // lets the navigation go on.
-    b.navigate(&tab, &go(site.url("/leave")), LOAD).await.expect("navigated");
-    b.click(&tab, &click_at(100.0, 25.0), &open, LOAD).await.expect("a gesture, so the page may ask");
-    let held = b.navigate(&tab, &go(site.url("/elsewhere")), LOAD).await.expect_err("held by the prompt");
+    b.navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(site.url("/leave"))).await.expect("navigated");
+    b.click(&TabCall::new(&tab, &open, LOAD), &click_at(100.0, 25.0))
+        .await
+        .expect("a gesture, so the page may ask");
+    let held = b
+        .navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(site.url("/elsewhere")))
+        .await
+        .expect_err("held by the prompt");
     assert_eq!(
         (held.kind(), held.blocking_dialog()),
         (PortErrorKind::BlockedByDialog, Some(DialogKind::BeforeUnload))
@@ -846,10 +915,13 @@ async fn input_and_dialogs(engine: Engine) {
     let left = b.resolve_dialog(&tab, &DialogResolution::Accept).await.expect("accepted");
     assert_eq!(left, DialogKind::BeforeUnload);
     assert_eq!(b.page(&tab).await.expect("the page").url, site.url("/elsewhere"));
-    b.navigate(&tab, &go(site.url("/leave")), LOAD).await.expect("navigated");
-    b.click(&tab, &click_at(100.0, 25.0), &open, LOAD).await.expect("a gesture, so the page may ask");
+    b.navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(site.url("/leave"))).await.expect("navigated");
+    b.click(&TabCall::new(&tab, &open, LOAD), &click_at(100.0, 25.0))
+        .await
+        .expect("a gesture, so the page may ask");
     let discard = NavigateInput { url: site.url("/elsewhere"), discard_beforeunload: true };
-    let gone = b.navigate(&tab, &discard, LOAD).await.expect("left without asking");
+    let gone =
+        b.navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &discard).await.expect("left without asking");
     assert_eq!(gone.url, site.url("/elsewhere"));
 
     world.teardown().await;
@@ -864,7 +936,11 @@ engine_tests!(uploads: chromium_upload => Chromium, firefox_upload => Firefox);
 async fn seen_files(b: &ExtensionBrowser, tab: &TabRef, id: &str) -> Vec<String> {
     let deadline = Instant::now() + LOAD;
     loop {
-        let value = b.execute(tab, &format!("window.seen[{id:?}] || null"), LOAD).await.expect("read").value;
+        let value = b
+            .execute(&TabCall::new(tab, &Gate::open(), LOAD), &format!("window.seen[{id:?}] || null"))
+            .await
+            .expect("read")
+            .value;
         if !value.is_null() || Instant::now() >= deadline {
             return serde_json::from_value(value).unwrap_or_default();
         }
@@ -899,7 +975,10 @@ async fn uploads(engine: Engine) {
     // Inline files to an input taking several (over one message's bound together).
     let big = vec![b'x'; 1_200_000];
     let files = UploadFiles::Inline(vec![inline("notes.txt", b"hello tides"), inline("big.bin", &big)]);
-    let uploaded = b.upload(&tab, &to(element("#many").await, files), &open, LOAD).await.expect("attached");
+    let uploaded = b
+        .upload(&TabCall::new(&tab, &open, LOAD), &to(element("#many").await, files))
+        .await
+        .expect("attached");
     assert_eq!((uploaded.count, uploaded.bytes), (2, 1_200_011));
     assert_eq!(uploaded.page.url, site.url("/upload"));
     let seen = seen_files(b, &tab, "many").await;
@@ -914,16 +993,17 @@ async fn uploads(engine: Engine) {
     let photo = real.join("photo.png");
     std::fs::write(&photo, b"\x89PNG local").expect("a file");
     let one = to(element("#one").await, UploadFiles::Paths(vec![photo.clone()]));
-    let attached = b.upload(&tab, &one, &open, LOAD).await.expect("attached");
+    let attached = b.upload(&TabCall::new(&tab, &open, LOAD), &one).await.expect("attached");
     assert_eq!((attached.count, attached.bytes), (1, 10));
     assert_eq!(seen_files(b, &tab, "one").await, ["photo.png:image/png:10:\u{fffd}PNG local"]);
     let again = to(element("#many").await, UploadFiles::Paths(vec![photo.clone()]));
-    b.upload(&tab, &again, &open, LOAD).await.expect("attached again");
-    let count = b.execute(&tab, "many.files.length", LOAD).await.expect("read").value;
+    b.upload(&TabCall::new(&tab, &open, LOAD), &again).await.expect("attached again");
+    let count =
+        b.execute(&TabCall::new(&tab, &Gate::open(), LOAD), "many.files.length").await.expect("read").value;
     assert_eq!(count, json!(1), "the selection is replaced, as a user's choice replaces it");
 
     // Refusals, as the WebDriver adapter's: nothing reaches the page.
-    b.execute(&tab, "window.log = []", LOAD).await.expect("reset");
+    b.execute(&TabCall::new(&tab, &Gate::open(), LOAD), "window.log = []").await.expect("reset");
     let two = || UploadFiles::Inline(vec![inline("a.txt", b"a"), inline("b.txt", b"b")]);
     let refusals = [
         (to(element("#text").await, two()), "the element is not a file input"),
@@ -935,7 +1015,7 @@ async fn uploads(engine: Engine) {
         ),
     ];
     for (refused, message) in refusals {
-        let error = b.upload(&tab, &refused, &open, LOAD).await.expect_err(message);
+        let error = b.upload(&TabCall::new(&tab, &open, LOAD), &refused).await.expect_err(message);
         assert_eq!(
             (error.kind(), error.effect(), error.message()),
             (PortErrorKind::InvalidInput, PortEffect::None, message)
@@ -943,27 +1023,32 @@ async fn uploads(engine: Engine) {
         assert!(!error.message().contains("gone"), "no path in errors");
     }
     assert!(page_log(b, &tab).await.is_empty(), "nothing reached the page");
-    assert_eq!(b.execute(&tab, "one.files.length", LOAD).await.expect("read").value, json!(1));
+    assert_eq!(
+        b.execute(&TabCall::new(&tab, &Gate::open(), LOAD), "one.files.length").await.expect("read").value,
+        json!(1)
+    );
 
     // A file input inside a frame: attached in the frame's document.
-    b.navigate(&tab, &go(site.url("/framed-upload")), LOAD).await.expect("navigated");
+    b.navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(site.url("/framed-upload")))
+        .await
+        .expect("navigated");
     let all = PerceiveInput { scope: PerceiveScope::All, max_items: dom_table::MAX_ITEMS };
-    let seen = b.perceive(&tab, &all, &open).await.expect("perceived");
+    let seen = b.perceive(&TabCall::reading(&tab, &open), &all).await.expect("perceived");
     let framed = named(&seen.elements, "Avatar").expect("the frame's file input").element.clone();
     let files = UploadFiles::Inline(vec![inline("framed.txt", b"in a frame")]);
-    b.upload(&tab, &to(framed, files), &open, LOAD).await.expect("attached inside a frame");
+    b.upload(&TabCall::new(&tab, &open, LOAD), &to(framed, files)).await.expect("attached inside a frame");
     let inner = "document.querySelector('iframe').contentWindow.one.files[0]";
     let read = format!("{inner}.text().then(t => {inner}.name + ':' + t)");
-    let framed = b.execute(&tab, &read, LOAD).await.expect("read").value;
+    let framed = b.execute(&TabCall::new(&tab, &Gate::open(), LOAD), &read).await.expect("read").value;
     assert_eq!(framed, json!("framed.txt:in a frame"));
 
     // Local files dropped at a point.
-    b.navigate(&tab, &go(site.url("/drop")), LOAD).await.expect("navigated");
+    b.navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(site.url("/drop"))).await.expect("navigated");
     let dropped = UploadInput {
         to: UploadDestination::Drop(Point { x: 100.0, y: 100.0 }),
         files: UploadFiles::Paths(vec![photo.clone()]),
     };
-    let outcome = b.upload(&tab, &dropped, &open, LOAD).await.expect("dropped");
+    let outcome = b.upload(&TabCall::new(&tab, &open, LOAD), &dropped).await.expect("dropped");
     assert_eq!((outcome.count, outcome.bytes), (1, 10));
     assert_eq!(page_log(b, &tab).await, ["photo.png:image/png:10"]);
 
@@ -1012,7 +1097,7 @@ async fn hostile_dialogs(engine: Engine) {
     let b = world.browser.as_ref();
     let open = Gate::open();
     let tab = b.open_tab(&go(site.url("/loop")), LOAD).await.expect("a tab opens").tab;
-    b.click(&tab, &click_at(100.0, 25.0), &open, LOAD).await.expect("clicked");
+    b.click(&TabCall::new(&tab, &open, LOAD), &click_at(100.0, 25.0)).await.expect("clicked");
     for _ in 0..3 {
         assert_eq!(next_dialog(b, &tab).await, Some(DialogKind::Alert));
         assert_eq!(
@@ -1021,11 +1106,12 @@ async fn hostile_dialogs(engine: Engine) {
         );
     }
     assert_eq!(next_dialog(b, &tab).await, Some(DialogKind::Alert));
-    let blocked = b.click(&tab, &click_at(100.0, 25.0), &open, LOAD).await.expect_err("blocked");
+    let blocked =
+        b.click(&TabCall::new(&tab, &open, LOAD), &click_at(100.0, 25.0)).await.expect_err("blocked");
     assert_eq!((blocked.kind(), blocked.effect()), (PortErrorKind::BlockedByDialog, PortEffect::None));
     let read = b.page(&tab).await.expect_err("blocked");
     assert_eq!(read.kind(), PortErrorKind::BlockedByDialog);
-    let script = b.execute(&tab, "1", LOAD).await.expect_err("blocked");
+    let script = b.execute(&TabCall::new(&tab, &Gate::open(), LOAD), "1").await.expect_err("blocked");
     assert_eq!(script.kind(), PortErrorKind::BlockedByDialog);
     let listed = b.tabs().await.expect("tabs are listed while a dialog is open");
     let shown = listed.iter().find(|t| t.tab == tab).expect("the blocked tab is listed");
@@ -1036,7 +1122,10 @@ async fn hostile_dialogs(engine: Engine) {
     // A page that opens an alert while it loads stops the navigation at the alert, which
     // resolved lets the load finish.
     let tab = b.open_tab(&go(site.url("/elsewhere")), LOAD).await.expect("a tab opens").tab;
-    let held = b.navigate(&tab, &go(site.url("/alerting")), LOAD).await.expect_err("held by the alert");
+    let held = b
+        .navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(site.url("/alerting")))
+        .await
+        .expect_err("held by the alert");
     assert_eq!(
         (held.kind(), held.blocking_dialog()),
         (PortErrorKind::BlockedByDialog, Some(DialogKind::Alert))
@@ -1045,7 +1134,10 @@ async fn hostile_dialogs(engine: Engine) {
         b.resolve_dialog(&tab, &DialogResolution::Dismiss).await.expect("dismissed"),
         DialogKind::Alert
     );
-    let landed = b.navigate(&tab, &go(site.url("/elsewhere")), LOAD).await.expect("navigated");
+    let landed = b
+        .navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(site.url("/elsewhere")))
+        .await
+        .expect("navigated");
     assert_eq!(landed.title, "Elsewhere");
     b.close_tab(&tab).await.expect("closed");
     assert_eq!(b.page(&tab).await.expect_err("gone").kind(), PortErrorKind::TabGone);
@@ -1140,7 +1232,7 @@ async fn diagnostics_and_failed_loads(engine: Engine) {
     assert!(!b.diagnostics(&tab, &both).await.expect("diagnostics").tracking_started);
 
     // A console error and a 404 image: both problems (the console on Chromium only).
-    b.navigate(&tab, &go(site.url("/noisy")), LOAD).await.expect("navigated");
+    b.navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(site.url("/noisy"))).await.expect("navigated");
     let is_404 = |e: &DiagnosticEntry| {
         e.source == DiagnosticSource::Network
             && e.status == Some(404)
@@ -1203,7 +1295,10 @@ async fn diagnostics_and_failed_loads(engine: Engine) {
     let noisy = b.page(&tab).await.expect("the page");
     let mut fragment = site.url("/noisy");
     fragment.set_fragment(Some("part"));
-    let moved = b.navigate(&tab, &go(fragment.clone()), LOAD).await.expect("moved to the fragment");
+    let moved = b
+        .navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(fragment.clone()))
+        .await
+        .expect("moved to the fragment");
     assert_eq!(moved.document, noisy.document, "the same document");
     assert_eq!(moved.url, fragment);
 
@@ -1212,7 +1307,10 @@ async fn diagnostics_and_failed_loads(engine: Engine) {
     let port = closed.local_addr().expect("its address").port();
     drop(closed);
     let nowhere = Url::parse(&format!("http://127.0.0.1:{port}/")).expect("a URL");
-    let failed = b.navigate(&tab, &go(nowhere.clone()), LOAD).await.expect_err("refused");
+    let failed = b
+        .navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(nowhere.clone()))
+        .await
+        .expect_err("refused");
     assert_eq!(
         (failed.kind(), failed.effect()),
         (PortErrorKind::Network, PortEffect::None),
@@ -1237,14 +1335,20 @@ async fn diagnostics_and_failed_loads(engine: Engine) {
     // A port the browser refuses to use (Chromium: Firefox reports no event an extension sees).
     if chromium {
         let blocked = Url::parse("http://127.0.0.1:1/").expect("a URL");
-        let refused = b.navigate(&tab, &go(blocked), LOAD).await.expect_err("a blocked port");
+        let refused = b
+            .navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(blocked))
+            .await
+            .expect_err("a blocked port");
         let failure = refused.network_failure().expect("a failure");
         assert_eq!(
             (failure.error, failure.browser_code.as_str()),
             (NetworkError::PortBlocked, "ERR_UNSAFE_PORT")
         );
     }
-    let back = b.navigate(&tab, &go(site.url("/quiet")), LOAD).await.expect("the tab still navigates");
+    let back = b
+        .navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(site.url("/quiet")))
+        .await
+        .expect("the tab still navigates");
     assert_eq!(back.title, "Quiet");
 
     // Through the whole pipeline: the first call starts tracking, a reload shows the problems.
@@ -1372,7 +1476,7 @@ async fn perception(engine: Engine) {
 
     // The DOM semantics table: the same rows, the same checks as the WebDriver suite.
     let tab = b.open_tab(&go(site.url("/table")), LOAD).await.expect("a tab opens").tab;
-    let perceived = b.perceive(&tab, &all, &open).await.expect("perceive");
+    let perceived = b.perceive(&TabCall::reading(&tab, &open), &all).await.expect("perceive");
     assert!(!perceived.truncated, "the whole table is perceived");
     let mut failures = Vec::new();
     for row in dom_table::ROWS {
@@ -1395,25 +1499,31 @@ async fn perception(engine: Engine) {
     assert!(failures.is_empty(), "[{}] rows that disagree:\n{}", engine.as_str(), failures.join("\n"));
 
     // Same-origin frames: items spliced at the iframe's place, text joined, focus followed.
-    b.navigate(&tab, &go(site.url("/framed")), LOAD).await.expect("navigated");
-    let framed = b.perceive(&tab, &all, &open).await.expect("perceive");
+    b.navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(site.url("/framed"))).await.expect("navigated");
+    let framed = b.perceive(&TabCall::reading(&tab, &open), &all).await.expect("perceive");
     let names: Vec<Option<&str>> =
         framed.elements.iter().filter(|e| e.control).map(|e| e.name.as_deref()).collect();
     assert_eq!(names, [Some("Before"), Some("Inner button"), Some("Inner field"), Some("After")]);
     let no_inner = Gate::new(|url: &Url| url.path() != "/inner");
-    let gated = b.perceive(&tab, &all, &no_inner).await.expect("perceive");
+    let gated = b.perceive(&TabCall::reading(&tab, &no_inner), &all).await.expect("perceive");
     assert!(named(&gated.elements, "Inner button").is_none(), "a refused frame is not perceived");
     let visible = ReadInput { target: None, mode: TextMode::Visible, max_chars: 1000 };
-    let text = b.read_text(&tab, &visible, &open).await.expect("text");
+    let text = b.read_text(&TabCall::reading(&tab, &open), &visible).await.expect("text");
     assert_eq!(
         (text.text.as_str(), text.frames),
         ("Outer text\nBeforeAfter\nInner heading\nHello from inner\nInner button", 1)
     );
-    let refused = b.read_text(&tab, &visible, &no_inner).await.expect("text");
+    let refused = b.read_text(&TabCall::reading(&tab, &no_inner), &visible).await.expect("text");
     assert_eq!((refused.text.as_str(), refused.frames), ("Outer text\nBeforeAfter", 0));
-    assert!(b.text_present(&tab, "hello FROM inner", &open).await.expect("searched"), "frames are searched");
-    assert!(!b.text_present(&tab, "hello from inner", &no_inner).await.expect("searched"), "unless refused");
-    let found = b.find_text(&tab, "inner button", false, 10, &open).await.expect("found");
+    assert!(
+        b.text_present(&TabCall::reading(&tab, &open), "hello FROM inner").await.expect("searched"),
+        "frames are searched"
+    );
+    assert!(
+        !b.text_present(&TabCall::reading(&tab, &no_inner), "hello from inner").await.expect("searched"),
+        "unless refused"
+    );
+    let found = b.find_text(&TabCall::reading(&tab, &open), "inner button", false, 10).await.expect("found");
     let inner_button = named(&found, "Inner button").expect("found in the frame").element.clone();
     assert!(b.element_present(&tab, &inner_button).await.expect("present"));
     // The centre of an element in a same-origin frame, in the top viewport (for pointer input).
@@ -1435,12 +1545,14 @@ async fn perception(engine: Engine) {
         "{at:?} {corner:?} {inside:?}"
     );
     let one = ReadInput { target: Some(inner_button.clone()), ..visible.clone() };
-    assert_eq!(b.read_text(&tab, &one, &open).await.expect("its text").text, "Inner button");
+    assert_eq!(
+        b.read_text(&TabCall::reading(&tab, &open), &one).await.expect("its text").text,
+        "Inner button"
+    );
     assert_eq!(b.focused_element(&tab).await.expect("focus"), None);
     b.execute(
-        &tab,
+        &TabCall::new(&tab, &Gate::open(), LOAD),
         "document.querySelector('iframe').contentDocument.getElementById('ifield').focus()",
-        LOAD,
     )
     .await
     .expect("focused");
@@ -1449,8 +1561,8 @@ async fn perception(engine: Engine) {
     assert_eq!(focused.frames, vec![site.url("/inner")]);
 
     // A frame of another origin: perceived and read through its own frame id, gated by origin.
-    b.navigate(&tab, &go(site.url("/cross")), LOAD).await.expect("navigated");
-    let cross = b.perceive(&tab, &all, &open).await.expect("perceive");
+    b.navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(site.url("/cross"))).await.expect("navigated");
+    let cross = b.perceive(&TabCall::reading(&tab, &open), &all).await.expect("perceive");
     assert!(named(&cross.elements, "Inner button").is_some(), "{:?}", summaries(&cross.elements));
     // The centre of an element inside the frame of another origin: the frame's offset (read in
     // the page) plus the element's place in the frame (read in the frame).
@@ -1463,13 +1575,18 @@ async fn perception(engine: Engine) {
         near(at.x, corner.0 + inside.0) && near(at.y, corner.1 + inside.1),
         "{at:?} {corner:?} {inside:?}"
     );
-    let in_frame = b.capture(&tab, &CaptureKind::Element(cross_button.clone()), &open, LOAD).await;
+    let in_frame =
+        b.capture(&TabCall::new(&tab, &open, LOAD), &CaptureKind::Element(cross_button.clone())).await;
     assert!(in_frame.is_ok(), "an element of a cross-origin frame is captured: {in_frame:?}");
     let only_a = only_a_gate();
     assert!(
-        named(&b.perceive(&tab, &all, &only_a).await.expect("perceive").elements, "Inner button").is_none()
+        named(
+            &b.perceive(&TabCall::reading(&tab, &only_a), &all).await.expect("perceive").elements,
+            "Inner button"
+        )
+        .is_none()
     );
-    let text = b.read_text(&tab, &visible, &open).await.expect("text");
+    let text = b.read_text(&TabCall::reading(&tab, &open), &visible).await.expect("text");
     assert_eq!(
         (text.text.as_str(), text.frames),
         ("Outer text\nInner heading\nHello from inner\nInner button", 1)
@@ -1477,38 +1594,45 @@ async fn perception(engine: Engine) {
 
     // Frames of opaque origins (a data: URL, a sandboxed srcdoc) and an empty about:blank frame
     // are perceived and read like any other.
-    b.navigate(&tab, &go(site.url("/odd")), LOAD).await.expect("navigated");
-    let odd = b.perceive(&tab, &all, &open).await.expect("perceive");
+    b.navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(site.url("/odd"))).await.expect("navigated");
+    let odd = b.perceive(&TabCall::reading(&tab, &open), &all).await.expect("perceive");
     let names: Vec<Option<&str>> = odd.elements.iter().map(|e| e.name.as_deref()).collect();
     assert_eq!(names, [Some("Outer"), Some("In data"), Some("In sandbox")]);
-    let text = b.read_text(&tab, &visible, &open).await.expect("text");
+    let text = b.read_text(&TabCall::reading(&tab, &open), &visible).await.expect("text");
     assert_eq!((text.text.as_str(), text.frames), ("Outer\nIn data\nIn sandbox", 2));
 
     // A frame inside a shadow root: painted over when refused, perceived when admitted.
-    b.navigate(&tab, &go(site.url("/shadow-frame")), LOAD).await.expect("navigated");
+    b.navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(site.url("/shadow-frame")))
+        .await
+        .expect("navigated");
     let shadow_frame = "document.getElementById('host').shadowRoot.querySelector('iframe')";
     let no_inner = Gate::new(|url: &Url| url.path() != "/inner");
     assert_eq!(frame_pixel_of(b, &tab, &no_inner, shadow_frame).await, BLANK);
-    let in_shadow = b.perceive(&tab, &all, &open).await.expect("perceive");
+    let in_shadow = b.perceive(&TabCall::reading(&tab, &open), &all).await.expect("perceive");
     assert!(named(&in_shadow.elements, "Inner button").is_some(), "{:?}", summaries(&in_shadow.elements));
 
     // Articles.
-    b.navigate(&tab, &go(site.url("/article")), LOAD).await.expect("navigated");
+    b.navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(site.url("/article"))).await.expect("navigated");
     let article = ReadInput { mode: TextMode::Article, ..visible.clone() };
-    let story = b.read_text(&tab, &article, &open).await.expect("the article");
+    let story = b.read_text(&TabCall::reading(&tab, &open), &article).await.expect("the article");
     assert!(story.text.starts_with("The headline\nThis paragraph"), "{}", story.text);
     assert!(!story.text.contains("Menu entry") && !story.text.contains("Footer words"), "{}", story.text);
 
     // Stale and malformed references.
-    let heading = named(&b.perceive(&tab, &all, &open).await.expect("perceive").elements, "The headline")
-        .expect("the headline")
-        .element
-        .clone();
-    b.execute(&tab, "document.querySelector('h1').remove()", LOAD).await.expect("removed");
+    let heading = named(
+        &b.perceive(&TabCall::reading(&tab, &open), &all).await.expect("perceive").elements,
+        "The headline",
+    )
+    .expect("the headline")
+    .element
+    .clone();
+    b.execute(&TabCall::new(&tab, &Gate::open(), LOAD), "document.querySelector('h1').remove()")
+        .await
+        .expect("removed");
     assert!(!b.element_present(&tab, &heading).await.expect("present"), "a removed element is gone");
-    b.navigate(&tab, &go(site.url("/clean")), LOAD).await.expect("navigated");
+    b.navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(site.url("/clean"))).await.expect("navigated");
     assert!(!b.element_present(&tab, &inner_button).await.expect("present"), "another document's element");
-    let stale = b.read_text(&tab, &one, &open).await.expect_err("stale");
+    let stale = b.read_text(&TabCall::reading(&tab, &open), &one).await.expect_err("stale");
     assert_eq!(stale.kind(), PortErrorKind::TargetStale);
     for token in ["", "[1,2]", "{\"doc\":1}", "not json", "[1,0,\"\",1]"] {
         let malformed = b.element_present(&tab, &ElementRef::new(token)).await.expect_err("malformed");
@@ -1517,22 +1641,34 @@ async fn perception(engine: Engine) {
 
     // A hostile page: tampering with the main world's DOM changes nothing perception reports,
     // and the page cannot see or forge the registry.
-    let clean = b.perceive(&tab, &all, &open).await.expect("perceive");
-    let clean_text = b.read_text(&tab, &visible, &open).await.expect("text");
-    b.navigate(&tab, &go(site.url("/hostile")), LOAD).await.expect("navigated");
-    assert_eq!(b.execute(&tab, "document.body.textContent", LOAD).await.expect("ran").value, json!("forged"));
-    let hostile = b.perceive(&tab, &all, &open).await.expect("perceive");
+    let clean = b.perceive(&TabCall::reading(&tab, &open), &all).await.expect("perceive");
+    let clean_text = b.read_text(&TabCall::reading(&tab, &open), &visible).await.expect("text");
+    b.navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(site.url("/hostile"))).await.expect("navigated");
+    assert_eq!(
+        b.execute(&TabCall::new(&tab, &Gate::open(), LOAD), "document.body.textContent")
+            .await
+            .expect("ran")
+            .value,
+        json!("forged")
+    );
+    let hostile = b.perceive(&TabCall::reading(&tab, &open), &all).await.expect("perceive");
     assert_eq!(summaries(&hostile.elements), summaries(&clean.elements));
     assert_eq!(
         hostile.elements.iter().map(|e| e.credential).collect::<Vec<_>>(),
         clean.elements.iter().map(|e| e.credential).collect::<Vec<_>>()
     );
-    assert_eq!(b.read_text(&tab, &visible, &open).await.expect("text").text, clean_text.text);
+    assert_eq!(
+        b.read_text(&TabCall::reading(&tab, &open), &visible).await.expect("text").text,
+        clean_text.text
+    );
     let go_button = named(&hostile.elements, "Go now").expect("the button").element.clone();
     assert!(b.element_present(&tab, &go_button).await.expect("present"));
     let probe =
         "[typeof globalThis[Symbol.for('ghostlight.page')], Object.getOwnPropertySymbols(globalThis).length]";
-    assert_eq!(b.execute(&tab, probe, LOAD).await.expect("ran").value, json!(["undefined", 0]));
+    assert_eq!(
+        b.execute(&TabCall::new(&tab, &Gate::open(), LOAD), probe).await.expect("ran").value,
+        json!(["undefined", 0])
+    );
     let forged: (i64, i64, String, u64) = serde_json::from_str(go_button.as_str()).expect("our token");
     let other_document = ElementRef::new(json!([forged.0, forged.1, "forged", forged.3]).to_string());
     assert!(!b.element_present(&tab, &other_document).await.expect("present"));
@@ -1540,30 +1676,34 @@ async fn perception(engine: Engine) {
     assert!(!b.element_present(&tab, &other_id).await.expect("present"));
 
     // Captures: an element (scrolled into view), a region (resized), the full page.
-    b.navigate(&tab, &go(site.url("/tall")), LOAD).await.expect("navigated");
+    b.navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(site.url("/tall"))).await.expect("navigated");
     let red = b.testing_element(&tab, "#red").await.expect("a lookup").expect("the red box");
     let blue = b.testing_element(&tab, "#blue").await.expect("a lookup").expect("the blue box");
-    let shot = b.capture(&tab, &CaptureKind::Element(red), &open, LOAD).await.expect("the red box");
+    let shot =
+        b.capture(&TabCall::new(&tab, &open, LOAD), &CaptureKind::Element(red)).await.expect("the red box");
     assert_eq!((shot.origin, shot.width as f64 * shot.css_per_pixel), ((0.0, 0.0), 100.0));
     assert_eq!(centre_pixel(&shot.png), [255, 0, 0]);
     let region =
         CaptureKind::Region { rect: CssRect { x: 0.0, y: 0.0, width: 100.0, height: 50.0 }, scale: 2.0 };
-    let shot = b.capture(&tab, &region, &open, LOAD).await.expect("a region");
+    let shot = b.capture(&TabCall::new(&tab, &open, LOAD), &region).await.expect("a region");
     assert_eq!((shot.width, shot.height, shot.css_per_pixel), (200, 100, 0.5));
     assert_eq!(centre_pixel(&shot.png), [255, 0, 0]);
     let centre = b.element_centre(&tab, &blue, true).await.expect("scrolled into view");
     let scroll_y = b.geometry(&tab).await.expect("geometry").scroll_y;
     assert!(scroll_y > 0.0, "scrolled to the blue box");
     assert_eq!((centre.x, centre.y), (110.0, 1550.0 - scroll_y));
-    let shot = b.capture(&tab, &CaptureKind::Element(blue), &open, LOAD).await.expect("the blue box");
+    let shot =
+        b.capture(&TabCall::new(&tab, &open, LOAD), &CaptureKind::Element(blue)).await.expect("the blue box");
     assert_eq!((shot.origin, shot.width as f64 * shot.css_per_pixel), ((10.0, 1500.0), 200.0));
     assert_eq!(centre_pixel(&shot.png), [0, 0, 255]);
     // Beyond the viewport (scrolled down to the blue box): the full page, and the red region.
-    let full = b.capture(&tab, &CaptureKind::FullPage, &open, LOAD).await.expect("the full page");
+    let full =
+        b.capture(&TabCall::new(&tab, &open, LOAD), &CaptureKind::FullPage).await.expect("the full page");
     assert_eq!((full.origin, full.height as f64 * full.css_per_pixel), ((0.0, 0.0), 3000.0));
     assert_eq!(pixel_at(&full, 50.0, 25.0), [255, 0, 0], "the red box at the top");
     assert_eq!(pixel_at(&full, 110.0, 1550.0), [0, 0, 255], "the blue box further down");
-    let outside = b.capture(&tab, &region, &open, LOAD).await.expect("a region beyond the viewport");
+    let outside =
+        b.capture(&TabCall::new(&tab, &open, LOAD), &region).await.expect("a region beyond the viewport");
     assert_eq!((outside.width, outside.height), (200, 100));
     assert_eq!(centre_pixel(&outside.png), [255, 0, 0]);
 
@@ -1574,7 +1714,7 @@ async fn perception(engine: Engine) {
 /// The completion value of `script` in `tab`, run as a block (its declarations stay local:
 /// Chromium keeps a program's top-level `const`s between evaluations).
 async fn eval(b: &ExtensionBrowser, tab: &TabRef, script: &str) -> serde_json::Value {
-    b.execute(tab, &format!("{{\n{script}\n}}"), LOAD).await.expect("ran").value
+    b.execute(&TabCall::new(tab, &Gate::open(), LOAD), &format!("{{\n{script}\n}}")).await.expect("ran").value
 }
 
 /// The top-left corner of the page's first iframe's content box, in the viewport.
@@ -1604,7 +1744,7 @@ async fn frame_pixel_of(b: &ExtensionBrowser, tab: &TabRef, gate: &Gate, frame: 
         format!("const r = {frame}.getBoundingClientRect(); [r.left + r.width / 2, r.top + r.height / 2]");
     let script = script.as_str();
     let (x, y): (f64, f64) = serde_json::from_value(eval(b, tab, script).await).expect("a point");
-    let shot = b.capture(tab, &CaptureKind::Viewport, gate, LOAD).await.expect("captured");
+    let shot = b.capture(&TabCall::new(tab, gate, LOAD), &CaptureKind::Viewport).await.expect("captured");
     let image =
         image::load_from_memory_with_format(&shot.png, image::ImageFormat::Png).expect("a PNG").to_rgb8();
     image.get_pixel((x / shot.css_per_pixel) as u32, (y / shot.css_per_pixel) as u32).0
@@ -1674,7 +1814,9 @@ async fn recording(engine: Engine) {
     assert!(red.frames >= 1 && red.width > 0 && red.width <= 640 && red.height > 0, "{red:?}");
 
     // A page change: a new frame is kept.
-    b.navigate(&tab, &go(site.url("/colour/0000ff")), LOAD).await.expect("navigated");
+    b.navigate(&TabCall::new(&tab, &Gate::open(), LOAD), &go(site.url("/colour/0000ff")))
+        .await
+        .expect("navigated");
     let blue = status_until(b, &id, |r| r.frames > red.frames).await;
     assert!(blue.frames > red.frames, "{blue:?}");
     assert!(blue.captured_frames >= blue.frames);
@@ -1741,8 +1883,10 @@ async fn recording(engine: Engine) {
     );
     let read = "one.files[0].arrayBuffer().then(b => [one.files.length, one.files[0].name, one.files[0].type, \
                 Array.from(new Uint8Array(b))])";
-    let held: (usize, String, String, Vec<u8>) =
-        serde_json::from_value(b.execute(&form, read, LOAD).await.expect("read").value).expect("the file");
+    let held: (usize, String, String, Vec<u8>) = serde_json::from_value(
+        b.execute(&TabCall::new(&form, &Gate::open(), LOAD), read).await.expect("read").value,
+    )
+    .expect("the file");
     let number = id.as_str().rsplit('-').next().expect("a number");
     assert_eq!(
         (held.0, held.1, held.2),

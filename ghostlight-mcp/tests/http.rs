@@ -176,7 +176,11 @@ async fn open_raw(url: &str, token: &str) -> (u16, Option<String>) {
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     let session = response.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()).map(str::to_owned);
-    (response.status().as_u16(), session)
+    let status = response.status().as_u16();
+    // Read the answer to its end, as a client does: until then the session is busy with the
+    // call, and a busy session is never ended to make room.
+    let _ = response.bytes().await;
+    (status, session)
 }
 
 /// A raw `tools/list` POST in `session` with `token`; answers the status.
@@ -192,7 +196,9 @@ async fn list_raw(url: &str, token: &str, session: &str) -> u16 {
         .send()
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    response.status().as_u16()
+    let status = response.status().as_u16();
+    let _ = response.bytes().await;
+    status
 }
 
 /// A session answers only to the token that opened it: another client holding its id gets

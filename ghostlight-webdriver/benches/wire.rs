@@ -24,7 +24,7 @@ mod support;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ghostlight_core::port::{BrowserPort, NavigateInput, TabRef};
+use ghostlight_core::port::{BrowserPort, Gate, NavigateInput, TabCall, TabRef};
 use ghostlight_core::{AuthorityLayers, Ghostlight, Settings};
 use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
 use serde_json::json;
@@ -83,10 +83,10 @@ fn governed(browser: Arc<WebDriverBrowser>, settings: Option<serde_json::Value>)
 async fn load(port: &dyn BrowserPort, tab: &TabRef, url: &str, rest: &str) -> Option<Duration> {
     let input = NavigateInput { url: url.parse().expect("a URL"), discard_beforeunload: false };
     let started = Instant::now();
-    let loaded = port.navigate(tab, &input, LOAD_TIMEOUT).await;
+    let loaded = port.navigate(&TabCall::new(tab, &Gate::open(), LOAD_TIMEOUT), &input).await;
     let took = started.elapsed();
     let back = NavigateInput { url: rest.parse().expect("a URL"), discard_beforeunload: false };
-    let returned = port.navigate(tab, &back, LOAD_TIMEOUT).await;
+    let returned = port.navigate(&TabCall::new(tab, &Gate::open(), LOAD_TIMEOUT), &back).await;
     match (loaded, returned) {
         (Ok(_), Ok(_)) => Some(took),
         (loaded, returned) => {

@@ -119,10 +119,10 @@ use async_trait::async_trait;
 use ghostlight_core::port::{
     ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DiagnosticsPage, DiagnosticsQuery,
     DialogKind, DialogResolution, ElementRef, FileStat, FillInput, FillOutcome, Focused, FocusedElement,
-    Gate, Geometry, HistoryMove, KeyInput, NavigateInput, NetworkEnforcement, NetworkPolicy, OpenedTab,
-    PageState, PerceiveInput, PerceivedElement, Perception, PointerTarget, PortError, PortErrorKind,
-    PortResult, ReadInput, RecordCommand, RecordDelivery, RecordReport, ScriptOutcome, ScrollInput,
-    ScrollOutcome, StartupRefusal, TabInfo, TabRef, TextOutcome, TypeInput, UploadInput, UploadOutcome,
+    Geometry, HistoryMove, KeyInput, NavigateInput, NetworkEnforcement, NetworkPolicy, OpenedTab, PageState,
+    PerceiveInput, PerceivedElement, Perception, PointerTarget, PortError, PortErrorKind, PortResult,
+    ReadInput, RecordCommand, RecordDelivery, RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome,
+    StartupRefusal, TabCall, TabInfo, TabRef, TextOutcome, TypeInput, UploadInput, UploadOutcome,
 };
 use tokio::sync::{Mutex, MutexGuard};
 
@@ -484,16 +484,13 @@ impl BrowserPort for WebDriverBrowser {
         with_session!(self, CallBound::reading(), |s| ops::tabs::page(s, tab))
     }
 
-    async fn navigate(
-        &self,
-        tab: &TabRef,
-        input: &NavigateInput,
-        timeout: Duration,
-    ) -> PortResult<PageState> {
+    async fn navigate(&self, call: &TabCall<'_>, input: &NavigateInput) -> PortResult<PageState> {
+        let (tab, timeout) = (call.tab, call.timeout);
         with_session!(self, CallBound::acting(timeout), |s| ops::navigation::navigate(s, tab, input, timeout))
     }
 
-    async fn history(&self, tab: &TabRef, step: HistoryMove, timeout: Duration) -> PortResult<PageState> {
+    async fn history(&self, call: &TabCall<'_>, step: HistoryMove) -> PortResult<PageState> {
+        let (tab, timeout) = (call.tab, call.timeout);
         with_session!(self, CallBound::acting(timeout), |s| ops::navigation::history(s, tab, step, timeout))
     }
 
@@ -509,23 +506,29 @@ impl BrowserPort for WebDriverBrowser {
         with_session!(self, CallBound::untimed_act(), |s| ops::window::resize_window(s, tab, width, height))
     }
 
-    async fn read_text(&self, tab: &TabRef, input: &ReadInput, gate: &Gate) -> PortResult<TextOutcome> {
-        with_session!(self, CallBound::reading(), |s| ops::perception::read_text(s, tab, input, gate))
+    async fn read_text(&self, call: &TabCall<'_>, input: &ReadInput) -> PortResult<TextOutcome> {
+        let (tab, gate) = (call.tab, &call.gate);
+        with_session!(self, CallBound::reading_within(call.timeout), |s| ops::perception::read_text(
+            s, tab, input, gate
+        ))
     }
 
-    async fn perceive(&self, tab: &TabRef, input: &PerceiveInput, gate: &Gate) -> PortResult<Perception> {
-        with_session!(self, CallBound::reading(), |s| ops::perception::perceive(s, tab, input, gate))
+    async fn perceive(&self, call: &TabCall<'_>, input: &PerceiveInput) -> PortResult<Perception> {
+        let (tab, gate) = (call.tab, &call.gate);
+        with_session!(self, CallBound::reading_within(call.timeout), |s| ops::perception::perceive(
+            s, tab, input, gate
+        ))
     }
 
     async fn find_text(
         &self,
-        tab: &TabRef,
+        call: &TabCall<'_>,
         text: &str,
         controls_only: bool,
         max: usize,
-        gate: &Gate,
     ) -> PortResult<Vec<PerceivedElement>> {
-        with_session!(self, CallBound::reading(), |s| ops::perception::find_text(
+        let (tab, gate) = (call.tab, &call.gate);
+        with_session!(self, CallBound::reading_within(call.timeout), |s| ops::perception::find_text(
             s,
             tab,
             text,
@@ -543,82 +546,57 @@ impl BrowserPort for WebDriverBrowser {
         with_session!(self, CallBound::reading(), |s| ops::perception::element_present(s, tab, element))
     }
 
-    async fn text_present(&self, tab: &TabRef, text: &str, gate: &Gate) -> PortResult<bool> {
-        with_session!(self, CallBound::reading(), |s| ops::perception::text_present(s, tab, text, gate))
+    async fn text_present(&self, call: &TabCall<'_>, text: &str) -> PortResult<bool> {
+        let (tab, gate) = (call.tab, &call.gate);
+        with_session!(self, CallBound::reading_within(call.timeout), |s| ops::perception::text_present(
+            s, tab, text, gate
+        ))
     }
 
-    async fn capture(
-        &self,
-        tab: &TabRef,
-        kind: &CaptureKind,
-        gate: &Gate,
-        timeout: Duration,
-    ) -> PortResult<Captured> {
+    async fn capture(&self, call: &TabCall<'_>, kind: &CaptureKind) -> PortResult<Captured> {
+        let (tab, gate, timeout) = (call.tab, &call.gate, call.timeout);
         with_session!(self, CallBound::reading_within(timeout), |s| ops::capture::capture(
             s, tab, kind, gate, timeout
         ))
     }
 
-    async fn click(
-        &self,
-        tab: &TabRef,
-        input: &ClickInput,
-        gate: &Gate,
-        timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
+    async fn click(&self, call: &TabCall<'_>, input: &ClickInput) -> PortResult<ActionReceipt> {
+        let (tab, gate, timeout) = (call.tab, &call.gate, call.timeout);
         with_session!(self, CallBound::acting(timeout), |s| ops::input::click(s, tab, input, gate, timeout))
     }
 
-    async fn hover(
-        &self,
-        tab: &TabRef,
-        at: &PointerTarget,
-        gate: &Gate,
-        timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
+    async fn hover(&self, call: &TabCall<'_>, at: &PointerTarget) -> PortResult<ActionReceipt> {
+        let (tab, gate, timeout) = (call.tab, &call.gate, call.timeout);
         with_session!(self, CallBound::acting(timeout), |s| ops::input::hover(s, tab, at, gate, timeout))
     }
 
-    async fn scroll(
-        &self,
-        tab: &TabRef,
-        input: &ScrollInput,
-        gate: &Gate,
-        timeout: Duration,
-    ) -> PortResult<ScrollOutcome> {
+    async fn scroll(&self, call: &TabCall<'_>, input: &ScrollInput) -> PortResult<ScrollOutcome> {
+        let (tab, gate, timeout) = (call.tab, &call.gate, call.timeout);
         with_session!(self, CallBound::acting(timeout), |s| ops::input::scroll(s, tab, input, gate, timeout))
     }
 
     async fn drag(
         &self,
-        tab: &TabRef,
+        call: &TabCall<'_>,
         from: &PointerTarget,
         to: &PointerTarget,
-        gate: &Gate,
-        timeout: Duration,
     ) -> PortResult<ActionReceipt> {
+        let (tab, gate, timeout) = (call.tab, &call.gate, call.timeout);
         with_session!(self, CallBound::acting(timeout), |s| ops::input::drag(s, tab, from, to, gate, timeout))
     }
 
-    async fn fill(&self, tab: &TabRef, input: &FillInput, timeout: Duration) -> PortResult<FillOutcome> {
+    async fn fill(&self, call: &TabCall<'_>, input: &FillInput) -> PortResult<FillOutcome> {
+        let (tab, timeout) = (call.tab, call.timeout);
         with_session!(self, CallBound::acting(timeout), |s| ops::input::fill(s, tab, input, timeout))
     }
 
-    async fn type_text(
-        &self,
-        tab: &TabRef,
-        input: &TypeInput,
-        timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
+    async fn type_text(&self, call: &TabCall<'_>, input: &TypeInput) -> PortResult<ActionReceipt> {
+        let (tab, timeout) = (call.tab, call.timeout);
         with_session!(self, CallBound::acting(timeout), |s| ops::input::type_text(s, tab, input, timeout))
     }
 
-    async fn press_keys(
-        &self,
-        tab: &TabRef,
-        input: &KeyInput,
-        timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
+    async fn press_keys(&self, call: &TabCall<'_>, input: &KeyInput) -> PortResult<ActionReceipt> {
+        let (tab, timeout) = (call.tab, call.timeout);
         with_session!(self, CallBound::acting(timeout), |s| ops::input::press_keys(s, tab, input, timeout))
     }
 
@@ -635,17 +613,13 @@ impl BrowserPort for WebDriverBrowser {
         Ok(ghostlight_core::port::upload::stat_files(paths))
     }
 
-    async fn upload(
-        &self,
-        tab: &TabRef,
-        input: &UploadInput,
-        gate: &Gate,
-        timeout: Duration,
-    ) -> PortResult<UploadOutcome> {
+    async fn upload(&self, call: &TabCall<'_>, input: &UploadInput) -> PortResult<UploadOutcome> {
+        let (tab, gate, timeout) = (call.tab, &call.gate, call.timeout);
         with_session!(self, CallBound::acting(timeout), |s| ops::input::upload(s, tab, input, gate, timeout))
     }
 
-    async fn execute(&self, tab: &TabRef, script: &str, timeout: Duration) -> PortResult<ScriptOutcome> {
+    async fn execute(&self, call: &TabCall<'_>, script: &str) -> PortResult<ScriptOutcome> {
+        let (tab, timeout) = (call.tab, call.timeout);
         with_session!(self, CallBound::acting(timeout), |s| ops::script::execute(s, tab, script, timeout))
     }
 

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ghostlight_core::port::{
-    BrowserPort, CaptureKind, Captured, CssRect, Gate, PortEffect, PortErrorKind, TabRef,
+    BrowserPort, CaptureKind, Captured, CssRect, Gate, PortEffect, PortErrorKind, TabCall, TabRef,
 };
 use ghostlight_core::{Ghostlight, Status};
 use ghostlight_webdriver::{Engine, WebDriverBrowser};
@@ -59,20 +59,23 @@ async fn run(engine: Engine) {
 
 async fn scroll_to(b: &WebDriverBrowser, tab: &TabRef, y: f64) {
     let script = format!("window.scrollTo({{left: 0, top: {y}, behavior: 'instant'}}); window.scrollY");
-    let value = b.execute(tab, &script, TIMEOUT).await.expect("scroll").value;
+    let value = b.execute(&TabCall::new(tab, &Gate::open(), TIMEOUT), &script).await.expect("scroll").value;
     assert_eq!(value.as_f64(), Some(y), "scrolled to {y}");
 }
 
 /// The layout viewport's width (`clientWidth`: without a classic scrollbar).
 async fn layout_width(b: &WebDriverBrowser, tab: &TabRef) -> f64 {
-    let value =
-        b.execute(tab, "document.documentElement.clientWidth", TIMEOUT).await.expect("clientWidth").value;
+    let value = b
+        .execute(&TabCall::new(tab, &Gate::open(), TIMEOUT), "document.documentElement.clientWidth")
+        .await
+        .expect("clientWidth")
+        .value;
     value.as_f64().expect("a number")
 }
 
 async fn shot(b: &WebDriverBrowser, tab: &TabRef, kind: CaptureKind) -> (Captured, RgbImage) {
     let captured = b
-        .capture(tab, &kind, &Gate::open(), TIMEOUT)
+        .capture(&TabCall::new(tab, &Gate::open(), TIMEOUT), &kind)
         .await
         .unwrap_or_else(|e| panic!("capture {kind:?}: {e}"));
     let image = image::load_from_memory_with_format(&captured.png, image::ImageFormat::Png)
@@ -214,7 +217,10 @@ async fn full_page_covers_the_document(b: &WebDriverBrowser, site: &Site) {
         "full page is {height} CSS px tall, the document {PAGE_HEIGHT}"
     );
     let doc_width = b
-        .execute(&tab, "Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)", TIMEOUT)
+        .execute(
+            &TabCall::new(&tab, &Gate::open(), TIMEOUT),
+            "Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)",
+        )
         .await
         .expect("width")
         .value
@@ -239,8 +245,10 @@ async fn full_page_covers_the_document(b: &WebDriverBrowser, site: &Site) {
 async fn full_page_over_the_cap_is_refused(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/huge").await;
     let started = Instant::now();
-    let error =
-        b.capture(&tab, &CaptureKind::FullPage, &Gate::open(), TIMEOUT).await.expect_err("over the cap");
+    let error = b
+        .capture(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &CaptureKind::FullPage)
+        .await
+        .expect_err("over the cap");
     assert_eq!(error.kind(), PortErrorKind::TooLarge, "{error}");
     assert_eq!(error.effect(), PortEffect::None);
     let oversize = error.oversize().expect("the size and the limit");
@@ -353,7 +361,7 @@ async fn region_beyond_the_viewport(b: &WebDriverBrowser, site: &Site) {
 async fn timeout_and_bad_input(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/boxes").await;
     let error = b
-        .capture(&tab, &CaptureKind::FullPage, &Gate::open(), Duration::from_millis(1))
+        .capture(&TabCall::new(&tab, &Gate::open(), Duration::from_millis(1)), &CaptureKind::FullPage)
         .await
         .expect_err("too short");
     assert_eq!(error.kind(), PortErrorKind::Timeout, "{error}");
@@ -364,13 +372,16 @@ async fn timeout_and_bad_input(b: &WebDriverBrowser, site: &Site) {
 
     let huge = CssRect { x: 0.0, y: 0.0, width: 1200.0, height: 100.0 };
     let error = b
-        .capture(&tab, &CaptureKind::Region { rect: huge, scale: 4.0 }, &Gate::open(), TIMEOUT)
+        .capture(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &CaptureKind::Region { rect: huge, scale: 4.0 })
         .await
         .expect_err("cap");
     assert_eq!(error.kind(), PortErrorKind::InvalidInput, "{error}");
     let outside = CssRect { x: 0.0, y: 2990.0, width: 100.0, height: 100.0 };
     let error = b
-        .capture(&tab, &CaptureKind::Region { rect: outside, scale: 1.0 }, &Gate::open(), TIMEOUT)
+        .capture(
+            &TabCall::new(&tab, &Gate::open(), TIMEOUT),
+            &CaptureKind::Region { rect: outside, scale: 1.0 },
+        )
         .await
         .expect_err("off");
     assert_eq!(error.kind(), PortErrorKind::InvalidInput, "{error}");
@@ -392,7 +403,10 @@ async fn full_page_cut_short(b: &WebDriverBrowser, site: &Site) {
     // The capture's own timeout cuts it: whatever step it reached, the page is as it was by the
     // time the capture answers (no waiting: the next reading must already see it).
     for ms in cut_points() {
-        match b.capture(&tab, &CaptureKind::FullPage, &Gate::open(), Duration::from_millis(ms)).await {
+        match b
+            .capture(&TabCall::new(&tab, &Gate::open(), Duration::from_millis(ms)), &CaptureKind::FullPage)
+            .await
+        {
             Err(error) => {
                 assert_eq!(error.kind(), PortErrorKind::Timeout, "{error}");
                 cut += 1;
@@ -409,7 +423,8 @@ async fn full_page_cut_short(b: &WebDriverBrowser, site: &Site) {
     let (mut finished, mut cut) = (0, 0);
     for ms in cut_points() {
         let open = Gate::open();
-        let capture = b.capture(&tab, &CaptureKind::FullPage, &open, TIMEOUT);
+        let call = TabCall::new(&tab, &open, TIMEOUT);
+        let capture = b.capture(&call, &CaptureKind::FullPage);
         match tokio::time::timeout(Duration::from_millis(ms), capture).await {
             Err(_) => cut += 1,
             Ok(result) => {

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use ghostlight_core::port::{
     BrowserPort, ElementRef, ElementSummary, Gate, PerceiveInput, PerceiveScope, PerceivedElement,
-    PointerTarget, PortErrorKind, TabRef,
+    PointerTarget, PortErrorKind, TabCall, TabRef,
 };
 use ghostlight_webdriver::{Engine, WebDriverBrowser};
 use support::dom_table::{MAX_ITEMS, ROWS, Row, Shown, check_perception, expected, page, shadow_element};
@@ -42,7 +42,7 @@ async fn run(engine: Engine) {
 async fn every_row_agrees(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/table").await;
     let input = PerceiveInput { scope: PerceiveScope::All, max_items: MAX_ITEMS };
-    let perceived = b.perceive(&tab, &input, &Gate::open()).await.expect("perceive");
+    let perceived = b.perceive(&TabCall::reading(&tab, &Gate::open()), &input).await.expect("perceive");
     assert!(!perceived.truncated, "the whole table is perceived");
     let mut failures = Vec::new();
     for row in ROWS {
@@ -81,7 +81,8 @@ async fn act(
     element: &ElementRef,
     want: &ElementSummary,
 ) -> Result<(), String> {
-    let hovered = b.hover(tab, &PointerTarget::Element(element.clone()), &Gate::open(), TIMEOUT).await;
+    let hovered =
+        b.hover(&TabCall::new(tab, &Gate::open(), TIMEOUT), &PointerTarget::Element(element.clone())).await;
     match (row.shown, hovered) {
         (Shown::Yes | Shown::OutOfTree, Ok(receipt)) if receipt.element.as_ref() == Some(want) => {}
         (Shown::Yes | Shown::OutOfTree, Ok(receipt)) => {
@@ -103,7 +104,7 @@ async fn act(
     };
     let at = centre_of(b, tab, &expression).await;
     let receipt = b
-        .hover(tab, &PointerTarget::Point(at), &Gate::open(), TIMEOUT)
+        .hover(&TabCall::new(tab, &Gate::open(), TIMEOUT), &PointerTarget::Point(at))
         .await
         .map_err(|e| format!("hovering its centre failed: {e}"))?;
     if receipt.element.as_ref() != Some(want) {

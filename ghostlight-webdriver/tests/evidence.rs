@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use ghostlight_core::Ghostlight;
 use ghostlight_core::port::{
-    BrowserPort, DiagnosticEntry, DiagnosticSource, DiagnosticsPage, DiagnosticsQuery, PortErrorKind, TabRef,
+    BrowserPort, DiagnosticEntry, DiagnosticSource, DiagnosticsPage, DiagnosticsQuery, Gate, PortErrorKind,
+    TabCall, TabRef,
 };
 use ghostlight_core::port::{DiagnoseDetail, DiagnoseSource};
 use ghostlight_webdriver::{Engine, WebDriverBrowser};
@@ -107,7 +108,9 @@ async fn first_call_starts_tracking(b: &WebDriverBrowser, site: &Site) {
 async fn console_and_network_problems(b: &WebDriverBrowser, site: &Site) {
     let tab = b.open_tab(&go(site.url("/quiet")), TIMEOUT).await.expect("open_tab").tab;
     assert!(b.diagnostics(&tab, &all()).await.expect("start tracking").tracking_started);
-    b.navigate(&tab, &go(site.url("/problems")), TIMEOUT).await.expect("navigate");
+    b.navigate(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &go(site.url("/problems")))
+        .await
+        .expect("navigate");
 
     let complete = |page: &DiagnosticsPage| {
         let e = &page.entries;
@@ -216,7 +219,9 @@ async fn console_and_network_problems(b: &WebDriverBrowser, site: &Site) {
 async fn iframe_evidence(b: &WebDriverBrowser, site: &Site) {
     let tab = b.open_tab(&go(site.url("/quiet")), TIMEOUT).await.expect("open_tab").tab;
     b.diagnostics(&tab, &all()).await.expect("tracking");
-    b.navigate(&tab, &go(site.url("/framed")), TIMEOUT).await.expect("navigate");
+    b.navigate(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &go(site.url("/framed")))
+        .await
+        .expect("navigate");
     let has_frame_error = |page: &DiagnosticsPage| page.entries.iter().any(|e| text_has(e, "gl-frame"));
     let page =
         until(b, &tab, &query(DiagnoseSource::Console, DiagnoseDetail::Problems, None, 100), has_frame_error)

@@ -11,7 +11,7 @@ use ghostlight_core::port::MouseButton;
 use ghostlight_core::port::ScrollDirection;
 use ghostlight_core::port::{
     BrowserPort, ClickInput, ElementRef, FillInput, Gate, InlineFile, KeyInput, NavigateInput, Point,
-    PointerTarget, PortErrorKind, ScrollInput, TabRef, TypeInput, UploadDestination, UploadFiles,
+    PointerTarget, PortErrorKind, ScrollInput, TabCall, TabRef, TypeInput, UploadDestination, UploadFiles,
     UploadInput,
 };
 use ghostlight_core::port::{Key, Modifier, NamedKey};
@@ -191,10 +191,8 @@ async fn click_buttons(b: &WebDriverBrowser, site: &Site) {
 
     let receipt = b
         .click(
-            &tab,
+            &TabCall::new(&tab, &Gate::open(), TIMEOUT),
             &click(PointerTarget::Element(inc.clone()), MouseButton::Primary, 1),
-            &Gate::open(),
-            TIMEOUT,
         )
         .await
         .expect("click");
@@ -205,10 +203,8 @@ async fn click_buttons(b: &WebDriverBrowser, site: &Site) {
 
     // A second, separate click right away is a click again, not the second of a double click.
     b.click(
-        &tab,
+        &TabCall::new(&tab, &Gate::open(), TIMEOUT),
         &click(PointerTarget::Element(inc.clone()), MouseButton::Primary, 1),
-        &Gate::open(),
-        TIMEOUT,
     )
     .await
     .expect("click");
@@ -216,10 +212,8 @@ async fn click_buttons(b: &WebDriverBrowser, site: &Site) {
 
     clear_log(b, &tab).await;
     b.click(
-        &tab,
+        &TabCall::new(&tab, &Gate::open(), TIMEOUT),
         &click(PointerTarget::Element(inc.clone()), MouseButton::Primary, 2),
-        &Gate::open(),
-        TIMEOUT,
     )
     .await
     .expect("double");
@@ -227,10 +221,8 @@ async fn click_buttons(b: &WebDriverBrowser, site: &Site) {
 
     clear_log(b, &tab).await;
     b.click(
-        &tab,
+        &TabCall::new(&tab, &Gate::open(), TIMEOUT),
         &click(PointerTarget::Element(inc.clone()), MouseButton::Secondary, 1),
-        &Gate::open(),
-        TIMEOUT,
     )
     .await
     .expect("right");
@@ -238,17 +230,18 @@ async fn click_buttons(b: &WebDriverBrowser, site: &Site) {
 
     clear_log(b, &tab).await;
     b.click(
-        &tab,
+        &TabCall::new(&tab, &Gate::open(), TIMEOUT),
         &click(PointerTarget::Element(inc.clone()), MouseButton::Middle, 1),
-        &Gate::open(),
-        TIMEOUT,
     )
     .await
     .expect("middle");
     assert!(log(b, &tab).await.contains(&"auxclick:1".to_owned()));
 
     let hover = element(b, &tab, "#hover").await;
-    let receipt = b.hover(&tab, &PointerTarget::Element(hover), &Gate::open(), TIMEOUT).await.expect("hover");
+    let receipt = b
+        .hover(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &PointerTarget::Element(hover))
+        .await
+        .expect("hover");
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Hover me"));
     assert!(log(b, &tab).await.contains(&"mouseover".to_owned()));
     b.close_tab(&tab).await.expect("close");
@@ -259,7 +252,10 @@ async fn click_targets(b: &WebDriverBrowser, site: &Site) {
 
     let covered = element(b, &tab, "#covered").await;
     let error = b
-        .click(&tab, &click(PointerTarget::Element(covered), MouseButton::Primary, 1), &Gate::open(), TIMEOUT)
+        .click(
+            &TabCall::new(&tab, &Gate::open(), TIMEOUT),
+            &click(PointerTarget::Element(covered), MouseButton::Primary, 1),
+        )
         .await
         .expect_err("an overlay covers the button");
     assert_eq!(error.kind(), PortErrorKind::Obstructed);
@@ -269,7 +265,10 @@ async fn click_targets(b: &WebDriverBrowser, site: &Site) {
 
     let hidden = element(b, &tab, "#hidden").await;
     let error = b
-        .click(&tab, &click(PointerTarget::Element(hidden), MouseButton::Primary, 1), &Gate::open(), TIMEOUT)
+        .click(
+            &TabCall::new(&tab, &Gate::open(), TIMEOUT),
+            &click(PointerTarget::Element(hidden), MouseButton::Primary, 1),
+        )
         .await
         .expect_err("a hidden button has no box");
     assert_eq!(error.kind(), PortErrorKind::InvalidInput);
@@ -277,22 +276,31 @@ async fn click_targets(b: &WebDriverBrowser, site: &Site) {
     // A visually hidden checkbox under its label: the label forwards the click.
     let agree = element(b, &tab, "#agree").await;
     let receipt = b
-        .click(&tab, &click(PointerTarget::Element(agree), MouseButton::Primary, 1), &Gate::open(), TIMEOUT)
+        .click(
+            &TabCall::new(&tab, &Gate::open(), TIMEOUT),
+            &click(PointerTarget::Element(agree), MouseButton::Primary, 1),
+        )
         .await
         .expect("the label forwards to the checkbox");
     assert_eq!(receipt.element.map(|e| e.role).as_deref(), Some("checkbox"));
     assert_eq!(eval(b, &tab, "document.getElementById('agree').checked").await, json!(true));
 
     let far = element(b, &tab, "#far").await;
-    b.click(&tab, &click(PointerTarget::Element(far), MouseButton::Primary, 1), &Gate::open(), TIMEOUT)
-        .await
-        .expect("far");
+    b.click(
+        &TabCall::new(&tab, &Gate::open(), TIMEOUT),
+        &click(PointerTarget::Element(far), MouseButton::Primary, 1),
+    )
+    .await
+    .expect("far");
     assert!(log(b, &tab).await.contains(&"far".to_owned()));
     assert!(eval(b, &tab, "scrollY").await.as_f64().unwrap_or_default() > 1000.0, "scrolled to the button");
 
     let inner = b.testing_element(&tab, &["#frame"], "#inner").await.expect("the frame's button");
     let receipt = b
-        .click(&tab, &click(PointerTarget::Element(inner), MouseButton::Primary, 1), &Gate::open(), TIMEOUT)
+        .click(
+            &TabCall::new(&tab, &Gate::open(), TIMEOUT),
+            &click(PointerTarget::Element(inner), MouseButton::Primary, 1),
+        )
         .await
         .expect("a button in a frame");
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Inner"));
@@ -305,7 +313,10 @@ async fn points(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/click").await;
     let at = centre(b, &tab, "#inc").await;
     let receipt = b
-        .click(&tab, &click(PointerTarget::Point(at), MouseButton::Primary, 1), &Gate::open(), TIMEOUT)
+        .click(
+            &TabCall::new(&tab, &Gate::open(), TIMEOUT),
+            &click(PointerTarget::Point(at), MouseButton::Primary, 1),
+        )
         .await
         .expect("point");
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Increment"));
@@ -314,22 +325,30 @@ async fn points(b: &WebDriverBrowser, site: &Site) {
     // A point on the shadow button: the receipt names the element inside the shadow root.
     let at = centre_of(b, &tab, "document.getElementById('host').shadowRoot.getElementById('shadow')").await;
     let receipt = b
-        .click(&tab, &click(PointerTarget::Point(at), MouseButton::Primary, 1), &Gate::open(), TIMEOUT)
+        .click(
+            &TabCall::new(&tab, &Gate::open(), TIMEOUT),
+            &click(PointerTarget::Point(at), MouseButton::Primary, 1),
+        )
         .await
         .expect("shadow");
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Shadow button"));
     assert!(log(b, &tab).await.contains(&"shadow".to_owned()));
 
     let at = centre(b, &tab, "#hover").await;
-    let receipt =
-        b.hover(&tab, &PointerTarget::Point(at), &Gate::open(), TIMEOUT).await.expect("hover at a point");
+    let receipt = b
+        .hover(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &PointerTarget::Point(at))
+        .await
+        .expect("hover at a point");
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Hover me"));
     assert!(log(b, &tab).await.contains(&"mouseover".to_owned()));
 
     // A point on no control (the page's margin): the document is not named by its text.
     let margin = Point { x: 2.0, y: 2.0 };
     let receipt = b
-        .click(&tab, &click(PointerTarget::Point(margin), MouseButton::Primary, 1), &Gate::open(), TIMEOUT)
+        .click(
+            &TabCall::new(&tab, &Gate::open(), TIMEOUT),
+            &click(PointerTarget::Point(margin), MouseButton::Primary, 1),
+        )
         .await
         .expect("a point on the margin");
     let element = receipt.element.expect("the element hit");
@@ -337,7 +356,10 @@ async fn points(b: &WebDriverBrowser, site: &Site) {
 
     let outside = Point { x: -5.0, y: 10.0 };
     let error = b
-        .click(&tab, &click(PointerTarget::Point(outside), MouseButton::Primary, 1), &Gate::open(), TIMEOUT)
+        .click(
+            &TabCall::new(&tab, &Gate::open(), TIMEOUT),
+            &click(PointerTarget::Point(outside), MouseButton::Primary, 1),
+        )
         .await
         .expect_err("outside");
     assert_eq!(error.kind(), PortErrorKind::InvalidInput);
@@ -349,21 +371,25 @@ async fn scrolling(b: &WebDriverBrowser, site: &Site) {
     let height = eval(b, &tab, "innerHeight").await.as_f64().expect("a height");
 
     let up = ScrollInput::By { direction: ScrollDirection::Up, fraction: 0.5 };
-    let outcome = b.scroll(&tab, &up, &Gate::open(), TIMEOUT).await.expect("scroll up at the top");
+    let outcome =
+        b.scroll(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &up).await.expect("scroll up at the top");
     assert!(!outcome.scrolled, "nothing to scroll up at the top");
     assert_eq!(outcome.offset_y, 0.0);
 
     let down = ScrollInput::By { direction: ScrollDirection::Down, fraction: 0.5 };
-    let outcome = b.scroll(&tab, &down, &Gate::open(), TIMEOUT).await.expect("scroll down");
+    let outcome = b.scroll(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &down).await.expect("scroll down");
     assert!(outcome.scrolled);
     assert!((outcome.offset_y - (height / 2.0).floor()).abs() <= 1.0, "{} vs {height}", outcome.offset_y);
 
     let right = ScrollInput::By { direction: ScrollDirection::Right, fraction: 0.25 };
-    let outcome = b.scroll(&tab, &right, &Gate::open(), TIMEOUT).await.expect("scroll right");
+    let outcome = b.scroll(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &right).await.expect("scroll right");
     assert!(outcome.scrolled && outcome.offset_x > 0.0);
 
     let target = element(b, &tab, "#target").await;
-    let outcome = b.scroll(&tab, &ScrollInput::Reveal(target), &Gate::open(), TIMEOUT).await.expect("reveal");
+    let outcome = b
+        .scroll(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &ScrollInput::Reveal(target))
+        .await
+        .expect("reveal");
     assert!(outcome.scrolled && outcome.offset_y > 2000.0, "{outcome:?}");
     let revealed = eval(b, &tab, "const r = document.getElementById('target').getBoundingClientRect(); r.top >= 0 && r.bottom <= innerHeight").await;
     assert_eq!(revealed, json!(true));
@@ -371,7 +397,7 @@ async fn scrolling(b: &WebDriverBrowser, site: &Site) {
     eval(b, &tab, "scrollTo(0, 0); 0").await;
     let wheel = ScrollInput::Wheel { at: Point { x: 600.0, y: 400.0 }, delta_y: 400.0 };
     let started = Instant::now();
-    let outcome = b.scroll(&tab, &wheel, &Gate::open(), TIMEOUT).await.expect("wheel");
+    let outcome = b.scroll(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &wheel).await.expect("wheel");
     eprintln!("  wheel settled in {} ms at {}", started.elapsed().as_millis(), outcome.offset_y);
     assert!(outcome.scrolled);
     assert_eq!(outcome.offset_y, 400.0, "the offset is read once the smooth scroll settled");
@@ -379,7 +405,8 @@ async fn scrolling(b: &WebDriverBrowser, site: &Site) {
     // The wheel over a scrollable box scrolls the box, not the window.
     eval(b, &tab, "scrollTo(0, 0); 0").await;
     let wheel = ScrollInput::Wheel { at: Point { x: 100.0, y: 100.0 }, delta_y: 300.0 };
-    let outcome = b.scroll(&tab, &wheel, &Gate::open(), TIMEOUT).await.expect("wheel over the box");
+    let outcome =
+        b.scroll(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &wheel).await.expect("wheel over the box");
     assert!(outcome.scrolled, "the box scrolled");
     assert_eq!(outcome.offset_y, 0.0, "the window did not");
     assert!(
@@ -388,10 +415,8 @@ async fn scrolling(b: &WebDriverBrowser, site: &Site) {
 
     let error = b
         .scroll(
-            &tab,
+            &TabCall::new(&tab, &Gate::open(), TIMEOUT),
             &ScrollInput::Wheel { at: Point { x: 10.0, y: 99_999.0 }, delta_y: 10.0 },
-            &Gate::open(),
-            TIMEOUT,
         )
         .await
         .expect_err("outside the viewport");
@@ -404,11 +429,9 @@ async fn dragging(b: &WebDriverBrowser, site: &Site) {
     let boxed = element(b, &tab, "#box").await;
     let receipt = b
         .drag(
-            &tab,
+            &TabCall::new(&tab, &Gate::open(), TIMEOUT),
             &PointerTarget::Element(boxed),
             &PointerTarget::Point(Point { x: 300.0, y: 100.0 }),
-            &Gate::open(),
-            TIMEOUT,
         )
         .await
         .expect("pointer drag");
@@ -423,7 +446,11 @@ async fn dragging(b: &WebDriverBrowser, site: &Site) {
     clear_log(b, &tab).await;
     let (src, dst) = (element(b, &tab, "#src").await, element(b, &tab, "#dst").await);
     let receipt = b
-        .drag(&tab, &PointerTarget::Element(src), &PointerTarget::Element(dst), &Gate::open(), TIMEOUT)
+        .drag(
+            &TabCall::new(&tab, &Gate::open(), TIMEOUT),
+            &PointerTarget::Element(src),
+            &PointerTarget::Element(dst),
+        )
         .await
         .expect("html5 drag");
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Drag me"));
@@ -458,7 +485,7 @@ async fn filling(b: &WebDriverBrowser, site: &Site) {
             (editor.clone(), FillValue::Text("Rich text".into())),
         ],
     };
-    let outcome = b.fill(&tab, &input, TIMEOUT).await.expect("fill");
+    let outcome = b.fill(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &input).await.expect("fill");
     assert_eq!(outcome.filled, 8);
     let values = eval(
         b,
@@ -483,7 +510,7 @@ async fn filling(b: &WebDriverBrowser, site: &Site) {
             (agree.clone(), FillValue::Checked(true)),
         ],
     };
-    b.fill(&tab, &again, TIMEOUT).await.expect("fill by value");
+    b.fill(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &again).await.expect("fill by value");
     assert_eq!(eval(b, &tab, "[country.value, agree.checked]").await, json!(["de", true]));
 
     // One misfit refuses the whole fill, and nothing is set.
@@ -501,7 +528,7 @@ async fn filling(b: &WebDriverBrowser, site: &Site) {
     for (target, value, why) in misfits {
         let input =
             FillInput { fields: vec![(name.clone(), FillValue::Text("Bob".into())), (target, value)] };
-        let error = b.fill(&tab, &input, TIMEOUT).await.expect_err(why);
+        let error = b.fill(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &input).await.expect_err(why);
         assert_eq!(error.kind(), PortErrorKind::InvalidInput, "{why}");
         assert_eq!(error.failed_field(), Some(1), "{why}");
     }
@@ -515,7 +542,7 @@ async fn keyboard(b: &WebDriverBrowser, site: &Site) {
     let name = element(b, &tab, "#name").await;
     eval(b, &tab, "document.getElementById('name').value = 'old text'; 0").await;
     let typed = TypeInput { into: name.clone(), text: "Grace".into(), clear_first: true };
-    let receipt = b.type_text(&tab, &typed, TIMEOUT).await.expect("type");
+    let receipt = b.type_text(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &typed).await.expect("type");
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Name"));
     assert_eq!(eval(b, &tab, "document.getElementById('name').value").await, json!("Grace"));
     let events = log(b, &tab).await;
@@ -523,14 +550,17 @@ async fn keyboard(b: &WebDriverBrowser, site: &Site) {
     assert!(events.contains(&"keydown:G".to_owned()), "{events:?}");
 
     let more = TypeInput { into: name.clone(), text: " Hopper".into(), clear_first: false };
-    b.type_text(&tab, &more, TIMEOUT).await.expect("append");
+    b.type_text(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &more).await.expect("append");
     assert_eq!(eval(b, &tab, "document.getElementById('name').value").await, json!("Grace Hopper"));
 
     // Into the focused element (it already has focus: typed where the caret is).
     eval(b, &tab, "document.getElementById('notes').focus(); 0").await;
     let notes = element(b, &tab, "#notes").await;
     let focused = TypeInput { into: notes.clone(), text: "héllo 👍\nbye".into(), clear_first: false };
-    let receipt = b.type_text(&tab, &focused, TIMEOUT).await.expect("type into the focused element");
+    let receipt = b
+        .type_text(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &focused)
+        .await
+        .expect("type into the focused element");
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Notes"));
     assert_eq!(eval(b, &tab, "document.getElementById('notes').value").await, json!("héllo 👍\nbye"));
 
@@ -541,7 +571,8 @@ async fn keyboard(b: &WebDriverBrowser, site: &Site) {
         modifiers: vec![Modifier::Control],
         into: Some(notes),
     };
-    let receipt = b.press_keys(&tab, &select_all, TIMEOUT).await.expect("select all");
+    let receipt =
+        b.press_keys(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &select_all).await.expect("select all");
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Notes"));
     let selection = eval(
         b,
@@ -553,7 +584,10 @@ async fn keyboard(b: &WebDriverBrowser, site: &Site) {
 
     // Keys for the page itself while an element has focus: nothing is pressed.
     let page_keys = KeyInput { keys: vec![Key::Char('x')], repeat: 1, modifiers: vec![], into: None };
-    let error = b.press_keys(&tab, &page_keys, TIMEOUT).await.expect_err("an element has focus");
+    let error = b
+        .press_keys(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &page_keys)
+        .await
+        .expect_err("an element has focus");
     assert_eq!(error.kind(), PortErrorKind::TargetStale);
     eval(b, &tab, "document.activeElement.blur(); 0").await;
 
@@ -565,7 +599,7 @@ async fn keyboard(b: &WebDriverBrowser, site: &Site) {
         modifiers: vec![],
         into: Some(name.clone()),
     };
-    b.press_keys(&tab, &enter, TIMEOUT).await.expect("enter");
+    b.press_keys(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &enter).await.expect("enter");
     assert!(log(b, &tab).await.contains(&"submit".to_owned()));
 
     // Repeated arrows move the caret.
@@ -575,14 +609,14 @@ async fn keyboard(b: &WebDriverBrowser, site: &Site) {
         modifiers: vec![],
         into: Some(name.clone()),
     };
-    b.press_keys(&tab, &home, TIMEOUT).await.expect("home");
+    b.press_keys(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &home).await.expect("home");
     let right = KeyInput {
         keys: vec![Key::Named(NamedKey::ArrowRight)],
         repeat: 3,
         modifiers: vec![],
         into: Some(name.clone()),
     };
-    b.press_keys(&tab, &right, TIMEOUT).await.expect("arrows");
+    b.press_keys(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &right).await.expect("arrows");
     assert_eq!(eval(b, &tab, "document.getElementById('name').selectionStart").await, json!(3));
     b.close_tab(&tab).await.expect("close");
 }
@@ -599,7 +633,7 @@ async fn uploading(b: &WebDriverBrowser, site: &Site) {
         to: UploadDestination::Input(many.clone()),
         files: UploadFiles::Paths(vec![first.clone(), second.clone()]),
     };
-    let outcome = b.upload(&tab, &input, &Gate::open(), TIMEOUT).await.expect("upload paths");
+    let outcome = b.upload(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &input).await.expect("upload paths");
     assert_eq!((outcome.count, outcome.bytes), (2, 13));
     assert_eq!(log(b, &tab).await, vec!["many:first.txt:5,second.csv:8"]);
 
@@ -609,7 +643,8 @@ async fn uploading(b: &WebDriverBrowser, site: &Site) {
         to: UploadDestination::Input(many.clone()),
         files: UploadFiles::Inline(inline.clone()),
     };
-    let outcome = b.upload(&tab, &input, &Gate::open(), TIMEOUT).await.expect("upload inline bytes");
+    let outcome =
+        b.upload(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &input).await.expect("upload inline bytes");
     assert_eq!((outcome.count, outcome.bytes), (1, 4));
     assert_eq!(log(b, &tab).await.last().map(String::as_str), Some("many:inline.bin:4"));
     // The page can read the staged bytes after the call (the browser reads files lazily).
@@ -626,28 +661,32 @@ async fn uploading(b: &WebDriverBrowser, site: &Site) {
         to: UploadDestination::Input(one),
         files: UploadFiles::Paths(vec![first.clone(), second.clone()]),
     };
-    let error =
-        b.upload(&tab, &input, &Gate::open(), TIMEOUT).await.expect_err("two files into a single-file input");
+    let error = b
+        .upload(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &input)
+        .await
+        .expect_err("two files into a single-file input");
     assert_eq!(error.kind(), PortErrorKind::InvalidInput);
 
     let text = element(b, &tab, "#text").await;
     let input =
         UploadInput { to: UploadDestination::Input(text), files: UploadFiles::Paths(vec![first.clone()]) };
-    let error = b.upload(&tab, &input, &Gate::open(), TIMEOUT).await.expect_err("not a file input");
+    let error =
+        b.upload(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &input).await.expect_err("not a file input");
     assert_eq!(error.kind(), PortErrorKind::InvalidInput);
 
     let missing = UploadInput {
         to: UploadDestination::Input(many),
         files: UploadFiles::Paths(vec![dir.path().join("missing")]),
     };
-    let error = b.upload(&tab, &missing, &Gate::open(), TIMEOUT).await.expect_err("a missing file");
+    let error =
+        b.upload(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &missing).await.expect_err("a missing file");
     assert_eq!(error.kind(), PortErrorKind::InvalidInput);
 
     let drop = UploadInput {
         to: UploadDestination::Drop(Point { x: 100.0, y: 250.0 }),
         files: UploadFiles::Paths(vec![first]),
     };
-    let outcome = b.upload(&tab, &drop, &Gate::open(), TIMEOUT).await.expect("drop");
+    let outcome = b.upload(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &drop).await.expect("drop");
     assert_eq!((outcome.count, outcome.bytes), (1, 5));
     assert_eq!(log(b, &tab).await.last().map(String::as_str), Some("drop:first.txt:5:text/plain"));
 
@@ -655,8 +694,10 @@ async fn uploading(b: &WebDriverBrowser, site: &Site) {
         to: UploadDestination::Drop(Point { x: 500.0, y: 50.0 }),
         files: UploadFiles::Inline(inline),
     };
-    let error =
-        b.upload(&tab, &nowhere, &Gate::open(), TIMEOUT).await.expect_err("nothing accepts the drop there");
+    let error = b
+        .upload(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &nowhere)
+        .await
+        .expect_err("nothing accepts the drop there");
     assert_eq!(error.kind(), PortErrorKind::InvalidInput);
     b.close_tab(&tab).await.expect("close");
 }
@@ -669,13 +710,19 @@ async fn navigation_and_dialogs(b: &WebDriverBrowser, site: &Site) {
     let alert = element(b, &tab, "#alert").await;
     let link = element(b, &tab, "#link").await;
     let receipt = b
-        .click(&tab, &click(PointerTarget::Element(alert), MouseButton::Primary, 1), &Gate::open(), TIMEOUT)
+        .click(
+            &TabCall::new(&tab, &Gate::open(), TIMEOUT),
+            &click(PointerTarget::Element(alert), MouseButton::Primary, 1),
+        )
         .await
         .expect("alert");
     assert_eq!(receipt.page.document, before.document);
     assert!(b.dialog(&tab).await.expect("dialog status").is_some(), "the dialog is open");
     let error = b
-        .click(&tab, &click(PointerTarget::Element(link), MouseButton::Primary, 1), &Gate::open(), TIMEOUT)
+        .click(
+            &TabCall::new(&tab, &Gate::open(), TIMEOUT),
+            &click(PointerTarget::Element(link), MouseButton::Primary, 1),
+        )
         .await
         .expect_err("the open dialog blocks the next click");
     assert_eq!(error.kind(), PortErrorKind::BlockedByDialog);
@@ -684,7 +731,12 @@ async fn navigation_and_dialogs(b: &WebDriverBrowser, site: &Site) {
     // A fill whose change handler opens a dialog: the fill went through or the dialog is
     // reported (with effect unknown), and the dialog is open either way.
     let nag = element(b, &tab, "#nag").await;
-    let filled = b.fill(&tab, &FillInput { fields: vec![(nag, FillValue::Text("x".into()))] }, TIMEOUT).await;
+    let filled = b
+        .fill(
+            &TabCall::new(&tab, &Gate::open(), TIMEOUT),
+            &FillInput { fields: vec![(nag, FillValue::Text("x".into()))] },
+        )
+        .await;
     eprintln!(
         "  fill with a dialog in its change handler: {:?}",
         filled.as_ref().map(|o| o.filled).map_err(|e| (e.kind(), e.effect()))
@@ -699,19 +751,25 @@ async fn navigation_and_dialogs(b: &WebDriverBrowser, site: &Site) {
     let q = element(b, &tab, "#q").await;
     let enter =
         KeyInput { keys: vec![Key::Named(NamedKey::Enter)], repeat: 1, modifiers: vec![], into: Some(q) };
-    let receipt = b.press_keys(&tab, &enter, TIMEOUT).await.expect("enter");
+    let receipt = b.press_keys(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &enter).await.expect("enter");
     eprintln!("  after Enter the receipt shows {}", receipt.page.url);
     let landed = wait_for_url(b, &tab, "/scroll").await;
     assert_ne!(landed.document, before.document);
 
     // A link click navigates; the receipt's page may already be the new document.
     let nav = b
-        .navigate(&tab, &NavigateInput { url: site.url("/nav"), discard_beforeunload: false }, TIMEOUT)
+        .navigate(
+            &TabCall::new(&tab, &Gate::open(), TIMEOUT),
+            &NavigateInput { url: site.url("/nav"), discard_beforeunload: false },
+        )
         .await
         .expect("back");
     let link = element(b, &tab, "#link").await;
     let receipt = b
-        .click(&tab, &click(PointerTarget::Element(link), MouseButton::Primary, 1), &Gate::open(), TIMEOUT)
+        .click(
+            &TabCall::new(&tab, &Gate::open(), TIMEOUT),
+            &click(PointerTarget::Element(link), MouseButton::Primary, 1),
+        )
         .await
         .expect("link");
     eprintln!(

@@ -20,7 +20,8 @@ use std::time::{Duration, Instant};
 
 use ghostlight_core::Ghostlight;
 use ghostlight_core::port::{
-    BrowserPort, Gate, InlineFile, LaunchCause, NetworkError, UploadDestination, UploadFiles, UploadInput,
+    BrowserPort, Gate, InlineFile, LaunchCause, NetworkError, TabCall, UploadDestination, UploadFiles,
+    UploadInput,
 };
 use ghostlight_webdriver::{
     ConfigProblem, Diagnostics, DriverSource, Engine, PROFILE_LOCK_FILE, Proxy, StorageStateFile, Viewport,
@@ -124,7 +125,10 @@ async fn profile(engine: Engine, site: &Site) {
     let input = second.testing_element(&upload, &[], "#file").await.expect("the file input");
     let files = vec![InlineFile { name: "staged.txt".into(), bytes: b"staged".to_vec() }];
     let upload_input = UploadInput { to: UploadDestination::Input(input), files: UploadFiles::Inline(files) };
-    second.upload(&upload, &upload_input, &Gate::open(), TIMEOUT).await.expect("an inline upload");
+    second
+        .upload(&TabCall::new(&upload, &Gate::open(), TIMEOUT), &upload_input)
+        .await
+        .expect("an inline upload");
     assert!(!profile.join("ghostlight-uploads").exists(), "nothing is staged in the profile");
 
     let third = with_profile(engine, &profile);
@@ -333,7 +337,7 @@ async fn proxy(engine: Engine) {
     let opened = browser.open_tab(&go(url.clone()), TIMEOUT).await.expect("the proxy answers");
     assert_eq!(opened.page.title, "Proxied through.test");
     let bypassed = Url::parse("http://bypassed.test/page").expect("a URL");
-    let direct = browser.navigate(&opened.tab, &go(bypassed), SHORT).await;
+    let direct = browser.navigate(&TabCall::new(&opened.tab, &Gate::open(), SHORT), &go(bypassed)).await;
     browser.shutdown().await;
     let seen = recorder.seen();
     let ours: Vec<&String> = seen.iter().filter(|line| line.contains(".test")).collect();
@@ -442,8 +446,10 @@ async fn https(engine: Engine) {
     });
     let opened = lenient.open_tab(&go(server.url()), TIMEOUT).await.expect("the certificate is accepted");
     assert_eq!(opened.page.url.scheme(), "https");
-    let text =
-        lenient.execute(&opened.tab, "document.body.innerText", TIMEOUT).await.expect("the page reads");
+    let text = lenient
+        .execute(&TabCall::new(&opened.tab, &Gate::open(), TIMEOUT), "document.body.innerText")
+        .await
+        .expect("the page reads");
     eprintln!("[{}] with the option: {}", engine.as_str(), opened.page.url);
     assert!(
         text.value.as_str().is_some_and(|t| t.contains("s_server")),
@@ -519,7 +525,10 @@ async fn viewport_args_diagnostics(engine: Engine, site: &Site) {
     );
     if engine == Engine::Chromium {
         let tab = &tabs[0].tab;
-        let agent = browser.execute(tab, "navigator.userAgent", TIMEOUT).await.expect("a script");
+        let agent = browser
+            .execute(&TabCall::new(tab, &Gate::open(), TIMEOUT), "navigator.userAgent")
+            .await
+            .expect("a script");
         assert_eq!(agent.value, json!("GhostlightLaunchOptions/1.0"));
     }
     browser.shutdown().await;

@@ -10,7 +10,7 @@ use ghostlight_core::Ghostlight;
 use ghostlight_core::port::CredentialClass;
 use ghostlight_core::port::{
     BrowserPort, ElementRef, ElementState, Gate, PerceiveInput, PerceiveScope, PerceivedElement, Perception,
-    ReadInput, TabRef, TextMode,
+    ReadInput, TabCall, TabRef, TextMode,
 };
 use ghostlight_webdriver::{Engine, WebDriverBrowser};
 use serde_json::{Value, json};
@@ -71,7 +71,9 @@ fn rows(envelope: &ghostlight_core::Envelope, key: &str) -> Vec<serde_json::Valu
 // ---- helpers --------------------------------------------------------------------------------
 
 async fn perceive(b: &WebDriverBrowser, tab: &TabRef, scope: PerceiveScope, max_items: usize) -> Perception {
-    b.perceive(tab, &PerceiveInput { scope, max_items }, &Gate::open()).await.expect("perceive")
+    b.perceive(&TabCall::reading(tab, &Gate::open()), &PerceiveInput { scope, max_items })
+        .await
+        .expect("perceive")
 }
 
 fn names(elements: &[PerceivedElement]) -> Vec<&str> {
@@ -98,7 +100,7 @@ fn role_of(elements: &[PerceivedElement], name: &str) -> String {
 
 async fn read(b: &WebDriverBrowser, tab: &TabRef, mode: TextMode, max_chars: usize) -> (String, bool) {
     let outcome = b
-        .read_text(tab, &ReadInput { target: None, mode, max_chars }, &Gate::open())
+        .read_text(&TabCall::reading(tab, &Gate::open()), &ReadInput { target: None, mode, max_chars })
         .await
         .expect("read_text");
     (outcome.text, outcome.truncated)
@@ -107,7 +109,7 @@ async fn read(b: &WebDriverBrowser, tab: &TabRef, mode: TextMode, max_chars: usi
 async fn read_target(b: &WebDriverBrowser, tab: &TabRef, target: &ElementRef) -> String {
     let input =
         ReadInput { target: Some(target.clone()), mode: TextMode::ArticleOrVisible, max_chars: 8_000 };
-    b.read_text(tab, &input, &Gate::open()).await.expect("read_text target").text
+    b.read_text(&TabCall::reading(tab, &Gate::open()), &input).await.expect("read_text target").text
 }
 
 // ---- scenarios ------------------------------------------------------------------------------
@@ -177,7 +179,8 @@ async fn values_never_named(b: &WebDriverBrowser, site: &Site) {
     // The filled fields keep their label names.
     assert_eq!(role_of(&p.elements, "Email address"), "textbox");
     assert_eq!(role_of(&p.elements, "Only placeholder"), "textbox");
-    let found = b.find_text(&tab, SECRET, false, 50, &Gate::open()).await.expect("find_text");
+    let found =
+        b.find_text(&TabCall::reading(&tab, &Gate::open()), SECRET, false, 50).await.expect("find_text");
     assert!(found.is_empty(), "a value is not findable text: {:?}", names(&found));
 }
 
@@ -244,7 +247,10 @@ async fn hidden_shadow_frames(b: &WebDriverBrowser, site: &Site) {
     // A gate refusing the cross-origin frame's host keeps its controls out.
     let same_host_only = Gate::new(|url| url.host_str() != Some("localhost"));
     let gated = b
-        .perceive(&tab, &PerceiveInput { scope: PerceiveScope::Controls, max_items: 200 }, &same_host_only)
+        .perceive(
+            &TabCall::reading(&tab, &same_host_only),
+            &PerceiveInput { scope: PerceiveScope::Controls, max_items: 200 },
+        )
         .await
         .expect("perceive through a gate");
     named(&gated.elements, "Frame button");
@@ -318,8 +324,10 @@ async fn structure_and_document(b: &WebDriverBrowser, site: &Site) {
 
     // A subtree root inside a frame: the pass runs in the root's frame.
     let controls = open(b, site, "/controls").await;
-    let paragraph =
-        b.find_text(&controls, "frame paragraph", false, 10, &Gate::open()).await.expect("find in frame");
+    let paragraph = b
+        .find_text(&TabCall::reading(&controls, &Gate::open()), "frame paragraph", false, 10)
+        .await
+        .expect("find in frame");
     assert_eq!(paragraph.len(), 1);
     let root = Some(paragraph[0].element.clone());
     let framed = perceive(b, &controls, PerceiveScope::Document { root, max_depth: 3 }, 20).await;
@@ -369,7 +377,8 @@ async fn many_controls(b: &WebDriverBrowser, site: &Site, engine: Engine) {
         );
     }
     let started = Instant::now();
-    let found = b.find_text(&tab, "Button 4", false, 200, &Gate::open()).await.expect("find_text");
+    let found =
+        b.find_text(&TabCall::reading(&tab, &Gate::open()), "Button 4", false, 200).await.expect("find_text");
     eprintln!(
         "[{}] TIMING find_text on {MANY_CONTROLS} controls: {} matches, {} ms",
         engine.as_str(),
@@ -424,8 +433,10 @@ async fn read_article(b: &WebDriverBrowser, site: &Site) {
 
     // A target's own text, also inside a frame.
     let controls = open(b, site, "/controls").await;
-    let found =
-        b.find_text(&controls, "frame paragraph", false, 10, &Gate::open()).await.expect("find in frame");
+    let found = b
+        .find_text(&TabCall::reading(&controls, &Gate::open()), "frame paragraph", false, 10)
+        .await
+        .expect("find in frame");
     assert_eq!(found.len(), 1, "{:?}", names(&found));
     assert_eq!(read_target(b, &controls, &found[0].element).await, "Frame paragraph text");
     let structure = open(b, site, "/structure").await;
@@ -437,7 +448,8 @@ async fn read_article(b: &WebDriverBrowser, site: &Site) {
 
 async fn find_text(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/find").await;
-    let found = b.find_text(&tab, "submit", false, 50, &Gate::open()).await.expect("find_text");
+    let found =
+        b.find_text(&TabCall::reading(&tab, &Gate::open()), "submit", false, 50).await.expect("find_text");
     let summary: Vec<(String, bool, String)> = found
         .iter()
         .map(|e| (e.role.clone(), e.control, e.name.clone().or_else(|| e.text.clone()).unwrap_or_default()))
@@ -450,38 +462,60 @@ async fn find_text(b: &WebDriverBrowser, site: &Site) {
             ("button".to_owned(), true, "Submit order".to_owned()),
         ]
     );
-    let controls = b.find_text(&tab, "submit", true, 50, &Gate::open()).await.expect("find_text controls");
+    let controls = b
+        .find_text(&TabCall::reading(&tab, &Gate::open()), "submit", true, 50)
+        .await
+        .expect("find_text controls");
     assert_eq!(names(&controls), vec!["Submit", "Submit order"]);
-    let capped = b.find_text(&tab, "submit", false, 2, &Gate::open()).await.expect("find_text capped");
+    let capped = b
+        .find_text(&TabCall::reading(&tab, &Gate::open()), "submit", false, 2)
+        .await
+        .expect("find_text capped");
     assert_eq!(capped.len(), 2);
 
-    let upper = b.find_text(&tab, "SUBMIT  ORDER", true, 50, &Gate::open()).await.expect("case-insensitive");
+    let upper = b
+        .find_text(&TabCall::reading(&tab, &Gate::open()), "SUBMIT  ORDER", true, 50)
+        .await
+        .expect("case-insensitive");
     assert_eq!(names(&upper), vec!["Submit order"]);
 
-    let help = b.find_text(&tab, "help", false, 50, &Gate::open()).await.expect("by name");
+    let help = b.find_text(&TabCall::reading(&tab, &Gate::open()), "help", false, 50).await.expect("by name");
     assert_eq!(help.len(), 1);
     assert_eq!(
         (help[0].role.as_str(), help[0].name.as_deref(), help[0].text.as_deref()),
         ("link", Some("Help center"), Some("?"))
     );
 
-    let deep = b.find_text(&tab, "deep inside", false, 50, &Gate::open()).await.expect("smallest element");
+    let deep = b
+        .find_text(&TabCall::reading(&tab, &Gate::open()), "deep inside", false, 50)
+        .await
+        .expect("smallest element");
     assert_eq!(deep.len(), 1, "{:?}", names(&deep));
     assert_eq!(deep[0].text.as_deref().or(deep[0].name.as_deref()), Some("deep inside"));
     assert!(!deep[0].control);
 
-    let cell = b.find_text(&tab, "cell alpha", false, 50, &Gate::open()).await.expect("cell");
+    let cell =
+        b.find_text(&TabCall::reading(&tab, &Gate::open()), "cell alpha", false, 50).await.expect("cell");
     assert_eq!(cell.len(), 1);
     assert_eq!(cell[0].role, "cell");
 
-    let label = b.find_text(&tab, "name label", false, 50, &Gate::open()).await.expect("label and field");
+    let label = b
+        .find_text(&TabCall::reading(&tab, &Gate::open()), "name label", false, 50)
+        .await
+        .expect("label and field");
     let kinds: Vec<(bool, &str)> = label.iter().map(|e| (e.control, e.role.as_str())).collect();
     assert_eq!(kinds.len(), 2, "{kinds:?}");
     assert!(kinds.contains(&(true, "textbox")) && kinds.iter().any(|(control, _)| !control));
 
-    let heading = b.find_text(&tab, "submission", false, 50, &Gate::open()).await.expect("heading");
+    let heading =
+        b.find_text(&TabCall::reading(&tab, &Gate::open()), "submission", false, 50).await.expect("heading");
     assert_eq!((heading.len(), heading[0].role.as_str()), (1, "heading"));
-    assert!(b.find_text(&tab, "not on this page", false, 50, &Gate::open()).await.expect("none").is_empty());
+    assert!(
+        b.find_text(&TabCall::reading(&tab, &Gate::open()), "not on this page", false, 50)
+            .await
+            .expect("none")
+            .is_empty()
+    );
 }
 
 async fn focused(b: &WebDriverBrowser, site: &Site) {
@@ -552,7 +586,7 @@ async fn element_present(b: &WebDriverBrowser, site: &Site) {
     assert!(!b.element_present(&tab, &frame_button).await.expect("frame gone"), "its frame is gone");
     assert!(b.element_present(&tab, &last).await.expect("still there"));
 
-    b.navigate(&tab, &go(site.url("/find")), TIMEOUT).await.expect("navigate");
+    b.navigate(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &go(site.url("/find"))).await.expect("navigate");
     assert!(!b.element_present(&tab, &last).await.expect("document gone"), "a stale ref is not present");
 
     let other = open(b, site, "/find").await;
@@ -573,7 +607,7 @@ async fn text_present(b: &WebDriverBrowser, site: &Site) {
         ("nowhere to be found", false),
     ] {
         assert_eq!(
-            b.text_present(&tab, text, &Gate::open()).await.expect("text_present"),
+            b.text_present(&TabCall::reading(&tab, &Gate::open()), text).await.expect("text_present"),
             expected,
             "{text:?}"
         );
@@ -599,15 +633,20 @@ async fn aria(b: &WebDriverBrowser, site: &Site) {
         ("frame paragraph", vec![]),
         ("Shadow ghost", vec![]),
     ] {
-        let found = b.find_text(&tab, query, false, 20, &Gate::open()).await.expect("find_text");
+        let found =
+            b.find_text(&TabCall::reading(&tab, &Gate::open()), query, false, 20).await.expect("find_text");
         assert_eq!(names(&found), expected, "find {query:?}");
     }
     for (query, expected) in [("Shown words end", 1), ("Shown words decorative", 0)] {
-        let found = b.find_text(&tab, query, false, 20, &Gate::open()).await.expect("find_text");
+        let found =
+            b.find_text(&TabCall::reading(&tab, &Gate::open()), query, false, 20).await.expect("find_text");
         assert_eq!(found.len(), expected, "find {query:?}: {:?}", names(&found));
     }
     // Controls only: a named element without a control role is not a control.
-    let controls = b.find_text(&tab, "Close the banner", true, 20, &Gate::open()).await.expect("find_text");
+    let controls = b
+        .find_text(&TabCall::reading(&tab, &Gate::open()), "Close the banner", true, 20)
+        .await
+        .expect("find_text");
     assert!(controls.is_empty(), "{:?}", names(&controls));
 
     let (text, _) = read(b, &tab, TextMode::Visible, 10_000).await;
@@ -625,7 +664,7 @@ async fn aria(b: &WebDriverBrowser, site: &Site) {
         ("frame paragraph", false),
     ] {
         assert_eq!(
-            b.text_present(&tab, text, &Gate::open()).await.expect("text_present"),
+            b.text_present(&TabCall::reading(&tab, &Gate::open()), text).await.expect("text_present"),
             expected,
             "{text:?}"
         );
@@ -662,7 +701,7 @@ async fn shown_table(b: &WebDriverBrowser, site: &Site) {
         assert!(perceived.contains(&name), "{name:?} is perceived: {perceived:?}");
         let element = named(&p.elements, name).element.clone();
         assert!(b.element_present(&tab, &element).await.expect("element_present"), "{name:?} is present");
-        let found = b.text_present(&tab, name, &Gate::open()).await.expect("text_present");
+        let found = b.text_present(&TabCall::reading(&tab, &Gate::open()), name).await.expect("text_present");
         // Field names come from labels, which are shown text themselves.
         assert!(found, "{name:?} is shown text");
     }
@@ -670,7 +709,7 @@ async fn shown_table(b: &WebDriverBrowser, site: &Site) {
         assert!(!perceived.contains(&name), "{name:?} is not perceived: {perceived:?}");
         assert!(!text.contains(name), "{name:?} is not read: {text:?}");
         assert!(
-            !b.text_present(&tab, name, &Gate::open()).await.expect("text_present"),
+            !b.text_present(&TabCall::reading(&tab, &Gate::open()), name).await.expect("text_present"),
             "{name:?} not shown"
         );
     }

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use ghostlight_core::Readiness;
 use ghostlight_core::port::{
-    BrowserPort, DialogKind, DialogResolution, FileStat, HistoryMove, NavigateInput, NetworkError,
-    PortEffect, PortErrorKind, TabRef,
+    BrowserPort, DialogKind, DialogResolution, FileStat, Gate, HistoryMove, NavigateInput, NetworkError,
+    PortEffect, PortErrorKind, TabCall, TabRef,
 };
 use ghostlight_webdriver::{Engine, WebDriverBrowser};
 use serde_json::json;
@@ -50,21 +50,31 @@ async fn open_tab_page_and_document_identity(b: &WebDriverBrowser, site: &Site) 
     let again = b.page(&tab).await.expect("page");
     assert_eq!(again.document, opened.page.document, "reading the page keeps its identity");
 
-    let hashed = b.execute(&tab, "location.hash = 'part'; 1", TIMEOUT).await.expect("hash").page;
+    let hashed = b
+        .execute(&TabCall::new(&tab, &Gate::open(), TIMEOUT), "location.hash = 'part'; 1")
+        .await
+        .expect("hash")
+        .page;
     assert_eq!(hashed.url.fragment(), Some("part"));
     assert_eq!(hashed.document, opened.page.document, "a #hash change is the same document");
 
-    let pushed =
-        b.execute(&tab, "history.pushState({}, '', '/pushed'); 1", TIMEOUT).await.expect("push").page;
+    let pushed = b
+        .execute(&TabCall::new(&tab, &Gate::open(), TIMEOUT), "history.pushState({}, '', '/pushed'); 1")
+        .await
+        .expect("push")
+        .page;
     assert_eq!(pushed.url, site.url("/pushed"));
     assert_eq!(pushed.document, opened.page.document, "pushState is the same document");
 
-    let navigated = b.navigate(&tab, &go(site.url("/b")), TIMEOUT).await.expect("navigate");
+    let navigated =
+        b.navigate(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &go(site.url("/b"))).await.expect("navigate");
     assert_eq!(navigated.title, "B");
     assert_ne!(navigated.document, opened.page.document, "a navigation is a new document");
 
-    let reloaded =
-        b.history(&tab, HistoryMove::Reload { bypass_cache: false }, TIMEOUT).await.expect("reload");
+    let reloaded = b
+        .history(&TabCall::new(&tab, &Gate::open(), TIMEOUT), HistoryMove::Reload { bypass_cache: false })
+        .await
+        .expect("reload");
     assert_eq!(reloaded.url, site.url("/b"));
     assert_ne!(reloaded.document, navigated.document, "a reload is a new document");
 
@@ -110,17 +120,26 @@ async fn tabs_focus_and_close(b: &WebDriverBrowser, site: &Site) {
 async fn history_back_forward_reload(b: &WebDriverBrowser, site: &Site) {
     let opened = b.open_tab(&go(site.url("/h1")), TIMEOUT).await.expect("open");
     let tab = opened.tab;
-    let h2 = b.navigate(&tab, &go(site.url("/h2")), TIMEOUT).await.expect("navigate");
-    let back = b.history(&tab, HistoryMove::Back, TIMEOUT).await.expect("back");
+    let h2 = b
+        .navigate(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &go(site.url("/h2")))
+        .await
+        .expect("navigate");
+    let back = b.history(&TabCall::new(&tab, &Gate::open(), TIMEOUT), HistoryMove::Back).await.expect("back");
     assert_eq!(back.url, site.url("/h1"));
     assert_ne!(back.document, h2.document);
-    let forward = b.history(&tab, HistoryMove::Forward, TIMEOUT).await.expect("forward");
+    let forward =
+        b.history(&TabCall::new(&tab, &Gate::open(), TIMEOUT), HistoryMove::Forward).await.expect("forward");
     assert_eq!(forward.url, site.url("/h2"));
-    let at_end = b.history(&tab, HistoryMove::Forward, TIMEOUT).await.expect_err("no forward entry");
+    let at_end = b
+        .history(&TabCall::new(&tab, &Gate::open(), TIMEOUT), HistoryMove::Forward)
+        .await
+        .expect_err("no forward entry");
     assert_eq!(at_end.kind(), PortErrorKind::InvalidInput);
 
-    let hard =
-        b.history(&tab, HistoryMove::Reload { bypass_cache: true }, TIMEOUT).await.expect("hard reload");
+    let hard = b
+        .history(&TabCall::new(&tab, &Gate::open(), TIMEOUT), HistoryMove::Reload { bypass_cache: true })
+        .await
+        .expect("hard reload");
     assert_eq!(hard.url, site.url("/h2"));
     assert_eq!(hard.readiness, Readiness::Complete);
     assert_ne!(hard.document, forward.document, "a cache-bypassing reload is a new document");
@@ -179,18 +198,26 @@ async fn dialogs(b: &WebDriverBrowser, site: &Site) {
     assert_eq!(none.kind(), PortErrorKind::InvalidInput);
 
     // alert: Firefox's errors name the type; Chromium learns it from WebDriver BiDi.
-    b.execute(&tab, "setTimeout(() => alert('hello'), 0); 1", TIMEOUT).await.expect("schedule alert");
+    b.execute(&TabCall::new(&tab, &Gate::open(), TIMEOUT), "setTimeout(() => alert('hello'), 0); 1")
+        .await
+        .expect("schedule alert");
     assert_eq!(wait_for_dialog(b, &tab).await, DialogKind::Alert);
-    let blocked = b.execute(&tab, "1", TIMEOUT).await.expect_err("a dialog blocks scripts");
+    let blocked = b
+        .execute(&TabCall::new(&tab, &Gate::open(), TIMEOUT), "1")
+        .await
+        .expect_err("a dialog blocks scripts");
     assert_eq!(blocked.kind(), PortErrorKind::BlockedByDialog, "{blocked:?}");
     assert!(!blocked.message().contains("hello"), "dialog text never reaches errors");
     assert_eq!(b.resolve_dialog(&tab, &DialogResolution::Accept).await.expect("accept"), DialogKind::Alert);
     assert_eq!(b.dialog(&tab).await.expect("status"), None);
 
     // confirm, dismissed.
-    b.execute(&tab, "setTimeout(() => { window.answer = confirm('sure?'); }, 0); 1", TIMEOUT)
-        .await
-        .expect("confirm");
+    b.execute(
+        &TabCall::new(&tab, &Gate::open(), TIMEOUT),
+        "setTimeout(() => { window.answer = confirm('sure?'); }, 0); 1",
+    )
+    .await
+    .expect("confirm");
     assert_eq!(wait_for_dialog(b, &tab).await, DialogKind::Confirm);
     let refused =
         b.resolve_dialog(&tab, &DialogResolution::Respond("x".into())).await.expect_err("not a prompt");
@@ -199,24 +226,36 @@ async fn dialogs(b: &WebDriverBrowser, site: &Site) {
         b.resolve_dialog(&tab, &DialogResolution::Dismiss).await.expect("dismiss"),
         DialogKind::Confirm
     );
-    assert_eq!(b.execute(&tab, "window.answer", TIMEOUT).await.expect("answer").value, json!(false));
+    assert_eq!(
+        b.execute(&TabCall::new(&tab, &Gate::open(), TIMEOUT), "window.answer").await.expect("answer").value,
+        json!(false)
+    );
 
     // A script that opens a dialog itself cannot answer its value.
-    let direct = b.execute(&tab, "confirm('direct?')", TIMEOUT).await.expect_err("interrupted by the dialog");
+    let direct = b
+        .execute(&TabCall::new(&tab, &Gate::open(), TIMEOUT), "confirm('direct?')")
+        .await
+        .expect_err("interrupted by the dialog");
     assert_eq!(direct.kind(), PortErrorKind::BlockedByDialog);
     assert_eq!(direct.effect(), PortEffect::Unknown);
     wait_for_dialog(b, &tab).await;
     assert_eq!(b.resolve_dialog(&tab, &DialogResolution::Accept).await.expect("accept"), DialogKind::Confirm);
 
     // prompt, answered.
-    b.execute(&tab, "setTimeout(() => { window.answer = prompt('name?', 'default'); }, 0); 1", TIMEOUT)
-        .await
-        .expect("prompt");
+    b.execute(
+        &TabCall::new(&tab, &Gate::open(), TIMEOUT),
+        "setTimeout(() => { window.answer = prompt('name?', 'default'); }, 0); 1",
+    )
+    .await
+    .expect("prompt");
     assert_eq!(wait_for_dialog(b, &tab).await, DialogKind::Prompt);
     let resolved =
         b.resolve_dialog(&tab, &DialogResolution::Respond("typed answer".into())).await.expect("respond");
     assert_eq!(resolved, DialogKind::Prompt);
-    assert_eq!(b.execute(&tab, "window.answer", TIMEOUT).await.expect("answer").value, json!("typed answer"));
+    assert_eq!(
+        b.execute(&TabCall::new(&tab, &Gate::open(), TIMEOUT), "window.answer").await.expect("answer").value,
+        json!("typed answer")
+    );
     b.close_tab(&tab).await.expect("close");
 }
 
@@ -226,7 +265,10 @@ async fn beforeunload(b: &WebDriverBrowser, site: &Site) {
     // A real click gives the page the user activation that arms beforeunload.
     b.testing_click(&tab, "#arm").await.expect("arm");
     let short = Duration::from_secs(8);
-    let blocked = b.navigate(&tab, &go(site.url("/away")), short).await.expect_err("the prompt blocks");
+    let blocked = b
+        .navigate(&TabCall::new(&tab, &Gate::open(), short), &go(site.url("/away")))
+        .await
+        .expect_err("the prompt blocks");
     assert_eq!(blocked.kind(), PortErrorKind::BlockedByDialog, "{blocked:?}");
     assert_eq!(blocked.effect(), PortEffect::None);
     assert_eq!(b.dialog(&tab).await.expect("status"), None, "the prompt was dismissed");
@@ -235,7 +277,8 @@ async fn beforeunload(b: &WebDriverBrowser, site: &Site) {
     assert_eq!(stayed.document, opened.page.document, "the page stayed as it was");
 
     let discard = NavigateInput { url: site.url("/away"), discard_beforeunload: true };
-    let left = b.navigate(&tab, &discard, short).await.expect("discard navigates");
+    let left =
+        b.navigate(&TabCall::new(&tab, &Gate::open(), short), &discard).await.expect("discard navigates");
     assert_eq!(left.url, site.url("/away"));
     assert_eq!(left.title, "AWAY");
     b.close_tab(&tab).await.expect("close");
@@ -244,7 +287,8 @@ async fn beforeunload(b: &WebDriverBrowser, site: &Site) {
 async fn execute(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/x").await;
     let tab = &tab;
-    let value = |script: &'static str| b.execute(tab, script, TIMEOUT);
+    let call = TabCall::new(tab, &Gate::open(), TIMEOUT);
+    let value = |script: &'static str| b.execute(&call, script);
     assert_eq!(value("1 + 1").await.expect("expression").value, json!(2));
     assert_eq!(value("let a = 2; a * 3").await.expect("statements").value, json!(6));
     assert_eq!(value("document.title").await.expect("title").value, json!("X"));
@@ -301,8 +345,10 @@ async fn execute(b: &WebDriverBrowser, site: &Site) {
     let hashed = value("location.hash = 'part'; 1").await.expect("a same-document navigation");
     assert_eq!(hashed.page.url.fragment(), Some("part"));
     assert!(started.elapsed() < Duration::from_secs(3), "no wait for a new document");
-    let slow =
-        b.execute(tab, "new Promise(() => {})", Duration::from_millis(500)).await.expect_err("never settles");
+    let slow = b
+        .execute(&TabCall::new(tab, &Gate::open(), Duration::from_millis(500)), "new Promise(() => {})")
+        .await
+        .expect_err("never settles");
     assert_eq!(slow.kind(), PortErrorKind::Timeout);
     assert_eq!(slow.effect(), PortEffect::Unknown);
     assert_eq!(value("2 + 2").await.expect("still works").value, json!(4));
@@ -321,7 +367,10 @@ async fn pages_that_do_not_load(b: &WebDriverBrowser, site: &Site) {
     let blocked = url::Url::parse("http://127.0.0.1:1/").expect("a URL");
     for (url, expected) in [(refused, NetworkError::ConnectionRefused), (blocked, NetworkError::PortBlocked)]
     {
-        let error = b.navigate(&tab, &go(url.clone()), TIMEOUT).await.expect_err("the page does not load");
+        let error = b
+            .navigate(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &go(url.clone()))
+            .await
+            .expect_err("the page does not load");
         assert_eq!(error.kind(), PortErrorKind::Network, "{url}: {error}");
         assert_eq!(error.effect(), PortEffect::None);
         let failure = error.network_failure().expect("why it failed");
@@ -334,18 +383,27 @@ async fn pages_that_do_not_load(b: &WebDriverBrowser, site: &Site) {
         assert_eq!(error.kind(), PortErrorKind::Network);
         assert_eq!(b.tabs().await.expect("tabs").len(), tabs_before, "the failed new tab is closed");
     }
-    let back = b.navigate(&tab, &go(site.url("/n")), TIMEOUT).await.expect("the tab still navigates");
+    let back = b
+        .navigate(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &go(site.url("/n")))
+        .await
+        .expect("the tab still navigates");
     assert_eq!(back.title, "N");
     b.close_tab(&tab).await.expect("close");
 }
 
 async fn slow_page(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/s").await;
-    let slow = b.navigate(&tab, &go(site.url("/slow")), TIMEOUT).await.expect("a slow page loads");
+    let slow = b
+        .navigate(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &go(site.url("/slow")))
+        .await
+        .expect("a slow page loads");
     assert_eq!(slow.title, "SLOW");
     assert_eq!(slow.readiness, Readiness::Complete);
     let cut = b
-        .navigate(&tab, &go(site.url("/slow?again")), Duration::from_millis(800))
+        .navigate(
+            &TabCall::new(&tab, &Gate::open(), Duration::from_millis(800)),
+            &go(site.url("/slow?again")),
+        )
         .await
         .expect_err("too slow");
     assert_eq!(cut.kind(), PortErrorKind::Timeout);

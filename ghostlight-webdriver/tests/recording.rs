@@ -7,7 +7,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use ghostlight_core::port::{
     BrowserPort, Gate, PortErrorKind, RecordCommand, RecordDelivery, RecordReport, RecordingRef,
-    RecordingState,
+    RecordingState, TabCall,
 };
 use ghostlight_core::{Ghostlight, Status};
 use ghostlight_webdriver::{Engine, WebDriverBrowser, WebDriverConfig};
@@ -138,12 +138,15 @@ async fn save_attaches(b: &WebDriverBrowser, site: &Site) {
     let read = "(async () => { const f = document.querySelector('#file').files; \
                 const head = new Uint8Array(await f[0].slice(0, 6).arrayBuffer()); \
                 return [f.length, f[0].name.endsWith('.gif'), f[0].type, f[0].size, String.fromCharCode(...head), window.changes]; })()";
-    let value = b.execute(&tab, read, TIMEOUT).await.expect("read the file").value;
+    let value =
+        b.execute(&TabCall::new(&tab, &Gate::open(), TIMEOUT), read).await.expect("read the file").value;
     assert_eq!(value, json!([1, true, "image/gif", attached.bytes, "GIF89a", 1]));
     // Attaching again replaces the selection instead of adding to it.
     record(b, RecordCommand::Save(id.clone(), RecordDelivery::Attach(tab.clone(), input))).await;
-    let count =
-        b.execute(&tab, "document.querySelector('#file').files.length", TIMEOUT).await.expect("count");
+    let count = b
+        .execute(&TabCall::new(&tab, &Gate::open(), TIMEOUT), "document.querySelector('#file').files.length")
+        .await
+        .expect("count");
     assert_eq!(count.value, json!(1));
     // The target must be a file input.
     let heading = b.testing_element(&tab, &[], "#n").await.expect("the counter");

@@ -11,6 +11,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use ghostlight_core::port::{Gate, TabCall};
 use ghostlight_core::{Ghostlight, Status};
 use ghostlight_webdriver::{DriverSource, Engine, WebDriverBrowser, WebDriverConfig};
 use serde_json::{Map, Value, json};
@@ -105,8 +106,13 @@ async fn chromedriver_at_a_url() {
         let port = browser.clone() as Arc<dyn ghostlight_core::BrowserPort>;
         let tabs = port.tabs().await.expect("tabs");
         let tab = &tabs.iter().find(|t| t.page.url.path() == "/counter").expect("the counter tab").tab;
-        let count = port.execute(tab, "document.querySelector('#count').textContent", Duration::from_secs(5));
-        assert_eq!(count.await.expect("the count").value, json!("Count: 1"));
+        let count = port
+            .execute(
+                &TabCall::new(tab, &Gate::open(), Duration::from_secs(5)),
+                "document.querySelector('#count').textContent",
+            )
+            .await;
+        assert_eq!(count.expect("the count").value, json!("Count: 1"));
 
         // Known gap: inline uploads are staged in a local profile, which a driver elsewhere
         // does not have (a Grid node would need its file endpoint).
@@ -128,9 +134,13 @@ async fn chromedriver_at_a_url() {
             .find(|t| t.page.url.path() == "/upload")
             .expect("tab")
             .tab;
-        let chosen =
-            port.execute(tab, "document.querySelector('#chosen').textContent", Duration::from_secs(5));
-        assert_eq!(chosen.await.expect("the page").value, json!("No attachments"));
+        let chosen = port
+            .execute(
+                &TabCall::new(tab, &Gate::open(), Duration::from_secs(5)),
+                "document.querySelector('#chosen').textContent",
+            )
+            .await;
+        assert_eq!(chosen.expect("the page").value, json!("No attachments"));
         browser.shutdown().await;
     })
     .await;

@@ -37,7 +37,7 @@ pub use crate::envelope::Readiness;
 /// [`FACT_URL_CHARS`], cut with [`URL_CUT_MARKER`]; an image block at most
 /// [`IMAGE_BLOCK_MAX_BYTES`]) are here too, for adapters' and hosts' tests.
 pub use crate::limits::{
-    FACT_URL_CHARS, IMAGE_BLOCK_MAX_BYTES, RECORD_BOUNDS, RecordBounds, TARGET_NAME_CHARS,
+    FACT_URL_CHARS, IMAGE_BLOCK_MAX_BYTES, READ_CALL_MS, RECORD_BOUNDS, RecordBounds, TARGET_NAME_CHARS,
     UPLOAD_TOTAL_MAX_BYTES, URL_CUT_MARKER,
 };
 /// The shared vocabulary the port's inputs and outcomes use (defined in the crate's bottom
@@ -60,14 +60,15 @@ pub use types::{
     ElementSummary, FileStat, FillInput, FillOutcome, Focused, FocusedElement, Gate, Geometry, HistoryMove,
     InlineFile, KeyInput, NavigateInput, OpenedTab, PageState, PerceiveInput, PerceiveScope,
     PerceivedElement, Perception, Point, PointerTarget, ReadInput, RecordCommand, RecordDelivery,
-    RecordReport, RecordingRef, RecordingState, ScriptOutcome, ScrollInput, ScrollOutcome, TabInfo, TabRef,
-    TextMode, TextOutcome, TypeInput, UploadDestination, UploadFiles, UploadInput, UploadOutcome,
+    RecordReport, RecordingRef, RecordingState, ScriptOutcome, ScrollInput, ScrollOutcome, TabCall, TabInfo,
+    TabRef, TextMode, TextOutcome, TypeInput, UploadDestination, UploadFiles, UploadInput, UploadOutcome,
 };
 
 /// A browser, as the executor drives it. Object-safe: use it as `Arc<dyn BrowserPort>`.
 ///
-/// Operations that wait for the page take a `timeout`; an adapter answers
-/// [`PortErrorKind::Timeout`] when it runs out. Operations that change the page return the
+/// Operations on a tab's page take one [`TabCall`]: the tab, the [`Gate`] of documents the
+/// call may reach, and its time bound (an adapter answers [`PortErrorKind::Timeout`] when it
+/// runs out). Operations that change the page return the
 /// [`PageState`] afterwards, so the executor can tell a committed navigation (a new
 /// [`DocumentId`]) without another round trip.
 #[async_trait]
@@ -118,14 +119,14 @@ pub trait BrowserPort: Send + Sync {
     /// What `tab` shows now.
     async fn page(&self, tab: &TabRef) -> PortResult<PageState>;
 
-    /// Navigate `tab`.
-    async fn navigate(&self, tab: &TabRef, input: &NavigateInput, timeout: Duration)
-    -> PortResult<PageState>;
+    /// Navigate the call's tab.
+    async fn navigate(&self, call: &TabCall<'_>, input: &NavigateInput) -> PortResult<PageState>;
 
-    /// Move through `tab`'s history or reload it. A leave-page (`beforeunload`) prompt the move
-    /// raises stays open: answer [`PortError::blocked_by`] with [`DialogKind::BeforeUnload`]
-    /// (effect none), so the caller can accept it (the move then goes on) or dismiss it.
-    async fn history(&self, tab: &TabRef, step: HistoryMove, timeout: Duration) -> PortResult<PageState>;
+    /// Move through the call's tab's history or reload it. A leave-page (`beforeunload`)
+    /// prompt the move raises stays open: answer [`PortError::blocked_by`] with
+    /// [`DialogKind::BeforeUnload`] (effect none), so the caller can accept it (the move then
+    /// goes on) or dismiss it.
+    async fn history(&self, call: &TabCall<'_>, step: HistoryMove) -> PortResult<PageState>;
 
     /// Observed geometry of `tab`.
     async fn geometry(&self, tab: &TabRef) -> PortResult<Geometry>;
@@ -137,25 +138,24 @@ pub trait BrowserPort: Send + Sync {
     async fn resize_window(&self, tab: &TabRef, width: u32, height: u32) -> PortResult<Geometry>;
 
     /// Read text. Visible text (not an article) joins the text of the visible frames whose
-    /// documents `gate` admits, of every origin, after the page's own, in document order; a
+    /// documents the call's gate admits, of every origin, after the page's own, in document order; a
     /// frame the gate refuses (and every frame inside it) is left out unread.
-    async fn read_text(&self, tab: &TabRef, input: &ReadInput, gate: &Gate) -> PortResult<TextOutcome>;
+    async fn read_text(&self, call: &TabCall<'_>, input: &ReadInput) -> PortResult<TextOutcome>;
 
     /// Perceive semantic elements (hidden content excluded, open shadow roots and the
-    /// visible frames whose documents `gate` admits included, of every origin, in document
+    /// visible frames whose documents the call's gate admits included, of every origin, in document
     /// order; no editable values). A frame the gate refuses is never perceived.
-    async fn perceive(&self, tab: &TabRef, input: &PerceiveInput, gate: &Gate) -> PortResult<Perception>;
+    async fn perceive(&self, call: &TabCall<'_>, input: &PerceiveInput) -> PortResult<Perception>;
 
     /// Elements whose accessible name or visible text contains `text` (case-insensitive),
     /// in document order, at most `max`; `controls_only` keeps interactive controls. Core
     /// ranks them. Frames as for [`BrowserPort::perceive`].
     async fn find_text(
         &self,
-        tab: &TabRef,
+        call: &TabCall<'_>,
         text: &str,
         controls_only: bool,
         max: usize,
-        gate: &Gate,
     ) -> PortResult<Vec<PerceivedElement>>;
 
     /// The element that has keyboard focus, if any, through shadow roots and frames of every
@@ -166,77 +166,41 @@ pub trait BrowserPort: Send + Sync {
     /// Whether `element` is still attached and visible (`false` when its document is gone).
     async fn element_present(&self, tab: &TabRef, element: &ElementRef) -> PortResult<bool>;
 
-    /// Whether visible text of the page, or of a visible frame whose document `gate` admits,
-    /// contains `text` (case-insensitive). A frame the gate refuses is never searched.
-    async fn text_present(&self, tab: &TabRef, text: &str, gate: &Gate) -> PortResult<bool>;
+    /// Whether visible text of the page, or of a visible frame whose document the call's gate
+    /// admits, contains `text` (case-insensitive). A frame the gate refuses is never searched.
+    async fn text_present(&self, call: &TabCall<'_>, text: &str) -> PortResult<bool>;
 
-    /// Capture an image; frames whose document `gate` refuses are blanked in it.
-    async fn capture(
-        &self,
-        tab: &TabRef,
-        kind: &CaptureKind,
-        gate: &Gate,
-        timeout: Duration,
-    ) -> PortResult<Captured>;
+    /// Capture an image; frames whose document the call's gate refuses are blanked in it.
+    async fn capture(&self, call: &TabCall<'_>, kind: &CaptureKind) -> PortResult<Captured>;
 
     /// Click. An element covered by another answers [`PortErrorKind::Obstructed`] naming it,
-    /// without clicking through; a point whose hit lands in a frame `gate` refuses answers
+    /// without clicking through; a point whose hit lands in a frame the call's gate refuses answers
     /// [`PortErrorKind::OutsideAuthority`] without clicking.
-    async fn click(
-        &self,
-        tab: &TabRef,
-        input: &ClickInput,
-        gate: &Gate,
-        timeout: Duration,
-    ) -> PortResult<ActionReceipt>;
+    async fn click(&self, call: &TabCall<'_>, input: &ClickInput) -> PortResult<ActionReceipt>;
 
-    /// Move the pointer over a target (a point: checked against `gate` as for a click).
-    async fn hover(
-        &self,
-        tab: &TabRef,
-        at: &PointerTarget,
-        gate: &Gate,
-        timeout: Duration,
-    ) -> PortResult<ActionReceipt>;
+    /// Move the pointer over a target (a point: checked against the call's gate as for a click).
+    async fn hover(&self, call: &TabCall<'_>, at: &PointerTarget) -> PortResult<ActionReceipt>;
 
-    /// Scroll (a wheel at a point: checked against `gate` as for a click).
-    async fn scroll(
-        &self,
-        tab: &TabRef,
-        input: &ScrollInput,
-        gate: &Gate,
-        timeout: Duration,
-    ) -> PortResult<ScrollOutcome>;
+    /// Scroll (a wheel at a point: checked against the call's gate as for a click).
+    async fn scroll(&self, call: &TabCall<'_>, input: &ScrollInput) -> PortResult<ScrollOutcome>;
 
-    /// Drag from one target to another (both ends checked against `gate` as for a click).
+    /// Drag from one target to another (both ends checked against the call's gate as for a click).
     async fn drag(
         &self,
-        tab: &TabRef,
+        call: &TabCall<'_>,
         from: &PointerTarget,
         to: &PointerTarget,
-        gate: &Gate,
-        timeout: Duration,
     ) -> PortResult<ActionReceipt>;
 
     /// Fill controls. Every value is checked against its control first; a value that does not
     /// fit refuses the whole fill with [`PortError::invalid_field`] before anything is set.
-    async fn fill(&self, tab: &TabRef, input: &FillInput, timeout: Duration) -> PortResult<FillOutcome>;
+    async fn fill(&self, call: &TabCall<'_>, input: &FillInput) -> PortResult<FillOutcome>;
 
     /// Type text through input events.
-    async fn type_text(
-        &self,
-        tab: &TabRef,
-        input: &TypeInput,
-        timeout: Duration,
-    ) -> PortResult<ActionReceipt>;
+    async fn type_text(&self, call: &TabCall<'_>, input: &TypeInput) -> PortResult<ActionReceipt>;
 
     /// Press keys.
-    async fn press_keys(
-        &self,
-        tab: &TabRef,
-        input: &KeyInput,
-        timeout: Duration,
-    ) -> PortResult<ActionReceipt>;
+    async fn press_keys(&self, call: &TabCall<'_>, input: &KeyInput) -> PortResult<ActionReceipt>;
 
     /// The JavaScript dialog blocking `tab`, if any. Its text is never asked for.
     async fn dialog(&self, tab: &TabRef) -> PortResult<Option<DialogKind>>;
@@ -250,18 +214,12 @@ pub trait BrowserPort: Send + Sync {
     /// What each local path is, as the adapter that would read it sees it.
     async fn stat_files(&self, paths: &[PathBuf]) -> PortResult<Vec<FileStat>>;
 
-    /// Upload files to a file input or drop them at a point (checked against `gate` as for a
-    /// click).
-    async fn upload(
-        &self,
-        tab: &TabRef,
-        input: &UploadInput,
-        gate: &Gate,
-        timeout: Duration,
-    ) -> PortResult<UploadOutcome>;
+    /// Upload files to a file input or drop them at a point (checked against the call's gate
+    /// as for a click).
+    async fn upload(&self, call: &TabCall<'_>, input: &UploadInput) -> PortResult<UploadOutcome>;
 
     /// Run a script; its completion value comes back as JSON.
-    async fn execute(&self, tab: &TabRef, script: &str, timeout: Duration) -> PortResult<ScriptOutcome>;
+    async fn execute(&self, call: &TabCall<'_>, script: &str) -> PortResult<ScriptOutcome>;
 
     /// A recording command. Default: unsupported.
     async fn record(&self, command: &RecordCommand) -> PortResult<RecordReport> {

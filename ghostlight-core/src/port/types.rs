@@ -9,6 +9,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use url::Url;
 
@@ -97,6 +98,33 @@ impl PartialEq for Gate {
     /// Gates are equal when they are the same predicate.
     fn eq(&self, other: &Self) -> bool {
         Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// One tab-bound port call's context: the tab it works in, the documents it may reach
+/// ([`Gate`]), and how long it may take. Every operation on a tab's page takes one, so a new
+/// bound or check reaches every operation without a new argument.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TabCall<'a> {
+    /// The tab.
+    pub tab: &'a TabRef,
+    /// The documents the call may read, act in or capture.
+    pub gate: Gate,
+    /// How long the call may wait for the page; an adapter answers
+    /// [`PortErrorKind::Timeout`](super::PortErrorKind::Timeout) when it runs out.
+    pub timeout: Duration,
+}
+
+impl<'a> TabCall<'a> {
+    /// A call on `tab` reaching what `gate` admits, within `timeout`.
+    pub fn new(tab: &'a TabRef, gate: &Gate, timeout: Duration) -> Self {
+        TabCall { tab, gate: gate.clone(), timeout }
+    }
+
+    /// A read of `tab`'s page (text, perception, a search, a presence check), whose tools
+    /// have no `timeout_ms`: bounded by [`READ_CALL_MS`](crate::limits::READ_CALL_MS).
+    pub fn reading(tab: &'a TabRef, gate: &Gate) -> Self {
+        TabCall::new(tab, gate, Duration::from_millis(crate::limits::READ_CALL_MS))
     }
 }
 

@@ -21,8 +21,8 @@ use crate::port::{
     KeyInput, NavigateInput, NetworkError, NetworkFailure, OpenedTab, PageState, PerceiveInput,
     PerceiveScope, PerceivedElement, Perception, Point, PointerTarget, PortError, PortErrorKind, PortResult,
     ReadInput, RecordCommand, RecordDelivery, RecordReport, RecordingRef, RecordingState, ScriptFailure,
-    ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal, TabInfo, TabRef, TextMode, TextOutcome,
-    TypeInput, UploadDestination, UploadFiles, UploadInput, UploadOutcome,
+    ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal, TabCall, TabInfo, TabRef, TextMode,
+    TextOutcome, TypeInput, UploadDestination, UploadFiles, UploadInput, UploadOutcome,
 };
 use crate::vocab::{DiagnoseDetail, DiagnoseSource, FillValue, Key, MouseButton, NamedKey, ScrollDirection};
 
@@ -1302,16 +1302,13 @@ impl BrowserPort for ScriptedBrowser {
         self.call("page", Some(tab), |s| Ok(s.tab(tab)?.page_state())).await
     }
 
-    async fn navigate(
-        &self,
-        tab: &TabRef,
-        input: &NavigateInput,
-        _timeout: Duration,
-    ) -> PortResult<PageState> {
+    async fn navigate(&self, call: &TabCall<'_>, input: &NavigateInput) -> PortResult<PageState> {
+        let tab = call.tab;
         self.call("navigate", Some(tab), |s| s.navigate(tab, input)).await
     }
 
-    async fn history(&self, tab: &TabRef, step: HistoryMove, _timeout: Duration) -> PortResult<PageState> {
+    async fn history(&self, call: &TabCall<'_>, step: HistoryMove) -> PortResult<PageState> {
+        let tab = call.tab;
         self.call("history", Some(tab), |s| s.history(tab, step)).await
     }
 
@@ -1346,22 +1343,24 @@ impl BrowserPort for ScriptedBrowser {
         .await
     }
 
-    async fn read_text(&self, tab: &TabRef, input: &ReadInput, gate: &Gate) -> PortResult<TextOutcome> {
+    async fn read_text(&self, call: &TabCall<'_>, input: &ReadInput) -> PortResult<TextOutcome> {
+        let (tab, gate) = (call.tab, &call.gate);
         self.call("read_text", Some(tab), |s| s.read_text(tab, input, gate)).await
     }
 
-    async fn perceive(&self, tab: &TabRef, input: &PerceiveInput, gate: &Gate) -> PortResult<Perception> {
+    async fn perceive(&self, call: &TabCall<'_>, input: &PerceiveInput) -> PortResult<Perception> {
+        let (tab, gate) = (call.tab, &call.gate);
         self.call("perceive", Some(tab), |s| s.perceive(tab, input, gate)).await
     }
 
     async fn find_text(
         &self,
-        tab: &TabRef,
+        call: &TabCall<'_>,
         text: &str,
         controls_only: bool,
         max: usize,
-        gate: &Gate,
     ) -> PortResult<Vec<PerceivedElement>> {
+        let (tab, gate) = (call.tab, &call.gate);
         self.call("find_text", Some(tab), |s| s.find_text(tab, text, controls_only, max, gate)).await
     }
 
@@ -1385,7 +1384,8 @@ impl BrowserPort for ScriptedBrowser {
         .await
     }
 
-    async fn text_present(&self, tab: &TabRef, text: &str, gate: &Gate) -> PortResult<bool> {
+    async fn text_present(&self, call: &TabCall<'_>, text: &str) -> PortResult<bool> {
+        let (tab, gate) = (call.tab, &call.gate);
         self.call("text_present", Some(tab), |s| {
             if let Some((appearing, at)) = &s.appearing
                 && appearing == text
@@ -1400,13 +1400,8 @@ impl BrowserPort for ScriptedBrowser {
         .await
     }
 
-    async fn capture(
-        &self,
-        tab: &TabRef,
-        kind: &CaptureKind,
-        gate: &Gate,
-        _timeout: Duration,
-    ) -> PortResult<Captured> {
+    async fn capture(&self, call: &TabCall<'_>, kind: &CaptureKind) -> PortResult<Captured> {
+        let (tab, gate) = (call.tab, &call.gate);
         self.call("capture", Some(tab), |s| {
             s.captures.push(kind.clone());
             let t = s.live(tab)?;
@@ -1424,13 +1419,8 @@ impl BrowserPort for ScriptedBrowser {
         .await
     }
 
-    async fn click(
-        &self,
-        tab: &TabRef,
-        input: &ClickInput,
-        gate: &Gate,
-        _timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
+    async fn click(&self, call: &TabCall<'_>, input: &ClickInput) -> PortResult<ActionReceipt> {
+        let (tab, gate) = (call.tab, &call.gate);
         self.call("click", Some(tab), |s| {
             s.live(tab)?.gate_pointer(&input.at, gate)?;
             s.note_point(&input.at);
@@ -1439,13 +1429,8 @@ impl BrowserPort for ScriptedBrowser {
         .await
     }
 
-    async fn hover(
-        &self,
-        tab: &TabRef,
-        at: &PointerTarget,
-        gate: &Gate,
-        _timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
+    async fn hover(&self, call: &TabCall<'_>, at: &PointerTarget) -> PortResult<ActionReceipt> {
+        let (tab, gate) = (call.tab, &call.gate);
         self.call("hover", Some(tab), |s| {
             s.live(tab)?.gate_pointer(at, gate)?;
             s.note_point(at);
@@ -1455,13 +1440,8 @@ impl BrowserPort for ScriptedBrowser {
         .await
     }
 
-    async fn scroll(
-        &self,
-        tab: &TabRef,
-        input: &ScrollInput,
-        gate: &Gate,
-        _timeout: Duration,
-    ) -> PortResult<ScrollOutcome> {
+    async fn scroll(&self, call: &TabCall<'_>, input: &ScrollInput) -> PortResult<ScrollOutcome> {
+        let (tab, gate) = (call.tab, &call.gate);
         self.call("scroll", Some(tab), |s| {
             if let ScrollInput::Wheel { at, .. } = input {
                 s.live(tab)?.gate_pointer(&PointerTarget::Point(*at), gate)?;
@@ -1474,12 +1454,11 @@ impl BrowserPort for ScriptedBrowser {
 
     async fn drag(
         &self,
-        tab: &TabRef,
+        call: &TabCall<'_>,
         from: &PointerTarget,
         to: &PointerTarget,
-        gate: &Gate,
-        _timeout: Duration,
     ) -> PortResult<ActionReceipt> {
+        let (tab, gate) = (call.tab, &call.gate);
         self.call("drag", Some(tab), |s| {
             let t = s.live(tab)?;
             t.gate_pointer(from, gate)?;
@@ -1494,25 +1473,18 @@ impl BrowserPort for ScriptedBrowser {
         .await
     }
 
-    async fn fill(&self, tab: &TabRef, input: &FillInput, _timeout: Duration) -> PortResult<FillOutcome> {
+    async fn fill(&self, call: &TabCall<'_>, input: &FillInput) -> PortResult<FillOutcome> {
+        let tab = call.tab;
         self.call("fill", Some(tab), |s| s.fill(tab, input)).await
     }
 
-    async fn type_text(
-        &self,
-        tab: &TabRef,
-        input: &TypeInput,
-        _timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
+    async fn type_text(&self, call: &TabCall<'_>, input: &TypeInput) -> PortResult<ActionReceipt> {
+        let tab = call.tab;
         self.call("type_text", Some(tab), |s| s.type_text(tab, input)).await
     }
 
-    async fn press_keys(
-        &self,
-        tab: &TabRef,
-        input: &KeyInput,
-        _timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
+    async fn press_keys(&self, call: &TabCall<'_>, input: &KeyInput) -> PortResult<ActionReceipt> {
+        let tab = call.tab;
         self.call("press_keys", Some(tab), |s| s.press_keys(tab, input)).await
     }
 
@@ -1528,13 +1500,8 @@ impl BrowserPort for ScriptedBrowser {
         self.call("stat_files", None, |s| Ok(paths.iter().map(|p| s.stat(p)).collect())).await
     }
 
-    async fn upload(
-        &self,
-        tab: &TabRef,
-        input: &UploadInput,
-        gate: &Gate,
-        _timeout: Duration,
-    ) -> PortResult<UploadOutcome> {
+    async fn upload(&self, call: &TabCall<'_>, input: &UploadInput) -> PortResult<UploadOutcome> {
+        let (tab, gate) = (call.tab, &call.gate);
         self.call("upload", Some(tab), |s| {
             let at = match &input.to {
                 UploadDestination::Input(element) => PointerTarget::Element(element.clone()),
@@ -1546,7 +1513,8 @@ impl BrowserPort for ScriptedBrowser {
         .await
     }
 
-    async fn execute(&self, tab: &TabRef, script: &str, _timeout: Duration) -> PortResult<ScriptOutcome> {
+    async fn execute(&self, call: &TabCall<'_>, script: &str) -> PortResult<ScriptOutcome> {
+        let tab = call.tab;
         self.call("execute", Some(tab), |s| s.execute(tab, script)).await
     }
 

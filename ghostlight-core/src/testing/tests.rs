@@ -11,7 +11,7 @@ use crate::port::{
     DialogKind, DialogResolution, ElementRef, ElementState, ElementSummary, FileStat, FillInput, Gate,
     HistoryMove, InlineFile, KeyInput, NavigateInput, PerceiveInput, PerceiveScope, PointerTarget, PortError,
     PortErrorKind, ReadInput, RecordCommand, RecordDelivery, RecordingState, ScrollInput, StartupRefusal,
-    TabRef, TextMode, TypeInput, UploadDestination, UploadFiles, UploadInput,
+    TabCall, TabRef, TextMode, TypeInput, UploadDestination, UploadFiles, UploadInput,
 };
 use crate::vocab::{DiagnoseDetail, DiagnoseSource, FillValue, Key, MouseButton, NamedKey, ScrollDirection};
 
@@ -65,7 +65,7 @@ fn click(
 ) -> Result<crate::port::ActionReceipt, PortError> {
     let input =
         ClickInput { at: PointerTarget::Element(element.clone()), button: MouseButton::Primary, count: 1 };
-    block_on(browser.click(tab, &input, &Gate::open(), T))
+    block_on(browser.click(&TabCall::new(tab, &Gate::open(), T), &input))
 }
 
 fn kind<T: std::fmt::Debug>(result: Result<T, PortError>) -> PortErrorKind {
@@ -87,20 +87,30 @@ fn navigation_changes_the_document_and_stales_references() {
     assert_eq!(kind(click(&browser, &tab, &email)), PortErrorKind::TargetStale);
     assert_eq!(block_on(browser.element_present(&tab, &email)), Ok(false));
 
-    let back = block_on(browser.history(&tab, HistoryMove::Back, T)).expect("back");
+    let back =
+        block_on(browser.history(&TabCall::new(&tab, &Gate::open(), T), HistoryMove::Back)).expect("back");
     assert_eq!(back.title, "Shop");
     assert_ne!(back.document, before, "a history move is a new document");
-    let reload =
-        block_on(browser.history(&tab, HistoryMove::Reload { bypass_cache: false }, T)).expect("reload");
+    let reload = block_on(
+        browser.history(&TabCall::new(&tab, &Gate::open(), T), HistoryMove::Reload { bypass_cache: false }),
+    )
+    .expect("reload");
     assert_ne!(reload.document, back.document);
-    block_on(browser.history(&tab, HistoryMove::Forward, T)).expect("forward");
-    assert_eq!(kind(block_on(browser.history(&tab, HistoryMove::Forward, T))), PortErrorKind::InvalidInput);
+    block_on(browser.history(&TabCall::new(&tab, &Gate::open(), T), HistoryMove::Forward)).expect("forward");
+    assert_eq!(
+        kind(block_on(browser.history(&TabCall::new(&tab, &Gate::open(), T), HistoryMove::Forward))),
+        PortErrorKind::InvalidInput
+    );
 
     // Unregistered web URLs get a default page; removal stales a reference too.
     let other = open(&browser, "https://elsewhere.test/x");
     assert_eq!(browser.current_page(&other).expect("page").title, "elsewhere.test");
-    assert_eq!(block_on(browser.text_present(&other, "page at ELSEWHERE", &Gate::open())), Ok(true));
-    block_on(browser.navigate(&other, &nav("https://shop.test/"), T)).expect("navigate");
+    assert_eq!(
+        block_on(browser.text_present(&TabCall::reading(&other, &Gate::open()), "page at ELSEWHERE")),
+        Ok(true)
+    );
+    block_on(browser.navigate(&TabCall::new(&other, &Gate::open(), T), &nav("https://shop.test/")))
+        .expect("navigate");
     let banner = el(&browser, &other, "Dismiss banner");
     click(&browser, &other, &banner).expect("dismiss");
     assert_eq!(block_on(browser.element_present(&other, &banner)), Ok(false));
@@ -118,7 +128,7 @@ fn fill_checks_every_field_before_setting_any() {
             field("Terms", FillValue::Text("yes".into())),
         ],
     };
-    let error = block_on(browser.fill(&tab, &bad, T)).expect_err("refused");
+    let error = block_on(browser.fill(&TabCall::new(&tab, &Gate::open(), T), &bad)).expect_err("refused");
     assert_eq!((error.kind(), error.failed_field()), (PortErrorKind::InvalidInput, Some(1)));
     assert_eq!(browser.filled_fields(&tab), 0, "nothing was set");
 
@@ -128,8 +138,11 @@ fn fill_checks_every_field_before_setting_any() {
         ("Country", FillValue::Text("Spain".into())),
         ("Checkout", FillValue::Text("x".into())),
     ] {
-        let error =
-            block_on(browser.fill(&tab, &FillInput { fields: vec![field(name, value)] }, T)).expect_err(name);
+        let error = block_on(
+            browser
+                .fill(&TabCall::new(&tab, &Gate::open(), T), &FillInput { fields: vec![field(name, value)] }),
+        )
+        .expect_err(name);
         assert_eq!(error.failed_field(), Some(0), "{name}");
     }
 
@@ -142,7 +155,10 @@ fn fill_checks_every_field_before_setting_any() {
             field("Quantity", FillValue::Text(" 3 ".into())),
         ],
     };
-    assert_eq!(block_on(browser.fill(&tab, &good, T)).expect("filled").filled, 5);
+    assert_eq!(
+        block_on(browser.fill(&TabCall::new(&tab, &Gate::open(), T), &good)).expect("filled").filled,
+        5
+    );
     assert_eq!(browser.filled_fields(&tab), 5);
 }
 
@@ -164,14 +180,18 @@ fn an_obstructed_click_names_the_cover_and_does_nothing() {
         button: MouseButton::Primary,
         count: 1,
     };
-    assert_eq!(block_on(browser.click(&tab, &point, &Gate::open(), T)).expect("point").element, None);
+    assert_eq!(
+        block_on(browser.click(&TabCall::new(&tab, &Gate::open(), T), &point)).expect("point").element,
+        None
+    );
 }
 
 #[test]
 fn beforeunload_blocks_navigation_until_accepted() {
     let browser = shop();
     let tab = open(&browser, "https://form.test/");
-    let error = block_on(browser.navigate(&tab, &nav("https://shop.test/"), T)).expect_err("blocked");
+    let error = block_on(browser.navigate(&TabCall::new(&tab, &Gate::open(), T), &nav("https://shop.test/")))
+        .expect_err("blocked");
     assert_eq!(error.kind(), PortErrorKind::BlockedByDialog);
     assert_eq!(block_on(browser.dialog(&tab)), Ok(Some(DialogKind::BeforeUnload)));
     assert_eq!(browser.current_page(&tab).expect("page").title, "Draft");
@@ -184,7 +204,12 @@ fn beforeunload_blocks_navigation_until_accepted() {
 
     let forced = open(&browser, "https://form.test/");
     let input = NavigateInput { discard_beforeunload: true, ..nav("https://shop.test/done") };
-    assert_eq!(block_on(browser.navigate(&forced, &input, T)).expect("navigated").title, "Done");
+    assert_eq!(
+        block_on(browser.navigate(&TabCall::new(&forced, &Gate::open(), T), &input))
+            .expect("navigated")
+            .title,
+        "Done"
+    );
 }
 
 #[test]
@@ -194,7 +219,7 @@ fn dialogs_block_the_page_until_resolved() {
     click(&browser, &tab, &el(&browser, &tab, "Delete")).expect("click");
     assert_eq!(block_on(browser.dialog(&tab)), Ok(Some(DialogKind::Confirm)));
     assert_eq!(
-        kind(block_on(browser.text_present(&tab, "shop", &Gate::open()))),
+        kind(block_on(browser.text_present(&TabCall::reading(&tab, &Gate::open()), "shop"))),
         PortErrorKind::BlockedByDialog
     );
     assert_eq!(
@@ -206,7 +231,7 @@ fn dialogs_block_the_page_until_resolved() {
         kind(block_on(browser.resolve_dialog(&tab, &DialogResolution::Accept))),
         PortErrorKind::InvalidInput
     );
-    assert_eq!(block_on(browser.text_present(&tab, "SHOP", &Gate::open())), Ok(true));
+    assert_eq!(block_on(browser.text_present(&TabCall::reading(&tab, &Gate::open()), "SHOP")), Ok(true));
 }
 
 #[test]
@@ -215,12 +240,23 @@ fn the_call_log_names_methods_and_tabs_but_never_payloads() {
     let tab = open(&browser, "https://shop.test/");
     let email = el(&browser, &tab, "Email");
     let typed = TypeInput { into: email.clone(), text: "sesame-open".into(), clear_first: true };
-    block_on(browser.type_text(&tab, &typed, T)).expect("typed");
+    block_on(browser.type_text(&TabCall::new(&tab, &Gate::open(), T), &typed)).expect("typed");
     let enter = KeyInput { keys: vec![Key::Char('q')], repeat: 1, modifiers: vec![], into: Some(email) };
-    block_on(browser.press_keys(&tab, &enter, T)).expect("pressed");
-    assert_eq!(block_on(browser.execute(&tab, "return 'covert'", T)).expect("ran").value, json!(7));
-    assert_eq!(block_on(browser.execute(&tab, "other", T)).expect("ran").value, json!(null));
-    assert_eq!(kind(block_on(browser.execute(&tab, "throw", T))), PortErrorKind::ScriptError);
+    block_on(browser.press_keys(&TabCall::new(&tab, &Gate::open(), T), &enter)).expect("pressed");
+    assert_eq!(
+        block_on(browser.execute(&TabCall::new(&tab, &Gate::open(), T), "return 'covert'"))
+            .expect("ran")
+            .value,
+        json!(7)
+    );
+    assert_eq!(
+        block_on(browser.execute(&TabCall::new(&tab, &Gate::open(), T), "other")).expect("ran").value,
+        json!(null)
+    );
+    assert_eq!(
+        kind(block_on(browser.execute(&TabCall::new(&tab, &Gate::open(), T), "throw"))),
+        PortErrorKind::ScriptError
+    );
     let stats =
         block_on(browser.stat_files(&[PathBuf::from("/home/me/secret-report.pdf"), PathBuf::from("/nope")]));
     assert_eq!(
@@ -302,7 +338,8 @@ fn captures_are_valid_pngs_of_the_stated_size() {
         (heading, (200, 40)),
         (region, (201, 1)),
     ] {
-        let shot = block_on(browser.capture(&tab, &capture, &Gate::open(), T)).expect("captured");
+        let shot =
+            block_on(browser.capture(&TabCall::new(&tab, &Gate::open(), T), &capture)).expect("captured");
         assert_eq!((shot.width, shot.height), size);
         assert_eq!(&shot.png[..8], b"\x89PNG\r\n\x1a\n");
         assert_eq!(&shot.png[12..16], b"IHDR");
@@ -312,7 +349,10 @@ fn captures_are_valid_pngs_of_the_stated_size() {
         assert!(shot.png.len() < 4096);
     }
     let huge = CaptureKind::Region { rect: CssRect { x: 0.0, y: 0.0, width: 1e9, height: 1.0 }, scale: 1.0 };
-    assert_eq!(kind(block_on(browser.capture(&tab, &huge, &Gate::open(), T))), PortErrorKind::InvalidInput);
+    assert_eq!(
+        kind(block_on(browser.capture(&TabCall::new(&tab, &Gate::open(), T), &huge))),
+        PortErrorKind::InvalidInput
+    );
 }
 
 #[test]
@@ -320,8 +360,10 @@ fn perception_reading_and_finding() {
     let browser = shop();
     let tab = open(&browser, "https://shop.test/");
     let perceive = |scope, max_items| {
-        block_on(browser.perceive(&tab, &PerceiveInput { scope, max_items }, &Gate::open()))
-            .expect("perceived")
+        block_on(
+            browser.perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput { scope, max_items }),
+        )
+        .expect("perceived")
     };
     let names =
         |p: crate::port::Perception| p.elements.into_iter().filter_map(|e| e.name).collect::<Vec<_>>();
@@ -338,12 +380,17 @@ fn perception_reading_and_finding() {
     assert_eq!(tree.elements.len(), 8, "the heading and its depth-1 descendants");
     assert_eq!(perceive(PerceiveScope::Document { root: None, max_depth: 0 }, 100).elements.len(), 5);
 
-    let found = block_on(browser.find_text(&tab, "PA", true, 10, &Gate::open())).expect("found");
+    let found =
+        block_on(browser.find_text(&TabCall::reading(&tab, &Gate::open()), "PA", true, 10)).expect("found");
     assert_eq!(found.iter().filter_map(|e| e.name.as_deref()).collect::<Vec<_>>(), ["Password", "Pay"]);
 
-    let read = |mode, max_chars| {
-        block_on(browser.read_text(&tab, &ReadInput { target: None, mode, max_chars }, &Gate::open()))
-    };
+    let read =
+        |mode, max_chars| {
+            block_on(browser.read_text(
+                &TabCall::reading(&tab, &Gate::open()),
+                &ReadInput { target: None, mode, max_chars },
+            ))
+        };
     assert_eq!(read(TextMode::ArticleOrVisible, 100).expect("read").text, "Big sale today");
     assert_eq!(read(TextMode::Visible, 7).map(|t| (t.text, t.truncated)), Ok(("Welcome".into(), true)));
 }
@@ -352,7 +399,8 @@ fn perception_reading_and_finding() {
 fn scrolling_geometry_and_keys() {
     let browser = shop();
     let tab = open(&browser, "https://shop.test/");
-    let scroll = |input| block_on(browser.scroll(&tab, &input, &Gate::open(), T)).expect("scrolled");
+    let scroll =
+        |input| block_on(browser.scroll(&TabCall::new(&tab, &Gate::open(), T), &input)).expect("scrolled");
     let down = scroll(ScrollInput::By { direction: ScrollDirection::Down, fraction: 0.5 });
     assert_eq!((down.scrolled, down.offset_y), (true, 400.0));
     assert!(!scroll(ScrollInput::By { direction: ScrollDirection::Left, fraction: 1.0 }).scrolled);
@@ -370,7 +418,13 @@ fn scrolling_geometry_and_keys() {
         modifiers: vec![],
         into: Some(el(&browser, &tab, "Pay")),
     };
-    assert_eq!(block_on(browser.press_keys(&tab, &enter, T)).expect("pressed").page.title, "Done");
+    assert_eq!(
+        block_on(browser.press_keys(&TabCall::new(&tab, &Gate::open(), T), &enter))
+            .expect("pressed")
+            .page
+            .title,
+        "Done"
+    );
 }
 
 #[test]
@@ -398,15 +452,19 @@ fn uploads_recordings_and_diagnostics() {
     let files = UploadFiles::Inline(vec![InlineFile { name: "b".into(), bytes: vec![1, 2] }]);
     let to_receipt = UploadInput { to: UploadDestination::Input(el(&browser, &tab, "Receipt")), files };
     assert_eq!(
-        block_on(browser.upload(&tab, &to_receipt, &Gate::open(), T)).map(|u| (u.count, u.bytes)),
+        block_on(browser.upload(&TabCall::new(&tab, &Gate::open(), T), &to_receipt))
+            .map(|u| (u.count, u.bytes)),
         Ok((1, 2))
     );
     let paths = UploadFiles::Paths(vec![PathBuf::from("/tmp/a.txt"), PathBuf::from("/tmp")]);
     let bad = UploadInput { to: UploadDestination::Input(el(&browser, &tab, "Receipt")), files: paths };
-    assert_eq!(kind(block_on(browser.upload(&tab, &bad, &Gate::open(), T))), PortErrorKind::InvalidInput);
+    assert_eq!(
+        kind(block_on(browser.upload(&TabCall::new(&tab, &Gate::open(), T), &bad))),
+        PortErrorKind::InvalidInput
+    );
     let to_email = UploadInput { to: UploadDestination::Input(el(&browser, &tab, "Email")), ..to_receipt };
     assert_eq!(
-        kind(block_on(browser.upload(&tab, &to_email, &Gate::open(), T))),
+        kind(block_on(browser.upload(&TabCall::new(&tab, &Gate::open(), T), &to_email))),
         PortErrorKind::InvalidInput
     );
 

@@ -53,16 +53,11 @@ impl BrowserPort for Paced {
     async fn page(&self, tab: &TabRef) -> PortResult<PageState> {
         self.inner.page(tab).await
     }
-    async fn navigate(
-        &self,
-        tab: &TabRef,
-        input: &NavigateInput,
-        timeout: Duration,
-    ) -> PortResult<PageState> {
-        self.inner.navigate(tab, input, timeout).await
+    async fn navigate(&self, call: &TabCall<'_>, input: &NavigateInput) -> PortResult<PageState> {
+        self.inner.navigate(call, input).await
     }
-    async fn history(&self, tab: &TabRef, step: HistoryMove, timeout: Duration) -> PortResult<PageState> {
-        self.inner.history(tab, step, timeout).await
+    async fn history(&self, call: &TabCall<'_>, step: HistoryMove) -> PortResult<PageState> {
+        self.inner.history(call, step).await
     }
     async fn geometry(&self, tab: &TabRef) -> PortResult<Geometry> {
         self.inner.geometry(tab).await
@@ -73,22 +68,21 @@ impl BrowserPort for Paced {
     async fn resize_window(&self, tab: &TabRef, width: u32, height: u32) -> PortResult<Geometry> {
         self.inner.resize_window(tab, width, height).await
     }
-    async fn read_text(&self, tab: &TabRef, input: &ReadInput, gate: &Gate) -> PortResult<TextOutcome> {
+    async fn read_text(&self, call: &TabCall<'_>, input: &ReadInput) -> PortResult<TextOutcome> {
         tokio::time::sleep(self.read_delay).await;
-        self.inner.read_text(tab, input, gate).await
+        self.inner.read_text(call, input).await
     }
-    async fn perceive(&self, tab: &TabRef, input: &PerceiveInput, gate: &Gate) -> PortResult<Perception> {
-        self.inner.perceive(tab, input, gate).await
+    async fn perceive(&self, call: &TabCall<'_>, input: &PerceiveInput) -> PortResult<Perception> {
+        self.inner.perceive(call, input).await
     }
     async fn find_text(
         &self,
-        tab: &TabRef,
+        call: &TabCall<'_>,
         text: &str,
         controls_only: bool,
         max: usize,
-        gate: &Gate,
     ) -> PortResult<Vec<PerceivedElement>> {
-        self.inner.find_text(tab, text, controls_only, max, gate).await
+        self.inner.find_text(call, text, controls_only, max).await
     }
     async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<FocusedElement>> {
         self.inner.focused_element(tab).await
@@ -96,73 +90,37 @@ impl BrowserPort for Paced {
     async fn element_present(&self, tab: &TabRef, element: &ElementRef) -> PortResult<bool> {
         self.inner.element_present(tab, element).await
     }
-    async fn text_present(&self, tab: &TabRef, text: &str, gate: &Gate) -> PortResult<bool> {
-        self.inner.text_present(tab, text, gate).await
+    async fn text_present(&self, call: &TabCall<'_>, text: &str) -> PortResult<bool> {
+        self.inner.text_present(call, text).await
     }
-    async fn capture(
-        &self,
-        tab: &TabRef,
-        kind: &CaptureKind,
-        gate: &Gate,
-        timeout: Duration,
-    ) -> PortResult<Captured> {
-        self.inner.capture(tab, kind, gate, timeout).await
+    async fn capture(&self, call: &TabCall<'_>, kind: &CaptureKind) -> PortResult<Captured> {
+        self.inner.capture(call, kind).await
     }
-    async fn click(
-        &self,
-        tab: &TabRef,
-        input: &ClickInput,
-        gate: &Gate,
-        timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
-        self.inner.click(tab, input, gate, timeout).await
+    async fn click(&self, call: &TabCall<'_>, input: &ClickInput) -> PortResult<ActionReceipt> {
+        self.inner.click(call, input).await
     }
-    async fn hover(
-        &self,
-        tab: &TabRef,
-        at: &PointerTarget,
-        gate: &Gate,
-        timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
-        self.inner.hover(tab, at, gate, timeout).await
+    async fn hover(&self, call: &TabCall<'_>, at: &PointerTarget) -> PortResult<ActionReceipt> {
+        self.inner.hover(call, at).await
     }
-    async fn scroll(
-        &self,
-        tab: &TabRef,
-        input: &ScrollInput,
-        gate: &Gate,
-        timeout: Duration,
-    ) -> PortResult<ScrollOutcome> {
-        self.inner.scroll(tab, input, gate, timeout).await
+    async fn scroll(&self, call: &TabCall<'_>, input: &ScrollInput) -> PortResult<ScrollOutcome> {
+        self.inner.scroll(call, input).await
     }
     async fn drag(
         &self,
-        tab: &TabRef,
+        call: &TabCall<'_>,
         from: &PointerTarget,
         to: &PointerTarget,
-        gate: &Gate,
-        timeout: Duration,
     ) -> PortResult<ActionReceipt> {
-        self.inner.drag(tab, from, to, gate, timeout).await
+        self.inner.drag(call, from, to).await
     }
-    async fn fill(&self, tab: &TabRef, input: &FillInput, timeout: Duration) -> PortResult<FillOutcome> {
-        self.inner.fill(tab, input, timeout).await
+    async fn fill(&self, call: &TabCall<'_>, input: &FillInput) -> PortResult<FillOutcome> {
+        self.inner.fill(call, input).await
     }
-    async fn type_text(
-        &self,
-        tab: &TabRef,
-        input: &TypeInput,
-        timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
-        self.inner.type_text(tab, input, timeout).await
+    async fn type_text(&self, call: &TabCall<'_>, input: &TypeInput) -> PortResult<ActionReceipt> {
+        self.inner.type_text(call, input).await
     }
-    async fn press_keys(
-        &self,
-        tab: &TabRef,
-        input: &KeyInput,
-        timeout: Duration,
-    ) -> PortResult<ActionReceipt> {
-        self.inner.press_keys(tab, input, timeout).await
+    async fn press_keys(&self, call: &TabCall<'_>, input: &KeyInput) -> PortResult<ActionReceipt> {
+        self.inner.press_keys(call, input).await
     }
     async fn dialog(&self, tab: &TabRef) -> PortResult<Option<DialogKind>> {
         self.inner.dialog(tab).await
@@ -173,17 +131,11 @@ impl BrowserPort for Paced {
     async fn stat_files(&self, paths: &[PathBuf]) -> PortResult<Vec<FileStat>> {
         self.inner.stat_files(paths).await
     }
-    async fn upload(
-        &self,
-        tab: &TabRef,
-        input: &UploadInput,
-        gate: &Gate,
-        timeout: Duration,
-    ) -> PortResult<UploadOutcome> {
-        self.inner.upload(tab, input, gate, timeout).await
+    async fn upload(&self, call: &TabCall<'_>, input: &UploadInput) -> PortResult<UploadOutcome> {
+        self.inner.upload(call, input).await
     }
-    async fn execute(&self, tab: &TabRef, script: &str, timeout: Duration) -> PortResult<ScriptOutcome> {
-        self.inner.execute(tab, script, timeout).await
+    async fn execute(&self, call: &TabCall<'_>, script: &str) -> PortResult<ScriptOutcome> {
+        self.inner.execute(call, script).await
     }
     async fn sleep(&self, duration: Duration) {
         tokio::time::sleep(duration).await;

@@ -27,7 +27,7 @@ mod bare;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ghostlight_core::port::TabRef;
+use ghostlight_core::port::{Gate, TabCall, TabRef};
 use ghostlight_core::{BrowserPort, Cancellation, Envelope, Ghostlight, Status};
 use ghostlight_webdriver::Engine;
 use serde_json::{Value, json};
@@ -361,9 +361,12 @@ async fn cases(b: &mut Bench) {
     let open_alert = |_| {
         let (port, tab) = (Arc::clone(&port), tab.clone());
         async move {
-            port.execute(&tab, "setTimeout(() => alert('bench'), 0); 0", SETUP_TIMEOUT)
-                .await
-                .expect("schedule");
+            port.execute(
+                &TabCall::new(&tab, &Gate::open(), SETUP_TIMEOUT),
+                "setTimeout(() => alert('bench'), 0); 0",
+            )
+            .await
+            .expect("schedule");
             for _ in 0..100 {
                 if port.dialog(&tab).await.expect("dialog status").is_some() {
                     return;

@@ -10,7 +10,9 @@
 //! (perceived, but placed where no scroll brings it into the viewport: pointer input is
 //! refused as outside).
 
-use ghostlight_core::port::{BrowserPort, ElementRef, ElementSummary, Gate, PerceivedElement, TabRef};
+use ghostlight_core::port::{
+    BrowserPort, ElementRef, ElementSummary, Gate, PerceivedElement, TabCall, TabRef,
+};
 
 /// More than the page's elements: perception is never cut short here.
 pub(crate) const MAX_ITEMS: usize = 500;
@@ -339,8 +341,10 @@ pub(crate) async fn check_perception(
         (false, _) => return Err("perceived, expected left out".into()),
     };
     if let Some(name) = row.name.filter(|_| findable) {
-        let found =
-            b.find_text(tab, name, false, 50, &Gate::open()).await.map_err(|e| format!("find_text: {e}"))?;
+        let found = b
+            .find_text(&TabCall::reading(tab, &Gate::open()), name, false, 50)
+            .await
+            .map_err(|e| format!("find_text: {e}"))?;
         let hits: Vec<&PerceivedElement> = found.iter().filter(|e| &e.element == element).collect();
         match (perceivable, hits.as_slice()) {
             (true, [item]) if summary(item) == want => {}

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
-use ghostlight_core::port::{BrowserPort, NetworkEnforcement};
+use ghostlight_core::port::{BrowserPort, Gate, NetworkEnforcement, TabCall};
 use ghostlight_core::{Effect, Envelope, Ghostlight, Status, ToolName, ToolResult};
 use ghostlight_webdriver::Engine;
 use serde_json::{Value, json};
@@ -434,9 +434,12 @@ async fn reuse(e: &E2e<'_>) {
     let port = e.g.port();
     let unbound =
         port.open_tab(&go(url.clone()), Duration::from_secs(15)).await.expect("a tab nobody controls");
-    port.execute(&unbound.tab, "window.marker = 'from before'", Duration::from_secs(5))
-        .await
-        .expect("a marker");
+    port.execute(
+        &TabCall::new(&unbound.tab, &Gate::open(), Duration::from_secs(5)),
+        "window.marker = 'from before'",
+    )
+    .await
+    .expect("a marker");
     let hits = e.site.hits("/served/reuse");
 
     let fresh = e.g.workspace();

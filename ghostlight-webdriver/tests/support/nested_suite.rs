@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use ghostlight_core::port::{
     BrowserPort, CaptureKind, ClickInput, Gate, MouseButton, PerceiveInput, PerceiveScope, PointerTarget,
-    PortErrorKind, ReadInput, TextMode,
+    PortErrorKind, ReadInput, TabCall, TextMode,
 };
 use ghostlight_core::{AuthorityLayers, Restrictions, Settings};
 use ghostlight_webdriver::Engine;
@@ -77,7 +77,8 @@ async fn pixel_at(
     x: f64,
     y: f64,
 ) -> [u8; 3] {
-    let shot = b.capture(tab, &CaptureKind::Viewport, gate, STEP_TIMEOUT).await.expect("a capture");
+    let shot =
+        b.capture(&TabCall::new(tab, gate, STEP_TIMEOUT), &CaptureKind::Viewport).await.expect("a capture");
     let image =
         image::load_from_memory_with_format(&shot.png, image::ImageFormat::Png).expect("a PNG").to_rgb8();
     let (px, py) = ((x / shot.css_per_pixel) as u32, (y / shot.css_per_pixel) as u32);
@@ -101,19 +102,27 @@ pub(crate) async fn run_all(engine: Engine, b: &dyn BrowserPort, trusted_input: 
             let tab = open(b, &site, path).await;
             // Let the denied frame navigate itself (or write its child) first.
             tokio::time::sleep(Duration::from_millis(500)).await;
-            let perceived = b.perceive(&tab, &all, &g).await.expect("perceive");
+            let perceived = b.perceive(&TabCall::reading(&tab, &g), &all).await.expect("perceive");
             let names: Vec<String> = perceived.elements.iter().filter_map(|e| e.name.clone()).collect();
             assert!(names.iter().any(|n| n == "Outer"), "{names:?}");
             assert!(!names.iter().any(|n| n.contains("Leak")), "{path}: perceived {names:?}");
-            let text = b.read_text(&tab, &visible, &g).await.expect("read");
+            let text = b.read_text(&TabCall::reading(&tab, &g), &visible).await.expect("read");
             assert!(!text.text.contains("Leak"), "{path}: read {:?}", text.text);
-            let found = b.find_text(&tab, secret, false, 10, &g).await.expect("find");
+            let found = b.find_text(&TabCall::reading(&tab, &g), secret, false, 10).await.expect("find");
             assert!(found.is_empty(), "{path}: found {found:?}");
-            assert!(!b.text_present(&tab, secret, &g).await.expect("text_present"), "{path}");
+            assert!(
+                !b.text_present(&TabCall::reading(&tab, &g), secret).await.expect("text_present"),
+                "{path}"
+            );
             // Focus inside the denied document: the frames it sits in name one the gate refuses
             // (so keys are never sent there).
             if path == "/self-data" {
-                let _ = b.execute(&tab, "document.getElementById('f').focus(); 0", STEP_TIMEOUT).await;
+                let _ = b
+                    .execute(
+                        &TabCall::new(&tab, &Gate::open(), STEP_TIMEOUT),
+                        "document.getElementById('f').focus(); 0",
+                    )
+                    .await;
                 if let Ok(Some(focused)) = b.focused_element(&tab).await {
                     assert!(
                         focused.frames.iter().any(|url| !g.admits(url)),
@@ -130,8 +139,10 @@ pub(crate) async fn run_all(engine: Engine, b: &dyn BrowserPort, trusted_input: 
             );
             let click =
                 ClickInput { at: PointerTarget::Point(centre), button: MouseButton::Primary, count: 1 };
-            let refused =
-                b.click(&tab, &click, &g, STEP_TIMEOUT).await.expect_err("a click into it is refused");
+            let refused = b
+                .click(&TabCall::new(&tab, &g, STEP_TIMEOUT), &click)
+                .await
+                .expect_err("a click into it is refused");
             // Where the port sends no pointer input, the refusal may come as `unsupported`.
             let refusals: &[PortErrorKind] = if trusted_input {
                 &[PortErrorKind::OutsideAuthority]
@@ -145,7 +156,7 @@ pub(crate) async fn run_all(engine: Engine, b: &dyn BrowserPort, trusted_input: 
     }
     scenario(engine, "an about:srcdoc frame of the page is the page's", async {
         let tab = open(b, &site, "/self-data").await;
-        let perceived = b.perceive(&tab, &all, &g).await.expect("perceive");
+        let perceived = b.perceive(&TabCall::reading(&tab, &g), &all).await.expect("perceive");
         let names: Vec<String> = perceived.elements.iter().filter_map(|e| e.name.clone()).collect();
         assert!(names.iter().any(|n| n == "Own srcdoc"), "{names:?}");
         b.close_tab(&tab).await.expect("close");

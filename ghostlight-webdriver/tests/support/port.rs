@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use ghostlight_core::port::{BrowserPort, NavigateInput, Point, TabRef};
+use ghostlight_core::port::{BrowserPort, Gate, NavigateInput, Point, TabCall, TabRef};
 use serde_json::Value;
 use url::Url;
 
@@ -24,7 +24,7 @@ pub(crate) async fn open(b: &dyn BrowserPort, site: &Site, path: &str) -> TabRef
 
 /// The value of `script` (a script body that `return`s, or an expression) in `tab`.
 pub(crate) async fn eval(b: &dyn BrowserPort, tab: &TabRef, script: &str) -> Value {
-    b.execute(tab, script, STEP_TIMEOUT).await.expect("execute").value
+    b.execute(&TabCall::new(tab, &Gate::open(), STEP_TIMEOUT), script).await.expect("execute").value
 }
 
 /// The pixel size of a PNG.

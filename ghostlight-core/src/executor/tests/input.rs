@@ -16,7 +16,7 @@ use crate::handles::{Handle, HandleKind};
 use crate::operation::workspace::{TargetEntry, ViewEntry};
 use crate::port::{
     BrowserPort, DiagnosticEntry, DiagnosticSource, ElementSummary, PerceiveInput, PerceiveScope, PortError,
-    PortErrorKind, TabRef,
+    PortErrorKind, TabCall, TabRef,
 };
 use crate::selector::Role;
 use crate::testing::{ScriptedBrowser, ScriptedElement, ScriptedPage};
@@ -70,9 +70,10 @@ fn tab_ref(h: &Harness, tab: &str) -> TabRef {
 fn target(h: &Harness, tab: &str, name: &str) -> String {
     let tab_ref = tab_ref(h, tab);
     let input = PerceiveInput { scope: PerceiveScope::All, max_items: 100 };
-    let perception =
-        futures::executor::block_on(h.browser.perceive(&tab_ref, &input, &crate::port::Gate::open()))
-            .unwrap_or_else(|e| panic!("perceive: {e}"));
+    let perception = futures::executor::block_on(
+        h.browser.perceive(&TabCall::reading(&tab_ref, &crate::port::Gate::open()), &input),
+    )
+    .unwrap_or_else(|e| panic!("perceive: {e}"));
     let element = perception
         .elements
         .iter()

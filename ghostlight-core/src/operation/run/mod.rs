@@ -11,7 +11,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use futures::lock::OwnedMutexGuard;
 use serde_json::Value;
@@ -22,7 +22,7 @@ use crate::facts::detail;
 use crate::handles::Handle;
 use crate::language::target_phrase;
 use crate::names::ToolName;
-use crate::port::{BrowserPort, ElementRef, Gate, PageState, PortError, PortErrorKind, TabRef};
+use crate::port::{BrowserPort, ElementRef, Gate, PageState, PortError, PortErrorKind, TabCall, TabRef};
 use crate::selector::Role;
 use crate::vocab::CredentialClass;
 
@@ -209,6 +209,16 @@ impl<'a> Run<'a> {
     pub(crate) fn gate(&self) -> Gate {
         let snapshot = self.snapshot.clone();
         Gate::new(move |url| snapshot.admits_document(url))
+    }
+
+    /// A port call on `tab` under this invocation's gate, within `timeout`.
+    pub(crate) fn on<'t>(&self, tab: &'t TabRef, timeout: Duration) -> TabCall<'t> {
+        TabCall::new(tab, &self.gate(), timeout)
+    }
+
+    /// A read of `tab`'s page under this invocation's gate, within the read bound.
+    pub(crate) fn reading<'t>(&self, tab: &'t TabRef) -> TabCall<'t> {
+        TabCall::reading(tab, &self.gate())
     }
 
     /// Authorize reaching documents inside the tab's page: the frames `frames` (outermost

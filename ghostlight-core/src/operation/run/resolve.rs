@@ -60,7 +60,7 @@ impl Run<'_> {
         let input = PerceiveInput { scope: PerceiveScope::All, max_items: SELECTOR_SCAN_ITEMS };
         let perception = self
             .port()
-            .perceive(&lease.tab, &input, &self.gate())
+            .perceive(&self.reading(&lease.tab), &input)
             .await
             .map_err(|e| self.fail_on(lease, &e, "look for the named control", None))?;
         let mut matched = match_selector(selector, &perception.elements);
@@ -70,7 +70,7 @@ impl Run<'_> {
         if matches!(matched, SelectorMatch::None) && matches!(selector.role, None | Some(Role::Control)) {
             by_text = self
                 .port()
-                .find_text(&lease.tab, &selector.name, false, SELECTOR_SCAN_ITEMS, &self.gate())
+                .find_text(&self.reading(&lease.tab), &selector.name, false, SELECTOR_SCAN_ITEMS)
                 .await
                 .map_err(|e| self.fail_on(lease, &e, "look for the named control", None))?;
             matched = match_selector(selector, &by_text);

@@ -37,7 +37,7 @@ async fn click(run: &Run<'_>, request: &ClickRequest) -> Step<Outcome> {
         ClickInput { at, button: request.button, count: u8::try_from(request.click_count).unwrap_or(1) };
     run.dispatching();
     let clicked =
-        run.port().click(&lease.tab, &input, &run.gate(), Duration::from_millis(request.timeout_ms)).await;
+        run.port().click(&run.on(&lease.tab, Duration::from_millis(request.timeout_ms)), &input).await;
     let receipt = match clicked {
         Ok(receipt) => receipt,
         // The tab vanished once the input was delivered: the page closed it in answer.

@@ -59,7 +59,7 @@ async fn drag(run: &Run<'_>, request: &DragRequest) -> Step<Outcome> {
     run.dispatching();
     let receipt = run
         .port()
-        .drag(&lease.tab, &from, &to, &run.gate(), Duration::from_millis(request.timeout_ms))
+        .drag(&run.on(&lease.tab, Duration::from_millis(request.timeout_ms)), &from, &to)
         .await
         .map_err(|e| run.fail_on(&lease, &e, &doing, Some(request.timeout_ms)))?;
     // The receipt describes what was physically picked up; fall back to what was perceived.

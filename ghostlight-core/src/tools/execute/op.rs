@@ -31,7 +31,7 @@ async fn execute(run: &Run<'_>, request: &ExecuteRequest) -> Step<Outcome> {
     run.dispatching();
     let result = run
         .port()
-        .execute(&lease.tab, &request.script, Duration::from_millis(request.timeout_ms))
+        .execute(&run.on(&lease.tab, Duration::from_millis(request.timeout_ms)), &request.script)
         .await
         .map_err(|e| match e.script_failure() {
             Some(failure) => script_failed(failure, &host).fact(facts::TAB, lease.handle().as_str()),

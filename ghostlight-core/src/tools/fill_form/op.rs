@@ -63,7 +63,7 @@ async fn fill(run: &Run<'_>, request: &FillFormRequest) -> Step<Outcome> {
     };
     let timeout = Duration::from_millis(request.timeout_ms);
     run.dispatching();
-    let filled = match run.port().fill(&lease.tab, &input, timeout).await {
+    let filled = match run.port().fill(&run.on(&lease.tab, timeout), &input).await {
         Ok(filled) => filled,
         Err(error) => {
             if error.kind() == PortErrorKind::InvalidInput
@@ -100,7 +100,7 @@ async fn fill(run: &Run<'_>, request: &FillFormRequest) -> Step<Outcome> {
         button: MouseButton::Primary,
         count: 1,
     };
-    let receipt = match run.port().click(&lease.tab, &click, &run.gate(), timeout).await {
+    let receipt = match run.port().click(&run.on(&lease.tab, timeout), &click).await {
         Ok(receipt) => receipt,
         Err(error) => {
             let filled_sentence = format!("Filled {fields_phrase} on {host}.");

@@ -36,7 +36,7 @@ async fn find(run: &Run<'_>, request: &FindRequest) -> Step<Outcome> {
     let controls_only = request.scope == FindScope::Control;
     let found = run
         .port()
-        .find_text(&lease.tab, &request.text, controls_only, FIND_OVERFETCH, &run.gate())
+        .find_text(&run.reading(&lease.tab), &request.text, controls_only, FIND_OVERFETCH)
         .await
         .map_err(|e| run.fail_on(&lease, &e, &format!("search {host}"), None))?;
     let mut ranked: Vec<_> = found

@@ -38,7 +38,11 @@ async fn history(run: &Run<'_>, request: &HistoryRequest) -> Step<Outcome> {
         HistoryAction::Reload { bypass_cache } => HistoryMove::Reload { bypass_cache },
     };
     run.dispatching();
-    let state = match run.port().history(&lease.tab, step, Duration::from_millis(request.timeout_ms)).await {
+    let state = match run
+        .port()
+        .history(&run.on(&lease.tab, Duration::from_millis(request.timeout_ms)), step)
+        .await
+    {
         Ok(state) => state,
         // At either end of history the port refuses the move as input that does not fit.
         Err(error)

@@ -35,11 +35,10 @@ async fn hover(run: &Run<'_>, request: &HoverRequest) -> Step<Outcome> {
         None => "the point".to_owned(),
     };
     run.dispatching();
-    let receipt = run
-        .port()
-        .hover(&lease.tab, &at, &run.gate(), Duration::from_millis(request.timeout_ms))
-        .await
-        .map_err(|e| run.fail_on(&lease, &e, &format!("hover over {planned}"), Some(request.timeout_ms)))?;
+    let receipt =
+        run.port().hover(&run.on(&lease.tab, Duration::from_millis(request.timeout_ms)), &at).await.map_err(
+            |e| run.fail_on(&lease, &e, &format!("hover over {planned}"), Some(request.timeout_ms)),
+        )?;
     let hovered = match (&receipt.element, &resolved) {
         (Some(element), _) => {
             Some(target_phrase(Role::narrow(&element.role), element.name.as_deref(), run.preserve_names()))

@@ -56,7 +56,7 @@ async fn inspect(run: &Run<'_>, request: &InspectRequest) -> Step<Outcome> {
     let host = host_of(&page.state.url);
     let perception = run
         .port()
-        .perceive(&lease.tab, &PerceiveInput { scope, max_items }, &run.gate())
+        .perceive(&run.reading(&lease.tab), &PerceiveInput { scope, max_items })
         .await
         .map_err(|e| run.fail_on(&lease, &e, &format!("inspect {host}"), None))?;
     // The adapter bounds the list; core bounds it again so the contract holds for any port.

@@ -99,7 +99,7 @@ async fn in_slot(
     let _guard = if pinned { None } else { Some(slot.work.clone().lock_owned().await) };
     let Some(tab) = slot.tab() else { return open(run, request, input, Some(slot)).await };
     run.dispatching();
-    match run.port().navigate(&tab, input, Duration::from_millis(request.timeout_ms)).await {
+    match run.port().navigate(&run.on(&tab, Duration::from_millis(request.timeout_ms)), input).await {
         Ok(page) => Ok(report(run, request, &slot, &page, How::Navigated)),
         Err(error) if error.kind() == PortErrorKind::TabGone => {
             run.forget_tab(&slot);
@@ -171,7 +171,7 @@ async fn adopt(
         current
     } else {
         run.dispatching();
-        match run.port().navigate(&tab, input, timeout).await {
+        match run.port().navigate(&run.on(&tab, timeout), input).await {
             Ok(page) => page,
             Err(error) => {
                 return Err(failure_on(run, request, &tab, &error)

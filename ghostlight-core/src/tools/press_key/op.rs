@@ -125,7 +125,7 @@ async fn press(run: &Run<'_>, request: &PressKeyRequest) -> Step<Outcome> {
             into: into.clone(),
         };
         run.dispatching();
-        let receipt = run.port().press_keys(&lease.tab, &input, timeout).await.map_err(|e| {
+        let receipt = run.port().press_keys(&run.on(&lease.tab, timeout), &input).await.map_err(|e| {
             run.fail_on(&lease, &e, &format!("press {said}{place}"), Some(PRESS_TIMEOUT_MS))
                 .or_fact(facts::HOST, host.clone())
         })?;

@@ -30,7 +30,7 @@ async fn read(run: &Run<'_>, request: &ReadRequest) -> Step<Outcome> {
     let host = host_of(&page.state.url);
     let text = run
         .port()
-        .read_text(&lease.tab, &input, &run.gate())
+        .read_text(&run.reading(&lease.tab), &input)
         .await
         .map_err(|e| run.fail_on(&lease, &e, &format!("read {host}"), None))?;
     // The adapter bounds the text; core bounds it again so the contract holds for any port.

@@ -67,7 +67,7 @@ async fn screenshot(run: &Run<'_>, request: &ScreenshotRequest) -> Step<Outcome>
     let timeout = Duration::from_millis(request.timeout_ms);
     let started = Instant::now();
     let fail = |e| run.fail_on(&lease, &e, &format!("capture {what}"), Some(request.timeout_ms));
-    let mut captured = run.port().capture(&lease.tab, &kind, &run.gate(), timeout).await.map_err(fail)?;
+    let mut captured = run.port().capture(&run.on(&lease.tab, timeout), &kind).await.map_err(fail)?;
     let mut refits = 0;
     while image_bytes(&captured) > IMAGE_BLOCK_MAX_BYTES {
         let left = timeout.saturating_sub(started.elapsed());
@@ -75,7 +75,7 @@ async fn screenshot(run: &Run<'_>, request: &ScreenshotRequest) -> Step<Outcome>
         let Some(smaller) = smaller else {
             return Err(too_large(&what, &captured).fact(detail::TAB, lease.handle().as_str()));
         };
-        captured = run.port().capture(&lease.tab, &smaller, &run.gate(), left).await.map_err(fail)?;
+        captured = run.port().capture(&run.on(&lease.tab, left), &smaller).await.map_err(fail)?;
         refits += 1;
     }
     let (origin, css_per_pixel, full_page) = match &parent {

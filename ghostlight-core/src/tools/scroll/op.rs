@@ -63,7 +63,7 @@ async fn scroll(run: &Run<'_>, request: &ScrollRequest) -> Step<Outcome> {
     run.dispatching();
     let moved = run
         .port()
-        .scroll(&lease.tab, &input, &run.gate(), Duration::from_millis(request.timeout_ms))
+        .scroll(&run.on(&lease.tab, Duration::from_millis(request.timeout_ms)), &input)
         .await
         .map_err(|e| run.fail_on(&lease, &e, &doing, Some(request.timeout_ms)))?;
     let (x, y) = (moved.offset_x.round() as i64, moved.offset_y.round() as i64);

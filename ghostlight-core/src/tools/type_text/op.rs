@@ -98,7 +98,7 @@ async fn type_text(run: &Run<'_>, request: &TypeTextRequest) -> Step<Outcome> {
             clear_first: request.clear_first && index == 0,
         };
         run.dispatching();
-        let receipt = run.port().type_text(&lease.tab, &input, timeout).await.map_err(|e| {
+        let receipt = run.port().type_text(&run.on(&lease.tab, timeout), &input).await.map_err(|e| {
             run.fail_on(&lease, &e, &doing, Some(request.timeout_ms)).or_fact(facts::HOST, host.clone())
         })?;
         let leg_chars = leg.chars().count();

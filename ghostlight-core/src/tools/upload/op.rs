@@ -111,7 +111,7 @@ async fn upload(run: &Run<'_>, request: &UploadRequest) -> Step<Outcome> {
     run.dispatching();
     let done = run
         .port()
-        .upload(&lease.tab, &input, &run.gate(), Duration::from_millis(request.timeout_ms))
+        .upload(&run.on(&lease.tab, Duration::from_millis(request.timeout_ms)), &input)
         .await
         .map_err(|e| {
             // A control that takes no files is named as it is (a text field is no file input).

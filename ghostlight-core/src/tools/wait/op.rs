@@ -254,10 +254,10 @@ async fn check(
         WaitCondition::LoadReady => held(page.state.readiness == Readiness::Complete),
         WaitCondition::UrlContains(value) => held(page.state.url.as_str().contains(value.as_str())),
         WaitCondition::TextPresent(text) => {
-            held(run.port().text_present(&lease.tab, text, &run.gate()).await.map_err(fail)?)
+            held(run.port().text_present(&run.reading(&lease.tab), text).await.map_err(fail)?)
         }
         WaitCondition::TextAbsent(text) => {
-            held(!run.port().text_present(&lease.tab, text, &run.gate()).await.map_err(fail)?)
+            held(!run.port().text_present(&run.reading(&lease.tab), text).await.map_err(fail)?)
         }
         WaitCondition::TargetPresent(_)
         | WaitCondition::TargetAbsent(_)
@@ -286,7 +286,7 @@ async fn selector_present(run: &Run<'_>, lease: &Lease, selector: &Selector) -> 
     let input = PerceiveInput { scope: PerceiveScope::All, max_items: SELECTOR_SCAN_ITEMS };
     let perception = run
         .port()
-        .perceive(&lease.tab, &input, &run.gate())
+        .perceive(&run.reading(&lease.tab), &input)
         .await
         .map_err(|e| run.fail_on(lease, &e, "look for the named control while waiting", None))?;
     Ok(!matches!(match_selector(selector, &perception.elements), SelectorMatch::None))
