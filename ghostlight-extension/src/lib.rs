@@ -36,8 +36,6 @@ pub mod identity;
 mod input;
 mod link;
 mod listener;
-#[cfg(test)]
-mod page;
 mod perception;
 pub mod protocol;
 mod recording;

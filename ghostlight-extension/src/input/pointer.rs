@@ -15,19 +15,16 @@ use ghostlight_core::port::{
     ActionReceipt, ClickInput, ElementRef, ElementSummary, Gate, MouseButton, PageState, Point,
     PointerTarget, PortError, PortErrorKind, PortResult, TabRef,
 };
+use ghostlight_page::bounds::NAME_MAX_CHARS;
+use ghostlight_page::input::{MAX_CLICKS, RawSummary, hit_status};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use url::Url;
 
-use super::{
-    NAME_CAP, Place, RawSummary, ScriptArg, TARGET, act, admit, finite, run_input_on_page, trusted_input,
-};
+use super::{Place, ScriptArg, TARGET, act, admit, finite, run_input_on_page, trusted_input};
 use crate::browser::{ExtensionBrowser, millis};
 use crate::perception::{FrameDocs, admitted, frame_gone, frame_offset, page_call};
 use crate::protocol::{Op, PageFn, WireButton, WirePoint};
-
-/// The most clicks one click may be (a triple click).
-const MAX_CLICKS: u8 = 3;
 
 /// The hit test's answer.
 #[derive(Debug, Deserialize)]
@@ -126,7 +123,7 @@ async fn locate(
     gate: &Gate,
     timeout: Duration,
 ) -> PortResult<Located> {
-    let options = json!({ "scroll": scroll, "check": scroll, "state": false, "cap": NAME_CAP });
+    let options = json!({ "scroll": scroll, "check": scroll, "state": false, "cap": NAME_MAX_CHARS });
     let (args, given) = match at {
         PointerTarget::Element(element) => {
             if let Place::Frame(frame) = Place::of(tab, element)? {
@@ -224,20 +221,7 @@ impl Probe {
     /// as errors.
     #[allow(clippy::type_complexity)]
     fn found(self) -> PortResult<(Option<(f64, f64)>, Option<ElementSummary>, Vec<String>, bool)> {
-        match self.status.as_str() {
-            "ok" => {}
-            "covered" => return Err(PortError::obstructed(self.by.map(Into::into))),
-            "nobox" => {
-                return Err(PortError::new(
-                    PortErrorKind::InvalidInput,
-                    "the element is not shown (hidden, inert or without a box)",
-                ));
-            }
-            "outside" => {
-                return Err(PortError::new(PortErrorKind::InvalidInput, "the point is outside the viewport"));
-            }
-            _ => return Err(PortError::new(PortErrorKind::Other, "the hit test answered an unknown status")),
-        }
+        hit_status(&self.status, self.by)?;
         let point = self.x.zip(self.y);
         let cross = self.cross.is_some_and(|c| !c.is_null());
         Ok((point, self.summary.map(Into::into), self.frames, cross))

@@ -39,25 +39,25 @@ use ghostlight_core::port::{
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{RawSummary, after, before_state, compose, element_arg, perform, pixel, resolve, run};
+use super::{after, before_state, compose, element_arg, perform, pixel, resolve, run};
 use tokio::time::Instant;
 
 use crate::config::Engine;
 use crate::errors::Sent;
-use crate::ops::{NAME_MAX_CHARS, frames};
+use crate::ops::frames;
 use crate::refs;
 use crate::session::Session;
+use ghostlight_page::bounds::NAME_MAX_CHARS;
+use ghostlight_page::input::{MAX_CLICKS, RawSummary, hit_status};
 
 /// The hit test (`scripts/input/target.js`).
-static TARGET: LazyLock<String> = LazyLock::new(|| compose(include_str!("../../scripts/input/target.js")));
+static TARGET: LazyLock<String> = LazyLock::new(|| compose(ghostlight_page::scripts::input::TARGET_BODY));
 /// The scripted HTML5 drag for Firefox (`scripts/input/drag_html5.js`).
 static DRAG_HTML5: LazyLock<String> =
-    LazyLock::new(|| compose(include_str!("../../scripts/input/drag_html5.js")));
+    LazyLock::new(|| compose(ghostlight_page::scripts::input::DRAG_HTML5_BODY));
 
 /// The id of the pointer input source.
 const POINTER_ID: &str = "ghostlight-mouse";
-/// The most clicks one click may be (a triple click).
-const MAX_CLICKS: u8 = 3;
 /// How far the pointer moves right after the press, so that the page sees a drag begin.
 const DRAG_LIFT: f64 = 5.0;
 /// How long the move onto the destination takes (the driver interpolates moves).
@@ -317,16 +317,7 @@ async fn locate(
 
 /// Turn a hit test's refusal into the error the port promises.
 fn accept(probe: &mut Probe) -> PortResult<()> {
-    match probe.status.as_str() {
-        "ok" => Ok(()),
-        "covered" => Err(PortError::obstructed(probe.by.take().map(Into::into))),
-        "nobox" => Err(PortError::new(
-            PortErrorKind::InvalidInput,
-            "the element is not shown (hidden, inert or without a box)",
-        )),
-        "outside" => Err(PortError::new(PortErrorKind::InvalidInput, "the point is outside the viewport")),
-        _ => Err(PortError::new(PortErrorKind::Other, "the hit test answered an unknown status")),
-    }
+    hit_status(&probe.status, probe.by.take())
 }
 
 /// The WebDriver button number.
