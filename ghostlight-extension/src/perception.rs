@@ -172,8 +172,7 @@ pub(crate) async fn perceive(
     gate: &Gate,
 ) -> PortResult<Perception> {
     let (options, root) = PassOptions::perceive(&input.scope, input.max_items);
-    let gathered = gather_from(b, tab, options, root, gate).await?;
-    Ok(Perception { elements: gathered.elements, truncated: gathered.truncated })
+    Ok(gather_from(b, tab, options, root, gate).await?.into())
 }
 
 /// Elements whose name or visible text contains `text`.

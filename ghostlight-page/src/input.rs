@@ -37,6 +37,41 @@ impl From<RawSummary> for ElementSummary {
     }
 }
 
+/// The hit test's answer (`scripts/input/target.js`), the part every connector reads; a
+/// connector flattens it into its own answer type beside what its composition adds.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct HitTest {
+    /// `ok`, or why the target cannot take pointer input ([`hit_status`]).
+    pub status: String,
+    /// The point's viewport x (an element target's in-view centre).
+    pub x: Option<f64>,
+    /// The point's viewport y.
+    pub y: Option<f64>,
+    /// The element at the point.
+    pub summary: Option<RawSummary>,
+    /// What covers an element target.
+    pub by: Option<RawSummary>,
+}
+
+impl HitTest {
+    /// The hit test's refusal as the port's error ([`hit_status`]).
+    pub fn accept(&mut self) -> PortResult<()> {
+        hit_status(&self.status, self.by.take())
+    }
+
+    /// The point the hit test answered.
+    pub fn point(&self) -> PortResult<(f64, f64)> {
+        self.x
+            .zip(self.y)
+            .ok_or_else(|| PortError::new(PortErrorKind::Other, "the hit test answered no point"))
+    }
+
+    /// The element at the point, as the port's summary.
+    pub fn summary(&mut self) -> Option<ElementSummary> {
+        self.summary.take().map(Into::into)
+    }
+}
+
 /// The hit test's `status` (`scripts/input/target.js`) as the port's answer: `ok` passes;
 /// `covered` is [`PortError::obstructed`] naming what covers the element (`by`).
 pub fn hit_status(status: &str, by: Option<RawSummary>) -> PortResult<()> {

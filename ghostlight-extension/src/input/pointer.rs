@@ -16,7 +16,7 @@ use ghostlight_core::port::{
     PointerTarget, PortError, PortErrorKind, PortResult, TabRef,
 };
 use ghostlight_page::bounds::NAME_MAX_CHARS;
-use ghostlight_page::input::{MAX_CLICKS, RawSummary, hit_status};
+use ghostlight_page::input::{HitTest, MAX_CLICKS, RawSummary};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use url::Url;
@@ -29,12 +29,8 @@ use crate::protocol::{Op, PageFn, WireButton, WirePoint};
 /// The hit test's answer.
 #[derive(Debug, Deserialize)]
 struct Probe {
-    status: String,
-    x: Option<f64>,
-    y: Option<f64>,
-    summary: Option<RawSummary>,
-    /// What covers an element target.
-    by: Option<RawSummary>,
+    #[serde(flatten)]
+    hit: HitTest,
     /// The URLs of the same-origin frame documents the hit entered.
     #[serde(default)]
     frames: Vec<String>,
@@ -220,11 +216,11 @@ impl Probe {
     /// documents it entered and whether it stopped at a frame of another origin; its refusals
     /// as errors.
     #[allow(clippy::type_complexity)]
-    fn found(self) -> PortResult<(Option<(f64, f64)>, Option<ElementSummary>, Vec<String>, bool)> {
-        hit_status(&self.status, self.by)?;
-        let point = self.x.zip(self.y);
+    fn found(mut self) -> PortResult<(Option<(f64, f64)>, Option<ElementSummary>, Vec<String>, bool)> {
+        self.hit.accept()?;
+        let point = self.hit.point().ok();
         let cross = self.cross.is_some_and(|c| !c.is_null());
-        Ok((point, self.summary.map(Into::into), self.frames, cross))
+        Ok((point, self.hit.summary(), self.frames, cross))
     }
 }
 
