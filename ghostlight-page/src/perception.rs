@@ -374,9 +374,12 @@ mod tests {
         assert!(RawPass::<u64, i64, u64>::decode(json!({"items": 1})).is_err());
     }
 
-    /// Documents from a table: place → (items, frames (at, child place)).
+    /// One document of the table: its items' names, and its frames (at, child place).
+    type Doc = (Vec<&'static str>, Vec<(usize, usize)>);
+
+    /// Documents from a table, by place.
     struct Table {
-        docs: Vec<(Vec<&'static str>, Vec<(usize, usize)>)>,
+        docs: Vec<Doc>,
         refused: Vec<usize>,
         asked: VecDeque<(usize, usize)>,
     }
