@@ -87,6 +87,14 @@ pub fn hit_status(status: &str, by: Option<RawSummary>) -> PortResult<()> {
     }
 }
 
+/// Refuse a click of other than one to [`MAX_CLICKS`] clicks.
+pub fn click_count(count: u8) -> PortResult<()> {
+    if !(1..=MAX_CLICKS).contains(&count) {
+        return Err(PortError::new(PortErrorKind::InvalidInput, "a click is one to three clicks"));
+    }
+    Ok(())
+}
+
 /// A point outside the viewport.
 pub fn outside() -> PortError {
     PortError::new(PortErrorKind::InvalidInput, "the point is outside the viewport")
@@ -214,6 +222,7 @@ mod tests {
     #[test]
     fn hit_statuses_are_the_ports_answers() {
         assert!(hit_status("ok", None).is_ok());
+        assert!(click_count(3).is_ok() && click_count(0).is_err() && click_count(MAX_CLICKS + 1).is_err());
         let by = RawSummary { role: "dialog".to_owned(), name: Some(String::new()) };
         let covered = hit_status("covered", Some(by)).expect_err("covered");
         assert_eq!(covered.kind(), PortErrorKind::Obstructed);

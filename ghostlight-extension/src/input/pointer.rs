@@ -16,7 +16,7 @@ use ghostlight_core::port::{
     PointerTarget, PortError, PortErrorKind, PortResult, TabRef,
 };
 use ghostlight_page::bounds::NAME_MAX_CHARS;
-use ghostlight_page::input::{HitTest, MAX_CLICKS, RawSummary};
+use ghostlight_page::input::{HitTest, RawSummary, click_count};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use url::Url;
@@ -54,9 +54,7 @@ pub(crate) async fn click(
     gate: &Gate,
     timeout: Duration,
 ) -> PortResult<ActionReceipt> {
-    if !(1..=MAX_CLICKS).contains(&input.count) {
-        return Err(PortError::new(PortErrorKind::InvalidInput, "a click is one to three clicks"));
-    }
+    click_count(input.count)?;
     pointer(b, tab, &input.at, input.button, input.count, gate, timeout).await
 }
 

@@ -48,7 +48,7 @@ use crate::ops::frames;
 use crate::refs;
 use crate::session::Session;
 use ghostlight_page::bounds::NAME_MAX_CHARS;
-use ghostlight_page::input::{HitTest, MAX_CLICKS};
+use ghostlight_page::input::{HitTest, click_count};
 
 /// The hit test (`scripts/input/target.js`).
 static TARGET: LazyLock<String> = LazyLock::new(|| compose(ghostlight_page::scripts::input::TARGET_BODY));
@@ -132,9 +132,7 @@ pub(super) async fn click(
     gate: &Gate,
     timeout: Duration,
 ) -> PortResult<ActionReceipt> {
-    if !(1..=MAX_CLICKS).contains(&input.count) {
-        return Err(PortError::new(PortErrorKind::InvalidInput, "a click is one to three clicks"));
-    }
+    click_count(input.count)?;
     let deadline = Instant::now() + timeout;
     s.set_script_timeout(timeout).await?;
     let at = locate(s, tab, &input.at, gate, Locate { scroll: true, check: true }).await?;
