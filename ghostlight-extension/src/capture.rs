@@ -26,7 +26,9 @@ use serde::Deserialize;
 
 use crate::browser::ExtensionBrowser;
 use crate::convert::{self, unsupported};
-use crate::perception::{self, FrameDocs, MAX_WALK_FRAMES, RawFrameBox, RawFrames, admitted, page_call};
+use ghostlight_page::bounds::MAX_WALK_FRAMES;
+
+use crate::perception::{self, FrameDocs, RawFrameBox, RawFrames, admitted, page_call};
 use crate::protocol::{Op, PageFn, WireCapture};
 
 /// The CSS size of the whole document (the page API's `pageSize`).

@@ -20,7 +20,7 @@ use ghostlight_core::port::{
     CssRect, ElementRef, ElementState, FocusedElement, Gate, PerceiveInput, PerceivedElement, Perception,
     Point, PortError, PortErrorKind, PortResult, ReadInput, TextMode, TextOutcome,
 };
-use ghostlight_page::bounds::READ_SCRIPT_TIMEOUT as READ_WAIT;
+use ghostlight_page::bounds::{MAX_WALK_FRAMES, READ_SCRIPT_TIMEOUT as READ_WAIT};
 use ghostlight_page::perceived::{Gathered, MAX_FRAME_DEPTH, ScriptItem, bound_chars};
 use ghostlight_page::perception::{self, Documents, PageFuture, Pass, PassOptions, RawText, ReadOptions};
 use serde::Deserialize;
@@ -31,9 +31,6 @@ use url::Url;
 use crate::browser::ExtensionBrowser;
 use crate::protocol::{Op, PageFn, WireFrameDoc};
 use crate::refs::Element;
-
-/// The most frame documents one text walk reads.
-pub(crate) const MAX_WALK_FRAMES: usize = 24;
 
 /// Call the page API's `call(args)` in `frame` of `tab`, decoded as `T`.
 pub(crate) async fn page_call<T: DeserializeOwned>(

@@ -27,5 +27,8 @@ pub const ARTICLE_MIN_CHARS: usize = 280;
 pub const ARTICLE_MIN_BLOCK_CHARS: usize = 25;
 /// The most text nodes the article heuristic scores.
 pub const ARTICLE_MAX_TEXT_NODES: usize = 50_000;
+/// The most frame documents one walk through a page's frames visits (text, presence,
+/// captures' frame boxes).
+pub const MAX_WALK_FRAMES: usize = 24;
 /// How long one perception or reading script may run in the page.
 pub const READ_SCRIPT_TIMEOUT: Duration = Duration::from_secs(20);

@@ -53,7 +53,7 @@ static FRAME_BOXES: LazyLock<String> =
 static FRAMES_HERE: std::sync::LazyLock<String> =
     std::sync::LazyLock::new(|| super::with_dom(FRAMES_HERE_JS));
 /// The most frame documents a walk enters.
-pub(crate) const MAX_WALK_FRAMES: usize = 24;
+use ghostlight_page::bounds::MAX_WALK_FRAMES;
 
 /// A hit test's way through frames, as the input scripts answer it.
 #[derive(Debug, Default, Deserialize)]

@@ -54,10 +54,9 @@
 
 use std::sync::LazyLock;
 
-use ghostlight_core::port::TextMode;
 use ghostlight_core::port::{
     ElementRef, ElementState, FocusedElement, Gate, PerceiveInput, PerceivedElement, Perception, PortError,
-    PortErrorKind, PortResult, ReadInput, TabRef, TextOutcome,
+    PortErrorKind, PortResult, ReadInput, TabRef, TextMode, TextOutcome,
 };
 use ghostlight_page::bounds::READ_SCRIPT_TIMEOUT;
 use ghostlight_page::perceived::{Gathered, MAX_FRAME_DEPTH, ScriptItem, bound_chars};
@@ -69,8 +68,7 @@ use serde_json::Value;
 use url::Url;
 
 use crate::errors::Sent;
-use crate::ops::frames;
-use crate::ops::with_dom;
+use crate::ops::{frames, with_dom};
 use crate::refs;
 use crate::session::Session;
 
