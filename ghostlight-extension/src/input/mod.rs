@@ -8,7 +8,7 @@
 //!   [`PortErrorKind::Unsupported`] there, naming the engine ([`trusted_input`]). Scrolling
 //!   by a fraction of the viewport is a script scroll on both engines (as with WebDriver).
 //! - **One DOM semantics, out of the page's reach.** Hit tests, focus checks, the key guard,
-//!   fills and scroll offsets are the WebDriver adapter's own page scripts
+//!   fills and scroll offsets are the page scripts both adapters run
 //!   (`ghostlight-page`'s `scripts/`: `dom.js`, `input/lib.js` and one body each), packaged
 //!   in the extension's `page/dom.js` and run in the extension's isolated world of the
 //!   document the call's element lives in ([`Place`], [`run_input`]): the top document or a
@@ -59,8 +59,9 @@ pub(crate) use upload::{attach_replay, upload};
 /// walks, deep hit testing), for the drop script.
 use ghostlight_page::scripts::{DOM_JS, input::LIB_JS};
 
-/// One of the WebDriver adapter's input scripts (`scripts/input/`), by its name in the page
-/// API's `input` (`page/dom.js` packages each body as a function; see `crate::page`).
+/// One of the shared input scripts (`ghostlight-page`'s `scripts/input/`), by its name in the
+/// page API's `input` (`page/dom.js` packages each body as a function; see
+/// [`ghostlight_page::bundle`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Script(&'static str);
 

@@ -19,7 +19,7 @@
 //!   place of held parts, and `attach_replay.js` makes it the input's only file: the replay
 //!   never leaves the browser.
 //! - **Drop.** `dragenter`, `dragover` and `drop` are dispatched at the element under the
-//!   point (the WebDriver adapter's `scripts/input/drop.js`, in the page's main world:
+//!   point (`ghostlight-page`'s `scripts/input/drop.js`, in the page's main world:
 //!   untrusted events, as with WebDriver, the same on every engine), after the point is hit
 //!   tested and checked against the gate as for a click.
 
