@@ -22,7 +22,7 @@ use ghostlight_core::port::{
 };
 use ghostlight_page::bounds::{MAX_WALK_FRAMES, READ_SCRIPT_TIMEOUT as READ_WAIT};
 use ghostlight_page::perceived::{Gathered, MAX_FRAME_DEPTH, ScriptItem, bound_chars};
-use ghostlight_page::perception::{self, Documents, PageFuture, Pass, PassOptions, RawText, ReadOptions};
+use ghostlight_page::perception::{self, Documents, Pass, PassOptions, RawText, ReadOptions};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -126,38 +126,34 @@ impl Documents for TabDocuments<'_> {
     type Place = Place;
     type Frame = i64;
 
-    fn pass<'a>(
-        &'a mut self,
-        place: &'a Place,
-        options: &'a PassOptions,
+    async fn pass(
+        &mut self,
+        place: &Place,
+        options: &PassOptions,
         depth_offset: u32,
-    ) -> PageFuture<'a, Option<Pass<i64>>> {
-        Box::pin(async move {
-            let args = vec![options.to_value()?, place.root.clone().unwrap_or(Value::Null)];
-            let raw: RawPass = page_call(self.b, self.tab, place.frame, PageFn::Perceive, args).await?;
-            if !place.path.is_empty() && !admitted(self.gate, raw.url.as_deref().unwrap_or_default()) {
-                // Navigated to a refused document since it was listed: nothing from it.
-                return Ok(None);
-            }
-            let elements = raw
-                .items
-                .into_iter()
-                .map(|item| element_of(self.tab, place.frame, &raw.doc, item, depth_offset))
-                .collect();
-            Ok(Some(Pass { elements, truncated: raw.truncated, frames: raw.frames }))
-        })
+    ) -> PortResult<Option<Pass<i64>>> {
+        let args = vec![options.to_value()?, place.root.clone().unwrap_or(Value::Null)];
+        let raw: RawPass = page_call(self.b, self.tab, place.frame, PageFn::Perceive, args).await?;
+        if !place.path.is_empty() && !admitted(self.gate, raw.url.as_deref().unwrap_or_default()) {
+            // Navigated to a refused document since it was listed: nothing from it.
+            return Ok(None);
+        }
+        let elements = raw
+            .items
+            .into_iter()
+            .map(|item| element_of(self.tab, place.frame, &raw.doc, item, depth_offset))
+            .collect();
+        Ok(Some(Pass { elements, truncated: raw.truncated, frames: raw.frames }))
     }
 
-    fn frame<'a>(&'a mut self, place: &'a Place, frame: i64) -> PageFuture<'a, Option<Place>> {
-        Box::pin(async move {
-            let mut path = place.path.clone();
-            path.push(frame);
-            let Some(doc) = self.docs.at(self.b, self.tab, &path).await? else { return Ok(None) };
-            if !admitted(self.gate, &doc.url) {
-                return Ok(None);
-            }
-            Ok(Some(Place { frame: doc.frame, path, root: None }))
-        })
+    async fn frame(&mut self, place: &Place, frame: i64) -> PortResult<Option<Place>> {
+        let mut path = place.path.clone();
+        path.push(frame);
+        let Some(doc) = self.docs.at(self.b, self.tab, &path).await? else { return Ok(None) };
+        if !admitted(self.gate, &doc.url) {
+            return Ok(None);
+        }
+        Ok(Some(Place { frame: doc.frame, path, root: None }))
     }
 }
 

@@ -158,9 +158,9 @@ pub fn malformed(what: &'static str) -> PortError {
 
 // ---- the frame walk -------------------------------------------------------------------------
 
-/// A boxed future of the walk: runtime-agnostic, and `Send` so a connector can run it on any
-/// executor.
-pub type PageFuture<'a, T> = Pin<Box<dyn Future<Output = PortResult<T>> + Send + 'a>>;
+/// The boxed future of the walk's recursion: runtime-agnostic, and `Send` so a connector can
+/// run it on any executor.
+type WalkFuture<'a> = Pin<Box<dyn Future<Output = PortResult<Gathered>> + Send + 'a>>;
 
 /// One document's pass as the walk uses it: its elements (already the port's, depths offset),
 /// whether any were cut, and the iframes it lists.
@@ -185,20 +185,20 @@ pub trait Documents: Send {
     /// Run one pass of `options` in `place`, the elements' depths offset by `depth_offset`;
     /// `None` when `place` is a frame document the call's gate refuses (nothing from it, nor
     /// from any frame inside it).
-    fn pass<'a>(
-        &'a mut self,
-        place: &'a Self::Place,
-        options: &'a PassOptions,
+    fn pass(
+        &mut self,
+        place: &Self::Place,
+        options: &PassOptions,
         depth_offset: u32,
-    ) -> PageFuture<'a, Option<Pass<Self::Frame>>>;
+    ) -> impl Future<Output = PortResult<Option<Pass<Self::Frame>>>> + Send;
 
     /// The place of the document of `frame`, listed by the pass in `place`; `None` when it is
     /// left out (no document the connector can reach, or one the gate refuses).
-    fn frame<'a>(
-        &'a mut self,
-        place: &'a Self::Place,
+    fn frame(
+        &mut self,
+        place: &Self::Place,
         frame: Self::Frame,
-    ) -> PageFuture<'a, Option<Self::Place>>;
+    ) -> impl Future<Output = PortResult<Option<Self::Place>>> + Send;
 }
 
 /// Where the walk is: frame nesting level (0 for the top document), the depth offset of the
@@ -228,7 +228,7 @@ fn gather_in<'a, D: Documents>(
     place: D::Place,
     options: PassOptions,
     walk: Walk<'a>,
-) -> PageFuture<'a, Gathered> {
+) -> WalkFuture<'a> {
     Box::pin(async move {
         let Some(pass) = docs.pass(&place, &options, walk.depth_offset).await? else {
             return Ok(Gathered::default());
@@ -401,27 +401,25 @@ mod tests {
         type Place = usize;
         type Frame = usize;
 
-        fn pass<'a>(
-            &'a mut self,
-            place: &'a usize,
-            options: &'a PassOptions,
+        async fn pass(
+            &mut self,
+            place: &usize,
+            options: &PassOptions,
             _depth_offset: u32,
-        ) -> PageFuture<'a, Option<Pass<usize>>> {
-            Box::pin(async move {
-                self.asked.push_back((*place, options.max));
-                if self.refused.contains(place) {
-                    return Ok(None);
-                }
-                let (items, frames) = &self.docs[*place];
-                let elements: Vec<_> = items.iter().take(options.max).map(|n| element(n)).collect();
-                let truncated = items.len() > options.max;
-                let frames = frames.iter().map(|&(at, child)| RawFrame { frame: child, at, d: 0 }).collect();
-                Ok(Some(Pass { elements, truncated, frames }))
-            })
+        ) -> PortResult<Option<Pass<usize>>> {
+            self.asked.push_back((*place, options.max));
+            if self.refused.contains(place) {
+                return Ok(None);
+            }
+            let (items, frames) = &self.docs[*place];
+            let elements: Vec<_> = items.iter().take(options.max).map(|n| element(n)).collect();
+            let truncated = items.len() > options.max;
+            let frames = frames.iter().map(|&(at, child)| RawFrame { frame: child, at, d: 0 }).collect();
+            Ok(Some(Pass { elements, truncated, frames }))
         }
 
-        fn frame<'a>(&'a mut self, _place: &'a usize, frame: usize) -> PageFuture<'a, Option<usize>> {
-            Box::pin(async move { Ok(Some(frame)) })
+        async fn frame(&mut self, _place: &usize, frame: usize) -> PortResult<Option<usize>> {
+            Ok(Some(frame))
         }
     }
 

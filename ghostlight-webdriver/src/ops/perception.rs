@@ -61,7 +61,7 @@ use ghostlight_core::port::{
 use ghostlight_page::bounds::READ_SCRIPT_TIMEOUT;
 use ghostlight_page::perceived::{Gathered, MAX_FRAME_DEPTH, ScriptItem, bound_chars};
 use ghostlight_page::perception::{
-    self, Documents, PageFuture, Pass, PassOptions, RawText, ReadOptions, malformed, text_query,
+    self, Documents, Pass, PassOptions, RawText, ReadOptions, malformed, text_query,
 };
 use ghostlight_page::scripts::{ELEMENT_PRESENT_FN, PERCEIVE_FN, READ_TEXT_FN, TEXT_PRESENT_FN, call};
 use serde_json::Value;
@@ -111,42 +111,38 @@ impl Documents for TabDocuments<'_> {
     type Place = PassPlace;
     type Frame = Value;
 
-    fn pass<'a>(
-        &'a mut self,
-        place: &'a PassPlace,
-        options: &'a PassOptions,
+    async fn pass(
+        &mut self,
+        place: &PassPlace,
+        options: &PassOptions,
         depth_offset: u32,
-    ) -> PageFuture<'a, Option<Pass<Value>>> {
-        Box::pin(async move {
-            if !place.entered {
-                self.s.enter_frames(self.tab, &place.frames).await?;
+    ) -> PortResult<Option<Pass<Value>>> {
+        if !place.entered {
+            self.s.enter_frames(self.tab, &place.frames).await?;
+        }
+        if !place.frames.is_empty() {
+            // A frame document is perceived only once the gate admits it (its URL is read
+            // before anything else); a refused one, and every frame inside it, is left out.
+            let url = self.s.execute(&super::authority_url_script(), Vec::new(), Sent::Read).await?;
+            if frames::admit(self.gate, url.as_str().unwrap_or_default()).is_err() {
+                return Ok(None);
             }
-            if !place.frames.is_empty() {
-                // A frame document is perceived only once the gate admits it (its URL is read
-                // before anything else); a refused one, and every frame inside it, is left out.
-                let url = self.s.execute(&super::authority_url_script(), Vec::new(), Sent::Read).await?;
-                if frames::admit(self.gate, url.as_str().unwrap_or_default()).is_err() {
-                    return Ok(None);
-                }
-            }
-            let args = vec![options.to_value()?, place.root.clone().unwrap_or(Value::Null)];
-            let raw = RawPass::decode(self.s.execute(&PERCEIVE_SCRIPT, args, Sent::Read).await?)?;
-            let elements = raw
-                .items
-                .into_iter()
-                .map(|item| element_of(self.s, self.handle, &place.frames, item, depth_offset))
-                .collect::<PortResult<_>>()?;
-            Ok(Some(Pass { elements, truncated: raw.truncated, frames: raw.frames }))
-        })
+        }
+        let args = vec![options.to_value()?, place.root.clone().unwrap_or(Value::Null)];
+        let raw = RawPass::decode(self.s.execute(&PERCEIVE_SCRIPT, args, Sent::Read).await?)?;
+        let elements = raw
+            .items
+            .into_iter()
+            .map(|item| element_of(self.s, self.handle, &place.frames, item, depth_offset))
+            .collect::<PortResult<_>>()?;
+        Ok(Some(Pass { elements, truncated: raw.truncated, frames: raw.frames }))
     }
 
-    fn frame<'a>(&'a mut self, place: &'a PassPlace, frame: Value) -> PageFuture<'a, Option<PassPlace>> {
-        Box::pin(async move {
-            let id = element_id(&frame).ok_or_else(|| malformed("perception"))?;
-            let mut frames = place.frames.clone();
-            frames.push(id);
-            Ok(Some(PassPlace { frames, root: None, entered: false }))
-        })
+    async fn frame(&mut self, place: &PassPlace, frame: Value) -> PortResult<Option<PassPlace>> {
+        let id = element_id(&frame).ok_or_else(|| malformed("perception"))?;
+        let mut frames = place.frames.clone();
+        frames.push(id);
+        Ok(Some(PassPlace { frames, root: None, entered: false }))
     }
 }
 
