@@ -1181,13 +1181,13 @@ const INPUT_OPS = {
 
 // ---- perception: the page API (page/dom.js) ----------------------------------------------
 //
-// `page/dom.js` is generated from the shared page scripts (ghostlight-webdriver/src/scripts)
-// by ghostlight-extension/src/page.rs. It is injected into one frame document's isolated world
+// `page/dom.js` is composed from the shared page scripts (ghostlight-page/scripts) by
+// ghostlight_page::bundle and placed by `ghostlight install`. It is injected into one frame document's isolated world
 // (idempotent: it defines the API once per document) and called there with `func`: the page's
 // own scripts cannot see or change what it calls, nor its element registry.
 
 const PAGE_FILE = 'page/dom.js';
-/** The page API's functions the server may call (see ghostlight-extension/src/page_api.js). */
+/** The page API's functions the server may call (see ghostlight-page/scripts/page_api.js). */
 const PAGE_CALLS = new Set(['here', 'perceive', 'present', 'readText', 'textPresent', 'frames', 'frameOffset', 'box', 'pageSize', 'select', 'input', 'frameAt']);
 
 /** Call the page API's `call(...args)` in this document (run in the isolated world). */

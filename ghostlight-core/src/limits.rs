@@ -174,6 +174,9 @@ pub(crate) const UPLOAD_NAME_CHARS: CountBound = CountBound::new(1, 255);
 pub(crate) const UPLOAD_FILE_MAX_BYTES: u64 = 5_000_000;
 /// Largest accepted combined upload payload, in bytes.
 pub const UPLOAD_TOTAL_MAX_BYTES: u64 = UPLOAD_FILE_MAX_BYTES;
+/// The longest side of a region capture's output image, in pixels (adapters refuse a larger
+/// region; `browser_screenshot` shrinks a retaken capture within it).
+pub const MAX_REGION_SIDE: u32 = 4_096;
 /// Largest image block a `browser_screenshot` returns, in bytes (chosen: the capture-reuse
 /// ceiling, so every returned capture can be dropped or attached again; common model
 /// providers accept images up to about this size). A larger capture is taken again scaled

@@ -223,6 +223,16 @@ impl ExtensionBrowser {
     async fn geometry_of(&self, op: Op) -> PortResult<Geometry> {
         self.call::<WireGeometry>(op, OP_WAIT).await.map(convert::geometry)
     }
+
+    /// The page state of tab `tab` (the extension's id), for the operations that read it.
+    pub(crate) async fn tab_page(&self, tab: i64) -> PortResult<PageState> {
+        page_state(self.call::<WirePage>(Op::Page { tab }, OP_WAIT).await?)
+    }
+
+    /// The geometry of tab `tab` (the extension's id), for the operations that measure.
+    pub(crate) async fn tab_geometry(&self, tab: i64) -> PortResult<Geometry> {
+        self.geometry_of(Op::Geometry { tab }).await
+    }
 }
 
 /// Run `op` on the extension connected to `slot`, waiting at most `wait` for the answer,
@@ -317,7 +327,7 @@ impl BrowserPort for ExtensionBrowser {
     }
 
     async fn page(&self, tab: &TabRef) -> PortResult<PageState> {
-        page_state(self.call::<WirePage>(Op::Page { tab: self.tab_id(tab)? }, OP_WAIT).await?)
+        self.tab_page(self.tab_id(tab)?).await
     }
 
     async fn navigate(&self, call: &TabCall<'_>, input: &NavigateInput) -> PortResult<PageState> {
@@ -343,7 +353,7 @@ impl BrowserPort for ExtensionBrowser {
     }
 
     async fn geometry(&self, tab: &TabRef) -> PortResult<Geometry> {
-        self.geometry_of(Op::Geometry { tab: self.tab_id(tab)? }).await
+        self.tab_geometry(self.tab_id(tab)?).await
     }
 
     async fn set_zoom(&self, tab: &TabRef, percent: u32) -> PortResult<Geometry> {
@@ -458,7 +468,7 @@ impl BrowserPort for ExtensionBrowser {
     async fn stat_files(&self, paths: &[PathBuf]) -> PortResult<Vec<FileStat>> {
         // Local metadata only: the server reads the files it uploads.
         let paths = paths.to_vec();
-        tokio::task::spawn_blocking(move || ghostlight_core::port::upload::stat_files(&paths))
+        tokio::task::spawn_blocking(move || ghostlight_page::upload::stat_files(&paths))
             .await
             .map_err(|_| PortError::new(PortErrorKind::Other, "reading file metadata failed"))
     }

@@ -1,5 +1,5 @@
 //! Captures through the extension beyond the viewport: the full page, one element, a region.
-//! The bounds and geometry are core's ([`ghostlight_core::port::capture`]), shared with the
+//! The bounds and geometry are the page crate's ([`ghostlight_page::capture`]), shared with the
 //! WebDriver adapter; every capture states where its image sits (`origin`) and its measured
 //! scale (`css_per_pixel`: the CSS extent captured over the PNG's own width).
 //!
@@ -19,16 +19,16 @@
 
 use std::time::Duration;
 
-use ghostlight_core::port::capture::{check_full_page, region_size, visible_part};
-use ghostlight_core::port::perceived::MAX_FRAME_DEPTH;
-use ghostlight_core::port::{
-    BrowserPort, Captured, CssRect, ElementRef, Gate, PortError, PortErrorKind, PortResult,
-};
+use ghostlight_core::port::{Captured, CssRect, ElementRef, Gate, PortError, PortErrorKind, PortResult};
+use ghostlight_page::capture::{check_full_page, region_size, visible_part};
+use ghostlight_page::perceived::MAX_FRAME_DEPTH;
 use serde::Deserialize;
 
 use crate::browser::ExtensionBrowser;
 use crate::convert::{self, unsupported};
-use crate::perception::{self, FrameDocs, MAX_WALK_FRAMES, RawFrameBox, RawFrames, admitted, page_call};
+use ghostlight_page::bounds::MAX_WALK_FRAMES;
+
+use crate::perception::{self, FrameDocs, RawFrameBox, RawFrames, admitted, page_call};
 use crate::protocol::{Op, PageFn, WireCapture};
 
 /// The CSS size of the whole document (the page API's `pageSize`).
@@ -46,7 +46,7 @@ async fn refused(b: &ExtensionBrowser, tab: i64, gate: &Gate) -> PortResult<Vec<
     if top.frames.is_empty() {
         return Ok(Vec::new());
     }
-    let geometry = b.geometry(&b.tab_ref(tab)).await?;
+    let geometry = b.tab_geometry(tab).await?;
     let mut docs = FrameDocs::default();
     let mut boxes = Vec::new();
     let mut walked = 0;
@@ -141,7 +141,7 @@ pub(crate) async fn full_page(
     wait: Duration,
 ) -> PortResult<Captured> {
     let size: PageSize = page_call(b, tab, 0, PageFn::PageSize, Vec::new()).await?;
-    let geometry = b.geometry(&b.tab_ref(tab)).await?;
+    let geometry = b.tab_geometry(tab).await?;
     check_full_page(size.width, size.height, geometry.device_scale)?;
     area(b, tab, CssRect { x: 0.0, y: 0.0, width: size.width, height: size.height }, None, gate, wait).await
 }
@@ -161,7 +161,7 @@ pub(crate) async fn element(
             "the element has no visible area to capture",
         ));
     }
-    let geometry = b.geometry(&b.tab_ref(tab)).await?;
+    let geometry = b.tab_geometry(tab).await?;
     area(b, tab, visible_part(&found.rect, &geometry), None, gate, wait).await
 }
 

@@ -165,7 +165,7 @@ fn wire_error(wire: WireError, op: &str) -> PortError {
                 .and_then(|d| serde_json::from_value::<WireLoadFailure>(d).ok())
                 .map_or_else(|| "unknown".to_owned(), |failure| failure.browser_code);
             // As the WebDriver adapter answers it: the load failed, nothing else happened.
-            return PortError::network(NetworkFailure::from_browser_code(&code));
+            return PortError::network(ghostlight_page::load_failure::network_failure(&code));
         }
         ErrorCode::TabGone => PortError::new(PortErrorKind::TabGone, format!("{op}: the tab is gone")),
         ErrorCode::Stale => {

@@ -18,12 +18,12 @@
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use ghostlight_core::port::evidence::{
-    EvidenceLog, MAX_ENTRIES_PER_TAB, MAX_TEXT_CHARS, clean_method, clean_url, console_entry, network_entry,
-    parse_cursor,
-};
 use ghostlight_core::port::{
     DiagnoseSource, DiagnosticEntry, DiagnosticsPage, DiagnosticsQuery, PortResult, TabRef,
+};
+use ghostlight_page::evidence::{
+    EvidenceLog, MAX_ENTRIES_PER_TAB, MAX_TEXT_CHARS, clean_method, clean_url, console_entry, network_entry,
+    parse_cursor,
 };
 
 use crate::browser::{ExtensionBrowser, OP_WAIT};

@@ -15,9 +15,10 @@
 //! - [`registration`] writes and judges the browsers' host manifests (`ghostlight install`),
 //!   [`bundle`] holds the extension's files, and [`recovery`] decides the startup refusal
 //!   when no extension is connected (repairing this installation's stale registrations).
-//! - `perception` and `capture` read and capture pages through the page API the extension
-//!   packages (`extension/page/dom.js`, generated from `ghostlight-webdriver`'s page scripts by
-//!   `page`, a test-only module); `refs` owns the element reference format.
+//! - [`bundle`] also carries the page API the extension packages (`page/dom.js`, composed from
+//!   `ghostlight-page`'s scripts by [`ghostlight_page::bundle`]); `perception`, `capture` and
+//!   `input` read, capture and act on pages through it, with `ghostlight-page`'s typed answers;
+//!   `refs` owns the element reference format.
 //!
 //! No TCP port is opened anywhere. The extension's README holds the permissions and the
 //! threat model.
@@ -36,8 +37,6 @@ pub mod identity;
 mod input;
 mod link;
 mod listener;
-#[cfg(test)]
-mod page;
 mod perception;
 pub mod protocol;
 mod recording;

@@ -2,13 +2,13 @@
 //! `focused_element`, `element_present`, `read_text`, `text_present`, and where an element is
 //! ([`element_point`], [`element_box`]) for capture and pointer input.
 //!
-//! The page work is the shared page scripts' (`ghostlight-webdriver/src/scripts`, packaged as
-//! `extension/page/dom.js`, see [`crate::protocol::PageFn`]), run in the extension's isolated
+//! The page work is the shared page scripts' (`ghostlight-page`, packaged as the extension's
+//! `page/dom.js`, see [`crate::protocol::PageFn`]), run in the extension's isolated
 //! world of one frame document at a time. As in the WebDriver adapter, a perception pass never
 //! descends into frames: it lists the visible iframes with their place among the items, and
 //! this module runs one more pass per frame document (by the extension's frame id, any
 //! origin), splicing its items in at the iframe's place, within the same caps
-//! ([`MAX_FRAME_PASSES`](ghostlight_core::port::perceived::MAX_FRAME_PASSES), [`MAX_FRAME_DEPTH`]). A frame document the call's [`Gate`] refuses
+//! ([`MAX_FRAME_PASSES`](ghostlight_page::perceived::MAX_FRAME_PASSES), [`MAX_FRAME_DEPTH`]). A frame document the call's [`Gate`] refuses
 //! is never perceived or read, nor is any frame inside it. A frame the extension cannot
 //! script (not yet loaded, a browser page) is left out.
 //!
@@ -16,30 +16,21 @@
 //! index of every window on its way up among its parent's frames (`window.frames`, readable
 //! across origins), each listed iframe its index among its document's frames.
 
-use std::future::Future;
-use std::pin::Pin;
-use std::time::Duration;
-
-use ghostlight_core::port::perceived::{Gathered, MAX_FRAME_DEPTH, ScriptItem, bound_chars};
 use ghostlight_core::port::{
-    BrowserPort, CssRect, ElementRef, ElementState, FocusedElement, Gate, PerceiveInput, PerceiveScope,
-    PerceivedElement, Perception, Point, PortError, PortErrorKind, PortResult, ReadInput, TextMode,
-    TextOutcome,
+    CssRect, ElementRef, ElementState, FocusedElement, Gate, PerceiveInput, PerceivedElement, Perception,
+    Point, PortError, PortErrorKind, PortResult, ReadInput, TextMode, TextOutcome,
 };
+use ghostlight_page::bounds::{MAX_WALK_FRAMES, READ_SCRIPT_TIMEOUT as READ_WAIT};
+use ghostlight_page::perceived::{Gathered, MAX_FRAME_DEPTH, ScriptItem, bound_chars};
+use ghostlight_page::perception::{self, Documents, Pass, PassOptions, RawText, ReadOptions};
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use url::Url;
 
 use crate::browser::ExtensionBrowser;
 use crate::protocol::{Op, PageFn, WireFrameDoc};
 use crate::refs::Element;
-
-/// The longest wait for one page API call (as long as the WebDriver adapter lets its reading
-/// scripts run).
-const READ_WAIT: Duration = Duration::from_secs(20);
-/// The most frame documents one text walk reads.
-pub(crate) const MAX_WALK_FRAMES: usize = 24;
 
 /// Call the page API's `call(args)` in `frame` of `tab`, decoded as `T`.
 pub(crate) async fn page_call<T: DeserializeOwned>(
@@ -99,47 +90,11 @@ pub(crate) fn admitted(gate: &Gate, url: &str) -> bool {
 
 // ---- perception -------------------------------------------------------------------------
 
-/// What one perception pass is asked (the script's `opts`; the page API adds the bounds).
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct PassOptions {
-    mode: &'static str,
-    max: usize,
-    max_depth: u32,
-    query: String,
-    controls_only: bool,
-}
-
-impl PassOptions {
-    fn new(mode: &'static str, max: usize) -> Self {
-        PassOptions { mode, max, max_depth: 0, query: String::new(), controls_only: false }
-    }
-}
-
-/// One pass's answer.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct RawPass {
-    doc: String,
-    url: String,
-    items: Vec<RawItem>,
-    frames: Vec<RawFrame>,
-    truncated: bool,
-    #[serde(default)]
-    focus_frame: Option<RawFrameElement>,
-}
+/// One pass's answer: registry ids for items, frame indices for listed frames.
+type RawPass = perception::RawPass<u64, i64, RawFrameElement>;
 
 /// One item (`e` is the registry id).
 type RawItem = ScriptItem<u64>;
-
-/// A visible iframe: its index among the document's frames, how many items precede it, its
-/// depth offset.
-#[derive(Debug, Deserialize)]
-struct RawFrame {
-    i: i64,
-    at: usize,
-    d: u32,
-}
 
 /// The focused iframe: its index among the document's frames and its registry id.
 #[derive(Debug, Deserialize)]
@@ -149,19 +104,57 @@ struct RawFrameElement {
 }
 
 /// Where a pass runs.
-struct Place<'a> {
-    tab: i64,
+struct Place {
     /// The extension's frame id.
     frame: i64,
     /// The frame's indices from the top down.
     path: Vec<i64>,
     /// The subtree root (document scope), as the page API takes it.
     root: Option<Value>,
-    /// Added to every depth the pass reports.
-    depth_offset: u32,
-    /// Frame nesting level (0 for the top document).
-    level: usize,
+}
+
+/// The frame documents of one tab, reached by the extension's frame ids.
+struct TabDocuments<'a> {
+    b: &'a ExtensionBrowser,
+    tab: i64,
+    /// The call's gate: a frame document it refuses is never perceived.
     gate: &'a Gate,
+    docs: FrameDocs,
+}
+
+impl Documents for TabDocuments<'_> {
+    type Place = Place;
+    type Frame = i64;
+
+    async fn pass(
+        &mut self,
+        place: &Place,
+        options: &PassOptions,
+        depth_offset: u32,
+    ) -> PortResult<Option<Pass<i64>>> {
+        let args = vec![options.to_value()?, place.root.clone().unwrap_or(Value::Null)];
+        let raw: RawPass = page_call(self.b, self.tab, place.frame, PageFn::Perceive, args).await?;
+        if !place.path.is_empty() && !admitted(self.gate, raw.url.as_deref().unwrap_or_default()) {
+            // Navigated to a refused document since it was listed: nothing from it.
+            return Ok(None);
+        }
+        let elements = raw
+            .items
+            .into_iter()
+            .map(|item| element_of(self.tab, place.frame, &raw.doc, item, depth_offset))
+            .collect();
+        Ok(Some(Pass { elements, truncated: raw.truncated, frames: raw.frames }))
+    }
+
+    async fn frame(&mut self, place: &Place, frame: i64) -> PortResult<Option<Place>> {
+        let mut path = place.path.clone();
+        path.push(frame);
+        let Some(doc) = self.docs.at(self.b, self.tab, &path).await? else { return Ok(None) };
+        if !admitted(self.gate, &doc.url) {
+            return Ok(None);
+        }
+        Ok(Some(Place { frame: doc.frame, path, root: None }))
+    }
 }
 
 /// Perceive semantic elements.
@@ -171,16 +164,8 @@ pub(crate) async fn perceive(
     input: &PerceiveInput,
     gate: &Gate,
 ) -> PortResult<Perception> {
-    let (mode, max_depth, root) = match &input.scope {
-        PerceiveScope::Controls => ("controls", 0, None),
-        PerceiveScope::Structure => ("structure", 0, None),
-        PerceiveScope::All => ("all", 0, None),
-        PerceiveScope::Document { root, max_depth } => ("document", *max_depth, root.as_ref()),
-    };
-    let mut options = PassOptions::new(mode, input.max_items);
-    options.max_depth = max_depth;
-    let gathered = gather_from(b, tab, options, root, gate).await?;
-    Ok(Perception { elements: gathered.elements, truncated: gathered.truncated })
+    let (options, root) = PassOptions::perceive(&input.scope, input.max_items);
+    Ok(gather_from(b, tab, options, root, gate).await?.into())
 }
 
 /// Elements whose name or visible text contains `text`.
@@ -192,13 +177,8 @@ pub(crate) async fn find_text(
     max: usize,
     gate: &Gate,
 ) -> PortResult<Vec<PerceivedElement>> {
-    if text.trim().is_empty() {
-        // Nothing to look for: core refuses empty text before it gets here.
-        return Ok(Vec::new());
-    }
-    let mut options = PassOptions::new("find", max);
-    options.query = text.to_owned();
-    options.controls_only = controls_only;
+    // Nothing to look for: core refuses empty text before it gets here.
+    let Some(options) = PassOptions::find(text, controls_only, max) else { return Ok(Vec::new()) };
     Ok(gather_from(b, tab, options, None, gate).await?.elements)
 }
 
@@ -210,85 +190,23 @@ async fn gather_from(
     root: Option<&ElementRef>,
     gate: &Gate,
 ) -> PortResult<Gathered> {
-    let mut docs = FrameDocs::default();
+    let mut docs = TabDocuments { b, tab, gate, docs: FrameDocs::default() };
     let place = match root {
         Some(root) => {
             let root = Element::parse(root, tab)?;
-            let path = docs.path_of(b, tab, root.frame).await?;
-            let level = path.len();
-            Place { tab, frame: root.frame, path, root: Some(root.page_ref()), depth_offset: 0, level, gate }
+            let path = docs.docs.path_of(b, tab, root.frame).await?;
+            Place { frame: root.frame, path, root: Some(root.page_ref()) }
         }
-        None => Place { tab, frame: 0, path: Vec::new(), root: None, depth_offset: 0, level: 0, gate },
+        None => Place { frame: 0, path: Vec::new(), root: None },
     };
-    let mut passes = 0;
-    gather(b, place, options, &mut passes, &mut docs).await
+    let level = place.path.len();
+    perception::gather(&mut docs, place, options, level).await
 }
 
-/// One pass in `place`, then one per reachable frame (recursively), spliced in document order
-/// and cut to `options.max`.
-fn gather<'a>(
-    b: &'a ExtensionBrowser,
-    place: Place<'a>,
-    options: PassOptions,
-    passes: &'a mut usize,
-    docs: &'a mut FrameDocs,
-) -> Pin<Box<dyn Future<Output = PortResult<Gathered>> + Send + 'a>> {
-    Box::pin(async move {
-        let args = vec![encode(&options)?, place.root.clone().unwrap_or(Value::Null)];
-        let raw: RawPass = page_call(b, place.tab, place.frame, PageFn::Perceive, args).await?;
-        if place.level > 0 && !admitted(place.gate, &raw.url) {
-            // Navigated to a refused document since it was listed: nothing from it.
-            return Ok(Gathered::default());
-        }
-        let mut gathered = Gathered {
-            elements: raw.items.into_iter().map(|item| element_of(&place, &raw.doc, item)).collect(),
-            truncated: raw.truncated,
-        };
-        let mut inserted = 0;
-        for frame in raw.frames {
-            if !gathered.frame_wanted(frame.at, options.max, place.level, *passes) {
-                continue;
-            }
-            let mut path = place.path.clone();
-            path.push(frame.i);
-            let Some(doc) = docs.at(b, place.tab, &path).await? else { continue };
-            if !admitted(place.gate, &doc.url) {
-                continue;
-            }
-            *passes += 1;
-            let inner = Place {
-                tab: place.tab,
-                frame: doc.frame,
-                path,
-                root: None,
-                depth_offset: place.depth_offset + frame.d,
-                level: place.level + 1,
-                gate: place.gate,
-            };
-            let mut inner_options = options.clone();
-            inner_options.max = options.max - frame.at;
-            let found = match gather(b, inner, inner_options, &mut *passes, &mut *docs).await {
-                Ok(found) => found,
-                // The frame went away or navigated between the passes: nothing to add.
-                Err(e) if e.kind() == PortErrorKind::TargetStale => continue,
-                Err(e) => return Err(e),
-            };
-            gathered.splice_frame(frame.at, &mut inserted, found);
-        }
-        gathered.cap(options.max);
-        Ok(gathered)
-    })
-}
-
-/// The port's element for one item found in `place` (document `doc`).
-fn element_of(place: &Place<'_>, doc: &str, item: RawItem) -> PerceivedElement {
-    let element = Element { tab: place.tab, frame: place.frame, doc: doc.to_owned(), id: item.e }.to_ref();
-    item.into_element(element, place.depth_offset)
-}
-
-fn encode(value: &impl Serialize) -> PortResult<Value> {
-    serde_json::to_value(value)
-        .map_err(|_| PortError::new(PortErrorKind::Other, "the page API's arguments could not be encoded"))
+/// The port's element for one item found in frame `frame` of `tab` (document `doc`).
+fn element_of(tab: i64, frame: i64, doc: &str, item: RawItem, depth_offset: u32) -> PerceivedElement {
+    let element = Element { tab, frame, doc: doc.to_owned(), id: item.e }.to_ref();
+    item.into_element(element, depth_offset)
 }
 
 // ---- focus and presence -----------------------------------------------------------------
@@ -297,34 +215,35 @@ fn encode(value: &impl Serialize) -> PortResult<Value> {
 /// documents it sits in (as the WebDriver adapter: the answer feeds the credential preflight
 /// of focused typing, so frames are entered whatever the gate says).
 pub(crate) async fn focused_element(b: &ExtensionBrowser, tab: i64) -> PortResult<Option<FocusedElement>> {
-    let options = encode(&PassOptions::new("focus", 1))?;
+    let options = PassOptions::focus().to_value()?;
     let mut docs = FrameDocs::default();
-    let mut place =
-        Place { tab, frame: 0, path: Vec::new(), root: None, depth_offset: 0, level: 0, gate: &OPEN };
+    let (mut frame, mut path) = (0, Vec::new());
     let mut urls: Vec<Url> = Vec::new();
     // The focused iframe of the level above (its frame id, document and registry id).
     let mut frame_element: Option<Element> = None;
     for level in 0..=MAX_FRAME_DEPTH {
-        place.level = level;
         let raw: RawPass =
-            page_call(b, tab, place.frame, PageFn::Perceive, vec![options.clone(), Value::Null]).await?;
+            page_call(b, tab, frame, PageFn::Perceive, vec![options.clone(), Value::Null]).await?;
         if level > 0 {
-            let url = Url::parse(&raw.url).map_err(|_| {
+            let url = raw.url.as_deref().and_then(|url| Url::parse(url).ok()).ok_or_else(|| {
                 PortError::new(PortErrorKind::Other, "a focused frame's document has no usable URL")
             })?;
             urls.push(url);
         }
         if let Some(item) = raw.items.into_iter().next() {
-            return Ok(Some(FocusedElement { element: element_of(&place, &raw.doc, item), frames: urls }));
+            return Ok(Some(FocusedElement {
+                element: element_of(tab, frame, &raw.doc, item, 0),
+                frames: urls,
+            }));
         }
         match raw.focus_frame {
-            Some(frame) => {
-                frame_element = Some(Element { tab, frame: place.frame, doc: raw.doc.clone(), id: frame.e });
-                place.path.push(frame.i);
-                let doc = docs.at(b, tab, &place.path).await?.ok_or_else(|| {
+            Some(focused) => {
+                frame_element = Some(Element { tab, frame, doc: raw.doc.clone(), id: focused.e });
+                path.push(focused.i);
+                let doc = docs.at(b, tab, &path).await?.ok_or_else(|| {
                     PortError::new(PortErrorKind::Other, "the focused frame's document cannot be read")
                 })?;
-                place.frame = doc.frame;
+                frame = doc.frame;
             }
             // Focus is in this frame's document but on no element of it (its body): keys go to
             // the frame, so the frame element itself is the focused element.
@@ -334,9 +253,6 @@ pub(crate) async fn focused_element(b: &ExtensionBrowser, tab: i64) -> PortResul
     // Focus lies deeper than the frames followed: report nothing rather than guess.
     Ok(None)
 }
-
-/// A gate that admits everything (focus follows frames of every origin).
-static OPEN: std::sync::LazyLock<Gate> = std::sync::LazyLock::new(Gate::open);
 
 /// The focused iframe as the focused element: a control with no name, focused.
 fn focused_frame(element: Element, frames: Vec<Url>) -> FocusedElement {
@@ -423,7 +339,7 @@ pub(crate) async fn element_box(
         x += dx;
         y += dy;
     }
-    let geometry = b.geometry(&b.tab_ref(tab)).await?;
+    let geometry = b.tab_geometry(tab).await?;
     let scroll = (geometry.scroll_x, geometry.scroll_y);
     Ok(ElementBox {
         rect: CssRect { x: x + scroll.0, y: y + scroll.1, width: raw.width, height: raw.height },
@@ -472,16 +388,6 @@ pub(crate) async fn element_point(
 
 // ---- text -------------------------------------------------------------------------------
 
-/// The reading script's answer.
-#[derive(Debug, Deserialize)]
-struct RawText {
-    text: String,
-    truncated: bool,
-    /// `article`, `visible` or `target`.
-    #[serde(default)]
-    source: String,
-}
-
 /// One document's visible frames.
 #[derive(Debug, Deserialize)]
 pub(crate) struct RawFrames {
@@ -508,26 +414,23 @@ pub(crate) async fn read_text(
     input: &ReadInput,
     gate: &Gate,
 ) -> PortResult<TextOutcome> {
-    let mode = match input.mode {
-        TextMode::Article => "article",
-        TextMode::Visible => "visible",
-        TextMode::ArticleOrVisible => "auto",
-    };
-    let options = |mode: &str, max: usize| json!({ "mode": mode, "max": max });
+    let options = |mode: TextMode, max: usize| ReadOptions::new(mode, max).to_value();
     let raw: RawText = match &input.target {
         Some(target) => {
             let target = Element::parse(target, tab)?;
-            let args = vec![options(mode, input.max_chars), target.page_ref()];
+            let args = vec![options(input.mode, input.max_chars)?, target.page_ref()];
             page_call(b, tab, target.frame, PageFn::ReadText, args).await?
         }
         None => {
-            page_call(b, tab, 0, PageFn::ReadText, vec![options(mode, input.max_chars), Value::Null]).await?
+            let args = vec![options(input.mode, input.max_chars)?, Value::Null];
+            page_call(b, tab, 0, PageFn::ReadText, args).await?
         }
     };
+    let visible = raw.is_visible_text();
     let mut text = raw.text;
     let mut truncated = raw.truncated;
     let mut frames = 0;
-    if input.target.is_none() && raw.source == "visible" {
+    if input.target.is_none() && visible {
         let mut remaining = input.max_chars.saturating_sub(text.chars().count());
         for frame in frame_walk(b, tab, gate, &mut truncated).await? {
             if remaining <= 1 {
@@ -535,7 +438,7 @@ pub(crate) async fn read_text(
                 truncated = true;
                 break;
             }
-            let args = vec![options("visible", remaining - 1), Value::Null];
+            let args = vec![options(TextMode::Visible, remaining - 1)?, Value::Null];
             let read: RawText = match page_call(b, tab, frame, PageFn::ReadText, args).await {
                 Ok(read) => read,
                 Err(e) if e.kind() == PortErrorKind::TargetStale => continue,
@@ -643,20 +546,18 @@ mod tests {
 
     #[test]
     fn pass_answers_decode_with_registry_ids() {
-        let raw: RawPass = serde_json::from_value(json!({
+        let raw = RawPass::decode(json!({
             "doc": "d", "url": "http://127.0.0.1/", "truncated": false, "focusFrame": null,
             "items": [{"e": 4, "r": "button", "n": "Go", "s": ["focused", "bogus"], "c": null, "k": true, "t": null, "d": null}],
             "frames": [{"i": 0, "at": 1, "d": 0}],
         }))
         .expect("a pass");
         let gate = Gate::open();
-        let place =
-            Place { tab: 3, frame: 9, path: vec![0], root: None, depth_offset: 2, level: 1, gate: &gate };
         let item = raw.items.into_iter().next().expect("an item");
-        let element = element_of(&place, &raw.doc, item);
+        let element = element_of(3, 9, &raw.doc, item, 2);
         assert_eq!(element.states, vec![ElementState::Focused]);
         assert_eq!(Element::parse(&element.element, 3).expect("ours").frame, 9);
-        assert!(admitted(&gate, &raw.url));
+        assert!(admitted(&gate, raw.url.as_deref().unwrap_or_default()));
         assert!(!admitted(&gate, "not a url"));
     }
 }

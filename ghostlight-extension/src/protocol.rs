@@ -519,7 +519,7 @@ impl Op {
     }
 }
 
-/// The page API's functions (`ghostlight-extension/src/page_api.js`).
+/// The page API's functions (`ghostlight-page/scripts/page_api.js`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum PageFn {

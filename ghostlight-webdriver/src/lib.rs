@@ -101,7 +101,6 @@ mod filter;
 mod launch;
 mod ops;
 mod page;
-pub mod page_scripts;
 mod refs;
 mod repair;
 mod rescue;
@@ -610,7 +609,7 @@ impl BrowserPort for WebDriverBrowser {
 
     async fn stat_files(&self, paths: &[PathBuf]) -> PortResult<Vec<FileStat>> {
         // Local metadata only: no browser needed, and none is started.
-        Ok(ghostlight_core::port::upload::stat_files(paths))
+        Ok(ghostlight_page::upload::stat_files(paths))
     }
 
     async fn upload(&self, call: &TabCall<'_>, input: &UploadInput) -> PortResult<UploadOutcome> {

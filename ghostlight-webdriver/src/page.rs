@@ -17,7 +17,7 @@ use serde::Deserialize;
 use url::Url;
 
 /// The page-state function expression (see the script's header).
-pub(crate) const PAGE_STATE_FN: &str = include_str!("scripts/page_state.js");
+pub(crate) const PAGE_STATE_FN: &str = ghostlight_page::scripts::PAGE_STATE_FN;
 
 /// An `Execute Script` body that answers the page state.
 pub(crate) fn state_script() -> String {

@@ -1,5 +1,7 @@
 //! Crate boundaries the architecture promises: the core names no async runtime, MCP or
-//! WebDriver crate, so `cargo add ghostlight-core` stays small and runtime-free.
+//! WebDriver crate and does no I/O, so `cargo add ghostlight-core` stays small and
+//! runtime-free; the page protocol (`ghostlight-page`) is runtime- and driver-free too, and the
+//! one home of the page scripts both adapters run.
 
 use std::process::Command;
 
@@ -117,10 +119,89 @@ fn the_port_and_the_vocabulary_are_the_bottom_of_the_core() {
     }
 }
 
-/// Adapters reach the core only through its port.
+/// Core's documents promise no I/O: no file system, processes, sockets or environment, in its
+/// code built for use (comments, literals and tests may name them: a test may read the
+/// source tree).
+#[test]
+fn core_does_no_io() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../ghostlight-core/src");
+    let forbidden =
+        ["std::fs", "std::process", "std::env", "TcpStream", "TcpListener", "UdpSocket", "tokio::"];
+    for (file, source) in rust_files(&src) {
+        if file.contains("/tests/") || file.ends_with("/tests.rs") {
+            continue;
+        }
+        for line in code_for_use(&source).lines() {
+            for name in forbidden {
+                assert!(!line.contains(name), "{file} uses {name}: core does no I/O ({line})");
+            }
+        }
+    }
+}
+
+/// The page protocol is shared by both adapters and belongs to neither: it depends on core
+/// (for the port's types), never on an async runtime, a browser driver, MCP or an adapter.
+#[test]
+fn the_page_crate_is_runtime_and_driver_free() {
+    let tree = normal_dependencies("ghostlight-page");
+    let forbidden = [
+        "tokio ",
+        "async-std ",
+        "fantoccini ",
+        "hyper ",
+        "rmcp ",
+        "ghostlight-webdriver ",
+        "ghostlight-extension ",
+        "ghostlight-mcp ",
+    ];
+    for forbidden in forbidden {
+        assert!(
+            !tree.lines().any(|line| line.starts_with(forbidden)),
+            "ghostlight-page depends on {forbidden}:\n{tree}"
+        );
+    }
+    assert!(tree.lines().any(|line| line.starts_with("ghostlight-core ")), "unexpected tree:\n{tree}");
+    for adapter in ["ghostlight-webdriver", "ghostlight-extension"] {
+        let direct = tree_direct(adapter);
+        assert!(
+            direct.lines().any(|line| line.starts_with("ghostlight-page ")),
+            "{adapter} does not use ghostlight-page:\n{direct}"
+        );
+    }
+}
+
+/// The page scripts have one home, `ghostlight-page/scripts/`: no adapter keeps JavaScript of
+/// its own beside its Rust, nor links to another crate's scripts.
+#[test]
+fn the_page_scripts_live_only_in_the_page_crate() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for adapter in ["ghostlight-webdriver", "ghostlight-extension"] {
+        let mut pending = vec![root.join(adapter).join("src")];
+        while let Some(at) = pending.pop() {
+            for entry in std::fs::read_dir(&at).unwrap_or_else(|e| panic!("{}: {e}", at.display())) {
+                let path = entry.expect("a directory entry").path();
+                assert!(
+                    path.extension().is_none_or(|ext| ext != "js"),
+                    "{} is a page script",
+                    path.display()
+                );
+                if path.is_dir() {
+                    pending.push(path);
+                }
+            }
+        }
+        for (file, source) in rust_files(&root.join(adapter)) {
+            assert!(!source.contains("include_str!(\"../scripts/"), "{file} includes scripts by path");
+        }
+    }
+    assert!(!root.join("ghostlight-extension/page-scripts").exists(), "the page-scripts link is back");
+    assert!(!root.join("extension/page/dom.js").exists(), "page/dom.js is composed by ghostlight-page");
+}
+
+/// Adapters (and the page protocol) reach the core only through its port.
 #[test]
 fn the_adapters_use_only_the_port() {
-    for adapter in ["ghostlight-webdriver", "ghostlight-extension"] {
+    for adapter in ["ghostlight-webdriver", "ghostlight-extension", "ghostlight-page"] {
         let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(adapter).join("src");
         for (file, source) in rust_files(&src) {
             for (i, _) in source.match_indices("ghostlight_core::") {

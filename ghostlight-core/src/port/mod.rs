@@ -14,15 +14,9 @@
 //! Errors are [`PortError`]s: a [`PortErrorKind`] and whether an effect may already have
 //! happened ([`PortEffect`]).
 
-pub mod capture;
 mod error;
-pub mod evidence;
-pub mod fill;
-mod load_failure;
 mod network;
-pub mod perceived;
 mod types;
-pub mod upload;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -33,12 +27,13 @@ use async_trait::async_trait;
 pub use crate::envelope::Readiness;
 /// Contract bounds an adapter honours: names it reports are cut to [`TARGET_NAME_CHARS`]
 /// visible characters, and an upload's files together hold at most
-/// [`UPLOAD_TOTAL_MAX_BYTES`]. The bounds of what core answers (a URL in facts at most
+/// [`UPLOAD_TOTAL_MAX_BYTES`]; a region capture's image has at most [`MAX_REGION_SIDE`]
+/// pixels a side. The bounds of what core answers (a URL in facts at most
 /// [`FACT_URL_CHARS`], cut with [`URL_CUT_MARKER`]; an image block at most
 /// [`IMAGE_BLOCK_MAX_BYTES`]) are here too, for adapters' and hosts' tests.
 pub use crate::limits::{
-    FACT_URL_CHARS, IMAGE_BLOCK_MAX_BYTES, READ_CALL_MS, RECORD_BOUNDS, RecordBounds, TARGET_NAME_CHARS,
-    UPLOAD_TOTAL_MAX_BYTES, URL_CUT_MARKER,
+    FACT_URL_CHARS, IMAGE_BLOCK_MAX_BYTES, MAX_REGION_SIDE, READ_CALL_MS, RECORD_BOUNDS, RecordBounds,
+    TARGET_NAME_CHARS, UPLOAD_TOTAL_MAX_BYTES, URL_CUT_MARKER,
 };
 /// The shared vocabulary the port's inputs and outcomes use (defined in the crate's bottom
 /// layer, `vocab`), so an adapter needs nothing but this module.

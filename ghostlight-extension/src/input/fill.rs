@@ -13,10 +13,8 @@
 
 use std::time::Duration;
 
-use ghostlight_core::port::fill::{FillAnswer, encode_value};
-use ghostlight_core::port::{
-    BrowserPort as _, ElementRef, FillInput, FillOutcome, PortError, PortResult, TabRef,
-};
+use ghostlight_core::port::{ElementRef, FillInput, FillOutcome, PortError, PortResult, TabRef};
+use ghostlight_page::fill::{FillAnswer, encode_value};
 use serde_json::Value;
 
 use super::{FILL, Place, ScriptArg, run_input};
@@ -66,7 +64,7 @@ pub(crate) async fn fill(
         // Once a group was set, any later failure leaves the effect unknown.
         filled += if n == 0 { set? } else { set.map_err(PortError::effect_unknown)? };
     }
-    let page = b.page(tab).await.map_err(PortError::effect_unknown)?;
+    let page = b.tab_page(id).await.map_err(PortError::effect_unknown)?;
     Ok(FillOutcome { filled, page })
 }
 

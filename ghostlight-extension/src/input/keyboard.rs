@@ -19,40 +19,16 @@ use ghostlight_core::port::{
     ActionReceipt, ElementRef, ElementSummary, Key, KeyInput, Modifier, NamedKey, PageState, PortError,
     PortErrorKind, PortResult, TabRef, TypeInput,
 };
-use serde::Deserialize;
+use ghostlight_page::bounds::NAME_MAX_CHARS;
+use ghostlight_page::input::{FocusAnswer, GuardCounts, guard_nonce};
 use serde_json::{Value, json};
 
-use super::{
-    FOCUS, KEY_GUARD, NAME_CAP, Place, RawSummary, ScriptArg, act, run_input, run_input_on_page,
-    trusted_input,
-};
+use super::{FOCUS, KEY_GUARD, Place, ScriptArg, act, run_input, run_input_on_page, trusted_input};
 use crate::browser::{ExtensionBrowser, millis};
 use crate::protocol::{Op, WireKey};
 
 /// The most key strokes one call may send (core's own bounds stay far below).
 const MAX_STROKES: usize = 20_000;
-
-/// The focus script's answer.
-#[derive(Debug, Deserialize)]
-struct Focus {
-    status: String,
-    summary: Option<RawSummary>,
-    #[serde(default)]
-    clear: bool,
-}
-
-/// The key guard's counts.
-#[derive(Debug, Default, Deserialize)]
-struct GuardCounts {
-    #[serde(default)]
-    withheld: usize,
-    #[serde(default)]
-    seen: usize,
-    #[serde(default)]
-    crossed: bool,
-    #[serde(default)]
-    missing: bool,
-}
 
 /// Press keys.
 pub(crate) async fn press_keys(
@@ -77,10 +53,9 @@ pub(crate) async fn press_keys(
                 .map(|(f, p)| (p, f.summary, place))?
         }
         None => {
-            let options =
-                json!({ "mode": "page", "clear": false, "state": false, "cap": NAME_CAP, "guard": nonce });
+            let options = json!({ "mode": "page", "clear": false, "state": false, "cap": NAME_MAX_CHARS, "guard": nonce });
             let args = vec![ScriptArg::Json(Value::Null), ScriptArg::Json(options)];
-            let (focus, before): (Focus, PageState) =
+            let (focus, before): (FocusAnswer, PageState) =
                 run_input_on_page(b, id, Place::Top, FOCUS, args, timeout).await?;
             if focus.status == "focused" {
                 return Err(PortError::new(
@@ -88,7 +63,7 @@ pub(crate) async fn press_keys(
                     "an element took focus after it was checked; nothing was pressed",
                 ));
             }
-            focused(&focus)?;
+            focus.landed()?;
             (before, None, Place::Top)
         }
     };
@@ -134,13 +109,13 @@ async fn prepare(
     clear: bool,
     nonce: &str,
     timeout: Duration,
-) -> PortResult<(Focus, PageState)> {
+) -> PortResult<(FocusAnswer, PageState)> {
     let options =
-        json!({ "mode": "prepare", "clear": clear, "state": false, "cap": NAME_CAP, "guard": nonce });
+        json!({ "mode": "prepare", "clear": clear, "state": false, "cap": NAME_MAX_CHARS, "guard": nonce });
     let args = vec![ScriptArg::Element(element.clone()), ScriptArg::Json(options)];
-    let (focus, before): (Focus, PageState) =
+    let (focus, before): (FocusAnswer, PageState) =
         run_input_on_page(b, tab, place, FOCUS, args, timeout).await.map_err(PortError::effect_unknown)?;
-    focused(&focus)?;
+    focus.landed()?;
     Ok((focus, before))
 }
 
@@ -174,38 +149,14 @@ async fn finish(
     if page.document != before.document {
         return Ok(ActionReceipt { element: target, page, keys_withheld });
     }
-    let options = json!({ "mode": "after", "clear": false, "state": false, "cap": NAME_CAP });
+    let options = json!({ "mode": "after", "clear": false, "state": false, "cap": NAME_MAX_CHARS });
     let args = vec![ScriptArg::Json(Value::Null), ScriptArg::Json(options)];
-    match run_input_on_page::<Focus>(b, tab, place, FOCUS, args, timeout).await {
+    match run_input_on_page::<FocusAnswer>(b, tab, place, FOCUS, args, timeout).await {
         Ok((after, page)) => {
             Ok(ActionReceipt { element: after.summary.map(Into::into), page, keys_withheld })
         }
         Err(_) => Ok(ActionReceipt { element: target, page, keys_withheld }),
     }
-}
-
-/// Refuse a focus that did not land.
-fn focused(focus: &Focus) -> PortResult<()> {
-    match focus.status.as_str() {
-        "ok" => Ok(()),
-        "file" => Err(PortError::new(PortErrorKind::InvalidInput, "text cannot be typed into a file input")),
-        "unfocusable" => {
-            Err(PortError::new(PortErrorKind::InvalidInput, "the element cannot take keyboard focus"))
-        }
-        "nofocus" => Err(PortError::new(PortErrorKind::InvalidInput, "no element has keyboard focus")),
-        "focused" => {
-            Err(PortError::new(PortErrorKind::TargetStale, "an element took focus after it was checked"))
-        }
-        _ => Err(PortError::new(PortErrorKind::Other, "the focus script answered an unknown status")),
-    }
-}
-
-/// A name for one key guard on the page, not guessable ahead by the page.
-fn guard_nonce() -> String {
-    use std::hash::{BuildHasher, Hasher};
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u64(u64::from(std::process::id()));
-    format!("__ghostlight_keys_{:016x}", hasher.finish())
 }
 
 /// The modifier keys held, and their DevTools bits.

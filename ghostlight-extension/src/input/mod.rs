@@ -8,9 +8,9 @@
 //!   [`PortErrorKind::Unsupported`] there, naming the engine ([`trusted_input`]). Scrolling
 //!   by a fraction of the viewport is a script scroll on both engines (as with WebDriver).
 //! - **One DOM semantics, out of the page's reach.** Hit tests, focus checks, the key guard,
-//!   fills and scroll offsets are the WebDriver adapter's own page scripts
-//!   (`ghostlight-webdriver/src/scripts/`: `dom.js`, `input/lib.js` and one body each),
-//!   packaged in `extension/page/dom.js` and run in the extension's isolated world of the
+//!   fills and scroll offsets are the page scripts both adapters run
+//!   (`ghostlight-page`'s `scripts/`: `dom.js`, `input/lib.js` and one body each), packaged
+//!   in the extension's `page/dom.js` and run in the extension's isolated world of the
 //!   document the call's element lives in ([`Place`], [`run_input`]): the top document or a
 //!   frame of any origin. Element references are looked up there directly, and a page that
 //!   replaces DOM prototypes or `addEventListener` changes nothing these scripts see or do.
@@ -35,12 +35,14 @@ mod upload;
 use std::time::Duration;
 
 use ghostlight_core::port::{
-    ElementRef, ElementSummary, Gate, PageState, PortError, PortErrorKind, PortResult, TARGET_NAME_CHARS,
+    ElementRef, Gate, PageState, PortError, PortErrorKind, PortResult, TARGET_NAME_CHARS,
 };
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use url::Url;
+
+/// A finite coordinate or delta, in range, floored.
+use ghostlight_page::input::coordinate as finite;
 
 use crate::browser::{ExtensionBrowser, OP_WAIT, millis, waited};
 use crate::convert::page_state;
@@ -53,16 +55,13 @@ pub(crate) use pointer::{click, drag, hover};
 pub(crate) use scroll::scroll;
 pub(crate) use upload::{attach_replay, upload};
 
-/// The DOM semantics every input script starts with (the WebDriver adapter's, shared by path).
-const DOM_JS: &str = include_str!("../../page-scripts/dom.js");
-/// The input helpers (composed-tree walks, deep hit testing), for the drop script.
-const LIB_JS: &str = include_str!("../../page-scripts/input/lib.js");
+/// The DOM semantics every input script starts with, and the input helpers (composed-tree
+/// walks, deep hit testing), for the drop script.
+use ghostlight_page::scripts::{DOM_JS, input::LIB_JS};
 
-/// The longest name a receipt carries from the page (core bounds it again).
-const NAME_CAP: usize = 160;
-
-/// One of the WebDriver adapter's input scripts (`scripts/input/`), by its name in the page
-/// API's `input` (`page/dom.js` packages each body as a function; see `crate::page`).
+/// One of the shared input scripts (`ghostlight-page`'s `scripts/input/`), by its name in the
+/// page API's `input` (`page/dom.js` packages each body as a function; see
+/// [`ghostlight_page::bundle`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Script(&'static str);
 
@@ -252,19 +251,6 @@ async fn act(b: &ExtensionBrowser, op: Op, before: PageState, timeout: Duration)
     }
 }
 
-/// A role and name as the input scripts answer them.
-#[derive(Debug, Deserialize)]
-struct RawSummary {
-    role: String,
-    name: Option<String>,
-}
-
-impl From<RawSummary> for ElementSummary {
-    fn from(raw: RawSummary) -> Self {
-        ElementSummary { role: raw.role, name: raw.name.filter(|name| !name.is_empty()) }
-    }
-}
-
 /// Refuse input whose hit enters a frame `gate` refuses: a same-origin frame document on the
 /// way (`frames`), or, when the hit stops at a frame of another origin (`cross`), which the
 /// page cannot look into, any frame of the tab the gate refuses.
@@ -289,17 +275,6 @@ async fn admit(
     }
     Ok(())
 }
-
-/// A finite coordinate or delta, in range.
-fn finite(value: f64) -> PortResult<f64> {
-    if !value.is_finite() || value.abs() > MAX_COORDINATE {
-        return Err(PortError::new(PortErrorKind::InvalidInput, "a coordinate is not a usable number"));
-    }
-    Ok(value.floor())
-}
-
-/// The largest coordinate or delta accepted, in CSS pixels.
-const MAX_COORDINATE: f64 = 1_000_000.0;
 
 #[cfg(test)]
 mod tests {

@@ -15,29 +15,22 @@ use ghostlight_core::port::{
     ActionReceipt, ClickInput, ElementRef, ElementSummary, Gate, MouseButton, PageState, Point,
     PointerTarget, PortError, PortErrorKind, PortResult, TabRef,
 };
+use ghostlight_page::bounds::NAME_MAX_CHARS;
+use ghostlight_page::input::{HitTest, RawSummary, click_count};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use url::Url;
 
-use super::{
-    NAME_CAP, Place, RawSummary, ScriptArg, TARGET, act, admit, finite, run_input_on_page, trusted_input,
-};
+use super::{Place, ScriptArg, TARGET, act, admit, finite, run_input_on_page, trusted_input};
 use crate::browser::{ExtensionBrowser, millis};
 use crate::perception::{FrameDocs, admitted, frame_gone, frame_offset, page_call};
 use crate::protocol::{Op, PageFn, WireButton, WirePoint};
 
-/// The most clicks one click may be (a triple click).
-const MAX_CLICKS: u8 = 3;
-
 /// The hit test's answer.
 #[derive(Debug, Deserialize)]
 struct Probe {
-    status: String,
-    x: Option<f64>,
-    y: Option<f64>,
-    summary: Option<RawSummary>,
-    /// What covers an element target.
-    by: Option<RawSummary>,
+    #[serde(flatten)]
+    hit: HitTest,
     /// The URLs of the same-origin frame documents the hit entered.
     #[serde(default)]
     frames: Vec<String>,
@@ -61,9 +54,7 @@ pub(crate) async fn click(
     gate: &Gate,
     timeout: Duration,
 ) -> PortResult<ActionReceipt> {
-    if !(1..=MAX_CLICKS).contains(&input.count) {
-        return Err(PortError::new(PortErrorKind::InvalidInput, "a click is one to three clicks"));
-    }
+    click_count(input.count)?;
     pointer(b, tab, &input.at, input.button, input.count, gate, timeout).await
 }
 
@@ -126,7 +117,7 @@ async fn locate(
     gate: &Gate,
     timeout: Duration,
 ) -> PortResult<Located> {
-    let options = json!({ "scroll": scroll, "check": scroll, "state": false, "cap": NAME_CAP });
+    let options = json!({ "scroll": scroll, "check": scroll, "state": false, "cap": NAME_MAX_CHARS });
     let (args, given) = match at {
         PointerTarget::Element(element) => {
             if let Place::Frame(frame) = Place::of(tab, element)? {
@@ -223,24 +214,11 @@ impl Probe {
     /// documents it entered and whether it stopped at a frame of another origin; its refusals
     /// as errors.
     #[allow(clippy::type_complexity)]
-    fn found(self) -> PortResult<(Option<(f64, f64)>, Option<ElementSummary>, Vec<String>, bool)> {
-        match self.status.as_str() {
-            "ok" => {}
-            "covered" => return Err(PortError::obstructed(self.by.map(Into::into))),
-            "nobox" => {
-                return Err(PortError::new(
-                    PortErrorKind::InvalidInput,
-                    "the element is not shown (hidden, inert or without a box)",
-                ));
-            }
-            "outside" => {
-                return Err(PortError::new(PortErrorKind::InvalidInput, "the point is outside the viewport"));
-            }
-            _ => return Err(PortError::new(PortErrorKind::Other, "the hit test answered an unknown status")),
-        }
-        let point = self.x.zip(self.y);
+    fn found(mut self) -> PortResult<(Option<(f64, f64)>, Option<ElementSummary>, Vec<String>, bool)> {
+        self.hit.accept()?;
+        let point = self.hit.point().ok();
         let cross = self.cross.is_some_and(|c| !c.is_null());
-        Ok((point, self.summary.map(Into::into), self.frames, cross))
+        Ok((point, self.hit.summary(), self.frames, cross))
     }
 }
 

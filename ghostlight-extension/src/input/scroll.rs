@@ -8,46 +8,23 @@
 //! - `Reveal`: an element target, scrolled where it lives ([`run_input`]; inside a frame, its
 //!   frame document's scroll moves its ancestors' too, as `scrollIntoView` does).
 //!
-//! After scrolling, the offsets are read every [`STEP`] until two reads agree (and moved, or
-//! [`QUIET_WHEEL`] passed without movement for the wheel, whose smooth scroll starts late),
-//! for at most [`CAP`].
+//! After scrolling, the offsets are read every [`SETTLE_STEP`] until two reads agree (and
+//! moved, or [`QUIET_WHEEL`] passed without movement for the wheel, whose smooth scroll starts
+//! late), for at most [`SETTLE_CAP`](ghostlight_page::input::SETTLE_CAP)
+//! ([`ScrollRead::settled`]).
 
 use std::time::Duration;
 
 use ghostlight_core::port::{
-    Gate, Point, PointerTarget, PortError, PortErrorKind, PortResult, ScrollDirection, ScrollInput,
-    ScrollOutcome, TabRef,
+    Gate, Point, PointerTarget, PortError, PortResult, ScrollInput, ScrollOutcome, TabRef,
 };
-use serde::Deserialize;
+use ghostlight_page::input::{QUIET_WHEEL, SETTLE_STEP, ScrollRead, outside, scroll_by};
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use super::{Place, SCROLL, ScriptArg, finite, run_input, trusted_input};
 use crate::browser::{ExtensionBrowser, millis};
 use crate::protocol::Op;
-
-/// Time between two reads of the offsets.
-const STEP: Duration = Duration::from_millis(100);
-/// The longest wait for offsets to settle.
-const CAP: Duration = Duration::from_millis(1000);
-/// How long unchanged offsets after wheel input count as "did not scroll".
-const QUIET_WHEEL: Duration = Duration::from_millis(400);
-/// The largest viewport fraction one `By` scroll may move.
-const MAX_FRACTION: f64 = 100.0;
-
-/// One read of the noted offsets.
-#[derive(Debug, Deserialize, PartialEq)]
-struct Offsets {
-    status: String,
-    #[serde(default)]
-    offsets: Vec<f64>,
-    #[serde(default)]
-    changed: bool,
-    #[serde(default)]
-    x: f64,
-    #[serde(default)]
-    y: f64,
-}
 
 /// Scroll.
 pub(crate) async fn scroll(
@@ -66,18 +43,7 @@ pub(crate) async fn scroll(
             (place, revealed, Duration::ZERO)
         }
         ScrollInput::By { direction, fraction } => {
-            if !fraction.is_finite() || *fraction <= 0.0 || *fraction > MAX_FRACTION {
-                return Err(PortError::new(
-                    PortErrorKind::InvalidInput,
-                    "the scroll fraction is out of range",
-                ));
-            }
-            let (x, y) = match direction {
-                ScrollDirection::Up => (0.0, -fraction),
-                ScrollDirection::Down => (0.0, *fraction),
-                ScrollDirection::Left => (-fraction, 0.0),
-                ScrollDirection::Right => (*fraction, 0.0),
-            };
+            let (x, y) = scroll_by(*direction, *fraction)?;
             let by = json!({ "x": x, "y": y });
             let null = ScriptArg::Json(Value::Null);
             (
@@ -105,7 +71,7 @@ pub(crate) async fn scroll(
             )
             .await?;
             if noted.status == "outside" {
-                return Err(PortError::new(PortErrorKind::InvalidInput, "the point is outside the viewport"));
+                return Err(outside());
             }
             let op = Op::Wheel { tab: id, x, y, delta_y, timeout_ms: millis(timeout) };
             b.call::<Value>(op, crate::browser::waited(timeout)).await?;
@@ -127,13 +93,13 @@ async fn script(
     by: Value,
     point: Value,
     timeout: Duration,
-) -> PortResult<Offsets> {
+) -> PortResult<ScrollRead> {
     let args = vec![ScriptArg::Json(json!(mode)), element, ScriptArg::Json(by), ScriptArg::Json(point)];
     run_input(b, tab, place, SCROLL, args, timeout).await
 }
 
 /// Read the offsets noted at `place` (the scroll was sent: effect unknown on failure).
-async fn read(b: &ExtensionBrowser, tab: i64, place: Place, timeout: Duration) -> PortResult<Offsets> {
+async fn read(b: &ExtensionBrowser, tab: i64, place: Place, timeout: Duration) -> PortResult<ScrollRead> {
     script(b, tab, place, "read", ScriptArg::Json(Value::Null), Value::Null, Value::Null, timeout)
         .await
         .map_err(PortError::effect_unknown)
@@ -144,17 +110,16 @@ async fn settle(
     b: &ExtensionBrowser,
     tab: i64,
     place: Place,
-    first: Offsets,
+    first: ScrollRead,
     quiet: Duration,
     timeout: Duration,
-) -> PortResult<Offsets> {
+) -> PortResult<ScrollRead> {
     let started = Instant::now();
     let mut last = first;
     loop {
-        tokio::time::sleep(STEP).await;
+        tokio::time::sleep(SETTLE_STEP).await;
         let now = read(b, tab, place, timeout).await?;
-        let waited = started.elapsed();
-        if (now.offsets == last.offsets && (now.changed || waited >= quiet.max(STEP))) || waited >= CAP {
+        if now.settled(&last, started.elapsed(), quiet.max(SETTLE_STEP)) {
             return Ok(now);
         }
         last = now;

@@ -19,31 +19,31 @@
 //!   place of held parts, and `attach_replay.js` makes it the input's only file: the replay
 //!   never leaves the browser.
 //! - **Drop.** `dragenter`, `dragover` and `drop` are dispatched at the element under the
-//!   point (the WebDriver adapter's `scripts/input/drop.js`, in the page's main world:
+//!   point (`ghostlight-page`'s `scripts/input/drop.js`, in the page's main world:
 //!   untrusted events, as with WebDriver, the same on every engine), after the point is hit
 //!   tested and checked against the gate as for a click.
 
 use std::borrow::Cow;
 use std::time::Duration;
 
-use ghostlight_core::port::upload::{input_checked, page_files, read_files};
 use ghostlight_core::port::{
     ElementRef, Gate, InlineFile, PageState, Point, PointerTarget, PortError, PortErrorKind, PortResult,
     TabRef, UPLOAD_TOTAL_MAX_BYTES, UploadDestination, UploadFiles, UploadInput, UploadOutcome,
 };
+use ghostlight_page::bounds::NAME_MAX_CHARS;
+use ghostlight_page::upload::{input_checked, page_files, read_files};
 use serde::Deserialize;
 use serde_json::json;
 
 use super::{
-    ATTACH, ATTACH_REPLAY, Arg, NAME_CAP, Place, ScriptArg, UPLOAD, pointer, random_token, run_input,
-    run_script,
+    ATTACH, ATTACH_REPLAY, Arg, Place, ScriptArg, UPLOAD, pointer, random_token, run_input, run_script,
 };
 use crate::browser::{ExtensionBrowser, OP_WAIT};
 use crate::convert::page_state;
 use crate::protocol::{Op, WirePage};
 
 /// The drop script.
-const DROP_JS: &str = include_str!("../../page-scripts/input/drop.js");
+const DROP_JS: &str = ghostlight_page::scripts::input::DROP_BODY;
 /// The token the extension replaces with the held text (a JavaScript expression in a page
 /// script, a JSON value among a page call's arguments).
 pub(crate) const STASH_MARKER: &str = "__ghostlight_stash__";
@@ -104,7 +104,7 @@ async fn to_input(
     timeout: Duration,
 ) -> PortResult<PageState> {
     let place = Place::of(tab, element)?;
-    let options = json!({ "count": files.len(), "state": false, "cap": NAME_CAP });
+    let options = json!({ "count": files.len(), "state": false, "cap": NAME_MAX_CHARS });
     let args = vec![ScriptArg::Element(element.clone()), ScriptArg::Json(options)];
     let checked: Answer = run_input(b, tab, place, UPLOAD, args, timeout).await?;
     input_checked(&checked.status)?;
@@ -145,7 +145,7 @@ async fn drop_at(
 ) -> PortResult<PageState> {
     let at = pointer::checked_point(b, tab, &PointerTarget::Point(point), gate, timeout).await?;
     let key = stash(b, &page_files(files).to_string()).await?;
-    let options = json!({ "state": false, "cap": NAME_CAP });
+    let options = json!({ "state": false, "cap": NAME_MAX_CHARS });
     let args = [
         Arg::Json(json!({ "x": at.x, "y": at.y })),
         Arg::Expression(STASH_MARKER.into()),

@@ -34,8 +34,13 @@ fn chromium_binary() -> PathBuf {
     if debian.is_file() { debian.to_path_buf() } else { PathBuf::from("chromium") }
 }
 
+/// The extension as `ghostlight install` places it (the repository's `extension/` folder and
+/// the page API composed from the page scripts), in this test binary's folder of the target
+/// directory; written again only where it differs.
 fn extension_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../extension").canonicalize().expect("the extension folder")
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(concat!("extension-", env!("CARGO_CRATE_NAME")));
+    ghostlight_extension::bundle::place(&dir).expect("the extension placed");
+    dir.canonicalize().expect("the extension folder")
 }
 
 /// Headless Chromium with the extension loaded and the host registered in its profile.

@@ -12,7 +12,7 @@
 //!   size of `Page.getLayoutMetrics` for one `Page.captureScreenshot` (scale 1), then put back
 //!   (see [`chromium_full_page`] for why not `captureBeyondViewport`); Firefox through geckodriver's
 //!   `GET moz/screenshot/full`. A page larger than `MAX_FULL_PAGE_SIDE` or
-//!   `MAX_FULL_PAGE_PIXELS` ([`ghostlight_core::port::capture`]) is refused before anything is captured.
+//!   `MAX_FULL_PAGE_PIXELS` ([`ghostlight_page::capture`]) is refused before anything is captured.
 //! - **Element**: WebDriver's Take Element Screenshot after scrolling the element into view
 //!   (the scroll stays, so the geometry of the capture is the page as it now is). The image
 //!   shows the element's part inside the viewport, and its origin says so.
@@ -30,10 +30,10 @@ use std::io::Cursor;
 use std::time::Duration;
 
 use base64::Engine as _;
-use ghostlight_core::port::capture::{check_full_page, inside_viewport, region_size, visible_part};
 use ghostlight_core::port::{
     CaptureKind, Captured, CssRect, ElementRef, Gate, Geometry, PortError, PortErrorKind, PortResult, TabRef,
 };
+use ghostlight_page::capture::{check_full_page, inside_viewport, region_size, visible_part};
 use image::imageops::{self, FilterType};
 use image::{ImageEncoder, RgbImage};
 use serde::Deserialize;
@@ -43,9 +43,9 @@ use super::{frames, window};
 use crate::commands::SessionCommand;
 use crate::config::Engine;
 use crate::errors::{self, Sent};
-use crate::page_scripts::{CAPTURE_ELEMENT_FN as ELEMENT_FN, CAPTURE_PAGE_SIZE_FN as PAGE_SIZE_FN};
 use crate::repair::{Repair, RepairQueue};
 use crate::session::Session;
+use ghostlight_page::scripts::{CAPTURE_ELEMENT_FN as ELEMENT_FN, CAPTURE_PAGE_SIZE_FN as PAGE_SIZE_FN};
 
 /// The neutral zoom in percent.
 const NO_ZOOM: u32 = 100;

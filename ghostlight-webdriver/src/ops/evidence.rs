@@ -4,10 +4,10 @@
 
 use std::sync::{Arc, Mutex};
 
-use ghostlight_core::port::evidence::parse_cursor;
 use ghostlight_core::port::{
     DiagnosticsPage, DiagnosticsQuery, PortError, PortErrorKind, PortResult, TabRef,
 };
+use ghostlight_page::evidence::parse_cursor;
 
 use crate::session::Session;
 use crate::watch::evidence::{Store, Tracker, lock};

@@ -37,8 +37,8 @@ use url::Url;
 
 use crate::bidi::Bidi;
 use crate::errors::Sent;
-use crate::page_scripts::FRAMES_HERE_BODY as FRAMES_HERE_JS;
 use crate::session::Session;
+use ghostlight_page::scripts::FRAMES_HERE_BODY as FRAMES_HERE_JS;
 
 /// How many frames deep a trace or a listing follows frames of other origins.
 const MAX_CROSS_DEPTH: usize = 6;
@@ -48,12 +48,12 @@ const BLANK: Rgba<u8> = Rgba([128, 128, 128, 255]);
 const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 /// The frame listing (see the script's header).
 static FRAME_BOXES: LazyLock<String> =
-    LazyLock::new(|| format!("{}\n{}", super::AUTHORITY_URL_JS, include_str!("../scripts/frame_boxes.js")));
+    LazyLock::new(|| format!("{}\n{}", super::AUTHORITY_URL_JS, ghostlight_page::scripts::FRAME_BOXES_BODY));
 /// [`FRAMES_HERE_JS`] with the shared DOM semantics before it.
 static FRAMES_HERE: std::sync::LazyLock<String> =
     std::sync::LazyLock::new(|| super::with_dom(FRAMES_HERE_JS));
 /// The most frame documents a walk enters.
-pub(crate) const MAX_WALK_FRAMES: usize = 24;
+use ghostlight_page::bounds::MAX_WALK_FRAMES;
 
 /// A hit test's way through frames, as the input scripts answer it.
 #[derive(Debug, Default, Deserialize)]

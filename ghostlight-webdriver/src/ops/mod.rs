@@ -44,26 +44,11 @@
 //! log (map errors through `errors::cmd`); no `unwrap()`; bounds and timeouts are named
 //! constants.
 
-use ghostlight_core::port::TARGET_NAME_CHARS;
-
-/// Ghostlight's one DOM semantics: what is shown (`glVisible`, `glAriaHidden`, `glShownText`)
-/// and what role and accessible name an element has (`glRole`, `glName`, `glSummary`); see the
-/// script's header. Prepended to every script that decides what is shown or names an element,
-/// perception's and input's alike.
-pub(crate) const DOM_JS: &str = crate::page_scripts::DOM_JS;
-/// [`crate::page_scripts::AUTHORITY_URL_JS`], prepended with [`DOM_JS`].
-pub(crate) const AUTHORITY_URL_JS: &str = crate::page_scripts::AUTHORITY_URL_JS;
-
-/// Accessible names [`DOM_JS`](crate::page_scripts::DOM_JS) computes are cut to this many UTF-16 units in the page (core
-/// bounds them again, to [`TARGET_NAME_CHARS`] visible characters).
-pub const NAME_MAX_CHARS: usize = 160;
-
-/// `body` preceded by [`DOM_JS`] (declarations local to the script body). A generic element
-/// (no role) is named by its text only when that text is no longer than a name core shows
-/// ([`TARGET_NAME_CHARS`]).
-pub(crate) fn with_dom(body: &str) -> String {
-    format!("const GL_GENERIC_NAME_CHARS = {TARGET_NAME_CHARS};\n{DOM_JS}\n{AUTHORITY_URL_JS}\n{body}")
-}
+/// Ghostlight's one DOM semantics (`ghostlight_page::scripts::DOM_JS`): what is shown
+/// (`glVisible`, `glAriaHidden`, `glShownText`) and what role and accessible name an element has
+/// (`glRole`, `glName`, `glSummary`); see the script's header. Prepended to every script that
+/// decides what is shown or names an element, perception's and input's alike ([`with_dom`]).
+pub(crate) use ghostlight_page::scripts::{AUTHORITY_URL_JS, with_dom};
 
 /// A script that answers the URL the current document is governed by (`glAuthorityUrl`).
 pub(crate) fn authority_url_script() -> String {

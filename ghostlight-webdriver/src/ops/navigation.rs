@@ -206,13 +206,13 @@ pub(crate) async fn keep_document(
 async fn load_failure(s: &mut Session) -> Option<NetworkFailure> {
     let script = format!("return ({})();", LOAD_FAILURE_FN.trim_end());
     match s.execute(&script, Vec::new(), Sent::Read).await {
-        Ok(Value::String(code)) => Some(NetworkFailure::from_browser_code(&code)),
+        Ok(Value::String(code)) => Some(ghostlight_page::load_failure::network_failure(&code)),
         _ => None,
     }
 }
 
 /// The probe that reads a browser error page's code (see the script's header).
-const LOAD_FAILURE_FN: &str = include_str!("../scripts/load_failure.js");
+const LOAD_FAILURE_FN: &str = ghostlight_page::scripts::LOAD_FAILURE_FN;
 
 /// Move through `tab`'s history or reload it. A back or forward that leaves the page as it
 /// was (no entry in that direction) answers [`PortErrorKind::InvalidInput`].

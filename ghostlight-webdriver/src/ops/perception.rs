@@ -20,7 +20,7 @@
 //! The `max_items` cap holds across frames: a frame pass asks only for what can still fit
 //! before the iframe's position, and the spliced list is cut to the cap. `truncated` is set
 //! when an item was cut, when a pass found more than it could return, or when a frame was
-//! skipped for the frame limits ([`MAX_FRAME_PASSES`](ghostlight_core::port::perceived::MAX_FRAME_PASSES), [`MAX_FRAME_DEPTH`]).
+//! skipped for the frame limits ([`MAX_FRAME_PASSES`](ghostlight_page::perceived::MAX_FRAME_PASSES), [`MAX_FRAME_DEPTH`]).
 //!
 //! # Text
 //!
@@ -52,24 +52,23 @@
 //! - Frame text follows the page's own text rather than sitting at the frame's place in it
 //!   (`innerText` skips frames, and splicing would need the page's layout).
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::LazyLock;
-use std::time::Duration;
 
-use ghostlight_core::port::perceived::{Gathered, MAX_FRAME_DEPTH, ScriptItem, bound_chars};
 use ghostlight_core::port::{
-    ElementRef, ElementState, FocusedElement, Gate, PerceiveInput, PerceiveScope, PerceivedElement,
-    Perception, PortError, PortErrorKind, PortResult, ReadInput, TabRef, TextMode, TextOutcome,
+    ElementRef, ElementState, FocusedElement, Gate, PerceiveInput, PerceivedElement, Perception, PortError,
+    PortErrorKind, PortResult, ReadInput, TabRef, TextMode, TextOutcome,
 };
-use serde::{Deserialize, Serialize};
+use ghostlight_page::bounds::READ_SCRIPT_TIMEOUT;
+use ghostlight_page::perceived::{Gathered, MAX_FRAME_DEPTH, ScriptItem, bound_chars};
+use ghostlight_page::perception::{
+    self, Documents, Pass, PassOptions, RawText, ReadOptions, malformed, text_query,
+};
+use ghostlight_page::scripts::{ELEMENT_PRESENT_FN, PERCEIVE_FN, READ_TEXT_FN, TEXT_PRESENT_FN, call};
 use serde_json::Value;
 use url::Url;
 
 use crate::errors::Sent;
-use crate::ops::frames;
-use crate::ops::{NAME_MAX_CHARS, with_dom};
-use crate::page_scripts::{ELEMENT_PRESENT_FN, PERCEIVE_FN, READ_TEXT_FN, TEXT_PRESENT_FN};
+use crate::ops::{frames, with_dom};
 use crate::refs;
 use crate::session::Session;
 
@@ -81,105 +80,70 @@ static READ_TEXT_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(READ
 static TEXT_PRESENT_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(TEXT_PRESENT_FN, 1)));
 static ELEMENT_PRESENT_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(ELEMENT_PRESENT_FN, 1)));
 
-/// How long one perception or reading script may run in the page.
-pub(crate) const READ_SCRIPT_TIMEOUT: Duration = Duration::from_secs(20);
-/// The most items one perception answers, whatever the caller asks (core asks at most 2,000
-/// for selector matching).
-pub const PERCEIVE_MAX_ITEMS: usize = 5_000;
-/// The deepest structure tree the `Document` scope walks, whatever the caller asks.
-pub const DOCUMENT_MAX_DEPTH: u32 = 64;
-/// Visible text of an element is cut to this many UTF-16 units in the page.
-pub const TEXT_MAX_CHARS: usize = 200;
-/// A `find_text` query longer than this is cut (core bounds queries far below it).
-pub const QUERY_MAX_CHARS: usize = 1_000;
-/// The most characters `read_text` returns, whatever the caller asks (core asks at most
-/// 50,000).
-pub const READ_MAX_CHARS: usize = 200_000;
-/// An article shorter than this many characters is not substantive: `ArticleOrVisible` then
-/// reads the visible text instead.
-pub const ARTICLE_MIN_CHARS: usize = 280;
-/// A text block shorter than this many characters is not a paragraph for the article
-/// heuristic.
-pub const ARTICLE_MIN_BLOCK_CHARS: usize = 25;
-/// The most text nodes the article heuristic scores.
-pub const ARTICLE_MAX_TEXT_NODES: usize = 50_000;
-
-/// `return (FN)(arguments[0], …);` for a script file holding one function expression.
-fn call(function: &str, arity: usize) -> String {
-    let args: Vec<String> = (0..arity).map(|i| format!("arguments[{i}]")).collect();
-    format!("return ({})({});", function.trim_end(), args.join(", "))
-}
-
 // ---- perception -----------------------------------------------------------------------------
 
-/// What one perception pass is asked (the script's `opts`).
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct PassOptions {
-    mode: &'static str,
-    max: usize,
-    max_depth: u32,
-    query: String,
-    controls_only: bool,
-    name_max: usize,
-    text_max: usize,
-}
-
-impl PassOptions {
-    fn new(mode: &'static str, max: usize) -> Self {
-        PassOptions {
-            mode,
-            max: max.min(PERCEIVE_MAX_ITEMS),
-            max_depth: 0,
-            query: String::new(),
-            controls_only: false,
-            name_max: NAME_MAX_CHARS,
-            text_max: TEXT_MAX_CHARS,
-        }
-    }
-}
-
-/// One pass's answer.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct RawPass {
-    items: Vec<RawItem>,
-    frames: Vec<RawFrame>,
-    truncated: bool,
-    #[serde(default)]
-    focus_frame: Option<Value>,
-    /// The document's URL (focus passes).
-    #[serde(default)]
-    url: Option<String>,
-}
+/// One pass's answer: WebDriver elements for items, listed frames and the focused frame.
+type RawPass = perception::RawPass<Value, Value, Value>;
 
 /// One item as the script answers it.
 type RawItem = ScriptItem<Value>;
 
-/// A reachable iframe: its element, how many items precede it, its depth offset.
-#[derive(Debug, Deserialize)]
-struct RawFrame {
-    e: Value,
-    at: usize,
-    d: u32,
-}
-
 /// Where a pass runs and what it starts from.
-struct PassPlace<'a> {
-    tab: &'a TabRef,
-    handle: &'a str,
-    /// The call's gate: a frame document it refuses is never perceived.
-    gate: &'a Gate,
+struct PassPlace {
     /// Iframe element ids from the top document down.
     frames: Vec<String>,
     /// The subtree root (document scope), already serialized as a WebDriver element.
     root: Option<Value>,
     /// Whether the driver is already switched into `frames`.
     entered: bool,
-    /// Added to every depth the pass reports.
-    depth_offset: u32,
-    /// Frame nesting level (0 for the top document).
-    level: usize,
+}
+
+/// The documents of one tab, reached by switching the session into frames.
+struct TabDocuments<'a> {
+    s: &'a mut Session,
+    tab: &'a TabRef,
+    handle: &'a str,
+    /// The call's gate: a frame document it refuses is never perceived.
+    gate: &'a Gate,
+}
+
+impl Documents for TabDocuments<'_> {
+    type Place = PassPlace;
+    type Frame = Value;
+
+    async fn pass(
+        &mut self,
+        place: &PassPlace,
+        options: &PassOptions,
+        depth_offset: u32,
+    ) -> PortResult<Option<Pass<Value>>> {
+        if !place.entered {
+            self.s.enter_frames(self.tab, &place.frames).await?;
+        }
+        if !place.frames.is_empty() {
+            // A frame document is perceived only once the gate admits it (its URL is read
+            // before anything else); a refused one, and every frame inside it, is left out.
+            let url = self.s.execute(&super::authority_url_script(), Vec::new(), Sent::Read).await?;
+            if frames::admit(self.gate, url.as_str().unwrap_or_default()).is_err() {
+                return Ok(None);
+            }
+        }
+        let args = vec![options.to_value()?, place.root.clone().unwrap_or(Value::Null)];
+        let raw = RawPass::decode(self.s.execute(&PERCEIVE_SCRIPT, args, Sent::Read).await?)?;
+        let elements = raw
+            .items
+            .into_iter()
+            .map(|item| element_of(self.s, self.handle, &place.frames, item, depth_offset))
+            .collect::<PortResult<_>>()?;
+        Ok(Some(Pass { elements, truncated: raw.truncated, frames: raw.frames }))
+    }
+
+    async fn frame(&mut self, place: &PassPlace, frame: Value) -> PortResult<Option<PassPlace>> {
+        let id = element_id(&frame).ok_or_else(|| malformed("perception"))?;
+        let mut frames = place.frames.clone();
+        frames.push(id);
+        Ok(Some(PassPlace { frames, root: None, entered: false }))
+    }
 }
 
 /// Perceive semantic elements.
@@ -189,18 +153,8 @@ pub(crate) async fn perceive(
     input: &PerceiveInput,
     gate: &Gate,
 ) -> PortResult<Perception> {
-    let (mode, max_depth, root) = match &input.scope {
-        PerceiveScope::Controls => ("controls", 0, None),
-        PerceiveScope::Structure => ("structure", 0, None),
-        PerceiveScope::All => ("all", 0, None),
-        PerceiveScope::Document { root, max_depth } => {
-            ("document", (*max_depth).min(DOCUMENT_MAX_DEPTH), root.as_ref())
-        }
-    };
-    let mut options = PassOptions::new(mode, input.max_items);
-    options.max_depth = max_depth;
-    let gathered = gather_from(s, tab, &options, root, gate).await?;
-    Ok(Perception { elements: gathered.elements, truncated: gathered.truncated })
+    let (options, root) = PassOptions::perceive(&input.scope, input.max_items);
+    Ok(gather_from(s, tab, options, root, gate).await?.into())
 }
 
 /// Elements whose name or visible text contains `text`.
@@ -212,16 +166,12 @@ pub(crate) async fn find_text(
     max: usize,
     gate: &Gate,
 ) -> PortResult<Vec<PerceivedElement>> {
-    let query: String = text.chars().take(QUERY_MAX_CHARS).collect();
-    if query.trim().is_empty() {
+    let Some(options) = PassOptions::find(text, controls_only, max) else {
         // Nothing to look for: core refuses empty text before it gets here.
         s.tab(tab).await?;
         return Ok(Vec::new());
-    }
-    let mut options = PassOptions::new("find", max);
-    options.query = query;
-    options.controls_only = controls_only;
-    Ok(gather_from(s, tab, &options, None, gate).await?.elements)
+    };
+    Ok(gather_from(s, tab, options, None, gate).await?.elements)
 }
 
 /// Run the perception passes for `options`, from `root` (switching to its frame) or from the
@@ -229,7 +179,7 @@ pub(crate) async fn find_text(
 async fn gather_from(
     s: &mut Session,
     tab: &TabRef,
-    options: &PassOptions,
+    options: PassOptions,
     root: Option<&ElementRef>,
     gate: &Gate,
 ) -> PortResult<Gathered> {
@@ -242,97 +192,12 @@ async fn gather_from(
             let value = serde_json::to_value(&element).map_err(|_| {
                 PortError::new(PortErrorKind::Other, "the subtree root could not be passed to the page")
             })?;
-            PassPlace {
-                tab,
-                handle: &handle,
-                gate,
-                frames: decoded.frames,
-                root: Some(value),
-                entered: true,
-                depth_offset: 0,
-                level: 0,
-            }
+            PassPlace { frames: decoded.frames, root: Some(value), entered: true }
         }
-        None => PassPlace {
-            tab,
-            handle: &handle,
-            gate,
-            frames: Vec::new(),
-            root: None,
-            entered: true,
-            depth_offset: 0,
-            level: 0,
-        },
+        None => PassPlace { frames: Vec::new(), root: None, entered: true },
     };
-    let mut passes = 0;
-    gather(s, place, options.clone(), &mut passes).await
-}
-
-/// One pass in `place`, then one per reachable frame (recursively), spliced in document
-/// order and cut to `options.max`.
-fn gather<'a>(
-    s: &'a mut Session,
-    place: PassPlace<'a>,
-    options: PassOptions,
-    passes: &'a mut usize,
-) -> Pin<Box<dyn Future<Output = PortResult<Gathered>> + Send + 'a>> {
-    Box::pin(async move {
-        if !place.entered {
-            s.enter_frames(place.tab, &place.frames).await?;
-        }
-        if !place.frames.is_empty() {
-            // A frame document is perceived only once the gate admits it (its URL is read
-            // before anything else); a refused one, and every frame inside it, is left out.
-            let url = s.execute(&super::authority_url_script(), Vec::new(), Sent::Read).await?;
-            if frames::admit(place.gate, url.as_str().unwrap_or_default()).is_err() {
-                return Ok(Gathered::default());
-            }
-        }
-        let args = vec![
-            serde_json::to_value(&options).map_err(|_| {
-                PortError::new(PortErrorKind::Other, "the perception options could not be encoded")
-            })?,
-            place.root.clone().unwrap_or(Value::Null),
-        ];
-        let answer = s.execute(&PERCEIVE_SCRIPT, args, Sent::Read).await?;
-        let raw: RawPass = serde_json::from_value(answer).map_err(|_| malformed("perception"))?;
-        let mut gathered =
-            Gathered { elements: Vec::with_capacity(raw.items.len()), truncated: raw.truncated };
-        for item in raw.items {
-            gathered.elements.push(element_of(s, place.handle, &place.frames, item, place.depth_offset)?);
-        }
-        let mut inserted = 0;
-        for frame in raw.frames {
-            if !gathered.frame_wanted(frame.at, options.max, place.level, *passes) {
-                continue;
-            }
-            let Some(id) = element_id(&frame.e) else { return Err(malformed("perception")) };
-            *passes += 1;
-            let mut frames = place.frames.clone();
-            frames.push(id);
-            let inner = PassPlace {
-                tab: place.tab,
-                handle: place.handle,
-                gate: place.gate,
-                frames,
-                root: None,
-                entered: false,
-                depth_offset: place.depth_offset + frame.d,
-                level: place.level + 1,
-            };
-            let mut inner_options = options.clone();
-            inner_options.max = options.max - frame.at;
-            let found = match gather(&mut *s, inner, inner_options, &mut *passes).await {
-                Ok(found) => found,
-                // The frame went away or navigated between the passes: nothing to add.
-                Err(e) if e.kind() == PortErrorKind::TargetStale => continue,
-                Err(e) => return Err(e),
-            };
-            gathered.splice_frame(frame.at, &mut inserted, found);
-        }
-        gathered.cap(options.max);
-        Ok(gathered)
-    })
+    let mut docs = TabDocuments { s, tab, handle: &handle, gate };
+    perception::gather(&mut docs, place, options, 0).await
 }
 
 /// The WebDriver element id in an element's JSON (`{"element-6066-…": id}`).
@@ -350,10 +215,6 @@ fn element_of(
 ) -> PortResult<PerceivedElement> {
     let id = element_id(&item.e).ok_or_else(|| malformed("perception"))?;
     Ok(item.into_element(s.element_ref(handle, frames, &id), depth_offset))
-}
-
-fn malformed(what: &'static str) -> PortError {
-    PortError::new(PortErrorKind::Other, format!("the {what} script answered an unexpected shape"))
 }
 
 // ---- focus and presence ---------------------------------------------------------------------
@@ -383,8 +244,7 @@ pub(crate) async fn focused_element(s: &mut Session, tab: &TabRef) -> PortResult
 async fn focused_in_page(s: &mut Session, tab: &TabRef) -> PortResult<Option<FocusedElement>> {
     s.set_script_timeout(READ_SCRIPT_TIMEOUT).await?;
     let handle = s.tab(tab).await?;
-    let options = serde_json::to_value(PassOptions::new("focus", 1))
-        .map_err(|_| PortError::new(PortErrorKind::Other, "the perception options could not be encoded"))?;
+    let options = PassOptions::focus().to_value()?;
     let mut frames: Vec<String> = Vec::new();
     let mut urls: Vec<Url> = Vec::new();
     for level in 0..=MAX_FRAME_DEPTH {
@@ -392,7 +252,7 @@ async fn focused_in_page(s: &mut Session, tab: &TabRef) -> PortResult<Option<Foc
             s.enter_frames(tab, &frames).await?;
         }
         let answer = s.execute(&PERCEIVE_SCRIPT, vec![options.clone(), Value::Null], Sent::Read).await?;
-        let raw: RawPass = serde_json::from_value(answer).map_err(|_| malformed("perception"))?;
+        let raw = RawPass::decode(answer)?;
         if level > 0 {
             // The frame document's own URL (one that does not parse is an adapter error:
             // keys are never sent into a document that cannot be named).
@@ -457,27 +317,6 @@ pub(crate) async fn element_present(s: &mut Session, tab: &TabRef, element: &Ele
 
 // ---- text -----------------------------------------------------------------------------------
 
-/// What the reading script is asked.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ReadOptions {
-    mode: &'static str,
-    max: usize,
-    min_article: usize,
-    min_block: usize,
-    max_nodes: usize,
-}
-
-/// The reading script's answer.
-#[derive(Debug, Deserialize)]
-struct RawText {
-    text: String,
-    truncated: bool,
-    /// `article`, `visible` or `target`.
-    #[serde(default)]
-    source: String,
-}
-
 /// Read text of the page or of one element. Visible text joins the visible text of the
 /// frame documents `gate` admits (see [`JoinFrames`]).
 pub(crate) async fn read_text(
@@ -486,23 +325,8 @@ pub(crate) async fn read_text(
     input: &ReadInput,
     gate: &Gate,
 ) -> PortResult<TextOutcome> {
-    let max = input.max_chars.min(READ_MAX_CHARS);
-    let options = |mode: &'static str, max: usize| {
-        let options = ReadOptions {
-            mode,
-            max,
-            min_article: ARTICLE_MIN_CHARS,
-            min_block: ARTICLE_MIN_BLOCK_CHARS,
-            max_nodes: ARTICLE_MAX_TEXT_NODES,
-        };
-        serde_json::to_value(&options)
-            .map_err(|_| PortError::new(PortErrorKind::Other, "the reading options could not be encoded"))
-    };
-    let mode = match input.mode {
-        TextMode::Article => "article",
-        TextMode::Visible => "visible",
-        TextMode::ArticleOrVisible => "auto",
-    };
+    let options = ReadOptions::new(input.mode, input.max_chars);
+    let max = options.max;
     s.set_script_timeout(READ_SCRIPT_TIMEOUT).await?;
     let target = match &input.target {
         Some(target) => {
@@ -516,15 +340,16 @@ pub(crate) async fn read_text(
             Value::Null
         }
     };
-    let answer = s.execute(&READ_TEXT_SCRIPT, vec![options(mode, max)?, target], Sent::Read).await?;
+    let answer = s.execute(&READ_TEXT_SCRIPT, vec![options.to_value()?, target], Sent::Read).await?;
     let raw: RawText = serde_json::from_value(answer).map_err(|_| malformed("reading"))?;
+    let visible = raw.is_visible_text();
     let mut text = raw.text;
     let mut truncated = raw.truncated;
     let mut frames = 0;
-    if input.target.is_none() && raw.source == "visible" {
+    if input.target.is_none() && visible {
         let used = text.chars().count();
         let mut join = JoinFrames {
-            options: options("visible", 0)?,
+            options: ReadOptions::new(TextMode::Visible, 0).to_value()?,
             remaining: max.saturating_sub(used),
             texts: Vec::new(),
             truncated: false,
@@ -580,8 +405,7 @@ impl frames::FrameVisitor for JoinFrames {
 pub(crate) async fn text_present(s: &mut Session, tab: &TabRef, text: &str, gate: &Gate) -> PortResult<bool> {
     s.set_script_timeout(READ_SCRIPT_TIMEOUT).await?;
     s.tab(tab).await?;
-    let query: String = text.chars().take(QUERY_MAX_CHARS).collect();
-    let options = serde_json::json!({ "query": query });
+    let options = text_query(text);
     let answer = s.execute(&TEXT_PRESENT_SCRIPT, vec![options.clone()], Sent::Read).await?;
     if answer.as_bool().ok_or_else(|| malformed("text presence"))? {
         return Ok(true);
@@ -630,15 +454,5 @@ mod tests {
         assert_eq!(element_id(&json!({ ELEMENT_KEY: "" })), None);
         assert_eq!(element_id(&json!({ "other": "abc" })), None);
         assert_eq!(element_id(&json!("abc")), None);
-    }
-
-    #[test]
-    fn pass_options_are_capped() {
-        let options = PassOptions::new("all", usize::MAX);
-        assert_eq!(options.max, PERCEIVE_MAX_ITEMS);
-        let value = serde_json::to_value(&options).expect("options encode");
-        assert_eq!(value["mode"], "all");
-        assert_eq!(value["controlsOnly"], false);
-        assert_eq!(value["nameMax"], NAME_MAX_CHARS);
     }
 }

@@ -37,8 +37,8 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use ghostlight_core::port::evidence::{EvidenceLog, clean_method, clean_url, console_entry, network_entry};
 use ghostlight_core::port::{DiagnosticsPage, DiagnosticsQuery, PortResult};
+use ghostlight_page::evidence::{EvidenceLog, clean_method, clean_url, console_entry, network_entry};
 use serde_json::{Value, json};
 use url::Url;
 
@@ -280,8 +280,8 @@ fn request_url(params: &Value) -> Option<Url> {
 
 #[cfg(test)]
 mod tests {
-    use ghostlight_core::port::evidence::MAX_TEXT_CHARS;
     use ghostlight_core::port::{DiagnoseDetail, DiagnoseSource};
+    use ghostlight_page::evidence::MAX_TEXT_CHARS;
 
     use super::*;
 

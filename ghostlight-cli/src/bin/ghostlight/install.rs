@@ -204,7 +204,7 @@ impl Context {
             }
         }
         let dir = self.places.extension_dir();
-        let present = ghostlight_extension::bundle::FILES.iter().any(|(name, _)| dir.join(name).exists());
+        let present = ghostlight_extension::bundle::files().iter().any(|(name, _)| dir.join(name).exists());
         if present && foreign {
             writeln!(out, "extension left in place (another installation uses it): {}", dir.display())?;
         } else if present {

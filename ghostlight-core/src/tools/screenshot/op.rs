@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use super::facts;
 use crate::facts::detail;
 use crate::limits::{CAPTURE_REUSE_MAX_BYTES, IMAGE_BLOCK_MAX_BYTES};
-use crate::port::capture::MAX_REGION_SIDE;
+use crate::port::MAX_REGION_SIDE;
 use crate::port::{CaptureKind, Captured, CssRect};
 use crate::tools::screenshot::{Capture, Region, ScreenshotRequest};
 

@@ -19,8 +19,8 @@
 use std::sync::LazyLock;
 use std::time::Duration;
 
-use ghostlight_core::port::fill::{FillAnswer, encode_value};
 use ghostlight_core::port::{ElementRef, FillInput, FillOutcome, PortError, PortResult, TabRef};
+use ghostlight_page::fill::{FillAnswer, encode_value};
 use serde_json::{Value, json};
 
 use super::{after, compose, element_arg, run};
@@ -29,7 +29,7 @@ use crate::refs;
 use crate::session::Session;
 
 /// The fill script (`scripts/input/fill.js`).
-static FILL: LazyLock<String> = LazyLock::new(|| compose(include_str!("../../scripts/input/fill.js")));
+static FILL: LazyLock<String> = LazyLock::new(|| compose(ghostlight_page::scripts::input::FILL_BODY));
 
 /// The fields of one document.
 struct Group<'a> {

@@ -29,20 +29,20 @@ use ghostlight_core::port::{
     TypeInput,
 };
 use ghostlight_core::port::{Key, Modifier, NamedKey};
-use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{RawSummary, after, before_state, compose, land, perform, resolve, run_out_of_reach};
+use super::{after, before_state, compose, land, perform, resolve, run_out_of_reach};
 use crate::errors::{self, Sent};
-use crate::ops::NAME_MAX_CHARS;
 use crate::page;
 use crate::session::Session;
+use ghostlight_page::bounds::NAME_MAX_CHARS;
+use ghostlight_page::input::{FocusAnswer, GuardCounts, guard_nonce};
 
 /// The focus script (`scripts/input/focus.js`).
-static FOCUS: LazyLock<String> = LazyLock::new(|| compose(include_str!("../../scripts/input/focus.js")));
+static FOCUS: LazyLock<String> = LazyLock::new(|| compose(ghostlight_page::scripts::input::FOCUS_BODY));
 /// The key guard's disarm (`scripts/input/key_guard.js`).
 static KEY_GUARD: LazyLock<String> =
-    LazyLock::new(|| compose(include_str!("../../scripts/input/key_guard.js")));
+    LazyLock::new(|| compose(ghostlight_page::scripts::input::KEY_GUARD_BODY));
 
 /// The id of the key input source.
 const KEYBOARD_ID: &str = "ghostlight-keyboard";
@@ -58,42 +58,6 @@ const RESERVED_KEYS: std::ops::RangeInclusive<char> = '\u{E000}'..='\u{E05D}';
 const MAX_KEY_ACTIONS: usize = 50_000;
 /// The most key actions sent in one `Perform Actions` request.
 const KEY_ACTIONS_PER_REQUEST: usize = 2_000;
-
-/// The focus script's answer.
-#[derive(Debug, Deserialize)]
-struct Focus {
-    status: String,
-    summary: Option<RawSummary>,
-    #[serde(default)]
-    clear: bool,
-    /// Whether the element had focus before the script focused it.
-    #[serde(default)]
-    already: bool,
-    state: Option<Value>,
-}
-
-/// The key guard's counts (`scripts/input/key_guard.js`).
-#[derive(Debug, Default, Deserialize)]
-struct GuardCounts {
-    #[serde(default)]
-    withheld: usize,
-    #[serde(default)]
-    seen: usize,
-    #[serde(default)]
-    crossed: bool,
-    #[serde(default)]
-    missing: bool,
-}
-
-/// A nonce naming one key guard on the page (not guessable from the page's side ahead).
-fn guard_nonce() -> String {
-    use std::hash::{BuildHasher, Hasher};
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u128(
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos()),
-    );
-    format!("__ghostlight_{:016x}", hasher.finish())
-}
 
 /// Take the key guard off in the current browsing context and answer how many of `sent` key
 /// presses did not reach the element they were for: those the guard cancelled, plus, when
@@ -142,9 +106,10 @@ pub(super) async fn type_text(
         "mode": "prepare", "clear": input.clear_first, "state": resolved.wants_state(), "cap": NAME_MAX_CHARS,
         "guard": nonce,
     });
-    let mut focus: Focus = run_out_of_reach(s, &FOCUS, vec![resolved.arg()?, options], Sent::Act).await?;
+    let mut focus: FocusAnswer =
+        run_out_of_reach(s, &FOCUS, vec![resolved.arg()?, options], Sent::Act).await?;
     let before = before_state(resolved.before, focus.state.take())?;
-    focused(&focus)?;
+    focus.landed()?;
     if focus.clear {
         perform(s, keys(&[DELETE], &[], 1)).await?;
     }
@@ -206,16 +171,17 @@ pub(super) async fn press_keys(
                 "mode": "prepare", "clear": false, "state": resolved.wants_state(), "cap": NAME_MAX_CHARS,
                 "guard": nonce,
             });
-            let mut focus: Focus =
+            let mut focus: FocusAnswer =
                 run_out_of_reach(s, &FOCUS, vec![resolved.arg()?, options], Sent::Act).await?;
             let before = before_state(resolved.before, focus.state.take())?;
-            focused(&focus)?;
+            focus.landed()?;
             (before, focus.summary.map(ElementSummary::from))
         }
         None => {
             s.tab(tab).await?;
             let options = json!({ "mode": "page", "clear": false, "state": true, "cap": NAME_MAX_CHARS, "guard": nonce });
-            let mut focus: Focus = run_out_of_reach(s, &FOCUS, vec![Value::Null, options], Sent::Act).await?;
+            let mut focus: FocusAnswer =
+                run_out_of_reach(s, &FOCUS, vec![Value::Null, options], Sent::Act).await?;
             let before = before_state(None, focus.state.take())?;
             if focus.status == "focused" {
                 return Err(PortError::new(
@@ -223,7 +189,7 @@ pub(super) async fn press_keys(
                     "an element took focus after it was checked; nothing was pressed",
                 ));
             }
-            focused(&focus)?;
+            focus.landed()?;
             (before, None)
         }
     };
@@ -239,22 +205,6 @@ pub(super) async fn press_keys(
     Ok(ActionReceipt { element, page, keys_withheld })
 }
 
-/// Refuse a focus that did not land.
-fn focused(focus: &Focus) -> PortResult<()> {
-    match focus.status.as_str() {
-        "ok" => Ok(()),
-        "file" => Err(PortError::new(PortErrorKind::InvalidInput, "text cannot be typed into a file input")),
-        "unfocusable" => {
-            Err(PortError::new(PortErrorKind::InvalidInput, "the element cannot take keyboard focus"))
-        }
-        "nofocus" => Err(PortError::new(PortErrorKind::InvalidInput, "no element has keyboard focus")),
-        "focused" => {
-            Err(PortError::new(PortErrorKind::TargetStale, "an element took focus after it was checked"))
-        }
-        _ => Err(PortError::new(PortErrorKind::Other, "the focus script answered an unknown status")),
-    }
-}
-
 /// The focused element and the page after key input, in one read of the top document; the
 /// page before (and the target's summary) when a dialog the keys opened blocks the read.
 async fn focused_after(
@@ -267,7 +217,7 @@ async fn focused_after(
     let read = async {
         s.tab(tab).await?;
         let options = json!({ "mode": "after", "clear": false, "state": true, "cap": NAME_MAX_CHARS });
-        run_out_of_reach::<Focus>(s, &FOCUS, vec![Value::Null, options], Sent::Read).await
+        run_out_of_reach::<FocusAnswer>(s, &FOCUS, vec![Value::Null, options], Sent::Read).await
     };
     match read.await {
         Ok(answer) => {

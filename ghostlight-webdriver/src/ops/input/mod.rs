@@ -37,11 +37,10 @@ use std::time::Duration;
 use fantoccini::actions::Actions;
 use fantoccini::elements::Element as WdElement;
 use ghostlight_core::port::{
-    ActionReceipt, ClickInput, ElementRef, ElementSummary, FillInput, FillOutcome, Gate, KeyInput, PageState,
-    PointerTarget, PortError, PortErrorKind, PortResult, ScrollInput, ScrollOutcome, TabRef, TypeInput,
-    UploadInput, UploadOutcome,
+    ActionReceipt, ClickInput, ElementRef, FillInput, FillOutcome, Gate, KeyInput, PageState, PointerTarget,
+    PortError, PortErrorKind, PortResult, ScrollInput, ScrollOutcome, TabRef, TypeInput, UploadInput,
+    UploadOutcome,
 };
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tokio::time::Instant;
@@ -66,7 +65,7 @@ const WORK_POLL: Duration = Duration::from_millis(25);
 const TIMEOUT_GRACE: Duration = Duration::from_millis(500);
 
 /// The shared helpers every input script starts with.
-const LIB_JS: &str = include_str!("../../scripts/input/lib.js");
+const LIB_JS: &str = ghostlight_page::scripts::input::LIB_JS;
 
 /// An input script: the page-state function, the DOM semantics ([`with_dom`]) and the input
 /// helpers, then `body`.
@@ -173,19 +172,6 @@ async fn bounded<T>(timeout: Duration, work: impl Future<Output = PortResult<T>>
         Err(_) => {
             Err(PortError::new(PortErrorKind::Timeout, "the input did not finish in time").effect_unknown())
         }
-    }
-}
-
-/// A role and name as the input scripts answer them.
-#[derive(Debug, Deserialize)]
-struct RawSummary {
-    role: String,
-    name: Option<String>,
-}
-
-impl From<RawSummary> for ElementSummary {
-    fn from(raw: RawSummary) -> Self {
-        ElementSummary { role: raw.role, name: raw.name.filter(|name| !name.is_empty()) }
     }
 }
 
@@ -420,15 +406,9 @@ async fn perform(s: &mut Session, actions: impl Into<Actions>) -> PortResult<()>
 /// A finite coordinate as an integer number of CSS pixels (WebDriver pointer and wheel
 /// positions are integers).
 fn pixel(value: f64) -> PortResult<i64> {
-    if !value.is_finite() || value.abs() > MAX_COORDINATE {
-        return Err(PortError::new(PortErrorKind::InvalidInput, "a coordinate is not a usable number"));
-    }
-    // In range by the check above, so the conversion is exact.
-    Ok(value.floor() as i64)
+    // In range by the check, so the conversion is exact.
+    Ok(ghostlight_page::input::coordinate(value)? as i64)
 }
-
-/// The largest coordinate or delta accepted, in CSS pixels.
-const MAX_COORDINATE: f64 = 1_000_000.0;
 
 #[cfg(test)]
 mod tests {

@@ -39,25 +39,25 @@ use ghostlight_core::port::{
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{RawSummary, after, before_state, compose, element_arg, perform, pixel, resolve, run};
+use super::{after, before_state, compose, element_arg, perform, pixel, resolve, run};
 use tokio::time::Instant;
 
 use crate::config::Engine;
 use crate::errors::Sent;
-use crate::ops::{NAME_MAX_CHARS, frames};
+use crate::ops::frames;
 use crate::refs;
 use crate::session::Session;
+use ghostlight_page::bounds::NAME_MAX_CHARS;
+use ghostlight_page::input::{HitTest, click_count};
 
 /// The hit test (`scripts/input/target.js`).
-static TARGET: LazyLock<String> = LazyLock::new(|| compose(include_str!("../../scripts/input/target.js")));
+static TARGET: LazyLock<String> = LazyLock::new(|| compose(ghostlight_page::scripts::input::TARGET_BODY));
 /// The scripted HTML5 drag for Firefox (`scripts/input/drag_html5.js`).
 static DRAG_HTML5: LazyLock<String> =
-    LazyLock::new(|| compose(include_str!("../../scripts/input/drag_html5.js")));
+    LazyLock::new(|| compose(ghostlight_page::scripts::input::DRAG_HTML5_BODY));
 
 /// The id of the pointer input source.
 const POINTER_ID: &str = "ghostlight-mouse";
-/// The most clicks one click may be (a triple click).
-const MAX_CLICKS: u8 = 3;
 /// How far the pointer moves right after the press, so that the page sees a drag begin.
 const DRAG_LIFT: f64 = 5.0;
 /// How long the move onto the destination takes (the driver interpolates moves).
@@ -68,11 +68,8 @@ const DRAG_NUDGE: Duration = Duration::from_millis(50);
 /// The answer of the hit-test script.
 #[derive(Debug, Deserialize)]
 struct Probe {
-    status: String,
-    x: Option<f64>,
-    y: Option<f64>,
-    summary: Option<RawSummary>,
-    by: Option<RawSummary>,
+    #[serde(flatten)]
+    hit: HitTest,
     #[serde(default)]
     draggable: bool,
     state: Option<Value>,
@@ -135,9 +132,7 @@ pub(super) async fn click(
     gate: &Gate,
     timeout: Duration,
 ) -> PortResult<ActionReceipt> {
-    if !(1..=MAX_CLICKS).contains(&input.count) {
-        return Err(PortError::new(PortErrorKind::InvalidInput, "a click is one to three clicks"));
-    }
+    click_count(input.count)?;
     let deadline = Instant::now() + timeout;
     s.set_script_timeout(timeout).await?;
     let at = locate(s, tab, &input.at, gate, Locate { scroll: true, check: true }).await?;
@@ -269,16 +264,14 @@ async fn locate(
             let args = vec![resolved.arg()?, Value::Null, options(resolved.wants_state())];
             let mut probe: Probe = run(s, &TARGET, args, Sent::Read).await?;
             let before = before_state(resolved.before.clone(), probe.state.take())?;
-            accept(&mut probe)?;
+            probe.hit.accept()?;
             if resolved.in_frame {
                 frames::admit(gate, probe.url.as_deref().unwrap_or_default())?;
             }
             let origin = if resolved.in_frame {
                 Origin::Element(resolved.element.clone())
             } else {
-                let (Some(x), Some(y)) = (probe.x, probe.y) else {
-                    return Err(PortError::new(PortErrorKind::Other, "the hit test answered no point"));
-                };
+                let (x, y) = probe.hit.point()?;
                 let (x, y) = (pixel(x)?, pixel(y)?);
                 // Where the input lands, traced where the page cannot mislead the trace (a
                 // page's realm could report its element uncovered while a frame covers it).
@@ -289,7 +282,7 @@ async fn locate(
                 origin,
                 element: Some(resolved.element),
                 point: None,
-                summary: probe.summary.map(Into::into),
+                summary: probe.hit.summary(),
                 draggable: probe.draggable,
                 before,
             })
@@ -300,32 +293,18 @@ async fn locate(
             let args = vec![Value::Null, json!({ "x": x, "y": y }), options(true)];
             let mut probe: Probe = run(s, &TARGET, args, Sent::Read).await?;
             let before = before_state(None, probe.state.take())?;
-            accept(&mut probe)?;
+            probe.hit.accept()?;
             let trace = Some(std::mem::take(&mut probe.trace));
             frames::check_point(s, tab, x as f64, y as f64, trace, gate).await?;
             Ok(Located {
                 origin: Origin::Viewport { x, y },
                 element: None,
                 point: Some((x, y)),
-                summary: probe.summary.map(Into::into),
+                summary: probe.hit.summary(),
                 draggable: probe.draggable,
                 before,
             })
         }
-    }
-}
-
-/// Turn a hit test's refusal into the error the port promises.
-fn accept(probe: &mut Probe) -> PortResult<()> {
-    match probe.status.as_str() {
-        "ok" => Ok(()),
-        "covered" => Err(PortError::obstructed(probe.by.take().map(Into::into))),
-        "nobox" => Err(PortError::new(
-            PortErrorKind::InvalidInput,
-            "the element is not shown (hidden, inert or without a box)",
-        )),
-        "outside" => Err(PortError::new(PortErrorKind::InvalidInput, "the point is outside the viewport")),
-        _ => Err(PortError::new(PortErrorKind::Other, "the hit test answered an unknown status")),
     }
 }
 
@@ -343,24 +322,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn refusals_map_to_port_errors() {
-        let probe = |status: &str| Probe {
-            status: status.to_owned(),
-            x: None,
-            y: None,
-            summary: None,
-            by: Some(RawSummary { role: "dialog".into(), name: Some("Cookies".into()) }),
-            draggable: false,
-            state: None,
-            url: None,
-            trace: frames::Trace::default(),
-        };
-        let covered = accept(&mut probe("covered")).expect_err("covered");
-        assert_eq!(covered.kind(), PortErrorKind::Obstructed);
+    fn probes_carry_the_hit_test_beside_the_trace() {
+        let probe: Probe = serde_json::from_value(json!({
+            "status": "covered", "x": 1.5, "y": 2.0, "by": {"role": "dialog", "name": "Cookies"},
+            "draggable": true, "url": "http://127.0.0.1/",
+        }))
+        .expect("a probe");
+        let mut hit = probe.hit;
+        assert_eq!(hit.point().ok(), Some((1.5, 2.0)));
+        let covered = hit.accept().expect_err("covered");
         assert_eq!(covered.obstruction().map(|by| by.role.as_str()), Some("dialog"));
-        assert_eq!(accept(&mut probe("nobox")).expect_err("nobox").kind(), PortErrorKind::InvalidInput);
-        assert_eq!(accept(&mut probe("outside")).expect_err("outside").kind(), PortErrorKind::InvalidInput);
-        assert!(accept(&mut probe("ok")).is_ok());
+        assert!(probe.draggable);
     }
 
     #[test]

@@ -16,11 +16,11 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::LazyLock;
 use std::time::Duration;
 
-use ghostlight_core::port::upload::{input_checked, page_files, read_files, still_real, total_size};
 use ghostlight_core::port::{
     ElementRef, Gate, InlineFile, Point, PortError, PortErrorKind, PortResult, TabRef,
     UPLOAD_TOTAL_MAX_BYTES, UploadDestination, UploadFiles, UploadInput, UploadOutcome,
 };
+use ghostlight_page::upload::{input_checked, page_files, read_files, still_real, total_size};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -28,13 +28,14 @@ use super::{after, before_state, compose, pixel, resolve, run};
 use crate::errors::{self, Sent};
 use tokio::time::Instant;
 
-use crate::ops::{NAME_MAX_CHARS, frames};
+use crate::ops::frames;
 use crate::session::Session;
+use ghostlight_page::bounds::NAME_MAX_CHARS;
 
 /// The file input check (`scripts/input/upload.js`).
-static CHECK: LazyLock<String> = LazyLock::new(|| compose(include_str!("../../scripts/input/upload.js")));
+static CHECK: LazyLock<String> = LazyLock::new(|| compose(ghostlight_page::scripts::input::UPLOAD_BODY));
 /// The scripted drop (`scripts/input/drop.js`).
-static DROP: LazyLock<String> = LazyLock::new(|| compose(include_str!("../../scripts/input/drop.js")));
+static DROP: LazyLock<String> = LazyLock::new(|| compose(ghostlight_page::scripts::input::DROP_BODY));
 
 /// The most bytes one upload may carry (core checks the same bound first).
 const MAX_BYTES: u64 = UPLOAD_TOTAL_MAX_BYTES;

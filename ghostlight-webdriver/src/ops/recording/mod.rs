@@ -81,9 +81,9 @@ const MIN_DELAY_CS: u64 = RECORD_BOUNDS.min_delay_cs as u64;
 /// How long the download's Blob URL lives in the page.
 const DOWNLOAD_URL_LIFETIME_MS: u64 = 60_000;
 /// The script that downloads a replay in the page.
-const DOWNLOAD_SCRIPT: &str = include_str!("../../scripts/download_replay.js");
+const DOWNLOAD_SCRIPT: &str = ghostlight_page::scripts::DOWNLOAD_REPLAY_BODY;
 /// The script that sets a replay as a file input's only file.
-const ATTACH_SCRIPT: &str = include_str!("../../scripts/attach_replay.js");
+const ATTACH_SCRIPT: &str = ghostlight_page::scripts::ATTACH_REPLAY_BODY;
 /// Prefix of recording tokens.
 const TOKEN_PREFIX: &str = "recording-";
 

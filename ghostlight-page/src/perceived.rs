@@ -10,8 +10,8 @@ pub const MAX_FRAME_PASSES: usize = 16;
 /// The deepest frame nesting perception and focus descend into.
 pub const MAX_FRAME_DEPTH: usize = 4;
 
-use super::types::{ElementRef, ElementState, PerceivedElement};
-use crate::vocab::CredentialClass;
+use ghostlight_core::port::CredentialClass;
+use ghostlight_core::port::{ElementRef, ElementState, PerceivedElement, Perception};
 
 /// One item as the perception script answers it (its short keys keep the transfer small);
 /// `E` is the adapter's handle of the element (a WebDriver element, a registry id).
@@ -97,6 +97,12 @@ impl Gathered {
             self.elements.truncate(max);
             self.truncated = true;
         }
+    }
+}
+
+impl From<Gathered> for Perception {
+    fn from(gathered: Gathered) -> Self {
+        Perception { elements: gathered.elements, truncated: gathered.truncated }
     }
 }
 

@@ -1,5 +1,5 @@
-// The extension's page API: the shared scripts (ghostlight-webdriver/src/scripts, composed
-// before this by `page::bundle`) called from the extension's isolated world, with element
+// The extension's page API: the shared scripts (ghostlight-page/scripts, composed
+// before this by `ghostlight_page::bundle`) called from the extension's isolated world, with element
 // references kept in a per-document registry. Nothing here is visible to the page: the page's
 // own scripts run in another world (other prototypes, other globals), so it can neither
 // override what perception calls nor read or forge the registry.

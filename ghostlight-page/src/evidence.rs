@@ -19,7 +19,7 @@ use std::collections::{HashMap, VecDeque};
 
 use url::Url;
 
-use super::{
+use ghostlight_core::port::{
     DiagnoseDetail, DiagnoseSource, DiagnosticEntry, DiagnosticSource, DiagnosticsPage, DiagnosticsQuery,
     PortError, PortErrorKind, PortResult,
 };

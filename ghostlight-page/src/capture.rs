@@ -2,15 +2,15 @@
 //! the output size of a region, what part of an element an element capture shows, and whether
 //! a rectangle lies inside the viewport. Pure functions of the port's types.
 
-use super::error::{Oversize, PortError, PortErrorKind, PortResult};
-use super::types::{CssRect, Geometry};
+use ghostlight_core::port::{CssRect, Geometry};
+use ghostlight_core::port::{Oversize, PortError, PortErrorKind, PortResult};
 
 /// The longest side of a full-page capture, in image pixels (Chromium's own texture limit).
 pub const MAX_FULL_PAGE_SIDE: u32 = 16_384;
 /// The largest area of a full-page capture, in image pixels.
 pub const MAX_FULL_PAGE_PIXELS: u64 = 100_000_000;
-/// The longest side of a region capture's output image, in pixels.
-pub const MAX_REGION_SIDE: u32 = 4_096;
+/// The longest side of a region capture's output image, in pixels (core's bound).
+pub use ghostlight_core::port::MAX_REGION_SIDE;
 /// How far (CSS px) a rectangle may overshoot the viewport and still count as inside it
 /// (scroll offsets are fractional).
 pub const VIEWPORT_TOLERANCE: f64 = 0.5;

@@ -8,7 +8,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{FileStat, InlineFile, PortError, PortErrorKind, PortResult, UPLOAD_TOTAL_MAX_BYTES};
+use ghostlight_core::port::{
+    FileStat, InlineFile, PortError, PortErrorKind, PortResult, UPLOAD_TOTAL_MAX_BYTES,
+};
 
 /// What each local path is: a regular file and its size, a directory, or missing (also for
 /// anything unreadable or special), with its real path (every symbolic link resolved).

@@ -5,7 +5,7 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{FillValue, PortError, PortErrorKind, PortResult};
+use ghostlight_core::port::{FillValue, PortError, PortErrorKind, PortResult};
 
 /// A fill value as the script takes it (`None` for a number that is not finite).
 pub fn encode_value(value: &FillValue) -> Option<Value> {

@@ -1,0 +1,107 @@
+//! The page scripts (`scripts/` of this crate), for every connector that runs them: the
+//! WebDriver adapter through "Execute Script", the extension connector packaged into the
+//! extension ([`crate::bundle`]) and run in its isolated world. Roles, accessible names, what
+//! is shown and the article heuristic exist only here.
+//!
+//! Each `*_FN` is one JavaScript function expression (its header documents its arguments and
+//! answer); each `*_BODY` an Execute Script body reading `arguments`. [`DOM_JS`] is the shared
+//! DOM semantics the others call, declared after `GL_GENERIC_NAME_CHARS`
+//! ([`GENERIC_NAME_CHARS`]); [`with_dom`] composes it. The bounds passed to the scripts are
+//! in [`crate::bounds`].
+
+/// The largest generic element text taken as its name (core's visible name bound).
+pub use ghostlight_core::port::TARGET_NAME_CHARS as GENERIC_NAME_CHARS;
+
+/// The one DOM semantics: `glVisible`, `glAriaHidden`, `glShownText`, `glRole`,
+/// `glIsControl`, `glName`, `glSummary` (declarations; see the script's header).
+pub const DOM_JS: &str = include_str!("../scripts/dom.js");
+/// `glAuthorityUrl(document)`: the URL a document is governed by (its own, or the origin an
+/// about: document inherited; `data:,`, which no gate admits, for an opaque one). Declared by
+/// every composition of [`DOM_JS`] too.
+pub const AUTHORITY_URL_JS: &str = include_str!("../scripts/authority_url.js");
+/// Perception: `(opts, root) → {items, frames, truncated, focusFrame}`.
+pub const PERCEIVE_FN: &str = include_str!("../scripts/perceive.js");
+/// Text reading (visible text, the article heuristic, one element's text):
+/// `(opts, target) → {text, truncated, source}`.
+pub const READ_TEXT_FN: &str = include_str!("../scripts/read_text.js");
+/// Text presence in one document's visible text: `({query}) → bool`.
+pub const TEXT_PRESENT_FN: &str = include_str!("../scripts/text_present.js");
+/// Element presence: `(element) → bool`.
+pub const ELEMENT_PRESENT_FN: &str = include_str!("../scripts/element_present.js");
+/// Where an element sits in the top-level document (scrolling it into view first when asked):
+/// `(element, scroll) → {x, y, width, height, complete}`.
+pub const CAPTURE_ELEMENT_FN: &str = include_str!("../scripts/capture_element.js");
+/// The CSS size of the whole scrollable document: `() → {width, height}`.
+pub const CAPTURE_PAGE_SIZE_FN: &str = include_str!("../scripts/capture_page_size.js");
+/// The visible frames of one document, for walks through frame documents: an Execute Script
+/// body (no arguments; it `return`s `{url, frames: [element]}`).
+pub const FRAMES_HERE_BODY: &str = include_str!("../scripts/frames_here.js");
+/// Every frame on screen with its box and URL, for the gate (WebDriver adapter): an Execute
+/// Script body after [`AUTHORITY_URL_JS`].
+pub const FRAME_BOXES_BODY: &str = include_str!("../scripts/frame_boxes.js");
+/// The page state and document identity: `() → {url, title, readyState, …}`.
+pub const PAGE_STATE_FN: &str = include_str!("../scripts/page_state.js");
+/// The browser's load-failure code when the tab shows its error page: `() → code | null`.
+pub const LOAD_FAILURE_FN: &str = include_str!("../scripts/load_failure.js");
+/// A replay GIF downloaded from an adapter-owned blank tab (Execute Script body).
+pub const DOWNLOAD_REPLAY_BODY: &str = include_str!("../scripts/download_replay.js");
+/// A replay GIF attached to a file input from memory (Execute Script body).
+pub const ATTACH_REPLAY_BODY: &str = include_str!("../scripts/attach_replay.js");
+
+/// The input scripts (`scripts/input/`): Execute Script bodies that run after [`DOM_JS`],
+/// the page-state function `glPageState` and [`LIB_JS`](input::LIB_JS).
+pub mod input {
+    /// The input helpers (composed-tree walks, deep hit testing, receipts).
+    pub const LIB_JS: &str = include_str!("../scripts/input/lib.js");
+    /// The hit test of a pointer target (element or point).
+    pub const TARGET_BODY: &str = include_str!("../scripts/input/target.js");
+    /// Keyboard focus on an element, or the focused element.
+    pub const FOCUS_BODY: &str = include_str!("../scripts/input/focus.js");
+    /// The key guard: keys that would leave the element they were for are withheld.
+    pub const KEY_GUARD_BODY: &str = include_str!("../scripts/input/key_guard.js");
+    /// Fill a form control.
+    pub const FILL_BODY: &str = include_str!("../scripts/input/fill.js");
+    /// Scroll (reveal an element, by a viewport fraction, or watch and read the offsets).
+    pub const SCROLL_BODY: &str = include_str!("../scripts/input/scroll.js");
+    /// The file input check of an upload.
+    pub const UPLOAD_BODY: &str = include_str!("../scripts/input/upload.js");
+    /// Files attached to a file input from memory.
+    pub const ATTACH_BODY: &str = include_str!("../scripts/input/attach.js");
+    /// Files dropped at a viewport point.
+    pub const DROP_BODY: &str = include_str!("../scripts/input/drop.js");
+    /// HTML5 drag and drop by script events (Firefox over WebDriver).
+    pub const DRAG_HTML5_BODY: &str = include_str!("../scripts/input/drag_html5.js");
+}
+
+/// `body` preceded by [`DOM_JS`] and [`AUTHORITY_URL_JS`] (declarations local to the script
+/// body). A generic element (no role) is named by its text only when that text is no longer
+/// than a name core shows ([`GENERIC_NAME_CHARS`]).
+pub fn with_dom(body: &str) -> String {
+    format!("const GL_GENERIC_NAME_CHARS = {GENERIC_NAME_CHARS};\n{DOM_JS}\n{AUTHORITY_URL_JS}\n{body}")
+}
+
+/// `return (FN)(arguments[0], …);`: an Execute Script body calling a script file holding one
+/// function expression with `arity` arguments.
+pub fn call(function: &str, arity: usize) -> String {
+    let args: Vec<String> = (0..arity).map(|i| format!("arguments[{i}]")).collect();
+    format!("return ({})({});", function.trim_end(), args.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn calls_pass_their_arguments() {
+        assert_eq!(call("(a) => a\n", 1), "return ((a) => a)(arguments[0]);");
+        assert_eq!(call("() => 1", 0), "return (() => 1)();");
+    }
+
+    #[test]
+    fn the_dom_semantics_come_first() {
+        let script = with_dom("return 1;");
+        assert!(script.starts_with("const GL_GENERIC_NAME_CHARS = "));
+        assert!(script.ends_with("\nreturn 1;"));
+        assert!(script.contains("function glName"));
+    }
+}
