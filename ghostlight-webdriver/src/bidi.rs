@@ -29,6 +29,11 @@ use tokio::task::JoinHandle;
 use tokio_tungstenite::tungstenite::Message;
 use url::Url;
 
+/// The sandbox realm Ghostlight's scripts run in over BiDi (`target.sandbox`), where the
+/// page's own globals and prototypes cannot reach them: hit traces, and the isolated
+/// evaluations a session makes.
+pub(crate) const SANDBOX: &str = "ghostlight";
+
 /// How long opening the WebSocket may take (C 1–5 ms, F 8–9 ms in the spike).
 pub(crate) const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long one command may wait for its reply.

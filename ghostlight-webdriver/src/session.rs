@@ -457,7 +457,7 @@ impl Session {
             let params = json!({
                 "functionDeclaration": "function () { return 1; }",
                 "arguments": [],
-                "target": { "context": handle, "sandbox": crate::ops::frames::SANDBOX },
+                "target": { "context": handle, "sandbox": crate::bidi::SANDBOX },
                 "awaitPromise": false,
                 "resultOwnership": "none",
             });

@@ -388,3 +388,20 @@ fn the_core_modules_form_layers_without_a_cycle() {
         assert!(layer_of(lower) < layer_of(upper), "{lower} must lie below {upper}: {layers:?}");
     }
 }
+
+/// The WebDriver session is below its operations: `session.rs` and `watch/` name no `ops`
+/// module (what a session watches never drives it).
+#[test]
+fn the_webdriver_session_names_no_operation() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../ghostlight-webdriver/src");
+    let mut files = vec![(src.join("session.rs").display().to_string(), String::new())];
+    files[0].1 = std::fs::read_to_string(src.join("session.rs")).expect("session.rs");
+    files.extend(rust_files(&src.join("watch")));
+    for (file, source) in files {
+        let code = code_for_use(&source);
+        assert!(
+            !code.contains("crate::ops"),
+            "{file} names crate::ops: the session lies below its operations"
+        );
+    }
+}

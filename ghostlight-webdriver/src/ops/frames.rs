@@ -25,6 +25,7 @@
 //! The page could move a frame between the check and the input (a round trip later): the
 //! check narrows what a page can make Ghostlight do, it is not atomic with the dispatch.
 
+use crate::bidi::SANDBOX;
 use std::io::Cursor;
 use std::sync::LazyLock;
 use std::time::Duration;
@@ -95,9 +96,6 @@ static TRACE: LazyLock<String> = LazyLock::new(|| {
          cross: t.cross ? { frame: t.cross.frame, x: t.cross.x, y: t.cross.y } : null };",
     )
 });
-
-/// The sandbox realm hit traces run in (WebDriver BiDi `target.sandbox`).
-pub(crate) const SANDBOX: &str = "ghostlight";
 
 /// The longest wait for one sandboxed call (they answer in 2–45 ms; a window whose calls get
 /// no answer in time keeps the page's realm, see [`Session::sandbox_for`]).
