@@ -22,7 +22,9 @@ use crate::facts::detail;
 use crate::handles::Handle;
 use crate::language::target_phrase;
 use crate::names::ToolName;
-use crate::port::{BrowserPort, ElementRef, Gate, PageState, PortError, PortErrorKind, TabCall, TabRef};
+use crate::port::{
+    BrowserPort, ElementRef, Gate, PageState, PerceivedElement, PortError, PortErrorKind, TabCall, TabRef,
+};
 use crate::selector::Role;
 use crate::vocab::CredentialClass;
 
@@ -65,6 +67,17 @@ pub(crate) struct Run<'a> {
     /// Who watches this invocation's steps (children report to their composite's watcher).
     pub(crate) progress: &'a dyn Progress,
     audit: Mutex<Option<AuditRecord>>,
+    /// The page's elements as the last selector resolution perceived them, reused by the
+    /// next one on the same tab and document generation until input is dispatched (a form's
+    /// fields are resolved against one perception, not one each).
+    pub(crate) scan: Mutex<Option<SelectorScan>>,
+}
+
+/// One perception of a tab's page made to resolve selectors (see [`Run::scan`]).
+pub(crate) struct SelectorScan {
+    pub(crate) tab: TabRef,
+    pub(crate) generation: u64,
+    pub(crate) elements: Arc<[PerceivedElement]>,
 }
 
 /// A tab chosen and locked for this invocation.
@@ -130,6 +143,7 @@ impl<'a> Run<'a> {
             started: Instant::now(),
             progress: &NoProgress,
             audit: Mutex::new(None),
+            scan: Mutex::new(None),
         }
     }
 
@@ -163,6 +177,8 @@ impl<'a> Run<'a> {
     /// Mark that effectful work is being sent to the browser.
     pub(crate) fn dispatching(&self) {
         self.dispatched.store(true, Ordering::SeqCst);
+        // Input may change the page: the next selector is resolved against a new perception.
+        *self.scan.lock().unwrap_or_else(|p| p.into_inner()) = None;
     }
 
     /// Whether target names may appear in action summaries.

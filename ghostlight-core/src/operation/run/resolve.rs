@@ -1,6 +1,8 @@
 //! Resolving a call's target, selector and view handles to the port's references, and
 //! screenshot points to document points.
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value, json};
 
 use crate::facts::detail;
@@ -13,7 +15,10 @@ use crate::port::{PerceiveInput, PerceiveScope, PerceivedElement, Point};
 use crate::selector::{Role, Selector};
 use crate::selector::{TargetRef, ViewPoint};
 
-use super::{AMBIGUOUS_CANDIDATES, Lease, Page, Resolved, Run, SCROLL_TOLERANCE, SELECTOR_SCAN_ITEMS, Step};
+use super::{
+    AMBIGUOUS_CANDIDATES, Lease, Page, Resolved, Run, SCROLL_TOLERANCE, SELECTOR_SCAN_ITEMS, SelectorScan,
+    Step,
+};
 
 impl Run<'_> {
     // ----- targets ------------------------------------------------------------------------
@@ -57,13 +62,8 @@ impl Run<'_> {
     }
 
     async fn select(&self, lease: &Lease, page: &Page, selector: &Selector) -> Step<Resolved> {
-        let input = PerceiveInput { scope: PerceiveScope::All, max_items: SELECTOR_SCAN_ITEMS };
-        let perception = self
-            .port()
-            .perceive(&self.reading(&lease.tab), &input)
-            .await
-            .map_err(|e| self.fail_on(lease, &e, "look for the named control", None))?;
-        let mut matched = match_selector(selector, &perception.elements);
+        let elements = self.scanned(lease, page).await?;
+        let mut matched = match_selector(selector, &elements);
         // Nothing is called that: look for an element showing the text or called so (a
         // clickable `div`, a drop zone), as `browser_find` would find it.
         let by_text: Vec<PerceivedElement>;
@@ -76,10 +76,7 @@ impl Run<'_> {
             matched = match_selector(selector, &by_text);
         }
         match matched {
-            SelectorMatch::One(element) => {
-                let _ = page;
-                Ok(resolved_from(element))
-            }
+            SelectorMatch::One(element) => Ok(resolved_from(element)),
             SelectorMatch::None => Err(Outcome::failed(
                 "no_match",
                 format!("No {} is on the page.", selector_phrase(selector)),
@@ -115,6 +112,32 @@ impl Run<'_> {
                 .next("Call browser_find with the text to get one target handle per match, then use one."))
             }
         }
+    }
+
+    /// The page's elements for selector resolution: the scan this run already made of the
+    /// same tab and document generation (no input sent since), else a new perception.
+    async fn scanned(&self, lease: &Lease, page: &Page) -> Step<Arc<[PerceivedElement]>> {
+        {
+            let scan = self.scan.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(scan) =
+                scan.as_ref().filter(|s| s.tab == lease.tab && s.generation == page.generation)
+            {
+                return Ok(Arc::clone(&scan.elements));
+            }
+        }
+        let input = PerceiveInput { scope: PerceiveScope::All, max_items: SELECTOR_SCAN_ITEMS };
+        let perception = self
+            .port()
+            .perceive(&self.reading(&lease.tab), &input)
+            .await
+            .map_err(|e| self.fail_on(lease, &e, "look for the named control", None))?;
+        let elements: Arc<[PerceivedElement]> = perception.elements.into();
+        *self.scan.lock().unwrap_or_else(|p| p.into_inner()) = Some(SelectorScan {
+            tab: lease.tab.clone(),
+            generation: page.generation,
+            elements: Arc::clone(&elements),
+        });
+        Ok(elements)
     }
 
     /// Register perceived elements as fresh targets of the leased tab at `generation`.
