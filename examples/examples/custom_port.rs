@@ -384,32 +384,16 @@ impl BrowserPort for ToyBrowser {
                 self.element(tab, root)?;
                 Vec::new()
             }
+            // Names that contain the text (a toy: names only, no visible text).
+            PerceiveScope::Matching { text, controls_only } => {
+                let wanted = text.trim().to_lowercase();
+                all.filter(|e| !wanted.is_empty() && (e.control || !controls_only))
+                    .filter(|e| e.name.as_deref().is_some_and(|name| name.to_lowercase().contains(&wanted)))
+                    .collect()
+            }
         };
         let truncated = elements.len() > input.max_items;
         Ok(Perception { elements: elements.into_iter().take(input.max_items).collect(), truncated })
-    }
-
-    async fn find_text(
-        &self,
-        call: &TabCall<'_>,
-        text: &str,
-        controls_only: bool,
-        max: usize,
-    ) -> PortResult<Vec<PerceivedElement>> {
-        let tab = call.tab;
-        let mut state = self.lock();
-        let tab = state.tab(tab)?;
-        let wanted = text.to_lowercase();
-        let page = self.page_at(tab.url());
-        Ok(page
-            .elements
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.name.to_lowercase().contains(&wanted))
-            .map(|(i, e)| self.perceived(tab, i, e))
-            .filter(|e| e.control || !controls_only)
-            .take(max)
-            .collect())
     }
 
     async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<FocusedElement>> {

@@ -20,9 +20,9 @@ use ghostlight_core::port::{
     ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DiagnosticsPage, DiagnosticsQuery,
     DialogKind, DialogResolution, ElementRef, FileStat, FillInput, FillOutcome, Focused, FocusedElement,
     Geometry, HistoryMove, KeyInput, NavigateInput, NetworkEnforcement, NetworkPolicy, OpenedTab, PageState,
-    PerceiveInput, PerceivedElement, Perception, Point, PointerTarget, PortError, PortErrorKind, PortResult,
-    ReadInput, RecordCommand, RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal,
-    TabCall, TabInfo, TabRef, TextOutcome, TypeInput, UploadInput, UploadOutcome,
+    PerceiveInput, Perception, Point, PointerTarget, PortError, PortErrorKind, PortResult, ReadInput,
+    RecordCommand, RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal, TabCall, TabInfo,
+    TabRef, TextOutcome, TypeInput, UploadInput, UploadOutcome,
 };
 use serde::de::DeserializeOwned;
 use tokio::task::JoinHandle;
@@ -372,17 +372,6 @@ impl BrowserPort for ExtensionBrowser {
     async fn perceive(&self, call: &TabCall<'_>, input: &PerceiveInput) -> PortResult<Perception> {
         let (tab, gate) = (call.tab, &call.gate);
         perception::perceive(self, self.tab_id(tab)?, input, gate).await
-    }
-
-    async fn find_text(
-        &self,
-        call: &TabCall<'_>,
-        text: &str,
-        controls_only: bool,
-        max: usize,
-    ) -> PortResult<Vec<PerceivedElement>> {
-        let (tab, gate) = (call.tab, &call.gate);
-        perception::find_text(self, self.tab_id(tab)?, text, controls_only, max, gate).await
     }
 
     async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<FocusedElement>> {

@@ -1,4 +1,4 @@
-//! Reading and perceiving pages through the extension: `perceive`, `find_text`,
+//! Reading and perceiving pages through the extension: `perceive` (a text search is a perception too),
 //! `focused_element`, `element_present`, `read_text`, `text_present`, and where an element is
 //! ([`element_point`], [`element_box`]) for capture and pointer input.
 //!
@@ -166,20 +166,6 @@ pub(crate) async fn perceive(
 ) -> PortResult<Perception> {
     let (options, root) = PassOptions::perceive(&input.scope, input.max_items);
     Ok(gather_from(b, tab, options, root, gate).await?.into())
-}
-
-/// Elements whose name or visible text contains `text`.
-pub(crate) async fn find_text(
-    b: &ExtensionBrowser,
-    tab: i64,
-    text: &str,
-    controls_only: bool,
-    max: usize,
-    gate: &Gate,
-) -> PortResult<Vec<PerceivedElement>> {
-    // Nothing to look for: core refuses empty text before it gets here.
-    let Some(options) = PassOptions::find(text, controls_only, max) else { return Ok(Vec::new()) };
-    Ok(gather_from(b, tab, options, None, gate).await?.elements)
 }
 
 /// Run the perception passes from `root` (in its frame) or from the tab's top document.

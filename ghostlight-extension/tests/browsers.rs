@@ -1523,7 +1523,11 @@ async fn perception(engine: Engine) {
         !b.text_present(&TabCall::reading(&tab, &no_inner), "hello from inner").await.expect("searched"),
         "unless refused"
     );
-    let found = b.find_text(&TabCall::reading(&tab, &open), "inner button", false, 10).await.expect("found");
+    let found = b
+        .perceive(&TabCall::reading(&tab, &open), &PerceiveInput::matching("inner button", false, 10))
+        .await
+        .map(|found| found.elements)
+        .expect("found");
     let inner_button = named(&found, "Inner button").expect("found in the frame").element.clone();
     assert!(b.element_present(&tab, &inner_button).await.expect("present"));
     // The centre of an element in a same-origin frame, in the top viewport (for pointer input).

@@ -14,7 +14,8 @@ pub const PERCEIVE_MAX_ITEMS: usize = 5_000;
 pub const DOCUMENT_MAX_DEPTH: u32 = 64;
 /// Visible text of an element is cut to this many UTF-16 units in the page.
 pub const TEXT_MAX_CHARS: usize = 200;
-/// A `find_text` query longer than this is cut (core bounds queries far below it).
+/// A text search's query ([`PerceiveScope::Matching`](ghostlight_core::port::PerceiveScope::Matching))
+/// longer than this is cut (core bounds queries far below it).
 pub const QUERY_MAX_CHARS: usize = 1_000;
 /// The most characters `read_text` returns, whatever the caller asks (core asks at most
 /// 50,000).

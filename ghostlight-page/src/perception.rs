@@ -67,23 +67,25 @@ impl PassOptions {
             PerceiveScope::Document { root, max_depth } => {
                 ("document", (*max_depth).min(DOCUMENT_MAX_DEPTH), root.as_ref())
             }
+            PerceiveScope::Matching { text, controls_only } => {
+                return (PassOptions::find(text, *controls_only, max_items), None);
+            }
         };
         let mut options = PassOptions::new(mode, max_items);
         options.max_depth = max_depth;
         (options, root)
     }
 
-    /// The pass of `find_text`: elements whose name or visible text contains `text`; `None`
-    /// when there is nothing to look for (core refuses empty text before it gets here).
-    pub fn find(text: &str, controls_only: bool, max: usize) -> Option<Self> {
+    /// The pass of a [`PerceiveScope::Matching`] perception: elements whose name or visible
+    /// text contains `text`. Blank text looks for nothing (a pass of no items; core refuses
+    /// empty text before it gets here).
+    pub fn find(text: &str, controls_only: bool, max: usize) -> Self {
         let query: String = text.chars().take(QUERY_MAX_CHARS).collect();
-        if query.trim().is_empty() {
-            return None;
-        }
+        let max = if query.trim().is_empty() { 0 } else { max };
         let mut options = PassOptions::new("find", max);
         options.query = query;
         options.controls_only = controls_only;
-        Some(options)
+        options
     }
 
     /// The pass that answers the focused element of one document (or the frame holding
@@ -349,9 +351,9 @@ mod tests {
         assert_eq!(value["nameMax"], NAME_MAX_CHARS);
         let document = PerceiveScope::Document { root: None, max_depth: u32::MAX };
         assert_eq!(PassOptions::perceive(&document, 10).0.max_depth, DOCUMENT_MAX_DEPTH);
-        assert!(PassOptions::find("  ", false, 10).is_none());
+        assert_eq!(PassOptions::find("  ", false, 10).max, 0, "blank text looks for nothing");
         let long = "x".repeat(QUERY_MAX_CHARS + 5);
-        assert_eq!(PassOptions::find(&long, true, 10).map(|o| o.query.len()), Some(QUERY_MAX_CHARS));
+        assert_eq!(PassOptions::find(&long, true, 10).query.len(), QUERY_MAX_CHARS);
     }
 
     #[test]

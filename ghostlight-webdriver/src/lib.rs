@@ -119,9 +119,9 @@ use ghostlight_core::port::{
     ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DiagnosticsPage, DiagnosticsQuery,
     DialogKind, DialogResolution, ElementRef, FileStat, FillInput, FillOutcome, Focused, FocusedElement,
     Geometry, HistoryMove, KeyInput, NavigateInput, NetworkEnforcement, NetworkPolicy, OpenedTab, PageState,
-    PerceiveInput, PerceivedElement, Perception, PointerTarget, PortError, PortErrorKind, PortResult,
-    ReadInput, RecordCommand, RecordDelivery, RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome,
-    StartupRefusal, TabCall, TabInfo, TabRef, TextOutcome, TypeInput, UploadInput, UploadOutcome,
+    PerceiveInput, Perception, PointerTarget, PortError, PortErrorKind, PortResult, ReadInput, RecordCommand,
+    RecordDelivery, RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal, TabCall,
+    TabInfo, TabRef, TextOutcome, TypeInput, UploadInput, UploadOutcome,
 };
 use tokio::sync::{Mutex, MutexGuard};
 
@@ -516,24 +516,6 @@ impl BrowserPort for WebDriverBrowser {
         let (tab, gate) = (call.tab, &call.gate);
         with_session!(self, CallBound::reading_within(call.timeout), |s| ops::perception::perceive(
             s, tab, input, gate
-        ))
-    }
-
-    async fn find_text(
-        &self,
-        call: &TabCall<'_>,
-        text: &str,
-        controls_only: bool,
-        max: usize,
-    ) -> PortResult<Vec<PerceivedElement>> {
-        let (tab, gate) = (call.tab, &call.gate);
-        with_session!(self, CallBound::reading_within(call.timeout), |s| ops::perception::find_text(
-            s,
-            tab,
-            text,
-            controls_only,
-            max,
-            gate
         ))
     }
 

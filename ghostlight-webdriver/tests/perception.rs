@@ -179,8 +179,11 @@ async fn values_never_named(b: &WebDriverBrowser, site: &Site) {
     // The filled fields keep their label names.
     assert_eq!(role_of(&p.elements, "Email address"), "textbox");
     assert_eq!(role_of(&p.elements, "Only placeholder"), "textbox");
-    let found =
-        b.find_text(&TabCall::reading(&tab, &Gate::open()), SECRET, false, 50).await.expect("find_text");
+    let found = b
+        .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching(SECRET, false, 50))
+        .await
+        .map(|found| found.elements)
+        .expect("find_text");
     assert!(found.is_empty(), "a value is not findable text: {:?}", names(&found));
 }
 
@@ -325,8 +328,12 @@ async fn structure_and_document(b: &WebDriverBrowser, site: &Site) {
     // A subtree root inside a frame: the pass runs in the root's frame.
     let controls = open(b, site, "/controls").await;
     let paragraph = b
-        .find_text(&TabCall::reading(&controls, &Gate::open()), "frame paragraph", false, 10)
+        .perceive(
+            &TabCall::reading(&controls, &Gate::open()),
+            &PerceiveInput::matching("frame paragraph", false, 10),
+        )
         .await
+        .map(|found| found.elements)
         .expect("find in frame");
     assert_eq!(paragraph.len(), 1);
     let root = Some(paragraph[0].element.clone());
@@ -377,8 +384,11 @@ async fn many_controls(b: &WebDriverBrowser, site: &Site, engine: Engine) {
         );
     }
     let started = Instant::now();
-    let found =
-        b.find_text(&TabCall::reading(&tab, &Gate::open()), "Button 4", false, 200).await.expect("find_text");
+    let found = b
+        .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching("Button 4", false, 200))
+        .await
+        .map(|found| found.elements)
+        .expect("find_text");
     eprintln!(
         "[{}] TIMING find_text on {MANY_CONTROLS} controls: {} matches, {} ms",
         engine.as_str(),
@@ -434,8 +444,12 @@ async fn read_article(b: &WebDriverBrowser, site: &Site) {
     // A target's own text, also inside a frame.
     let controls = open(b, site, "/controls").await;
     let found = b
-        .find_text(&TabCall::reading(&controls, &Gate::open()), "frame paragraph", false, 10)
+        .perceive(
+            &TabCall::reading(&controls, &Gate::open()),
+            &PerceiveInput::matching("frame paragraph", false, 10),
+        )
         .await
+        .map(|found| found.elements)
         .expect("find in frame");
     assert_eq!(found.len(), 1, "{:?}", names(&found));
     assert_eq!(read_target(b, &controls, &found[0].element).await, "Frame paragraph text");
@@ -448,8 +462,11 @@ async fn read_article(b: &WebDriverBrowser, site: &Site) {
 
 async fn find_text(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/find").await;
-    let found =
-        b.find_text(&TabCall::reading(&tab, &Gate::open()), "submit", false, 50).await.expect("find_text");
+    let found = b
+        .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching("submit", false, 50))
+        .await
+        .map(|found| found.elements)
+        .expect("find_text");
     let summary: Vec<(String, bool, String)> = found
         .iter()
         .map(|e| (e.role.clone(), e.control, e.name.clone().or_else(|| e.text.clone()).unwrap_or_default()))
@@ -463,23 +480,30 @@ async fn find_text(b: &WebDriverBrowser, site: &Site) {
         ]
     );
     let controls = b
-        .find_text(&TabCall::reading(&tab, &Gate::open()), "submit", true, 50)
+        .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching("submit", true, 50))
         .await
+        .map(|found| found.elements)
         .expect("find_text controls");
     assert_eq!(names(&controls), vec!["Submit", "Submit order"]);
     let capped = b
-        .find_text(&TabCall::reading(&tab, &Gate::open()), "submit", false, 2)
+        .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching("submit", false, 2))
         .await
+        .map(|found| found.elements)
         .expect("find_text capped");
     assert_eq!(capped.len(), 2);
 
     let upper = b
-        .find_text(&TabCall::reading(&tab, &Gate::open()), "SUBMIT  ORDER", true, 50)
+        .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching("SUBMIT  ORDER", true, 50))
         .await
+        .map(|found| found.elements)
         .expect("case-insensitive");
     assert_eq!(names(&upper), vec!["Submit order"]);
 
-    let help = b.find_text(&TabCall::reading(&tab, &Gate::open()), "help", false, 50).await.expect("by name");
+    let help = b
+        .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching("help", false, 50))
+        .await
+        .map(|found| found.elements)
+        .expect("by name");
     assert_eq!(help.len(), 1);
     assert_eq!(
         (help[0].role.as_str(), help[0].name.as_deref(), help[0].text.as_deref()),
@@ -487,34 +511,46 @@ async fn find_text(b: &WebDriverBrowser, site: &Site) {
     );
 
     let deep = b
-        .find_text(&TabCall::reading(&tab, &Gate::open()), "deep inside", false, 50)
+        .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching("deep inside", false, 50))
         .await
+        .map(|found| found.elements)
         .expect("smallest element");
     assert_eq!(deep.len(), 1, "{:?}", names(&deep));
     assert_eq!(deep[0].text.as_deref().or(deep[0].name.as_deref()), Some("deep inside"));
     assert!(!deep[0].control);
 
-    let cell =
-        b.find_text(&TabCall::reading(&tab, &Gate::open()), "cell alpha", false, 50).await.expect("cell");
+    let cell = b
+        .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching("cell alpha", false, 50))
+        .await
+        .map(|found| found.elements)
+        .expect("cell");
     assert_eq!(cell.len(), 1);
     assert_eq!(cell[0].role, "cell");
 
     let label = b
-        .find_text(&TabCall::reading(&tab, &Gate::open()), "name label", false, 50)
+        .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching("name label", false, 50))
         .await
+        .map(|found| found.elements)
         .expect("label and field");
     let kinds: Vec<(bool, &str)> = label.iter().map(|e| (e.control, e.role.as_str())).collect();
     assert_eq!(kinds.len(), 2, "{kinds:?}");
     assert!(kinds.contains(&(true, "textbox")) && kinds.iter().any(|(control, _)| !control));
 
-    let heading =
-        b.find_text(&TabCall::reading(&tab, &Gate::open()), "submission", false, 50).await.expect("heading");
+    let heading = b
+        .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching("submission", false, 50))
+        .await
+        .map(|found| found.elements)
+        .expect("heading");
     assert_eq!((heading.len(), heading[0].role.as_str()), (1, "heading"));
     assert!(
-        b.find_text(&TabCall::reading(&tab, &Gate::open()), "not on this page", false, 50)
-            .await
-            .expect("none")
-            .is_empty()
+        b.perceive(
+            &TabCall::reading(&tab, &Gate::open()),
+            &PerceiveInput::matching("not on this page", false, 50)
+        )
+        .await
+        .map(|found| found.elements)
+        .expect("none")
+        .is_empty()
     );
 }
 
@@ -633,19 +669,29 @@ async fn aria(b: &WebDriverBrowser, site: &Site) {
         ("frame paragraph", vec![]),
         ("Shadow ghost", vec![]),
     ] {
-        let found =
-            b.find_text(&TabCall::reading(&tab, &Gate::open()), query, false, 20).await.expect("find_text");
+        let found = b
+            .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching(query, false, 20))
+            .await
+            .map(|found| found.elements)
+            .expect("find_text");
         assert_eq!(names(&found), expected, "find {query:?}");
     }
     for (query, expected) in [("Shown words end", 1), ("Shown words decorative", 0)] {
-        let found =
-            b.find_text(&TabCall::reading(&tab, &Gate::open()), query, false, 20).await.expect("find_text");
+        let found = b
+            .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching(query, false, 20))
+            .await
+            .map(|found| found.elements)
+            .expect("find_text");
         assert_eq!(found.len(), expected, "find {query:?}: {:?}", names(&found));
     }
     // Controls only: a named element without a control role is not a control.
     let controls = b
-        .find_text(&TabCall::reading(&tab, &Gate::open()), "Close the banner", true, 20)
+        .perceive(
+            &TabCall::reading(&tab, &Gate::open()),
+            &PerceiveInput::matching("Close the banner", true, 20),
+        )
         .await
+        .map(|found| found.elements)
         .expect("find_text");
     assert!(controls.is_empty(), "{:?}", names(&controls));
 

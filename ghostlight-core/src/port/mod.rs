@@ -139,19 +139,9 @@ pub trait BrowserPort: Send + Sync {
 
     /// Perceive semantic elements (hidden content excluded, open shadow roots and the
     /// visible frames whose documents the call's gate admits included, of every origin, in document
-    /// order; no editable values). A frame the gate refuses is never perceived.
+    /// order; no editable values), or those matching a text ([`PerceiveScope::Matching`]). A
+    /// frame the gate refuses is never perceived.
     async fn perceive(&self, call: &TabCall<'_>, input: &PerceiveInput) -> PortResult<Perception>;
-
-    /// Elements whose accessible name or visible text contains `text` (case-insensitive),
-    /// in document order, at most `max`; `controls_only` keeps interactive controls. Core
-    /// ranks them. Frames as for [`BrowserPort::perceive`].
-    async fn find_text(
-        &self,
-        call: &TabCall<'_>,
-        text: &str,
-        controls_only: bool,
-        max: usize,
-    ) -> PortResult<Vec<PerceivedElement>>;
 
     /// The element that has keyboard focus, if any, through shadow roots and frames of every
     /// origin, with the frame documents it sits in (for the credential preflight and the

@@ -267,6 +267,14 @@ pub enum PerceiveScope {
         /// Maximum depth below the root.
         max_depth: u32,
     },
+    /// Elements whose accessible name or visible text contains `text` (case-insensitive), in
+    /// document order; core ranks them. Blank text matches nothing.
+    Matching {
+        /// What the name or visible text contains.
+        text: String,
+        /// Keep interactive controls only.
+        controls_only: bool,
+    },
 }
 
 /// A perception request.
@@ -276,6 +284,14 @@ pub struct PerceiveInput {
     pub scope: PerceiveScope,
     /// At most this many elements, in document order.
     pub max_items: usize,
+}
+
+impl PerceiveInput {
+    /// At most `max_items` elements whose name or visible text contains `text`
+    /// ([`PerceiveScope::Matching`]).
+    pub fn matching(text: &str, controls_only: bool, max_items: usize) -> Self {
+        PerceiveInput { scope: PerceiveScope::Matching { text: text.to_owned(), controls_only }, max_items }
+    }
 }
 
 /// Element states a perception may report (default states are simply absent).

@@ -562,6 +562,12 @@ impl State {
                 }
                 out
             }
+            PerceiveScope::Matching { text, controls_only } => {
+                let mut elements = self.find_text(tab, text, *controls_only, input.max_items + 1, gate)?;
+                let truncated = elements.len() > input.max_items;
+                elements.truncate(input.max_items);
+                return Ok(Perception { elements, truncated });
+            }
         };
         let truncated = elements.len() > input.max_items;
         elements.truncate(input.max_items);
@@ -577,6 +583,9 @@ impl State {
         gate: &Gate,
     ) -> PortResult<Vec<PerceivedElement>> {
         let t = self.live(tab)?;
+        if text.trim().is_empty() {
+            return Ok(Vec::new());
+        }
         let needle = text.to_lowercase();
         let matches =
             |value: &Option<String>| value.as_ref().is_some_and(|v| v.to_lowercase().contains(&needle));
@@ -1351,17 +1360,6 @@ impl BrowserPort for ScriptedBrowser {
     async fn perceive(&self, call: &TabCall<'_>, input: &PerceiveInput) -> PortResult<Perception> {
         let (tab, gate) = (call.tab, &call.gate);
         self.call("perceive", Some(tab), |s| s.perceive(tab, input, gate)).await
-    }
-
-    async fn find_text(
-        &self,
-        call: &TabCall<'_>,
-        text: &str,
-        controls_only: bool,
-        max: usize,
-    ) -> PortResult<Vec<PerceivedElement>> {
-        let (tab, gate) = (call.tab, &call.gate);
-        self.call("find_text", Some(tab), |s| s.find_text(tab, text, controls_only, max, gate)).await
     }
 
     async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<FocusedElement>> {

@@ -380,8 +380,11 @@ fn perception_reading_and_finding() {
     assert_eq!(tree.elements.len(), 8, "the heading and its depth-1 descendants");
     assert_eq!(perceive(PerceiveScope::Document { root: None, max_depth: 0 }, 100).elements.len(), 5);
 
-    let found =
-        block_on(browser.find_text(&TabCall::reading(&tab, &Gate::open()), "PA", true, 10)).expect("found");
+    let found = block_on(
+        browser.perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching("PA", true, 10)),
+    )
+    .expect("found")
+    .elements;
     assert_eq!(found.iter().filter_map(|e| e.name.as_deref()).collect::<Vec<_>>(), ["Password", "Pay"]);
 
     let read =

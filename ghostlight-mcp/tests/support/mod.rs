@@ -75,15 +75,6 @@ impl BrowserPort for Paced {
     async fn perceive(&self, call: &TabCall<'_>, input: &PerceiveInput) -> PortResult<Perception> {
         self.inner.perceive(call, input).await
     }
-    async fn find_text(
-        &self,
-        call: &TabCall<'_>,
-        text: &str,
-        controls_only: bool,
-        max: usize,
-    ) -> PortResult<Vec<PerceivedElement>> {
-        self.inner.find_text(call, text, controls_only, max).await
-    }
     async fn focused_element(&self, tab: &TabRef) -> PortResult<Option<FocusedElement>> {
         self.inner.focused_element(tab).await
     }

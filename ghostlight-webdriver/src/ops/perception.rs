@@ -1,4 +1,4 @@
-//! Reading and perceiving the page: `read_text`, `perceive`, `find_text`,
+//! Reading and perceiving the page: `read_text`, `perceive` (a text search is a perception too),
 //! `focused_element`, `element_present`, `text_present`.
 //!
 //! # Perception
@@ -155,23 +155,6 @@ pub(crate) async fn perceive(
 ) -> PortResult<Perception> {
     let (options, root) = PassOptions::perceive(&input.scope, input.max_items);
     Ok(gather_from(s, tab, options, root, gate).await?.into())
-}
-
-/// Elements whose name or visible text contains `text`.
-pub(crate) async fn find_text(
-    s: &mut Session,
-    tab: &TabRef,
-    text: &str,
-    controls_only: bool,
-    max: usize,
-    gate: &Gate,
-) -> PortResult<Vec<PerceivedElement>> {
-    let Some(options) = PassOptions::find(text, controls_only, max) else {
-        // Nothing to look for: core refuses empty text before it gets here.
-        s.tab(tab).await?;
-        return Ok(Vec::new());
-    };
-    Ok(gather_from(s, tab, options, None, gate).await?.elements)
 }
 
 /// Run the perception passes for `options`, from `root` (switching to its frame) or from the

@@ -11,7 +11,7 @@
 //! refused as outside).
 
 use ghostlight_core::port::{
-    BrowserPort, ElementRef, ElementSummary, Gate, PerceivedElement, TabCall, TabRef,
+    BrowserPort, ElementRef, ElementSummary, Gate, PerceiveInput, PerceivedElement, TabCall, TabRef,
 };
 
 /// More than the page's elements: perception is never cut short here.
@@ -342,8 +342,9 @@ pub(crate) async fn check_perception(
     };
     if let Some(name) = row.name.filter(|_| findable) {
         let found = b
-            .find_text(&TabCall::reading(tab, &Gate::open()), name, false, 50)
+            .perceive(&TabCall::reading(tab, &Gate::open()), &PerceiveInput::matching(name, false, 50))
             .await
+            .map(|found| found.elements)
             .map_err(|e| format!("find_text: {e}"))?;
         let hits: Vec<&PerceivedElement> = found.iter().filter(|e| &e.element == element).collect();
         match (perceivable, hits.as_slice()) {

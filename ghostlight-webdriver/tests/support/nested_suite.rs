@@ -108,7 +108,11 @@ pub(crate) async fn run_all(engine: Engine, b: &dyn BrowserPort, trusted_input: 
             assert!(!names.iter().any(|n| n.contains("Leak")), "{path}: perceived {names:?}");
             let text = b.read_text(&TabCall::reading(&tab, &g), &visible).await.expect("read");
             assert!(!text.text.contains("Leak"), "{path}: read {:?}", text.text);
-            let found = b.find_text(&TabCall::reading(&tab, &g), secret, false, 10).await.expect("find");
+            let found = b
+                .perceive(&TabCall::reading(&tab, &g), &PerceiveInput::matching(secret, false, 10))
+                .await
+                .map(|found| found.elements)
+                .expect("find");
             assert!(found.is_empty(), "{path}: found {found:?}");
             assert!(
                 !b.text_present(&TabCall::reading(&tab, &g), secret).await.expect("text_present"),

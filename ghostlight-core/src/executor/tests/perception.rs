@@ -281,7 +281,7 @@ fn find_ranks_exact_then_case_then_prefix_then_substring() {
     );
     let first = &envelope.facts["matches"][0];
     assert_eq!(first[1], "button", "{first}");
-    assert_eq!(fixture.methods(), ["page", "find_text"]);
+    assert_eq!(fixture.methods(), ["page", "perceive"]);
 }
 
 #[test]

@@ -70,8 +70,12 @@ impl Run<'_> {
         if matches!(matched, SelectorMatch::None) && matches!(selector.role, None | Some(Role::Control)) {
             by_text = self
                 .port()
-                .find_text(&self.reading(&lease.tab), &selector.name, false, SELECTOR_SCAN_ITEMS)
+                .perceive(
+                    &self.reading(&lease.tab),
+                    &PerceiveInput::matching(&selector.name, false, SELECTOR_SCAN_ITEMS),
+                )
                 .await
+                .map(|found| found.elements)
                 .map_err(|e| self.fail_on(lease, &e, "look for the named control", None))?;
             matched = match_selector(selector, &by_text);
         }

@@ -15,6 +15,7 @@ use serde_json::Value;
 use super::facts;
 use crate::language::{bound_visible, count, normalize_name};
 use crate::limits::{ECHO_CHARS, FIND_MAX_RESULTS};
+use crate::port::PerceiveInput;
 use crate::tools::find::{FindRequest, FindScope};
 
 use crate::operation::outcome::Outcome;
@@ -36,8 +37,12 @@ async fn find(run: &Run<'_>, request: &FindRequest) -> Step<Outcome> {
     let controls_only = request.scope == FindScope::Control;
     let found = run
         .port()
-        .find_text(&run.reading(&lease.tab), &request.text, controls_only, FIND_OVERFETCH)
+        .perceive(
+            &run.reading(&lease.tab),
+            &PerceiveInput::matching(&request.text, controls_only, FIND_OVERFETCH),
+        )
         .await
+        .map(|found| found.elements)
         .map_err(|e| run.fail_on(&lease, &e, &format!("search {host}"), None))?;
     let mut ranked: Vec<_> = found
         .into_iter()
