@@ -76,6 +76,17 @@ async fn perceive(b: &WebDriverBrowser, tab: &TabRef, scope: PerceiveScope, max_
         .expect("perceive")
 }
 
+/// Elements whose name or visible text contains `text` (a `Matching` perception).
+async fn find(
+    b: &WebDriverBrowser,
+    tab: &TabRef,
+    text: &str,
+    controls_only: bool,
+    max: usize,
+) -> Vec<PerceivedElement> {
+    perceive(b, tab, PerceiveScope::Matching { text: text.to_owned(), controls_only }, max).await.elements
+}
+
 fn names(elements: &[PerceivedElement]) -> Vec<&str> {
     elements.iter().map(|e| e.name.as_deref().unwrap_or("")).collect()
 }
@@ -179,11 +190,7 @@ async fn values_never_named(b: &WebDriverBrowser, site: &Site) {
     // The filled fields keep their label names.
     assert_eq!(role_of(&p.elements, "Email address"), "textbox");
     assert_eq!(role_of(&p.elements, "Only placeholder"), "textbox");
-    let found = b
-        .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching(SECRET, false, 50))
-        .await
-        .map(|found| found.elements)
-        .expect("find_text");
+    let found = find(b, &tab, SECRET, false, 50).await;
     assert!(found.is_empty(), "a value is not findable text: {:?}", names(&found));
 }
 
@@ -327,14 +334,7 @@ async fn structure_and_document(b: &WebDriverBrowser, site: &Site) {
 
     // A subtree root inside a frame: the pass runs in the root's frame.
     let controls = open(b, site, "/controls").await;
-    let paragraph = b
-        .perceive(
-            &TabCall::reading(&controls, &Gate::open()),
-            &PerceiveInput::matching("frame paragraph", false, 10),
-        )
-        .await
-        .map(|found| found.elements)
-        .expect("find in frame");
+    let paragraph = find(b, &controls, "frame paragraph", false, 10).await;
     assert_eq!(paragraph.len(), 1);
     let root = Some(paragraph[0].element.clone());
     let framed = perceive(b, &controls, PerceiveScope::Document { root, max_depth: 3 }, 20).await;
@@ -384,11 +384,7 @@ async fn many_controls(b: &WebDriverBrowser, site: &Site, engine: Engine) {
         );
     }
     let started = Instant::now();
-    let found = b
-        .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching("Button 4", false, 200))
-        .await
-        .map(|found| found.elements)
-        .expect("find_text");
+    let found = find(b, &tab, "Button 4", false, 200).await;
     eprintln!(
         "[{}] TIMING find_text on {MANY_CONTROLS} controls: {} matches, {} ms",
         engine.as_str(),
@@ -443,14 +439,7 @@ async fn read_article(b: &WebDriverBrowser, site: &Site) {
 
     // A target's own text, also inside a frame.
     let controls = open(b, site, "/controls").await;
-    let found = b
-        .perceive(
-            &TabCall::reading(&controls, &Gate::open()),
-            &PerceiveInput::matching("frame paragraph", false, 10),
-        )
-        .await
-        .map(|found| found.elements)
-        .expect("find in frame");
+    let found = find(b, &controls, "frame paragraph", false, 10).await;
     assert_eq!(found.len(), 1, "{:?}", names(&found));
     assert_eq!(read_target(b, &controls, &found[0].element).await, "Frame paragraph text");
     let structure = open(b, site, "/structure").await;
@@ -462,11 +451,7 @@ async fn read_article(b: &WebDriverBrowser, site: &Site) {
 
 async fn find_text(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/find").await;
-    let found = b
-        .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching("submit", false, 50))
-        .await
-        .map(|found| found.elements)
-        .expect("find_text");
+    let found = find(b, &tab, "submit", false, 50).await;
     let summary: Vec<(String, bool, String)> = found
         .iter()
         .map(|e| (e.role.clone(), e.control, e.name.clone().or_else(|| e.text.clone()).unwrap_or_default()))
@@ -479,79 +464,38 @@ async fn find_text(b: &WebDriverBrowser, site: &Site) {
             ("button".to_owned(), true, "Submit order".to_owned()),
         ]
     );
-    let controls = b
-        .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching("submit", true, 50))
-        .await
-        .map(|found| found.elements)
-        .expect("find_text controls");
+    let controls = find(b, &tab, "submit", true, 50).await;
     assert_eq!(names(&controls), vec!["Submit", "Submit order"]);
-    let capped = b
-        .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching("submit", false, 2))
-        .await
-        .map(|found| found.elements)
-        .expect("find_text capped");
+    let capped = find(b, &tab, "submit", false, 2).await;
     assert_eq!(capped.len(), 2);
 
-    let upper = b
-        .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching("SUBMIT  ORDER", true, 50))
-        .await
-        .map(|found| found.elements)
-        .expect("case-insensitive");
+    let upper = find(b, &tab, "SUBMIT  ORDER", true, 50).await;
     assert_eq!(names(&upper), vec!["Submit order"]);
 
-    let help = b
-        .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching("help", false, 50))
-        .await
-        .map(|found| found.elements)
-        .expect("by name");
+    let help = find(b, &tab, "help", false, 50).await;
     assert_eq!(help.len(), 1);
     assert_eq!(
         (help[0].role.as_str(), help[0].name.as_deref(), help[0].text.as_deref()),
         ("link", Some("Help center"), Some("?"))
     );
 
-    let deep = b
-        .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching("deep inside", false, 50))
-        .await
-        .map(|found| found.elements)
-        .expect("smallest element");
+    let deep = find(b, &tab, "deep inside", false, 50).await;
     assert_eq!(deep.len(), 1, "{:?}", names(&deep));
     assert_eq!(deep[0].text.as_deref().or(deep[0].name.as_deref()), Some("deep inside"));
     assert!(!deep[0].control);
 
-    let cell = b
-        .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching("cell alpha", false, 50))
-        .await
-        .map(|found| found.elements)
-        .expect("cell");
+    let cell = find(b, &tab, "cell alpha", false, 50).await;
     assert_eq!(cell.len(), 1);
     assert_eq!(cell[0].role, "cell");
 
-    let label = b
-        .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching("name label", false, 50))
-        .await
-        .map(|found| found.elements)
-        .expect("label and field");
+    let label = find(b, &tab, "name label", false, 50).await;
     let kinds: Vec<(bool, &str)> = label.iter().map(|e| (e.control, e.role.as_str())).collect();
     assert_eq!(kinds.len(), 2, "{kinds:?}");
     assert!(kinds.contains(&(true, "textbox")) && kinds.iter().any(|(control, _)| !control));
 
-    let heading = b
-        .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching("submission", false, 50))
-        .await
-        .map(|found| found.elements)
-        .expect("heading");
+    let heading = find(b, &tab, "submission", false, 50).await;
     assert_eq!((heading.len(), heading[0].role.as_str()), (1, "heading"));
-    assert!(
-        b.perceive(
-            &TabCall::reading(&tab, &Gate::open()),
-            &PerceiveInput::matching("not on this page", false, 50)
-        )
-        .await
-        .map(|found| found.elements)
-        .expect("none")
-        .is_empty()
-    );
+    assert!(find(b, &tab, "not on this page", false, 50).await.is_empty());
 }
 
 async fn focused(b: &WebDriverBrowser, site: &Site) {
@@ -669,30 +613,15 @@ async fn aria(b: &WebDriverBrowser, site: &Site) {
         ("frame paragraph", vec![]),
         ("Shadow ghost", vec![]),
     ] {
-        let found = b
-            .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching(query, false, 20))
-            .await
-            .map(|found| found.elements)
-            .expect("find_text");
+        let found = find(b, &tab, query, false, 20).await;
         assert_eq!(names(&found), expected, "find {query:?}");
     }
     for (query, expected) in [("Shown words end", 1), ("Shown words decorative", 0)] {
-        let found = b
-            .perceive(&TabCall::reading(&tab, &Gate::open()), &PerceiveInput::matching(query, false, 20))
-            .await
-            .map(|found| found.elements)
-            .expect("find_text");
+        let found = find(b, &tab, query, false, 20).await;
         assert_eq!(found.len(), expected, "find {query:?}: {:?}", names(&found));
     }
     // Controls only: a named element without a control role is not a control.
-    let controls = b
-        .perceive(
-            &TabCall::reading(&tab, &Gate::open()),
-            &PerceiveInput::matching("Close the banner", true, 20),
-        )
-        .await
-        .map(|found| found.elements)
-        .expect("find_text");
+    let controls = find(b, &tab, "Close the banner", true, 20).await;
     assert!(controls.is_empty(), "{:?}", names(&controls));
 
     let (text, _) = read(b, &tab, TextMode::Visible, 10_000).await;

@@ -257,7 +257,7 @@ impl Ghostlight {
         progress: &dyn Progress,
     ) -> Result<ToolResult, UnknownTool> {
         let name = ToolName::parse(tool).ok_or_else(|| UnknownTool::new(tool))?;
-        Ok(self.run_tool(name, arguments, cancellation, progress).await)
+        Ok(self.invoke_tool_observed(name, arguments, cancellation, progress).await)
     }
 
     /// Invoke a catalog tool.
@@ -267,23 +267,13 @@ impl Ghostlight {
         arguments: &Value,
         cancellation: &Cancellation,
     ) -> ToolResult {
-        self.run_tool(tool, arguments, cancellation, &NoProgress).await
+        self.invoke_tool_observed(tool, arguments, cancellation, &NoProgress).await
     }
 
     /// Invoke a catalog tool like [`Ghostlight::invoke_tool`], reporting each step of a
     /// `browser_sequence` or `browser_flow` to `progress` as it ends (for an edge that has
     /// already parsed the tool's name).
     pub async fn invoke_tool_observed(
-        &self,
-        tool: ToolName,
-        arguments: &Value,
-        cancellation: &Cancellation,
-        progress: &dyn Progress,
-    ) -> ToolResult {
-        self.run_tool(tool, arguments, cancellation, progress).await
-    }
-
-    async fn run_tool(
         &self,
         tool: ToolName,
         arguments: &Value,

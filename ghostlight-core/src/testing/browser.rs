@@ -563,7 +563,8 @@ impl State {
                 out
             }
             PerceiveScope::Matching { text, controls_only } => {
-                let mut elements = self.find_text(tab, text, *controls_only, input.max_items + 1, gate)?;
+                let mut elements =
+                    self.find_text(tab, text, *controls_only, input.max_items.saturating_add(1), gate)?;
                 let truncated = elements.len() > input.max_items;
                 elements.truncate(input.max_items);
                 return Ok(Perception { elements, truncated });

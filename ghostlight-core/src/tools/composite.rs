@@ -83,7 +83,7 @@ struct ChildAudit<'r, 'a> {
 }
 
 impl ChildAudit<'_, '_> {
-    pub(crate) fn finish(mut self, outcome: &Outcome) {
+    fn finish(mut self, outcome: &Outcome) {
         self.armed = false;
         crate::operation::record_audit(self.child, outcome, Some((self.parent, self.index)));
     }
@@ -151,10 +151,10 @@ pub(crate) fn unresolved_child(run: &Run<'_>, tool: ToolName, index: usize, outc
 /// What a composite's children add up to. `clean` says every requested step ran and
 /// succeeded.
 pub(crate) struct Aggregate {
-    pub(crate) status: Status,
-    pub(crate) effect: Effect,
-    pub(crate) repeat_safe: bool,
-    pub(crate) readiness: Readiness,
+    status: Status,
+    effect: Effect,
+    repeat_safe: bool,
+    readiness: Readiness,
 }
 
 /// Add up the children: effect `unknown` if any child's is; `none` if nothing took effect;

@@ -91,20 +91,19 @@ pub(crate) async fn run_all(ports: &Ports) {
     }
 }
 
+/// The late-work page in a new tab; answers its tab handle.
+async fn late_page(g: &Ghostlight, site: &Site) -> Value {
+    let url = site.url("/late");
+    calm(g, "the late page", "browser_navigate", json!({"url": url.as_str(), "new_tab": true})).await.facts["tab"].clone()
+}
+
 /// A click whose handler navigates 100 ms later, one that navigates once a request it sent
 /// answers, and one whose late work navigates nowhere: the first two report their landing
 /// (and the next read reads the new page), the third answers with no landing.
 async fn late_navigation(g: &Ghostlight, site: &Site) {
     for (button, landing) in [("Go a moment later", "/plain?late"), ("Go after a request", "/plain?fetched")]
     {
-        let page = calm(
-            g,
-            "the late page",
-            "browser_navigate",
-            json!({"url": site.url("/late").as_str(), "new_tab": true}),
-        )
-        .await;
-        let tab = page.facts["tab"].clone();
+        let tab = late_page(g, site).await;
         let (clicked, took) =
             timed(g, "browser_click", json!({"selector": {"name": button}, "tab": tab})).await;
         eprintln!("  {button}: {:?} in {took:?}: {}", clicked.status, clicked.summary);
@@ -115,14 +114,7 @@ async fn late_navigation(g: &Ghostlight, site: &Site) {
         assert!(read.facts["text"].to_string().contains("calm page"), "{:?}", read.facts);
         calm(g, "closing it", "browser_tabs", json!({"action": "close", "tab": tab})).await;
     }
-    let page = calm(
-        g,
-        "the late page",
-        "browser_navigate",
-        json!({"url": site.url("/late").as_str(), "new_tab": true}),
-    )
-    .await;
-    let tab = page.facts["tab"].clone();
+    let tab = late_page(g, site).await;
     let (clicked, took) =
         timed(g, "browser_click", json!({"selector": {"name": "Retitle later"}, "tab": tab})).await;
     eprintln!("  late work that navigates nowhere: {:?} in {took:?}: {}", clicked.status, clicked.summary);

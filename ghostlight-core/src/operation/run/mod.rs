@@ -70,14 +70,14 @@ pub(crate) struct Run<'a> {
     /// The page's elements as the last selector resolution perceived them, reused by the
     /// next one on the same tab and document generation until input is dispatched (a form's
     /// fields are resolved against one perception, not one each).
-    pub(crate) scan: Mutex<Option<SelectorScan>>,
+    scan: Mutex<Option<SelectorScan>>,
 }
 
-/// One perception of a tab's page made to resolve selectors (see [`Run::scan`]).
-pub(crate) struct SelectorScan {
-    pub(crate) tab: TabRef,
-    pub(crate) generation: u64,
-    pub(crate) elements: Arc<[PerceivedElement]>,
+/// One perception of a tab's page made to resolve selectors (see `Run::scan`).
+struct SelectorScan {
+    tab: TabRef,
+    generation: u64,
+    elements: Arc<[PerceivedElement]>,
 }
 
 /// A tab chosen and locked for this invocation.
@@ -229,12 +229,12 @@ impl<'a> Run<'a> {
 
     /// A port call on `tab` under this invocation's gate, within `timeout`.
     pub(crate) fn on<'t>(&self, tab: &'t TabRef, timeout: Duration) -> TabCall<'t> {
-        TabCall::new(tab, &self.gate(), timeout)
+        TabCall { tab, gate: self.gate(), timeout }
     }
 
     /// A read of `tab`'s page under this invocation's gate, within the read bound.
     pub(crate) fn reading<'t>(&self, tab: &'t TabRef) -> TabCall<'t> {
-        TabCall::reading(tab, &self.gate())
+        self.on(tab, Duration::from_millis(crate::limits::READ_CALL_MS))
     }
 
     /// Authorize reaching documents inside the tab's page: the frames `frames` (outermost
