@@ -142,8 +142,9 @@ pub(super) async fn type_text(
             }
         }
     }
-    let keys_withheld = disarm(s, &nonce, text.len()).await?;
-    let page = after(s, before, deadline).await?;
+    // The text was sent: a failure from here on leaves its effect unknown.
+    let keys_withheld = disarm(s, &nonce, text.len()).await.map_err(PortError::effect_unknown)?;
+    let page = after(s, before, deadline).await.map_err(PortError::effect_unknown)?;
     Ok(ActionReceipt { element: focus.summary.map(Into::into), page, keys_withheld })
 }
 
@@ -200,8 +201,10 @@ pub(super) async fn press_keys(
         perform(s, keys(&pressed, &held, now)).await?;
         left -= now;
     }
-    let keys_withheld = disarm(s, &nonce, pressed.len() * repeat).await?;
-    let (element, page) = focused_after(s, tab, before, target, deadline).await?;
+    // The keys were sent: a failure from here on leaves their effect unknown.
+    let keys_withheld = disarm(s, &nonce, pressed.len() * repeat).await.map_err(PortError::effect_unknown)?;
+    let (element, page) =
+        focused_after(s, tab, before, target, deadline).await.map_err(PortError::effect_unknown)?;
     Ok(ActionReceipt { element, page, keys_withheld })
 }
 
@@ -214,17 +217,20 @@ async fn focused_after(
     target: Option<ElementSummary>,
     deadline: tokio::time::Instant,
 ) -> PortResult<(Option<ElementSummary>, PageState)> {
+    // The read and its parse are one step: a document unloading under the keys can answer
+    // the state script with nothing usable, which is read again as after any action.
     let read = async {
         s.tab(tab).await?;
         let options = json!({ "mode": "after", "clear": false, "state": true, "cap": NAME_MAX_CHARS });
-        run_out_of_reach::<FocusAnswer>(s, &FOCUS, vec![Value::Null, options], Sent::Read).await
+        let answer =
+            run_out_of_reach::<FocusAnswer>(s, &FOCUS, vec![Value::Null, options], Sent::Read).await?;
+        let state = answer
+            .state
+            .ok_or_else(|| PortError::new(PortErrorKind::Other, "the focus script answered no page state"))?;
+        Ok::<_, PortError>((answer.summary, page::parse_reading(state)?))
     };
-    match read.await {
-        Ok(answer) => {
-            let state = answer.state.ok_or_else(|| {
-                PortError::new(PortErrorKind::Other, "the focus script answered no page state")
-            })?;
-            let reading = page::parse_reading(state)?;
+    let (summary, page) = match read.await {
+        Ok((summary, reading)) => {
             // Keys that submitted a form: the new document is waited for, as for a click; work
             // the keys started that may still navigate is waited for as after any action.
             let page = match reading.navigating {
@@ -237,7 +243,7 @@ async fn focused_after(
                     reading.state
                 }
             };
-            Ok((answer.summary.map(Into::into), page))
+            (summary.map(Into::into), page)
         }
         // A dialog the keys opened, or a document unloading: read as after any action.
         Err(e)
@@ -246,11 +252,11 @@ async fn focused_after(
                 PortErrorKind::BlockedByDialog | PortErrorKind::Other | PortErrorKind::ScriptError
             ) =>
         {
-            let page = after(s, before, deadline).await?;
-            Ok((target, page))
+            (target, after(s, before, deadline).await?)
         }
-        Err(e) => Err(e.effect_unknown()),
-    }
+        Err(e) => return Err(e.effect_unknown()),
+    };
+    Ok((summary, page))
 }
 
 /// Key actions: `repeat` times, each key pressed and released with `held` around it.

@@ -355,7 +355,8 @@ async fn settle_after(s: &mut Session, before: &PageState, deadline: Instant) ->
 /// complete, or whatever shows when [`LANDING_WAIT`] (or the action's `deadline`) runs out (a
 /// navigation may end without a document: a `204` answer, a download). Firefox shows a
 /// transient `about:blank` document first: that one is not the landing, and once it shows
-/// the wait may run to the action's `deadline`.
+/// the wait may run to the action's `deadline`. Any failure: effect unknown (the action was
+/// sent).
 pub(super) async fn land(
     s: &mut Session,
     now: PageState,
@@ -380,7 +381,8 @@ pub(super) async fn land(
                 let now = tokio::time::timeout(left, s.page_state()).await;
                 return Ok(now.ok().and_then(Result::ok).unwrap_or(page));
             }
-            Err(e) => return Err(e),
+            // The action was sent: its effect is unknown.
+            Err(e) => return Err(e.effect_unknown()),
         }
     }
 }
