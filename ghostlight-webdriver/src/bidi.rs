@@ -29,6 +29,8 @@ use tokio::task::JoinHandle;
 use tokio_tungstenite::tungstenite::Message;
 use url::Url;
 
+use crate::wire::Wire;
+
 /// The sandbox realm Ghostlight's scripts run in over BiDi (`target.sandbox`), where the
 /// page's own globals and prototypes cannot reach them: hit traces, and the isolated
 /// evaluations a session makes.
@@ -40,6 +42,25 @@ pub(crate) const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 pub(crate) const COMMAND_TIMEOUT: Duration = Duration::from_secs(5);
 /// Commands queued for the socket task at most.
 const COMMAND_QUEUE: usize = 16;
+
+/// Where a session's BiDi connections go (the `webSocketUrl` the driver granted), and the
+/// counters their commands add to.
+#[derive(Debug, Clone)]
+pub(crate) struct Endpoint {
+    /// The driver's `ws://` URL for the session.
+    pub(crate) url: Url,
+    /// The browser's command counters.
+    pub(crate) wire: Arc<Wire>,
+}
+
+/// Two endpoints are the same when their URLs are (the counters are bookkeeping).
+impl PartialEq for Endpoint {
+    fn eq(&self, other: &Endpoint) -> bool {
+        self.url == other.url
+    }
+}
+
+impl Eq for Endpoint {}
 
 /// What the socket task calls for every event: `(method, params)`.
 pub(crate) type EventHandler = Box<dyn FnMut(&str, &Value) + Send>;
@@ -61,6 +82,8 @@ pub(crate) struct Bidi {
     next_id: AtomicU64,
     /// The socket task (aborted on drop).
     task: JoinHandle<()>,
+    /// The browser's command counters.
+    wire: Arc<Wire>,
 }
 
 impl std::fmt::Debug for Bidi {
@@ -70,9 +93,10 @@ impl std::fmt::Debug for Bidi {
 }
 
 impl Bidi {
-    /// Connect to `url` (a `ws://` URL on the driver's host) and start the task that hands
-    /// every event to `handler`.
-    pub(crate) async fn connect(url: &Url, handler: EventHandler) -> PortResult<Bidi> {
+    /// Connect to `endpoint` (a `ws://` URL on the driver's host) and start the task that
+    /// hands every event to `handler`.
+    pub(crate) async fn connect(endpoint: &Endpoint, handler: EventHandler) -> PortResult<Bidi> {
+        let url = &endpoint.url;
         if url.scheme() != "ws" {
             // No TLS support is built in: drivers are reached on loopback or a private network.
             return Err(PortError::new(
@@ -99,7 +123,8 @@ impl Bidi {
         let (outgoing, queue) = mpsc::channel(COMMAND_QUEUE);
         let pending: Pending = Arc::default();
         let task = tokio::spawn(pump(socket, queue, Arc::clone(&pending), handler));
-        Ok(Bidi { outgoing, pending, next_id: AtomicU64::new(0), task })
+        endpoint.wire.bidi_connection();
+        Ok(Bidi { outgoing, pending, next_id: AtomicU64::new(0), task, wire: Arc::clone(&endpoint.wire) })
     }
 
     /// Whether the connection is still open (its task still runs).
@@ -123,6 +148,7 @@ impl Bidi {
         let (reply, answer) = oneshot::channel();
         lock(&self.pending).insert(id, reply);
         let message = json!({ "id": id, "method": method, "params": params }).to_string();
+        self.wire.bidi_command(message.len());
         let exchange = async {
             self.outgoing.send(message).await.map_err(|_| closed())?;
             answer.await.map_err(|_| closed())

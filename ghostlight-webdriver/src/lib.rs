@@ -109,6 +109,7 @@ mod storage_state;
 #[cfg(feature = "testing")]
 mod testing;
 mod watch;
+mod wire;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Weak};
@@ -138,6 +139,7 @@ pub use storage_state::{
 };
 #[cfg(feature = "testing")]
 pub use testing::ProcessInfo;
+pub use wire::WireCounts;
 
 use session::Session;
 
@@ -157,6 +159,8 @@ pub struct WebDriverBrowser {
     recorder: ops::recording::Recorder,
     /// The network authority the browser is started behind, once governed.
     network: std::sync::Mutex<Option<NetworkPolicy>>,
+    /// What every session of this browser sent its driver, counted.
+    wire: Arc<wire::Wire>,
 }
 
 /// The browser's session, when one is open.
@@ -311,6 +315,7 @@ impl WebDriverBrowser {
             slot: Arc::new(Mutex::new(Slot::default())),
             recorder: ops::recording::Recorder::default(),
             network: std::sync::Mutex::new(None),
+            wire: Arc::default(),
         }
     }
 
@@ -336,6 +341,13 @@ impl WebDriverBrowser {
     /// The configuration.
     pub fn config(&self) -> &WebDriverConfig {
         &self.config
+    }
+
+    /// What this browser's sessions sent their driver so far: classic WebDriver and
+    /// WebDriver BiDi commands and their bytes. Take a snapshot before and after a call and
+    /// subtract ([`WireCounts::since`]) for the round trips the call cost.
+    pub fn wire_counts(&self) -> WireCounts {
+        self.wire.counts()
     }
 
     /// Close the session, stop the driver and browser, and remove the temporary profile.
@@ -378,16 +390,17 @@ impl WebDriverBrowser {
                 _ => false,
             };
             let filter = if filter { slot.filter.as_ref() } else { None };
-            let session = Session::start(&self.config, number, filter).await.inspect_err(|error| {
-                // The operator's detail; the model reads the closed cause in the envelope.
-                let cause = error.launch_failure().map_or(error.kind().code(), |f| f.cause.as_str());
-                tracing::warn!(
-                    engine = self.config.engine.as_str(),
-                    cause,
-                    detail = error.message(),
-                    "the browser could not start"
-                );
-            })?;
+            let session =
+                Session::start(&self.config, number, filter, &self.wire).await.inspect_err(|error| {
+                    // The operator's detail; the model reads the closed cause in the envelope.
+                    let cause = error.launch_failure().map_or(error.kind().code(), |f| f.cause.as_str());
+                    tracing::warn!(
+                        engine = self.config.engine.as_str(),
+                        cause,
+                        detail = error.message(),
+                        "the browser could not start"
+                    );
+                })?;
             slot.started = number;
             slot.session = Some(session);
         }

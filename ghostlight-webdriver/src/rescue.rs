@@ -28,7 +28,7 @@ use hyper_util::rt::TokioExecutor;
 use serde_json::{Map, Value, json};
 use url::Url;
 
-use crate::bidi::Bidi;
+use crate::bidi::{Bidi, Endpoint};
 use crate::config::Engine;
 
 /// How long one request on the second channel may take (about 1–50 ms measured).
@@ -40,7 +40,7 @@ pub(crate) enum Rescue {
     /// Chromium's DevTools HTTP endpoint, `http://127.0.0.1:{port}/`.
     Devtools(Url),
     /// The session's WebDriver BiDi URL (Firefox).
-    Bidi(Url),
+    Bidi(Endpoint),
     /// No second channel.
     Unavailable,
 }
@@ -52,7 +52,7 @@ impl Rescue {
     pub(crate) fn of(
         engine: Engine,
         capabilities: Option<&Map<String, Value>>,
-        bidi: Option<&Url>,
+        bidi: Option<&Endpoint>,
         local: bool,
     ) -> Rescue {
         match engine {
@@ -79,9 +79,9 @@ impl Rescue {
             Rescue::Devtools(base) => {
                 devtools(base, http::Method::GET, &format!("json/close/{handle}")).await.map(|_| ())
             }
-            Rescue::Bidi(url) => {
+            Rescue::Bidi(endpoint) => {
                 let params = json!({ "context": handle, "promptUnload": false });
-                bidi(url, "browsingContext.close", params).await.map(|_| ())
+                bidi(endpoint, "browsingContext.close", params).await.map(|_| ())
             }
             Rescue::Unavailable => Err(unavailable()),
         }
@@ -99,7 +99,7 @@ impl Rescue {
                     .filter_map(|target| target.get("id").and_then(Value::as_str).map(str::to_owned))
                     .collect()
             }
-            Rescue::Bidi(url) => bidi(url, "browsingContext.getTree", json!({ "maxDepth": 0 }))
+            Rescue::Bidi(endpoint) => bidi(endpoint, "browsingContext.getTree", json!({ "maxDepth": 0 }))
                 .await?
                 .get("contexts")
                 .and_then(Value::as_array)
@@ -124,7 +124,7 @@ impl Rescue {
                     .ok()
                     .and_then(|target| target.get("id").and_then(Value::as_str).map(str::to_owned))
             }
-            Rescue::Bidi(url) => bidi(url, "browsingContext.create", json!({ "type": "tab" }))
+            Rescue::Bidi(endpoint) => bidi(endpoint, "browsingContext.create", json!({ "type": "tab" }))
                 .await?
                 .get("context")
                 .and_then(Value::as_str)
@@ -173,8 +173,8 @@ async fn devtools(base: &Url, method: http::Method, path: &str) -> PortResult<By
 }
 
 /// One command on a BiDi connection of its own (opened for it, closed after).
-async fn bidi(url: &Url, method: &str, params: Value) -> PortResult<Value> {
-    let connection = Bidi::connect(url, Box::new(|_, _| {})).await?;
+async fn bidi(endpoint: &Endpoint, method: &str, params: Value) -> PortResult<Value> {
+    let connection = Bidi::connect(endpoint, Box::new(|_, _| {})).await?;
     connection.command_within(method, params, RESCUE_TIMEOUT).await
 }
 
@@ -190,7 +190,9 @@ mod tests {
     fn the_channel_follows_the_engine_and_where_the_browser_runs() {
         let caps = json!({ "goog:chromeOptions": { "debuggerAddress": "localhost:39123" } });
         let caps = caps.as_object();
-        let bidi = Url::parse("ws://127.0.0.1:9222/session/abc").ok();
+        let bidi = Url::parse("ws://127.0.0.1:9222/session/abc")
+            .ok()
+            .map(|url| Endpoint { url, wire: std::sync::Arc::default() });
         assert_eq!(
             Rescue::of(Engine::Chromium, caps, bidi.as_ref(), true),
             Rescue::Devtools(Url::parse("http://127.0.0.1:39123/").expect("a URL"))

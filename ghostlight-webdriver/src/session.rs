@@ -6,6 +6,7 @@
 //! this API.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 use std::time::Duration;
 
 use fantoccini::elements::Element as WdElement;
@@ -15,11 +16,10 @@ use ghostlight_core::port::{
     ElementRef, LaunchCause, LaunchFailure, NetworkPolicy, PageState, PortError, PortErrorKind, PortResult,
     RequestKind, TabRef,
 };
-use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{Value, json};
 use url::Url;
 
-use crate::bidi::Bidi;
+use crate::bidi::{Bidi, Endpoint};
 use crate::commands::SessionCommand;
 use crate::config::{Diagnostics, DriverSource, Engine, Viewport, WebDriverConfig};
 use crate::errors::{self, Sent};
@@ -32,6 +32,7 @@ use crate::rescue::Rescue;
 use crate::storage_state::{self, StorageStateFile};
 use crate::watch::evidence::Tracker;
 use crate::watch::prompts::PromptWatch;
+use crate::wire::{CountingConnector, Wire};
 
 /// How long creating a session may take (Firefox: 5–14 s on a loaded machine).
 pub(crate) const SESSION_START_TIMEOUT: Duration = Duration::from_secs(60);
@@ -89,8 +90,9 @@ pub(crate) struct Session {
     last_page: HashMap<String, PageState>,
     timeouts: Timeouts,
     headless: bool,
-    /// The WebDriver BiDi URL the driver granted (`webSocketUrl`), if any.
-    bidi_url: Option<Url>,
+    /// The WebDriver BiDi URL the driver granted (`webSocketUrl`), if any, with the
+    /// browser's command counters.
+    bidi_url: Option<Endpoint>,
     /// Console and network evidence, once a `diagnostics` call asked for it (its BiDi
     /// connection ends with the session).
     evidence: Option<Tracker>,
@@ -190,11 +192,13 @@ enum SandboxRealm {
 impl Session {
     /// Start the driver (when launching) and open a new session. `number` must differ from
     /// every earlier session of the same browser.
-    /// `filter` is the network filter when the browser is started behind it.
+    /// `filter` is the network filter when the browser is started behind it; `wire` counts
+    /// every command the session sends.
     pub(crate) async fn start(
         config: &WebDriverConfig,
         number: u64,
         filter: Option<&Filter>,
+        wire: &Arc<Wire>,
     ) -> PortResult<Session> {
         let launch_failed = |cause: LaunchCause, message: String| {
             let failure = LaunchFailure {
@@ -238,8 +242,10 @@ impl Session {
                 "implicit": 0
             }),
         );
-        let connect =
-            ClientBuilder::new(HttpConnector::new()).capabilities(caps).connect(endpoint.as_str()).await;
+        let connect = ClientBuilder::new(CountingConnector::new(Arc::clone(wire)))
+            .capabilities(caps)
+            .connect(endpoint.as_str())
+            .await;
         let client = match tokio::time::timeout(SESSION_START_TIMEOUT, async { connect }).await {
             Ok(Ok(client)) => client,
             Ok(Err(error)) => return Err(errors::new_session(&error, config.engine)),
@@ -258,7 +264,8 @@ impl Session {
             .capabilities()
             .and_then(|caps| caps.get("webSocketUrl"))
             .and_then(Value::as_str)
-            .and_then(|url| Url::parse(url).ok());
+            .and_then(|url| Url::parse(url).ok())
+            .map(|url| Endpoint { url, wire: Arc::clone(wire) });
         // Chromium only: its classic errors never name an alert, confirm or prompt, while
         // Firefox names the kind in every one (and its BiDi subscription adds ~0.3 s to the
         // start). Not fatal: without it, the kind falls back to what classic WebDriver tells.
@@ -413,8 +420,8 @@ impl Session {
         self.number
     }
 
-    /// The WebDriver BiDi URL granted by the driver, if any.
-    pub(crate) fn bidi_url(&self) -> Option<&Url> {
+    /// The WebDriver BiDi endpoint granted by the driver, if any.
+    pub(crate) fn bidi_endpoint(&self) -> Option<&Endpoint> {
         self.bidi_url.as_ref()
     }
 
@@ -932,7 +939,7 @@ const VIEWPORT_SCRIPT: &str = "return [window.innerWidth, window.innerHeight];";
 /// is not to be saved), or why the state could not be loaded.
 async fn load_storage_state(
     file: &StorageStateFile,
-    bidi_url: Option<&Url>,
+    bidi_url: Option<&Endpoint>,
 ) -> Result<Option<(StorageStateFile, Vec<String>)>, String> {
     let state = file.read().map_err(|e| e.to_string())?;
     let url = bidi_url.ok_or("a storage state needs WebDriver BiDi, which the driver did not grant")?;
@@ -945,8 +952,8 @@ async fn load_storage_state(
 
 /// Save the browser's storage state to `file` (failures are logged: the session closes
 /// anyway).
-async fn save_storage_state(file: &StorageStateFile, url: &Url, origins: &[String]) {
-    match storage_state::save(url, origins).await {
+async fn save_storage_state(file: &StorageStateFile, endpoint: &Endpoint, origins: &[String]) {
+    match storage_state::save(endpoint, origins).await {
         Ok(state) => match file.write(&state) {
             Ok(()) => tracing::info!(
                 cookies = state.cookies.len(),

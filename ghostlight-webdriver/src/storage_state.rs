@@ -32,7 +32,7 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use url::Url;
 
-use crate::bidi::Bidi;
+use crate::bidi::{Bidi, Endpoint};
 
 /// The largest storage state file read, in bytes.
 pub const MAX_STORAGE_STATE_BYTES: u64 = 16 * 1024 * 1024;
@@ -301,14 +301,14 @@ struct StorageSession {
 }
 
 impl StorageSession {
-    async fn connect(url: &Url) -> PortResult<StorageSession> {
+    async fn connect(endpoint: &Endpoint) -> PortResult<StorageSession> {
         let (sender, blocked) = mpsc::unbounded_channel();
         let handler = move |method: &str, params: &Value| {
             if method == "network.beforeRequestSent" && params.get("isBlocked") == Some(&Value::Bool(true)) {
                 let _ = sender.send(params.clone());
             }
         };
-        let bidi = Bidi::connect(url, Box::new(handler)).await?;
+        let bidi = Bidi::connect(endpoint, Box::new(handler)).await?;
         Ok(StorageSession { bidi, blocked })
     }
 
@@ -437,9 +437,9 @@ const STORE_ITEMS: &str = "(items) => { for (const [k, v] of JSON.parse(items)) 
 /// This origin's `localStorage` as a JSON array of `[key, value]`.
 const READ_ITEMS: &str = "() => JSON.stringify(Object.entries(localStorage))";
 
-/// Load `state` into the browser whose BiDi endpoint is `url`.
-pub(crate) async fn load(url: &Url, state: &StorageState) -> PortResult<()> {
-    let mut session = StorageSession::connect(url).await?;
+/// Load `state` into the browser whose BiDi endpoint is `endpoint`.
+pub(crate) async fn load(endpoint: &Endpoint, state: &StorageState) -> PortResult<()> {
+    let mut session = StorageSession::connect(endpoint).await?;
     for cookie in &state.cookies {
         session.bidi.command("storage.setCookie", json!({ "cookie": bidi_cookie(cookie) })).await?;
     }
@@ -456,10 +456,10 @@ pub(crate) async fn load(url: &Url, state: &StorageState) -> PortResult<()> {
     Ok(())
 }
 
-/// The state of the browser whose BiDi endpoint is `url`: every cookie, and the
+/// The state of the browser whose BiDi endpoint is `endpoint`: every cookie, and the
 /// `localStorage` of the open tabs' origins and of `also` (the loaded state's origins).
-pub(crate) async fn save(url: &Url, also: &[String]) -> PortResult<StorageState> {
-    let mut session = StorageSession::connect(url).await?;
+pub(crate) async fn save(endpoint: &Endpoint, also: &[String]) -> PortResult<StorageState> {
+    let mut session = StorageSession::connect(endpoint).await?;
     let answer = session.bidi.command("storage.getCookies", json!({})).await?;
     let cookies = answer
         .get("cookies")

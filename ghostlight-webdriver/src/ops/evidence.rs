@@ -33,7 +33,7 @@ async fn tracker(s: &mut Session) -> PortResult<Arc<Mutex<Store>>> {
         return Ok(tracker.store());
     }
     *s.evidence() = None;
-    let Some(url) = s.bidi_url().cloned() else {
+    let Some(endpoint) = s.bidi_endpoint().cloned() else {
         return Err(PortError::new(
             PortErrorKind::Unsupported,
             "the driver did not grant a WebDriver BiDi connection (webSocketUrl)",
@@ -41,7 +41,7 @@ async fn tracker(s: &mut Session) -> PortResult<Arc<Mutex<Store>>> {
     };
     // On demand (or again, after a connection opened with the session closed): evidence
     // before this moment is gone, which the first query of each tab says.
-    let tracker = Tracker::connect(&url, false).await?;
+    let tracker = Tracker::connect(&endpoint, false).await?;
     let store = tracker.store();
     *s.evidence() = Some(tracker);
     Ok(store)

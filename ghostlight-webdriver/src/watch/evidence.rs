@@ -42,7 +42,7 @@ use ghostlight_page::evidence::{EvidenceLog, clean_method, clean_url, console_en
 use serde_json::{Value, json};
 use url::Url;
 
-use crate::bidi::Bidi;
+use crate::bidi::{Bidi, Endpoint};
 
 /// Frame-to-parent links remembered.
 pub(crate) const MAX_KNOWN_FRAMES: usize = 1_024;
@@ -74,11 +74,12 @@ impl Tracker {
     /// Connect to the session's BiDi `url`, subscribe for all contexts and seed the frames
     /// that already exist. `from_start`: the connection opens with the session, before any
     /// tab the adapter opens, so every tab's evidence is complete from its creation.
-    pub(crate) async fn connect(url: &Url, from_start: bool) -> PortResult<Tracker> {
+    pub(crate) async fn connect(endpoint: &Endpoint, from_start: bool) -> PortResult<Tracker> {
         let store = Arc::new(Mutex::new(Store { from_start, ..Store::default() }));
         let filing = Arc::clone(&store);
         let bidi =
-            Bidi::connect(url, Box::new(move |method, params| lock(&filing).ingest(method, params))).await?;
+            Bidi::connect(endpoint, Box::new(move |method, params| lock(&filing).ingest(method, params)))
+                .await?;
         bidi.command("session.subscribe", json!({ "events": EVENTS })).await?;
         // Frames that existed before the subscription; without this their events would not
         // reach their tab, which is a loss but not an error.

@@ -7,9 +7,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use ghostlight_core::port::{DialogKind, PortResult};
 use serde_json::{Value, json};
-use url::Url;
 
-use crate::bidi::Bidi;
+use crate::bidi::{Bidi, Endpoint};
 
 /// The BiDi events the [`PromptWatch`] subscribes to.
 pub(crate) const PROMPT_EVENTS: [&str; 2] =
@@ -34,10 +33,11 @@ pub(crate) struct PromptWatch {
 
 impl PromptWatch {
     /// Connect to the session's BiDi `url` and subscribe to the dialog events.
-    pub(crate) async fn start(url: &Url) -> PortResult<PromptWatch> {
+    pub(crate) async fn start(endpoint: &Endpoint) -> PortResult<PromptWatch> {
         let open: OpenPrompts = Arc::default();
         let filing = Arc::clone(&open);
-        let bidi = Bidi::connect(url, Box::new(move |method, params| file(&filing, method, params))).await?;
+        let bidi =
+            Bidi::connect(endpoint, Box::new(move |method, params| file(&filing, method, params))).await?;
         bidi.command("session.subscribe", json!({ "events": PROMPT_EVENTS })).await?;
         Ok(PromptWatch { bidi, open })
     }
