@@ -33,3 +33,7 @@ pub const ARTICLE_MAX_TEXT_NODES: usize = 50_000;
 pub const MAX_WALK_FRAMES: usize = 24;
 /// How long one perception or reading script may run in the page.
 pub const READ_SCRIPT_TIMEOUT: Duration = Duration::from_secs(20);
+/// The shortest script timeout a reading script accepts from the call before it (an action's
+/// `timeout_ms`, 8 s by default) instead of setting [`READ_SCRIPT_TIMEOUT`]: a healthy page
+/// answers a read far sooner, and keeping the driver's setting saves a round trip per read.
+pub const READ_SCRIPT_FLOOR: Duration = Duration::from_secs(5);

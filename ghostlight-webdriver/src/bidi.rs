@@ -148,7 +148,7 @@ impl Bidi {
         let (reply, answer) = oneshot::channel();
         lock(&self.pending).insert(id, reply);
         let message = json!({ "id": id, "method": method, "params": params }).to_string();
-        self.wire.bidi_command(message.len());
+        self.wire.bidi_command(method, message.len());
         let exchange = async {
             self.outgoing.send(message).await.map_err(|_| closed())?;
             answer.await.map_err(|_| closed())

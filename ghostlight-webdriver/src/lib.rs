@@ -350,6 +350,19 @@ impl WebDriverBrowser {
         self.wire.counts()
     }
 
+    /// Start (`true`) or stop logging the commands this browser sends: method and path of
+    /// each classic command, the method of each BiDi command; never a body. For finding
+    /// where round trips go; [`WebDriverBrowser::take_command_log`] reads the log.
+    pub fn log_commands(&self, on: bool) {
+        self.wire.keep_log(on);
+    }
+
+    /// The commands logged since the last call (the most recent ones: the log is bounded),
+    /// oldest first.
+    pub fn take_command_log(&self) -> Vec<String> {
+        self.wire.take_log()
+    }
+
     /// Close the session, stop the driver and browser, and remove the temporary profile.
     /// The next port call would start a new browser.
     pub async fn shutdown(&self) {

@@ -16,6 +16,7 @@ use ghostlight_core::port::{
     ElementRef, LaunchCause, LaunchFailure, NetworkPolicy, PageState, PortError, PortErrorKind, PortResult,
     RequestKind, TabRef,
 };
+use ghostlight_page::bounds::{READ_SCRIPT_FLOOR, READ_SCRIPT_TIMEOUT};
 use serde_json::{Value, json};
 use url::Url;
 
@@ -736,17 +737,22 @@ impl Session {
     /// is going while the page still shows, and whether work an input started is pending (see
     /// `scripts/page_state.js`, `gl.nav` and `gl.work`).
     pub(crate) async fn page_reading(&mut self) -> PortResult<page::Reading> {
+        self.try_page_reading().await?.ok_or_else(|| {
+            // WebDriver answers `null` for a script interrupted by a user prompt.
+            PortError::new(PortErrorKind::BlockedByDialog, "a dialog opened while the page was read")
+        })
+    }
+
+    /// [`Session::page_reading`]; `None` when the script answered `null` (a user prompt
+    /// interrupted it, or, on Firefox, a navigation in progress cut it short).
+    async fn try_page_reading(&mut self) -> PortResult<Option<page::Reading>> {
         if self.in_frame {
             self.command(SessionCommand::top_frame(), Sent::Read).await?;
             self.in_frame = false;
         }
         let value = self.execute(&page::state_script(), Vec::new(), Sent::Read).await?;
         if value.is_null() {
-            // WebDriver answers `null` for a script interrupted by a user prompt.
-            return Err(PortError::new(
-                PortErrorKind::BlockedByDialog,
-                "a dialog opened while the page was read",
-            ));
+            return Ok(None);
         }
         let mut reading = page::parse_reading(value)?;
         self.read_error_page = reading.state.url.scheme() == "chrome-error";
@@ -757,28 +763,28 @@ impl Session {
             }
         }
         self.remember_page(&reading.state);
-        Ok(reading)
+        Ok(Some(reading))
     }
 
     /// The page state, read again (up to [`SETTLE_READS`] times, [`SETTLE_STEP`] apart) while
     /// a read answers `null` with no dialog open: WebDriver answers `null` both for a script a
     /// user prompt interrupted and (Firefox) for one cut short by a navigation in progress.
-    /// A dialog that is open answers [`PortErrorKind::BlockedByDialog`].
+    /// A dialog that is open answers [`PortErrorKind::BlockedByDialog`] (at once when the
+    /// driver's own error says so: only a `null` answer is asked about).
     pub(crate) async fn settled_page_state(&mut self) -> PortResult<PageState> {
-        let mut last = None;
         for _ in 0..SETTLE_READS {
-            match self.page_state().await {
-                Err(e) if e.kind() == PortErrorKind::BlockedByDialog => {
-                    if self.dialog_open().await? {
-                        return Err(e);
-                    }
-                    last = Some(e);
-                    tokio::time::sleep(SETTLE_STEP).await;
-                }
-                other => return other,
+            if let Some(reading) = self.try_page_reading().await? {
+                return Ok(reading.state);
             }
+            if self.dialog_open().await? {
+                return Err(PortError::new(
+                    PortErrorKind::BlockedByDialog,
+                    "a dialog opened while the page was read",
+                ));
+            }
+            tokio::time::sleep(SETTLE_STEP).await;
         }
-        Err(last.unwrap_or_else(|| PortError::new(PortErrorKind::Other, "the page could not be read")))
+        Err(PortError::new(PortErrorKind::BlockedByDialog, "the page answered nothing while it was read"))
     }
 
     /// Whether a user prompt is open in the current tab (its text is dropped unread).
@@ -813,6 +819,16 @@ impl Session {
     pub(crate) async fn set_script_timeout(&mut self, timeout: Duration) -> PortResult<()> {
         let wanted = Timeouts { script: timeout.max(MIN_DRIVER_TIMEOUT), ..self.timeouts };
         self.update_timeouts(wanted).await
+    }
+
+    /// The driver's script timeout for a reading script: kept when it lies between
+    /// [`READ_SCRIPT_FLOOR`] and [`READ_SCRIPT_TIMEOUT`] (an action before it set its own),
+    /// else [`READ_SCRIPT_TIMEOUT`]. Sends nothing in the first case.
+    pub(crate) async fn set_read_script_timeout(&mut self) -> PortResult<()> {
+        if (READ_SCRIPT_FLOOR..=READ_SCRIPT_TIMEOUT).contains(&self.timeouts.script) {
+            return Ok(());
+        }
+        self.set_script_timeout(READ_SCRIPT_TIMEOUT).await
     }
 
     /// Narrow the driver's page-load timeout to `timeout` (at least [`MIN_DRIVER_TIMEOUT`]);

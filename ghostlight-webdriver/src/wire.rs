@@ -11,11 +11,12 @@
 //! command, its head and body the bytes sent. BiDi commands are counted where
 //! [`Bidi`](crate::bidi::Bidi) sends them.
 
+use std::collections::VecDeque;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
 
 use hyper::Uri;
@@ -24,6 +25,8 @@ use hyper_util::client::legacy::connect::{Connected, Connection, HttpConnector};
 
 /// Header lines a request head may carry for the counter to read it (fantoccini sends 4–6).
 const MAX_HEADERS: usize = 64;
+/// Commands a command log keeps at most (the oldest are dropped).
+const MAX_LOGGED: usize = 1_000;
 
 /// The counts, as a snapshot. Subtract two snapshots ([`WireCounts::since`]) for what one
 /// call sent.
@@ -67,7 +70,7 @@ impl WireCounts {
     }
 }
 
-/// The live counters one browser's sessions add to.
+/// The live counters one browser's sessions add to, and the command log when one is kept.
 #[derive(Debug, Default)]
 pub(crate) struct Wire {
     classic_commands: AtomicU64,
@@ -75,6 +78,9 @@ pub(crate) struct Wire {
     bidi_commands: AtomicU64,
     bidi_bytes: AtomicU64,
     bidi_connections: AtomicU64,
+    /// `Some` while commands are logged: each as `GET /session/…/url` or `bidi script.callFunction`
+    /// (method and path only; bodies, which carry scripts and values, are never kept).
+    log: Mutex<Option<VecDeque<String>>>,
 }
 
 impl Wire {
@@ -89,16 +95,42 @@ impl Wire {
         }
     }
 
-    /// One BiDi command of `bytes` bytes was sent.
-    pub(crate) fn bidi_command(&self, bytes: usize) {
+    /// One BiDi command, `method`, of `bytes` bytes was sent.
+    pub(crate) fn bidi_command(&self, method: &str, bytes: usize) {
         self.bidi_commands.fetch_add(1, Ordering::Relaxed);
         self.bidi_bytes.fetch_add(as_u64(bytes), Ordering::Relaxed);
+        self.log(|| format!("bidi {method}"));
+    }
+
+    /// Start (`true`) or stop keeping the command log; either way the log starts empty.
+    pub(crate) fn keep_log(&self, on: bool) {
+        *lock(&self.log) = on.then(VecDeque::new);
+    }
+
+    /// The commands logged since the last call, oldest first.
+    pub(crate) fn take_log(&self) -> Vec<String> {
+        lock(&self.log).as_mut().map(|log| log.drain(..).collect()).unwrap_or_default()
+    }
+
+    /// Log the command `line` makes, when a log is kept.
+    fn log(&self, line: impl FnOnce() -> String) {
+        if let Some(log) = lock(&self.log).as_mut() {
+            if log.len() == MAX_LOGGED {
+                log.pop_front();
+            }
+            log.push_back(line());
+        }
     }
 
     /// A BiDi connection was opened.
     pub(crate) fn bidi_connection(&self) {
         self.bidi_connections.fetch_add(1, Ordering::Relaxed);
     }
+}
+
+/// Lock `mutex`, also after a panic elsewhere poisoned it (a log is only appended to).
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 fn as_u64(n: usize) -> u64 {
@@ -162,7 +194,8 @@ impl<T: Write + Unpin> Write for Counted<T> {
         let written = Pin::new(&mut this.io).poll_write(cx, buf);
         if let Poll::Ready(Ok(n)) = written {
             let sent = buf.get(..n).unwrap_or(buf);
-            let heads = this.requests.feed(sent);
+            let wire = Arc::clone(&this.wire);
+            let heads = this.requests.feed(sent, |method, path| wire.log(|| format!("{method} {path}")));
             this.wire.classic_commands.fetch_add(heads, Ordering::Relaxed);
             this.wire.classic_bytes.fetch_add(as_u64(sent.len()), Ordering::Relaxed);
         }
@@ -193,8 +226,9 @@ struct RequestStream {
 }
 
 impl RequestStream {
-    /// Follow `bytes` written; the number of request heads they completed.
-    fn feed(&mut self, mut bytes: &[u8]) -> u64 {
+    /// Follow `bytes` written; the number of request heads they completed, each also handed
+    /// to `head` as its method and path.
+    fn feed(&mut self, mut bytes: &[u8], mut head: impl FnMut(&str, &str)) -> u64 {
         let mut heads = 0;
         while !bytes.is_empty() {
             if self.body_left > 0 {
@@ -210,6 +244,7 @@ impl RequestStream {
             match request.parse(&self.head) {
                 Ok(httparse::Status::Complete(length)) => {
                     heads += 1;
+                    head(request.method.unwrap_or_default(), request.path.unwrap_or_default());
                     self.body_left = content_length(request.headers);
                     // The bytes of this write past the head belong to the body (or the next
                     // request).
@@ -252,7 +287,7 @@ DELETE /session/1/actions HTTP/1.1\r\ncontent-length: 0\r\n\r\n";
             let mut requests = RequestStream::default();
             let mut heads = 0;
             for chunk in stream.chunks(split) {
-                heads += requests.feed(chunk);
+                heads += requests.feed(chunk, |_, _| {});
             }
             assert_eq!(heads, 3, "writes of {split} bytes");
             assert!(requests.head.is_empty() && requests.body_left == 0);
@@ -264,14 +299,17 @@ DELETE /session/1/actions HTTP/1.1\r\ncontent-length: 0\r\n\r\n";
         let body = b"GET / HTTP/1.1\r\n\r\n";
         let head = format!("POST /x HTTP/1.1\r\ncontent-length: {}\r\n\r\n", body.len());
         let mut requests = RequestStream::default();
-        assert_eq!(requests.feed(head.as_bytes()) + requests.feed(body), 1);
+        let mut seen = Vec::new();
+        let mut log = |method: &str, path: &str| seen.push(format!("{method} {path}"));
+        assert_eq!(requests.feed(head.as_bytes(), &mut log) + requests.feed(body, &mut log), 1);
+        assert_eq!(seen, ["POST /x"]);
     }
 
     #[test]
     fn snapshots_subtract() {
         let wire = Wire::default();
         let start = wire.counts();
-        wire.bidi_command(40);
+        wire.bidi_command("script.callFunction", 40);
         wire.bidi_connection();
         let delta = wire.counts().since(&start);
         assert_eq!((delta.commands(), delta.bytes(), delta.bidi_connections), (1, 40, 1));

@@ -11,6 +11,8 @@
 //!
 //! Rewrite the tables after a deliberate change:
 //! `GHOSTLIGHT_BLESS=1 cargo test -p ghostlight-webdriver --all-features --test round_trips`.
+//! A call whose counts differ prints the commands it sent; `GHOSTLIGHT_ROUND_TRIPS_LOG=1`
+//! prints them for every call.
 
 mod support;
 
@@ -20,7 +22,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use ghostlight_core::{Ghostlight, Status};
+use ghostlight_core::{Envelope, Ghostlight, Status};
 use ghostlight_webdriver::{Engine, WebDriverBrowser, WireCounts};
 use serde_json::{Value, json};
 use support::engines::browser;
@@ -39,6 +41,8 @@ struct Measured {
     tool: &'static str,
     call: &'static str,
     sent: WireCounts,
+    /// The commands, as the adapter logs them (method and path).
+    commands: Vec<String>,
 }
 
 /// The browser, Ghostlight over it, the fixture site, and the measurements so far.
@@ -55,13 +59,19 @@ impl Guard {
         ok(&self.g, "browser_navigate", json!({ "url": self.site.url(path).as_str() })).await;
     }
 
-    /// Run `tool` once, which must succeed, and record what it sent.
-    async fn measure(&mut self, tool: &'static str, description: &'static str, arguments: Value) {
+    /// Run `tool` once, which must succeed, and record what it sent; answers its envelope.
+    async fn measure(&mut self, tool: &'static str, description: &'static str, arguments: Value) -> Envelope {
+        self.browser.take_command_log();
         let before = self.browser.wire_counts();
         let envelope = call(&self.g, tool, arguments.clone()).await;
         let sent = self.browser.wire_counts().since(&before);
+        let commands = self.browser.take_command_log();
         assert_eq!(envelope.status, Status::Succeeded, "{tool} {arguments}: {}", envelope.summary);
-        self.rows.push(Measured { tool, call: description, sent });
+        if std::env::var_os("GHOSTLIGHT_ROUND_TRIPS_LOG").is_some() {
+            eprintln!("{tool} ({description}):\n  {}", commands.join("\n  "));
+        }
+        self.rows.push(Measured { tool, call: description, sent, commands });
+        envelope
     }
 }
 
@@ -75,6 +85,7 @@ async fn run(engine: Engine) {
             "uploads": { "roots": [uploads.path().canonicalize().expect("a folder").to_string_lossy()] },
         }),
     );
+    browser.log_commands(true);
     let mut guard = Guard { browser: browser.clone(), g, site: e2e::start(), rows: Vec::new() };
     // The session starts (and its first page loads) before anything is measured.
     guard.goto("/counter").await;
@@ -203,8 +214,10 @@ async fn cases(t: &mut Guard) {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     assert!(open, "the alert opened");
-    t.measure("browser_dialog", "status, an alert open", json!({ "action": "status" })).await;
-    t.measure("browser_dialog", "accept an alert", json!({ "action": "accept" })).await;
+    let status = t.measure("browser_dialog", "status, an alert open", json!({ "action": "status" })).await;
+    assert_eq!(status.facts["present"], true, "{}", status.summary);
+    let accepted = t.measure("browser_dialog", "accept an alert", json!({ "action": "accept" })).await;
+    assert_eq!(accepted.facts["dialog_type"], "alert", "{}", accepted.summary);
 }
 
 /// The table's path for `engine`.
@@ -274,8 +287,12 @@ fn compare(engine: Engine, rows: &[Measured]) {
             Some(&(classic, bidi, bytes)) => {
                 if (s.classic_commands, s.bidi_commands) != (classic, bidi) {
                     problems.push(format!(
-                        "{} ({}): {} classic + {} BiDi commands, the table says {classic} + {bidi}",
-                        row.tool, row.call, s.classic_commands, s.bidi_commands
+                        "{} ({}): {} classic + {} BiDi commands, the table says {classic} + {bidi}:\n    {}",
+                        row.tool,
+                        row.call,
+                        s.classic_commands,
+                        s.bidi_commands,
+                        row.commands.join("\n    ")
                     ));
                 }
                 if s.bytes() > bytes + bytes / 10 + BYTES_SLACK {

@@ -41,23 +41,19 @@ const PROMPT_EVENT_POLL: Duration = Duration::from_millis(10);
 
 /// Whether a dialog is open in the current tab: `None` when none is, `Some(kind)` with the
 /// kind when the engine names it or BiDi announced it.
+///
+/// One command: Get Current URL, which the session's `ignore` prompt behaviour makes fail
+/// while a dialog is open (the error's shape may name the kind), and which never carries the
+/// dialog's text (Get Alert Text would).
 pub(crate) async fn probe(s: &mut Session) -> PortResult<Option<Option<DialogKind>>> {
-    match s.client().get_alert_text().await {
-        // The text is dropped: it is page content and never stored.
-        Ok(_) => {}
-        Err(e) if e.is_no_such_alert() => return Ok(None),
-        Err(e) => return Err(errors::cmd(&e, Sent::Read)),
+    match s.client().current_url().await {
+        Ok(_) => Ok(None),
+        Err(e) if errors::is_dialog(&e) => match errors::dialog_hint(&e) {
+            Some(kind) => Ok(Some(Some(kind))),
+            None => Ok(Some(announced(s).await)),
+        },
+        Err(e) => Err(errors::cmd(&e, Sent::Read)),
     }
-    // A read that the open dialog refuses; its error shape may name the kind.
-    let hint = match s.client().current_url().await {
-        Ok(_) => None,
-        Err(e) if errors::is_dialog(&e) => errors::dialog_hint(&e),
-        Err(e) => return Err(errors::cmd(&e, Sent::Read)),
-    };
-    if hint.is_some() {
-        return Ok(Some(hint));
-    }
-    Ok(Some(announced(s).await))
 }
 
 /// The kind BiDi announced for the dialog open in the current window, waiting briefly for

@@ -58,7 +58,6 @@ use ghostlight_core::port::{
     ElementRef, ElementState, FocusedElement, Gate, PerceiveInput, PerceivedElement, Perception, PortError,
     PortErrorKind, PortResult, ReadInput, TabRef, TextMode, TextOutcome,
 };
-use ghostlight_page::bounds::READ_SCRIPT_TIMEOUT;
 use ghostlight_page::perceived::{Gathered, MAX_FRAME_DEPTH, ScriptItem, bound_chars};
 use ghostlight_page::perception::{
     self, Documents, Pass, PassOptions, RawText, ReadOptions, malformed, text_query,
@@ -166,7 +165,7 @@ async fn gather_from(
     root: Option<&ElementRef>,
     gate: &Gate,
 ) -> PortResult<Gathered> {
-    s.set_script_timeout(READ_SCRIPT_TIMEOUT).await?;
+    s.set_read_script_timeout().await?;
     let handle = s.tab(tab).await?;
     let place = match root {
         Some(root) => {
@@ -225,7 +224,7 @@ pub(crate) async fn focused_element(s: &mut Session, tab: &TabRef) -> PortResult
 
 /// The focused element as the page's own realm describes it (see [`focused_element`]).
 async fn focused_in_page(s: &mut Session, tab: &TabRef) -> PortResult<Option<FocusedElement>> {
-    s.set_script_timeout(READ_SCRIPT_TIMEOUT).await?;
+    s.set_read_script_timeout().await?;
     let handle = s.tab(tab).await?;
     let options = PassOptions::focus().to_value()?;
     let mut frames: Vec<String> = Vec::new();
@@ -288,7 +287,7 @@ pub(crate) async fn element_present(s: &mut Session, tab: &TabRef, element: &Ele
         Err(e) if e.kind() == PortErrorKind::TargetStale => return Ok(false),
         Err(e) => return Err(e),
     };
-    s.set_script_timeout(READ_SCRIPT_TIMEOUT).await?;
+    s.set_read_script_timeout().await?;
     let argument = serde_json::to_value(&found)
         .map_err(|_| PortError::new(PortErrorKind::Other, "the element could not be passed to the page"))?;
     match s.execute(&ELEMENT_PRESENT_SCRIPT, vec![argument], Sent::Read).await {
@@ -310,7 +309,7 @@ pub(crate) async fn read_text(
 ) -> PortResult<TextOutcome> {
     let options = ReadOptions::new(input.mode, input.max_chars);
     let max = options.max;
-    s.set_script_timeout(READ_SCRIPT_TIMEOUT).await?;
+    s.set_read_script_timeout().await?;
     let target = match &input.target {
         Some(target) => {
             let element = s.element(tab, target).await?;
@@ -386,7 +385,7 @@ impl frames::FrameVisitor for JoinFrames {
 
 /// Whether visible text of the page, or of a frame document `gate` admits, contains `text`.
 pub(crate) async fn text_present(s: &mut Session, tab: &TabRef, text: &str, gate: &Gate) -> PortResult<bool> {
-    s.set_script_timeout(READ_SCRIPT_TIMEOUT).await?;
+    s.set_read_script_timeout().await?;
     s.tab(tab).await?;
     let options = text_query(text);
     let answer = s.execute(&TEXT_PRESENT_SCRIPT, vec![options.clone()], Sent::Read).await?;

@@ -387,12 +387,26 @@ pub(super) async fn land(
     }
 }
 
-/// Perform `actions`, then release the input state. A dialog error means the input opened a
-/// dialog (see the module docs): the input was delivered.
-async fn perform(s: &mut Session, actions: impl Into<Actions>) -> PortResult<()> {
+/// When [`perform`] releases the driver's input state (`DELETE /actions`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Release {
+    /// After every perform: pointer input. The driver counts clicks across the actions of
+    /// one input state, so a click in the next call at the same place would reach the page as
+    /// a double click (`detail: 2`, a `dblclick`) if the state were kept.
+    Always,
+    /// Only when the perform failed part-way (a key may still be down): key and wheel input,
+    /// whose sequences release every key they press.
+    OnFailure,
+}
+
+/// Perform `actions`, then release the input state as `release` says. A dialog error means
+/// the input opened a dialog (see the module docs): the input was delivered.
+async fn perform(s: &mut Session, actions: impl Into<Actions>, release: Release) -> PortResult<()> {
     let result = s.client().perform_actions(actions).await;
-    // Best effort: releasing after a dialog opened fails, and nothing is pressed then.
-    let _ = s.client().release_actions().await;
+    if release == Release::Always || result.is_err() {
+        // Best effort: releasing after a dialog opened fails, and nothing is pressed then.
+        let _ = s.client().release_actions().await;
+    }
     match result {
         Ok(()) => Ok(()),
         Err(e) if errors::is_dialog(&e) => Ok(()),

@@ -39,7 +39,7 @@ use ghostlight_core::port::{
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{after, before_state, compose, element_arg, perform, pixel, resolve, run};
+use super::{Release, after, before_state, compose, element_arg, perform, pixel, resolve, run};
 use tokio::time::Instant;
 
 use crate::config::Engine;
@@ -141,7 +141,7 @@ pub(super) async fn click(
     for _ in 0..input.count {
         mouse = mouse.then(PointerAction::Down { button }).then(PointerAction::Up { button });
     }
-    perform(s, mouse).await?;
+    perform(s, mouse, Release::Always).await?;
     let page = after(s, at.before, deadline).await?;
     Ok(ActionReceipt { element: at.summary, page, keys_withheld: 0 })
 }
@@ -157,7 +157,8 @@ pub(super) async fn hover(
     let deadline = Instant::now() + timeout;
     s.set_script_timeout(timeout).await?;
     let at = locate(s, tab, at, gate, Locate { scroll: true, check: true }).await?;
-    perform(s, MouseActions::new(POINTER_ID.to_owned()).then(at.origin.move_to(None))).await?;
+    perform(s, MouseActions::new(POINTER_ID.to_owned()).then(at.origin.move_to(None)), Release::Always)
+        .await?;
     let page = after(s, at.before, deadline).await?;
     Ok(ActionReceipt { element: at.summary, page, keys_withheld: 0 })
 }
@@ -212,7 +213,7 @@ pub(super) async fn drag(
             .then(target.origin.move_to(Some(DRAG_MOVE)))
             .then(target.origin.move_to(Some(DRAG_NUDGE)))
             .then(PointerAction::Up { button });
-        perform(s, mouse).await?;
+        perform(s, mouse, Release::Always).await?;
     }
     let page = after(s, source.before, deadline).await?;
     Ok(ActionReceipt { element: source.summary, page, keys_withheld: 0 })

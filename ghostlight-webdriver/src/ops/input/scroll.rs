@@ -7,8 +7,9 @@
 //!
 //! Before scrolling, `scripts/input/scroll.js` notes the offsets of everything the scroll may
 //! move (the windows from the element's document up, and the scrollable composed ancestors of
-//! the element concerned, or of the element under the wheel). Firefox scrolls smoothly, so
-//! the adapter then reads the offsets every [`SETTLE_STEP`](ghostlight_page::input::SETTLE_STEP) until two reads agree (after a
+//! the element concerned, or of the element under the wheel). Chromium's instant scrolls
+//! (`Reveal`, `By`) are final when the script answers, so that answer is the outcome. Firefox
+//! scrolls smoothly, and every engine's wheel scroll ends later, so the adapter then reads the offsets every [`SETTLE_STEP`](ghostlight_page::input::SETTLE_STEP) until two reads agree (after a
 //! change, or after [`QUIET_WHEEL`] without one for the wheel, whose smooth scroll starts
 //! late), for at most [`SETTLE_CAP`](ghostlight_page::input::SETTLE_CAP). `scrolled` says whether any noted offset changed;
 //! `offset_x`/`offset_y` are the top window's offsets.
@@ -22,7 +23,8 @@ use serde_json::{Value, json};
 
 use ghostlight_page::input::{QUIET_WHEEL, SETTLE_STEP, ScrollRead, outside, scroll_by};
 
-use super::{compose, element_arg, perform, pixel, run};
+use super::{Release, compose, element_arg, perform, pixel, run};
+use crate::config::Engine;
 use crate::errors::Sent;
 use crate::ops::frames;
 use crate::session::Session;
@@ -71,11 +73,15 @@ pub(super) async fn scroll(
                 delta_x: 0,
                 delta_y: delta,
             });
-            perform(s, wheel).await?;
+            perform(s, wheel, Release::OnFailure).await?;
             (read(s).await?, QUIET_WHEEL)
         }
     };
-    let settled = settle(s, first, quiet).await?;
+    let settled = if s.engine() == Engine::Chromium && quiet == QUIET_INSTANT {
+        first
+    } else {
+        settle(s, first, quiet).await?
+    };
     Ok(ScrollOutcome { scrolled: settled.changed, offset_x: settled.x, offset_y: settled.y })
 }
 
