@@ -403,8 +403,9 @@ impl WebDriverBrowser {
                 _ => false,
             };
             let filter = if filter { slot.filter.as_ref() } else { None };
-            let session =
-                Session::start(&self.config, number, filter, &self.wire).await.inspect_err(|error| {
+            let session = Session::start(&self.config, number, filter, &self.wire, &ops::sandbox::PRELOAD)
+                .await
+                .inspect_err(|error| {
                     // The operator's detail; the model reads the closed cause in the envelope.
                     let cause = error.launch_failure().map_or(error.kind().code(), |f| f.cause.as_str());
                     tracing::warn!(

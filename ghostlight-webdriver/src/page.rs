@@ -24,6 +24,12 @@ pub(crate) fn state_script() -> String {
     format!("return ({})();", PAGE_STATE_FN.trim_end())
 }
 
+/// The page-state function as a WebDriver BiDi `functionDeclaration` for the page's own realm,
+/// answering the state as a JSON string (BiDi's remote values need no decoding then).
+pub(crate) fn state_function() -> String {
+    format!("() => JSON.stringify(({})())", PAGE_STATE_FN.trim_end())
+}
+
 /// An `Execute Script` body that reads and clears the kind of the last page dialog recorded
 /// by the page-state hooks (`null` when none was recorded or the dialog is still open).
 pub(crate) const TAKE_DIALOG_RECORD: &str = "const key = Symbol.for('gl.dialog'); \

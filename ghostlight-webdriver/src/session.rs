@@ -31,6 +31,7 @@ use crate::refs::{Element, Tab};
 use crate::repair::{REPAIR_TIMEOUT, RepairQueue};
 use crate::rescue::Rescue;
 use crate::storage_state::{self, StorageStateFile};
+use crate::watch::Watchers;
 use crate::watch::evidence::Tracker;
 use crate::watch::prompts::PromptWatch;
 use crate::wire::{CountingConnector, Wire};
@@ -94,15 +95,21 @@ pub(crate) struct Session {
     /// The WebDriver BiDi URL the driver granted (`webSocketUrl`), if any, with the
     /// browser's command counters.
     bidi_url: Option<Endpoint>,
-    /// Console and network evidence, once a `diagnostics` call asked for it (its BiDi
-    /// connection ends with the session).
+    /// Console and network evidence, once a `diagnostics` call asked for it (filed from
+    /// the session's BiDi connection).
     evidence: Option<Tracker>,
-    /// The dialog announcements (a BiDi connection opened with the session; `None` when the
-    /// driver granted no BiDi URL or the connection failed).
+    /// The dialog announcements (Chromium: attached with the session; `None` when the driver
+    /// granted no BiDi URL or the connection failed).
     prompts: Option<PromptWatch>,
-    /// The BiDi connection hit traces run through in a sandbox realm ([`Session::sandbox`]),
-    /// opened by the first trace.
-    sandbox: SandboxRealm,
+    /// The session's one WebDriver BiDi connection ([`Session::bidi`]): sandboxed scripts,
+    /// tab reads, window openers and both watches share it. Opened with the session when a
+    /// watch starts with it (Chromium's dialog announcements, diagnostics on start), else by
+    /// its first use.
+    bidi: BidiLink,
+    /// Where the connection's events go.
+    watchers: Arc<Watchers>,
+    /// The script the connection installs in every new document's sandbox realm.
+    preload: String,
     /// Whether a sandboxed call answers in each window asked about so far
     /// ([`Session::sandbox_for`]).
     sandbox_windows: HashMap<String, bool>,
@@ -114,7 +121,7 @@ pub(crate) struct Session {
     save_state: Option<(StorageStateFile, Vec<String>)>,
     /// The network policy the browser's requests go through (behind the filter), whose
     /// refusals tell a navigation that will never commit.
-    wire: Option<NetworkPolicy>,
+    network: Option<NetworkPolicy>,
     /// The policy's refusal mark when the current port call began ([`Session::begin_call`]).
     call_mark: u64,
     /// The second channel to the browser, for a tab classic WebDriver cannot close.
@@ -144,7 +151,7 @@ pub(crate) enum Unstuck {
 impl Session {
     /// A port call begins: later refusals are this call's.
     pub(crate) fn begin_call(&mut self) {
-        self.call_mark = self.wire.as_ref().map_or(0, |wire| wire.refusals().mark());
+        self.call_mark = self.network.as_ref().map_or(0, |network| network.refusals().mark());
     }
 
     /// Whether, since this port call began, the filter refused a request that may be the
@@ -152,8 +159,8 @@ impl Session {
     /// request the browser's fetch metadata names a top-level document). Such a navigation
     /// never commits: the refused request was answered so that the tab keeps its document.
     pub(crate) fn navigation_refused(&self, destination: Option<&Url>) -> bool {
-        let Some(wire) = &self.wire else { return false };
-        let refused = wire.refusals().since(self.call_mark);
+        let Some(network) = &self.network else { return false };
+        let refused = network.refusals().since(self.call_mark);
         refused.entries.iter().any(|entry| match destination {
             Some(url) => entry.kind.may_be_document() && same_origin(&entry.origin, url),
             None => entry.kind == RequestKind::Document,
@@ -166,8 +173,29 @@ impl Session {
     /// a request that may be a document, to its host and port. The refusal is then reported
     /// as the document it was (a refused tunnel's kind was not visible to the filter).
     pub(crate) fn landed_on_refused(&self, url: &Url) -> bool {
-        let Some(wire) = &self.wire else { return false };
-        matches!(url.scheme(), "http" | "https") && wire.refusals().confirm_document(url, self.call_mark)
+        let Some(network) = &self.network else { return false };
+        matches!(url.scheme(), "http" | "https") && network.refusals().confirm_document(url, self.call_mark)
+    }
+}
+
+impl Session {
+    /// Whether a navigation from `before` that left the tab on the blank page `now` was one
+    /// the filter refused during this port call (an engine may answer a refused tunnel with
+    /// a blank page rather than an error page): the newest refusal that may have been a
+    /// top-level document is then reported as one.
+    pub(crate) fn blanked_by_refusal(&self, before: &Url, now: &Url) -> bool {
+        let Some(network) = &self.network else { return false };
+        now.scheme() == "about"
+            && matches!(before.scheme(), "http" | "https")
+            && network.refusals().confirm_blank_document(self.call_mark)
+    }
+
+    /// Whether the filter refused, during this port call, a request that may have been a
+    /// top-level document (without reporting it as one).
+    pub(crate) fn top_document_may_be_refused(&self) -> bool {
+        self.network
+            .as_ref()
+            .is_some_and(|network| network.refusals().top_document_may_be_refused(self.call_mark))
     }
 }
 
@@ -179,9 +207,9 @@ fn same_origin(origin: &str, url: &Url) -> bool {
     host_port == format!("{host}:{port}")
 }
 
-/// The state of a session's sandbox connection ([`Session::sandbox`]).
+/// The state of a session's BiDi connection ([`Session::bidi`]).
 #[derive(Debug)]
-enum SandboxRealm {
+enum BidiLink {
     /// Not asked for yet.
     NotYet,
     /// Open.
@@ -190,16 +218,43 @@ enum SandboxRealm {
     Unavailable,
 }
 
+impl BidiLink {
+    /// Connect to `endpoint`, its events going to `watchers`, and register `preload` for the
+    /// sandbox realm of every new document; `Unavailable` (and a log line) when the connection
+    /// cannot be opened. A preload the driver refuses only costs bytes later (each document's
+    /// first sandboxed call installs the library itself).
+    async fn open(endpoint: &Endpoint, watchers: &Arc<Watchers>, preload: &str) -> BidiLink {
+        match Bidi::connect(endpoint, watchers.handler()).await {
+            Ok(bidi) => {
+                let params = json!({ "functionDeclaration": preload, "sandbox": crate::bidi::SANDBOX });
+                if let Err(error) = bidi.command("script.addPreloadScript", params).await {
+                    tracing::warn!(detail = error.message(), "the sandbox library preload was refused");
+                }
+                BidiLink::Open(bidi)
+            }
+            Err(error) => {
+                tracing::warn!(
+                    detail = error.message(),
+                    "the WebDriver BiDi connection failed: hit traces run in the page's own realm"
+                );
+                BidiLink::Unavailable
+            }
+        }
+    }
+}
+
 impl Session {
     /// Start the driver (when launching) and open a new session. `number` must differ from
     /// every earlier session of the same browser.
     /// `filter` is the network filter when the browser is started behind it; `wire` counts
-    /// every command the session sends.
+    /// every command the session sends; `preload` is the script the BiDi connection installs
+    /// in the sandbox realm of every new document (the operations' library).
     pub(crate) async fn start(
         config: &WebDriverConfig,
         number: u64,
         filter: Option<&Filter>,
         wire: &Arc<Wire>,
+        preload: &str,
     ) -> PortResult<Session> {
         let launch_failed = |cause: LaunchCause, message: String| {
             let failure = LaunchFailure {
@@ -270,21 +325,36 @@ impl Session {
         // Chromium only: its classic errors never name an alert, confirm or prompt, while
         // Firefox names the kind in every one (and its BiDi subscription adds ~0.3 s to the
         // start). Not fatal: without it, the kind falls back to what classic WebDriver tells.
-        let prompts = match (&bidi_url, config.engine) {
-            (Some(url), Engine::Chromium) => PromptWatch::start(url).await.ok(),
+        // The connection opens with the session, so the sandbox library reaches every
+        // document the session's tabs show (connecting takes milliseconds; only Chromium's
+        // dialog subscription below costs more).
+        let watchers = Arc::new(Watchers::default());
+        let bidi = match &bidi_url {
+            Some(endpoint) => BidiLink::open(endpoint, &watchers, preload).await,
+            None => BidiLink::NotYet,
+        };
+        let prompts = match (&bidi, config.engine) {
+            (BidiLink::Open(connection), Engine::Chromium) => {
+                PromptWatch::attach(connection, &watchers).await.ok()
+            }
             _ => None,
         };
-        let evidence = match (&bidi_url, config.diagnostics) {
-            (Some(url), Diagnostics::OnStart) => match Tracker::connect(url, true).await {
-                Ok(tracker) => Some(tracker),
-                Err(error) => {
-                    // Not fatal: the first diagnostics call connects as it would on demand.
-                    tracing::warn!(detail = error.message(), "diagnostics could not start with the session");
-                    None
+        let evidence = match (&bidi, config.diagnostics) {
+            (BidiLink::Open(connection), Diagnostics::OnStart) => {
+                match Tracker::attach(connection, &watchers, true).await {
+                    Ok(tracker) => Some(tracker),
+                    Err(error) => {
+                        // Not fatal: the first diagnostics call subscribes as it would on demand.
+                        tracing::warn!(
+                            detail = error.message(),
+                            "diagnostics could not start with the session"
+                        );
+                        None
+                    }
                 }
-            },
-            (None, Diagnostics::OnStart) => {
-                tracing::warn!("diagnostics cannot start with the session: the driver granted no BiDi URL");
+            }
+            (_, Diagnostics::OnStart) => {
+                tracing::warn!("diagnostics cannot start with the session: no WebDriver BiDi connection");
                 None
             }
             (_, Diagnostics::OnDemand) => None,
@@ -311,7 +381,9 @@ impl Session {
             bidi_url,
             evidence,
             prompts,
-            sandbox: SandboxRealm::NotYet,
+            bidi,
+            watchers,
+            preload: preload.to_owned(),
             sandbox_windows: HashMap::new(),
             client,
             engine: config.engine,
@@ -328,7 +400,7 @@ impl Session {
             headless: config.headless,
             process,
             repairs: RepairQueue::default(),
-            wire: filter.map(|filter| filter.policy().clone()),
+            network: filter.map(|filter| filter.policy().clone()),
             call_mark: 0,
         };
         if let Some(viewport) = config.viewport
@@ -388,9 +460,9 @@ impl Session {
         if let (Some((file, origins)), Some(url)) = (&self.save_state, &self.bidi_url) {
             save_storage_state(file, url, origins).await;
         }
-        let Session { client, process, evidence, prompts, sandbox, .. } = self;
-        // Close the BiDi connections (and end their tasks) before the session goes.
-        drop((evidence, prompts, sandbox));
+        let Session { client, process, evidence, prompts, bidi, .. } = self;
+        // Close the BiDi connection (and end its task) before the session goes.
+        drop((evidence, prompts, bidi));
         let _ = tokio::time::timeout(SESSION_CLOSE_TIMEOUT, client.close()).await;
         if let Some(process) = process {
             process.shutdown().await;
@@ -400,8 +472,8 @@ impl Session {
     /// Drop a session whose browser or driver is gone: kill what is left, without asking the
     /// driver anything.
     pub(crate) async fn discard(self) {
-        let Session { client, process, evidence, prompts, sandbox, .. } = self;
-        drop((evidence, prompts, sandbox));
+        let Session { client, process, evidence, prompts, bidi, .. } = self;
+        drop((evidence, prompts, bidi));
         // Dropping the last client lets fantoccini send its own best-effort DELETE.
         drop(client);
         if let Some(process) = process {
@@ -421,47 +493,44 @@ impl Session {
         self.number
     }
 
-    /// The WebDriver BiDi endpoint granted by the driver, if any.
-    pub(crate) fn bidi_endpoint(&self) -> Option<&Endpoint> {
-        self.bidi_url.as_ref()
-    }
-
-    /// The BiDi connection for scripts in a sandbox realm, opened on first use; `None` when
-    /// the driver granted no BiDi URL or the connection cannot be opened (asked once per
-    /// session; the caller falls back to the page's own realm, and says so in the log).
-    pub(crate) async fn sandbox(&mut self) -> Option<&Bidi> {
-        if matches!(self.sandbox, SandboxRealm::NotYet) {
-            self.sandbox = match &self.bidi_url {
-                Some(url) => match Bidi::connect(url, Box::new(|_, _| {})).await {
-                    Ok(bidi) => SandboxRealm::Open(bidi),
-                    Err(error) => {
-                        tracing::warn!(
-                            detail = error.message(),
-                            "hit traces run in the page's own realm: the sandbox connection failed"
-                        );
-                        SandboxRealm::Unavailable
-                    }
-                },
+    /// The session's BiDi connection (scripts in a sandbox realm, tab reads, the watches),
+    /// opened on first use; `None` when the driver granted no BiDi URL or the connection
+    /// cannot be opened (asked once per session; a caller falls back to classic WebDriver or
+    /// the page's own realm, and the log says so).
+    pub(crate) async fn bidi(&mut self) -> Option<&Bidi> {
+        if matches!(self.bidi, BidiLink::NotYet) {
+            self.bidi = match &self.bidi_url {
+                Some(endpoint) => BidiLink::open(endpoint, &self.watchers, &self.preload).await,
                 None => {
                     tracing::warn!("hit traces run in the page's own realm: the driver granted no BiDi URL");
-                    SandboxRealm::Unavailable
+                    BidiLink::Unavailable
                 }
             };
         }
-        match &self.sandbox {
-            SandboxRealm::Open(bidi) if bidi.is_open() => Some(bidi),
+        match &self.bidi {
+            BidiLink::Open(bidi) if bidi.is_open() => Some(bidi),
             _ => None,
         }
     }
 
-    /// The sandbox connection for scripts in window `handle`'s documents, when a sandboxed
+    /// Whether the session's BiDi connection is open now (never opens it).
+    pub(crate) fn bidi_is_open(&self) -> bool {
+        matches!(&self.bidi, BidiLink::Open(bidi) if bidi.is_open())
+    }
+
+    /// Where the BiDi connection's events go (to attach a watch).
+    pub(crate) fn watchers(&self) -> &Arc<Watchers> {
+        &self.watchers
+    }
+
+    /// The BiDi connection for sandboxed scripts in window `handle`'s documents, when a sandboxed
     /// call answers there: the first time a window is asked about, a trivial call probes it
     /// (bounded by `wait`). Chromium's BiDi never answers scripts in some popups a page opened
     /// with `window.open` (docs/webdriver-findings.md); such a window keeps the page's own
     /// realm, and the log says so.
     pub(crate) async fn sandbox_for(&mut self, handle: &str, wait: Duration) -> Option<&Bidi> {
         if !self.sandbox_windows.contains_key(handle) {
-            let bidi = self.sandbox().await?;
+            let bidi = self.bidi().await?;
             let params = json!({
                 "functionDeclaration": "function () { return 1; }",
                 "arguments": [],
@@ -481,7 +550,7 @@ impl Session {
             self.sandbox_windows.insert(handle.to_owned(), answers);
         }
         match self.sandbox_windows.get(handle) {
-            Some(true) => self.sandbox().await,
+            Some(true) => self.bidi().await,
             _ => None,
         }
     }
@@ -674,7 +743,7 @@ impl Session {
     /// Every top-level window's opener (`None`: opened by no page), or `None` when BiDi cannot
     /// tell.
     async fn openers(&mut self) -> Option<HashMap<String, Option<String>>> {
-        let bidi = self.sandbox().await?;
+        let bidi = self.bidi().await?;
         let tree =
             bidi.command_within("browsingContext.getTree", json!({ "maxDepth": 0 }), OPENER_WAIT).await;
         let tree = match tree {
@@ -807,6 +876,11 @@ impl Session {
         if let Some(handle) = &self.current {
             self.last_page.insert(handle.clone(), state.clone());
         }
+    }
+
+    /// Remember `state` as window `handle`'s last known page (read without switching to it).
+    pub(crate) fn remember_page_of(&mut self, handle: &str, state: &PageState) {
+        self.last_page.insert(handle.to_owned(), state.clone());
     }
 
     /// The last page state read from window `handle`, if any.

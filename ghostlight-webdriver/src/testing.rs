@@ -51,13 +51,32 @@ impl WebDriverBrowser {
                 "the driver granted no WebDriver BiDi connection",
             )
         };
-        let bidi = s.sandbox().await.ok_or_else(unavailable)?;
+        let bidi = s.bidi().await.ok_or_else(unavailable)?;
         let created = bidi
             .command("browsingContext.create", serde_json::json!({"type": "tab", "background": true}))
             .await?;
         let context = created.get("context").cloned().unwrap_or_default();
         let navigate = serde_json::json!({"context": context, "url": url, "wait": "complete"});
         bidi.command("browsingContext.navigate", navigate).await.map(|_| ())
+    }
+
+    /// Remove the operations' library from the sandbox realm of `tab`'s document, as in a
+    /// document that existed before the library's preload (`ops/sandbox.rs`): the next
+    /// sandboxed call there must install it again.
+    pub async fn testing_forget_sandbox_library(&self, tab: &TabRef) -> PortResult<()> {
+        let mut slot = self.acquire().await?;
+        let Some(s) = slot.session.as_mut() else { return Ok(()) };
+        let handle = s.tab(tab).await?;
+        let Some(bidi) = s.bidi().await else { return Ok(()) };
+        let forget = "() => { for (const key of Object.getOwnPropertySymbols(globalThis)) \
+             { if ((Symbol.keyFor(key) || '').startsWith('gl.lib.')) delete globalThis[key]; } }";
+        let params = serde_json::json!({
+            "functionDeclaration": forget,
+            "arguments": [],
+            "target": { "context": handle, "sandbox": crate::bidi::SANDBOX },
+            "awaitPromise": false,
+        });
+        bidi.command("script.callFunction", params).await.map(|_| ())
     }
 
     /// The [`ElementRef`] of the first element matching the CSS `selector` in `tab`, inside

@@ -22,7 +22,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use ghostlight_core::{Envelope, Ghostlight, Status};
+use ghostlight_core::port::TabRef;
+use ghostlight_core::{BrowserPort, Envelope, Ghostlight, Status};
 use ghostlight_webdriver::{Engine, WebDriverBrowser, WireCounts};
 use serde_json::{Value, json};
 use support::engines::browser;
@@ -57,6 +58,14 @@ impl Guard {
     /// Load the fixture at `path` (not measured).
     async fn goto(&self, path: &str) {
         ok(&self.g, "browser_navigate", json!({ "url": self.site.url(path).as_str() })).await;
+    }
+
+    /// The tab the measured calls run in (the only one Ghostlight controls).
+    async fn tab(&self) -> TabRef {
+        let listed = self.browser.tabs().await.expect("tabs");
+        let url =
+            call(&self.g, "browser_tabs", json!({ "action": "list" })).await.facts["tabs"][0]["url"].clone();
+        listed.into_iter().find(|t| json!(t.page.url.as_str()) == url).expect("the controlled tab").tab
     }
 
     /// Run `tool` once, which must succeed, and record what it sent; answers its envelope.
@@ -150,6 +159,18 @@ async fn cases(t: &mut Guard) {
     t.measure("browser_click", "a button by selector", json!({ "selector": { "name": "Increment" } })).await;
     t.measure("browser_hover", "a button by selector", json!({ "selector": { "name": "Hover target" } }))
         .await;
+    // A document whose sandbox lacks the library (as one from before its preload): the first
+    // sandboxed call sends it once, the next is slim again.
+    let tab = t.tab().await;
+    t.browser.testing_forget_sandbox_library(&tab).await.expect("the library removed");
+    t.measure(
+        "browser_click",
+        "library missing in the sandbox",
+        json!({ "selector": { "name": "Increment" } }),
+    )
+    .await;
+    t.measure("browser_click", "library installed again", json!({ "selector": { "name": "Increment" } }))
+        .await;
     t.measure("browser_scroll", "page down", json!({ "direction": "down" })).await;
     t.measure("browser_scroll", "page up", json!({ "direction": "up" })).await;
     t.measure("browser_screenshot", "viewport", json!({})).await;
@@ -233,36 +254,50 @@ fn render(engine: Engine, rows: &[Measured]) -> String {
         "# Round trips on {} (`tests/round_trips.rs`)\n\n\
          Commands each tool sent its driver for one call on the fixture pages. Rewrite with\n\
          `GHOSTLIGHT_BLESS=1 cargo test -p ghostlight-webdriver --all-features --test round_trips`.\n\n\
-         | tool | call | classic | BiDi | bytes sent |\n| --- | --- | ---: | ---: | ---: |\n",
+         | tool | call | classic | BiDi | BiDi connections opened | bytes sent |\n\
+         | --- | --- | ---: | ---: | ---: | ---: |\n",
         engine.display_name()
     );
     for row in rows {
         let s = &row.sent;
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} |",
             row.tool,
             row.call,
             s.classic_commands,
             s.bidi_commands,
+            s.bidi_connections,
             s.bytes()
         );
     }
     out
 }
 
-/// The table's rows: `(tool, call)` → `(classic, bidi, bytes)`.
-fn parse(table: &str) -> BTreeMap<(String, String), (u64, u64, u64)> {
+/// One kept row's figures.
+#[derive(Debug, Clone, Copy)]
+struct Kept {
+    classic: u64,
+    bidi: u64,
+    connections: u64,
+    bytes: u64,
+}
+
+/// The table's rows: `(tool, call)` → figures.
+fn parse(table: &str) -> BTreeMap<(String, String), Kept> {
     table
         .lines()
         .filter_map(|line| {
             let cells: Vec<&str> =
                 line.trim().strip_prefix('|')?.strip_suffix('|')?.split('|').map(str::trim).collect();
-            let [tool, call, classic, bidi, bytes] = cells.as_slice() else { return None };
-            Some((
-                (tool.to_string(), call.to_string()),
-                (classic.parse().ok()?, bidi.parse().ok()?, bytes.parse().ok()?),
-            ))
+            let [tool, call, classic, bidi, connections, bytes] = cells.as_slice() else { return None };
+            let kept = Kept {
+                classic: classic.parse().ok()?,
+                bidi: bidi.parse().ok()?,
+                connections: connections.parse().ok()?,
+                bytes: bytes.parse().ok()?,
+            };
+            Some(((tool.to_string(), call.to_string()), kept))
         })
         .collect()
 }
@@ -284,7 +319,7 @@ fn compare(engine: Engine, rows: &[Measured]) {
         let s = &row.sent;
         match kept.get(&key) {
             None => problems.push(format!("{} ({}): not in the table", row.tool, row.call)),
-            Some(&(classic, bidi, bytes)) => {
+            Some(&Kept { classic, bidi, connections, bytes }) => {
                 if (s.classic_commands, s.bidi_commands) != (classic, bidi) {
                     problems.push(format!(
                         "{} ({}): {} classic + {} BiDi commands, the table says {classic} + {bidi}:\n    {}",
@@ -293,6 +328,12 @@ fn compare(engine: Engine, rows: &[Measured]) {
                         s.classic_commands,
                         s.bidi_commands,
                         row.commands.join("\n    ")
+                    ));
+                }
+                if s.bidi_connections != connections {
+                    problems.push(format!(
+                        "{} ({}): opened {} BiDi connections, the table says {connections}",
+                        row.tool, row.call, s.bidi_connections
                     ));
                 }
                 if s.bytes() > bytes + bytes / 10 + BYTES_SLACK {

@@ -67,6 +67,13 @@ pub struct RefusedRequest {
     pub kind: RequestKind,
 }
 
+impl RefusedRequest {
+    /// Whether it may have been a top-level document (not a frame, not a resource).
+    fn top_level_maybe(&self) -> bool {
+        matches!(self.kind, RequestKind::Document | RequestKind::Unknown)
+    }
+}
+
 /// The refusals of one browser, bounded: the newest [`REFUSAL_LOG_ENTRIES`] are kept, every
 /// one is counted.
 #[derive(Debug, Default)]
@@ -117,6 +124,38 @@ impl RefusalLog {
             .rev()
             .take_while(|entry| entry.sequence > mark)
             .find(|entry| entry.host == host && entry.kind.may_be_document());
+        match found {
+            Some(entry) => {
+                entry.kind = RequestKind::Document;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether a refusal after `mark` may have been a top-level document (a document, or a
+    /// request whose kind the filter could not see, such as a tunnel).
+    pub fn top_document_may_be_refused(&self, mark: u64) -> bool {
+        let state = self.lock();
+        state
+            .entries
+            .iter()
+            .rev()
+            .take_while(|entry| entry.sequence > mark)
+            .any(|entry| entry.top_level_maybe())
+    }
+
+    /// Report the newest refusal after `mark` that may have been a top-level document as
+    /// one: the adapter saw the tab's navigation end on a blank page instead of a document
+    /// (an engine that answers a refused tunnel with nothing). Answers whether there was one.
+    pub fn confirm_blank_document(&self, mark: u64) -> bool {
+        let mut state = self.lock();
+        let found = state
+            .entries
+            .iter_mut()
+            .rev()
+            .take_while(|entry| entry.sequence > mark)
+            .find(|entry| entry.top_level_maybe());
         match found {
             Some(entry) => {
                 entry.kind = RequestKind::Document;
@@ -304,6 +343,33 @@ mod tests {
             [RequestKind::Unknown, RequestKind::Unknown, RequestKind::Document, RequestKind::Resource]
         );
         assert!(!policy.refusals().confirm_document(&url("https://nowhere.example/"), mark));
+    }
+
+    #[test]
+    fn a_refusal_that_left_a_blank_tab_becomes_a_document() {
+        let policy = NetworkPolicy::new(|_, _| false);
+        policy.check(&url("https://before.example/"), RequestKind::Unknown);
+        let mark = policy.refusals().mark();
+        assert!(!policy.refusals().top_document_may_be_refused(mark), "nothing since the mark");
+        policy.check(&url("http://frame.example/"), RequestKind::Frame);
+        policy.check(&url("http://img.example/a.png"), RequestKind::Resource);
+        assert!(
+            !policy.refusals().top_document_may_be_refused(mark),
+            "a frame or a resource is no tab's document"
+        );
+        assert!(!policy.refusals().confirm_blank_document(mark));
+        policy.check(&url("https://tunnel.example/"), RequestKind::Unknown);
+        policy.check(&url("http://img.example/b.png"), RequestKind::Resource);
+        assert!(policy.refusals().top_document_may_be_refused(mark));
+        assert!(policy.refusals().confirm_blank_document(mark));
+        let kinds: Vec<RequestKind> = policy.refusals().since(mark).entries.iter().map(|e| e.kind).collect();
+        assert_eq!(
+            kinds,
+            [RequestKind::Frame, RequestKind::Resource, RequestKind::Document, RequestKind::Resource]
+        );
+        let before: Vec<RequestKind> =
+            policy.refusals().since(0).entries.iter().map(|e| e.kind).take(1).collect();
+        assert_eq!(before, [RequestKind::Unknown], "a refusal before the mark is left as it was");
     }
 
     #[test]

@@ -124,7 +124,7 @@ async fn viewport_image(s: &mut Session, tab: &TabRef) -> PortResult<(Vec<u8>, G
     let mut attempt = 1;
     loop {
         let png = s.client().screenshot().await.map_err(|e| errors::cmd(&e, Sent::Read))?;
-        let after = window::geometry(s, tab).await?;
+        let after = window::reread(s, tab, &before).await?;
         if same_view(&before, &after) || attempt >= STABLE_ATTEMPTS {
             return Ok((png, after));
         }

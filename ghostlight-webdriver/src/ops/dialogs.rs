@@ -1,12 +1,13 @@
 //! JavaScript dialogs: whether one is open, of which kind, and resolving it.
 //!
-//! Classic WebDriver says *whether* a dialog is open (`Get Alert Text` succeeds; its text is
-//! dropped unread) but not its kind. The kind comes from, in order:
+//! Classic WebDriver says *whether* a dialog is open (Get Current URL fails while one is; the
+//! adapter never asks for its text) but not its kind. The kind comes from, in order:
 //! 1. the engine's own error for a blocked command: Chromium answers an `InvalidArgument`
 //!    "Unexpected dialog type beforeunload" for a `beforeunload` prompt, and Firefox names
 //!    the type in every `UnexpectedAlertOpen` ("Unexpected confirm dialog detected");
-//! 2. WebDriver BiDi: a Chromium session opens a small `PromptWatch` connection (`watch/prompts.rs`) subscribed
-//!    to `browsingContext.userPromptOpened`/`userPromptClosed`, which carry the type of the
+//! 2. WebDriver BiDi: a Chromium session subscribes its BiDi connection (a `PromptWatch`,
+//!    `watch/prompts.rs`) to `browsingContext.userPromptOpened`/`userPromptClosed`, which
+//!    carry the type of the
 //!    dialog per browsing context (a context id is the window handle). Chromium's classic
 //!    errors never name an alert, confirm or prompt, so this is how Chromium learns them
 //!    (10–50 ms at session start; Firefox does not need it);
@@ -66,7 +67,7 @@ async fn announced(s: &Session) -> Option<DialogKind> {
         if let Some(kind) = watch.kind(handle) {
             return Some(kind);
         }
-        if Instant::now() >= deadline || !watch.is_open() {
+        if Instant::now() >= deadline || !s.bidi_is_open() {
             return None;
         }
         tokio::time::sleep(PROMPT_EVENT_POLL).await;

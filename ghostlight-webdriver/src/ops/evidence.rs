@@ -1,6 +1,6 @@
 //! `diagnostics`: console and network evidence of a tab, read from the session's
-//! [`Tracker`] (`watch/evidence.rs` holds what is filed and how), connected with the session
-//! (`Diagnostics::OnStart`) or on first use.
+//! [`Tracker`] (`watch/evidence.rs` holds what is filed and how), attached to the session's
+//! BiDi connection with the session (`Diagnostics::OnStart`) or on first use.
 
 use std::sync::{Arc, Mutex};
 
@@ -26,22 +26,23 @@ pub(crate) async fn diagnostics(
     store.query(&handle, query, after)
 }
 
-/// The session's tracker, connecting and subscribing when there is none (or its connection
-/// closed).
+/// The session's tracker, subscribing the session's BiDi connection when there is none.
 async fn tracker(s: &mut Session) -> PortResult<Arc<Mutex<Store>>> {
-    if let Some(tracker) = s.evidence().as_ref().filter(|t| t.is_open()) {
+    if s.bidi_is_open()
+        && let Some(tracker) = s.evidence().as_ref()
+    {
         return Ok(tracker.store());
     }
     *s.evidence() = None;
-    let Some(endpoint) = s.bidi_endpoint().cloned() else {
+    let watchers = Arc::clone(s.watchers());
+    let Some(bidi) = s.bidi().await else {
         return Err(PortError::new(
             PortErrorKind::Unsupported,
-            "the driver did not grant a WebDriver BiDi connection (webSocketUrl)",
+            "no WebDriver BiDi connection: the driver granted no webSocketUrl, or it could not be opened",
         ));
     };
-    // On demand (or again, after a connection opened with the session closed): evidence
-    // before this moment is gone, which the first query of each tab says.
-    let tracker = Tracker::connect(&endpoint, false).await?;
+    // On demand: evidence before this moment is gone, which the first query of each tab says.
+    let tracker = Tracker::attach(bidi, &watchers, false).await?;
     let store = tracker.store();
     *s.evidence() = Some(tracker);
     Ok(store)

@@ -38,6 +38,7 @@ use url::Url;
 
 use crate::bidi::Bidi;
 use crate::errors::Sent;
+use crate::ops::sandbox;
 use crate::session::Session;
 use ghostlight_page::scripts::FRAMES_HERE_BODY as FRAMES_HERE_JS;
 
@@ -101,17 +102,24 @@ static TRACE: LazyLock<String> = LazyLock::new(|| {
 /// no answer in time keeps the page's realm, see [`Session::sandbox_for`]).
 const SANDBOX_WAIT: Duration = Duration::from_secs(2);
 
-/// The sandboxed trace of viewport point `(x, y)`: `[JSON of {url, frames, cross: {x, y}},
-/// the crossed frame's window or null]` (BiDi serializes the window as its context id).
+/// The body of the sandboxed trace of viewport point `(x, y)`: `[JSON of {url, frames,
+/// cross: {x, y}}, the crossed frame's window or null]` (BiDi serializes the window as its
+/// context id).
+const SANDBOX_TRACE_BODY: &str = "const [x, y] = arguments;\nconst t = glDeepTrace(document, x, y);\n\
+     const cross = t.cross ? { x: t.cross.x, y: t.cross.y } : null;\n\
+     return [JSON.stringify({ url: glAuthorityUrl(document), frames: t.frames, cross }), \
+     t.cross ? t.cross.frame.contentWindow : null];";
+
+/// The sandboxed trace over the library installed in the document's sandbox
+/// ([`sandbox::slim`]); `[MISSING, null]` where none is.
 static SANDBOX_TRACE: LazyLock<String> = LazyLock::new(|| {
-    let body = super::input::compose(
-        "const [x, y] = arguments;\nconst t = glDeepTrace(document, x, y);\n\
-         const cross = t.cross ? { x: t.cross.x, y: t.cross.y } : null;\n\
-         return [JSON.stringify({ url: glAuthorityUrl(document), frames: t.frames, cross }), \
-         t.cross ? t.cross.frame.contentWindow : null];",
-    );
-    format!("function () {{\n{body}\n}}")
+    let missing = format!("['{}', null]", sandbox::MISSING);
+    format!("function () {{\n{}\n{SANDBOX_TRACE_BODY}\n}}", sandbox::slim(&missing))
 });
+
+/// The sandboxed trace with the whole library, which it installs ([`sandbox::full`]).
+static SANDBOX_TRACE_FULL: LazyLock<String> =
+    LazyLock::new(|| format!("function () {{\n{}\n}}", sandbox::full(SANDBOX_TRACE_BODY)));
 
 /// Check that pointer input at viewport point `(x, y)` of `tab`'s top document lands only in
 /// documents `gate` admits (the page itself was authorized by the executor). `trace`, when
@@ -207,12 +215,13 @@ pub(crate) async fn focus_frames(s: &mut Session, top: &str) -> PortResult<Optio
     }
 }
 
-/// [`focus_frames`] through the sandbox connection `bidi`.
+/// [`focus_frames`] through the session's BiDi connection `bidi`.
 async fn follow_focus(bidi: &Bidi, top: &str) -> PortResult<Vec<Url>> {
     let mut urls = Vec::new();
     let mut context = top.to_owned();
     for depth in 0..=MAX_CROSS_DEPTH {
-        let (inside, next) = sandboxed(bidi, &context, &SANDBOX_FOCUS, json!([])).await?;
+        let (inside, next) =
+            sandboxed(bidi, &context, &SANDBOX_FOCUS, json!([])).await?.ok_or_else(trace_shape)?;
         let named = |url: &str| {
             Url::parse(url)
                 .map_err(|_| PortError::new(PortErrorKind::Other, "a frame's document has no usable URL"))
@@ -233,8 +242,10 @@ async fn follow_focus(bidi: &Bidi, top: &str) -> PortResult<Vec<Url>> {
 
 /// An Execute Script `body` applied in the sandbox realm to the JSON arguments of its
 /// `spec` (`{args, at}`), the elements passed beside it (BiDi shared references) put back at
-/// the indices `at`; the answer as JSON text (`"null"` for none).
+/// the indices `at`; the answer as JSON text (`"null"` for none). `__GHOSTLIGHT_LIBRARY__` is
+/// where the library goes: the slim prelude, or the whole library ([`sandbox`]).
 const SANDBOX_APPLY: &str = "function (json, ...elements) {
+  __GHOSTLIGHT_LIBRARY__
   const spec = JSON.parse(json);
   const args = spec.args;
   spec.at.forEach((index, k) => { args[index] = elements[k]; });
@@ -242,10 +253,11 @@ const SANDBOX_APPLY: &str = "function (json, ...elements) {
   return JSON.stringify(out === undefined ? null : out);
 }";
 
-/// Run Execute Script `body` with `args` in the sandbox realm of the top document the driver
-/// is in (a WebDriver element reference among `args` is passed as the node it names), so
-/// that what the script calls is out of the page's reach. `None` when the driver is inside
-/// a frame or offers no sandbox: the caller runs it in the page's realm.
+/// Run the input script `body` (uncomposed: the library is the sandbox's, [`sandbox`]) with
+/// `args` in the sandbox realm of the top document the driver is in (a WebDriver element
+/// reference among `args` is passed as the node it names), so that what the script calls is
+/// out of the page's reach. `None` when the driver is inside a frame or offers no sandbox: the
+/// caller runs it in the page's realm.
 pub(crate) async fn run_sandboxed(s: &mut Session, body: &str, args: &[Value]) -> Option<PortResult<Value>> {
     let context = s.at_top()?.to_owned();
     let bidi = s.sandbox_for(&context, SANDBOX_WAIT).await?;
@@ -263,24 +275,33 @@ pub(crate) async fn run_sandboxed(s: &mut Session, body: &str, args: &[Value]) -
         }
     }
     nodes[0] = json!({ "type": "string", "value": json!({ "args": plain, "at": at }).to_string() });
-    let params = json!({
-        "functionDeclaration": SANDBOX_APPLY.replace("__GHOSTLIGHT_BODY__", body),
-        "arguments": nodes,
-        "target": { "context": context, "sandbox": SANDBOX },
-        "awaitPromise": false,
-        "resultOwnership": "none",
-    });
+    let call = |library: &str| {
+        let function =
+            SANDBOX_APPLY.replace("__GHOSTLIGHT_BODY__", body).replace("__GHOSTLIGHT_LIBRARY__", library);
+        json!({
+            "functionDeclaration": function,
+            "arguments": nodes,
+            "target": { "context": context, "sandbox": SANDBOX },
+            "awaitPromise": false,
+            "resultOwnership": "none",
+        })
+    };
+    let shape =
+        || PortError::new(PortErrorKind::Other, "a sandboxed input script answered an unexpected shape");
     let answered = async {
-        let answer = bidi.command_within("script.callFunction", params, SANDBOX_WAIT).await?;
+        let missing = format!("'{}'", sandbox::MISSING);
+        let mut answer =
+            bidi.command_within("script.callFunction", call(&sandbox::slim(&missing)), SANDBOX_WAIT).await?;
+        if answer["result"]["value"].as_str() == Some(sandbox::MISSING) {
+            // A document from before the library's preload: send it once, with the script.
+            answer =
+                bidi.command_within("script.callFunction", call(&sandbox::full("")), SANDBOX_WAIT).await?;
+        }
         if answer["type"] != "success" {
             return Err(PortError::new(PortErrorKind::Other, "a sandboxed input script failed in the page"));
         }
-        let text = answer["result"]["value"].as_str().ok_or_else(|| {
-            PortError::new(PortErrorKind::Other, "a sandboxed input script answered an unexpected shape")
-        })?;
-        serde_json::from_str(text).map_err(|_| {
-            PortError::new(PortErrorKind::Other, "a sandboxed input script answered an unexpected shape")
-        })
+        let text = answer["result"]["value"].as_str().ok_or_else(shape)?;
+        serde_json::from_str(text).map_err(|_| shape())
     };
     Some(answered.await)
 }
@@ -289,17 +310,27 @@ pub(crate) async fn run_sandboxed(s: &mut Session, body: &str, args: &[Value]) -
 /// origin it stopped at.
 async fn trace_sandboxed(bidi: &Bidi, context: &str, x: f64, y: f64) -> PortResult<(Inside, Option<String>)> {
     let arguments = json!([{ "type": "number", "value": x }, { "type": "number", "value": y }]);
-    sandboxed(bidi, context, &SANDBOX_TRACE, arguments).await
+    match sandboxed(bidi, context, &SANDBOX_TRACE, arguments.clone()).await? {
+        Some(found) => Ok(found),
+        // A document from before the library's preload: send it once, with the trace.
+        None => sandboxed(bidi, context, &SANDBOX_TRACE_FULL, arguments).await?.ok_or_else(trace_shape),
+    }
+}
+
+/// A sandboxed trace's answer was not what the script answers.
+fn trace_shape() -> PortError {
+    PortError::new(PortErrorKind::Other, "the sandboxed hit trace answered an unexpected shape")
 }
 
 /// Call `function` (answering `[JSON of an Inside, a window or null]`) with BiDi `arguments`
-/// in the sandbox realm of `context`: the Inside, and the window's context.
+/// in the sandbox realm of `context`: the Inside, and the window's context; `None` when the
+/// function answered [`sandbox::MISSING`] (the document's sandbox has no library yet).
 async fn sandboxed(
     bidi: &Bidi,
     context: &str,
     function: &str,
     arguments: Value,
-) -> PortResult<(Inside, Option<String>)> {
+) -> PortResult<Option<(Inside, Option<String>)>> {
     let params = json!({
         "functionDeclaration": function,
         "arguments": arguments,
@@ -308,16 +339,17 @@ async fn sandboxed(
         "resultOwnership": "none",
     });
     let answer = bidi.command_within("script.callFunction", params, SANDBOX_WAIT).await?;
-    let failed =
-        || PortError::new(PortErrorKind::Other, "the sandboxed hit trace answered an unexpected shape");
     if answer["type"] != "success" {
         return Err(PortError::new(PortErrorKind::Other, "the sandboxed hit trace failed in the page"));
     }
-    let parts = answer["result"]["value"].as_array().ok_or_else(failed)?;
-    let found = parts.first().and_then(|part| part["value"].as_str()).ok_or_else(failed)?;
-    let inside: Inside = serde_json::from_str(found).map_err(|_| failed())?;
+    let parts = answer["result"]["value"].as_array().ok_or_else(trace_shape)?;
+    let found = parts.first().and_then(|part| part["value"].as_str()).ok_or_else(trace_shape)?;
+    if found == sandbox::MISSING {
+        return Ok(None);
+    }
+    let inside: Inside = serde_json::from_str(found).map_err(|_| trace_shape())?;
     let next = parts.get(1).and_then(|part| part["value"]["context"].as_str()).map(str::to_owned);
-    Ok((inside, next))
+    Ok(Some((inside, next)))
 }
 
 /// Trace `(x, y)` in the current document.

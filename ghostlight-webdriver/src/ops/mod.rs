@@ -67,3 +67,4 @@ pub(crate) mod frames;
 pub(crate) mod input;
 pub(crate) mod perception;
 pub(crate) mod recording;
+pub(crate) mod sandbox;

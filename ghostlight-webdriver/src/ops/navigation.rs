@@ -183,7 +183,9 @@ pub(crate) async fn keep_document(
         return Ok(after);
     }
     let until = deadline.min(Instant::now() + RESTORE_WAIT);
-    let sent = if before.url.scheme() == "about" {
+    // A tab that shows a blank page has no refused document to step back from: it loads
+    // its page again.
+    let sent = if before.url.scheme() == "about" || after.url.scheme() == "about" {
         s.command(SessionCommand::navigate(&before.url), Sent::Act).await.map(drop)
     } else {
         s.client().back().await.map_err(|e| errors::cmd(&e, Sent::Act))
@@ -267,7 +269,9 @@ fn first_wait(engine: Engine, timeout: Duration) -> Duration {
     }
 }
 
-/// After a navigation command: handle a `beforeunload` prompt, then wait for the page.
+/// After a navigation command: handle a `beforeunload` prompt, then wait for the page. A
+/// command that answered a finished load is followed by one page read (a dialog the new page
+/// opened shows there); only a command that did not finish is probed for a prompt first.
 async fn settle(
     s: &mut Session,
     before: &PageState,
@@ -276,15 +280,14 @@ async fn settle(
     prompt: LeavePrompt,
     expect: Expect,
 ) -> PortResult<PageState> {
-    let mut waiting = match sent {
+    let waiting = match sent {
         Ok(()) => expect == Expect::NewDocument,
         // Firefox's blocked navigation, a slow page, or a prompt that raced the command.
         Err(e) if matches!(e.kind(), PortErrorKind::Timeout | PortErrorKind::BlockedByDialog) => true,
         Err(e) => return Err(e),
     };
-    if dialogs::probe(s).await?.is_some() {
+    if waiting && dialogs::probe(s).await?.is_some() {
         handle_prompt(s, prompt).await?;
-        waiting = true;
     }
     if !waiting {
         match s.page_state().await {

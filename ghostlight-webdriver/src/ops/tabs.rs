@@ -7,7 +7,10 @@ use ghostlight_core::port::{
     Focused, NavigateInput, OpenedTab, PageState, PortErrorKind, PortResult, TabInfo, TabRef,
 };
 
+use serde_json::{Value, json};
+
 use crate::errors::{self, Sent};
+use crate::page;
 use crate::session::Session;
 
 use super::navigation;
@@ -16,7 +19,16 @@ use super::navigation;
 /// recently opened or focused through the adapter that is still open (or, failing that, the
 /// driver's current window, or the first). A tab a dialog blocks answers its last known page with readiness
 /// `unknown`.
+///
+/// Over WebDriver BiDi (the session's connection) the windows are listed in one
+/// message (`browsingContext.getTree`) and each page is read where it is (`script.callFunction`
+/// in its own realm): no window switches, one message per tab. A tab BiDi cannot read in
+/// [`BIDI_TAB_READ`] (a dialog holds its page, Chromium's error page) is read as before:
+/// switched to, through classic WebDriver.
 pub(crate) async fn tabs(s: &mut Session) -> PortResult<Vec<TabInfo>> {
+    if let Some(contexts) = top_contexts(s).await {
+        return list(s, contexts, true).await;
+    }
     let handles: Vec<String> = s
         .client()
         .windows()
@@ -25,21 +37,22 @@ pub(crate) async fn tabs(s: &mut Session) -> PortResult<Vec<TabInfo>> {
         .into_iter()
         .map(String::from)
         .collect();
+    list(s, handles, false).await
+}
+
+/// The tabs of `handles`, each read over BiDi first when `in_place`, else (or when BiDi
+/// cannot tell) switched to and read.
+async fn list(s: &mut Session, handles: Vec<String>, in_place: bool) -> PortResult<Vec<TabInfo>> {
     let active = pick_active(s, &handles);
     let mut listed = Vec::with_capacity(handles.len());
     for handle in &handles {
-        match s.switch_to(handle).await {
-            Err(e) if e.kind() == PortErrorKind::TabGone => continue,
-            other => other?,
-        }
-        let page = match s.page_state().await {
-            Ok(page) => page,
-            Err(e) if e.kind() == PortErrorKind::TabGone => continue,
-            Err(e) if e.kind() == PortErrorKind::BlockedByDialog => match s.last_page(handle) {
-                Some(last) => PageState { readiness: Readiness::Unknown, ..last.clone() },
-                None => return Err(e),
+        let read = if in_place { read_in_place(s, handle).await } else { None };
+        let page = match read {
+            Some(page) => page,
+            None => match read_switched(s, handle).await? {
+                Some(page) => page,
+                None => continue,
             },
-            Err(e) => return Err(e),
         };
         listed.push(TabInfo {
             tab: s.tab_ref(handle),
@@ -55,6 +68,64 @@ pub(crate) async fn tabs(s: &mut Session) -> PortResult<Vec<TabInfo>> {
         }
     }
     Ok(listed)
+}
+
+/// How long reading one tab's page over BiDi may take before it is read through classic
+/// WebDriver instead.
+const BIDI_TAB_READ: Duration = Duration::from_secs(2);
+
+/// The top-level browsing contexts (window handles) in the browser's order, over BiDi; `None`
+/// without a BiDi connection.
+async fn top_contexts(s: &mut Session) -> Option<Vec<String>> {
+    let bidi = s.bidi().await?;
+    let tree = bidi.command("browsingContext.getTree", json!({ "maxDepth": 0 })).await.ok()?;
+    let contexts = tree.get("contexts")?.as_array()?;
+    contexts.iter().map(|c| c.get("context").and_then(Value::as_str).map(str::to_owned)).collect()
+}
+
+/// Window `handle`'s page, read over BiDi in the page's realm; `None` when BiDi cannot tell
+/// (a dialog is open there, the read failed or ran out of time, Chromium's error page).
+async fn read_in_place(s: &mut Session, handle: &str) -> Option<PageState> {
+    if s.prompts().is_some_and(|watch| watch.kind(handle).is_some()) {
+        return None;
+    }
+    let params = json!({
+        "functionDeclaration": page::state_function(),
+        "arguments": [],
+        "target": { "context": handle },
+        "awaitPromise": false,
+        "resultOwnership": "none",
+    });
+    let bidi = s.bidi().await?;
+    let answer = bidi.command_within("script.callFunction", params, BIDI_TAB_READ).await.ok()?;
+    if answer.get("type").and_then(Value::as_str) != Some("success") {
+        return None;
+    }
+    let text = answer.get("result")?.get("value")?.as_str()?;
+    let state = page::parse_state(serde_json::from_str(text).ok()?).ok()?;
+    if state.url.scheme() == "chrome-error" {
+        return None;
+    }
+    s.remember_page_of(handle, &state);
+    Some(state)
+}
+
+/// Window `handle`'s page, switched to and read through classic WebDriver; `None` when the
+/// window closed meanwhile. A dialog that blocks the read answers the last known page.
+async fn read_switched(s: &mut Session, handle: &str) -> PortResult<Option<PageState>> {
+    match s.switch_to(handle).await {
+        Err(e) if e.kind() == PortErrorKind::TabGone => return Ok(None),
+        other => other?,
+    }
+    match s.page_state().await {
+        Ok(page) => Ok(Some(page)),
+        Err(e) if e.kind() == PortErrorKind::TabGone => Ok(None),
+        Err(e) if e.kind() == PortErrorKind::BlockedByDialog => match s.last_page(handle) {
+            Some(last) => Ok(Some(PageState { readiness: Readiness::Unknown, ..last.clone() })),
+            None => Err(e),
+        },
+        Err(e) => Err(e),
+    }
 }
 
 /// The active tab among `handles`: the most recently opened or focused one still open (so

@@ -45,6 +45,16 @@ pub(crate) async fn geometry(s: &mut Session, tab: &TabRef) -> PortResult<Geomet
     measure(s, &handle).await
 }
 
+/// `tab`'s geometry read again after `earlier`, within one call that did not resize the
+/// window: the viewport, scale and scroll offsets are read, the window's size is `earlier`'s
+/// (one command instead of two).
+pub(crate) async fn reread(s: &mut Session, tab: &TabRef, earlier: &Geometry) -> PortResult<Geometry> {
+    let handle = s.tab(tab).await?;
+    let rect =
+        WindowRect { width: f64::from(earlier.window_width), height: f64::from(earlier.window_height) };
+    measure_with(s, &handle, Some(rect)).await
+}
+
 /// Resize the window of `tab` (outer size), re-apply its emulated zoom, and observe.
 pub(crate) async fn resize_window(
     s: &mut Session,
@@ -53,12 +63,14 @@ pub(crate) async fn resize_window(
     height: u32,
 ) -> PortResult<Geometry> {
     let handle = s.tab(tab).await?;
-    s.command(SessionCommand::set_window_size(width, height), Sent::Act).await?;
+    // Set Window Rect answers the window's rect as it now is: no second read of it.
+    let rect = s.command(SessionCommand::set_window_size(width, height), Sent::Act).await?;
+    let rect: Option<WindowRect> = serde_json::from_value(rect).ok();
     let zoom = s.zoom(&handle);
     if zoom != NO_ZOOM {
         apply_zoom(s, &handle, zoom).await?;
     }
-    measure(s, &handle).await
+    measure_with(s, &handle, rect).await
 }
 
 /// Set `tab`'s zoom (Chromium: emulated; Firefox: unsupported) and observe.
@@ -99,9 +111,19 @@ async fn viewport(s: &mut Session) -> PortResult<Viewport> {
 }
 
 async fn measure(s: &mut Session, handle: &str) -> PortResult<Geometry> {
+    measure_with(s, handle, None).await
+}
+
+/// [`measure`], with the window's rect when it is already known (`None`: read it).
+async fn measure_with(s: &mut Session, handle: &str, rect: Option<WindowRect>) -> PortResult<Geometry> {
     let viewport = viewport(s).await?;
-    let rect: Value = s.command(SessionCommand::window_rect(), Sent::Read).await?;
-    let rect: WindowRect = serde_json::from_value(rect).map_err(|_| unexpected())?;
+    let rect = match rect {
+        Some(rect) => rect,
+        None => {
+            let rect: Value = s.command(SessionCommand::window_rect(), Sent::Read).await?;
+            serde_json::from_value(rect).map_err(|_| unexpected())?
+        }
+    };
     Ok(Geometry {
         viewport_width: px(viewport.width),
         viewport_height: px(viewport.height),

@@ -1,11 +1,12 @@
 //! Console and network evidence (`diagnostics`), over WebDriver BiDi.
 //!
-//! Sessions ask for `webSocketUrl: true`. The first `diagnostics` call of a session opens one
-//! BiDi connection ([`crate::bidi`]) and subscribes, for all browsing contexts, to
+//! Sessions ask for `webSocketUrl: true`. The first `diagnostics` call of a session
+//! subscribes the session's BiDi connection ([`crate::bidi`], shared with its scripts and
+//! dialog announcements), for all browsing contexts, to
 //! `log.entryAdded`, `network.responseStarted`, `network.responseCompleted`,
 //! `network.fetchError` and `browsingContext.contextCreated`/`contextDestroyed`. From then on
 //! the connection's task files every event into a bounded buffer of its tab (a [`Tracker`],
-//! kept in the session, dropped with it; a restarted session connects again on its own
+//! kept in the session, dropped with it; a restarted session subscribes again on its own
 //! first call). See `docs/webdriver-findings.md` §8.
 //!
 //! - **Tabs.** A BiDi context id equals the classic window handle on both engines, so a
@@ -30,8 +31,8 @@
 //!   arguments are never stored.
 //! - **Bounds and reads** are core's [`EvidenceLog`]'s (shared with every adapter), plus
 //!   [`MAX_KNOWN_FRAMES`] frame links and [`MAX_SEEN_RESPONSES`] remembered response ids.
-//!   `tracking_started` is true on the first call for a tab (on a connection), except on a
-//!   connection opened with the session (`Diagnostics::OnStart`): that one has watched every
+//!   `tracking_started` is true on the first call for a tab (on a connection), except when
+//!   tracking started with the session (`Diagnostics::OnStart`): that one has watched every
 //!   tab since it was created, so no call starts tracking.
 
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -42,7 +43,8 @@ use ghostlight_page::evidence::{EvidenceLog, clean_method, clean_url, console_en
 use serde_json::{Value, json};
 use url::Url;
 
-use crate::bidi::{Bidi, Endpoint};
+use crate::bidi::Bidi;
+use crate::watch::Watchers;
 
 /// Frame-to-parent links remembered.
 pub(crate) const MAX_KNOWN_FRAMES: usize = 1_024;
@@ -61,37 +63,28 @@ const EVENTS: [&str; 6] = [
     "browsingContext.contextDestroyed",
 ];
 
-/// The evidence of one session: its BiDi connection and the buffers its task fills.
+/// The evidence of one session: the buffers the session connection's task fills.
 #[derive(Debug)]
 pub(crate) struct Tracker {
-    /// The connection (its task files events into `store`).
-    bidi: Bidi,
     /// The evidence filed so far.
     store: Arc<Mutex<Store>>,
 }
 
 impl Tracker {
-    /// Connect to the session's BiDi `url`, subscribe for all contexts and seed the frames
-    /// that already exist. `from_start`: the connection opens with the session, before any
-    /// tab the adapter opens, so every tab's evidence is complete from its creation.
-    pub(crate) async fn connect(endpoint: &Endpoint, from_start: bool) -> PortResult<Tracker> {
+    /// Attach to the session's connection `bidi` (whose events reach `watchers`), subscribe
+    /// for all contexts and seed the frames that already exist. `from_start`: attached with
+    /// the session, before any tab the adapter opens, so every tab's evidence is complete
+    /// from its creation.
+    pub(crate) async fn attach(bidi: &Bidi, watchers: &Watchers, from_start: bool) -> PortResult<Tracker> {
         let store = Arc::new(Mutex::new(Store { from_start, ..Store::default() }));
-        let filing = Arc::clone(&store);
-        let bidi =
-            Bidi::connect(endpoint, Box::new(move |method, params| lock(&filing).ingest(method, params)))
-                .await?;
+        watchers.attach_evidence(Arc::clone(&store));
         bidi.command("session.subscribe", json!({ "events": EVENTS })).await?;
         // Frames that existed before the subscription; without this their events would not
         // reach their tab, which is a loss but not an error.
         if let Ok(tree) = bidi.command("browsingContext.getTree", json!({})).await {
             lock(&store).seed(&tree);
         }
-        Ok(Tracker { bidi, store })
-    }
-
-    /// Whether the connection is still open.
-    pub(crate) fn is_open(&self) -> bool {
-        self.bidi.is_open()
+        Ok(Tracker { store })
     }
 
     /// The evidence buffers.

@@ -1,14 +1,15 @@
-//! The dialog announcements of a Chromium session: a WebDriver BiDi connection subscribed to
-//! `browsingContext.userPromptOpened`/`userPromptClosed`, which says the kind of each open
-//! dialog per browsing context (see `ops/dialogs.rs` for how the kind is used). State only:
-//! nothing here drives the session.
+//! The dialog announcements of a Chromium session: the session's WebDriver BiDi connection
+//! subscribed to `browsingContext.userPromptOpened`/`userPromptClosed`, which says the kind of
+//! each open dialog per browsing context (see `ops/dialogs.rs` for how the kind is used).
+//! State only: nothing here drives the session.
 
 use std::sync::{Arc, Mutex, PoisonError};
 
 use ghostlight_core::port::{DialogKind, PortResult};
 use serde_json::{Value, json};
 
-use crate::bidi::{Bidi, Endpoint};
+use crate::bidi::Bidi;
+use crate::watch::Watchers;
 
 /// The BiDi events the [`PromptWatch`] subscribes to.
 pub(crate) const PROMPT_EVENTS: [&str; 2] =
@@ -18,33 +19,25 @@ pub(crate) const PROMPT_EVENTS: [&str; 2] =
 const MAX_PROMPT_CONTEXTS: usize = 256;
 
 /// The open dialog of each browsing context, as WebDriver BiDi announced it.
-type OpenPrompts = Arc<Mutex<Vec<(String, DialogKind)>>>;
+pub(crate) type OpenPrompts = Arc<Mutex<Vec<(String, DialogKind)>>>;
 
-/// A WebDriver BiDi connection that only listens for dialogs opening and closing, so the
-/// adapter knows the kind of an open dialog (see the module documentation). Opened with the
+/// What the session's BiDi connection heard of dialogs opening and closing, so the adapter
+/// knows the kind of an open dialog (see the module documentation). Attached with the
 /// session (a dialog may open at any time) and dropped with it.
 #[derive(Debug)]
 pub(crate) struct PromptWatch {
-    /// The connection (its task files the announcements into `open`).
-    bidi: Bidi,
-    /// Open dialogs per context, oldest first.
+    /// Open dialogs per context, oldest first (filed by the connection's task).
     open: OpenPrompts,
 }
 
 impl PromptWatch {
-    /// Connect to the session's BiDi `url` and subscribe to the dialog events.
-    pub(crate) async fn start(endpoint: &Endpoint) -> PortResult<PromptWatch> {
+    /// Attach to the session's connection `bidi` (whose events reach `watchers`) and
+    /// subscribe to the dialog events.
+    pub(crate) async fn attach(bidi: &Bidi, watchers: &Watchers) -> PortResult<PromptWatch> {
         let open: OpenPrompts = Arc::default();
-        let filing = Arc::clone(&open);
-        let bidi =
-            Bidi::connect(endpoint, Box::new(move |method, params| file(&filing, method, params))).await?;
+        watchers.attach_prompts(Arc::clone(&open));
         bidi.command("session.subscribe", json!({ "events": PROMPT_EVENTS })).await?;
-        Ok(PromptWatch { bidi, open })
-    }
-
-    /// Whether the connection is still open.
-    pub(crate) fn is_open(&self) -> bool {
-        self.bidi.is_open()
+        Ok(PromptWatch { open })
     }
 
     /// The kind of the dialog BiDi announced as open in `context`, if any.
@@ -54,7 +47,7 @@ impl PromptWatch {
 }
 
 /// File one dialog announcement.
-fn file(open: &Mutex<Vec<(String, DialogKind)>>, method: &str, params: &Value) {
+pub(crate) fn file(open: &Mutex<Vec<(String, DialogKind)>>, method: &str, params: &Value) {
     let Some(context) = params.get("context").and_then(Value::as_str) else { return };
     let mut open = lock(open);
     open.retain(|(c, _)| c != context);

@@ -581,6 +581,7 @@ fn model_facing_catalog_does_not_grow_unnoticed() {
     // inputs (a fill value, a wait value) spelled as `anyOf` of single-type branches instead of
     // a `type` array, the form every client's validator and portability check reads alike.
     let bytes = model_facing_bytes();
+    eprintln!("model-facing catalog: {bytes} bytes");
     assert!(bytes <= 34_000, "model-facing catalog grew to {bytes} bytes");
 }
 

@@ -20,7 +20,6 @@
 //!   modifiers up. Synthetic keys reach the page, never the browser's own shortcuts (F5 does
 //!   not reload). The receipt describes the element focused afterwards.
 
-use std::sync::LazyLock;
 use std::time::Duration;
 
 use fantoccini::actions::{InputSource, KeyAction, KeyActions};
@@ -31,7 +30,7 @@ use ghostlight_core::port::{
 use ghostlight_core::port::{Key, Modifier, NamedKey};
 use serde_json::{Value, json};
 
-use super::{Release, after, before_state, compose, land, perform, resolve, run_out_of_reach};
+use super::{InputScript, Release, after, before_state, compose, land, perform, resolve, run_out_of_reach};
 use crate::errors::{self, Sent};
 use crate::page;
 use crate::session::Session;
@@ -39,10 +38,13 @@ use ghostlight_page::bounds::NAME_MAX_CHARS;
 use ghostlight_page::input::{FocusAnswer, GuardCounts, guard_nonce};
 
 /// The focus script (`scripts/input/focus.js`).
-static FOCUS: LazyLock<String> = LazyLock::new(|| compose(ghostlight_page::scripts::input::FOCUS_BODY));
+static FOCUS: InputScript = InputScript::new(ghostlight_page::scripts::input::FOCUS_BODY, || {
+    compose(ghostlight_page::scripts::input::FOCUS_BODY)
+});
 /// The key guard's disarm (`scripts/input/key_guard.js`).
-static KEY_GUARD: LazyLock<String> =
-    LazyLock::new(|| compose(ghostlight_page::scripts::input::KEY_GUARD_BODY));
+static KEY_GUARD: InputScript = InputScript::new(ghostlight_page::scripts::input::KEY_GUARD_BODY, || {
+    compose(ghostlight_page::scripts::input::KEY_GUARD_BODY)
+});
 
 /// The id of the key input source.
 const KEYBOARD_ID: &str = "ghostlight-keyboard";

@@ -19,8 +19,13 @@
 //!   so a dialog error *after* a successful check means the action opened it. A read that
 //!   races a navigation the action started (and finds no dialog) is repeated briefly.
 //! - **Actions.** Pointer, wheel and key input go through the WebDriver Actions API (trusted
-//!   events). Input state is released after every sequence so that nothing stays pressed and
-//!   a later, separate click is never counted as the second click of a double click.
+//!   events). Pointer input state is released after every sequence, so a later, separate click
+//!   is never counted as the second click of a double click; key and wheel sequences release
+//!   every key they press, and their state is released only when a sequence fails part-way
+//!   ([`Release`]).
+//! - **Out of the page's reach.** Scripts that check where input lands run in the BiDi sandbox
+//!   realm when the driver offers one, over the library installed there once per document
+//!   (`ops/sandbox.rs`); in the page's realm they carry the library with them.
 //! - **Time.** Every operation is bounded by its `timeout` (the driver's script timeout is
 //!   narrowed to it, and the whole operation runs under it); running out answers `Timeout`
 //!   with effect unknown.
@@ -32,6 +37,7 @@ mod scroll;
 mod upload;
 
 use std::future::Future;
+use std::sync::LazyLock;
 use std::time::Duration;
 
 use fantoccini::actions::Actions;
@@ -58,6 +64,10 @@ const LANDING_WAIT: Duration = Duration::from_secs(5);
 /// action navigated nowhere. A navigation such work starts meanwhile is the action's landing.
 /// Most actions start none and wait nothing.
 pub(crate) const ACTION_WORK_WAIT: Duration = Duration::from_millis(1_500);
+/// How long a blank page that follows a refused request which may have been the document
+/// is given to turn into a document, before the blank page is taken as what the refused
+/// navigation left.
+const REFUSED_BLANK_WAIT: Duration = Duration::from_secs(1);
 /// How often pending work is looked at.
 const WORK_POLL: Duration = Duration::from_millis(25);
 /// Extra time granted beyond an operation's `timeout` before it is cut short, so that the
@@ -75,6 +85,22 @@ pub(crate) fn compose(body: &str) -> String {
         page::PAGE_STATE_FN.trim_end(),
         with_dom(&format!("{LIB_JS}\n{body}"))
     )
+}
+
+/// An input script run out of the page's reach when it can be ([`run_out_of_reach`]): its
+/// body, and the body composed with the library for the page's own realm.
+pub(crate) struct InputScript {
+    /// The script's body (the sandbox has the library).
+    body: &'static str,
+    /// [`compose`]d, for the page's realm.
+    composed: LazyLock<String>,
+}
+
+impl InputScript {
+    /// The script `body`; `composed` must answer `compose(body)`.
+    pub(crate) const fn new(body: &'static str, composed: fn() -> String) -> InputScript {
+        InputScript { body, composed: LazyLock::new(composed) }
+    }
 }
 
 /// Click.
@@ -235,7 +261,7 @@ async fn run<T: DeserializeOwned>(
 /// key guard, which a page must not be able to switch off by replacing what they call.
 async fn run_out_of_reach<T: DeserializeOwned>(
     s: &mut Session,
-    script: &str,
+    script: &InputScript,
     args: Vec<Value>,
     sent: Sent,
 ) -> PortResult<T> {
@@ -249,8 +275,8 @@ async fn run_out_of_reach<T: DeserializeOwned>(
             wants_state = true;
         }
     }
-    let Some(answer) = frames::run_sandboxed(s, script, &sandboxed).await else {
-        return run(s, script, args, sent).await;
+    let Some(answer) = frames::run_sandboxed(s, script.body, &sandboxed).await else {
+        return run(s, &script.composed, args, sent).await;
     };
     let mut value = answer.map_err(|e| if sent == Sent::Act { e.effect_unknown() } else { e })?;
     if wants_state && let Some(object) = value.as_object_mut() {
@@ -295,9 +321,10 @@ fn before_state(read: Option<PageState>, answered: Option<Value>) -> PortResult<
 /// document is waited for ([`land`]).
 pub(super) async fn after(s: &mut Session, before: PageState, deadline: Instant) -> PortResult<PageState> {
     let page = settle_after(s, &before, deadline).await?;
-    // The action's navigation ended on a host the network filter refused: back to the
+    // The action's navigation ended on a host the network filter refused (its error page, or
+    // a blank page where the engine answered a refused tunnel with nothing): back to the
     // document the action was on.
-    if s.landed_on_refused(&page.url) {
+    if s.landed_on_refused(&page.url) || s.blanked_by_refusal(&before.url, &page.url) {
         return navigation::keep_document(s, &before, page, deadline)
             .await
             .map_err(PortError::effect_unknown);
@@ -367,8 +394,16 @@ pub(super) async fn land(
     let mut until = if transient(&now) { deadline } else { deadline.min(Instant::now() + LANDING_WAIT) };
     let mut page = now;
     loop {
+        // A blank page after a refused request that may have been the document: a document
+        // that follows shows within REFUSED_BLANK_WAIT; past it, the blank page is what the
+        // refused navigation left (see `after`).
+        let wait_until = if transient(&page) && s.top_document_may_be_refused() {
+            until.min(Instant::now() + REFUSED_BLANK_WAIT)
+        } else {
+            until
+        };
         let dismiss = navigation::LeavePrompt::Dismiss;
-        match navigation::wait_for_page_to(s, &page, until, dismiss, Some(destination)).await {
+        match navigation::wait_for_page_to(s, &page, wait_until, dismiss, Some(destination)).await {
             // The transient document shows the navigation is under way: its landing may use the
             // action's whole time budget (a loaded machine can take longer than the usual wait).
             Ok(next) if transient(&next) => {
