@@ -182,7 +182,8 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
         let failed = |o: Outcome, elapsed: u64| fail_facts(o.fact(facts::HOST, host.clone()), elapsed);
         let mut checked = None;
         if let Some((text, present)) = in_page {
-            let within = left.min(WATCH_SLICE);
+            // What is left by the measured figure (a port's virtual time included).
+            let within = Duration::from_millis(timeout.saturating_sub(progress.elapsed())).min(WATCH_SLICE);
             match run.within(bound, watch_text(run, &lease, &page, text, present, within)).await {
                 Some(Ok(Some(ended))) => checked = Some(Checked::Watched(ended, within)),
                 Some(Ok(None)) => in_page = None,
