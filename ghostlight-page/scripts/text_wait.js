@@ -17,12 +17,12 @@
 //   (changes no mutation reports: style sheets, media queries); once more when `within` ends.
 // - frames are not entered here: when the document shows frames (glFramesHere) and the answer
 //   depends on them (present: the text is not in this document; absent: it is not either),
-//   it answers at once with `frames: true`, and the adapter searches the frame documents the
-//   call's gate admits (ops/frames.rs), as text_present does.
-// Answers {end, frames}: end is 'held' (at the first check), 'became' (later), 'ran_out',
-// 'frames' (the adapter decides), 'gone' (not the authorized document) or 'failed' (a check
-// threw). Only that leaves the page. A
-// navigation kills the script with its document: the driver answers an error or null.
+//   it answers 'frames' at once, and the adapter searches the frame documents the call's gate
+//   admits (ops/frames.rs), as text_present does.
+// Answers {end}: 'held' (at the first check), 'became' (later), 'ran_out', 'frames' (the
+// adapter decides), 'gone' (not the authorized document) or 'failed' (a check threw). Only
+// that word leaves the page. A navigation kills the script with its document: the driver
+// answers an error or null.
 (function glTextWait(opts, done) {
   'use strict';
   const started = performance.now();
@@ -38,13 +38,13 @@
   const DOC = Symbol.for('gl.doc');
   let observer = null;
 
-  function finish(end, frames) {
+  function finish(end) {
     if (finished) return;
     finished = true;
     if (observer) observer.disconnect();
     if (scheduled !== null) cancel(scheduled);
     if (sweep !== null) cancel(sweep);
-    done({ end, frames: Boolean(frames) });
+    done({ end });
   }
 
   // Observe the document and each open shadow root not yet observed (nested ones included).
@@ -73,7 +73,7 @@
     scheduled = null;
     if (finished) return;
     if (window[DOC] !== opts.doc) {
-      finish('gone', false);
+      finish('gone');
       return;
     }
     const begin = performance.now();
@@ -89,15 +89,15 @@
       else decided = opts.present ? null : 'holds';
       observeAll();
     } catch (_) {
-      finish('failed', false);
+      finish('failed');
       return;
     }
     cost = performance.now() - begin;
     const wasFirst = first;
     first = false;
-    if (decided === 'holds') finish(wasFirst ? 'held' : 'became', false);
-    else if (decided === 'frames') finish('frames', true);
-    else if (performance.now() - started >= opts.within) finish('ran_out', false);
+    if (decided === 'holds') finish(wasFirst ? 'held' : 'became');
+    else if (decided === 'frames') finish('frames');
+    else if (performance.now() - started >= opts.within) finish('ran_out');
   }
 
   // A check soon after a change, no sooner than the throttle allows.
@@ -125,6 +125,6 @@
       scheduled = null;
     }
     check();
-    finish('ran_out', false);
+    finish('ran_out');
   }, Math.max(0, opts.within - (performance.now() - started)));
 })

@@ -27,7 +27,7 @@ pub const READ_TEXT_FN: &str = include_str!("../scripts/read_text.js");
 /// Text presence in one document's visible text: `({query}) → bool`.
 pub const TEXT_PRESENT_FN: &str = include_str!("../scripts/text_present.js");
 /// Waiting for text presence or absence in one document's visible text, through Execute
-/// Async Script: `({query, present, within, throttle, sweep}, done) → {end, frames}`, after
+/// Async Script: `({query, present, within, throttle, sweep, doc}, done) → {end}`, after
 /// [`DOM_JS`], `glTextPresent` ([`TEXT_PRESENT_FN`]) and `glFramesHere` ([`FRAMES_HERE_BODY`]
 /// as a function); [`text_wait`] composes it.
 pub const TEXT_WAIT_FN: &str = include_str!("../scripts/text_wait.js");

@@ -3,9 +3,10 @@
 //! Decisions where the contract is silent:
 //! * `load_ready` holds once `document.readyState` is `complete` (not `interactive`): a model
 //!   that waits for "load" expects subresources too.
-//! * `text_present` and `text_absent` wait in the page ([`BrowserPort::wait_text`](crate::port::BrowserPort::wait_text), issue 32):
-//!   each *slice* asks the port to watch the page for at most what is left of `timeout_ms`
-//!   and at most [`WATCH_SLICE`], answering as soon as the condition holds. Between slices the
+//! * `text_present` and `text_absent` wait in the page (issue 32): each *slice* asks the
+//!   port ([`wait_text`](crate::port::BrowserPort::wait_text)) to watch the page for at most
+//!   what is left of `timeout_ms` and at most [`WATCH_SLICE`], answering as soon as the
+//!   condition holds. Between slices the
 //!   page is observed and authorized again (below). A slice that checked once without
 //!   watching (a page with frames, which the WebDriver adapter walks rather than watches) or
 //!   whose document went away (a navigation) is followed by a [`POLL_INTERVAL`] pause, as a
