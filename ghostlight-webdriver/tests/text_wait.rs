@@ -118,7 +118,9 @@ impl Waits {
 
     async fn removed(&self) {
         let tab = self.open("/slow-text").await;
-        let arguments = json!({ "tab": tab, "condition": "text_absent", "value": "Loading the data", "timeout_ms": 5000 });
+        let arguments = json!({
+            "tab": tab, "condition": "text_absent", "value": "Loading the data", "timeout_ms": 5000,
+        });
         let waited = self.wait("text removed after 1.5 s", &tab, arguments, Some("__shownAt")).await;
         assert_eq!(waited.status, Status::Succeeded, "{}", waited.summary);
         assert_eq!(waited.facts["satisfied"], true);

@@ -29,7 +29,8 @@
 //!   format).
 //! - **Commands.** `s.execute(script, args, sent)` runs a script in the current browsing
 //!   context, `s.execute_async(script, args, sent)` one that answers through the driver's
-//!   callback (its last argument; `None` when its document unloaded first); `s.command(SessionCommand::…, sent)` sends a custom WebDriver command;
+//!   callback (its last argument; `None` when its document unloaded first);
+//!   `s.command(SessionCommand::…, sent)` sends a custom WebDriver command;
 //!   `s.cdp(method, params, sent)` a Chromium DevTools command (`Unsupported` on Firefox);
 //!   `s.client()` is the raw fantoccini client for anything else — map its errors with
 //!   `errors::cmd(&error, sent)`. `sent` is `Sent::Read` for commands that cannot change the

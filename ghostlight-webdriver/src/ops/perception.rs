@@ -37,9 +37,9 @@
 //! top document the caller authorized (its `gl.doc` nonce, checked before every look: another
 //! document answers `DocumentGone` unread, even when the driver runs the script again in the
 //! document a navigation brought, as chromedriver does): it checks with `glTextPresent`
-//! (text_present.js itself), then again when the
-//! document or one of its open shadow roots changes (a `MutationObserver`, throttled) and
-//! every half second, answering as soon as the condition holds or the call's `within` ends.
+//! (text_present.js itself), then again when the document or one of its open shadow roots
+//! changes (a `MutationObserver`, throttled) and every half second, answering as soon as the
+//! condition holds or the call's `within` ends.
 //! The driver's script timeout covers `within` ([`WATCH_SCRIPT_MARGIN`] more). Frames: a page
 //! whose answer depends on its frames (the text is not in the top document, and it shows
 //! frames) is not watched: the script answers at once and the frames are searched as
