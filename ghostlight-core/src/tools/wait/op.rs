@@ -49,7 +49,7 @@ use super::facts;
 use crate::envelope::Readiness;
 use crate::handles::Handle;
 use crate::language::{bound_visible, normalize_name};
-use crate::limits::ECHO_CHARS;
+use crate::limits::{ECHO_CHARS, READ_CALL_MS};
 use crate::port::{ElementRef, PerceiveInput, PerceiveScope, PortErrorKind, TextWait, TextWaitInput};
 use crate::selector::Selector;
 use crate::tools::common::TargetRef;
@@ -280,7 +280,9 @@ async fn watch_text(
 ) -> Step<Option<TextWait>> {
     let input =
         TextWaitInput { text: text.to_owned(), present, within, document: page.state.document.clone() };
-    let call = run.on(&lease.tab, within.saturating_add(CHECK_GRACE));
+    // A slice is a read that may last `within`: bounded as a read is beyond it (the wait's
+    // own bound, `CHECK_GRACE` past its timeout, abandons it sooner).
+    let call = run.on(&lease.tab, within.saturating_add(Duration::from_millis(READ_CALL_MS)));
     match run.port().wait_text(&call, &input).await {
         Ok(ended) => Ok(Some(ended)),
         Err(e) if e.kind() == PortErrorKind::Unsupported => Ok(None),
