@@ -31,6 +31,15 @@ pub const ARTICLE_MAX_TEXT_NODES: usize = 50_000;
 /// The most frame documents one walk through a page's frames visits (text, presence,
 /// captures' frame boxes).
 pub const MAX_WALK_FRAMES: usize = 24;
+/// The shortest gap between two checks a text wait makes when the page changes (the script
+/// also waits twice as long as its last check took, so a huge page is not kept busy).
+pub const WATCH_THROTTLE: Duration = Duration::from_millis(50);
+/// How often a text wait checks whatever the page reports: what is shown can change without
+/// a mutation (a style sheet, a media query, an animation).
+pub const WATCH_SWEEP: Duration = Duration::from_millis(500);
+/// How long past its own end a text wait's script may run before the driver gives it up (the
+/// page's timer answers first unless the page keeps its thread busy).
+pub const WATCH_SCRIPT_MARGIN: Duration = Duration::from_secs(1);
 /// How long one perception or reading script may run in the page.
 pub const READ_SCRIPT_TIMEOUT: Duration = Duration::from_secs(20);
 /// The shortest script timeout a reading script accepts from the call before it (an action's

@@ -331,6 +331,27 @@ pub fn text_query(text: &str) -> serde_json::Value {
     serde_json::json!({ "query": query })
 }
 
+/// The text wait script's options (`scripts/text_wait.js`): the query as [`text_query`] cuts
+/// it, whether the text should be present, how long to watch, how often to check again
+/// ([`WATCH_THROTTLE`](crate::bounds::WATCH_THROTTLE), [`WATCH_SWEEP`](crate::bounds::WATCH_SWEEP)),
+/// and the nonce of the only document it may read (`gl.doc`, stamped by `page_state.js`).
+pub fn text_wait_options(
+    text: &str,
+    present: bool,
+    within: std::time::Duration,
+    document: &str,
+) -> serde_json::Value {
+    let ms =
+        |d: std::time::Duration| serde_json::Value::from(u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+    let mut options = text_query(text);
+    options["present"] = serde_json::Value::Bool(present);
+    options["within"] = ms(within);
+    options["throttle"] = ms(crate::bounds::WATCH_THROTTLE);
+    options["sweep"] = ms(crate::bounds::WATCH_SWEEP);
+    options["doc"] = serde_json::Value::from(document);
+    options
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::VecDeque;

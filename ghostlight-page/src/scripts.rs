@@ -26,6 +26,11 @@ pub const PERCEIVE_FN: &str = include_str!("../scripts/perceive.js");
 pub const READ_TEXT_FN: &str = include_str!("../scripts/read_text.js");
 /// Text presence in one document's visible text: `({query}) → bool`.
 pub const TEXT_PRESENT_FN: &str = include_str!("../scripts/text_present.js");
+/// Waiting for text presence or absence in one document's visible text, through Execute
+/// Async Script: `({query, present, within, throttle, sweep, doc}, done) → {end}`, after
+/// [`DOM_JS`], `glTextPresent` ([`TEXT_PRESENT_FN`]) and `glFramesHere` ([`FRAMES_HERE_BODY`]
+/// as a function); [`text_wait`] composes it.
+pub const TEXT_WAIT_FN: &str = include_str!("../scripts/text_wait.js");
 /// Element presence: `(element) → bool`.
 pub const ELEMENT_PRESENT_FN: &str = include_str!("../scripts/element_present.js");
 /// Where an element sits in the top-level document (scrolling it into view first when asked):
@@ -80,6 +85,19 @@ pub fn with_dom(body: &str) -> String {
     format!("const GL_GENERIC_NAME_CHARS = {GENERIC_NAME_CHARS};\n{DOM_JS}\n{AUTHORITY_URL_JS}\n{body}")
 }
 
+/// The Execute Async Script body of [`TEXT_WAIT_FN`]: the DOM semantics, `glTextPresent` and
+/// `glFramesHere` (the same sources text presence and frame walks run, so a wait counts as
+/// shown exactly what [`TEXT_PRESENT_FN`] does), then the call with its options and the
+/// driver's callback.
+pub fn text_wait() -> String {
+    with_dom(&format!(
+        "const glTextPresent = {};\nfunction glFramesHere() {{\n{}}}\n{}",
+        TEXT_PRESENT_FN.trim_end(),
+        FRAMES_HERE_BODY,
+        call(TEXT_WAIT_FN, 2)
+    ))
+}
+
 /// `return (FN)(arguments[0], …);`: an Execute Script body calling a script file holding one
 /// function expression with `arity` arguments.
 pub fn call(function: &str, arity: usize) -> String {
@@ -103,5 +121,14 @@ mod tests {
         assert!(script.starts_with("const GL_GENERIC_NAME_CHARS = "));
         assert!(script.ends_with("\nreturn 1;"));
         assert!(script.contains("function glName"));
+    }
+
+    #[test]
+    fn the_text_wait_reuses_text_presence_and_the_frame_listing() {
+        let script = text_wait();
+        assert!(script.starts_with("const GL_GENERIC_NAME_CHARS = "));
+        assert!(script.contains(TEXT_PRESENT_FN.trim_end()));
+        assert!(script.contains(FRAMES_HERE_BODY));
+        assert!(script.ends_with(")(arguments[0], arguments[1]);"));
     }
 }

@@ -233,6 +233,18 @@ fn beforeunload_hint(w: &WebDriver) -> bool {
     w.message.contains("Unexpected dialog type beforeunload")
 }
 
+/// Whether the error says the document a script ran in went away before it answered (a
+/// navigation): chromedriver's "document unloaded while waiting for result", geckodriver's
+/// "Document was unloaded". Only the keyword is matched; the message is dropped.
+pub(crate) fn document_unloaded(error: &CmdError) -> bool {
+    match error {
+        CmdError::Standard(w) => {
+            w.error == ErrorStatus::JavascriptError && w.message.to_ascii_lowercase().contains("unloaded")
+        }
+        _ => false,
+    }
+}
+
 /// Whether the error says a dialog is open (either engine's shape).
 pub(crate) fn is_dialog(error: &CmdError) -> bool {
     match error {

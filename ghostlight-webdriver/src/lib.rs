@@ -122,7 +122,7 @@ use ghostlight_core::port::{
     Geometry, HistoryMove, KeyInput, NavigateInput, NetworkEnforcement, NetworkPolicy, OpenedTab, PageState,
     PerceiveInput, Perception, PointerTarget, PortError, PortErrorKind, PortResult, ReadInput, RecordCommand,
     RecordDelivery, RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal, TabCall,
-    TabInfo, TabRef, TextOutcome, TypeInput, UploadInput, UploadOutcome,
+    TabInfo, TabRef, TextOutcome, TextWait, TextWaitInput, TypeInput, UploadInput, UploadOutcome,
 };
 use tokio::sync::{Mutex, MutexGuard};
 
@@ -558,6 +558,14 @@ impl BrowserPort for WebDriverBrowser {
         let (tab, gate) = (call.tab, &call.gate);
         with_session!(self, CallBound::reading_within(call.timeout), |s| ops::perception::text_present(
             s, tab, text, gate
+        ))
+    }
+
+    async fn wait_text(&self, call: &TabCall<'_>, input: &TextWaitInput) -> PortResult<TextWait> {
+        let (tab, gate) = (call.tab, &call.gate);
+        let bound = call.timeout.max(input.within);
+        with_session!(self, CallBound::reading_within(bound), |s| ops::perception::wait_text(
+            s, tab, input, gate
         ))
     }
 

@@ -73,6 +73,15 @@ pub(crate) struct Reading {
     pub(crate) busy: bool,
 }
 
+/// The per-document nonce a [`DocumentId`] of this module carries (the one `page_state.js`
+/// stamps as `gl.doc`), so a script can tell whether it runs in that document; `None` for an
+/// identity this module did not make.
+pub(crate) fn nonce(document: &DocumentId) -> Option<&str> {
+    let mut fields = document.as_str().split('|');
+    fields.next()?;
+    fields.next().filter(|nonce| !nonce.is_empty())
+}
+
 /// Parse the page-state script's answer as a [`Reading`].
 pub(crate) fn parse_reading(value: serde_json::Value) -> PortResult<Reading> {
     let raw: RawState = serde_json::from_value(value).map_err(|_| {
@@ -119,6 +128,8 @@ mod tests {
         assert_eq!(state.url.as_str(), "http://127.0.0.1:1/a#x");
         assert_eq!(state.readiness, Readiness::Complete);
         assert_eq!(state.document.as_str(), "1700000000123.5|n1|0|http://127.0.0.1:1/a");
+        assert_eq!(nonce(&state.document), Some("n1"));
+        assert_eq!(nonce(&DocumentId::new("scripted")), None);
     }
 
     #[test]

@@ -788,6 +788,32 @@ impl Session {
         self.client.execute(script, args).await.map_err(|e| errors::cmd(&e, sent))
     }
 
+    /// Run `script` (a function body whose last argument is the driver's callback) with
+    /// `args` in the current browsing context, answering what it passed to the callback;
+    /// `None` when its document went away (a navigation) before it answered.
+    pub(crate) async fn execute_async(
+        &mut self,
+        script: &str,
+        args: Vec<Value>,
+        sent: Sent,
+    ) -> PortResult<Option<Value>> {
+        match self.client.execute_async(script, args).await {
+            Ok(answer) => Ok(Some(answer)),
+            Err(e) if errors::document_unloaded(&e) => Ok(None),
+            Err(e) => Err(errors::cmd(&e, sent)),
+        }
+    }
+
+    /// The driver's script timeout for a script that runs for up to `at_least`: kept when it
+    /// lies between `at_least` and [`READ_SCRIPT_TIMEOUT`] (so a run of such scripts, or a
+    /// read after one, sends no timeouts command), else the larger of the two.
+    pub(crate) async fn set_script_timeout_at_least(&mut self, at_least: Duration) -> PortResult<()> {
+        if (at_least..=READ_SCRIPT_TIMEOUT.max(at_least)).contains(&self.timeouts.script) {
+            return Ok(());
+        }
+        self.set_script_timeout(READ_SCRIPT_TIMEOUT.max(at_least)).await
+    }
+
     /// Run a Chrome DevTools Protocol command on the current window (Chromium only).
     pub(crate) async fn cdp(&mut self, command: &str, params: Value, sent: Sent) -> PortResult<Value> {
         if self.engine != Engine::Chromium {

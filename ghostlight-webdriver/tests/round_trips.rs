@@ -239,6 +239,18 @@ async fn cases(t: &mut Guard) {
     assert_eq!(status.facts["present"], true, "{}", status.summary);
     let accepted = t.measure("browser_dialog", "accept an alert", json!({ "action": "accept" })).await;
     assert_eq!(accepted.facts["dialog_type"], "alert", "{}", accepted.summary);
+
+    // A wait for text that appears 1.5 s after the page loaded (issue 32: one round trip where
+    // one will do; the count must not depend on how long the text took).
+    t.goto("/slow-text").await;
+    let waited = t
+        .measure(
+            "browser_wait",
+            "text appears after 1.5 s",
+            json!({ "condition": "text_present", "value": "Report ready", "timeout_ms": 5000 }),
+        )
+        .await;
+    eprintln!("text appears after 1.5 s: {}", waited.summary);
 }
 
 /// The table's path for `engine`.

@@ -56,7 +56,8 @@ pub use types::{
     InlineFile, KeyInput, NavigateInput, OpenedTab, PageState, PerceiveInput, PerceiveScope,
     PerceivedElement, Perception, Point, PointerTarget, ReadInput, RecordCommand, RecordDelivery,
     RecordReport, RecordingRef, RecordingState, ScriptOutcome, ScrollInput, ScrollOutcome, TabCall, TabInfo,
-    TabRef, TextMode, TextOutcome, TypeInput, UploadDestination, UploadFiles, UploadInput, UploadOutcome,
+    TabRef, TextMode, TextOutcome, TextWait, TextWaitInput, TypeInput, UploadDestination, UploadFiles,
+    UploadInput, UploadOutcome,
 };
 
 /// A browser, as the executor drives it. Object-safe: use it as `Arc<dyn BrowserPort>`.
@@ -154,6 +155,24 @@ pub trait BrowserPort: Send + Sync {
     /// Whether visible text of the page, or of a visible frame whose document the call's gate
     /// admits, contains `text` (case-insensitive). A frame the gate refuses is never searched.
     async fn text_present(&self, call: &TabCall<'_>, text: &str) -> PortResult<bool>;
+
+    /// Wait in the page, for at most `input.within`, until the call's tab shows `input.text`
+    /// (or no longer does), as [`BrowserPort::text_present`] would answer: the page's visible
+    /// text and that of the visible frames whose documents the call's gate admits (a frame the
+    /// gate refuses is never searched). Answers how the wait ended ([`TextWait`]); running out
+    /// of `within` is [`TextWait::RanOut`], not an error. The port never reads a document other
+    /// than `input.document` (the one the caller authorized): a navigation ends the wait
+    /// ([`TextWait::DocumentGone`]), so the caller authorizes the new page before asking again.
+    /// A dialog that opens meanwhile answers [`PortErrorKind::BlockedByDialog`]. The call's
+    /// `timeout` bounds the call as a whole (at least `within`). Default: unsupported (the
+    /// caller then checks with [`BrowserPort::text_present`] and polls).
+    async fn wait_text(&self, call: &TabCall<'_>, input: &TextWaitInput) -> PortResult<TextWait> {
+        let _ = (call, input);
+        Err(PortError::new(
+            PortErrorKind::Unsupported,
+            "waiting in the page is not supported by this browser port",
+        ))
+    }
 
     /// Capture an image; frames whose document the call's gate refuses are blanked in it.
     async fn capture(&self, call: &TabCall<'_>, kind: &CaptureKind) -> PortResult<Captured>;

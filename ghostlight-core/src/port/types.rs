@@ -240,6 +240,47 @@ pub struct ReadInput {
     pub max_chars: usize,
 }
 
+/// A wait in the page for a text to be present or absent ([`super::BrowserPort::wait_text`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextWaitInput {
+    /// The text looked for, matched as [`super::BrowserPort::text_present`] matches it
+    /// (case-insensitive, whitespace normalized; page or model content: never logged).
+    pub text: String,
+    /// Whether the wait is for the text to be present (`true`) or absent (`false`).
+    pub present: bool,
+    /// How long the port may watch the page before it answers [`TextWait::RanOut`].
+    pub within: Duration,
+    /// The document the caller observed and authorized ([`PageState::document`]): the port
+    /// waits only in it, and answers [`TextWait::DocumentGone`] without reading anything when
+    /// the tab shows another one (a navigation before or during the wait).
+    pub document: DocumentId,
+}
+
+/// How a wait in the page for a text ended ([`super::BrowserPort::wait_text`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextWait {
+    /// The condition held when the port first checked it.
+    Held,
+    /// The condition came to hold while the port watched the page.
+    Became,
+    /// The port watched the page for the whole time given; the condition never held.
+    RanOut,
+    /// The port checked once without watching (a page whose frames it reads by walking
+    /// them rather than watching them): the condition did not hold. The caller pauses
+    /// before it asks again.
+    NotYet,
+    /// The document the port watched went away (a navigation): nothing of the new document
+    /// was read. The caller observes and authorizes the tab's page before it asks again.
+    DocumentGone,
+}
+
+impl TextWait {
+    /// Whether the condition held.
+    pub fn held(self) -> bool {
+        matches!(self, TextWait::Held | TextWait::Became)
+    }
+}
+
 /// Text read from a page.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextOutcome {

@@ -22,7 +22,8 @@ use crate::port::{
     PerceiveScope, PerceivedElement, Perception, Point, PointerTarget, PortError, PortErrorKind, PortResult,
     ReadInput, RecordCommand, RecordDelivery, RecordReport, RecordingRef, RecordingState, ScriptFailure,
     ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal, TabCall, TabInfo, TabRef, TextMode,
-    TextOutcome, TypeInput, UploadDestination, UploadFiles, UploadInput, UploadOutcome,
+    TextOutcome, TextWait, TextWaitInput, TypeInput, UploadDestination, UploadFiles, UploadInput,
+    UploadOutcome,
 };
 use crate::vocab::{DiagnoseDetail, DiagnoseSource, FillValue, Key, MouseButton, NamedKey, ScrollDirection};
 
@@ -382,6 +383,8 @@ struct State {
     blanked: usize,
     /// Text that `text_present` finds only once the virtual clock reaches the deadline.
     appearing: Option<(String, Duration)>,
+    /// Whether `wait_text` waits in the page (else it answers unsupported, unrecorded).
+    waits_in_page: bool,
     /// Tabs pages opened by themselves, not yet reported by `opened_tabs`.
     popups: Vec<TabRef>,
     /// Bytes per image pixel of captures and their least size (`None`: tiny black images).
@@ -1155,6 +1158,16 @@ impl ScriptedBrowser {
         self
     }
 
+    /// Make `wait_text` wait in the page on the virtual clock (by default it answers
+    /// unsupported, and callers poll `text_present`): a text that holds answers `Held`; one
+    /// [`ScriptedBrowser::text_appears_after`] makes present within the wait advances the
+    /// clock to that moment and answers `Became`; otherwise the clock advances by the whole
+    /// wait (`RanOut`). A document other than the one named answers `DocumentGone`.
+    pub fn waits_in_page(mut self) -> Self {
+        self.setup().waits_in_page = true;
+        self
+    }
+
     /// The viewport points pointer input (click, hover, drag, wheel) was sent to, in order.
     pub fn pointer_points(&self) -> Vec<Point> {
         self.lock().points.clone()
@@ -1395,6 +1408,37 @@ impl BrowserPort for ScriptedBrowser {
             let needle = text.to_lowercase();
             let mut texts = std::iter::once(t.doc.page.visible_text.clone()).chain(t.frame_texts(gate));
             Ok(texts.any(|text| text.to_lowercase().contains(&needle)))
+        })
+        .await
+    }
+
+    async fn wait_text(&self, call: &TabCall<'_>, input: &TextWaitInput) -> PortResult<TextWait> {
+        if !self.lock().waits_in_page {
+            return Err(PortError::new(PortErrorKind::Unsupported, "this scripted browser polls"));
+        }
+        let (tab, gate) = (call.tab, &call.gate);
+        self.call("wait_text", Some(tab), |s| {
+            let t = s.live(tab)?;
+            if t.page_state().document != input.document {
+                return Ok(TextWait::DocumentGone);
+            }
+            let needle = input.text.to_lowercase();
+            let mut texts = std::iter::once(t.doc.page.visible_text.clone()).chain(t.frame_texts(gate));
+            let shown = texts.any(|text| text.to_lowercase().contains(&needle));
+            let appears = s.appearing.as_ref().filter(|(text, _)| *text == input.text).map(|(_, at)| *at);
+            let present_at = |elapsed: Duration| shown || appears.is_some_and(|at| elapsed >= at);
+            if present_at(s.elapsed) == input.present {
+                return Ok(TextWait::Held);
+            }
+            if let Some(at) = appears
+                && input.present
+                && at <= s.elapsed + input.within
+            {
+                s.elapsed = at;
+                return Ok(TextWait::Became);
+            }
+            s.elapsed += input.within;
+            Ok(TextWait::RanOut)
         })
         .await
     }

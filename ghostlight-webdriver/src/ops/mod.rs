@@ -28,7 +28,9 @@
 //!   down); `s.tab_ref(handle)` the `TabRef`. Never build tokens by hand (`refs.rs` owns the
 //!   format).
 //! - **Commands.** `s.execute(script, args, sent)` runs a script in the current browsing
-//!   context; `s.command(SessionCommand::…, sent)` sends a custom WebDriver command;
+//!   context, `s.execute_async(script, args, sent)` one that answers through the driver's
+//!   callback (its last argument; `None` when its document unloaded first);
+//!   `s.command(SessionCommand::…, sent)` sends a custom WebDriver command;
 //!   `s.cdp(method, params, sent)` a Chromium DevTools command (`Unsupported` on Firefox);
 //!   `s.client()` is the raw fantoccini client for anything else — map its errors with
 //!   `errors::cmd(&error, sent)`. `sent` is `Sent::Read` for commands that cannot change the
@@ -38,6 +40,8 @@
 //!   afterwards.
 //! - **Timeouts.** `s.set_script_timeout(d)` / `s.set_page_load_timeout(d)` narrow the
 //!   driver's own timeouts to the call's `timeout`; they send nothing when already set.
+//!   `s.set_script_timeout_at_least(d)` keeps any script timeout from `d` to the read bound
+//!   (a script that runs for `d`, such as a wait in the page).
 //! - **Per-tab state.** `s.engine()`, `s.zoom(handle)`, `s.set_active(handle)`.
 //!
 //! Rules: never put a driver's error message, page text or a script into a `PortError` or a

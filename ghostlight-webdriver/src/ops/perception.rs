@@ -31,6 +31,28 @@
 //! `scripts/text_present.js` in the top document, then in each admitted frame document until
 //! the text is found.
 //!
+//! # Waiting for text
+//!
+//! `wait_text` runs `scripts/text_wait.js` once per call through Execute Async Script, in the
+//! top document the caller authorized (its `gl.doc` nonce, checked before every look: another
+//! document answers `DocumentGone` unread, even when the driver runs the script again in the
+//! document a navigation brought, as chromedriver does): it checks with `glTextPresent`
+//! (text_present.js itself), then again when the document or one of its open shadow roots
+//! changes (a `MutationObserver`, throttled) and every half second, answering as soon as the
+//! condition holds or the call's `within` ends.
+//! The driver's script timeout covers `within` ([`WATCH_SCRIPT_MARGIN`] more). Frames: a page
+//! whose answer depends on its frames (the text is not in the top document, and it shows
+//! frames) is not watched: the script answers at once and the frames are searched as
+//! `text_present` searches them (every admitted frame, of every origin; a refused one never),
+//! one check (`NotYet` when it does not hold: the caller polls such a page as before). A
+//! navigation kills the script with its document: the driver answers an "unloaded" error,
+//! `null` (Firefox, a navigation in progress), a script timeout before `within` ran out
+//! (chromedriver, measured: at once) or the script's run in the new document says `gone`
+//! (chromedriver again, when the new document is ready soon enough), and the wait ends
+//! `DocumentGone` without reading anything of the new document; a `null` answer with a
+//! dialog open is [`PortErrorKind::BlockedByDialog`] (one probe, Get Current URL). A page
+//! that keeps its thread busy past the driver's script timeout answers `RanOut`.
+//!
 //! # Focus and presence
 //!
 //! `focused_element` asks each document for its focused element; a focused iframe is entered
@@ -53,14 +75,16 @@
 //!   (`innerText` skips frames, and splicing would need the page's layout).
 
 use std::sync::LazyLock;
+use std::time::Instant;
 
 use ghostlight_core::port::{
     ElementRef, ElementState, FocusedElement, Gate, PerceiveInput, PerceivedElement, Perception, PortError,
-    PortErrorKind, PortResult, ReadInput, TabRef, TextMode, TextOutcome,
+    PortErrorKind, PortResult, ReadInput, TabRef, TextMode, TextOutcome, TextWait, TextWaitInput,
 };
+use ghostlight_page::bounds::WATCH_SCRIPT_MARGIN;
 use ghostlight_page::perceived::{Gathered, MAX_FRAME_DEPTH, ScriptItem, bound_chars};
 use ghostlight_page::perception::{
-    self, Documents, Pass, PassOptions, RawText, ReadOptions, malformed, text_query,
+    self, Documents, Pass, PassOptions, RawText, ReadOptions, malformed, text_query, text_wait_options,
 };
 use ghostlight_page::scripts::{ELEMENT_PRESENT_FN, PERCEIVE_FN, READ_TEXT_FN, TEXT_PRESENT_FN, call};
 use serde_json::Value;
@@ -78,6 +102,7 @@ static PERCEIVE_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(PERCE
 static READ_TEXT_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(READ_TEXT_FN, 2)));
 static TEXT_PRESENT_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(TEXT_PRESENT_FN, 1)));
 static ELEMENT_PRESENT_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(ELEMENT_PRESENT_FN, 1)));
+static TEXT_WAIT_SCRIPT: LazyLock<String> = LazyLock::new(ghostlight_page::scripts::text_wait);
 
 // ---- perception -----------------------------------------------------------------------------
 
@@ -395,6 +420,64 @@ pub(crate) async fn text_present(s: &mut Session, tab: &TabRef, text: &str, gate
     let mut search = SearchFrames { options, found: false };
     frames::visit_frames(s, tab, gate, &mut search).await?;
     Ok(search.found)
+}
+
+/// Wait in `tab`'s top document for at most `input.within` until its visible text contains
+/// `input.text` (or no longer does); a page whose frames decide is checked once, its frames
+/// searched as [`text_present`] searches them (see the module's "Waiting for text").
+pub(crate) async fn wait_text(
+    s: &mut Session,
+    tab: &TabRef,
+    input: &TextWaitInput,
+    gate: &Gate,
+) -> PortResult<TextWait> {
+    let document = crate::page::nonce(&input.document).ok_or_else(|| {
+        PortError::new(PortErrorKind::InvalidInput, "the document to wait in is not one this adapter named")
+    })?;
+    s.set_script_timeout_at_least(input.within.saturating_add(WATCH_SCRIPT_MARGIN)).await?;
+    s.tab(tab).await?;
+    let options = text_wait_options(&input.text, input.present, input.within, document);
+    let started = Instant::now();
+    let answer = match s.execute_async(&TEXT_WAIT_SCRIPT, vec![options], Sent::Read).await {
+        Ok(Some(answer)) => answer,
+        Ok(None) => return Ok(TextWait::DocumentGone),
+        // Chromedriver answers a script timeout at once when the script's document unloads;
+        // after `within`, the page kept its thread busy past it: it did not hold in time.
+        Err(e) if e.kind() == PortErrorKind::Timeout => {
+            return Ok(if started.elapsed() < input.within {
+                TextWait::DocumentGone
+            } else {
+                TextWait::RanOut
+            });
+        }
+        Err(e) => return Err(e),
+    };
+    if answer.is_null() {
+        // WebDriver answers `null` for a script a user prompt interrupted, and Firefox for one
+        // a navigation in progress cut short.
+        return match super::dialogs::probe(s).await? {
+            Some(kind) => Err(match kind {
+                Some(kind) => PortError::blocked_by(kind, "a dialog opened while the page was watched"),
+                None => PortError::new(
+                    PortErrorKind::BlockedByDialog,
+                    "a dialog opened while the page was watched",
+                ),
+            }),
+            None => Ok(TextWait::DocumentGone),
+        };
+    }
+    match answer.get("end").and_then(Value::as_str) {
+        Some("held") => Ok(TextWait::Held),
+        Some("became") => Ok(TextWait::Became),
+        Some("ran_out") => Ok(TextWait::RanOut),
+        Some("gone") => Ok(TextWait::DocumentGone),
+        Some("frames") => {
+            let mut search = SearchFrames { options: text_query(&input.text), found: false };
+            frames::visit_frames(s, tab, gate, &mut search).await?;
+            Ok(if search.found == input.present { TextWait::Held } else { TextWait::NotYet })
+        }
+        _ => Err(malformed("text wait")),
+    }
 }
 
 /// Looks for the text in each admitted frame document until it is found.

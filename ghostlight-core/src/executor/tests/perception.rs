@@ -496,6 +496,43 @@ fn wait_polls_until_the_condition_holds() {
 }
 
 #[test]
+fn wait_for_text_waits_in_the_page_in_slices_and_authorizes_between_them() {
+    let browser = ScriptedBrowser::new()
+        .site(HOME, status_page())
+        .waits_in_page()
+        .text_appears_after("Published", Duration::from_millis(3500));
+    let fixture = Fixture::opened(browser, json!({}));
+    let envelope = fixture
+        .call("browser_wait", json!({"condition": "text_present", "value": "Published", "timeout_ms": 5000}));
+    assert_eq!(envelope.status, Status::Succeeded, "{}", envelope.summary);
+    assert!(envelope.summary.starts_with("Waited "), "{}", envelope.summary);
+    assert!(envelope.facts["elapsed_ms"].as_u64() >= Some(2000), "{:?}", envelope.facts);
+    // One slice of 2 s ran out, the page was observed again, the second slice saw the text:
+    // no sleep, no poll.
+    assert_eq!(fixture.methods(), ["page", "wait_text", "page", "wait_text"]);
+    assert_eq!(fixture.browser().virtual_elapsed(), Duration::from_millis(3500));
+
+    let held = fixture.call("browser_wait", json!({"condition": "text_absent", "value": "Error"}));
+    assert_eq!(held.summary, "No wait was needed on example.com: \"Error\" is not on the page.");
+}
+
+#[test]
+fn wait_for_text_in_the_page_times_out_at_its_limit() {
+    let browser = ScriptedBrowser::new().site(HOME, status_page()).waits_in_page();
+    let fixture = Fixture::opened(browser, json!({}));
+    let envelope = fixture
+        .call("browser_wait", json!({"condition": "text_present", "value": "Published", "timeout_ms": 4500}));
+    assert_eq!(envelope.status, Status::Failed);
+    assert_eq!(envelope.effect, Effect::None);
+    assert_eq!(envelope.facts["satisfied"], false);
+    assert_eq!(envelope.facts["reason"], "timeout");
+    assert_eq!(envelope.facts["elapsed_ms"], 4500);
+    // Slices of 2 s, 2 s and what was left, the page observed and authorized between them.
+    assert_eq!(fixture.methods(), ["page", "wait_text", "page", "wait_text", "page", "wait_text"]);
+    assert_eq!(fixture.browser().virtual_elapsed(), Duration::from_millis(4500));
+}
+
+#[test]
 fn wait_bounds_the_echoed_value() {
     let fixture = Fixture::on(status_page());
     let long = "x".repeat(300);

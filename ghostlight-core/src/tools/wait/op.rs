@@ -1,19 +1,33 @@
-//! `browser_wait`: wait for one observable condition, polling the page.
+//! `browser_wait`: wait for one observable condition, in the page or by polling it.
 //!
 //! Decisions where the contract is silent:
 //! * `load_ready` holds once `document.readyState` is `complete` (not `interactive`): a model
 //!   that waits for "load" expects subresources too.
+//! * `text_present` and `text_absent` wait in the page (issue 32): each *slice* asks the
+//!   port ([`wait_text`](crate::port::BrowserPort::wait_text)) to watch the page for at most
+//!   what is left of `timeout_ms` and at most [`WATCH_SLICE`], answering as soon as the
+//!   condition holds. Between slices the
+//!   page is observed and authorized again (below). A slice that checked once without
+//!   watching (a page with frames, which the WebDriver adapter walks rather than watches) or
+//!   whose document went away (a navigation) is followed by a [`POLL_INTERVAL`] pause, as a
+//!   poll is. A port that cannot wait in the page (`unsupported`) is polled for the rest of
+//!   the wait, as every other condition is.
 //! * Polling checks the condition, then sleeps [`POLL_INTERVAL`] on the port's timer, until
 //!   the condition holds or `timeout_ms` is used up (at most `timeout_ms / POLL_INTERVAL + 1`
 //!   checks). `elapsed_ms` is measured: the wall-clock time from the first check to the
-//!   answer, checks included, and never less than the time slept (a scripted port's timer is
-//!   virtual, so over it the figure stays deterministic). The loop ends once the measured
-//!   time reaches `timeout_ms`, and the last sleep is cut to what is left, so slow checks
-//!   cannot stretch the bound by more than one check. A timeout says both figures: how long
-//!   it waited, and the limit.
-//! * Each check after a sleep observes the page again and authorizes it again: a tab that
-//!   moved outside authority while waiting ends the wait `blocked`, and its content is never
-//!   read. So `url_contains` always compares against a URL inside authority, in full.
+//!   answer, checks and slices included, and never less than the time slept plus the slices
+//!   the port watched to their end (a scripted port's timer is virtual, so over it the figure
+//!   stays deterministic). The loop ends once the measured time reaches `timeout_ms`; the
+//!   last sleep, like the last slice, is cut to what is left, so slow checks cannot stretch
+//!   the bound by more than one check. A timeout says both figures: how long it waited, and
+//!   the limit.
+//! * Each check after a sleep or a slice observes the page again and authorizes it again: a
+//!   tab that moved outside authority while waiting ends the wait `blocked`, and its content
+//!   is never read (a slice never outlives its document: the port reads only the document the
+//!   slice began in). So `url_contains` always compares against a URL inside authority, in
+//!   full.
+//! * "No wait was needed" is said only when the first check held at once (no sleep, no slice
+//!   that had to watch).
 //! * A target handle from an older document generation names an element that is absent from
 //!   the current document: `target_absent` holds at once, `target_present` fails as stale
 //!   (it can never hold). A handle that goes stale while waiting is treated the same way.
@@ -23,7 +37,7 @@
 //! * `duration` sleeps the whole value (the decoder already refused a shorter explicit
 //!   `timeout_ms`).
 //!
-//! * A check the page does not answer within what is left of the timeout (plus
+//! * A check (or a slice) the page does not answer within what is left of the timeout (plus
 //!   [`CHECK_GRACE`]) is abandoned, and the wait times out: `timeout_ms` bounds the answer
 //!   whatever the adapter's own bounds are.
 //!
@@ -35,8 +49,8 @@ use super::facts;
 use crate::envelope::Readiness;
 use crate::handles::Handle;
 use crate::language::{bound_visible, normalize_name};
-use crate::limits::ECHO_CHARS;
-use crate::port::{ElementRef, PerceiveInput, PerceiveScope};
+use crate::limits::{ECHO_CHARS, READ_CALL_MS};
+use crate::port::{ElementRef, PerceiveInput, PerceiveScope, PortErrorKind, TextWait, TextWaitInput};
 use crate::selector::Selector;
 use crate::tools::common::TargetRef;
 use crate::tools::wait::{WaitCondition, WaitRequest};
@@ -49,6 +63,13 @@ use crate::operation::selector_match::{SelectorMatch, match_selector};
 const POLL_INTERVAL: Duration = Duration::from_millis(100);
 /// How far past the wait's timeout one check may run before it is abandoned.
 const CHECK_GRACE: Duration = Duration::from_millis(500);
+/// The longest one wait in the page lasts before the page is observed and authorized again.
+/// A navigation ends a slice at once (the port never reads the new document), so the slice
+/// bounds how long one port call holds the browser: the WebDriver adapter's calls on other
+/// tabs of the same browser wait for it, and a cancelled wait leaves the driver busy for
+/// the rest of its slice. Two seconds keep a text that appears within about 1.5 s to one
+/// slice (issue 32's measured case) while bounding that hold.
+const WATCH_SLICE: Duration = Duration::from_secs(2);
 
 pub(crate) async fn run(run: &Run<'_>, request: &WaitRequest) -> Outcome {
     wait(run, request).await.unwrap_or_else(|outcome| outcome)
@@ -68,8 +89,11 @@ struct Progress<'p> {
     condition: &'static str,
     /// When the wait began (after the tab was entered).
     started: Instant,
-    /// The time slept on the port's timer so far.
+    /// The time slept on the port's timer so far, plus the slices the port watched to their
+    /// end: a lower bound of the time waited.
     slept: u64,
+    /// Whether the wait had to wait: it slept, or a slice did not hold at once.
+    waited: bool,
 }
 
 impl Progress<'_> {
@@ -95,7 +119,8 @@ impl Progress<'_> {
 async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
     let (lease, mut page) = run.enter(request.tab.as_ref()).await?;
     let condition = request.condition.condition().as_str();
-    let mut progress = Progress { lease: &lease, condition, started: Instant::now(), slept: 0 };
+    let mut progress =
+        Progress { lease: &lease, condition, started: Instant::now(), slept: 0, waited: false };
     // A refusal or port failure while waiting still says what was waited for, and how long.
     let fail_facts = |outcome: Outcome, elapsed: u64| {
         outcome
@@ -107,6 +132,7 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
     if let WaitCondition::Duration { ms } = request.condition {
         run.port().sleep(Duration::from_millis(ms)).await;
         progress.slept = ms;
+        progress.waited = true;
         let page = run.observe(&lease).await.map_err(|o| fail_facts(o, progress.elapsed()))?;
         let host = host_of(&page.state.url);
         let elapsed = progress.elapsed();
@@ -141,28 +167,62 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
     };
 
     let timeout = request.timeout_ms;
+    // The text a wait in the page watches for, and whether it should be present; `None` once
+    // the port said it cannot wait in the page (the wait then polls).
+    let mut in_page = match &request.condition {
+        WaitCondition::TextPresent(text) => Some((text.as_str(), true)),
+        WaitCondition::TextAbsent(text) => Some((text.as_str(), false)),
+        _ => None,
+    };
     loop {
         let host = host_of(&page.state.url);
         // A check the page does not answer in what is left of the wait (a huge document, a
         // busy page) is abandoned: the wait's own bound holds whatever the page does.
-        let left = Duration::from_millis(timeout)
-            .saturating_sub(progress.started.elapsed())
-            .saturating_add(CHECK_GRACE);
-        let checking = check(run, &lease, &page, &request.condition, watched.as_ref());
-        let held = match run.within(left, checking).await {
-            Some(held) => {
-                held.map_err(|o| fail_facts(o.fact(facts::HOST, host.clone()), progress.elapsed()))?
+        let left = Duration::from_millis(timeout).saturating_sub(progress.started.elapsed());
+        let bound = left.saturating_add(CHECK_GRACE);
+        let failed = |o: Outcome, elapsed: u64| fail_facts(o.fact(facts::HOST, host.clone()), elapsed);
+        let mut checked = None;
+        if let Some((text, present)) = in_page {
+            // What is left by the measured figure (a port's virtual time included).
+            let within = Duration::from_millis(timeout.saturating_sub(progress.elapsed())).min(WATCH_SLICE);
+            match run.within(bound, watch_text(run, &lease, &page, text, present, within)).await {
+                Some(Ok(Some(ended))) => checked = Some(Checked::Watched(ended, within)),
+                Some(Ok(None)) => in_page = None,
+                Some(Err(o)) => return Err(failed(o, progress.elapsed())),
+                None => checked = Some(Checked::Polled(Held::No)),
             }
-            None => Held::No,
+        }
+        let checked = match checked {
+            Some(checked) => checked,
+            None => {
+                let checking = check(run, &lease, &page, &request.condition, watched.as_ref());
+                match run.within(bound, checking).await {
+                    Some(held) => Checked::Polled(held.map_err(|o| failed(o, progress.elapsed()))?),
+                    None => Checked::Polled(Held::No),
+                }
+            }
+        };
+        // Whether to pause before the next check: after a poll, and after a slice that did
+        // not watch the page to its end.
+        let (held, pause) = match checked {
+            Checked::Polled(held) => (held, true),
+            Checked::Watched(ended, within) => {
+                progress.waited |= ended != TextWait::Held;
+                if ended == TextWait::RanOut {
+                    progress.slept += u64::try_from(within.as_millis()).unwrap_or(u64::MAX);
+                }
+                let held = if ended.held() { Held::Yes } else { Held::No };
+                (held, ended != TextWait::RanOut)
+            }
         };
         let clause = clause(&request.condition, watched.as_ref());
         match held {
             Held::Yes => {
                 let elapsed = progress.elapsed();
-                let summary = if progress.slept == 0 {
-                    format!("No wait was needed on {host}: {}.", clause.state)
-                } else {
+                let summary = if progress.waited {
                     format!("Waited {elapsed} ms until {} on {host}.", clause.event)
+                } else {
+                    format!("No wait was needed on {host}: {}.", clause.state)
                 };
                 let outcome = Outcome::read(summary).fact(facts::HOST, host);
                 return Ok(progress.facts(outcome, true, page.state.readiness, elapsed));
@@ -188,12 +248,45 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
             .next("Wait again with a longer timeout_ms (up to 30000) if the page is still working.");
             return Err(progress.facts(outcome, false, page.state.readiness, elapsed));
         }
-        let step = POLL_INTERVAL.min(Duration::from_millis(timeout - elapsed));
-        run.port().sleep(step).await;
-        progress.slept += u64::try_from(step.as_millis()).unwrap_or(u64::MAX);
+        if pause {
+            let step = POLL_INTERVAL.min(Duration::from_millis(timeout - elapsed));
+            run.port().sleep(step).await;
+            progress.slept += u64::try_from(step.as_millis()).unwrap_or(u64::MAX);
+            progress.waited = true;
+        }
         page = run.observe(&lease).await.map_err(|o| fail_facts(o, progress.elapsed()))?;
         run.authorize(Some(&page.state.url))
             .map_err(|o| fail_facts(o, progress.elapsed()).fact(facts::TAB, lease.handle().as_str()))?;
+    }
+}
+
+/// What one check found.
+enum Checked {
+    /// A check of the page as it is now.
+    Polled(Held),
+    /// A wait in the page, given the duration, ended so.
+    Watched(TextWait, Duration),
+}
+
+/// Wait in `page` (observed and authorized) for at most `within` until `text` is present (or
+/// absent, `present: false`); `None` when the port cannot wait in the page.
+async fn watch_text(
+    run: &Run<'_>,
+    lease: &Lease,
+    page: &Page,
+    text: &str,
+    present: bool,
+    within: Duration,
+) -> Step<Option<TextWait>> {
+    let input =
+        TextWaitInput { text: text.to_owned(), present, within, document: page.state.document.clone() };
+    // A slice is a read that may last `within`: bounded as a read is beyond it (the wait's
+    // own bound, `CHECK_GRACE` past its timeout, abandons it sooner).
+    let call = run.on(&lease.tab, within.saturating_add(Duration::from_millis(READ_CALL_MS)));
+    match run.port().wait_text(&call, &input).await {
+        Ok(ended) => Ok(Some(ended)),
+        Err(e) if e.kind() == PortErrorKind::Unsupported => Ok(None),
+        Err(e) => Err(run.fail_on(lease, &e, "check the page while waiting", None)),
     }
 }
 

@@ -16,6 +16,9 @@
 //! | `/many` | 500 controls of five kinds |
 //! | `/frames` | a button in an open shadow root and one in a same-origin iframe (`/frame-inner`) |
 //! | `/late` | after "Start": a vanishing button goes, late content and a late button come |
+//! | `/slow-text` | "Loading the data" for 1.5 s after it loads, then "Report ready" in its place (`window.__shownAt`: when, `Date.now()`) |
+//! | `/slow-frame` | `/slow-text` in a same-origin iframe, under a heading of its own |
+//! | `/slow-nav` | "Moving on soon", then after 500 ms a navigation to `/slow-text?after` |
 //! | `/links` | a link to the second host's `/landing` |
 //! | `/landing` | the second host's page |
 //! | `/served/NAME` | reports how often it was served and the request's `Cache-Control` |
@@ -124,6 +127,15 @@ fn respond(ask: &Ask<'_>) -> Reply {
         "/frames" => format!("{HEAD}{FRAMES}"),
         "/frame-inner" => format!("{HEAD}{FRAME_INNER}"),
         "/late" => format!("{HEAD}{LATE}"),
+        "/slow-text" => format!("{HEAD}{SLOW_TEXT}"),
+        "/slow-nav" => format!(
+            "{HEAD}<title>Slow navigation</title><p>Moving on soon</p>\
+             <script>setTimeout(() => {{ location.href = '/slow-text?after'; }}, 500)</script>"
+        ),
+        "/slow-frame" => format!(
+            "{HEAD}<title>Slow frame</title><h1>Frame host</h1>\
+             <iframe src=\"/slow-text\" style=\"width:400px;height:120px\"></iframe>"
+        ),
         "/links" => format!(
             "{HEAD}<title>Links</title><h1>Links</h1>\
              <p><a id=away href=\"http://{HOST_B}:{}/landing\">Visit the second host</a></p>\
@@ -329,6 +341,12 @@ const LATE: &str = r#"<title>Late</title>
       document.getElementById('later').innerHTML = '<p>Late content arrived</p><button>Late button</button>';
     }, 900);
   }
+</script>"#;
+
+const SLOW_TEXT: &str = r#"<title>Slow text</title>
+<p id=slot>Loading the data</p>
+<script>
+  setTimeout(() => { document.getElementById('slot').textContent = 'Report ready'; window.__shownAt = Date.now(); }, 1500);
 </script>"#;
 
 const TABS_SCRIPT: &str = r#"<p id=state></p>
