@@ -102,14 +102,11 @@ pub(crate) struct Session {
     /// granted no BiDi URL or the connection failed).
     prompts: Option<PromptWatch>,
     /// The session's one WebDriver BiDi connection ([`Session::bidi`]): sandboxed scripts,
-    /// tab reads, window openers and both watches share it. Opened with the session when a
-    /// watch starts with it (Chromium's dialog announcements, diagnostics on start), else by
-    /// its first use.
-    bidi: BidiLink,
+    /// tab reads, window openers and both watches share it. Opened with the session; `None`
+    /// when the driver granted no BiDi URL or the connection could not be opened.
+    bidi: Option<Bidi>,
     /// Where the connection's events go.
     watchers: Arc<Watchers>,
-    /// The script the connection installs in every new document's sandbox realm.
-    preload: String,
     /// Whether a sandboxed call answers in each window asked about so far
     /// ([`Session::sandbox_for`]).
     sandbox_windows: HashMap<String, bool>,
@@ -207,38 +204,25 @@ fn same_origin(origin: &str, url: &Url) -> bool {
     host_port == format!("{host}:{port}")
 }
 
-/// The state of a session's BiDi connection ([`Session::bidi`]).
-#[derive(Debug)]
-enum BidiLink {
-    /// Not asked for yet.
-    NotYet,
-    /// Open.
-    Open(Bidi),
-    /// Not available in this session.
-    Unavailable,
-}
-
-impl BidiLink {
-    /// Connect to `endpoint`, its events going to `watchers`, and register `preload` for the
-    /// sandbox realm of every new document; `Unavailable` (and a log line) when the connection
-    /// cannot be opened. A preload the driver refuses only costs bytes later (each document's
-    /// first sandboxed call installs the library itself).
-    async fn open(endpoint: &Endpoint, watchers: &Arc<Watchers>, preload: &str) -> BidiLink {
-        match Bidi::connect(endpoint, watchers.handler()).await {
-            Ok(bidi) => {
-                let params = json!({ "functionDeclaration": preload, "sandbox": crate::bidi::SANDBOX });
-                if let Err(error) = bidi.command("script.addPreloadScript", params).await {
-                    tracing::warn!(detail = error.message(), "the sandbox library preload was refused");
-                }
-                BidiLink::Open(bidi)
+/// Connect to `endpoint`, its events going to `watchers`, and register `preload` for the
+/// sandbox realm of every new document; `None` (and a log line) when the connection cannot be
+/// opened. A preload the driver refuses only costs bytes later (each document's first
+/// sandboxed call installs the library itself).
+async fn connect_bidi(endpoint: &Endpoint, watchers: &Arc<Watchers>, preload: &str) -> Option<Bidi> {
+    match Bidi::connect(endpoint, watchers.handler()).await {
+        Ok(bidi) => {
+            let params = json!({ "functionDeclaration": preload, "sandbox": crate::bidi::SANDBOX });
+            if let Err(error) = bidi.command("script.addPreloadScript", params).await {
+                tracing::warn!(detail = error.message(), "the sandbox library preload was refused");
             }
-            Err(error) => {
-                tracing::warn!(
-                    detail = error.message(),
-                    "the WebDriver BiDi connection failed: hit traces run in the page's own realm"
-                );
-                BidiLink::Unavailable
-            }
+            Some(bidi)
+        }
+        Err(error) => {
+            tracing::warn!(
+                detail = error.message(),
+                "the WebDriver BiDi connection failed: hit traces run in the page's own realm"
+            );
+            None
         }
     }
 }
@@ -322,25 +306,26 @@ impl Session {
             .and_then(Value::as_str)
             .and_then(|url| Url::parse(url).ok())
             .map(|url| Endpoint { url, wire: Arc::clone(wire) });
-        // Chromium only: its classic errors never name an alert, confirm or prompt, while
-        // Firefox names the kind in every one (and its BiDi subscription adds ~0.3 s to the
-        // start). Not fatal: without it, the kind falls back to what classic WebDriver tells.
         // The connection opens with the session, so the sandbox library reaches every
         // document the session's tabs show (connecting takes milliseconds; only Chromium's
         // dialog subscription below costs more).
         let watchers = Arc::new(Watchers::default());
         let bidi = match &bidi_url {
-            Some(endpoint) => BidiLink::open(endpoint, &watchers, preload).await,
-            None => BidiLink::NotYet,
-        };
-        let prompts = match (&bidi, config.engine) {
-            (BidiLink::Open(connection), Engine::Chromium) => {
-                PromptWatch::attach(connection, &watchers).await.ok()
+            Some(endpoint) => connect_bidi(endpoint, &watchers, preload).await,
+            None => {
+                tracing::warn!("hit traces run in the page's own realm: the driver granted no BiDi URL");
+                None
             }
+        };
+        // Chromium only: its classic errors never name an alert, confirm or prompt, while
+        // Firefox names the kind in every one (and its BiDi subscription adds ~0.3 s to the
+        // start). Not fatal: without it, the kind falls back to what classic WebDriver tells.
+        let prompts = match (&bidi, config.engine) {
+            (Some(connection), Engine::Chromium) => PromptWatch::attach(connection, &watchers).await.ok(),
             _ => None,
         };
         let evidence = match (&bidi, config.diagnostics) {
-            (BidiLink::Open(connection), Diagnostics::OnStart) => {
+            (Some(connection), Diagnostics::OnStart) => {
                 match Tracker::attach(connection, &watchers, true).await {
                     Ok(tracker) => Some(tracker),
                     Err(error) => {
@@ -383,7 +368,6 @@ impl Session {
             prompts,
             bidi,
             watchers,
-            preload: preload.to_owned(),
             sandbox_windows: HashMap::new(),
             client,
             engine: config.engine,
@@ -493,29 +477,16 @@ impl Session {
         self.number
     }
 
-    /// The session's BiDi connection (scripts in a sandbox realm, tab reads, the watches),
-    /// opened on first use; `None` when the driver granted no BiDi URL or the connection
-    /// cannot be opened (asked once per session; a caller falls back to classic WebDriver or
-    /// the page's own realm, and the log says so).
-    pub(crate) async fn bidi(&mut self) -> Option<&Bidi> {
-        if matches!(self.bidi, BidiLink::NotYet) {
-            self.bidi = match &self.bidi_url {
-                Some(endpoint) => BidiLink::open(endpoint, &self.watchers, &self.preload).await,
-                None => {
-                    tracing::warn!("hit traces run in the page's own realm: the driver granted no BiDi URL");
-                    BidiLink::Unavailable
-                }
-            };
-        }
-        match &self.bidi {
-            BidiLink::Open(bidi) if bidi.is_open() => Some(bidi),
-            _ => None,
-        }
+    /// The session's BiDi connection (scripts in a sandbox realm, tab reads, the watches)
+    /// while it is open; `None` when the session has none (a caller falls back to classic
+    /// WebDriver or the page's own realm).
+    pub(crate) fn bidi(&self) -> Option<&Bidi> {
+        self.bidi.as_ref().filter(|bidi| bidi.is_open())
     }
 
-    /// Whether the session's BiDi connection is open now (never opens it).
+    /// Whether the session's BiDi connection is open.
     pub(crate) fn bidi_is_open(&self) -> bool {
-        matches!(&self.bidi, BidiLink::Open(bidi) if bidi.is_open())
+        self.bidi().is_some()
     }
 
     /// Where the BiDi connection's events go (to attach a watch).
@@ -530,7 +501,7 @@ impl Session {
     /// realm, and the log says so.
     pub(crate) async fn sandbox_for(&mut self, handle: &str, wait: Duration) -> Option<&Bidi> {
         if !self.sandbox_windows.contains_key(handle) {
-            let bidi = self.bidi().await?;
+            let bidi = self.bidi()?;
             let params = json!({
                 "functionDeclaration": "function () { return 1; }",
                 "arguments": [],
@@ -550,7 +521,7 @@ impl Session {
             self.sandbox_windows.insert(handle.to_owned(), answers);
         }
         match self.sandbox_windows.get(handle) {
-            Some(true) => self.bidi().await,
+            Some(true) => self.bidi(),
             _ => None,
         }
     }
@@ -743,7 +714,7 @@ impl Session {
     /// Every top-level window's opener (`None`: opened by no page), or `None` when BiDi cannot
     /// tell.
     async fn openers(&mut self) -> Option<HashMap<String, Option<String>>> {
-        let bidi = self.bidi().await?;
+        let bidi = self.bidi()?;
         let tree =
             bidi.command_within("browsingContext.getTree", json!({ "maxDepth": 0 }), OPENER_WAIT).await;
         let tree = match tree {

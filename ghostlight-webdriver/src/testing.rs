@@ -51,7 +51,7 @@ impl WebDriverBrowser {
                 "the driver granted no WebDriver BiDi connection",
             )
         };
-        let bidi = s.bidi().await.ok_or_else(unavailable)?;
+        let bidi = s.bidi().ok_or_else(unavailable)?;
         let created = bidi
             .command("browsingContext.create", serde_json::json!({"type": "tab", "background": true}))
             .await?;
@@ -67,7 +67,7 @@ impl WebDriverBrowser {
         let mut slot = self.acquire().await?;
         let Some(s) = slot.session.as_mut() else { return Ok(()) };
         let handle = s.tab(tab).await?;
-        let Some(bidi) = s.bidi().await else { return Ok(()) };
+        let Some(bidi) = s.bidi() else { return Ok(()) };
         let forget = "() => { for (const key of Object.getOwnPropertySymbols(globalThis)) \
              { if ((Symbol.keyFor(key) || '').startsWith('gl.lib.')) delete globalThis[key]; } }";
         let params = serde_json::json!({

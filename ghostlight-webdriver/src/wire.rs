@@ -190,14 +190,13 @@ impl<T: Read + Unpin> Read for Counted<T> {
 
 impl<T: Write + Unpin> Write for Counted<T> {
     fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
-        let this = &mut *self;
-        let written = Pin::new(&mut this.io).poll_write(cx, buf);
+        let Counted { io, wire, requests } = &mut *self;
+        let written = Pin::new(io).poll_write(cx, buf);
         if let Poll::Ready(Ok(n)) = written {
             let sent = buf.get(..n).unwrap_or(buf);
-            let wire = Arc::clone(&this.wire);
-            let heads = this.requests.feed(sent, |method, path| wire.log(|| format!("{method} {path}")));
-            this.wire.classic_commands.fetch_add(heads, Ordering::Relaxed);
-            this.wire.classic_bytes.fetch_add(as_u64(sent.len()), Ordering::Relaxed);
+            let heads = requests.feed(sent, |method, path| wire.log(|| format!("{method} {path}")));
+            wire.classic_commands.fetch_add(heads, Ordering::Relaxed);
+            wire.classic_bytes.fetch_add(as_u64(sent.len()), Ordering::Relaxed);
         }
         written
     }

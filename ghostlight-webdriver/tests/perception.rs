@@ -578,14 +578,7 @@ async fn element_present(b: &WebDriverBrowser, site: &Site) {
 
 async fn text_present(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/text").await;
-    for (text, expected) in [
-        ("visible sentence here", true),
-        ("VISIBLE   SENTENCE", true),
-        ("Invisible words", false),
-        ("Shadow words", true),
-        ("frame paragraph TEXT", true),
-        ("nowhere to be found", false),
-    ] {
+    for (text, expected) in support::sites::perception::TEXT_CASES {
         assert_eq!(
             b.text_present(&TabCall::reading(&tab, &Gate::open()), text).await.expect("text_present"),
             expected,

@@ -217,14 +217,7 @@ impl Waits {
     async fn same_semantics(&self) {
         let site = support::sites::perception::start();
         let tab = open(self.browser.as_ref(), &site, "/text").await;
-        for (text, expected) in [
-            ("visible sentence here", true),
-            ("VISIBLE   SENTENCE", true),
-            ("Invisible words", false),
-            ("Shadow words", true),
-            ("frame paragraph TEXT", true),
-            ("nowhere to be found", false),
-        ] {
+        for (text, expected) in support::sites::perception::TEXT_CASES {
             let gate = Gate::open();
             let present =
                 self.browser.text_present(&TabCall::reading(&tab, &gate), text).await.expect("text_present");

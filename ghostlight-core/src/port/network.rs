@@ -117,20 +117,7 @@ impl RefusalLog {
     /// filter could not see). Answers whether there was such a refusal.
     pub fn confirm_document(&self, url: &Url, mark: u64) -> bool {
         let host = host_of(url);
-        let mut state = self.lock();
-        let found = state
-            .entries
-            .iter_mut()
-            .rev()
-            .take_while(|entry| entry.sequence > mark)
-            .find(|entry| entry.host == host && entry.kind.may_be_document());
-        match found {
-            Some(entry) => {
-                entry.kind = RequestKind::Document;
-                true
-            }
-            None => false,
-        }
+        self.confirm_newest(mark, |entry| entry.host == host && entry.kind.may_be_document())
     }
 
     /// Whether a refusal after `mark` may have been a top-level document (a document, or a
@@ -142,20 +129,25 @@ impl RefusalLog {
             .iter()
             .rev()
             .take_while(|entry| entry.sequence > mark)
-            .any(|entry| entry.top_level_maybe())
+            .any(RefusedRequest::top_level_maybe)
     }
 
     /// Report the newest refusal after `mark` that may have been a top-level document as
     /// one: the adapter saw the tab's navigation end on a blank page instead of a document
     /// (an engine that answers a refused tunnel with nothing). Answers whether there was one.
     pub fn confirm_blank_document(&self, mark: u64) -> bool {
+        self.confirm_newest(mark, RefusedRequest::top_level_maybe)
+    }
+
+    /// Report the newest refusal after `mark` that `matches` as a document; whether there was one.
+    fn confirm_newest(&self, mark: u64, matches: impl Fn(&RefusedRequest) -> bool) -> bool {
         let mut state = self.lock();
         let found = state
             .entries
             .iter_mut()
             .rev()
             .take_while(|entry| entry.sequence > mark)
-            .find(|entry| entry.top_level_maybe());
+            .find(|entry| matches(entry));
         match found {
             Some(entry) => {
                 entry.kind = RequestKind::Document;

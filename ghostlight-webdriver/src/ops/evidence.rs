@@ -35,7 +35,7 @@ async fn tracker(s: &mut Session) -> PortResult<Arc<Mutex<Store>>> {
     }
     *s.evidence() = None;
     let watchers = Arc::clone(s.watchers());
-    let Some(bidi) = s.bidi().await else {
+    let Some(bidi) = s.bidi() else {
         return Err(PortError::new(
             PortErrorKind::Unsupported,
             "no WebDriver BiDi connection: the driver granted no webSocketUrl, or it could not be opened",

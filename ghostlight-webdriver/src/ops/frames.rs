@@ -253,6 +253,11 @@ const SANDBOX_APPLY: &str = "function (json, ...elements) {
   return JSON.stringify(out === undefined ? null : out);
 }";
 
+/// [`SANDBOX_APPLY`]'s library part over the sandbox's installed library ([`sandbox::slim`]).
+static APPLY_SLIM: LazyLock<String> = LazyLock::new(|| sandbox::slim(&format!("'{}'", sandbox::MISSING)));
+/// [`SANDBOX_APPLY`]'s library part with the whole library, which it installs ([`sandbox::full`]).
+static APPLY_FULL: LazyLock<String> = LazyLock::new(|| sandbox::full(""));
+
 /// Run the input script `body` (uncomposed: the library is the sandbox's, [`sandbox`]) with
 /// `args` in the sandbox realm of the top document the driver is in (a WebDriver element
 /// reference among `args` is passed as the node it names), so that what the script calls is
@@ -289,13 +294,10 @@ pub(crate) async fn run_sandboxed(s: &mut Session, body: &str, args: &[Value]) -
     let shape =
         || PortError::new(PortErrorKind::Other, "a sandboxed input script answered an unexpected shape");
     let answered = async {
-        let missing = format!("'{}'", sandbox::MISSING);
-        let mut answer =
-            bidi.command_within("script.callFunction", call(&sandbox::slim(&missing)), SANDBOX_WAIT).await?;
+        let mut answer = bidi.command_within("script.callFunction", call(&APPLY_SLIM), SANDBOX_WAIT).await?;
         if answer["result"]["value"].as_str() == Some(sandbox::MISSING) {
             // A document from before the library's preload: send it once, with the script.
-            answer =
-                bidi.command_within("script.callFunction", call(&sandbox::full("")), SANDBOX_WAIT).await?;
+            answer = bidi.command_within("script.callFunction", call(&APPLY_FULL), SANDBOX_WAIT).await?;
         }
         if answer["type"] != "success" {
             return Err(PortError::new(PortErrorKind::Other, "a sandboxed input script failed in the page"));

@@ -77,7 +77,7 @@ const BIDI_TAB_READ: Duration = Duration::from_secs(2);
 /// The top-level browsing contexts (window handles) in the browser's order, over BiDi; `None`
 /// without a BiDi connection.
 async fn top_contexts(s: &mut Session) -> Option<Vec<String>> {
-    let bidi = s.bidi().await?;
+    let bidi = s.bidi()?;
     let tree = bidi.command("browsingContext.getTree", json!({ "maxDepth": 0 })).await.ok()?;
     let contexts = tree.get("contexts")?.as_array()?;
     contexts.iter().map(|c| c.get("context").and_then(Value::as_str).map(str::to_owned)).collect()
@@ -96,7 +96,7 @@ async fn read_in_place(s: &mut Session, handle: &str) -> Option<PageState> {
         "awaitPromise": false,
         "resultOwnership": "none",
     });
-    let bidi = s.bidi().await?;
+    let bidi = s.bidi()?;
     let answer = bidi.command_within("script.callFunction", params, BIDI_TAB_READ).await.ok()?;
     if answer.get("type").and_then(Value::as_str) != Some("success") {
         return None;

@@ -9,11 +9,12 @@
 pub(crate) mod evidence;
 pub(crate) mod prompts;
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
 use crate::bidi::EventHandler;
+use evidence::lock;
 
 /// The watches attached to a session's BiDi connection.
 #[derive(Debug, Default)]
@@ -38,7 +39,7 @@ impl Watchers {
             prompts::file(open, method, params);
         }
         if let Some(store) = lock(&self.evidence).as_ref() {
-            evidence::lock(store).ingest(method, params);
+            lock(store).ingest(method, params);
         }
     }
 
@@ -51,10 +52,4 @@ impl Watchers {
     pub(crate) fn attach_evidence(&self, store: Arc<Mutex<evidence::Store>>) {
         *lock(&self.evidence) = Some(store);
     }
-}
-
-/// Lock `mutex`, also after a panic elsewhere poisoned it (each critical section is one
-/// assignment or one read).
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }

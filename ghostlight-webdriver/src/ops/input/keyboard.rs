@@ -234,12 +234,16 @@ async fn focused_after(
     let (summary, page) = match read.await {
         Ok((summary, reading)) => {
             // Keys that submitted a form: the new document is waited for, as for a click; work
-            // the keys started that may still navigate is waited for as after any action.
+            // the keys started that may still navigate, or a document that already changed
+            // (Firefox's transient blank page on the way to the next one), is settled as after
+            // any action.
             let page = match reading.navigating {
                 Some(destination) if reading.state.document == before.document => {
                     land(s, reading.state, &destination, deadline).await?
                 }
-                _ if reading.busy => after(s, before, deadline).await?,
+                _ if reading.busy || reading.state.document != before.document => {
+                    after(s, before, deadline).await?
+                }
                 _ => {
                     s.remember_page(&reading.state);
                     reading.state

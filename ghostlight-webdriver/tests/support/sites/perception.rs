@@ -8,6 +8,18 @@ use crate::support::server::Site;
 /// How many controls `/many` holds.
 pub(crate) const MANY_CONTROLS: usize = 500;
 
+/// What `/text` shows: a search text, and whether the page's visible text holds it (matched
+/// ignoring case and runs of spaces; hidden text never counts, open shadow roots and
+/// same-origin frames do).
+pub(crate) const TEXT_CASES: [(&str, bool); 6] = [
+    ("visible sentence here", true),
+    ("VISIBLE   SENTENCE", true),
+    ("Invisible words", false),
+    ("Shadow words", true),
+    ("frame paragraph TEXT", true),
+    ("nowhere to be found", false),
+];
+
 /// A 1×1 transparent GIF, for images that must render without the network.
 const PIXEL: &str = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7";
 
