@@ -1107,9 +1107,12 @@ const INPUT_OPS = {
     return stash.chars;
   },
 
-  /** Move the pointer to (x, y) and press `button` `count` times (0: a hover). */
-  async mouse({ tab, x, y, button, count, timeout_ms }) {
-    const at = { x: coordinate(x), y: coordinate(y) };
+  /**
+   * Move the pointer to (x, y) and press `button` `count` times (0: a hover), with the
+   * modifier keys `modifiers` (DevTools' bits) held on every event.
+   */
+  async mouse({ tab, x, y, button, count, modifiers, timeout_ms }) {
+    const at = { x: coordinate(x), y: coordinate(y), modifiers: (Number(modifiers) || 0) & 15 };
     const [name, bit] = mouseButton(button);
     const clicks = Math.max(0, Math.min(3, Math.floor(Number(count) || 0)));
     return dispatchInput(tab, timeout_ms, async (send) => {

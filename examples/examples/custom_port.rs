@@ -518,7 +518,7 @@ impl BrowserPort for ToyBrowser {
                 FillValue::Checked(false) => {
                     tab.checked.remove(&index);
                 }
-                FillValue::Number(_) => {}
+                FillValue::Number(_) | FillValue::Options(_) => {}
             }
         }
         Ok(FillOutcome { filled: input.fields.len(), page: self.state_of(tab) })

@@ -539,10 +539,11 @@ impl<'a> ObjectReader<'a> {
         decode_selector(value, at).map(Some)
     }
 
-    /// Read a fill value: a bounded string, a boolean, or a finite number.
+    /// Read a fill value: a bounded string, a boolean, a finite number, or a bounded list of
+    /// bounded strings.
     pub(crate) fn fill_value(&mut self, field: &'static Field) -> Result<Option<FillValue>, DecodeError> {
-        let bound = match field.ty {
-            FieldType::FillValue(bound) => bound,
+        let (bound, options) = match field.ty {
+            FieldType::FillValue { text, options } => (text, options),
             _ => return Err(self.undeclared(field)),
         };
         let Some(value) = self.raw(field) else { return Ok(None) };
@@ -554,7 +555,27 @@ impl<'a> ObjectReader<'a> {
                 _ => Err(DecodeError::new(DecodeErrorKind::WrongType, at, "must be a finite number")),
             },
             Value::String(_) => check_text(value, bound, &at, true).map(|s| Some(FillValue::Text(s))),
-            other => Err(self.type_error(field, "must be a string, a boolean or a number", other)),
+            Value::Array(items) => {
+                if !options.contains(items.len()) {
+                    return Err(DecodeError::new(
+                        DecodeErrorKind::Length,
+                        at,
+                        format_args!(
+                            "a list of options must hold at most {} items (got {})",
+                            options.max,
+                            items.len()
+                        ),
+                    ));
+                }
+                let mut list = Vec::with_capacity(items.len());
+                for (index, item) in items.iter().enumerate() {
+                    list.push(check_text(item, bound, &at.index(index), true)?);
+                }
+                Ok(Some(FillValue::Options(list)))
+            }
+            other => {
+                Err(self.type_error(field, "must be a string, a boolean, a number or a list of options", other))
+            }
         }
     }
 

@@ -140,8 +140,11 @@ pub(crate) const SCROLL_TICKS: IntBound = IntBound::new(1, 10);
 
 /// `browser_fill_form` `fields` count.
 pub(crate) const FILL_FIELDS: CountBound = CountBound::new(1, 30);
-/// One fill `value` string (chosen).
+/// One fill `value` string, and each option of a list value (chosen).
 pub(crate) const FILL_VALUE_CHARS: CountBound = CountBound::new(0, 10_000);
+/// Options in one fill `value` list, for a multiple-choice list (chosen; an empty list
+/// clears the selection).
+pub(crate) const FILL_VALUE_OPTIONS: CountBound = CountBound::new(0, 100);
 
 /// `browser_type_text` `text` length (chosen; empty only with `clear_first:true`).
 pub(crate) const TYPE_TEXT_CHARS: CountBound = CountBound::new(0, 10_000);
@@ -156,6 +159,14 @@ pub(crate) const KEY_REPEAT: IntBound = IntBound::with_default(1, 100, 1);
 /// `browser_wait` text `value` length for `url_contains`, `text_present`, `text_absent`
 /// (chosen).
 pub(crate) const WAIT_TEXT_CHARS: CountBound = CountBound::new(1, 2_000);
+/// `browser_wait` `value` for `value_equals`: the text a control's value must equal (chosen;
+/// empty: a cleared control).
+pub(crate) const WAIT_VALUE_CHARS: CountBound = CountBound::new(0, 2_000);
+/// `browser_wait` `value` for `count_at_least`: how many controls must match (chosen; at most
+/// what one selector scan perceives).
+pub(crate) const WAIT_COUNT: IntBound = IntBound::new(1, 2_000);
+/// Wildcards (`*`, `**`) in one `url_matches` glob (chosen: keeps every match linear).
+pub(crate) const URL_GLOB_WILDCARDS: usize = 16;
 /// `browser_wait` `duration` in whole milliseconds.
 pub(crate) const WAIT_DURATION_MS: IntBound = IntBound::new(0, 10_000);
 

@@ -80,8 +80,14 @@ pub enum FieldType {
     Handle(HandleKind),
     /// A typed semantic selector `{name, role?, exact?}`.
     Selector,
-    /// A fill value: a bounded string, a boolean, or a finite number.
-    FillValue(CountBound),
+    /// A fill value: a bounded string, a boolean, a finite number, or a bounded list of
+    /// bounded strings (the options of a multiple-choice list).
+    FillValue {
+        /// Characters of the string, and of each listed option.
+        text: CountBound,
+        /// Options in the list.
+        options: CountBound,
+    },
     /// A bounded string or a whole number inside a range (`browser_wait`'s `value`).
     TextOrInteger(CountBound, IntBound),
     /// An array of items of one type.
@@ -233,10 +239,16 @@ fn render_type(ty: &FieldType) -> Map<String, Value> {
         FieldType::Selector => {
             out = render_selector();
         }
-        FieldType::FillValue(bound) => {
+        FieldType::FillValue { text, options } => {
+            let string = json!({"type": "string", "maxLength": text.max});
             out.insert(
                 "anyOf".into(),
-                json!([{"type": "string", "maxLength": bound.max}, {"type": "boolean"}, {"type": "number"}]),
+                json!([
+                    string,
+                    {"type": "boolean"},
+                    {"type": "number"},
+                    {"type": "array", "items": string, "maxItems": options.max},
+                ]),
             );
         }
         FieldType::TextOrInteger(text, int) => {

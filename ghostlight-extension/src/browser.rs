@@ -18,8 +18,8 @@ use std::time::Duration;
 use async_trait::async_trait;
 use ghostlight_core::port::{
     ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DiagnosticsPage, DiagnosticsQuery,
-    DialogKind, DialogResolution, ElementRef, FileStat, FillInput, FillOutcome, Focused, FocusedElement,
-    Geometry, HistoryMove, KeyInput, NavigateInput, NetworkEnforcement, NetworkPolicy, OpenedTab, PageState,
+    DialogKind, DialogResolution, ElementRef, FileStat, FillInput, FillOutcome, FillValue, Focused, FocusedElement,
+    Geometry, HistoryMove, HoverInput, KeyInput, NavigateInput, NetworkEnforcement, NetworkPolicy, OpenedTab, PageState,
     PerceiveInput, Perception, Point, PointerTarget, PortError, PortErrorKind, PortResult, ReadInput,
     RecordCommand, RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal, TabCall, TabInfo,
     TabRef, TextOutcome, TypeInput, UploadInput, UploadOutcome,
@@ -382,6 +382,15 @@ impl BrowserPort for ExtensionBrowser {
         perception::element_present(self, self.tab_id(tab)?, element).await
     }
 
+    async fn control_matches(
+        &self,
+        call: &TabCall<'_>,
+        element: &ElementRef,
+        expected: &FillValue,
+    ) -> PortResult<Option<bool>> {
+        input::control_matches(self, call.tab, element, expected, call.timeout).await
+    }
+
     async fn text_present(&self, call: &TabCall<'_>, text: &str) -> PortResult<bool> {
         let (tab, gate) = (call.tab, &call.gate);
         perception::text_present(self, self.tab_id(tab)?, text, gate).await
@@ -411,9 +420,9 @@ impl BrowserPort for ExtensionBrowser {
         input::click(self, tab, input, gate, timeout).await
     }
 
-    async fn hover(&self, call: &TabCall<'_>, at: &PointerTarget) -> PortResult<ActionReceipt> {
+    async fn hover(&self, call: &TabCall<'_>, input: &HoverInput) -> PortResult<ActionReceipt> {
         let (tab, gate, timeout) = (call.tab, &call.gate, call.timeout);
-        input::hover(self, tab, at, gate, timeout).await
+        input::hover(self, tab, input, gate, timeout).await
     }
 
     async fn scroll(&self, call: &TabCall<'_>, input: &ScrollInput) -> PortResult<ScrollOutcome> {

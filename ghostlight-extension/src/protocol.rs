@@ -345,6 +345,8 @@ pub enum Op {
         button: WireButton,
         /// 0 to 3 clicks.
         count: u8,
+        /// The modifier keys held, as DevTools' bits (Alt 1, Control 2, Meta 4, Shift 8).
+        modifiers: u8,
         /// The longest wait.
         timeout_ms: u64,
     },

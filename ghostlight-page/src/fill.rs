@@ -14,6 +14,7 @@ pub fn encode_value(value: &FillValue) -> Option<Value> {
         FillValue::Checked(checked) => Some(json!({ "t": "checked", "v": checked })),
         FillValue::Number(number) if number.is_finite() => Some(json!({ "t": "number", "v": number })),
         FillValue::Number(_) => None,
+        FillValue::Options(options) => Some(json!({ "t": "options", "v": options })),
     }
 }
 
@@ -29,9 +30,25 @@ pub struct FillAnswer {
     pub index: Option<usize>,
     /// Why it does not fit (`invalid`).
     pub reason: Option<String>,
+    /// Whether every control already is as the fill would leave it (a `'compare'` run).
+    #[serde(default)]
+    pub equal: Option<bool>,
 }
 
 impl FillAnswer {
+    /// The answer of a `'compare'` run over one control: whether it is as `expected` would
+    /// leave it, `None` when its element is gone.
+    pub fn compared(&self) -> PortResult<Option<bool>> {
+        match self.outcome(&[0]) {
+            Ok(_) => self
+                .equal
+                .map(Some)
+                .ok_or_else(|| PortError::new(PortErrorKind::Other, "the fill script did not compare")),
+            Err(e) if e.kind() == PortErrorKind::TargetStale => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
     /// The fields set, or the refusal. `fields` holds, for each field the script was given in
     /// its order, that field's index in the whole fill (what an invalid-field error names).
     pub fn outcome(&self, fields: &[usize]) -> PortResult<usize> {
@@ -67,6 +84,7 @@ fn refusal(reason: &str) -> &'static str {
         "range" => "the number is outside the control's range or off its step",
         "option" => "no option of the list matches the value",
         "option_disabled" => "the matching option is disabled",
+        "single" => "the list takes one option: give one value, not a list of several",
         "radio_off" => "a checked radio button cannot be unchecked",
         _ => "the value does not fit the control",
     }
@@ -82,6 +100,10 @@ mod tests {
         assert_eq!(encode_value(&FillValue::Checked(true)), Some(json!({"t": "checked", "v": true})));
         assert_eq!(encode_value(&FillValue::Number(2.5)), Some(json!({"t": "number", "v": 2.5})));
         assert_eq!(encode_value(&FillValue::Number(f64::NAN)), None);
+        assert_eq!(
+            encode_value(&FillValue::Options(vec!["a".into(), "B".into()])),
+            Some(json!({"t": "options", "v": ["a", "B"]}))
+        );
     }
 
     #[test]
@@ -95,13 +117,30 @@ mod tests {
 
     #[test]
     fn answers_name_the_whole_fill_field() {
-        let ok = FillAnswer { status: "ok".into(), filled: 2, index: None, reason: None };
+        let ok = FillAnswer { status: "ok".into(), filled: 2, index: None, reason: None, equal: None };
         assert_eq!(ok.outcome(&[0, 1]).ok(), Some(2));
-        let misfit =
-            FillAnswer { status: "invalid".into(), filled: 0, index: Some(1), reason: Some("range".into()) };
+        let misfit = FillAnswer {
+            status: "invalid".into(),
+            filled: 0,
+            index: Some(1),
+            reason: Some("range".into()),
+            equal: None,
+        };
         let error = misfit.outcome(&[4, 7]).expect_err("a misfit");
         assert_eq!(error.kind(), PortErrorKind::InvalidInput);
         let gone = FillAnswer { reason: Some("detached".into()), ..misfit };
         assert_eq!(gone.outcome(&[4, 7]).expect_err("gone").kind(), PortErrorKind::TargetStale);
+    }
+
+    #[test]
+    fn comparisons_answer_equal_or_gone() {
+        let answer = |json: Value| serde_json::from_value::<FillAnswer>(json).expect("an answer");
+        assert_eq!(answer(json!({"status": "ok", "filled": 0, "equal": true})).compared().ok(), Some(Some(true)));
+        assert_eq!(answer(json!({"status": "ok", "filled": 0, "equal": false})).compared().ok(), Some(Some(false)));
+        let gone = answer(json!({"status": "invalid", "index": 0, "reason": "detached"}));
+        assert_eq!(gone.compared().ok(), Some(None));
+        let misfit = answer(json!({"status": "invalid", "index": 0, "reason": "kind"})).compared();
+        assert_eq!(misfit.map_err(|e| e.kind()), Err(PortErrorKind::InvalidInput));
+        assert!(answer(json!({"status": "ok", "filled": 0})).compared().is_err());
     }
 }

@@ -118,9 +118,9 @@ use std::time::Duration;
 use async_trait::async_trait;
 use ghostlight_core::port::{
     ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DiagnosticsPage, DiagnosticsQuery,
-    DialogKind, DialogResolution, ElementRef, FileStat, FillInput, FillOutcome, Focused, FocusedElement,
+    DialogKind, DialogResolution, ElementRef, FileStat, FillInput, FillOutcome, FillValue, Focused, FocusedElement,
     Geometry, HistoryMove, KeyInput, NavigateInput, NetworkEnforcement, NetworkPolicy, OpenedTab, PageState,
-    PerceiveInput, Perception, PointerTarget, PortError, PortErrorKind, PortResult, ReadInput, RecordCommand,
+    HoverInput, PerceiveInput, Perception, PointerTarget, PortError, PortErrorKind, PortResult, ReadInput, RecordCommand,
     RecordDelivery, RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal, TabCall,
     TabInfo, TabRef, TextOutcome, TextWait, TextWaitInput, TypeInput, UploadInput, UploadOutcome,
 };
@@ -554,6 +554,18 @@ impl BrowserPort for WebDriverBrowser {
         with_session!(self, CallBound::reading(), |s| ops::perception::element_present(s, tab, element))
     }
 
+    async fn control_matches(
+        &self,
+        call: &TabCall<'_>,
+        element: &ElementRef,
+        expected: &FillValue,
+    ) -> PortResult<Option<bool>> {
+        let tab = call.tab;
+        with_session!(self, CallBound::reading_within(call.timeout), |s| ops::input::control_matches(
+            s, tab, element, expected
+        ))
+    }
+
     async fn text_present(&self, call: &TabCall<'_>, text: &str) -> PortResult<bool> {
         let (tab, gate) = (call.tab, &call.gate);
         with_session!(self, CallBound::reading_within(call.timeout), |s| ops::perception::text_present(
@@ -581,9 +593,9 @@ impl BrowserPort for WebDriverBrowser {
         with_session!(self, CallBound::acting(timeout), |s| ops::input::click(s, tab, input, gate, timeout))
     }
 
-    async fn hover(&self, call: &TabCall<'_>, at: &PointerTarget) -> PortResult<ActionReceipt> {
+    async fn hover(&self, call: &TabCall<'_>, input: &HoverInput) -> PortResult<ActionReceipt> {
         let (tab, gate, timeout) = (call.tab, &call.gate, call.timeout);
-        with_session!(self, CallBound::acting(timeout), |s| ops::input::hover(s, tab, at, gate, timeout))
+        with_session!(self, CallBound::acting(timeout), |s| ops::input::hover(s, tab, input, gate, timeout))
     }
 
     async fn scroll(&self, call: &TabCall<'_>, input: &ScrollInput) -> PortResult<ScrollOutcome> {

@@ -7,7 +7,9 @@
 //! * `/article`: a long article (200 paragraphs, about 60 KB of text), for size figures.
 //! * `/controls`: 500 labelled buttons, for size figures of an inspection.
 //! * `/conf/<page>`: the conformance pages of `tests/support/conformance/<page>.html` (`main`,
-//!   `article`, `diag`, `opener`, `closer`, `unload`), for `tests/conformance.rs`.
+//!   `article`, `diag`, `opener`, `closer`, `unload`), for `tests/conformance.rs`, and
+//!   `outcomes` (multi-selects, modifier clicks and the outcome waits) for
+//!   `tests/form_outcomes.rs`.
 
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -74,6 +76,7 @@ fn conformance_page(path: &str) -> Option<&'static str> {
         "opener" => include_str!("conformance/opener.html"),
         "closer" => include_str!("conformance/closer.html"),
         "unload" => include_str!("conformance/unload.html"),
+        "outcomes" => include_str!("conformance/outcomes.html"),
         _ => return None,
     })
 }

@@ -311,6 +311,13 @@ impl CredentialHandoff {
             Some(site) => format!(" on {site}"),
             None => String::new(),
         };
+        if self.tool == ToolName::Wait {
+            return format!(
+                "Stopped before comparing anything: the {}{place} is for the user, and Ghostlight never \
+                 checks what it holds. Ask them whether it is filled as it should be, then continue.",
+                self.class.noun()
+            );
+        }
         format!(
             "Stopped before entering anything: the {}{place} is for the user. Ask them to fill it in the \
              browser themselves, then continue.",

@@ -77,6 +77,17 @@ pub(crate) fn match_selector<'e>(selector: &Selector, elements: &'e [PerceivedEl
     }
 }
 
+/// How many of `elements` match `selector` at all (any rank; `exact` and `role` as for
+/// [`match_selector`]).
+pub(crate) fn count_matches(selector: &Selector, elements: &[PerceivedElement]) -> usize {
+    elements
+        .iter()
+        .filter(|element| selector.role.is_none_or(|role| Role::narrow(&element.role) == role))
+        .filter_map(|element| element_rank(&selector.name, element))
+        .filter(|rank| !selector.exact || *rank == MatchRank::Exact)
+        .count()
+}
+
 /// The name an element is shown by: its accessible name, else its visible text (never an
 /// editable value: perception reports none as text).
 pub(crate) fn shown_name(element: &PerceivedElement) -> Option<String> {

@@ -52,7 +52,7 @@ pub use network::{
 pub use types::{
     ActionReceipt, CaptureKind, Captured, ClickInput, CssRect, DiagnosticEntry, DiagnosticSource,
     DiagnosticsPage, DiagnosticsQuery, DialogKind, DialogResolution, DocumentId, ElementRef, ElementState,
-    ElementSummary, FileStat, FillInput, FillOutcome, Focused, FocusedElement, Gate, Geometry, HistoryMove,
+    ElementSummary, FileStat, FillInput, FillOutcome, Focused, FocusedElement, Gate, Geometry, HistoryMove, HoverInput,
     InlineFile, KeyInput, NavigateInput, OpenedTab, PageState, PerceiveInput, PerceiveScope,
     PerceivedElement, Perception, Point, PointerTarget, ReadInput, RecordCommand, RecordDelivery,
     RecordReport, RecordingRef, RecordingState, ScriptOutcome, ScrollInput, ScrollOutcome, TabCall, TabInfo,
@@ -152,6 +152,25 @@ pub trait BrowserPort: Send + Sync {
     /// Whether `element` is still attached and visible (`false` when its document is gone).
     async fn element_present(&self, tab: &TabRef, element: &ElementRef) -> PortResult<bool>;
 
+    /// Whether the control `element` is now as a fill of `expected` would leave it, compared
+    /// in the page so that its value never leaves it: a text equals its value (a list's
+    /// selected option, by value or label), a boolean its checked state, a list the selected
+    /// options of a multiple-choice list. `None` when the element is gone; a value that does not
+    /// fit the control answers [`PortError::invalid_field`] (field 0). Reads only. Default:
+    /// unsupported.
+    async fn control_matches(
+        &self,
+        call: &TabCall<'_>,
+        element: &ElementRef,
+        expected: &FillValue,
+    ) -> PortResult<Option<bool>> {
+        let _ = (call, element, expected);
+        Err(PortError::new(
+            PortErrorKind::Unsupported,
+            "comparing a control's state is not supported by this browser port",
+        ))
+    }
+
     /// Whether visible text of the page, or of a visible frame whose document the call's gate
     /// admits, contains `text` (case-insensitive). A frame the gate refuses is never searched.
     async fn text_present(&self, call: &TabCall<'_>, text: &str) -> PortResult<bool>;
@@ -182,8 +201,9 @@ pub trait BrowserPort: Send + Sync {
     /// [`PortErrorKind::OutsideAuthority`] without clicking.
     async fn click(&self, call: &TabCall<'_>, input: &ClickInput) -> PortResult<ActionReceipt>;
 
-    /// Move the pointer over a target (a point: checked against the call's gate as for a click).
-    async fn hover(&self, call: &TabCall<'_>, at: &PointerTarget) -> PortResult<ActionReceipt>;
+    /// Move the pointer over a target (a point: checked against the call's gate as for a click),
+    /// with `input.modifiers` held while it moves.
+    async fn hover(&self, call: &TabCall<'_>, input: &HoverInput) -> PortResult<ActionReceipt>;
 
     /// Scroll (a wheel at a point: checked against the call's gate as for a click).
     async fn scroll(&self, call: &TabCall<'_>, input: &ScrollInput) -> PortResult<ScrollOutcome>;

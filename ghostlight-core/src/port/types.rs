@@ -509,6 +509,17 @@ pub struct ClickInput {
     pub button: MouseButton,
     /// 1, 2 or 3 clicks.
     pub count: u8,
+    /// Modifier keys held down around the clicks, unique (none: a plain click).
+    pub modifiers: Vec<Modifier>,
+}
+
+/// A hover: the pointer moved onto a target and left resting there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HoverInput {
+    /// Where.
+    pub at: PointerTarget,
+    /// Modifier keys held down while the pointer moves, unique (released afterwards).
+    pub modifiers: Vec<Modifier>,
 }
 
 /// The receipt of an input action: what was acted on and what the tab shows afterwards.

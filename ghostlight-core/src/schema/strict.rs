@@ -109,9 +109,12 @@ fn value_type(ty: &FieldType) -> Map<String, Value> {
             let fields: Vec<&Field> = SELECTOR_FIELDS.iter().collect();
             return strict_object(&fields);
         }
-        FieldType::FillValue(_) => {
-            json!({"anyOf": [{"type": "string"}, {"type": "boolean"}, {"type": "number"}]})
-        }
+        FieldType::FillValue { options, .. } => json!({"anyOf": [
+            {"type": "string"},
+            {"type": "boolean"},
+            {"type": "number"},
+            {"type": "array", "items": {"type": "string"}, "maxItems": options.max},
+        ]}),
         FieldType::TextOrInteger(_, int) => json!({"anyOf": [
             {"type": "string"},
             {"type": "integer", "minimum": int.min, "maximum": int.max},

@@ -17,7 +17,7 @@ use super::site::{ClickEffect, FieldKind, ScriptedElement, ScriptedPage};
 use crate::port::{
     ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DiagnosticEntry, DiagnosticSource,
     DiagnosticsPage, DiagnosticsQuery, DialogKind, DialogResolution, DocumentId, ElementRef, ElementState,
-    ElementSummary, FileStat, FillInput, FillOutcome, Focused, FocusedElement, Gate, Geometry, HistoryMove,
+    ElementSummary, FileStat, FillInput, FillOutcome, Focused, FocusedElement, Gate, Geometry, HistoryMove, HoverInput,
     KeyInput, NavigateInput, NetworkError, NetworkFailure, OpenedTab, PageState, PerceiveInput,
     PerceiveScope, PerceivedElement, Perception, Point, PointerTarget, PortError, PortErrorKind, PortResult,
     ReadInput, RecordCommand, RecordDelivery, RecordReport, RecordingRef, RecordingState, ScriptFailure,
@@ -710,6 +710,14 @@ impl State {
                     .find(|(value, _)| value == text)
                     .or_else(|| options.iter().find(|(_, label)| label == text))
                     .map(|(value, _)| FillValue::Text(value.clone())),
+                // A scripted list is single-choice: a list of one option fits it.
+                (FieldKind::Select(options), FillValue::Options(list)) => match list.as_slice() {
+                    [text] => options
+                        .iter()
+                        .find(|(value, label)| value == text || label == text)
+                        .map(|(value, _)| FillValue::Text(value.clone())),
+                    _ => None,
+                },
                 (FieldKind::Number, FillValue::Text(text)) => {
                     text.trim().parse::<f64>().ok().filter(|n| n.is_finite()).map(FillValue::Number)
                 }
@@ -1396,6 +1404,47 @@ impl BrowserPort for ScriptedBrowser {
         .await
     }
 
+    async fn control_matches(
+        &self,
+        call: &TabCall<'_>,
+        element: &ElementRef,
+        expected: &FillValue,
+    ) -> PortResult<Option<bool>> {
+        let tab = call.tab;
+        self.call("control_matches", Some(tab), |s| {
+            let t = s.live(tab)?;
+            let i = match t.element(element) {
+                Ok(i) => i,
+                Err(e) if e.kind() == PortErrorKind::TargetStale => return Ok(None),
+                Err(e) => return Err(e),
+            };
+            let filled = t.doc.filled.get(&i);
+            let matches = match (&t.el(i).kind, expected) {
+                (FieldKind::Checkbox, FillValue::Checked(want)) => {
+                    matches!(filled, Some(FillValue::Checked(true))) == *want
+                }
+                (FieldKind::Text, FillValue::Text(want)) => match filled {
+                    Some(FillValue::Text(value)) => value == want,
+                    _ => want.is_empty(),
+                },
+                (FieldKind::Number, FillValue::Text(want)) => match filled {
+                    Some(FillValue::Number(value)) => want.trim().parse::<f64>().ok() == Some(*value),
+                    _ => want.is_empty(),
+                },
+                (FieldKind::Select(options), FillValue::Text(want)) => {
+                    let chosen = options.iter().find(|(value, label)| value == want || label == want);
+                    match (filled, chosen) {
+                        (Some(FillValue::Text(value)), Some((option, _))) => value == option,
+                        _ => false,
+                    }
+                }
+                _ => return Err(PortError::invalid_field(0, "the value does not fit the control")),
+            };
+            Ok(Some(matches))
+        })
+        .await
+    }
+
     async fn text_present(&self, call: &TabCall<'_>, text: &str) -> PortResult<bool> {
         let (tab, gate) = (call.tab, &call.gate);
         self.call("text_present", Some(tab), |s| {
@@ -1472,8 +1521,8 @@ impl BrowserPort for ScriptedBrowser {
         .await
     }
 
-    async fn hover(&self, call: &TabCall<'_>, at: &PointerTarget) -> PortResult<ActionReceipt> {
-        let (tab, gate) = (call.tab, &call.gate);
+    async fn hover(&self, call: &TabCall<'_>, input: &HoverInput) -> PortResult<ActionReceipt> {
+        let (tab, gate, at) = (call.tab, &call.gate, &input.at);
         self.call("hover", Some(tab), |s| {
             s.live(tab)?.gate_pointer(at, gate)?;
             s.note_point(at);

@@ -63,8 +63,12 @@ fn click(
     tab: &TabRef,
     element: &ElementRef,
 ) -> Result<crate::port::ActionReceipt, PortError> {
-    let input =
-        ClickInput { at: PointerTarget::Element(element.clone()), button: MouseButton::Primary, count: 1 };
+    let input = ClickInput {
+        at: PointerTarget::Element(element.clone()),
+        button: MouseButton::Primary,
+        count: 1,
+        modifiers: Vec::new(),
+    };
     block_on(browser.click(&TabCall::new(tab, &Gate::open(), T), &input))
 }
 
@@ -179,6 +183,7 @@ fn an_obstructed_click_names_the_cover_and_does_nothing() {
         at: PointerTarget::Point(crate::port::Point { x: 5.0, y: 5.0 }),
         button: MouseButton::Primary,
         count: 1,
+        modifiers: Vec::new(),
     };
     assert_eq!(
         block_on(browser.click(&TabCall::new(&tab, &Gate::open(), T), &point)).expect("point").element,

@@ -5,8 +5,9 @@ use crate::decode::{DecodeError, ObjectReader};
 use crate::facts::{Fact, FactType};
 use crate::facts::{FactKey, Int, Json};
 use crate::handles::HandleKind;
-use crate::limits;
+use crate::limits::{self, CountBound};
 use crate::schema::{Field, FieldType};
+use crate::vocab::{Modifier, WireChoice};
 
 /// Optional `tab` handle.
 pub(crate) const TAB: Field = Field::optional("tab", FieldType::Handle(HandleKind::Tab), "Handle.");
@@ -111,6 +112,34 @@ pub(crate) fn read_location(reader: &mut ObjectReader<'_>) -> Result<Location, D
         (Some(target), None) => Ok(Location::Target(target)),
         (None, Some(point)) => Ok(Location::Point(point)),
         (None, None) => Err(reader.missing_one_of(&[&TARGET, &SELECTOR, &VIEW])),
+    }
+}
+
+/// Optional `modifiers`: keys held during a key press, click or hover.
+pub(crate) const MODIFIERS: Field = Field::optional(
+    "modifiers",
+    FieldType::List {
+        item: &FieldType::Choice { values: Modifier::NAMES, default: None },
+        // Any subset of the four modifiers; `[]` is the same as omitting the field.
+        count: CountBound::new(0, Modifier::NAMES.len()),
+        unique: true,
+    },
+    "Modifier keys held.",
+);
+
+/// The modifiers held, unique, in the order given (none when omitted).
+pub(crate) fn read_modifiers(reader: &mut ObjectReader<'_>) -> Result<Vec<Modifier>, DecodeError> {
+    Ok(reader.choice_list::<Modifier>(&MODIFIERS)?.unwrap_or_default())
+}
+
+/// How a sentence says the modifiers held: `""` for none, ` with Shift held`,
+/// ` with Control and Shift held`, ` with Alt, Control and Shift held`.
+pub(crate) fn held_clause(modifiers: &[Modifier]) -> String {
+    let names: Vec<&str> = modifiers.iter().map(|m| m.as_str()).collect();
+    match names.as_slice() {
+        [] => String::new(),
+        [one] => format!(" with {one} held"),
+        [rest @ .., last] => format!(" with {} and {last} held", rest.join(", ")),
     }
 }
 

@@ -123,7 +123,8 @@ impl fmt::Display for Key {
     }
 }
 
-/// A fill value as received: text, a checkbox/radio state, or a number.
+/// A fill value as received: text, a checkbox/radio state, a number, or the options of a
+/// multiple-choice list.
 #[derive(Debug, Clone, PartialEq)]
 pub enum FillValue {
     /// Text for text-like controls and selects (a numeric string also fits number inputs).
@@ -132,4 +133,8 @@ pub enum FillValue {
     Checked(bool),
     /// A finite number for number and range inputs.
     Number(f64),
+    /// The options to select in a `<select multiple>`, each named by its value or visible
+    /// label; every other option is deselected (an empty list clears the selection). A list of
+    /// one also fits a single-choice list.
+    Options(Vec<String>),
 }

@@ -13,7 +13,9 @@
 
 use std::time::Duration;
 
-use ghostlight_core::port::{ElementRef, FillInput, FillOutcome, PortError, PortResult, TabRef};
+use ghostlight_core::port::{
+    ElementRef, FillInput, FillOutcome, FillValue, PortError, PortErrorKind, PortResult, TabRef,
+};
 use ghostlight_page::fill::{FillAnswer, encode_value};
 use serde_json::Value;
 
@@ -66,6 +68,30 @@ pub(crate) async fn fill(
     }
     let page = b.tab_page(id).await.map_err(PortError::effect_unknown)?;
     Ok(FillOutcome { filled, page })
+}
+
+/// Whether one control already is as a fill of `expected` would leave it (`None`: it is
+/// gone), compared by `fill.js` where the control lives, without setting anything.
+pub(crate) async fn compare(
+    b: &ExtensionBrowser,
+    tab: &TabRef,
+    element: &ElementRef,
+    expected: &FillValue,
+    timeout: Duration,
+) -> PortResult<Option<bool>> {
+    let id = b.tab_id(tab)?;
+    let value = encode_value(expected).ok_or_else(|| PortError::invalid_field(0, "the number is not finite"))?;
+    let place = Place::of(id, element)?;
+    let args = vec![
+        ScriptArg::Elements(vec![element.clone()]),
+        ScriptArg::Json(Value::Array(vec![value])),
+        ScriptArg::Json(Value::String("compare".to_owned())),
+    ];
+    match run_input::<FillAnswer>(b, id, place, FILL, args, timeout).await {
+        Ok(answer) => answer.compared(),
+        Err(e) if e.kind() == PortErrorKind::TargetStale => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// Check one group's fields, and set them when `apply`: how many were filled.

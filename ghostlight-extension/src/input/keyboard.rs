@@ -160,7 +160,7 @@ async fn finish(
 }
 
 /// The modifier keys held, and their DevTools bits.
-fn held(modifiers: &[Modifier]) -> (Vec<WireKey>, u8) {
+pub(super) fn held(modifiers: &[Modifier]) -> (Vec<WireKey>, u8) {
     let mut bits = 0;
     let keys = modifiers
         .iter()

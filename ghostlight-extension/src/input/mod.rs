@@ -49,7 +49,7 @@ use crate::convert::page_state;
 use crate::protocol::{Op, PageFn, WireActed, WireFrameDoc, WirePage, WireScript};
 use crate::refs::Element;
 
-pub(crate) use fill::fill;
+pub(crate) use fill::{compare as control_matches, fill};
 pub(crate) use keyboard::{press_keys, type_text};
 pub(crate) use pointer::{click, drag, hover};
 pub(crate) use scroll::scroll;

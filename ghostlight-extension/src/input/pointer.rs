@@ -12,7 +12,7 @@
 use std::time::Duration;
 
 use ghostlight_core::port::{
-    ActionReceipt, ClickInput, ElementRef, ElementSummary, Gate, MouseButton, PageState, Point,
+    ActionReceipt, ClickInput, ElementRef, ElementSummary, Gate, HoverInput, Modifier, MouseButton, PageState, Point,
     PointerTarget, PortError, PortErrorKind, PortResult, TabRef,
 };
 use ghostlight_page::bounds::NAME_MAX_CHARS;
@@ -21,6 +21,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use url::Url;
 
+use super::keyboard::held;
 use super::{Place, ScriptArg, TARGET, act, admit, finite, run_input_on_page, trusted_input};
 use crate::browser::{ExtensionBrowser, millis};
 use crate::perception::{FrameDocs, admitted, frame_gone, frame_offset, page_call};
@@ -55,27 +56,36 @@ pub(crate) async fn click(
     timeout: Duration,
 ) -> PortResult<ActionReceipt> {
     click_count(input.count)?;
-    pointer(b, tab, &input.at, input.button, input.count, gate, timeout).await
+    pointer(b, tab, &input.at, Press { button: input.button, count: input.count, modifiers: &input.modifiers }, gate, timeout)
+        .await
 }
 
 /// Move the pointer over a point.
 pub(crate) async fn hover(
     b: &ExtensionBrowser,
     tab: &TabRef,
-    at: &PointerTarget,
+    input: &HoverInput,
     gate: &Gate,
     timeout: Duration,
 ) -> PortResult<ActionReceipt> {
-    pointer(b, tab, at, MouseButton::Primary, 0, gate, timeout).await
+    let press = Press { button: MouseButton::Primary, count: 0, modifiers: &input.modifiers };
+    pointer(b, tab, &input.at, press, gate, timeout).await
 }
 
-/// A move to `at` and `count` clicks of `button` (0: a hover).
+/// What the pointer does once it is there: `count` clicks of `button` (0: a hover), with
+/// `modifiers` held.
+struct Press<'a> {
+    button: MouseButton,
+    count: u8,
+    modifiers: &'a [Modifier],
+}
+
+/// A move to `at` and the press.
 async fn pointer(
     b: &ExtensionBrowser,
     tab: &TabRef,
     at: &PointerTarget,
-    button: MouseButton,
-    count: u8,
+    press: Press<'_>,
     gate: &Gate,
     timeout: Duration,
 ) -> PortResult<ActionReceipt> {
@@ -83,7 +93,16 @@ async fn pointer(
     let id = b.tab_id(tab)?;
     let located = locate(b, id, at, true, gate, timeout).await?;
     let WirePoint { x, y } = located.point;
-    let op = Op::Mouse { tab: id, x, y, button: wire_button(button), count, timeout_ms: millis(timeout) };
+    let (_, modifiers) = held(press.modifiers);
+    let op = Op::Mouse {
+        tab: id,
+        x,
+        y,
+        button: wire_button(press.button),
+        count: press.count,
+        modifiers,
+        timeout_ms: millis(timeout),
+    };
     let page = act(b, op, located.before, timeout).await?;
     Ok(ActionReceipt { element: located.summary, page, keys_withheld: 0 })
 }

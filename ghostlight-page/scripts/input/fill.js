@@ -1,15 +1,21 @@
 // Form fill: check every value against its control, then (when asked) set them all. Runs in
 // the controls' document, after lib.js.
 //
-// arguments: [elements[], values[], apply]
-// values[i] is {t: 'text', v: string} | {t: 'checked', v: boolean} | {t: 'number', v: number}.
+// arguments: [elements[], values[], apply], where apply is true, false, or 'compare': then
+// nothing is checked or set, and the answer says whether every control is already as the
+// fill would leave it: {status: 'ok', filled: 0, equal} (a detached element or a value that
+// does not fit answers 'invalid' as below). The value never leaves the page.
+// values[i] is {t: 'text', v: string} | {t: 'checked', v: boolean} | {t: 'number', v: number}
+// | {t: 'options', v: string[]} (a multiple-choice list: exactly these options selected, each
+// named by its value or label; a single-choice list takes a list of one).
 // Every field is checked before anything is set; the first misfit answers
 // {status: 'invalid', index, reason} and nothing is touched. With apply, every field is then
 // set the way a user's edit shows up to page scripts:
 //   - inputs and textareas: focus, the native `value` setter (so frameworks that track the
 //     value through an instance setter, like React, see the change), then `input` and
 //     `change` events;
-//   - selects: focus, select the option, `input` and `change`;
+//   - selects: focus, select the option (or, for a list value, exactly the options listed),
+//     `input` and `change`;
 //   - checkboxes, radios, ARIA checkboxes/switches/radios: a click when the state differs;
 //   - contenteditable: focus, select its contents, `insertText` (the browser's own editing,
 //     with its input events), or the text and an `input` event where that is refused.
@@ -17,8 +23,9 @@
 // Reasons: 'detached', 'control' (not a fillable control), 'disabled', 'readonly', 'kind'
 // (the value's type does not fit the control), 'length' (longer than maxlength), 'format'
 // (the input's type refuses the text), 'number' (not a number), 'range' (outside min/max or
-// off step for a range), 'option' (no option matches), 'option_disabled', 'radio_off' (a
-// checked radio cannot be unchecked by a user).
+// off step for a range), 'option' (no option matches), 'option_disabled', 'single' (a list of
+// other than one option for a single-choice list), 'radio_off' (a checked radio cannot be
+// unchecked by a user).
 const [elements, values, apply] = arguments;
 const TEXT_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'date',
   'datetime-local', 'month', 'week', 'time', 'color']);
@@ -92,10 +99,14 @@ function check(el, value) {
       return null;
     }
     case 'select': {
-      if (value.t !== 'text') return 'kind';
-      const option = matchOption(el, value.v);
-      if (!option) return 'option';
-      if (option.disabled) return 'option_disabled';
+      const wanted = value.t === 'options' ? value.v : value.t === 'text' ? [value.v] : null;
+      if (!wanted) return 'kind';
+      if (value.t === 'options' && !el.multiple && wanted.length !== 1) return 'single';
+      for (const text of wanted) {
+        const option = matchOption(el, text);
+        if (!option) return 'option';
+        if (option.disabled) return 'option_disabled';
+      }
       return null;
     }
     case 'checkbox':
@@ -137,9 +148,9 @@ function set(el, value) {
       return;
     }
     case 'select': {
-      const option = matchOption(el, value.v);
+      const chosen = new Set((value.t === 'options' ? value.v : [value.v]).map((text) => matchOption(el, text)));
       el.focus();
-      for (const o of Array.from(el.options)) o.selected = o === option;
+      for (const o of Array.from(el.options)) o.selected = chosen.has(o);
       events(el, null);
       return;
     }
@@ -167,6 +178,48 @@ function set(el, value) {
   }
 }
 
+// Whether `el` is already as setting `value` would leave it: null when the value does not
+// fit its kind.
+function equal(el, value) {
+  switch (kindOf(el)) {
+    case 'text':
+      return value.t === 'text' ? el.value === value.v : null;
+    case 'number':
+    case 'range': {
+      const text = numeric(el, value);
+      if (text === null) return null;
+      return text === '' ? el.value === '' : el.value !== '' && Number(el.value) === Number(text);
+    }
+    case 'select': {
+      const wanted = value.t === 'options' ? value.v : value.t === 'text' ? [value.v] : null;
+      if (!wanted) return null;
+      const chosen = new Set(wanted.map((text) => matchOption(el, text)));
+      if (chosen.has(null)) return false;
+      return Array.from(el.options).every((o) => o.selected === chosen.has(o));
+    }
+    case 'checkbox':
+    case 'radio':
+      return value.t === 'checked' ? el.checked === value.v : null;
+    case 'aria':
+      return value.t === 'checked' ? (el.getAttribute('aria-checked') === 'true') === value.v : null;
+    case 'editable':
+      return value.t === 'text' ? el.textContent === value.v : null;
+    default:
+      return null;
+  }
+}
+
+if (apply === 'compare') {
+  let all = true;
+  for (let i = 0; i < elements.length; i++) {
+    const el = elements[i];
+    if (!el || !el.isConnected) return { status: 'invalid', index: i, reason: 'detached' };
+    const same = equal(el, values[i]);
+    if (same === null) return { status: 'invalid', index: i, reason: kindOf(el) ? 'kind' : 'control' };
+    all = all && same;
+  }
+  return { status: 'ok', filled: 0, equal: all };
+}
 for (let i = 0; i < elements.length; i++) {
   const reason = check(elements[i], values[i]);
   if (reason) return { status: 'invalid', index: i, reason };

@@ -410,6 +410,54 @@ fn wait_for_url_contains_compares_the_url() {
 }
 
 #[test]
+fn wait_for_title_and_url_glob() {
+    let fixture = Fixture::on(status_page());
+    let title = fixture.call("browser_wait", json!({"condition": "title_contains", "value": "Edit"}));
+    assert_eq!(title.summary, "No wait was needed on example.com: the title contains \"Edit\".");
+    let case = fixture
+        .call("browser_wait", json!({"condition": "title_contains", "value": "editor", "timeout_ms": 100}));
+    assert_eq!(case.facts["satisfied"], false, "title_contains is case-sensitive");
+
+    let url = fixture.call("browser_wait", json!({"condition": "url_matches", "value": "https://example.com/**"}));
+    assert_eq!(url.facts["satisfied"], true, "{}", url.summary);
+    let whole = fixture
+        .call("browser_wait", json!({"condition": "url_matches", "value": "example.com", "timeout_ms": 100}));
+    assert_eq!(whole.facts["satisfied"], false, "the whole URL must match");
+    assert_eq!(
+        whole.summary,
+        "Timed out after 100 ms waiting until the URL matched \"example.com\" on example.com (the limit was 100 ms)."
+    );
+    let star = fixture.call("browser_wait", json!({"condition": "url_matches", "value": "https://*/", "timeout_ms": 100}));
+    assert_eq!(star.facts["satisfied"], true, "{}", star.summary);
+}
+
+#[test]
+fn wait_counts_matching_controls() {
+    let fixture = Fixture::on(status_page());
+    let two = fixture.call(
+        "browser_wait",
+        json!({"condition": "count_at_least", "selector": {"name": "save", "role": "button"}, "value": 2}),
+    );
+    assert_eq!(two.facts["satisfied"], true);
+    assert_eq!(two.facts["match_count"], 2);
+    assert_eq!(
+        two.summary,
+        "No wait was needed on example.com: 2 or more controls match a button called \"save\"."
+    );
+    let three = fixture.call(
+        "browser_wait",
+        json!({"condition": "count_at_least", "selector": {"name": "save"}, "value": 3, "timeout_ms": 200}),
+    );
+    assert_eq!(three.facts["satisfied"], false);
+    assert_eq!(three.facts["match_count"], 2);
+    let exact = fixture.call(
+        "browser_wait",
+        json!({"condition": "count_at_least", "selector": {"name": "Save", "exact": true}, "value": 2, "timeout_ms": 100}),
+    );
+    assert_eq!(exact.facts["match_count"], 1, "exact counts exact names only");
+}
+
+#[test]
 fn wait_for_a_selector_counts_any_match_as_present() {
     let fixture = Fixture::on(status_page());
     // Two buttons match "save" by prefix; the wait only asks whether one exists.

@@ -12,9 +12,10 @@ use crate::names::ToolName;
 use crate::schema::{Field, FieldType};
 use crate::tools::Tool;
 use crate::tools::common::{
-    Location, SELECTOR, TAB, TARGET, TIMEOUT_MS, VIEW, X, Y, read_location, read_timeout,
+    Location, MODIFIERS, SELECTOR, TAB, TARGET, TIMEOUT_MS, VIEW, X, Y, read_location, read_modifiers,
+    read_timeout,
 };
-use crate::vocab::MouseButton;
+use crate::vocab::{Modifier, MouseButton};
 use crate::vocab::WireChoice;
 
 const BUTTON: Field = Field::optional(
@@ -39,7 +40,7 @@ tool_facts! {
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Click,
     description: "Click a target, a named control, or a point in a screenshot.",
-    fields: &[TARGET, SELECTOR, VIEW, X, Y, TAB, BUTTON, CLICK_COUNT, TIMEOUT_MS],
+    fields: &[TARGET, SELECTOR, VIEW, X, Y, TAB, BUTTON, CLICK_COUNT, MODIFIERS, TIMEOUT_MS],
     example: r#"{"target":"target_1"}"#,
     facts: facts::ALL,
     annotations: Annotations { read_only: false, destructive: true, idempotent: false, open_world: true },
@@ -56,6 +57,8 @@ pub struct ClickRequest {
     pub button: MouseButton,
     /// 1, 2 or 3 for a single, double or triple click.
     pub click_count: u64,
+    /// Modifier keys held around the click, unique, in the order given.
+    pub modifiers: Vec<Modifier>,
     /// Timeout in milliseconds.
     pub timeout_ms: u64,
 }
@@ -83,9 +86,10 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<ClickRequest, DecodeError> {
     let tab = reader.handle(&TAB)?;
     let button = reader.choice_or_default::<MouseButton>(&BUTTON)?;
     let click_count = reader.int_or_default(&CLICK_COUNT)?;
+    let modifiers = read_modifiers(reader)?;
     let timeout_ms = read_timeout(reader)?;
     let location = read_location(reader)?;
-    Ok(ClickRequest { location, tab, button, click_count, timeout_ms })
+    Ok(ClickRequest { location, tab, button, click_count, modifiers, timeout_ms })
 }
 
 #[cfg(test)]
@@ -106,6 +110,18 @@ mod tests {
             Request::Click(request) => request,
             other => panic!("decoded as {other:?}"),
         }
+    }
+
+    #[test]
+    fn modifiers_are_a_set_of_the_four_keys() {
+        assert_eq!(decoded(json!({"target": "target_1"})).modifiers, vec![]);
+        assert_eq!(
+            decoded(json!({"target": "target_1", "modifiers": ["Shift", "Alt"]})).modifiers,
+            vec![Modifier::Shift, Modifier::Alt]
+        );
+        refuse(T, json!({"target": "target_1", "modifiers": ["Shift", "Shift"]}), "/modifiers/1", K::Duplicate);
+        refuse(T, json!({"target": "target_1", "modifiers": ["Hyper"]}), "/modifiers/0", K::NotAllowed);
+        refuse(T, json!({"target": "target_1", "modifiers": "Shift"}), "/modifiers", K::WrongType);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::language::target_phrase;
 use crate::port::{ClickInput, PointerTarget, PortEffect, PortErrorKind};
 use crate::selector::Role;
 use crate::tools::click::ClickRequest;
-use crate::tools::common::Location;
+use crate::tools::common::{Location, held_clause};
 use crate::vocab::MouseButton;
 
 use crate::operation::outcome::{LIST_TABS, Outcome};
@@ -33,8 +33,13 @@ async fn click(run: &Run<'_>, request: &ClickRequest) -> Step<Outcome> {
         Some(target) => run.phrase(target.role, target.name.as_deref()),
         None => "the point".to_owned(),
     };
-    let input =
-        ClickInput { at, button: request.button, count: u8::try_from(request.click_count).unwrap_or(1) };
+    let input = ClickInput {
+        at,
+        button: request.button,
+        count: u8::try_from(request.click_count).unwrap_or(1),
+        modifiers: request.modifiers.clone(),
+    };
+    let held = held_clause(&request.modifiers);
     run.dispatching();
     let clicked =
         run.port().click(&run.on(&lease.tab, Duration::from_millis(request.timeout_ms)), &input).await;
@@ -44,7 +49,7 @@ async fn click(run: &Run<'_>, request: &ClickRequest) -> Step<Outcome> {
         Err(error) if error.kind() == PortErrorKind::TabGone && error.effect() == PortEffect::Unknown => {
             run.forget_tab(&lease.slot);
             let summary = format!(
-                "{} {planned} on {host}; the page then closed its own tab, so {} no longer shows it.",
+                "{} {planned}{held} on {host}; the page then closed its own tab, so {} no longer shows it.",
                 verb.past,
                 lease.handle()
             );
@@ -56,7 +61,7 @@ async fn click(run: &Run<'_>, request: &ClickRequest) -> Step<Outcome> {
                 .next(LIST_TABS));
         }
         Err(error) => {
-            let doing = format!("{} {planned}", verb.infinitive);
+            let doing = format!("{} {planned}{held}", verb.infinitive);
             return Err(run.fail_on(&lease, &error, &doing, Some(request.timeout_ms)));
         }
     };
@@ -71,13 +76,13 @@ async fn click(run: &Run<'_>, request: &ClickRequest) -> Step<Outcome> {
     };
     let summary = match (&clicked, &request.location) {
         (Some(what), Location::Point(point)) => {
-            format!("{} {what} at ({}, {}) of {} on {host}.", verb.past, point.x, point.y, point.view)
+            format!("{} {what} at ({}, {}) of {}{held} on {host}.", verb.past, point.x, point.y, point.view)
         }
-        (Some(what), _) => format!("{} {what} on {host}.", verb.past),
+        (Some(what), _) => format!("{} {what}{held} on {host}.", verb.past),
         (None, Location::Point(point)) => {
-            format!("{} at ({}, {}) of {} on {host}.", verb.past, point.x, point.y, point.view)
+            format!("{} at ({}, {}) of {}{held} on {host}.", verb.past, point.x, point.y, point.view)
         }
-        (None, _) => format!("{} on {host}.", verb.past),
+        (None, _) => format!("{}{held} on {host}.", verb.past),
     };
     let mut outcome = Outcome::applied(summary, false)
         .with_readiness(receipt.page.readiness)

@@ -19,8 +19,8 @@ use crate::vocab::FillValue;
 
 const VALUE: Field = Field::required(
     "value",
-    FieldType::FillValue(limits::FILL_VALUE_CHARS),
-    "Text, checkbox state, or number.",
+    FieldType::FillValue { text: limits::FILL_VALUE_CHARS, options: limits::FILL_VALUE_OPTIONS },
+    "Text, checkbox state, number, or list of multi-select options.",
 )
 .sensitive();
 const ITEM_FIELDS: [Field; 3] = [TARGET, SELECTOR, VALUE];
@@ -76,6 +76,7 @@ impl fmt::Debug for FillField {
             FillValue::Text(text) => format!("<text of {} characters>", text.chars().count()),
             FillValue::Checked(_) => "<boolean>".to_owned(),
             FillValue::Number(_) => "<number>".to_owned(),
+            FillValue::Options(options) => format!("<{} options>", options.len()),
         };
         f.debug_struct("FillField")
             .field("target", &self.target)
@@ -232,6 +233,28 @@ mod tests {
     }
 
     #[test]
+    fn option_lists_for_multiple_choice_lists() {
+        let value = |value: serde_json::Value| {
+            decoded(json!({"fields": [{"target": "target_1", "value": value}]})).fields.remove(0).value
+        };
+        assert_eq!(value(json!(["red", "Blue"])), FillValue::Options(vec!["red".into(), "Blue".into()]));
+        assert_eq!(value(json!([])), FillValue::Options(vec![]));
+        let max = limits::FILL_VALUE_OPTIONS.max;
+        let options: Vec<String> = (0..max).map(|n| format!("o{n}")).collect();
+        assert_eq!(value(json!(options)), FillValue::Options(options.clone()));
+        let mut over = options;
+        over.push("one too many".into());
+        let error =
+            refuse(T, json!({"fields": [{"target": "target_1", "value": over}]}), "/fields/0/value", K::Length);
+        assert_eq!(
+            error.message(),
+            "/fields/0/value a list of options must hold at most 100 items (got 101)"
+        );
+        let debug = format!("{:?}", decoded(json!({"fields": [{"target": "target_1", "value": ["hunter2"]}]})));
+        assert!(debug.contains("<1 options>") && !debug.contains("hunter2"), "{debug}");
+    }
+
+    #[test]
     fn field_count_edges() {
         let min = limits::FILL_FIELDS.min;
         let max = limits::FILL_FIELDS.max;
@@ -253,9 +276,16 @@ mod tests {
         assert!(!error.message().contains("hunter2"), "{error}");
         let error = refuse(
             T,
-            json!({"fields": [{"target": "target_1", "value": ["hunter2"]}]}),
-            "/fields/0/value",
+            json!({"fields": [{"target": "target_1", "value": ["a", ["hunter2"]]}]}),
+            "/fields/0/value/1",
             K::WrongType,
+        );
+        assert!(!error.message().contains("hunter2"), "{error}");
+        let error = refuse(
+            T,
+            json!({"fields": [{"target": "target_1", "value": ["a", "hunter2".repeat(max / 7 + 1)]}]}),
+            "/fields/0/value/1",
+            K::Length,
         );
         assert!(!error.message().contains("hunter2"), "{error}");
         refuse(

@@ -99,6 +99,7 @@ async fn fill(run: &Run<'_>, request: &FillFormRequest) -> Step<Outcome> {
         at: PointerTarget::Element(submit.element.clone()),
         button: MouseButton::Primary,
         count: 1,
+        modifiers: Vec::new(),
     };
     let receipt = match run.port().click(&run.on(&lease.tab, timeout), &click).await {
         Ok(receipt) => receipt,

@@ -10,8 +10,10 @@ use crate::handles::Handle;
 use crate::names::ToolName;
 use crate::tools::Tool;
 use crate::tools::common::{
-    Location, SELECTOR, TAB, TARGET, TIMEOUT_MS, VIEW, X, Y, read_location, read_timeout,
+    Location, MODIFIERS, SELECTOR, TAB, TARGET, TIMEOUT_MS, VIEW, X, Y, read_location, read_modifiers,
+    read_timeout,
 };
+use crate::vocab::Modifier;
 
 tool_facts! {
     TAB: Str("tab", "Tab handle."),
@@ -24,7 +26,7 @@ tool_facts! {
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Hover,
     description: "Hover a target, a named control, or a point in a screenshot.",
-    fields: &[TARGET, SELECTOR, VIEW, X, Y, TAB, TIMEOUT_MS],
+    fields: &[TARGET, SELECTOR, VIEW, X, Y, TAB, MODIFIERS, TIMEOUT_MS],
     example: r#"{"target":"target_1"}"#,
     facts: facts::ALL,
     annotations: Annotations { read_only: false, destructive: false, idempotent: true, open_world: true },
@@ -37,6 +39,8 @@ pub struct HoverRequest {
     pub location: Location,
     /// The explicitly named tab, if any.
     pub tab: Option<Handle>,
+    /// Modifier keys held while the pointer moves, unique, in the order given.
+    pub modifiers: Vec<Modifier>,
     /// Timeout in milliseconds.
     pub timeout_ms: u64,
 }
@@ -61,9 +65,10 @@ impl Tool for HoverRequest {
 
 fn decode(reader: &mut ObjectReader<'_>) -> Result<HoverRequest, DecodeError> {
     let tab = reader.handle(&TAB)?;
+    let modifiers = read_modifiers(reader)?;
     let timeout_ms = read_timeout(reader)?;
     let location = read_location(reader)?;
-    Ok(HoverRequest { location, tab, timeout_ms })
+    Ok(HoverRequest { location, tab, modifiers, timeout_ms })
 }
 
 #[cfg(test)]

@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use super::facts;
 use crate::language::target_phrase;
-use crate::port::PointerTarget;
+use crate::port::{HoverInput, PointerTarget};
 use crate::selector::Role;
-use crate::tools::common::Location;
+use crate::tools::common::{Location, held_clause};
 use crate::tools::hover::HoverRequest;
 
 use crate::operation::outcome::Outcome;
@@ -34,11 +34,14 @@ async fn hover(run: &Run<'_>, request: &HoverRequest) -> Step<Outcome> {
         Some(target) => run.phrase(target.role, target.name.as_deref()),
         None => "the point".to_owned(),
     };
+    let held = held_clause(&request.modifiers);
+    let input = HoverInput { at, modifiers: request.modifiers.clone() };
     run.dispatching();
-    let receipt =
-        run.port().hover(&run.on(&lease.tab, Duration::from_millis(request.timeout_ms)), &at).await.map_err(
-            |e| run.fail_on(&lease, &e, &format!("hover over {planned}"), Some(request.timeout_ms)),
-        )?;
+    let receipt = run
+        .port()
+        .hover(&run.on(&lease.tab, Duration::from_millis(request.timeout_ms)), &input)
+        .await
+        .map_err(|e| run.fail_on(&lease, &e, &format!("hover over {planned}{held}"), Some(request.timeout_ms)))?;
     let hovered = match (&receipt.element, &resolved) {
         (Some(element), _) => {
             Some(target_phrase(Role::narrow(&element.role), element.name.as_deref(), run.preserve_names()))
@@ -48,13 +51,13 @@ async fn hover(run: &Run<'_>, request: &HoverRequest) -> Step<Outcome> {
     };
     let summary = match (&hovered, &request.location) {
         (Some(what), Location::Point(point)) => {
-            format!("Hovered over {what} at ({}, {}) of {} on {host}.", point.x, point.y, point.view)
+            format!("Hovered over {what} at ({}, {}) of {}{held} on {host}.", point.x, point.y, point.view)
         }
-        (Some(what), Location::Target(_)) => format!("Hovered over {what} on {host}."),
+        (Some(what), Location::Target(_)) => format!("Hovered over {what}{held} on {host}."),
         (None, Location::Point(point)) => {
-            format!("Hovered at ({}, {}) of {} on {host}.", point.x, point.y, point.view)
+            format!("Hovered at ({}, {}) of {}{held} on {host}.", point.x, point.y, point.view)
         }
-        (None, Location::Target(_)) => format!("Hovered on {host}."),
+        (None, Location::Target(_)) => format!("Hovered{held} on {host}."),
     };
     let landing = run.land(&lease, &receipt.page);
     // Resting the pointer again ends in the same place, unless the hover moved the page.

@@ -7,11 +7,11 @@ use crate::declaration::{Annotations, ToolDeclaration};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, Pointer, check_text};
 use crate::facts::tool_facts;
 use crate::handles::Handle;
-use crate::limits::{self, CountBound};
+use crate::limits;
 use crate::names::ToolName;
 use crate::schema::{Field, FieldType};
 use crate::tools::Tool;
-use crate::tools::common::{SELECTOR, TAB, TARGET, TargetRef, read_target};
+use crate::tools::common::{MODIFIERS, SELECTOR, TAB, TARGET, TargetRef, read_modifiers, read_target};
 use crate::vocab::WireChoice;
 use crate::vocab::{Key, Modifier, NamedKey};
 
@@ -27,16 +27,6 @@ const STROKES: Field = Field::optional(
     "Keys pressed in order.",
 );
 const REPEAT: Field = Field::optional("repeat", FieldType::Integer(limits::KEY_REPEAT), "Times to press.");
-const MODIFIERS: Field = Field::optional(
-    "modifiers",
-    FieldType::List {
-        item: &FieldType::Choice { values: Modifier::NAMES, default: None },
-        // Any subset of the four modifiers; `[]` is the same as omitting the field.
-        count: CountBound::new(0, Modifier::NAMES.len()),
-        unique: true,
-    },
-    "Modifier keys held.",
-);
 
 tool_facts! {
     TAB: Str("tab", "Tab handle."),
@@ -114,7 +104,7 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<PressKeyRequest, DecodeError>
         parse_key(&text, at)
     })?;
     let repeat = reader.int_or_default(&REPEAT)?;
-    let modifiers = reader.choice_list::<Modifier>(&MODIFIERS)?.unwrap_or_default();
+    let modifiers = read_modifiers(reader)?;
     let tab = reader.handle(&TAB)?;
     let target = read_target(reader, &TARGET, &SELECTOR)?;
     let keys = match (key, strokes) {

@@ -2,6 +2,8 @@
 
 pub(crate) mod op;
 
+use std::fmt;
+
 use serde_json::Value;
 
 use crate::capability::{Capability, CapabilitySet};
@@ -9,7 +11,7 @@ use crate::declaration::{Annotations, ToolDeclaration};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, json_type};
 use crate::facts::tool_facts;
 use crate::handles::Handle;
-use crate::limits::{self, WAIT_DURATION_MS, WAIT_TEXT_CHARS};
+use crate::limits::{self, WAIT_COUNT, WAIT_DURATION_MS, WAIT_TEXT_CHARS, WAIT_VALUE_CHARS};
 use crate::names::ToolName;
 use crate::schema::{Field, FieldType};
 use crate::selector::Selector;
@@ -37,6 +39,18 @@ wire_choice! {
         SelectorPresent => "selector_present",
         /// A fixed executor-side delay.
         Duration => "duration",
+        /// A control's current value equals a text (never for credential fields).
+        ValueEquals => "value_equals",
+        /// A checkbox, radio or switch is checked.
+        Checked => "checked",
+        /// A checkbox, radio or switch is not checked.
+        Unchecked => "unchecked",
+        /// The page's title contains a string.
+        TitleContains => "title_contains",
+        /// The tab's whole URL matches a glob.
+        UrlMatches => "url_matches",
+        /// At least a number of controls match a selector.
+        CountAtLeast => "count_at_least",
     }
 }
 
@@ -48,7 +62,7 @@ const CONDITION: Field = Field::required(
 const VALUE: Field = Field::optional(
     "value",
     FieldType::TextOrInteger(WAIT_TEXT_CHARS, WAIT_DURATION_MS),
-    "Text to match, or duration (ms).",
+    "Text to match (url_matches: a glob, * and **), duration (ms) or count.",
 );
 
 tool_facts! {
@@ -58,12 +72,13 @@ tool_facts! {
     ELAPSED_MS: Int("elapsed_ms", "Milliseconds waited."),
     READINESS: Str("readiness", "Governed page readiness."),
     TARGET_STALE: Bool("target_stale", "The target went stale while waiting."),
+    MATCH_COUNT: Int("match_count", "Controls matching the selector at the last check (count_at_least)."),
 }
 
 /// The tool's declaration.
 pub(crate) const DECLARATION: ToolDeclaration = ToolDeclaration {
     name: ToolName::Wait,
-    description: "Wait for load, URL or page text, a target or selector, or a fixed delay.",
+    description: "Wait for load, URL, title or page text, a target, selector or control state, or a delay.",
     fields: &[CONDITION, VALUE, TARGET, SELECTOR, TAB, TIMEOUT_MS],
     example: r#"{"condition":"load_ready"}"#,
     facts: facts::ALL,
@@ -92,7 +107,95 @@ pub enum WaitCondition {
         /// The delay in milliseconds.
         ms: u64,
     },
+    /// Wait until the control's current value equals `value`, compared in the page: the value
+    /// never comes back. Refused for credential-class controls.
+    ValueEquals {
+        /// The control.
+        target: TargetRef,
+        /// The text its value must equal.
+        value: String,
+    },
+    /// Wait until the control is checked (`true`) or not checked (`false`).
+    Checked {
+        /// The control.
+        target: TargetRef,
+        /// The state waited for.
+        checked: bool,
+    },
+    /// Wait until the page's title contains this text (case-sensitive).
+    TitleContains(String),
+    /// Wait until the tab's whole URL matches this glob.
+    UrlMatches(UrlGlob),
+    /// Wait until at least `count` controls match the selector.
+    CountAtLeast {
+        /// The selector controls are matched against.
+        selector: Selector,
+        /// How many must match.
+        count: u64,
+    },
 }
+
+impl fmt::Debug for UrlGlob {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("UrlGlob").field(&self.pattern).finish()
+    }
+}
+
+/// A `url_matches` glob: the whole URL must match; `**` stands for any characters, `*` for
+/// any characters but `/`, and every other character for itself (`?` included: URLs have
+/// query strings).
+#[derive(Clone)]
+pub struct UrlGlob {
+    pattern: String,
+    regex: regex::Regex,
+}
+
+impl UrlGlob {
+    /// Compile `pattern`; `None` when it has more than [`limits::URL_GLOB_WILDCARDS`]
+    /// wildcards.
+    pub fn new(pattern: &str) -> Option<UrlGlob> {
+        let mut source = String::with_capacity(pattern.len() + 8);
+        source.push('^');
+        let mut wildcards = 0;
+        let mut rest = pattern;
+        while let Some(at) = rest.find('*') {
+            source.push_str(&regex::escape(&rest[..at]));
+            wildcards += 1;
+            if rest[at..].starts_with("**") {
+                source.push_str("(?s:.*)");
+                rest = rest[at..].trim_start_matches('*');
+            } else {
+                source.push_str("[^/]*");
+                rest = &rest[at + 1..];
+            }
+        }
+        source.push_str(&regex::escape(rest));
+        source.push('$');
+        if wildcards > limits::URL_GLOB_WILDCARDS {
+            return None;
+        }
+        let regex = regex::RegexBuilder::new(&source).size_limit(1 << 20).build().ok()?;
+        Some(UrlGlob { pattern: pattern.to_owned(), regex })
+    }
+
+    /// The glob as given.
+    pub fn pattern(&self) -> &str {
+        &self.pattern
+    }
+
+    /// Whether the whole of `url` matches.
+    pub fn matches(&self, url: &str) -> bool {
+        self.regex.is_match(url)
+    }
+}
+
+impl PartialEq for UrlGlob {
+    fn eq(&self, other: &Self) -> bool {
+        self.pattern == other.pattern
+    }
+}
+
+impl Eq for UrlGlob {}
 
 impl WaitCondition {
     /// The wire name of the condition.
@@ -106,6 +209,12 @@ impl WaitCondition {
             WaitCondition::TargetAbsent(_) => Condition::TargetAbsent,
             WaitCondition::SelectorPresent(_) => Condition::SelectorPresent,
             WaitCondition::Duration { .. } => Condition::Duration,
+            WaitCondition::ValueEquals { .. } => Condition::ValueEquals,
+            WaitCondition::Checked { checked: true, .. } => Condition::Checked,
+            WaitCondition::Checked { checked: false, .. } => Condition::Unchecked,
+            WaitCondition::TitleContains(_) => Condition::TitleContains,
+            WaitCondition::UrlMatches(_) => Condition::UrlMatches,
+            WaitCondition::CountAtLeast { .. } => Condition::CountAtLeast,
         }
     }
 }
@@ -158,25 +267,37 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<WaitRequest, DecodeError> {
             | Condition::TargetPresent
             | Condition::TargetAbsent
             | Condition::SelectorPresent
+            | Condition::Checked
+            | Condition::Unchecked
     );
     if value.is_some() && !takes_value {
         return Err(reader.not_here(&VALUE, format_args!("is not accepted for {name}")));
     }
-    let takes_target = matches!(condition, Condition::TargetPresent | Condition::TargetAbsent);
-    let takes_selector = takes_target || condition == Condition::SelectorPresent;
+    let takes_target = matches!(
+        condition,
+        Condition::TargetPresent
+            | Condition::TargetAbsent
+            | Condition::ValueEquals
+            | Condition::Checked
+            | Condition::Unchecked
+    );
+    let selector_only = matches!(condition, Condition::SelectorPresent | Condition::CountAtLeast);
+    let takes_selector = takes_target || selector_only;
     match &target {
         Some(TargetRef::Handle(_)) if !takes_target => {
-            let rule = if condition == Condition::SelectorPresent {
-                "is not accepted for selector_present: give selector"
+            let rule = if selector_only {
+                format!("is not accepted for {name}: give selector")
             } else {
-                "is valid only for target_present and target_absent"
+                "is valid only for target_present, target_absent, value_equals, checked and unchecked"
+                    .to_owned()
             };
             return Err(reader.not_here(&TARGET, rule));
         }
         Some(TargetRef::Selector(_)) if !takes_selector => {
             return Err(reader.not_here(
                 &SELECTOR,
-                "is valid only for target_present, target_absent and selector_present",
+                "is valid only for target_present, target_absent, selector_present, value_equals, checked, \
+                 unchecked and count_at_least",
             ));
         }
         _ => {}
@@ -200,6 +321,36 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<WaitRequest, DecodeError> {
             Some(TargetRef::Selector(selector)) => WaitCondition::SelectorPresent(selector),
             _ => return Err(reader.missing(&SELECTOR)),
         },
+        Condition::ValueEquals => {
+            let target = target.ok_or_else(|| reader.missing_one_of(&[&TARGET, &SELECTOR]))?;
+            WaitCondition::ValueEquals { target, value: control_value(reader, value)? }
+        }
+        Condition::Checked | Condition::Unchecked => {
+            let target = target.ok_or_else(|| reader.missing_one_of(&[&TARGET, &SELECTOR]))?;
+            WaitCondition::Checked { target, checked: condition == Condition::Checked }
+        }
+        Condition::TitleContains => WaitCondition::TitleContains(wait_text(reader, value, name)?),
+        Condition::UrlMatches => {
+            let pattern = wait_text(reader, value, name)?;
+            let glob = UrlGlob::new(&pattern).ok_or_else(|| {
+                reader.invalid(
+                    &VALUE,
+                    DecodeErrorKind::OutOfRange,
+                    format_args!(
+                        "must be a glob with at most {} wildcards (* or **) for url_matches",
+                        limits::URL_GLOB_WILDCARDS
+                    ),
+                )
+            })?;
+            WaitCondition::UrlMatches(glob)
+        }
+        Condition::CountAtLeast => {
+            let selector = match target {
+                Some(TargetRef::Selector(selector)) => selector,
+                _ => return Err(reader.missing(&SELECTOR)),
+            };
+            WaitCondition::CountAtLeast { selector, count: wait_count(reader, value)? }
+        }
         Condition::Duration => {
             let ms = wait_duration(reader, value)?;
             match explicit_timeout {
@@ -247,6 +398,48 @@ fn wait_text(
             Err(reader.invalid(&VALUE, DecodeErrorKind::WrongType, format_args!("{rule} {}", got(other))))
         }
     }
+}
+
+/// The text `value` of `value_equals` (never echoed: it may be a control's expected content).
+fn control_value(reader: &ObjectReader<'_>, value: Option<&Value>) -> Result<String, DecodeError> {
+    let rule = format!("must be a string of at most {} characters for value_equals", WAIT_VALUE_CHARS.max);
+    match value {
+        None => Err(reader.missing(&VALUE)),
+        Some(Value::String(text)) => {
+            let count = text.chars().count();
+            if WAIT_VALUE_CHARS.contains(count) {
+                Ok(text.clone())
+            } else {
+                Err(reader.invalid(
+                    &VALUE,
+                    DecodeErrorKind::Length,
+                    format_args!("{rule} (got {count} characters)"),
+                ))
+            }
+        }
+        Some(other) => Err(reader.invalid(
+            &VALUE,
+            DecodeErrorKind::WrongType,
+            format_args!("{rule} (got {})", json_type(other)),
+        )),
+    }
+}
+
+/// The whole-number `value` of `count_at_least`.
+fn wait_count(reader: &ObjectReader<'_>, value: Option<&Value>) -> Result<u64, DecodeError> {
+    let rule =
+        format!("must be a whole number from {} to {} for count_at_least", WAIT_COUNT.min, WAIT_COUNT.max);
+    let Some(value) = value else { return Err(reader.missing(&VALUE)) };
+    let kind = match value {
+        Value::Number(number) => match number.as_u64() {
+            Some(count) if WAIT_COUNT.contains(count) => return Ok(count),
+            Some(_) => DecodeErrorKind::OutOfRange,
+            None if number.is_i64() => DecodeErrorKind::OutOfRange,
+            None => DecodeErrorKind::WrongType,
+        },
+        _ => DecodeErrorKind::WrongType,
+    };
+    Err(reader.invalid(&VALUE, kind, format_args!("{rule} {}", got(value))))
 }
 
 /// The whole-millisecond `value` of a duration wait.
@@ -433,6 +626,80 @@ mod tests {
                 K::Conflict,
             );
         }
+    }
+
+    #[test]
+    fn control_state_title_glob_and_count_branches() {
+        assert_eq!(
+            decoded(json!({"condition": "value_equals", "target": "target_1", "value": ""})).condition,
+            WaitCondition::ValueEquals { target: target("target_1"), value: String::new() }
+        );
+        assert_eq!(
+            decoded(json!({"condition": "checked", "selector": {"name": "Save"}})).condition,
+            WaitCondition::Checked { target: TargetRef::Selector(save()), checked: true }
+        );
+        let unchecked = decoded(json!({"condition": "unchecked", "target": "target_1"})).condition;
+        assert_eq!(unchecked.condition(), Condition::Unchecked);
+        assert_eq!(
+            decoded(json!({"condition": "title_contains", "value": "Inbox"})).condition,
+            WaitCondition::TitleContains("Inbox".into())
+        );
+        assert_eq!(
+            decoded(json!({"condition": "count_at_least", "selector": {"name": "Save"}, "value": 3})).condition,
+            WaitCondition::CountAtLeast { selector: save(), count: 3 }
+        );
+        let WaitCondition::UrlMatches(glob) =
+            decoded(json!({"condition": "url_matches", "value": "https://*.test/**/done?x=1"})).condition
+        else {
+            panic!("not a glob");
+        };
+        assert_eq!(glob.pattern(), "https://*.test/**/done?x=1");
+        assert!(glob.matches("https://shop.test/a/b/done?x=1"));
+        assert!(!glob.matches("https://shop.test/a/b/done?x=12"), "the whole URL");
+        assert!(!glob.matches("https://a/b.test/c/done?x=1"), "* stays within a segment");
+        assert!(!glob.matches("https://shop.test/a/b/doneXx=1"), "? is itself");
+        assert!(UrlGlob::new("a.b").is_some_and(|g| !g.matches("aXb")), "dots are literal");
+
+        refuse(T, json!({"condition": "value_equals", "target": "target_1"}), "/value", K::MissingField);
+        refuse(T, json!({"condition": "value_equals", "value": "x"}), "/target", K::MissingField);
+        let error =
+            refuse(T, json!({"condition": "value_equals", "target": "target_1", "value": 5}), "/value", K::WrongType);
+        assert_eq!(error.message(), "/value must be a string of at most 2000 characters for value_equals (got a number)");
+        let long = "s".repeat(2_001);
+        let error = refuse(
+            T,
+            json!({"condition": "value_equals", "target": "target_1", "value": long}),
+            "/value",
+            K::Length,
+        );
+        assert!(!error.message().contains("sss"), "{error}");
+        refuse(T, json!({"condition": "checked", "target": "target_1", "value": "x"}), "/value", K::Conflict);
+        refuse(T, json!({"condition": "checked"}), "/target", K::MissingField);
+        refuse(T, json!({"condition": "title_contains", "value": ""}), "/value", K::Length);
+        refuse(T, json!({"condition": "title_contains", "value": "a", "target": "target_1"}), "/target", K::Conflict);
+        let error = refuse(
+            T,
+            json!({"condition": "url_matches", "value": "*".repeat(3) + &"/*".repeat(17)}),
+            "/value",
+            K::OutOfRange,
+        );
+        assert_eq!(error.message(), "/value must be a glob with at most 16 wildcards (* or **) for url_matches");
+        refuse(T, json!({"condition": "count_at_least", "value": 2}), "/selector", K::MissingField);
+        refuse(
+            T,
+            json!({"condition": "count_at_least", "target": "target_1", "value": 2}),
+            "/target",
+            K::Conflict,
+        );
+        for bad in [json!(0), json!(2_001), json!(-1)] {
+            let error =
+                refuse(T, json!({"condition": "count_at_least", "selector": {"name": "A"}, "value": bad}), "/value", K::OutOfRange);
+            assert_eq!(
+                error.message(),
+                format!("/value must be a whole number from 1 to 2000 for count_at_least (got {bad})")
+            );
+        }
+        refuse(T, json!({"condition": "count_at_least", "selector": {"name": "A"}, "value": "2"}), "/value", K::WrongType);
     }
 
     #[test]

@@ -36,6 +36,17 @@
 //!   matching control exists, not which one to act on.
 //! * `duration` sleeps the whole value (the decoder already refused a shorter explicit
 //!   `timeout_ms`).
+//! * `value_equals`, `checked` and `unchecked` resolve their control once, as an action would
+//!   (a selector that matches nothing or several controls is refused at once), then compare in
+//!   the page ([`control_matches`](crate::port::BrowserPort::control_matches)): the value
+//!   never comes back, and no sentence, fact or log carries it. A credential-class control is
+//!   refused before anything is compared (`attention_required`, as a fill would be). A handle's
+//!   control that goes away fails as stale; a selector's control is looked for again on the
+//!   next check.
+//! * `title_contains` compares case-sensitively, as `url_contains` does; `url_matches` matches
+//!   the whole URL against the glob.
+//! * `count_at_least` counts every perceived control the selector's name (and role) matches,
+//!   at any rank, and says how many it saw (`match_count`).
 //!
 //! * A check (or a slice) the page does not answer within what is left of the timeout (plus
 //!   [`CHECK_GRACE`]) is abandoned, and the wait times out: `timeout_ms` bounds the answer
@@ -43,21 +54,26 @@
 //!
 //! A timeout is `failed` with effect `none` and `satisfied: false` (CLARIFICATIONS).
 
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::facts;
 use crate::envelope::Readiness;
 use crate::handles::Handle;
+use crate::names::ToolName;
 use crate::language::{bound_visible, normalize_name};
 use crate::limits::{ECHO_CHARS, READ_CALL_MS};
-use crate::port::{ElementRef, PerceiveInput, PerceiveScope, PortErrorKind, TextWait, TextWaitInput};
+use crate::authority::Site;
+use crate::port::{
+    ElementRef, FillValue, PerceiveInput, PerceiveScope, PortErrorKind, TextWait, TextWaitInput,
+};
 use crate::selector::Selector;
 use crate::tools::common::TargetRef;
 use crate::tools::wait::{WaitCondition, WaitRequest};
 
 use crate::operation::outcome::Outcome;
 use crate::operation::run::{Lease, Page, Run, SELECTOR_SCAN_ITEMS, Step, host_of, stale_target};
-use crate::operation::selector_match::{SelectorMatch, match_selector};
+use crate::operation::selector_match::{SelectorMatch, count_matches, match_selector};
 
 /// How long to sleep between two checks of a condition.
 const POLL_INTERVAL: Duration = Duration::from_millis(100);
@@ -81,6 +97,9 @@ enum Watched {
     Element { element: ElementRef, generation: u64, handle: Handle, phrase: String },
     /// Whatever currently matches a selector.
     Selector(Selector),
+    /// The control a selector resolved to, and the document generation it was found in
+    /// (`None` once it went away: the selector is resolved again at the next check).
+    Control { found: Mutex<Option<(ElementRef, u64)>>, selector: Selector, phrase: String },
 }
 
 /// The facts every wait outcome carries.
@@ -163,8 +182,33 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
                 }
             }
         }
+        WaitCondition::ValueEquals { target, .. } | WaitCondition::Checked { target, .. } => {
+            let resolved = run.target(&lease, &page, target).await.map_err(|o| fail_facts(o, 0))?;
+            if let (Some(class), WaitCondition::ValueEquals { .. }) = (resolved.credential, &request.condition) {
+                let site = Site::from_url(&page.state.url);
+                let outcome = Outcome::handoff(ToolName::Wait, class, site, resolved.handle.clone())
+                    .fact(facts::TAB, lease.handle().as_str());
+                return Err(fail_facts(outcome, 0));
+            }
+            let phrase = run.phrase(resolved.role, resolved.name.as_deref());
+            Some(match target {
+                TargetRef::Handle(handle) => Watched::Element {
+                    element: resolved.element,
+                    generation: page.generation,
+                    handle: handle.clone(),
+                    phrase,
+                },
+                TargetRef::Selector(selector) => Watched::Control {
+                    found: Mutex::new(Some((resolved.element, page.generation))),
+                    selector: selector.clone(),
+                    phrase,
+                },
+            })
+        }
         _ => None,
     };
+    // The last count a `count_at_least` check saw.
+    let counted = Mutex::new(None::<usize>);
 
     let timeout = request.timeout_ms;
     // The text a wait in the page watches for, and whether it should be present; `None` once
@@ -195,7 +239,7 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
         let checked = match checked {
             Some(checked) => checked,
             None => {
-                let checking = check(run, &lease, &page, &request.condition, watched.as_ref());
+                let checking = check(run, &lease, &page, &request.condition, watched.as_ref(), &counted);
                 match run.within(bound, checking).await {
                     Some(held) => Checked::Polled(held.map_err(|o| failed(o, progress.elapsed()))?),
                     None => Checked::Polled(Held::No),
@@ -224,7 +268,7 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
                 } else {
                     format!("No wait was needed on {host}: {}.", clause.state)
                 };
-                let outcome = Outcome::read(summary).fact(facts::HOST, host);
+                let outcome = with_count(Outcome::read(summary).fact(facts::HOST, host), &counted);
                 return Ok(progress.facts(outcome, true, page.state.readiness, elapsed));
             }
             Held::Never(handle) => {
@@ -246,6 +290,7 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
             .fact(facts::HOST, host)
             .next("Call browser_screenshot or browser_read to see what the page shows now.")
             .next("Wait again with a longer timeout_ms (up to 30000) if the page is still working.");
+            let outcome = with_count(outcome, &counted);
             return Err(progress.facts(outcome, false, page.state.readiness, elapsed));
         }
         if pause {
@@ -257,6 +302,14 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
         page = run.observe(&lease).await.map_err(|o| fail_facts(o, progress.elapsed()))?;
         run.authorize(Some(&page.state.url))
             .map_err(|o| fail_facts(o, progress.elapsed()).fact(facts::TAB, lease.handle().as_str()))?;
+    }
+}
+
+/// `outcome` with the count the last `count_at_least` check saw, if one ran.
+fn with_count(outcome: Outcome, counted: &Mutex<Option<usize>>) -> Outcome {
+    match *counted.lock().unwrap_or_else(|p| p.into_inner()) {
+        Some(count) => outcome.fact(facts::MATCH_COUNT, count),
+        None => outcome,
     }
 }
 
@@ -333,19 +386,40 @@ async fn watch(
     }))
 }
 
-/// Check the condition against `page` (observed and authorized).
+/// Check the condition against `page` (observed and authorized); a `count_at_least` check
+/// leaves the count it saw in `counted`.
 async fn check(
     run: &Run<'_>,
     lease: &Lease,
     page: &Page,
     condition: &WaitCondition,
     watched: Option<&Watched>,
+    counted: &Mutex<Option<usize>>,
 ) -> Step<Held> {
     let fail = |e| run.fail_on(lease, &e, "check the page while waiting", None);
     let held = |yes: bool| if yes { Held::Yes } else { Held::No };
     Ok(match condition {
         WaitCondition::LoadReady => held(page.state.readiness == Readiness::Complete),
         WaitCondition::UrlContains(value) => held(page.state.url.as_str().contains(value.as_str())),
+        WaitCondition::TitleContains(value) => held(page.state.title.contains(value.as_str())),
+        WaitCondition::UrlMatches(glob) => held(glob.matches(page.state.url.as_str())),
+        WaitCondition::CountAtLeast { selector, count } => {
+            let input = PerceiveInput { scope: PerceiveScope::All, max_items: SELECTOR_SCAN_ITEMS };
+            let perception = run
+                .port()
+                .perceive(&run.reading(&lease.tab), &input)
+                .await
+                .map_err(|e| run.fail_on(lease, &e, "count the matching controls while waiting", None))?;
+            let matching = count_matches(selector, &perception.elements);
+            *counted.lock().unwrap_or_else(|p| p.into_inner()) = Some(matching);
+            held(u64::try_from(matching).unwrap_or(u64::MAX) >= *count)
+        }
+        WaitCondition::ValueEquals { value, .. } => {
+            control_check(run, lease, page, watched, &FillValue::Text(value.clone())).await?
+        }
+        WaitCondition::Checked { checked, .. } => {
+            control_check(run, lease, page, watched, &FillValue::Checked(*checked)).await?
+        }
         WaitCondition::TextPresent(text) => {
             held(run.port().text_present(&run.reading(&lease.tab), text).await.map_err(fail)?)
         }
@@ -366,11 +440,66 @@ async fn check(
                 (Some(Watched::Selector(selector)), _) | (None, WaitCondition::SelectorPresent(selector)) => {
                     selector_present(run, lease, selector).await?
                 }
-                (None, _) => false,
+                (Some(Watched::Control { .. }) | None, _) => false,
             };
             held(present == want_present)
         }
         WaitCondition::Duration { .. } => Held::Yes,
+    })
+}
+
+/// Compare the watched control with `expected` in the page: a handle's control that went away
+/// can never hold (stale); a selector's is looked for again (not held until it is back).
+async fn control_check(
+    run: &Run<'_>,
+    lease: &Lease,
+    page: &Page,
+    watched: Option<&Watched>,
+    expected: &FillValue,
+) -> Step<Held> {
+    let (element, handle) = match watched {
+        Some(Watched::Element { element, generation, handle, .. }) => {
+            if *generation != page.generation {
+                return Ok(Held::Never(handle.clone()));
+            }
+            (element.clone(), Some(handle))
+        }
+        Some(Watched::Control { found, selector, .. }) => {
+            let known = found.lock().unwrap_or_else(|p| p.into_inner()).clone();
+            match known {
+                Some((element, generation)) if generation == page.generation => (element, None),
+                _ => {
+                    // Gone, or another document: resolve the selector again in this one.
+                    let Ok(resolved) = run.target(lease, page, &TargetRef::Selector(selector.clone())).await
+                    else {
+                        return Ok(Held::No);
+                    };
+                    if resolved.credential.is_some() && matches!(expected, FillValue::Text(_)) {
+                        return Ok(Held::No);
+                    }
+                    *found.lock().unwrap_or_else(|p| p.into_inner()) =
+                        Some((resolved.element.clone(), page.generation));
+                    (resolved.element, None)
+                }
+            }
+        }
+        _ => return Ok(Held::No),
+    };
+    let call = run.reading(&lease.tab);
+    let matched = run
+        .port()
+        .control_matches(&call, &element, expected)
+        .await
+        .map_err(|e| run.fail_on(lease, &e, "compare the control while waiting", None))?;
+    Ok(match (matched, handle, watched) {
+        (Some(true), ..) => Held::Yes,
+        (Some(false), ..) => Held::No,
+        (None, Some(handle), _) => Held::Never(handle.clone()),
+        (None, None, Some(Watched::Control { found, .. })) => {
+            *found.lock().unwrap_or_else(|p| p.into_inner()) = None;
+            Held::No
+        }
+        (None, None, _) => Held::No,
     })
 }
 
@@ -398,7 +527,7 @@ fn clause(condition: &WaitCondition, watched: Option<&Watched>) -> Clause {
         None => "the text".to_owned(),
     };
     let target = || match watched {
-        Some(Watched::Element { phrase, .. }) => phrase.clone(),
+        Some(Watched::Element { phrase, .. } | Watched::Control { phrase, .. }) => phrase.clone(),
         Some(Watched::Selector(selector)) => selector_phrase(selector),
         None => match condition {
             WaitCondition::SelectorPresent(selector) => selector_phrase(selector),
@@ -425,6 +554,26 @@ fn clause(condition: &WaitCondition, watched: Option<&Watched>) -> Clause {
             (format!("{} disappeared", target()), format!("{} is gone", target()))
         }
         WaitCondition::Duration { ms } => (format!("{ms} ms passed"), format!("{ms} ms passed")),
+        WaitCondition::ValueEquals { .. } => {
+            (format!("{} held the expected value", target()), format!("{} holds the expected value", target()))
+        }
+        WaitCondition::Checked { checked: true, .. } => {
+            (format!("{} was checked", target()), format!("{} is checked", target()))
+        }
+        WaitCondition::Checked { checked: false, .. } => {
+            (format!("{} was unchecked", target()), format!("{} is not checked", target()))
+        }
+        WaitCondition::TitleContains(value) => {
+            (format!("the title contained {}", quoted(value)), format!("the title contains {}", quoted(value)))
+        }
+        WaitCondition::UrlMatches(glob) => (
+            format!("the URL matched {}", quoted(glob.pattern())),
+            format!("the URL matches {}", quoted(glob.pattern())),
+        ),
+        WaitCondition::CountAtLeast { selector, count } => (
+            format!("{count} or more controls matched {}", selector_phrase(selector)),
+            format!("{count} or more controls match {}", selector_phrase(selector)),
+        ),
     };
     Clause { event, state }
 }

@@ -19,7 +19,9 @@
 use std::sync::LazyLock;
 use std::time::Duration;
 
-use ghostlight_core::port::{ElementRef, FillInput, FillOutcome, PortError, PortResult, TabRef};
+use ghostlight_core::port::{
+    ElementRef, FillInput, FillOutcome, FillValue, PortError, PortErrorKind, PortResult, TabRef,
+};
 use ghostlight_page::fill::{FillAnswer, encode_value};
 use serde_json::{Value, json};
 
@@ -72,6 +74,29 @@ pub(super) async fn fill(
     }
     let page = after(s, before, deadline).await?;
     Ok(FillOutcome { filled, page })
+}
+
+/// Whether one control already is as a fill of `expected` would leave it (`None`: it is
+/// gone), compared by `fill.js` in the control's document without setting anything.
+pub(super) async fn compare(
+    s: &mut Session,
+    tab: &TabRef,
+    element: &ElementRef,
+    expected: &FillValue,
+) -> PortResult<Option<bool>> {
+    let value = encode_value(expected).ok_or_else(|| PortError::invalid_field(0, "the number is not finite"))?;
+    s.set_read_script_timeout().await?;
+    let found = match s.element(tab, element).await {
+        Ok(found) => found,
+        Err(e) if e.kind() == PortErrorKind::TargetStale => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let args = vec![json!([element_arg(&found)?]), json!([value]), json!("compare")];
+    match run::<FillAnswer>(s, &FILL, args, Sent::Read).await {
+        Ok(answer) => answer.compared(),
+        Err(e) if e.kind() == PortErrorKind::TargetStale => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// Check (and with `apply`, set) one group's fields in their document.

@@ -47,7 +47,7 @@ static KEY_GUARD: InputScript = InputScript::new(ghostlight_page::scripts::input
 });
 
 /// The id of the key input source.
-const KEYBOARD_ID: &str = "ghostlight-keyboard";
+pub(super) const KEYBOARD_ID: &str = "ghostlight-keyboard";
 /// WebDriver's Delete key.
 const DELETE: char = '\u{E017}';
 /// WebDriver's Enter key.
@@ -337,7 +337,7 @@ fn named_value(key: NamedKey) -> char {
 }
 
 /// The WebDriver key value of a modifier.
-fn modifier_value(modifier: Modifier) -> char {
+pub(super) fn modifier_value(modifier: Modifier) -> char {
     match modifier {
         Modifier::Alt => '\u{E00A}',
         Modifier::Control => '\u{E009}',

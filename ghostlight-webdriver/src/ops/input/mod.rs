@@ -43,7 +43,7 @@ use std::time::Duration;
 use fantoccini::actions::Actions;
 use fantoccini::elements::Element as WdElement;
 use ghostlight_core::port::{
-    ActionReceipt, ClickInput, ElementRef, FillInput, FillOutcome, Gate, KeyInput, PageState, PointerTarget,
+    ActionReceipt, ClickInput, ElementRef, FillInput, FillOutcome, FillValue, Gate, HoverInput, KeyInput, PageState, PointerTarget,
     PortError, PortErrorKind, PortResult, ScrollInput, ScrollOutcome, TabRef, TypeInput, UploadInput,
     UploadOutcome,
 };
@@ -118,11 +118,11 @@ pub(crate) async fn click(
 pub(crate) async fn hover(
     s: &mut Session,
     tab: &TabRef,
-    at: &PointerTarget,
+    input: &HoverInput,
     gate: &Gate,
     timeout: Duration,
 ) -> PortResult<ActionReceipt> {
-    bounded(timeout, pointer::hover(s, tab, at, gate, timeout)).await
+    bounded(timeout, pointer::hover(s, tab, input, gate, timeout)).await
 }
 
 /// Scroll.
@@ -156,6 +156,16 @@ pub(crate) async fn fill(
     timeout: Duration,
 ) -> PortResult<FillOutcome> {
     bounded(timeout, fill::fill(s, tab, input, timeout)).await
+}
+
+/// Whether a control is as a fill of `expected` would leave it (`None`: gone).
+pub(crate) async fn control_matches(
+    s: &mut Session,
+    tab: &TabRef,
+    element: &ElementRef,
+    expected: &FillValue,
+) -> PortResult<Option<bool>> {
+    fill::compare(s, tab, element, expected).await
 }
 
 /// Type text through input events.

@@ -10,6 +10,10 @@
 //!   centre, computed by the driver in the frame). A viewport [`Point`] is used as given
 //!   (floored to whole CSS pixels); the receipt describes the element there (or its nearest
 //!   named ancestor).
+//! - **Modifiers** of a click or hover are a key input source beside the pointer: the keys
+//!   go down in the ticks before the pointer's first action and up in the ticks after its
+//!   last, so every pointer event (and the `click`) carries them (`shiftKey`, `altKey`…) on
+//!   both drivers.
 //! - **Clicks** are one pointer move then `count` down/up pairs of the button; both drivers
 //!   count consecutive clicks at one place as double and triple clicks (`dblclick`,
 //!   `detail`). Actions rather than `Element Click` for every click: one path for every
@@ -28,17 +32,19 @@ use std::sync::LazyLock;
 use std::time::Duration;
 
 use fantoccini::actions::{
-    InputSource, MOUSE_BUTTON_LEFT, MOUSE_BUTTON_MIDDLE, MOUSE_BUTTON_RIGHT, MouseActions, PointerAction,
+    Actions, InputSource, KeyAction, KeyActions, MOUSE_BUTTON_LEFT, MOUSE_BUTTON_MIDDLE, MOUSE_BUTTON_RIGHT,
+    MouseActions, PointerAction,
 };
 use fantoccini::elements::Element as WdElement;
-use ghostlight_core::port::MouseButton;
 use ghostlight_core::port::{
-    ActionReceipt, ClickInput, ElementSummary, Gate, PageState, Point, PointerTarget, PortError,
+    ActionReceipt, ClickInput, ElementSummary, Gate, HoverInput, PageState, Point, PointerTarget, PortError,
     PortErrorKind, PortResult, TabRef,
 };
+use ghostlight_core::port::{Modifier, MouseButton};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::keyboard::{KEYBOARD_ID, modifier_value};
 use super::{Release, after, before_state, compose, element_arg, perform, pixel, resolve, run};
 use tokio::time::Instant;
 
@@ -137,11 +143,12 @@ pub(super) async fn click(
     s.set_script_timeout(timeout).await?;
     let at = locate(s, tab, &input.at, gate, Locate { scroll: true, check: true }).await?;
     let button = button(input.button);
-    let mut mouse = MouseActions::new(POINTER_ID.to_owned()).then(at.origin.move_to(None));
+    let mut pointer = vec![at.origin.move_to(None)];
     for _ in 0..input.count {
-        mouse = mouse.then(PointerAction::Down { button }).then(PointerAction::Up { button });
+        pointer.push(PointerAction::Down { button });
+        pointer.push(PointerAction::Up { button });
     }
-    perform(s, mouse, Release::Always).await?;
+    perform(s, holding(&input.modifiers, pointer), Release::Always).await?;
     let page = after(s, at.before, deadline).await?;
     Ok(ActionReceipt { element: at.summary, page, keys_withheld: 0 })
 }
@@ -150,15 +157,14 @@ pub(super) async fn click(
 pub(super) async fn hover(
     s: &mut Session,
     tab: &TabRef,
-    at: &PointerTarget,
+    input: &HoverInput,
     gate: &Gate,
     timeout: Duration,
 ) -> PortResult<ActionReceipt> {
     let deadline = Instant::now() + timeout;
     s.set_script_timeout(timeout).await?;
-    let at = locate(s, tab, at, gate, Locate { scroll: true, check: true }).await?;
-    perform(s, MouseActions::new(POINTER_ID.to_owned()).then(at.origin.move_to(None)), Release::Always)
-        .await?;
+    let at = locate(s, tab, &input.at, gate, Locate { scroll: true, check: true }).await?;
+    perform(s, holding(&input.modifiers, vec![at.origin.move_to(None)]), Release::Always).await?;
     let page = after(s, at.before, deadline).await?;
     Ok(ActionReceipt { element: at.summary, page, keys_withheld: 0 })
 }
@@ -307,6 +313,34 @@ async fn locate(
             })
         }
     }
+}
+
+/// `pointer`'s actions with `modifiers` held: a key source presses them in the ticks before
+/// the pointer's first action (the pointer pauses) and releases them, in reverse, in the
+/// ticks after its last. No modifiers: the pointer source alone.
+fn holding(modifiers: &[Modifier], pointer: Vec<PointerAction>) -> Actions {
+    let pause = || PointerAction::Pause { duration: Duration::ZERO };
+    let mut mouse = MouseActions::new(POINTER_ID.to_owned());
+    if modifiers.is_empty() {
+        for action in pointer {
+            mouse = mouse.then(action);
+        }
+        return Actions::from(mouse);
+    }
+    let mut keys = KeyActions::new(KEYBOARD_ID.to_owned());
+    for modifier in modifiers {
+        keys = keys.then(KeyAction::Down { value: modifier_value(*modifier) });
+        mouse = mouse.then(pause());
+    }
+    for action in pointer {
+        keys = keys.then(KeyAction::Pause { duration: Duration::ZERO });
+        mouse = mouse.then(action);
+    }
+    for modifier in modifiers.iter().rev() {
+        keys = keys.then(KeyAction::Up { value: modifier_value(*modifier) });
+        mouse = mouse.then(pause());
+    }
+    Actions::from(keys).and(mouse)
 }
 
 /// The WebDriver button number.
