@@ -28,10 +28,10 @@ use ghostlight_core::port::MouseButton;
 use ghostlight_core::port::{
     ActionReceipt, CaptureKind, Captured, ClickInput, DiagnosticsPage, DiagnosticsQuery, DialogKind,
     DialogResolution, DocumentId, ElementRef, ElementState, ElementSummary, FileStat, FillInput, FillOutcome,
-    Focused, FocusedElement, Geometry, HistoryMove, KeyInput, NavigateInput, OpenedTab, PageState,
-    PerceiveInput, PerceiveScope, PerceivedElement, Perception, PointerTarget, PortResult, ReadInput,
-    RecordCommand, RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome, TabCall, TabInfo, TabRef,
-    TextOutcome, TypeInput, UploadInput, UploadOutcome,
+    Focused, FocusedElement, Geometry, HistoryMove, HoverInput, KeyInput, NavigateInput, OpenedTab,
+    PageState, PerceiveInput, PerceiveScope, PerceivedElement, Perception, PointerTarget, PortResult,
+    ReadInput, RecordCommand, RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome, TabCall, TabInfo,
+    TabRef, TextOutcome, TypeInput, UploadInput, UploadOutcome,
 };
 use ghostlight_core::{BrowserPort, Ghostlight, PortError, PortErrorKind, Readiness};
 use ghostlight_examples::{call, exit_code, show, target_named};
@@ -454,9 +454,9 @@ impl BrowserPort for ToyBrowser {
         Ok(ActionReceipt { element: Some(summary), page: self.state_of(tab), keys_withheld: 0 })
     }
 
-    async fn hover(&self, call: &TabCall<'_>, at: &PointerTarget) -> PortResult<ActionReceipt> {
+    async fn hover(&self, call: &TabCall<'_>, input: &HoverInput) -> PortResult<ActionReceipt> {
         let tab = call.tab;
-        let PointerTarget::Element(target) = at else {
+        let PointerTarget::Element(target) = &input.at else {
             return Err(unsupported("hover a point: it has no layout"));
         };
         let mut state = self.lock();

@@ -573,9 +573,11 @@ impl<'a> ObjectReader<'a> {
                 }
                 Ok(Some(FillValue::Options(list)))
             }
-            other => {
-                Err(self.type_error(field, "must be a string, a boolean, a number or a list of options", other))
-            }
+            other => Err(self.type_error(
+                field,
+                "must be a string, a boolean, a number or a list of options",
+                other,
+            )),
         }
     }
 

@@ -18,11 +18,12 @@ use std::time::Duration;
 use async_trait::async_trait;
 use ghostlight_core::port::{
     ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DiagnosticsPage, DiagnosticsQuery,
-    DialogKind, DialogResolution, ElementRef, FileStat, FillInput, FillOutcome, FillValue, Focused, FocusedElement,
-    Geometry, HistoryMove, HoverInput, KeyInput, NavigateInput, NetworkEnforcement, NetworkPolicy, OpenedTab, PageState,
-    PerceiveInput, Perception, Point, PointerTarget, PortError, PortErrorKind, PortResult, ReadInput,
-    RecordCommand, RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal, TabCall, TabInfo,
-    TabRef, TextOutcome, TypeInput, UploadInput, UploadOutcome,
+    DialogKind, DialogResolution, ElementRef, FileStat, FillInput, FillOutcome, FillValue, Focused,
+    FocusedElement, Geometry, HistoryMove, HoverInput, KeyInput, NavigateInput, NetworkEnforcement,
+    NetworkPolicy, OpenedTab, PageState, PerceiveInput, Perception, Point, PointerTarget, PortError,
+    PortErrorKind, PortResult, ReadInput, RecordCommand, RecordReport, ScriptOutcome, ScrollInput,
+    ScrollOutcome, StartupRefusal, TabCall, TabInfo, TabRef, TextOutcome, TypeInput, UploadInput,
+    UploadOutcome,
 };
 use serde::de::DeserializeOwned;
 use tokio::task::JoinHandle;

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use ghostlight_core::port::{
     BrowserPort, CaptureKind, Captured, ClickInput, CssRect, DiagnoseDetail, DiagnoseSource, DiagnosticEntry,
     DiagnosticSource, DiagnosticsQuery, DialogKind, DialogResolution, ElementRef, Gate, HistoryMove,
-    InlineFile, Key, KeyInput, MouseButton, NamedKey, NavigateInput, NetworkError, PerceiveInput,
+    HoverInput, InlineFile, Key, KeyInput, MouseButton, NamedKey, NavigateInput, NetworkError, PerceiveInput,
     PerceiveScope, PerceivedElement, Point, PointerTarget, PortEffect, PortErrorKind, ReadInput,
     RecordCommand, RecordDelivery, RecordReport, RecordingRef, RecordingState, ScrollDirection, ScrollInput,
     TabCall, TabRef, TextMode, TypeInput, UploadDestination, UploadFiles, UploadInput,
@@ -447,7 +447,12 @@ async fn frame_targets(engine: Engine) {
         let all = PerceiveInput { scope: PerceiveScope::All, max_items: dom_table::MAX_ITEMS };
         let seen = b.perceive(&TabCall::reading(&opened.tab, &Gate::open()), &all).await.expect("perceived");
         let cross = named(&seen.elements, "Cross go").expect("the cross-origin button").element.clone();
-        let click = ClickInput { at: PointerTarget::Element(cross), button: MouseButton::Primary, count: 1 };
+        let click = ClickInput {
+            at: PointerTarget::Element(cross),
+            button: MouseButton::Primary,
+            count: 1,
+            modifiers: Vec::new(),
+        };
         let refused = b
             .click(&TabCall::new(&opened.tab, &only_a_gate(), LOAD), &click)
             .await
@@ -701,7 +706,7 @@ fn at(x: f64, y: f64) -> PointerTarget {
 }
 
 fn click_at(x: f64, y: f64) -> ClickInput {
-    ClickInput { at: at(x, y), button: MouseButton::Primary, count: 1 }
+    ClickInput { at: at(x, y), button: MouseButton::Primary, count: 1, modifiers: Vec::new() }
 }
 
 fn keys(keys: Vec<Key>) -> KeyInput {
@@ -775,9 +780,12 @@ async fn input_and_dialogs(engine: Engine) {
             b.click(&TabCall::new(&tab, &open, LOAD), &click_at(50.0, 50.0))
                 .await
                 .expect_err("no trusted pointer input"),
-            b.hover(&TabCall::new(&tab, &open, LOAD), &at(50.0, 50.0))
-                .await
-                .expect_err("no trusted pointer input"),
+            b.hover(
+                &TabCall::new(&tab, &open, LOAD),
+                &HoverInput { at: at(50.0, 50.0), modifiers: Vec::new() },
+            )
+            .await
+            .expect_err("no trusted pointer input"),
             b.drag(&TabCall::new(&tab, &open, LOAD), &at(50.0, 50.0), &at(90.0, 90.0))
                 .await
                 .expect_err("no trusted drags"),
@@ -799,7 +807,10 @@ async fn input_and_dialogs(engine: Engine) {
     }
 
     // A hover, then a click at the button's point: trusted, and the receipt names the button.
-    let hovered = b.hover(&TabCall::new(&tab, &open, LOAD), &at(120.0, 50.0)).await.expect("hovered");
+    let hovered = b
+        .hover(&TabCall::new(&tab, &open, LOAD), &HoverInput { at: at(120.0, 50.0), modifiers: Vec::new() })
+        .await
+        .expect("hovered");
     assert_eq!(hovered.element.as_ref().map(|e| e.role.as_str()), Some("button"));
     let clicked = b.click(&TabCall::new(&tab, &open, LOAD), &click_at(120.0, 50.0)).await.expect("clicked");
     let summary = clicked.element.expect("what was clicked");

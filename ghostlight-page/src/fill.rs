@@ -135,8 +135,14 @@ mod tests {
     #[test]
     fn comparisons_answer_equal_or_gone() {
         let answer = |json: Value| serde_json::from_value::<FillAnswer>(json).expect("an answer");
-        assert_eq!(answer(json!({"status": "ok", "filled": 0, "equal": true})).compared().ok(), Some(Some(true)));
-        assert_eq!(answer(json!({"status": "ok", "filled": 0, "equal": false})).compared().ok(), Some(Some(false)));
+        assert_eq!(
+            answer(json!({"status": "ok", "filled": 0, "equal": true})).compared().ok(),
+            Some(Some(true))
+        );
+        assert_eq!(
+            answer(json!({"status": "ok", "filled": 0, "equal": false})).compared().ok(),
+            Some(Some(false))
+        );
         let gone = answer(json!({"status": "invalid", "index": 0, "reason": "detached"}));
         assert_eq!(gone.compared().ok(), Some(None));
         let misfit = answer(json!({"status": "invalid", "index": 0, "reason": "kind"})).compared();

@@ -118,11 +118,12 @@ use std::time::Duration;
 use async_trait::async_trait;
 use ghostlight_core::port::{
     ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DiagnosticsPage, DiagnosticsQuery,
-    DialogKind, DialogResolution, ElementRef, FileStat, FillInput, FillOutcome, FillValue, Focused, FocusedElement,
-    Geometry, HistoryMove, KeyInput, NavigateInput, NetworkEnforcement, NetworkPolicy, OpenedTab, PageState,
-    HoverInput, PerceiveInput, Perception, PointerTarget, PortError, PortErrorKind, PortResult, ReadInput, RecordCommand,
-    RecordDelivery, RecordReport, ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal, TabCall,
-    TabInfo, TabRef, TextOutcome, TextWait, TextWaitInput, TypeInput, UploadInput, UploadOutcome,
+    DialogKind, DialogResolution, ElementRef, FileStat, FillInput, FillOutcome, FillValue, Focused,
+    FocusedElement, Geometry, HistoryMove, HoverInput, KeyInput, NavigateInput, NetworkEnforcement,
+    NetworkPolicy, OpenedTab, PageState, PerceiveInput, Perception, PointerTarget, PortError, PortErrorKind,
+    PortResult, ReadInput, RecordCommand, RecordDelivery, RecordReport, ScriptOutcome, ScrollInput,
+    ScrollOutcome, StartupRefusal, TabCall, TabInfo, TabRef, TextOutcome, TextWait, TextWaitInput, TypeInput,
+    UploadInput, UploadOutcome,
 };
 use tokio::sync::{Mutex, MutexGuard};
 

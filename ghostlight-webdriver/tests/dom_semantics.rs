@@ -16,8 +16,8 @@ mod support;
 use std::time::Duration;
 
 use ghostlight_core::port::{
-    BrowserPort, ElementRef, ElementSummary, Gate, PerceiveInput, PerceiveScope, PerceivedElement,
-    PointerTarget, PortErrorKind, TabCall, TabRef,
+    BrowserPort, ElementRef, ElementSummary, Gate, HoverInput, PerceiveInput, PerceiveScope,
+    PerceivedElement, PointerTarget, PortErrorKind, TabCall, TabRef,
 };
 use ghostlight_webdriver::{Engine, WebDriverBrowser};
 use support::dom_table::{MAX_ITEMS, ROWS, Row, Shown, check_perception, expected, page, shadow_element};
@@ -81,8 +81,12 @@ async fn act(
     element: &ElementRef,
     want: &ElementSummary,
 ) -> Result<(), String> {
-    let hovered =
-        b.hover(&TabCall::new(tab, &Gate::open(), TIMEOUT), &PointerTarget::Element(element.clone())).await;
+    let hovered = b
+        .hover(
+            &TabCall::new(tab, &Gate::open(), TIMEOUT),
+            &HoverInput { at: PointerTarget::Element(element.clone()), modifiers: Vec::new() },
+        )
+        .await;
     match (row.shown, hovered) {
         (Shown::Yes | Shown::OutOfTree, Ok(receipt)) if receipt.element.as_ref() == Some(want) => {}
         (Shown::Yes | Shown::OutOfTree, Ok(receipt)) => {
@@ -104,7 +108,10 @@ async fn act(
     };
     let at = centre_of(b, tab, &expression).await;
     let receipt = b
-        .hover(&TabCall::new(tab, &Gate::open(), TIMEOUT), &PointerTarget::Point(at))
+        .hover(
+            &TabCall::new(tab, &Gate::open(), TIMEOUT),
+            &HoverInput { at: PointerTarget::Point(at), modifiers: Vec::new() },
+        )
         .await
         .map_err(|e| format!("hovering its centre failed: {e}"))?;
     if receipt.element.as_ref() != Some(want) {

@@ -10,9 +10,9 @@ use ghostlight_core::port::FillValue;
 use ghostlight_core::port::MouseButton;
 use ghostlight_core::port::ScrollDirection;
 use ghostlight_core::port::{
-    BrowserPort, ClickInput, ElementRef, FillInput, Gate, InlineFile, KeyInput, NavigateInput, Point,
-    PointerTarget, PortErrorKind, ScrollInput, TabCall, TabRef, TypeInput, UploadDestination, UploadFiles,
-    UploadInput,
+    BrowserPort, ClickInput, ElementRef, FillInput, Gate, HoverInput, InlineFile, KeyInput, NavigateInput,
+    Point, PointerTarget, PortErrorKind, ScrollInput, TabCall, TabRef, TypeInput, UploadDestination,
+    UploadFiles, UploadInput,
 };
 use ghostlight_core::port::{Key, Modifier, NamedKey};
 use ghostlight_core::{Ghostlight, Status};
@@ -175,7 +175,7 @@ async fn clear_log(b: &WebDriverBrowser, tab: &TabRef) {
 }
 
 fn click(at: PointerTarget, button: MouseButton, count: u8) -> ClickInput {
-    ClickInput { at, button, count }
+    ClickInput { at, button, count, modifiers: Vec::new() }
 }
 
 /// The centre of the element matching `selector`, in viewport coordinates.
@@ -239,7 +239,10 @@ async fn click_buttons(b: &WebDriverBrowser, site: &Site) {
 
     let hover = element(b, &tab, "#hover").await;
     let receipt = b
-        .hover(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &PointerTarget::Element(hover))
+        .hover(
+            &TabCall::new(&tab, &Gate::open(), TIMEOUT),
+            &HoverInput { at: PointerTarget::Element(hover), modifiers: Vec::new() },
+        )
         .await
         .expect("hover");
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Hover me"));
@@ -336,7 +339,10 @@ async fn points(b: &WebDriverBrowser, site: &Site) {
 
     let at = centre(b, &tab, "#hover").await;
     let receipt = b
-        .hover(&TabCall::new(&tab, &Gate::open(), TIMEOUT), &PointerTarget::Point(at))
+        .hover(
+            &TabCall::new(&tab, &Gate::open(), TIMEOUT),
+            &HoverInput { at: PointerTarget::Point(at), modifiers: Vec::new() },
+        )
         .await
         .expect("hover at a point");
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Hover me"));

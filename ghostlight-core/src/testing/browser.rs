@@ -17,8 +17,8 @@ use super::site::{ClickEffect, FieldKind, ScriptedElement, ScriptedPage};
 use crate::port::{
     ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DiagnosticEntry, DiagnosticSource,
     DiagnosticsPage, DiagnosticsQuery, DialogKind, DialogResolution, DocumentId, ElementRef, ElementState,
-    ElementSummary, FileStat, FillInput, FillOutcome, Focused, FocusedElement, Gate, Geometry, HistoryMove, HoverInput,
-    KeyInput, NavigateInput, NetworkError, NetworkFailure, OpenedTab, PageState, PerceiveInput,
+    ElementSummary, FileStat, FillInput, FillOutcome, Focused, FocusedElement, Gate, Geometry, HistoryMove,
+    HoverInput, KeyInput, NavigateInput, NetworkError, NetworkFailure, OpenedTab, PageState, PerceiveInput,
     PerceiveScope, PerceivedElement, Perception, Point, PointerTarget, PortError, PortErrorKind, PortResult,
     ReadInput, RecordCommand, RecordDelivery, RecordReport, RecordingRef, RecordingState, ScriptFailure,
     ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal, TabCall, TabInfo, TabRef, TextMode,

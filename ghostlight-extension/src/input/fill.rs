@@ -80,7 +80,8 @@ pub(crate) async fn compare(
     timeout: Duration,
 ) -> PortResult<Option<bool>> {
     let id = b.tab_id(tab)?;
-    let value = encode_value(expected).ok_or_else(|| PortError::invalid_field(0, "the number is not finite"))?;
+    let value =
+        encode_value(expected).ok_or_else(|| PortError::invalid_field(0, "the number is not finite"))?;
     let place = Place::of(id, element)?;
     let args = vec![
         ScriptArg::Elements(vec![element.clone()]),

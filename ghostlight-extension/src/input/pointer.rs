@@ -12,8 +12,8 @@
 use std::time::Duration;
 
 use ghostlight_core::port::{
-    ActionReceipt, ClickInput, ElementRef, ElementSummary, Gate, HoverInput, Modifier, MouseButton, PageState, Point,
-    PointerTarget, PortError, PortErrorKind, PortResult, TabRef,
+    ActionReceipt, ClickInput, ElementRef, ElementSummary, Gate, HoverInput, Modifier, MouseButton,
+    PageState, Point, PointerTarget, PortError, PortErrorKind, PortResult, TabRef,
 };
 use ghostlight_page::bounds::NAME_MAX_CHARS;
 use ghostlight_page::input::{HitTest, RawSummary, click_count};
@@ -56,8 +56,15 @@ pub(crate) async fn click(
     timeout: Duration,
 ) -> PortResult<ActionReceipt> {
     click_count(input.count)?;
-    pointer(b, tab, &input.at, Press { button: input.button, count: input.count, modifiers: &input.modifiers }, gate, timeout)
-        .await
+    pointer(
+        b,
+        tab,
+        &input.at,
+        Press { button: input.button, count: input.count, modifiers: &input.modifiers },
+        gate,
+        timeout,
+    )
+    .await
 }
 
 /// Move the pointer over a point.

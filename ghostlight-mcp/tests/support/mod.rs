@@ -90,8 +90,8 @@ impl BrowserPort for Paced {
     async fn click(&self, call: &TabCall<'_>, input: &ClickInput) -> PortResult<ActionReceipt> {
         self.inner.click(call, input).await
     }
-    async fn hover(&self, call: &TabCall<'_>, at: &PointerTarget) -> PortResult<ActionReceipt> {
-        self.inner.hover(call, at).await
+    async fn hover(&self, call: &TabCall<'_>, input: &HoverInput) -> PortResult<ActionReceipt> {
+        self.inner.hover(call, input).await
     }
     async fn scroll(&self, call: &TabCall<'_>, input: &ScrollInput) -> PortResult<ScrollOutcome> {
         self.inner.scroll(call, input).await

@@ -70,6 +70,7 @@ pub(crate) async fn run_all(e: &E2e<'_>) -> Vec<(&'static str, Duration)> {
     step!("type_text_and_press_key", keyboard(e));
     step!("drag_pointer_and_html5", drag(e));
     step!("wait_conditions", wait(e));
+    step!("multi_select_modifiers_and_outcome_waits", outcomes(e));
     step!("dialogs", dialogs(e));
     step!("upload_paths_inline_image", upload(e));
     step!("execute", execute(e));
@@ -1052,6 +1053,74 @@ async fn wait(e: &E2e<'_>) {
         "{}",
         timed_out.summary
     );
+}
+
+/// A `<select multiple>` filled with a list, clicks with modifiers (judged by the event the
+/// page saw), and the outcome waits before and after the page reaches them.
+async fn outcomes(e: &E2e<'_>) {
+    e.goto("/outcomes").await;
+    let toppings = json!({ "name": "Toppings" });
+    e.ok(
+        "browser_fill_form",
+        json!({ "fields": [{ "selector": toppings, "value": ["cheese", "Black olives"] }] }),
+    )
+    .await;
+    let selected = "Array.from(document.querySelector('#toppings').selectedOptions).map((o) => o.value)";
+    assert_eq!(e.js(selected).await, json!(["cheese", "olives"]));
+    e.ok("browser_fill_form", json!({ "fields": [{ "selector": toppings, "value": ["basil"] }] })).await;
+    assert_eq!(e.js(selected).await, json!(["basil"]));
+    let held = e
+        .ok("browser_wait", json!({ "condition": "value_equals", "selector": toppings, "value": "Basil" }))
+        .await;
+    assert_eq!(held.facts["satisfied"], json!(true));
+
+    let probe = json!({ "selector": { "name": "Modifier probe" }, "modifiers": ["Shift", "Control"] });
+    if e.extension_on_firefox() {
+        e.unsupported("browser_click", probe).await;
+    } else {
+        let clicked = e.ok("browser_click", probe).await;
+        assert!(clicked.summary.contains("with Shift and Control held"), "{}", clicked.summary);
+        assert_eq!(e.text("#probed").await, "shift+ctrl");
+        e.ok(
+            "browser_click",
+            json!({ "selector": { "name": "Modifier probe" }, "modifiers": ["Alt", "Meta"] }),
+        )
+        .await;
+        assert_eq!(e.text("#probed").await, "alt+meta");
+        e.ok("browser_click", json!({ "selector": { "name": "Modifier probe" } })).await;
+        assert_eq!(e.text("#probed").await, "none");
+    }
+
+    let city = json!({ "name": "City" });
+    let items = json!({ "name": "Item", "role": "button" });
+    let waits = [
+        json!({ "condition": "value_equals", "selector": city, "value": "Paris" }),
+        json!({ "condition": "checked", "selector": { "name": "Remember me" } }),
+        json!({ "condition": "title_contains", "value": "Done" }),
+        json!({ "condition": "url_matches", "value": "**/outcomes/done?step=2" }),
+        json!({ "condition": "count_at_least", "selector": items, "value": 3 }),
+    ];
+    for wait in &waits {
+        let mut early = wait.clone();
+        early["timeout_ms"] = json!(200);
+        let timed_out = e.expect(Status::Failed, "browser_wait", early).await;
+        assert_eq!(timed_out.facts["reason"], json!("timeout"), "{wait}: {}", timed_out.summary);
+    }
+    e.ok("browser_wait", json!({ "condition": "unchecked", "selector": { "name": "Remember me" } })).await;
+    e.click(json!({ "selector": { "name": "Later" } }), "#later").await;
+    for wait in &waits {
+        let held = e.ok("browser_wait", wait.clone()).await;
+        assert_eq!(held.facts["satisfied"], json!(true), "{wait}");
+        assert!(!text_block(&held).contains("Paris"), "the compared value never comes back");
+    }
+    let refused = e
+        .expect(
+            Status::AttentionRequired,
+            "browser_wait",
+            json!({ "condition": "value_equals", "selector": { "name": "Password" }, "value": "hunter2" }),
+        )
+        .await;
+    assert_eq!(refused.facts["reason"], json!("credential_handoff"));
 }
 
 /// `elapsed_ms` lies between the time the wait was asked to take and the call's wall time.

@@ -141,8 +141,12 @@ pub(crate) async fn run_all(engine: Engine, b: &dyn BrowserPort, trusted_input: 
                 [128, 128, 128],
                 "{path}: not blanked"
             );
-            let click =
-                ClickInput { at: PointerTarget::Point(centre), button: MouseButton::Primary, count: 1 };
+            let click = ClickInput {
+                at: PointerTarget::Point(centre),
+                button: MouseButton::Primary,
+                count: 1,
+                modifiers: Vec::new(),
+            };
             let refused = b
                 .click(&TabCall::new(&tab, &g, STEP_TIMEOUT), &click)
                 .await

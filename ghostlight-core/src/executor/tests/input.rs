@@ -1028,8 +1028,14 @@ fn wait_compares_a_controls_value_in_the_page_and_never_says_it() {
     let email = target(&h, &tab, "Email");
     h.ok("browser_fill_form", json!({"fields": [{"target": email, "value": "ada@example.com"}]}));
 
-    let held = h.ok("browser_wait", json!({"condition": "value_equals", "target": email, "value": "ada@example.com"}));
-    assert_eq!(held.summary, "No wait was needed on example.com: the \"Email\" text field holds the expected value.");
+    let held = h.ok(
+        "browser_wait",
+        json!({"condition": "value_equals", "target": email, "value": "ada@example.com"}),
+    );
+    assert_eq!(
+        held.summary,
+        "No wait was needed on example.com: the \"Email\" text field holds the expected value."
+    );
     assert_eq!(held.facts["satisfied"], true);
     assert_eq!(held.facts["condition"], "value_equals");
 
@@ -1061,12 +1067,17 @@ fn wait_refuses_to_compare_a_credential_field() {
     let tab = h.open(HOME);
     let password = target(&h, &tab, "Password");
     h.browser.clear_calls();
-    let refused = h.call("browser_wait", json!({"condition": "value_equals", "target": password, "value": "hunter2"}));
+    let refused =
+        h.call("browser_wait", json!({"condition": "value_equals", "target": password, "value": "hunter2"}));
     assert_eq!(refused.status, Status::AttentionRequired);
     assert_eq!(refused.effect, Effect::None);
     assert_eq!(refused.facts["reason"], "credential_handoff");
     assert_eq!(refused.facts["satisfied"], false);
-    assert!(refused.summary.starts_with("Stopped before comparing anything: the password field"), "{}", refused.summary);
+    assert!(
+        refused.summary.starts_with("Stopped before comparing anything: the password field"),
+        "{}",
+        refused.summary
+    );
     assert!(!text(&refused).contains("hunter2") && !h.audit_text().contains("hunter2"));
     assert!(!h.browser.calls().iter().any(|c| c.method == "control_matches"), "nothing was compared");
     // Its checked state is no secret: a credential field is simply not a checkbox.
@@ -1080,8 +1091,12 @@ fn wait_for_checked_and_unchecked() {
     let tab = h.open(HOME);
     let subscribe = json!({"name": "Subscribe", "role": "checkbox"});
     let unchecked = h.ok("browser_wait", json!({"condition": "unchecked", "selector": subscribe}));
-    assert_eq!(unchecked.summary, "No wait was needed on example.com: the \"Subscribe\" checkbox is not checked.");
-    let early = h.call("browser_wait", json!({"condition": "checked", "selector": subscribe, "timeout_ms": 100}));
+    assert_eq!(
+        unchecked.summary,
+        "No wait was needed on example.com: the \"Subscribe\" checkbox is not checked."
+    );
+    let early =
+        h.call("browser_wait", json!({"condition": "checked", "selector": subscribe, "timeout_ms": 100}));
     assert_eq!(early.facts["satisfied"], false);
     h.ok("browser_fill_form", json!({"fields": [{"selector": subscribe, "value": true}], "tab": tab}));
     let checked = h.ok("browser_wait", json!({"condition": "checked", "selector": subscribe}));
@@ -1099,6 +1114,7 @@ fn click_and_hover_say_which_modifiers_they_held() {
     assert_eq!(clicked.summary, "Clicked the \"Save\" button with Control and Shift held on example.com.");
     let hovered = h.ok("browser_hover", json!({"selector": {"name": "Save"}, "modifiers": ["Alt"]}));
     assert_eq!(hovered.summary, "Hovered over the \"Save\" button with Alt held on example.com.");
-    let plain = h.ok("browser_click", json!({"selector": {"name": "Save", "role": "button"}, "modifiers": []}));
+    let plain =
+        h.ok("browser_click", json!({"selector": {"name": "Save", "role": "button"}, "modifiers": []}));
     assert_eq!(plain.summary, "Clicked the \"Save\" button on example.com.");
 }

@@ -418,7 +418,8 @@ fn wait_for_title_and_url_glob() {
         .call("browser_wait", json!({"condition": "title_contains", "value": "editor", "timeout_ms": 100}));
     assert_eq!(case.facts["satisfied"], false, "title_contains is case-sensitive");
 
-    let url = fixture.call("browser_wait", json!({"condition": "url_matches", "value": "https://example.com/**"}));
+    let url =
+        fixture.call("browser_wait", json!({"condition": "url_matches", "value": "https://example.com/**"}));
     assert_eq!(url.facts["satisfied"], true, "{}", url.summary);
     let whole = fixture
         .call("browser_wait", json!({"condition": "url_matches", "value": "example.com", "timeout_ms": 100}));
@@ -427,7 +428,8 @@ fn wait_for_title_and_url_glob() {
         whole.summary,
         "Timed out after 100 ms waiting until the URL matched \"example.com\" on example.com (the limit was 100 ms)."
     );
-    let star = fixture.call("browser_wait", json!({"condition": "url_matches", "value": "https://*/", "timeout_ms": 100}));
+    let star = fixture
+        .call("browser_wait", json!({"condition": "url_matches", "value": "https://*/", "timeout_ms": 100}));
     assert_eq!(star.facts["satisfied"], true, "{}", star.summary);
 }
 

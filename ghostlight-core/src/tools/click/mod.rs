@@ -15,8 +15,8 @@ use crate::tools::common::{
     Location, MODIFIERS, SELECTOR, TAB, TARGET, TIMEOUT_MS, VIEW, X, Y, read_location, read_modifiers,
     read_timeout,
 };
-use crate::vocab::{Modifier, MouseButton};
 use crate::vocab::WireChoice;
+use crate::vocab::{Modifier, MouseButton};
 
 const BUTTON: Field = Field::optional(
     "button",
@@ -119,7 +119,12 @@ mod tests {
             decoded(json!({"target": "target_1", "modifiers": ["Shift", "Alt"]})).modifiers,
             vec![Modifier::Shift, Modifier::Alt]
         );
-        refuse(T, json!({"target": "target_1", "modifiers": ["Shift", "Shift"]}), "/modifiers/1", K::Duplicate);
+        refuse(
+            T,
+            json!({"target": "target_1", "modifiers": ["Shift", "Shift"]}),
+            "/modifiers/1",
+            K::Duplicate,
+        );
         refuse(T, json!({"target": "target_1", "modifiers": ["Hyper"]}), "/modifiers/0", K::NotAllowed);
         refuse(T, json!({"target": "target_1", "modifiers": "Shift"}), "/modifiers", K::WrongType);
     }

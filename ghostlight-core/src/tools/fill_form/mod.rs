@@ -244,13 +244,18 @@ mod tests {
         assert_eq!(value(json!(options)), FillValue::Options(options.clone()));
         let mut over = options;
         over.push("one too many".into());
-        let error =
-            refuse(T, json!({"fields": [{"target": "target_1", "value": over}]}), "/fields/0/value", K::Length);
+        let error = refuse(
+            T,
+            json!({"fields": [{"target": "target_1", "value": over}]}),
+            "/fields/0/value",
+            K::Length,
+        );
         assert_eq!(
             error.message(),
             "/fields/0/value a list of options must hold at most 100 items (got 101)"
         );
-        let debug = format!("{:?}", decoded(json!({"fields": [{"target": "target_1", "value": ["hunter2"]}]})));
+        let debug =
+            format!("{:?}", decoded(json!({"fields": [{"target": "target_1", "value": ["hunter2"]}]})));
         assert!(debug.contains("<1 options>") && !debug.contains("hunter2"), "{debug}");
     }
 

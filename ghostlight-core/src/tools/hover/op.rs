@@ -41,7 +41,9 @@ async fn hover(run: &Run<'_>, request: &HoverRequest) -> Step<Outcome> {
         .port()
         .hover(&run.on(&lease.tab, Duration::from_millis(request.timeout_ms)), &input)
         .await
-        .map_err(|e| run.fail_on(&lease, &e, &format!("hover over {planned}{held}"), Some(request.timeout_ms)))?;
+        .map_err(|e| {
+            run.fail_on(&lease, &e, &format!("hover over {planned}{held}"), Some(request.timeout_ms))
+        })?;
     let hovered = match (&receipt.element, &resolved) {
         (Some(element), _) => {
             Some(target_phrase(Role::narrow(&element.role), element.name.as_deref(), run.preserve_names()))

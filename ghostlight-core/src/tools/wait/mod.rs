@@ -645,7 +645,8 @@ mod tests {
             WaitCondition::TitleContains("Inbox".into())
         );
         assert_eq!(
-            decoded(json!({"condition": "count_at_least", "selector": {"name": "Save"}, "value": 3})).condition,
+            decoded(json!({"condition": "count_at_least", "selector": {"name": "Save"}, "value": 3}))
+                .condition,
             WaitCondition::CountAtLeast { selector: save(), count: 3 }
         );
         let WaitCondition::UrlMatches(glob) =
@@ -662,9 +663,16 @@ mod tests {
 
         refuse(T, json!({"condition": "value_equals", "target": "target_1"}), "/value", K::MissingField);
         refuse(T, json!({"condition": "value_equals", "value": "x"}), "/target", K::MissingField);
-        let error =
-            refuse(T, json!({"condition": "value_equals", "target": "target_1", "value": 5}), "/value", K::WrongType);
-        assert_eq!(error.message(), "/value must be a string of at most 2000 characters for value_equals (got a number)");
+        let error = refuse(
+            T,
+            json!({"condition": "value_equals", "target": "target_1", "value": 5}),
+            "/value",
+            K::WrongType,
+        );
+        assert_eq!(
+            error.message(),
+            "/value must be a string of at most 2000 characters for value_equals (got a number)"
+        );
         let long = "s".repeat(2_001);
         let error = refuse(
             T,
@@ -676,14 +684,22 @@ mod tests {
         refuse(T, json!({"condition": "checked", "target": "target_1", "value": "x"}), "/value", K::Conflict);
         refuse(T, json!({"condition": "checked"}), "/target", K::MissingField);
         refuse(T, json!({"condition": "title_contains", "value": ""}), "/value", K::Length);
-        refuse(T, json!({"condition": "title_contains", "value": "a", "target": "target_1"}), "/target", K::Conflict);
+        refuse(
+            T,
+            json!({"condition": "title_contains", "value": "a", "target": "target_1"}),
+            "/target",
+            K::Conflict,
+        );
         let error = refuse(
             T,
             json!({"condition": "url_matches", "value": "*".repeat(3) + &"/*".repeat(17)}),
             "/value",
             K::OutOfRange,
         );
-        assert_eq!(error.message(), "/value must be a glob with at most 16 wildcards (* or **) for url_matches");
+        assert_eq!(
+            error.message(),
+            "/value must be a glob with at most 16 wildcards (* or **) for url_matches"
+        );
         refuse(T, json!({"condition": "count_at_least", "value": 2}), "/selector", K::MissingField);
         refuse(
             T,
@@ -692,14 +708,23 @@ mod tests {
             K::Conflict,
         );
         for bad in [json!(0), json!(2_001), json!(-1)] {
-            let error =
-                refuse(T, json!({"condition": "count_at_least", "selector": {"name": "A"}, "value": bad}), "/value", K::OutOfRange);
+            let error = refuse(
+                T,
+                json!({"condition": "count_at_least", "selector": {"name": "A"}, "value": bad}),
+                "/value",
+                K::OutOfRange,
+            );
             assert_eq!(
                 error.message(),
                 format!("/value must be a whole number from 1 to 2000 for count_at_least (got {bad})")
             );
         }
-        refuse(T, json!({"condition": "count_at_least", "selector": {"name": "A"}, "value": "2"}), "/value", K::WrongType);
+        refuse(
+            T,
+            json!({"condition": "count_at_least", "selector": {"name": "A"}, "value": "2"}),
+            "/value",
+            K::WrongType,
+        );
     }
 
     #[test]

@@ -58,12 +58,12 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::facts;
+use crate::authority::Site;
 use crate::envelope::Readiness;
 use crate::handles::Handle;
-use crate::names::ToolName;
 use crate::language::{bound_visible, normalize_name};
 use crate::limits::{ECHO_CHARS, READ_CALL_MS};
-use crate::authority::Site;
+use crate::names::ToolName;
 use crate::port::{
     ElementRef, FillValue, PerceiveInput, PerceiveScope, PortErrorKind, TextWait, TextWaitInput,
 };
@@ -184,7 +184,9 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
         }
         WaitCondition::ValueEquals { target, .. } | WaitCondition::Checked { target, .. } => {
             let resolved = run.target(&lease, &page, target).await.map_err(|o| fail_facts(o, 0))?;
-            if let (Some(class), WaitCondition::ValueEquals { .. }) = (resolved.credential, &request.condition) {
+            if let (Some(class), WaitCondition::ValueEquals { .. }) =
+                (resolved.credential, &request.condition)
+            {
                 let site = Site::from_url(&page.state.url);
                 let outcome = Outcome::handoff(ToolName::Wait, class, site, resolved.handle.clone())
                     .fact(facts::TAB, lease.handle().as_str());
@@ -554,18 +556,20 @@ fn clause(condition: &WaitCondition, watched: Option<&Watched>) -> Clause {
             (format!("{} disappeared", target()), format!("{} is gone", target()))
         }
         WaitCondition::Duration { ms } => (format!("{ms} ms passed"), format!("{ms} ms passed")),
-        WaitCondition::ValueEquals { .. } => {
-            (format!("{} held the expected value", target()), format!("{} holds the expected value", target()))
-        }
+        WaitCondition::ValueEquals { .. } => (
+            format!("{} held the expected value", target()),
+            format!("{} holds the expected value", target()),
+        ),
         WaitCondition::Checked { checked: true, .. } => {
             (format!("{} was checked", target()), format!("{} is checked", target()))
         }
         WaitCondition::Checked { checked: false, .. } => {
             (format!("{} was unchecked", target()), format!("{} is not checked", target()))
         }
-        WaitCondition::TitleContains(value) => {
-            (format!("the title contained {}", quoted(value)), format!("the title contains {}", quoted(value)))
-        }
+        WaitCondition::TitleContains(value) => (
+            format!("the title contained {}", quoted(value)),
+            format!("the title contains {}", quoted(value)),
+        ),
         WaitCondition::UrlMatches(glob) => (
             format!("the URL matched {}", quoted(glob.pattern())),
             format!("the URL matches {}", quoted(glob.pattern())),

@@ -84,7 +84,8 @@ pub(super) async fn compare(
     element: &ElementRef,
     expected: &FillValue,
 ) -> PortResult<Option<bool>> {
-    let value = encode_value(expected).ok_or_else(|| PortError::invalid_field(0, "the number is not finite"))?;
+    let value =
+        encode_value(expected).ok_or_else(|| PortError::invalid_field(0, "the number is not finite"))?;
     s.set_read_script_timeout().await?;
     let found = match s.element(tab, element).await {
         Ok(found) => found,

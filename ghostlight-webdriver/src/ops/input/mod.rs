@@ -43,9 +43,9 @@ use std::time::Duration;
 use fantoccini::actions::Actions;
 use fantoccini::elements::Element as WdElement;
 use ghostlight_core::port::{
-    ActionReceipt, ClickInput, ElementRef, FillInput, FillOutcome, FillValue, Gate, HoverInput, KeyInput, PageState, PointerTarget,
-    PortError, PortErrorKind, PortResult, ScrollInput, ScrollOutcome, TabRef, TypeInput, UploadInput,
-    UploadOutcome,
+    ActionReceipt, ClickInput, ElementRef, FillInput, FillOutcome, FillValue, Gate, HoverInput, KeyInput,
+    PageState, PointerTarget, PortError, PortErrorKind, PortResult, ScrollInput, ScrollOutcome, TabRef,
+    TypeInput, UploadInput, UploadOutcome,
 };
 use serde::de::DeserializeOwned;
 use serde_json::Value;

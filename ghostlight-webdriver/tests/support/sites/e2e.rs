@@ -115,6 +115,7 @@ fn respond(ask: &Ask<'_>) -> Reply {
     }
     let body = match path {
         "/counter" => format!("{HEAD}{COUNTER}"),
+        "/outcomes" => format!("{HEAD}{OUTCOMES}"),
         "/form" => format!("{HEAD}{FORM}"),
         "/keys" => format!("{HEAD}{KEYS}"),
         "/dialogs" => format!("{HEAD}{DIALOGS}"),
@@ -180,6 +181,19 @@ const COUNTER: &str = r#"<title>Counter</title>
 <button id=far onclick="log('far')">Far button</button>
 <div style="height: 800px"></div>
 <script>window.clicks = 0;</script>"#;
+
+/// A multi-select, a modifier probe and the outcomes the waits look for (reached 400 ms after
+/// "Later" is clicked).
+const OUTCOMES: &str = r#"<title>Outcomes</title>
+<p><label>Toppings <select id=toppings multiple size=4>
+  <option value=cheese>Cheese</option><option value=ham>Ham</option>
+  <option value=olives>Black olives</option><option value=basil>Basil</option></select></label></p>
+<p><label>City <input id=city></label> <label><input type=checkbox id=remember> Remember me</label></p>
+<p><label>Password <input id=password type=password autocomplete=current-password></label></p>
+<p><button id=probe onclick="probed.textContent = ['shift', 'alt', 'ctrl', 'meta'].filter((k) => event[k + 'Key']).join('+') || 'none'">Modifier probe</button>
+<span id=probed>-</span>
+<button id=later onclick="setTimeout(() => { document.title = 'Done: outcomes'; history.pushState(null, '', '/outcomes/done?step=2'); city.value = 'Paris'; remember.checked = true; for (const n of [1, 2, 3]) { const b = document.createElement('button'); b.textContent = 'Item ' + n; items.append(b); } }, 400)">Later</button></p>
+<div id=items></div>"#;
 
 const FORM: &str = r#"<title>Form</title><h1>Create an account</h1>
 <form id=form>
