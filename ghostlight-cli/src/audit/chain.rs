@@ -18,13 +18,15 @@
 //! The other lines are the payload-free [`AuditRecord`](ghostlight_core::AuditRecord)s, as
 //! before, with `seq` and `prev` added.
 //!
-//! [`scan`] checks a file: deleting, reordering or editing a line, cutting a line short, or a
-//! forged anchor that starts a chain afresh after line 1, break the chain at the first line
-//! after the change. What a hash chain alone cannot show: a cut at the head that removes
-//! everything up to a later anchor, or a cut at the tail, leaves a valid chain, and someone
-//! who may write the file can recompute every hash after an edit. [`Verified`] therefore names
-//! the first anchor, the number of lines and the last hash, for a person to compare with a
-//! copy kept elsewhere (a log shipper, a ticket, another machine).
+//! [`scan`] checks a file: deleting, reordering or editing a line, cutting a line short, cutting
+//! the file's head (the first line must be an anchor with `seq` 0 and no `prev`), or a forged
+//! anchor that starts a chain afresh after line 1, break the chain at the first line at or
+//! after the change. What a hash chain alone cannot show: a cut at the tail leaves a valid
+//! chain, and the chain has no secret, so someone who may write the file can recompute every
+//! hash after an edit. [`Verified`] therefore names the first anchor, the number of lines and
+//! the last hash, for a person to compare with a copy kept elsewhere (a log shipper, a ticket,
+//! another machine): a cut tail changes the count and the last hash, a recomputed chain the
+//! last hash, a file rewritten whole the anchor as well.
 
 use std::fmt::Write as _;
 use std::io::{self, BufRead};
@@ -226,8 +228,8 @@ impl std::fmt::Display for Verified {
 }
 
 /// What the chain's limits mean for a person reading a verdict.
-pub const LIMITS: &str = "a cut head or tail, or a chain recomputed by someone who may write the file, \
-    is not detectable from the file alone: compare the anchor and the last hash with a copy kept elsewhere";
+pub const LIMITS: &str = "a cut tail, or a chain recomputed by someone who may write the file, is not \
+    detectable from the file alone: compare the anchor, the count and the last hash with a copy kept elsewhere";
 
 /// The verdict on a whole file.
 pub type Verdict = Result<Verified, Broken>;

@@ -196,8 +196,9 @@ enum Command {
     ///
     /// Each line of an audit file carries its sequence number and the SHA-256 of the line
     /// before; each run starts with an anchor line (32 random bytes). A deleted, moved, edited
-    /// or cut line breaks the chain. A cut head or tail cannot be seen from the file alone:
-    /// compare the anchor and last hash `verify` prints with a copy kept elsewhere.
+    /// or cut line breaks the chain. A cut tail, or a chain recomputed by someone who may write
+    /// the file, cannot be seen from the file alone: compare the anchor, count and last hash
+    /// `verify` prints with a copy kept elsewhere.
     ///
     /// Example: ghostlight audit verify audit.jsonl && ghostlight audit show audit.jsonl
     Audit {
