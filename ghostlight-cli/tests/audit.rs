@@ -1,7 +1,9 @@
 //! Tamper-evident audit files end to end: the real `ghostlight` binary drives headless Chromium
 //! against pages served on 127.0.0.1 with `[audit] destination = "file"` (three runs append to
 //! one file), then `ghostlight audit verify` and `audit show` read it, intact and after each of
-//! delete, swap, edit, a cut inside a line and a forged anchor (exit 1, the line named).
+//! delete, swap, edit, a cut inside a line and a forged anchor (exit 1, the line named). A
+//! `ghostlight session` and one-shot calls of other processes, writing one file at the same
+//! time, keep one chain.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -19,15 +21,40 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// The binary with `args`, its configuration and runtime directories in `dir` (so that no
-/// session of the person running the tests is used).
+/// session of the person running the tests is used; the runtime directory `dir/run`, 0700).
 fn ghostlight(dir: &Path, args: &[&str]) -> Output {
+    use std::os::unix::fs::PermissionsExt as _;
+    let runtime = dir.join("run");
+    std::fs::create_dir_all(&runtime).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700))
+        .unwrap_or_else(|e| panic!("{e}"));
     Command::new(env!("CARGO_BIN_EXE_ghostlight"))
         .args(args)
         .env("XDG_CONFIG_HOME", dir)
-        .env("XDG_RUNTIME_DIR", dir)
+        .env("XDG_RUNTIME_DIR", runtime)
         .env_remove("GHOSTLIGHT_CONFIG")
         .output()
         .unwrap_or_else(|e| panic!("the binary runs: {e}"))
+}
+
+/// A configuration file in `dir` auditing to `dir/audit.jsonl`: (the audit file, the
+/// configuration file).
+fn configure(dir: &Path) -> (PathBuf, String) {
+    let audit = dir.join("audit.jsonl");
+    let config = dir.join("config.toml");
+    let quoted = serde_json::to_string(&audit.display().to_string()).unwrap_or_default();
+    std::fs::write(&config, format!("[audit]\ndestination = \"file\"\npath = {quoted}\n"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    (audit, config.display().to_string())
+}
+
+/// Stops the test's session however the test ends.
+struct Stop<'d>(&'d Path);
+
+impl Drop for Stop<'_> {
+    fn drop(&mut self) {
+        let _ = ghostlight(self.0, &["session", "stop", "--session", "audit"]);
+    }
 }
 
 fn text(output: &Output) -> String {
@@ -58,13 +85,8 @@ fn a_real_session_writes_an_audit_file_that_verifies_and_tampering_is_caught() {
     }
     const SCRIPT: &str = "document.title + 'audit-secret-5f1d'";
     let fixture = Fixture::start();
-    let dir = scratch("session");
-    let audit = dir.join("audit.jsonl");
-    let config = dir.join("config.toml");
-    let quoted = serde_json::to_string(&audit.display().to_string()).unwrap_or_default();
-    std::fs::write(&config, format!("[audit]\ndestination = \"file\"\npath = {quoted}\n"))
-        .unwrap_or_else(|e| panic!("{e}"));
-    let config = config.display().to_string();
+    let dir = scratch("runs");
+    let (audit, config) = configure(&dir);
 
     // Run 1: one call. Run 2: a flow (its record and one per step). Run 3: a script call.
     let navigate = serde_json::json!({"url": fixture.url("/form")}).to_string();
@@ -164,5 +186,48 @@ fn a_real_session_writes_an_audit_file_that_verifies_and_tampering_is_caught() {
     assert_eq!(missing.status.code(), Some(2), "{}", text(&missing));
     let directory = ghostlight(&dir, &["audit", "show", &dir.display().to_string()]);
     assert_eq!(directory.status.code(), Some(2), "{}", text(&directory));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_session_and_other_processes_writing_one_file_keep_one_chain() {
+    if !(have("chromium") && have("chromedriver")) {
+        assert!(std::env::var_os("CI").is_none(), "CI must install chromium and chromedriver");
+        eprintln!("skipped: chromium and chromedriver are not installed");
+        return;
+    }
+    let fixture = Fixture::start();
+    let dir = scratch("session");
+    let (audit, config) = configure(&dir);
+    let started = ghostlight(&dir, &["session", "start", "--session", "audit", "--config", &config]);
+    let _stop = Stop(&dir);
+    assert_eq!(started.status.code(), Some(0), "{}", text(&started));
+    let navigate = serde_json::json!({"url": fixture.url("/hello")}).to_string();
+    let read = serde_json::json!({}).to_string();
+    // The session's own writes (its calls) and one-shot processes' writes, at the same time.
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            for (tool, arguments) in [("browser_navigate", &navigate), ("browser_read", &read)].repeat(3) {
+                let output = ghostlight(&dir, &["call", "--session", "audit", tool, arguments]);
+                assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+            }
+        });
+        scope.spawn(|| {
+            for _ in 0..2 {
+                let output = ghostlight(
+                    &dir,
+                    &["call", "--no-session", "--config", &config, "browser_navigate", &navigate],
+                );
+                assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+            }
+        });
+    });
+    let stopped = ghostlight(&dir, &["session", "stop", "--session", "audit"]);
+    assert_eq!(stopped.status.code(), Some(0), "{}", text(&stopped));
+    let verified = ghostlight(&dir, &["audit", "verify", &audit.display().to_string()]);
+    let summary = text(&verified);
+    assert_eq!(verified.status.code(), Some(0), "{summary}");
+    // Six session calls and two one-shot calls; the session's run and the two others.
+    assert!(summary.contains("8 records from 3 runs, chain intact"), "{summary}");
     let _ = std::fs::remove_dir_all(&dir);
 }

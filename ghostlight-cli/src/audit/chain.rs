@@ -104,7 +104,8 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
 }
 
 /// A new anchor line's object (without `seq` and `prev`, which the writer adds): 32 random
-/// bytes from the operating system, the format's version, and when the run started.
+/// bytes from the operating system, the format's version, and when the run started (`started`:
+/// the `time` of the run's first record, which it is written just before).
 pub(crate) fn anchor(started: Option<&Value>) -> Result<Map<String, Value>, getrandom::Error> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes)?;
@@ -128,7 +129,7 @@ pub fn is_anchor(line: &Map<String, Value>) -> bool {
 #[non_exhaustive]
 pub enum Fault {
     /// The file holds no line at all.
-    #[error("the file is empty: no anchor")]
+    #[error("the file is empty: no anchor (nothing recorded yet, or every line was removed)")]
     Empty,
     /// The line is longer than [`MAX_LINE_BYTES`].
     #[error("the line is longer than {MAX_LINE_BYTES} bytes")]
@@ -214,9 +215,10 @@ pub struct Verified {
 impl std::fmt::Display for Verified {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let runs = if self.anchors == 1 { "run" } else { "runs" };
+        let records = if self.records == 1 { "record" } else { "records" };
         write!(
             f,
-            "{} records from {} {runs}, chain intact; anchor {}{}; last seq {}, last hash {}",
+            "{} {records} from {} {runs}, chain intact; anchor {}{}; last seq {}, last hash {}",
             self.records,
             self.anchors,
             self.anchor,

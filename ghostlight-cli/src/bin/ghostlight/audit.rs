@@ -3,7 +3,7 @@
 //! exit 0 when the chain is intact, 1 at the first broken line, 2 when the file cannot be read.
 
 use std::fs::File;
-use std::io::{BufReader, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -12,16 +12,20 @@ use serde_json::{Map, Value};
 
 use crate::error::CliError;
 
-/// Open `path` for reading: a regular file (a FIFO or a device is refused rather than waited
-/// on), or a usage error naming it.
-fn open(path: &Path) -> Result<BufReader<File>, CliError> {
+/// Open `path` for reading: standard input for `-` (records filtered out of a log, e.g.
+/// `grep '^{' stderr.log | ghostlight audit verify -`), else a regular file (a FIFO or a
+/// device is refused rather than waited on), or a usage error naming it.
+fn open(path: &Path) -> Result<Box<dyn BufRead>, CliError> {
+    if path.as_os_str() == "-" {
+        return Ok(Box::new(std::io::stdin().lock()));
+    }
     let metadata =
         std::fs::metadata(path).map_err(|source| CliError::File { path: path.to_owned(), source })?;
     if !metadata.is_file() {
         return Err(CliError::Usage(format!("{} is not a regular file", path.display())));
     }
     let file = File::open(path).map_err(|source| CliError::File { path: path.to_owned(), source })?;
-    Ok(BufReader::new(file))
+    Ok(Box::new(BufReader::new(file)))
 }
 
 /// Scan `path`, showing each line to `each`.

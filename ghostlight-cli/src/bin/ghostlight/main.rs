@@ -284,14 +284,15 @@ enum AuditCommand {
     /// Check FILE's chain: one line with the record count, the anchor and the last hash (exit
     /// 0), or the first broken line, its seq and what broke (exit 1).
     Verify {
-        /// The audit file (`[audit] path`).
+        /// The audit file (`[audit] path`), or `-` for standard input (records kept from
+        /// `destination = "stderr"`, the other log lines filtered out).
         #[arg(value_name = "FILE")]
         file: PathBuf,
     },
     /// Print FILE's records as a table (time, tool, decision, status, effect, duration,
     /// session, hosts), then the verdict of `verify` (and its exit code).
     Show {
-        /// The audit file (`[audit] path`).
+        /// The audit file (`[audit] path`), or `-` for standard input.
         #[arg(value_name = "FILE")]
         file: PathBuf,
     },
