@@ -55,20 +55,7 @@ pub fn canonical_json(value: &Value) -> String {
 
 fn write_canonical(value: &Value, out: &mut String) {
     match value {
-        Value::Object(map) => {
-            let mut members: Vec<(&String, &Value)> = map.iter().collect();
-            members.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-            out.push('{');
-            for (index, (key, member)) in members.into_iter().enumerate() {
-                if index > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(key.clone()).to_string());
-                out.push(':');
-                write_canonical(member, out);
-            }
-            out.push('}');
-        }
+        Value::Object(map) => write_object(map, out),
         Value::Array(items) => {
             out.push('[');
             for (index, item) in items.iter().enumerate() {
@@ -81,6 +68,21 @@ fn write_canonical(value: &Value, out: &mut String) {
         }
         scalar => out.push_str(&scalar.to_string()),
     }
+}
+
+fn write_object(map: &Map<String, Value>, out: &mut String) {
+    let mut members: Vec<(&String, &Value)> = map.iter().collect();
+    members.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    out.push('{');
+    for (index, (key, member)) in members.into_iter().enumerate() {
+        if index > 0 {
+            out.push(',');
+        }
+        out.push_str(&Value::String(key.clone()).to_string());
+        out.push(':');
+        write_canonical(member, out);
+    }
+    out.push('}');
 }
 
 /// The hex SHA-256 of `line`'s [canonical JSON](canonical_json): the `prev` of the line after
@@ -405,14 +407,9 @@ fn next_line(reader: &mut impl BufRead, buffer: &mut Vec<u8>) -> io::Result<Opti
 fn parse(bytes: &[u8]) -> Result<Map<String, Value>, Fault> {
     match serde_json::from_slice::<Value>(bytes) {
         Ok(Value::Object(object)) => {
-            let object = Value::Object(object);
-            if canonical_json(&object).as_bytes() != bytes {
-                return Err(Fault::NotCanonical);
-            }
-            match object {
-                Value::Object(object) => Ok(object),
-                _ => Err(Fault::BadJson("not a JSON object".into())),
-            }
+            let mut canonical = String::with_capacity(bytes.len());
+            write_object(&object, &mut canonical);
+            if canonical.as_bytes() == bytes { Ok(object) } else { Err(Fault::NotCanonical) }
         }
         Ok(_) => Err(Fault::BadJson("not a JSON object".into())),
         Err(error) => Err(Fault::BadJson(error.to_string())),
