@@ -80,8 +80,12 @@ impl JsonLinesAudit {
                 path.display()
             ))
         };
-        let len = file.metadata().map_err(|e| unusable(e.to_string()))?.len();
-        chain::last_line(len, |buffer, offset| file.read_exact_at(buffer, offset)).map_err(unusable)?;
+        // Read under a shared lock, so that another process's line is never seen half written.
+        let guard = Flock::lock(file.try_clone().map_err(|e| unusable(e.to_string()))?, FlockArg::LockShared)
+            .map_err(|(_, errno)| unusable(errno.to_string()))?;
+        let len = guard.metadata().map_err(|e| unusable(e.to_string()))?.len();
+        chain::last_line(len, |buffer, offset| guard.read_exact_at(buffer, offset)).map_err(unusable)?;
+        drop(guard);
         Ok(JsonLinesAudit { out: Mutex::new(Writer { target: Target::File(file), last: None }) })
     }
 }
@@ -115,6 +119,7 @@ impl Writer {
                     .map_err(|(_, errno)| std::io::Error::from(errno))?;
                 let len = guard.metadata()?.len();
                 let anchored = self.last.is_some();
+                let mut torn = false;
                 let previous = match &self.last {
                     Some(link) if link.len == len => {
                         Some(Link { seq: link.seq, hash: link.hash.clone(), len })
@@ -128,12 +133,21 @@ impl Writer {
                         Err(why) => {
                             // Someone else broke the tail: the record is kept, chained to this
                             // sink's last line, and `audit verify` shows the break.
+                            // A line cut short (a write that failed half way) is ended
+                            // first, so that this record stays a line of its own.
                             tracing::warn!(why, "the audit file's last line cannot be chained to");
+                            let mut end = [0u8; 1];
+                            torn =
+                                len > 0 && guard.read_exact_at(&mut end, len - 1).is_ok() && end != [b'\n'];
                             self.last.take()
                         }
                     },
                 };
-                let (text, link) = lines(previous.as_ref(), !anchored, content, len)?;
+                let (mut text, mut link) = lines(previous.as_ref(), !anchored, content, len)?;
+                if torn {
+                    text.insert(0, '\n');
+                    link.len = link.len.saturating_add(1);
+                }
                 (&*guard).write_all(text.as_bytes())?;
                 self.last = Some(link);
             }
@@ -438,6 +452,24 @@ mod tests {
         assert_eq!((broken.line, broken.fault), (3, Fault::TooLong));
         lines[2] = String::new();
         assert!(matches!(broken_fault(&lines), Fault::BadJson(_)));
+    }
+
+    #[test]
+    fn a_line_cut_short_while_running_is_ended_and_the_break_shown() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("audit.jsonl");
+        let audit = JsonLinesAudit::file(&path).unwrap_or_else(|e| panic!("{e}"));
+        audit.record(&record(0));
+        let mut file = private_file::append(&path).unwrap_or_else(|e| panic!("{e}"));
+        file.write_all(b"{\"seq\":2,\"too").unwrap_or_else(|e| panic!("{e}"));
+        audit.record(&record(1));
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let lines = lines_of(&text);
+        assert_eq!(lines.len(), 4, "{text}");
+        assert!(lines[3].contains(r#""seq":2"#) && lines[3].ends_with('}'), "{text}");
+        let broken = broken(&text);
+        assert_eq!(broken.line, 3);
+        assert!(matches!(broken.fault, Fault::BadJson(_)), "{broken}");
     }
 
     #[test]
