@@ -83,6 +83,14 @@ pub fn append(path: &Path) -> Result<File, PrivateFileError> {
     open_checked(path, &options)
 }
 
+/// Open `path` to append to it and read it (the audit file, whose last line the next one
+/// chains to), creating it (`0600`) when missing.
+pub fn read_append(path: &Path) -> Result<File, PrivateFileError> {
+    let mut options = OpenOptions::new();
+    options.read(true).append(true).create(true);
+    open_checked(path, &options)
+}
+
 /// Open `path` to write it from the start (an existing file of the user's is emptied, after
 /// the checks), creating it (`0600`) when missing.
 pub fn rewrite(path: &Path) -> Result<File, PrivateFileError> {

@@ -37,7 +37,9 @@ fn stderr(output: &Output) -> String {
 #[test]
 fn help_teaches_every_command() {
     let help = stdout(&ghostlight("help", &["--help"]));
-    for command in ["mcp", "call", "flow", "session", "tools", "policy", "config", "doctor", "Exit codes"] {
+    for command in
+        ["mcp", "call", "flow", "session", "tools", "policy", "config", "audit", "doctor", "Exit codes"]
+    {
         assert!(help.contains(command), "{command} missing from --help:\n{help}");
     }
     let call = stdout(&ghostlight("help", &["call", "--help"]));

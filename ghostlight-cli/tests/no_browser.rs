@@ -104,7 +104,8 @@ async fn manual_startup_asks_the_person() {
 }
 
 /// The binary applies its configuration's `[audit]` section: one JSON line per invocation in
-/// the named file, payload-free (the script's source and the arguments' values never appear).
+/// the named file after the run's anchor, payload-free (the script's source and the arguments'
+/// values never appear), chained (`seq`, `prev`).
 #[tokio::test]
 async fn the_audit_file_of_the_configuration_gets_one_payload_free_line_per_call() {
     let (bin, _) = setup("audit");
@@ -137,10 +138,20 @@ async fn the_audit_file_of_the_configuration_gets_one_payload_free_line_per_call
 
     let written = std::fs::read_to_string(&audit).unwrap_or_else(|e| panic!("{}: {e}", audit.display()));
     assert!(!written.contains(SECRET), "a payload reached the audit file:\n{written}");
-    let records: Vec<serde_json::Value> = written
+    let mut records: Vec<serde_json::Value> = written
         .lines()
         .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
         .collect();
+    let anchor = records.remove(0);
+    assert_eq!(
+        (anchor["kind"].as_str(), anchor["seq"].as_u64()),
+        (Some("audit_anchor"), Some(0)),
+        "{written}"
+    );
+    for (seq, record) in (1u64..).zip(&records) {
+        assert_eq!(record["seq"].as_u64(), Some(seq), "{record}");
+        assert!(record["prev"].as_str().is_some_and(|prev| prev.len() == 64), "{record}");
+    }
     let seen: Vec<(&str, String)> = records
         .iter()
         .map(|r| (r["tool"].as_str().unwrap_or("?"), r["status"].as_str().unwrap_or("?").to_owned()))

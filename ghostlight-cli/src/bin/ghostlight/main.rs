@@ -5,7 +5,7 @@
 //! export the catalog as function-calling definitions (`tools`), explain the compiled
 //! authority (`policy explain`), manage the configuration file (`config init|check|path`) and
 //! check the machine (`doctor`), and register the extension connector with your own browsers
-//! (`install`).
+//! (`install`); check and read an audit file (`audit verify|show`).
 //!
 //! Exit codes: 0 success; 1 the browser work failed, was refused, or needs a person; 2 a usage
 //! or configuration error.
@@ -36,6 +36,7 @@
 // `[organization]` is a TOML section and an example URL is text, not a rustdoc link.
 #![allow(rustdoc::broken_intra_doc_links, rustdoc::bare_urls)]
 
+mod audit;
 mod commands;
 mod doctor;
 mod error;
@@ -191,6 +192,19 @@ enum Command {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Check an audit file's chain, or print its records for a person.
+    ///
+    /// Each line of an audit file carries its sequence number and the SHA-256 of the line
+    /// before; each run starts with an anchor line (32 random bytes). A deleted, moved, edited
+    /// or cut line breaks the chain. A cut tail, or a chain recomputed by someone who may write
+    /// the file, cannot be seen from the file alone: compare the anchor, count and last hash
+    /// `verify` prints with a copy kept elsewhere.
+    ///
+    /// Example: ghostlight audit verify audit.jsonl && ghostlight audit show audit.jsonl
+    Audit {
+        #[command(subcommand)]
+        command: AuditCommand,
+    },
     /// Find browsers and drivers, check the configuration, and say what to install.
     Doctor {
         /// Also open and close a headless session with the configured browser.
@@ -263,6 +277,25 @@ impl ToolFormat {
     const fn is_openai(self) -> bool {
         matches!(self, ToolFormat::Openai | ToolFormat::OpenaiResponses)
     }
+}
+
+#[derive(Debug, Subcommand)]
+enum AuditCommand {
+    /// Check FILE's chain: one line with the record count, the anchor and the last hash (exit
+    /// 0), or the first broken line, its seq and what broke (exit 1).
+    Verify {
+        /// The audit file (`[audit] path`), or `-` for standard input (records kept from
+        /// `destination = "stderr"`, the other log lines filtered out).
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
+    /// Print FILE's records as a table (time, tool, decision, status, effect, duration,
+    /// session, hosts), then the verdict of `verify` (and its exit code).
+    Show {
+        /// The audit file (`[audit] path`), or `-` for standard input.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -360,6 +393,8 @@ fn main() -> ExitCode {
             }
             ConfigCommand::Path => commands::config_path(),
         },
+        Command::Audit { command: AuditCommand::Verify { file } } => audit::verify(&file),
+        Command::Audit { command: AuditCommand::Show { file } } => audit::show(&file),
         Command::Install { uninstall, dry_run } => install::run(uninstall, dry_run),
         Command::Doctor { probe, browser } => doctor::run(probe, &browser),
     };
