@@ -113,6 +113,7 @@ mod tests {
             depth: None,
             text: None,
             control: true,
+            form: None,
         }
     }
 

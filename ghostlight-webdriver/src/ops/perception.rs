@@ -302,6 +302,7 @@ fn frame_element(s: &Session, handle: &str, frames: &[String]) -> PerceivedEleme
         depth: None,
         text: None,
         control: true,
+        form: None,
     }
 }
 
