@@ -298,3 +298,178 @@ fn value_state(field: &mut Map<String, Value>, element: &PerceivedElement, fille
     };
     field.insert("value".into(), state);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::port::{CredentialClass, ElementRef, FormConstraints};
+
+    fn control(role: &str, name: &str, form: FormField) -> PerceivedElement {
+        PerceivedElement {
+            element: ElementRef::new(name),
+            role: role.to_owned(),
+            name: Some(name.to_owned()),
+            states: Vec::new(),
+            credential: None,
+            depth: None,
+            text: None,
+            control: true,
+            form: Some(Box::new(form)),
+        }
+    }
+
+    fn owned(document: u32, index: u32, filled: Option<bool>) -> FormField {
+        FormField {
+            owner: Some(FormOwner { document, index, name: Some(format!("Form {document}.{index}")) }),
+            validity: Some("valid".to_owned()),
+            filled,
+            ..FormField::default()
+        }
+    }
+
+    /// Shape with handles `t0`, `t1`, … in minting order.
+    fn shaped(elements: &[PerceivedElement], truncated: bool) -> Snapshot {
+        let mut n = 0;
+        shape(elements, truncated, |_| {
+            n += 1;
+            format!("t{}", n - 1)
+        })
+    }
+
+    #[test]
+    fn fields_keep_only_what_is_present_and_never_a_value() {
+        let mut name = control("textbox", "Name", owned(0, 0, Some(false)));
+        name.states = vec![ElementState::Required, ElementState::Invalid, ElementState::Focused];
+        if let Some(form) = name.form.as_mut() {
+            form.validity = Some("valueMissing".into());
+            form.constraints = FormConstraints {
+                required: true,
+                min: Some("1".into()),
+                maxlength: Some(20),
+                pattern: true,
+                ..FormConstraints::default()
+            };
+        }
+        let mut password = control("textbox", "Password", owned(0, 0, Some(true)));
+        password.credential = Some(CredentialClass::Password);
+        let mut pin = control("textbox", "PIN", owned(0, 0, Some(false)));
+        pin.credential = Some(CredentialClass::OneTimeCode);
+        let button =
+            control("button", "Send", FormField { validity: Some("valid".into()), ..owned(0, 0, None) });
+        let search = control("searchbox", "Search", FormField { filled: Some(true), ..FormField::default() });
+        let odd = control(
+            "textbox",
+            "Odd",
+            FormField { validity: Some("somethingNew".into()), ..owned(0, 0, Some(true)) },
+        );
+        let snapshot = shaped(&[name, password, pin, button, search, odd], false);
+        assert_eq!(snapshot.controls, 6);
+        assert!(!snapshot.truncated);
+        let fields = &snapshot.forms[0]["fields"];
+        assert_eq!(snapshot.forms[0]["name"], "Form 0.0");
+        assert_eq!(
+            fields[0],
+            json!({"target": "t0", "role": "textbox", "name": "Name", "state": ["focused"],
+                "constraints": {"required": true, "min": "1", "maxlength": 20, "pattern": true},
+                "validity": "valueMissing", "value": {"kind": "empty"}})
+        );
+        assert_eq!(fields[1]["value"], json!({"kind": "redacted", "present": true}));
+        assert_eq!(fields[2]["value"], json!({"kind": "redacted", "present": false}));
+        assert_eq!(fields[3], json!({"target": "t3", "role": "button", "name": "Send"}));
+        assert_eq!(fields[4]["validity"], "invalid", "an unknown flag is named invalid");
+        assert_eq!(
+            snapshot.outside,
+            [json!({"target": "t4", "role": "searchbox", "name": "Search", "value": {"kind": "filled"}})]
+        );
+        assert_eq!(
+            snapshot.summary("example.com"),
+            "Found 1 form and 6 controls in all, some outside any form, on example.com."
+        );
+    }
+
+    #[test]
+    fn radios_of_one_group_are_one_field_with_target_rows() {
+        let radio = |name: &str, form: (u32, u32), group: &str, filled: bool, validity: &str| {
+            let mut field = owned(form.0, form.1, Some(filled));
+            field.radio_group = Some(group.to_owned());
+            field.legend = Some("Plan".to_owned());
+            field.validity = Some(validity.to_owned());
+            field.constraints.required = true;
+            control("radio", name, field)
+        };
+        let mut other_form = radio("Other", (1, 0), "plan", false, "valid");
+        if let Some(form) = other_form.form.as_mut() {
+            form.legend = None;
+        }
+        let elements = [
+            radio("Free", (0, 0), "plan", false, "valid"),
+            control("textbox", "Between", owned(0, 0, Some(false))),
+            radio("Pro", (0, 0), "plan", true, "valid"),
+            radio("Yes", (0, 0), "agree", false, "valueMissing"),
+            other_form,
+        ];
+        let snapshot = shaped(&elements, false);
+        assert_eq!(snapshot.controls, 5);
+        assert_eq!(snapshot.forms.len(), 2, "document 1's form 0 is another form");
+        let fields = snapshot.forms[0]["fields"].as_array().cloned().unwrap_or_default();
+        assert_eq!(fields.len(), 3);
+        assert_eq!(
+            fields[0],
+            json!({"role": "radiogroup", "name": "Plan", "constraints": {"required": true},
+                "validity": "valid", "options": [["t0", "Free"], ["t2", "Pro"]], "value": {"kind": "filled"}})
+        );
+        assert_eq!(fields[2]["name"], "Plan", "named by the legend");
+        assert_eq!(fields[2]["validity"], "valueMissing");
+        let other = &snapshot.forms[1]["fields"][0];
+        assert_eq!((&other["name"], &other["value"]), (&json!("plan"), &json!({"kind": "empty"})));
+        assert!(other.get("group").is_none());
+    }
+
+    #[test]
+    fn forms_options_and_strings_are_bounded() {
+        // One more form than the bound: its control is left out, and the snapshot says so.
+        let elements: Vec<_> = (0..=INSPECT_FORMS_MAX as u32)
+            .map(|i| control("textbox", &format!("Field {i}"), owned(0, i, Some(false))))
+            .collect();
+        let snapshot = shaped(&elements, false);
+        assert_eq!(
+            (snapshot.forms.len(), snapshot.controls, snapshot.truncated),
+            (INSPECT_FORMS_MAX, INSPECT_FORMS_MAX, true)
+        );
+        assert!(snapshot.summary("h").ends_with("on h; more exist."), "{}", snapshot.summary("h"));
+
+        let long = "x".repeat(FORM_TEXT_CHARS + 10);
+        let options: Vec<String> = (0..FORM_OPTIONS_MAX + 3).map(|i| format!("{i} {long}")).collect();
+        let mut select = owned(0, 0, Some(true));
+        select.options = options;
+        select.legend = Some(long.clone());
+        if let Some(owner) = select.owner.as_mut() {
+            owner.name = Some(long.clone());
+        }
+        let snapshot = shaped(&[control("combobox", "Pick", select)], false);
+        assert!(snapshot.truncated);
+        let field = &snapshot.forms[0]["fields"][0];
+        assert_eq!(field["options_truncated"], true);
+        let listed = field["options"].as_array().cloned().unwrap_or_default();
+        assert_eq!(listed.len(), FORM_OPTIONS_MAX);
+        for text in listed.iter().chain([&field["group"], &snapshot.forms[0]["name"]]) {
+            let text = text.as_str().unwrap_or_default();
+            assert_eq!(text.chars().count(), FORM_TEXT_CHARS, "{text}");
+        }
+
+        let radios: Vec<_> = (0..FORM_OPTIONS_MAX + 2)
+            .map(|i| {
+                let mut field = owned(0, 0, Some(false));
+                field.radio_group = Some("many".into());
+                control("radio", &format!("R{i}"), field)
+            })
+            .collect();
+        let snapshot = shaped(&radios, false);
+        let group = &snapshot.forms[0]["fields"][0];
+        assert_eq!(group["options"].as_array().map(Vec::len), Some(FORM_OPTIONS_MAX));
+        assert_eq!((&group["options_truncated"], snapshot.truncated), (&json!(true), true));
+
+        let snapshot = shaped(&[], true);
+        assert_eq!(snapshot.summary("h"), "Found no form controls on h; more exist.");
+    }
+}
