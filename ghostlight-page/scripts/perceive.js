@@ -3,11 +3,9 @@
 // only in their own frame, so the adapter runs one pass per same-origin frame (switching into
 // it) and this script never descends into frames: it lists them for the adapter instead.
 //
-// opts = {mode, max, maxDepth, query, controlsOnly, nameMax, textMax, optionsMax, formTextMax}
+// opts = {mode, max, maxDepth, query, controlsOnly, nameMax, textMax} (forms: forms.js's too)
 //   mode 'controls'  interactive elements
-//        'forms'     form controls (form-associated elements, buttons only inside a form,
-//                    contenteditable hosts and ARIA value widgets; not links, not the options
-//                    of a select), each item with its form data `f` (below)
+//        'forms'     form controls with their form data `f` (forms.js, prepended)
 //        'structure' landmarks, headings, lists, tables, images, dialogs… (non-controls)
 //        'all'       both
 //        'document'  a structure-only tree under `root` (or the document), with depths; the
@@ -25,14 +23,7 @@
 // Returns {items, frames, truncated, focusFrame} (and, in focus mode, url: this document's)
 //   item  = {e: element, r: role token, n: name|null, s: [state], c: credential class|null,
 //            k: control?, t: visible text|null (only when it differs from the name), d: depth|null,
-//            f: form data (forms mode only)}
-//   f     = {o: owning form's index in document.forms|null, on: its name|null, g: nearest
-//            fieldset legend|null, rg: a radio's group name|null, c: {constraints present},
-//            v: 'valid'|first failing ValidityState flag|null (not validated), op: [option
-//            label] (selects and list boxes, at most optionsMax), ot: options cut?, x: holds a
-//            value?|null (none to hold)}. A value is never read out: `x` only says whether
-//            there is one (text entered, a selected option whose value is not empty, a box
-//            checked, a file chosen).
+//            f: forms mode only}
 //   frame = {e: iframe element, at: how many items precede it, d: depth offset} for each
 //           visible iframe, of any origin
 //
@@ -49,8 +40,6 @@
   const NAME_MAX = Math.max(1, Number(opts.nameMax) | 0);
   const TEXT_MAX = Math.max(1, Number(opts.textMax) | 0);
   const CONTROLS_ONLY = opts.controlsOnly === true;
-  const OPTIONS_MAX = Math.max(0, Math.min(100, Number(opts.optionsMax) | 0));
-  const FORM_TEXT_MAX = Math.max(1, Number(opts.formTextMax) | 0);
 
   const QUERY = glSquash(opts.query).toLowerCase();
   // A walk that runs longer than this stops where it is and says it was cut short (a page of
@@ -150,109 +139,6 @@
     return states;
   }
 
-  // ---- forms -------------------------------------------------------------------------------
-  // Form-associated elements with a value or an action (an <output>, <fieldset> or <object>
-  // holds nothing a person fills).
-  const FORM_TAGS = new Set(['input', 'select', 'textarea', 'button']);
-  const VALUE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio',
-    'switch', 'slider', 'spinbutton']);
-  const VALIDITY_FLAGS = ['valueMissing', 'typeMismatch', 'patternMismatch', 'tooLong', 'tooShort',
-    'rangeUnderflow', 'rangeOverflow', 'stepMismatch', 'badInput', 'customError'];
-  const formIndex = new Map();
-  Array.from(document.forms).forEach((form, i) => formIndex.set(form, i));
-  const formText = (text) => {
-    const clean = glSquash(text);
-    return clean ? clean.slice(0, FORM_TEXT_MAX) : null;
-  };
-
-  function isFormControl(el, role) {
-    const tag = el.localName;
-    if (tag === 'button' || (tag === 'input' && role === 'button' &&
-        ['button', 'submit', 'reset', 'image'].includes((el.getAttribute('type') || '').toLowerCase()))) {
-      return !!el.form;
-    }
-    if (FORM_TAGS.has(tag)) return true;
-    if (glEditableRoot(el)) return true;
-    return role != null && VALUE_ROLES.has(role);
-  }
-
-  // Whether el holds a value, never reading it out; null when it holds none (a button).
-  function filled(el, role) {
-    const tag = el.localName;
-    const type = tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : '';
-    if (tag === 'button' || ['button', 'submit', 'reset', 'image'].includes(type)) return null;
-    if (type === 'checkbox' || type === 'radio') return el.checked === true;
-    if (type === 'file') return !!(el.files && el.files.length > 0);
-    if (tag === 'select') {
-      // A placeholder option (an empty value) is no choice, as `required` sees it.
-      return Array.from(el.selectedOptions || []).some((o) => o.value !== '');
-    }
-    if (tag === 'input' || tag === 'textarea') {
-      return el.value !== '' || !!(el.validity && el.validity.badInput);
-    }
-    const aria = (el.getAttribute('aria-checked') || '').toLowerCase();
-    if (role === 'checkbox' || role === 'radio' || role === 'switch') return aria === 'true' || aria === 'mixed';
-    if (el.isContentEditable) return glSquash(el.textContent) !== '';
-    if (el.hasAttribute('aria-valuenow')) return true;
-    return null;
-  }
-
-  function formOf(el, role) {
-    const form = el.form || null;
-    const tag = el.localName;
-    const type = tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : '';
-    const attr = (name) => {
-      const value = el.getAttribute(name);
-      return value == null || value === '' ? undefined : value.slice(0, FORM_TEXT_MAX);
-    };
-    const count = (name) => {
-      const value = el.getAttribute(name);
-      const n = value == null ? NaN : Number.parseInt(value, 10);
-      return Number.isFinite(n) && n >= 0 ? n : undefined;
-    };
-    const c = {};
-    if (el.required === true || (el.getAttribute('aria-required') || '').toLowerCase() === 'true') c.required = true;
-    if (tag === 'input') {
-      if (attr('min') !== undefined) c.min = attr('min');
-      if (attr('max') !== undefined) c.max = attr('max');
-      if (attr('step') !== undefined) c.step = attr('step');
-    }
-    if (tag === 'input' || tag === 'textarea') {
-      if (count('minlength') !== undefined) c.minlength = count('minlength');
-      if (count('maxlength') !== undefined) c.maxlength = count('maxlength');
-      if (tag === 'input' && el.hasAttribute('pattern')) c.pattern = true;
-    }
-    if ((tag === 'select' || type === 'file' || type === 'email') && el.multiple) c.multiple = true;
-    let v = null;
-    if (el.willValidate === true && el.validity) {
-      v = 'valid';
-      if (!el.validity.valid) v = VALIDITY_FLAGS.find((flag) => el.validity[flag]) || 'invalid';
-    }
-    let op = [];
-    let ot = false;
-    if (tag === 'select') {
-      const options = el.options;
-      for (let i = 0; i < options.length; i++) {
-        if (op.length >= OPTIONS_MAX) { ot = true; break; }
-        const label = formText(options[i].label || options[i].textContent);
-        if (label) op.push(label);
-      }
-    }
-    const fieldset = el.closest('fieldset');
-    const legend = fieldset ? fieldset.querySelector(':scope > legend') : null;
-    return {
-      o: form && formIndex.has(form) ? formIndex.get(form) : null,
-      on: form ? formText(glName(form, 'form', FORM_TEXT_MAX) || form.getAttribute('name') || '') : null,
-      g: legend ? formText(glContentText(legend, FORM_TEXT_MAX)) : null,
-      rg: type === 'radio' ? formText(el.getAttribute('name') || '') : null,
-      c,
-      v,
-      op,
-      ot,
-      x: filled(el, role),
-    };
-  }
-
   // ---- items -------------------------------------------------------------------------------
   function describe(el, role, control, depth) {
     const name = glName(el, role, NAME_MAX);
@@ -271,7 +157,7 @@
       t: text,
       d: depth,
     };
-    if (MODE === 'forms') item.f = formOf(el, role);
+    if (MODE === 'forms') item.f = glFormOf(el, role, opts);
     return item;
   }
 
@@ -367,7 +253,7 @@
       case 'controls': take = control; break;
       case 'structure': take = structure; break;
       case 'all': take = control || structure; break;
-      case 'forms': take = control && role !== 'option' && isFormControl(el, role); break;
+      case 'forms': take = control && glIsFormControl(el, role); break;
       case 'document':
         if (structure) {
           childDepth = depth + 1;

@@ -231,6 +231,30 @@ mod tests {
     }
 
     #[test]
+    fn form_data_decodes_without_a_value() {
+        let item: ScriptItem<u64> = serde_json::from_value(serde_json::json!({
+            "e": 1, "r": "textbox", "n": "Age", "s": ["required"], "c": null, "k": true, "t": null, "d": null,
+            "f": {"o": 2, "on": "Sign up", "g": " ", "rg": null,
+                  "c": {"required": true, "min": "18", "maxlength": 3, "pattern": true},
+                  "v": "rangeUnderflow", "op": [], "ot": false, "x": true},
+        }))
+        .expect("an item with form data");
+        let form = item.into_element(ElementRef::new("a"), 0).form.expect("form data");
+        assert_eq!(form.owner, Some(FormOwner { document: 0, index: 2, name: Some("Sign up".into()) }));
+        assert_eq!(
+            (form.legend, form.validity.as_deref(), form.filled),
+            (None, Some("rangeUnderflow"), Some(true))
+        );
+        assert!(form.constraints.required && form.constraints.pattern);
+        assert_eq!((form.constraints.min.as_deref(), form.constraints.maxlength), (Some("18"), Some(3)));
+        // Items of other modes carry none.
+        assert!(element("b").form.is_none());
+        let outside: ScriptForm =
+            serde_json::from_value(serde_json::json!({"o": null, "x": null})).expect("sparse");
+        assert_eq!(outside.into_field(), FormField::default());
+    }
+
+    #[test]
     fn frames_splice_at_their_place_within_the_cap() {
         let mut page =
             Gathered { elements: vec![element("a"), element("b"), element("c")], truncated: false };
