@@ -142,8 +142,8 @@ tool_facts! {
         FactType::ObjectArray(&super::FIELD_MEMBERS),
         "Controls outside any form (scope forms)."
     ),
-    COUNT: Int("count", "Items returned."),
-    TRUNCATED: Bool("truncated", "More items exist than returned."),
+    COUNT: Int("count", "Items returned (scope forms: controls)."),
+    TRUNCATED: Bool("truncated", "More items (scope forms: forms, controls or options) exist than returned."),
 }
 
 /// The tool's declaration.
