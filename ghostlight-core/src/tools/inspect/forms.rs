@@ -56,6 +56,8 @@ impl Snapshot {
 
 /// Where one field sits: the form's slot in `forms` (or `None`: outside), and its index there.
 type Slot = (Option<usize>, usize);
+/// A form's owner key: its document and its index there.
+type OwnerKey = (u32, u32);
 
 /// Shape a forms perception into a snapshot; `mint` registers an element and answers its
 /// target handle.
@@ -66,11 +68,11 @@ pub(crate) fn shape(
 ) -> Snapshot {
     let mut snapshot = Snapshot { truncated, ..Snapshot::default() };
     // Forms by owner (document, index), in order of first appearance.
-    let mut owners: Vec<(u32, u32)> = Vec::new();
+    let mut owners: Vec<OwnerKey> = Vec::new();
     let mut fields: Vec<Vec<Value>> = Vec::new();
     let mut outside: Vec<Value> = Vec::new();
     // Radio groups by (owner, group name): where their field sits.
-    let mut radio_groups: Vec<(Option<(u32, u32)>, String, Slot)> = Vec::new();
+    let mut radio_groups: Vec<(Option<OwnerKey>, String, Slot)> = Vec::new();
     let empty = FormField::default();
     for element in elements {
         let form = element.form.as_deref().unwrap_or(&empty);
