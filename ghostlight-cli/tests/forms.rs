@@ -98,8 +98,13 @@ async fn forms_snapshot(engine: &str) {
         ],
         "{facts}"
     );
-    // 15 fields of the page's form (a radio group of 3 counts 3), 2 of the frame's, 1 outside.
-    assert_eq!(facts["count"], 20, "{facts}");
+    // 15 fields of the page's form (a radio group of 3 counts 3), 2 of the frame's, 2 outside.
+    assert_eq!(facts["count"], 21, "{facts}");
+    assert!(
+        inspected["summary"].as_str().is_some_and(|s| s.starts_with("Found 2 forms and 21 controls in all")),
+        "{}",
+        inspected["summary"]
+    );
 
     let name = field(&fields, "Full name");
     assert!(name["target"].as_str().is_some_and(|t| t.starts_with("target_")), "{name}");
@@ -155,10 +160,16 @@ async fn forms_snapshot(engine: &str) {
         assert!(f.get("group").is_none() || f["name"] == "Plan", "only the radios sit in a fieldset: {f}");
     }
 
+    // Outside any form: value widgets (an ARIA switch too), not buttons or links.
     let outside = facts["outside"].as_array().cloned().unwrap_or_default();
-    assert_eq!(outside.len(), 1, "{facts}");
+    assert_eq!(outside.len(), 2, "{facts}");
     assert_eq!(outside[0]["name"], "Search the site");
     assert_eq!(outside[0]["role"], "searchbox");
+    assert_eq!(
+        outside[1],
+        json!({"target": outside[1]["target"], "role": "switch", "name": "Dark mode",
+        "state": ["checked"], "value": {"kind": "filled"}})
+    );
 
     let framed = forms[1]["fields"].as_array().cloned().unwrap_or_default();
     let frame_email = field(&framed, "Frame email");

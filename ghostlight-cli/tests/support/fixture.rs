@@ -71,6 +71,8 @@ const FORMS: &str = r#"<!doctype html>
   <button type="submit">Create account</button>
 </form>
 <label>Search the site <input type="search" name="q"></label>
+<div role="switch" aria-checked="true" tabindex="0" aria-label="Dark mode"></div>
+<button type="button">Help</button> <a href="/hello">Read more</a>
 <iframe src="/forms/frame" title="Newsletter" width="400" height="160"></iframe>
 <script>
 document.getElementById('password').value = 'hunter2-TYPED-secret';
