@@ -94,12 +94,13 @@ pub struct ScriptConstraints {
 }
 
 impl ScriptForm {
-    /// The port's form data; the owner's document is 0 until the frame walk numbers it.
+    /// The port's form data; its document is 0 until the frame walk numbers it.
     pub fn into_field(self) -> FormField {
         let text = |t: Option<String>| t.filter(|t| !t.trim().is_empty());
         let c = self.c;
         FormField {
-            owner: self.o.map(|index| FormOwner { document: 0, index, name: text(self.on) }),
+            document: 0,
+            owner: self.o.map(|index| FormOwner { index, name: text(self.on) }),
             legend: text(self.g),
             radio_group: text(self.rg),
             constraints: FormConstraints {
@@ -240,7 +241,7 @@ mod tests {
         }))
         .expect("an item with form data");
         let form = item.into_element(ElementRef::new("a"), 0).form.expect("form data");
-        assert_eq!(form.owner, Some(FormOwner { document: 0, index: 2, name: Some("Sign up".into()) }));
+        assert_eq!(form.owner, Some(FormOwner { index: 2, name: Some("Sign up".into()) }));
         assert_eq!(
             (form.legend, form.validity.as_deref(), form.filled),
             (None, Some("rangeUnderflow"), Some(true))

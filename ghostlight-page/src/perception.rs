@@ -245,11 +245,11 @@ fn gather_in<'a, D: Documents>(
             return Ok(Gathered::default());
         };
         // Forms are numbered per document: this document's number is the frame passes made
-        // before it (0 for the first), so forms of different documents never share an owner.
+        // before it (0 for the first), so forms (and radio groups) of different documents never merge.
         let document = u32::try_from(*walk.passes).unwrap_or(u32::MAX);
         for element in &mut pass.elements {
-            if let Some(owner) = element.form.as_mut().and_then(|f| f.owner.as_mut()) {
-                owner.document = document;
+            if let Some(form) = element.form.as_mut() {
+                form.document = document;
             }
         }
         let mut gathered = Gathered { elements: pass.elements, truncated: pass.truncated };

@@ -414,6 +414,9 @@ pub struct PerceivedElement {
 /// membership, constraints, validity, options and whether it holds a value, never the value.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct FormField {
+    /// The document the control sits in, numbered in the order the perception visited them
+    /// (0 the page's own, then one number per frame document perceived).
+    pub document: u32,
     /// The form owning the control; `None` for a control outside any form.
     pub owner: Option<FormOwner>,
     /// The legend of the nearest fieldset around the control.
@@ -434,13 +437,10 @@ pub struct FormField {
     pub filled: Option<bool>,
 }
 
-/// The form owning a control: which document of the perception (0 the page's own, then one
-/// number per frame document perceived), its index among that document's forms and its name.
+/// The form owning a control: its number among its document's forms and its name.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct FormOwner {
-    /// The document, numbered in the order the perception visited them.
-    pub document: u32,
-    /// The form's index among its document's forms.
+    /// The form's number among its document's forms (in order of first sight).
     pub index: u32,
     /// The form's accessible name (its `aria-label`, `aria-labelledby`, `title` or `name`).
     pub name: Option<String>,

@@ -149,7 +149,7 @@ fn inspect_scopes_choose_what_is_listed() {
 #[test]
 fn inspect_forms_snapshots_forms_without_values() {
     use crate::port::{FormField, FormOwner};
-    let owner = Some(FormOwner { document: 0, index: 0, name: Some("Sign in".into()) });
+    let owner = Some(FormOwner { index: 0, name: Some("Sign in".into()) });
     let field = |filled: bool, validity: &str| FormField {
         owner: owner.clone(),
         validity: Some(validity.into()),

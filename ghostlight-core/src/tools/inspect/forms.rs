@@ -58,6 +58,8 @@ impl Snapshot {
 type Slot = (Option<usize>, usize);
 /// A form's owner key: its document and its index there.
 type OwnerKey = (u32, u32);
+/// Where a radio group belongs: its document and its form (`None`: outside any form).
+type GroupHome = (u32, Option<OwnerKey>);
 
 /// Shape a forms perception into a snapshot; `mint` registers an element and answers its
 /// target handle.
@@ -71,12 +73,12 @@ pub(crate) fn shape(
     let mut owners: Vec<OwnerKey> = Vec::new();
     let mut fields: Vec<Vec<Value>> = Vec::new();
     let mut outside: Vec<Value> = Vec::new();
-    // Radio groups by (owner, group name): where their field sits.
-    let mut radio_groups: Vec<(Option<OwnerKey>, String, Slot)> = Vec::new();
+    // Radio groups by (document, owner, group name): where their field sits.
+    let mut radio_groups: Vec<(GroupHome, String, Slot)> = Vec::new();
     let empty = FormField::default();
     for element in elements {
         let form = element.form.as_deref().unwrap_or(&empty);
-        let owner = form.owner.as_ref().map(|o| (o.document, o.index));
+        let owner = form.owner.as_ref().map(|o| (form.document, o.index));
         let slot = match owner {
             None => None,
             Some(key) => match owners.iter().position(|k| *k == key) {
@@ -102,14 +104,17 @@ pub(crate) fn shape(
         if let (true, Some(group)) = (radio, form.radio_group.as_deref()) {
             let label = element.name.as_deref().and_then(|n| bound_visible(n, FORM_TEXT_CHARS));
             let option = json!([mint(element), label.unwrap_or_default()]);
-            let known = radio_groups.iter().find(|(o, g, _)| *o == owner && g == group).map(|r| r.2);
+            let known = radio_groups
+                .iter()
+                .find(|(home, g, _)| *home == (form.document, owner) && g == group)
+                .map(|r| r.2);
             if let Some((_, index)) = known {
                 if let Some(field) = list.get_mut(index) {
                     join_radio(field, element, form, option, &mut snapshot.truncated);
                 }
                 continue;
             }
-            radio_groups.push((owner, group.to_owned(), (slot, list.len())));
+            radio_groups.push(((form.document, owner), group.to_owned(), (slot, list.len())));
             list.push(radio_group(element, form, group, option));
             continue;
         }
@@ -322,7 +327,8 @@ mod tests {
 
     fn owned(document: u32, index: u32, filled: Option<bool>) -> FormField {
         FormField {
-            owner: Some(FormOwner { document, index, name: Some(format!("Form {document}.{index}")) }),
+            document,
+            owner: Some(FormOwner { index, name: Some(format!("Form {document}.{index}")) }),
             validity: Some("valid".to_owned()),
             filled,
             ..FormField::default()
@@ -422,6 +428,19 @@ mod tests {
         );
         assert_eq!(fields[2]["name"], "Plan", "named by the legend");
         assert_eq!(fields[2]["validity"], "valueMissing");
+        // Outside any form, the same group name in two documents is two groups.
+        let outside = |document: u32| {
+            let field = FormField {
+                document,
+                radio_group: Some("size".into()),
+                filled: Some(false),
+                ..FormField::default()
+            };
+            control("radio", &format!("In {document}"), field)
+        };
+        let apart = shaped(&[outside(0), outside(0), outside(1)], false);
+        assert_eq!(apart.outside.len(), 2);
+        assert_eq!(apart.outside[0]["options"].as_array().map(Vec::len), Some(2));
         let other = &snapshot.forms[1]["fields"][0];
         assert_eq!((&other["name"], &other["value"]), (&json!("plan"), &json!({"kind": "empty"})));
         assert!(other.get("group").is_none());
