@@ -199,6 +199,7 @@ impl ToyBrowser {
             depth: None,
             text: None,
             control: !matches!(element.kind, Kind::Heading),
+            form: None,
         }
     }
 
@@ -376,6 +377,8 @@ impl BrowserPort for ToyBrowser {
             PerceiveScope::Controls => all.filter(|e| e.control).collect(),
             PerceiveScope::Structure => all.filter(|e| !e.control).collect(),
             PerceiveScope::All => all.collect(),
+            // A toy page has no forms: its controls stand outside any, with no form data.
+            PerceiveScope::Forms => all.filter(|e| e.control).collect(),
             // A flat page: everything sits one level below the root, and nothing below that.
             PerceiveScope::Document { root: None, .. } => {
                 all.map(|e| PerceivedElement { depth: Some(1), ..e }).collect()

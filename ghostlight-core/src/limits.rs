@@ -127,6 +127,16 @@ pub(crate) const INSPECT_MAX_ITEMS: IntBound = IntBound::with_default(1, 200, 80
 /// `browser_inspect` `max_depth` for scope `document` (default chosen: the full range).
 pub(crate) const INSPECT_MAX_DEPTH: IntBound = IntBound::with_default(1, 12, 12);
 
+/// Forms one `browser_inspect` scope `forms` snapshot lists (chosen; later forms and their
+/// controls are cut, `truncated`). Controls are bounded by `max_items`.
+pub(crate) const INSPECT_FORMS_MAX: usize = 20;
+/// Options listed for one select or radio group in a forms snapshot (chosen; adapters ask
+/// the page for one more to tell a cut).
+pub const FORM_OPTIONS_MAX: usize = 20;
+/// Visible characters of a form name, legend, radio group or option label in a forms
+/// snapshot (chosen).
+pub const FORM_TEXT_CHARS: usize = 60;
+
 /// `browser_find` `text` length (chosen).
 pub(crate) const FIND_TEXT_CHARS: CountBound = CountBound::new(1, 200);
 /// `browser_find` `max_results`.

@@ -252,6 +252,7 @@ fn focused_frame(element: Element, frames: Vec<Url>) -> FocusedElement {
             depth: None,
             text: None,
             control: true,
+            form: None,
         },
         frames,
     }

@@ -333,6 +333,63 @@ engine_tests!(input_tools: chromium_input_tools => Chromium);
 engine_tests!(fill_tools: chromium_fill_tools => Chromium, firefox_fill_tools => Firefox);
 engine_tests!(frame_targets: chromium_frame_targets => Chromium, firefox_frame_targets => Firefox);
 engine_tests!(hostile_input: chromium_hostile_input => Chromium);
+engine_tests!(forms_tools: chromium_forms_tools => Chromium, firefox_forms_tools => Firefox);
+
+/// `browser_inspect` scope `forms` over the extension (the same page script as WebDriver's):
+/// a form with constraints, an invalid field, a radio group in a fieldset, a select and a
+/// filled password; a control outside any form; a same-origin frame's form. No value appears.
+async fn forms_tools(engine: Engine) {
+    let Some((_turn, world)) = begin(engine).await else { return };
+    let site = Site::serve(|ask| {
+        let body = match ask.path {
+            "/inner" => {
+                "<!doctype html><title>Inner</title><form aria-label=\"Subscribe\">\
+                <label>Frame email <input type=email required></label></form>"
+            }
+            _ => {
+                "<!doctype html><title>Forms</title><form aria-label=\"Sign up\">\
+                <label>Full name <input name=n required></label>\
+                <label>Age <input type=number min=18 max=99 value=7></label>\
+                <fieldset><legend>Plan</legend><label><input type=radio name=plan> Free</label>\
+                <label><input type=radio name=plan checked> Pro</label></fieldset>\
+                <label>Country <select><option value=\"\">Pick</option><option>France</option></select></label>\
+                <label>Password <input type=password id=pw></label><button>Go</button></form>\
+                <label>Search <input type=search></label><iframe src=\"/inner\"></iframe>\
+                <script>pw.value = 'ext-SECRET-typed';</script>"
+            }
+        };
+        Reply::html(200, body.to_owned())
+    });
+    let tools = Tools::over(&world);
+    let tab = tools.open(&site.url("/forms")).await;
+    let inspected = tools.call("browser_inspect", json!({"tab": tab, "scope": "forms"})).await;
+    ok(&inspected);
+    let text = serde_json::to_string(&inspected).unwrap_or_default();
+    assert!(!text.contains("ext-SECRET-typed"), "a password in the snapshot: {text}");
+    let forms = inspected.facts["forms"].as_array().cloned().unwrap_or_default();
+    assert_eq!(forms.len(), 2, "{:?}", inspected.facts);
+    assert_eq!((&forms[0]["name"], &forms[1]["name"]), (&json!("Sign up"), &json!("Subscribe")));
+    let fields = forms[0]["fields"].as_array().cloned().unwrap_or_default();
+    let named = |name: &str| fields.iter().find(|f| f["name"] == name).cloned().unwrap_or_default();
+    assert_eq!(named("Full name")["validity"], json!("valueMissing"));
+    assert_eq!(named("Age")["constraints"], json!({"min": "18", "max": "99"}));
+    assert_eq!(named("Age")["validity"], json!("rangeUnderflow"));
+    let plan = named("Plan");
+    assert_eq!((&plan["role"], &plan["value"]), (&json!("radiogroup"), &json!({"kind": "filled"})));
+    assert_eq!(plan["options"].as_array().map(Vec::len), Some(2));
+    assert_eq!(named("Country")["options"], json!(["Pick", "France"]));
+    assert_eq!(named("Country")["value"], json!({"kind": "empty"}));
+    assert_eq!(named("Password")["value"], json!({"kind": "redacted", "present": true}));
+    assert_eq!(inspected.facts["outside"][0]["name"], json!("Search"));
+    assert_eq!(forms[1]["fields"][0]["validity"], json!("valueMissing"));
+    // Its handles are the extension's ordinary targets.
+    let target = named("Full name")["target"].clone();
+    ok(&tools
+        .call("browser_fill_form", json!({"tab": tab, "fields": [{"target": target, "value": "Ada"}]}))
+        .await);
+    drop(tools);
+    world.teardown().await;
+}
 
 /// A page that replaces what main-world input scripts would call (`elementFromPoint`,
 /// `getClientRects`, `getBoundingClientRect`, `focus`, `addEventListener`, `scrollIntoView`)

@@ -3,8 +3,9 @@
 // only in their own frame, so the adapter runs one pass per same-origin frame (switching into
 // it) and this script never descends into frames: it lists them for the adapter instead.
 //
-// opts = {mode, max, maxDepth, query, controlsOnly, nameMax, textMax}
+// opts = {mode, max, maxDepth, query, controlsOnly, nameMax, textMax} (forms: forms.js's too)
 //   mode 'controls'  interactive elements
+//        'forms'     form controls with their form data `f` (forms.js, prepended)
 //        'structure' landmarks, headings, lists, tables, images, dialogs… (non-controls)
 //        'all'       both
 //        'document'  a structure-only tree under `root` (or the document), with depths; the
@@ -21,7 +22,8 @@
 //
 // Returns {items, frames, truncated, focusFrame} (and, in focus mode, url: this document's)
 //   item  = {e: element, r: role token, n: name|null, s: [state], c: credential class|null,
-//            k: control?, t: visible text|null (only when it differs from the name), d: depth|null}
+//            k: control?, t: visible text|null (only when it differs from the name), d: depth|null,
+//            f: forms mode only}
 //   frame = {e: iframe element, at: how many items precede it, d: depth offset} for each
 //           visible iframe, of any origin
 //
@@ -145,7 +147,7 @@
       const own = glContentText(el, TEXT_MAX);
       if (own && own !== name) text = own;
     }
-    return {
+    const item = {
       e: el,
       r: role || 'generic',
       n: name,
@@ -155,6 +157,8 @@
       t: text,
       d: depth,
     };
+    if (MODE === 'forms') item.f = glFormOf(el, role, opts);
+    return item;
   }
 
   const result = { items: [], frames: [], truncated: false, focusFrame: null };
@@ -249,6 +253,7 @@
       case 'controls': take = control; break;
       case 'structure': take = structure; break;
       case 'all': take = control || structure; break;
+      case 'forms': take = control && glIsFormControl(el, role); break;
       case 'document':
         if (structure) {
           childDepth = depth + 1;

@@ -58,6 +58,7 @@ pub fn page_api() -> String {
         format!("const GL_LIMITS = Object.freeze({limits});\n"),
         scripts::DOM_JS.to_owned(),
         scripts::AUTHORITY_URL_JS.to_owned(),
+        scripts::FORMS_JS.to_owned(),
         function("glPerceive", scripts::PERCEIVE_FN),
         function("glReadText", scripts::READ_TEXT_FN),
         function("glTextPresent", scripts::TEXT_PRESENT_FN),

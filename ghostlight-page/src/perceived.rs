@@ -10,7 +10,7 @@ pub const MAX_FRAME_PASSES: usize = 16;
 /// The deepest frame nesting perception and focus descend into.
 pub const MAX_FRAME_DEPTH: usize = 4;
 
-use ghostlight_core::port::CredentialClass;
+use ghostlight_core::port::{CredentialClass, FormConstraints, FormField, FormOwner};
 use ghostlight_core::port::{ElementRef, ElementState, PerceivedElement, Perception};
 
 /// One item as the perception script answers it (its short keys keep the transfer small);
@@ -33,6 +33,92 @@ pub struct ScriptItem<E> {
     pub t: Option<String>,
     /// Its depth (document scope).
     pub d: Option<u32>,
+    /// Its form data (forms scope).
+    #[serde(default)]
+    pub f: Option<ScriptForm>,
+}
+
+/// A control's form data as the perception script answers it in mode `forms` (short keys,
+/// like [`ScriptItem`]'s). Never a value: `x` only says whether there is one.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ScriptForm {
+    /// The owning form's index among the document's forms; `None` outside any form.
+    #[serde(default)]
+    pub o: Option<u32>,
+    /// The owning form's name.
+    #[serde(default)]
+    pub on: Option<String>,
+    /// The nearest fieldset's legend.
+    #[serde(default)]
+    pub g: Option<String>,
+    /// A radio button's group name.
+    #[serde(default)]
+    pub rg: Option<String>,
+    /// Constraints present.
+    #[serde(default)]
+    pub c: ScriptConstraints,
+    /// `valid`, the first failing validity flag, or `None` (no constraint validation).
+    #[serde(default)]
+    pub v: Option<String>,
+    /// Option labels.
+    #[serde(default)]
+    pub op: Vec<String>,
+    /// Whether option labels were cut.
+    #[serde(default)]
+    pub ot: bool,
+    /// Whether it holds a value; `None` when it holds none.
+    #[serde(default)]
+    pub x: Option<bool>,
+}
+
+/// Constraints as the perception script answers them (only those present).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct ScriptConstraints {
+    /// `required`.
+    pub required: bool,
+    /// `min`.
+    pub min: Option<String>,
+    /// `max`.
+    pub max: Option<String>,
+    /// `step`.
+    pub step: Option<String>,
+    /// `minlength`.
+    pub minlength: Option<u64>,
+    /// `maxlength`.
+    pub maxlength: Option<u64>,
+    /// Whether a `pattern` is set.
+    pub pattern: bool,
+    /// `multiple`.
+    pub multiple: bool,
+}
+
+impl ScriptForm {
+    /// The port's form data; its document is 0 until the frame walk numbers it.
+    pub fn into_field(self) -> FormField {
+        let text = |t: Option<String>| t.filter(|t| !t.trim().is_empty());
+        let c = self.c;
+        FormField {
+            document: 0,
+            owner: self.o.map(|index| FormOwner { index, name: text(self.on) }),
+            legend: text(self.g),
+            radio_group: text(self.rg),
+            constraints: FormConstraints {
+                required: c.required,
+                min: c.min,
+                max: c.max,
+                step: c.step,
+                minlength: c.minlength,
+                maxlength: c.maxlength,
+                pattern: c.pattern,
+                multiple: c.multiple,
+            },
+            validity: self.v.filter(|v| !v.is_empty()),
+            options: self.op,
+            options_truncated: self.ot,
+            filled: self.x,
+        }
+    }
 }
 
 impl<E> ScriptItem<E> {
@@ -52,6 +138,7 @@ impl<E> ScriptItem<E> {
             depth: self.d.map(|d| d.saturating_add(depth_offset)),
             text: self.t.filter(|t| !t.is_empty()),
             control: self.k,
+            form: self.f.map(|f| Box::new(f.into_field())),
         }
     }
 }
@@ -129,6 +216,7 @@ mod tests {
             k: true,
             t: Some(String::new()),
             d: Some(1),
+            f: None,
         }
         .into_element(ElementRef::new(name), 2)
     }
@@ -141,6 +229,30 @@ mod tests {
         assert_eq!(ElementState::from_token("readonly"), None);
         assert_eq!(CredentialClass::from_token("payment_card"), Some(CredentialClass::PaymentCard));
         assert_eq!(CredentialClass::from_token("other"), None);
+    }
+
+    #[test]
+    fn form_data_decodes_without_a_value() {
+        let item: ScriptItem<u64> = serde_json::from_value(serde_json::json!({
+            "e": 1, "r": "textbox", "n": "Age", "s": ["required"], "c": null, "k": true, "t": null, "d": null,
+            "f": {"o": 2, "on": "Sign up", "g": " ", "rg": null,
+                  "c": {"required": true, "min": "18", "maxlength": 3, "pattern": true},
+                  "v": "rangeUnderflow", "op": [], "ot": false, "x": true},
+        }))
+        .expect("an item with form data");
+        let form = item.into_element(ElementRef::new("a"), 0).form.expect("form data");
+        assert_eq!(form.owner, Some(FormOwner { index: 2, name: Some("Sign up".into()) }));
+        assert_eq!(
+            (form.legend, form.validity.as_deref(), form.filled),
+            (None, Some("rangeUnderflow"), Some(true))
+        );
+        assert!(form.constraints.required && form.constraints.pattern);
+        assert_eq!((form.constraints.min.as_deref(), form.constraints.maxlength), (Some("18"), Some(3)));
+        // Items of other modes carry none.
+        assert!(element("b").form.is_none());
+        let outside: ScriptForm =
+            serde_json::from_value(serde_json::json!({"o": null, "x": null})).expect("sparse");
+        assert_eq!(outside.into_field(), FormField::default());
     }
 
     #[test]

@@ -14,7 +14,8 @@ use std::future::Future;
 use std::pin::Pin;
 
 use ghostlight_core::port::{
-    ElementRef, PerceiveScope, PerceivedElement, PortError, PortErrorKind, PortResult, TextMode,
+    ElementRef, FORM_OPTIONS_MAX, FORM_TEXT_CHARS, PerceiveScope, PerceivedElement, PortError, PortErrorKind,
+    PortResult, TextMode,
 };
 use serde::{Deserialize, Serialize};
 
@@ -28,7 +29,7 @@ use crate::perceived::{Gathered, ScriptItem};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PassOptions {
-    /// `controls`, `structure`, `all`, `document`, `find` or `focus`.
+    /// `controls`, `structure`, `all`, `forms`, `document`, `find` or `focus`.
     pub mode: &'static str,
     /// The most items answered (at most [`PERCEIVE_MAX_ITEMS`]).
     pub max: usize,
@@ -42,6 +43,11 @@ pub struct PassOptions {
     pub name_max: usize,
     /// [`TEXT_MAX_CHARS`].
     pub text_max: usize,
+    /// The most option labels a forms pass lists per control ([`FORM_OPTIONS_MAX`]).
+    pub options_max: usize,
+    /// Form names, legends, radio groups and option labels are cut to this many UTF-16 units
+    /// in the page ([`FORM_TEXT_CHARS`]; core bounds them again in characters).
+    pub form_text_max: usize,
 }
 
 impl PassOptions {
@@ -54,6 +60,8 @@ impl PassOptions {
             controls_only: false,
             name_max: NAME_MAX_CHARS,
             text_max: TEXT_MAX_CHARS,
+            options_max: FORM_OPTIONS_MAX,
+            form_text_max: FORM_TEXT_CHARS,
         }
     }
 
@@ -64,6 +72,7 @@ impl PassOptions {
             PerceiveScope::Controls => ("controls", 0, None),
             PerceiveScope::Structure => ("structure", 0, None),
             PerceiveScope::All => ("all", 0, None),
+            PerceiveScope::Forms => ("forms", 0, None),
             PerceiveScope::Document { root, max_depth } => {
                 ("document", (*max_depth).min(DOCUMENT_MAX_DEPTH), root.as_ref())
             }
@@ -232,9 +241,17 @@ fn gather_in<'a, D: Documents>(
     walk: Walk<'a>,
 ) -> WalkFuture<'a> {
     Box::pin(async move {
-        let Some(pass) = docs.pass(&place, &options, walk.depth_offset).await? else {
+        let Some(mut pass) = docs.pass(&place, &options, walk.depth_offset).await? else {
             return Ok(Gathered::default());
         };
+        // Forms are numbered per document: this document's number is the frame passes made
+        // before it (0 for the first), so forms (and radio groups) of different documents never merge.
+        let document = u32::try_from(*walk.passes).unwrap_or(u32::MAX);
+        for element in &mut pass.elements {
+            if let Some(form) = element.form.as_mut() {
+                form.document = document;
+            }
+        }
         let mut gathered = Gathered { elements: pass.elements, truncated: pass.truncated };
         let mut inserted = 0;
         for frame in pass.frames {
@@ -417,6 +434,7 @@ mod tests {
             depth: None,
             text: None,
             control: true,
+            form: None,
         }
     }
 

@@ -21,6 +21,10 @@ pub const DOM_JS: &str = include_str!("../scripts/dom.js");
 pub const AUTHORITY_URL_JS: &str = include_str!("../scripts/authority_url.js");
 /// Perception: `(opts, root) → {items, frames, truncated, focusFrame}`.
 pub const PERCEIVE_FN: &str = include_str!("../scripts/perceive.js");
+/// Form data for perception's `forms` mode: `glIsFormControl`, `glFormOf` (declarations that
+/// [`PERCEIVE_FN`] calls in that mode only; see the script's header). Connectors prepend it
+/// to the perception of forms alone, so other perceptions do not carry its bytes.
+pub const FORMS_JS: &str = include_str!("../scripts/forms.js");
 /// Text reading (visible text, the article heuristic, one element's text):
 /// `(opts, target) → {text, truncated, source}`.
 pub const READ_TEXT_FN: &str = include_str!("../scripts/read_text.js");

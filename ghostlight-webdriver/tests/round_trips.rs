@@ -120,6 +120,7 @@ async fn cases(t: &mut Guard) {
     t.goto("/form").await;
     t.measure("browser_inspect", "controls", json!({})).await;
     t.measure("browser_find", "a button's text", json!({ "text": "Create account" })).await;
+    t.measure("browser_inspect", "forms", json!({ "scope": "forms" })).await;
 
     // Forms and keys.
     t.goto("/form").await;

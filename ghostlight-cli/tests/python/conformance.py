@@ -155,6 +155,12 @@ SPEC_ENUMS: dict[tuple[str, str], list[str]] = {
     ("browser_diagnose", "detail"): ["problems", "all"],
 }
 
+# (tool, property) -> values Ghostlight adds to the spec's closed set, each an additive
+# extension of the 1.0 contract recorded in docs/DECISIONS.md.
+EXTENSION_ENUMS: dict[tuple[str, str], list[str]] = {
+    ("browser_inspect", "scope"): ["forms"],  # issue 33: a form snapshot
+}
+
 # (tool, property) -> the spec's default.
 SPEC_DEFAULTS: dict[tuple[str, str], Any] = {
     ("browser_navigate", "new_tab"): False,
@@ -1601,10 +1607,11 @@ async def catalog_required_inputs(run: Run) -> None:
 async def catalog_closed_values(run: Run) -> None:
     """Each closed input lists exactly the spec's values (actions, scopes, modes, buttons,
     directions, amounts, modifiers, conditions, sources, details, `on_error`, `reuse`,
-    `beforeunload`)."""
+    `beforeunload`), plus the documented extensions (EXTENSION_ENUMS)."""
     wrong = []
     for (tool, prop), values in SPEC_ENUMS.items():
         node = schema_prop(run.tools[tool]["inputSchema"], prop)
+        values = values + EXTENSION_ENUMS.get((tool, prop), [])
         if node is None or sorted(node.get("enum") or []) != sorted(values):
             wrong.append(f"{tool}.{prop}: {None if node is None else node.get('enum')} (spec {values})")
     expect(not wrong, f"{wrong}")
@@ -2316,7 +2323,7 @@ async def inspect_never_returns_values_or_hidden_content(run: Run) -> None:
     """"Editable values are never returned; hidden content is excluded." """
     await run.page("/conf/main")
     await run.js("document.getElementById('name').value = 'Secret-Field-Value'; document.getElementById('count').value = '4242'; 1")
-    for scope in ("controls", "structure", "all", "document"):
+    for scope in ("controls", "structure", "all", "document", "forms"):
         facts = (await run.main.call("browser_inspect", {"scope": scope, "max_items": 200})).ok().facts
         dumped = json.dumps(facts)
         expect("Secret-Field-Value" not in dumped and "4242" not in dumped and "prefilled-value-xyz" not in dumped, f"scope {scope} returned a value")

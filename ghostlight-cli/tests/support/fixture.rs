@@ -3,6 +3,9 @@
 //! * `/form`: a sign-up form (a "Name" text field, an "I agree" checkbox, a "Send" button).
 //!   Sending it writes the page's own confirmation, `Thank you, <name>. Agreed: yes|no.`,
 //!   into the page (no navigation).
+//! * `/forms`: a form of every control kind (constraints, invalid fields, a radio group in a
+//!   fieldset, selects, passwords filled and empty), a control outside any form and a
+//!   same-origin frame (`/forms/frame`) holding a form of its own, for `tests/forms.rs`.
 //! * `/hello`: a short article.
 //! * `/article`: a long article (200 paragraphs, about 60 KB of text), for size figures.
 //! * `/controls`: 500 labelled buttons, for size figures of an inspection.
@@ -33,6 +36,58 @@ document.getElementById('signup').addEventListener('submit', function (event) {
   document.getElementById('result').textContent = 'Thank you, ' + name + '. Agreed: ' + agreed + '.';
 });
 </script>
+</body></html>"#;
+
+/// The password the `/forms` page holds (typed in by its script): never in any answer.
+pub(crate) const FORMS_PASSWORD: &str = "hunter2-TYPED-secret";
+/// The password the `/forms` page's markup holds (its `value` attribute, replaced by the
+/// typed one).
+pub(crate) const FORMS_PASSWORD_MARKUP: &str = "markup-PASSWORD-value";
+/// The text typed into the `/forms` page's nickname field: a value, never in any answer.
+pub(crate) const FORMS_NICKNAME: &str = "Zanzibar-NICK-value";
+
+const FORMS: &str = r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Forms fixture</title>
+<style>body { font: 16px sans-serif; margin: 2em; } label { display: block; margin: .3em 0; }</style>
+</head><body>
+<h1>Create an account</h1>
+<form id="signup" aria-label="Sign up">
+  <label>Full name <input type="text" name="fullname" required></label>
+  <label>Nickname <input type="text" name="nick" id="nick"></label>
+  <label>Email <input type="email" name="email" value="not-an-email"></label>
+  <label>Age <input type="number" name="age" min="18" max="120" step="1" value="12"></label>
+  <label>Bio <textarea name="bio" minlength="10" maxlength="200"></textarea></label>
+  <label>Postcode <input type="text" name="postcode" pattern="[0-9]{5}" value="abc"></label>
+  <label><input type="checkbox" name="news" checked> Newsletter</label>
+  <fieldset><legend>Plan</legend>
+    <label><input type="radio" name="plan" value="free" required> Free</label>
+    <label><input type="radio" name="plan" value="pro"> Pro</label>
+    <label><input type="radio" name="plan" value="team"> Team</label>
+  </fieldset>
+  <label>Country <select name="country"><option value="">Choose one</option><option value="fr">France</option><option value="de">Germany</option></select></label>
+  <label>Toppings <select name="toppings" multiple><option selected>Cheese</option><option>Ham</option><option>Olives</option></select></label>
+  <label>Start date <input type="date" name="start" min="2026-01-01" max="2026-12-31"></label>
+  <label>Avatar <input type="file" name="avatar"></label>
+  <label>Password <input type="password" name="password" id="password" value="markup-PASSWORD-value"></label>
+  <label>Confirm password <input type="password" name="confirm"></label>
+  <button type="submit">Create account</button>
+</form>
+<label>Search the site <input type="search" name="q"></label>
+<div role="switch" aria-checked="true" tabindex="0" aria-label="Dark mode"></div>
+<button type="button">Help</button> <a href="/hello">Read more</a>
+<iframe src="/forms/frame" title="Newsletter" width="400" height="160"></iframe>
+<script>
+document.getElementById('password').value = 'hunter2-TYPED-secret';
+document.getElementById('nick').value = 'Zanzibar-NICK-value';
+</script>
+</body></html>"#;
+
+const FORMS_FRAME: &str = r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Newsletter frame</title></head><body>
+<form aria-label="Subscribe">
+  <label>Frame email <input type="email" name="frame_email" required></label>
+  <button type="submit">Subscribe</button>
+</form>
 </body></html>"#;
 
 const HELLO: &str = r#"<!doctype html>
@@ -111,6 +166,8 @@ impl Fixture {
                 let (status, body) = match path.as_str() {
                     "/form" => (200, FORM),
                     "/hello" => (200, HELLO),
+                    "/forms" => (200, FORMS),
+                    "/forms/frame" => (200, FORMS_FRAME),
                     "/article" => (200, article.as_str()),
                     "/controls" => (200, controls.as_str()),
                     other => match conformance_page(other) {

@@ -124,6 +124,7 @@ mod tests {
             depth: None,
             text: None,
             control: true,
+            form: None,
         }
     }
 

@@ -32,8 +32,8 @@ pub use crate::envelope::Readiness;
 /// [`FACT_URL_CHARS`], cut with [`URL_CUT_MARKER`]; an image block at most
 /// [`IMAGE_BLOCK_MAX_BYTES`]) are here too, for adapters' and hosts' tests.
 pub use crate::limits::{
-    FACT_URL_CHARS, IMAGE_BLOCK_MAX_BYTES, MAX_REGION_SIDE, READ_CALL_MS, RECORD_BOUNDS, RecordBounds,
-    TARGET_NAME_CHARS, UPLOAD_TOTAL_MAX_BYTES, URL_CUT_MARKER,
+    FACT_URL_CHARS, FORM_OPTIONS_MAX, FORM_TEXT_CHARS, IMAGE_BLOCK_MAX_BYTES, MAX_REGION_SIDE, READ_CALL_MS,
+    RECORD_BOUNDS, RecordBounds, TARGET_NAME_CHARS, UPLOAD_TOTAL_MAX_BYTES, URL_CUT_MARKER,
 };
 /// The shared vocabulary the port's inputs and outcomes use (defined in the crate's bottom
 /// layer, `vocab`), so an adapter needs nothing but this module.
@@ -52,12 +52,12 @@ pub use network::{
 pub use types::{
     ActionReceipt, CaptureKind, Captured, ClickInput, CssRect, DiagnosticEntry, DiagnosticSource,
     DiagnosticsPage, DiagnosticsQuery, DialogKind, DialogResolution, DocumentId, ElementRef, ElementState,
-    ElementSummary, FileStat, FillInput, FillOutcome, Focused, FocusedElement, Gate, Geometry, HistoryMove,
-    HoverInput, InlineFile, KeyInput, NavigateInput, OpenedTab, PageState, PerceiveInput, PerceiveScope,
-    PerceivedElement, Perception, Point, PointerTarget, ReadInput, RecordCommand, RecordDelivery,
-    RecordReport, RecordingRef, RecordingState, ScriptOutcome, ScrollInput, ScrollOutcome, TabCall, TabInfo,
-    TabRef, TextMode, TextOutcome, TextWait, TextWaitInput, TypeInput, UploadDestination, UploadFiles,
-    UploadInput, UploadOutcome,
+    ElementSummary, FileStat, FillInput, FillOutcome, Focused, FocusedElement, FormConstraints, FormField,
+    FormOwner, Gate, Geometry, HistoryMove, HoverInput, InlineFile, KeyInput, NavigateInput, OpenedTab,
+    PageState, PerceiveInput, PerceiveScope, PerceivedElement, Perception, Point, PointerTarget, ReadInput,
+    RecordCommand, RecordDelivery, RecordReport, RecordingRef, RecordingState, ScriptOutcome, ScrollInput,
+    ScrollOutcome, TabCall, TabInfo, TabRef, TextMode, TextOutcome, TextWait, TextWaitInput, TypeInput,
+    UploadDestination, UploadFiles, UploadInput, UploadOutcome,
 };
 
 /// A browser, as the executor drives it. Object-safe: use it as `Arc<dyn BrowserPort>`.

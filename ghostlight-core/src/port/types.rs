@@ -308,6 +308,9 @@ pub enum PerceiveScope {
         /// Maximum depth below the root.
         max_depth: u32,
     },
+    /// Form controls (inputs, selects, text areas, buttons in a form, ARIA value widgets),
+    /// each with its [`FormField`] data; no editable value is ever read out.
+    Forms,
     /// Elements whose accessible name or visible text contains `text` (case-insensitive), in
     /// document order; core ranks them. Blank text matches nothing.
     Matching {
@@ -403,6 +406,65 @@ pub struct PerceivedElement {
     pub text: Option<String>,
     /// Whether the element is interactive (a control).
     pub control: bool,
+    /// The control's form data ([`PerceiveScope::Forms`] only; `None` elsewhere).
+    pub form: Option<Box<FormField>>,
+}
+
+/// A form control's form data, as [`PerceiveScope::Forms`] reports it: form and group
+/// membership, constraints, validity, options and whether it holds a value, never the value.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FormField {
+    /// The document the control sits in, numbered in the order the perception visited them
+    /// (0 the page's own, then one number per frame document perceived).
+    pub document: u32,
+    /// The form owning the control; `None` for a control outside any form.
+    pub owner: Option<FormOwner>,
+    /// The legend of the nearest fieldset around the control.
+    pub legend: Option<String>,
+    /// The radio group (a radio button's `name`), for radio buttons.
+    pub radio_group: Option<String>,
+    /// Author constraints.
+    pub constraints: FormConstraints,
+    /// The first failing `ValidityState` flag (`valueMissing`, `typeMismatch`, …), `valid`,
+    /// or `None` when the control takes no part in constraint validation.
+    pub validity: Option<String>,
+    /// Option labels of a select or list box, in order (bounded by the adapter).
+    pub options: Vec<String>,
+    /// Whether options were cut.
+    pub options_truncated: bool,
+    /// Whether the control holds a value (text entered, an option with a value chosen, a box
+    /// checked, a file chosen); `None` for a control that holds none (a button).
+    pub filled: Option<bool>,
+}
+
+/// The form owning a control: its number among its document's forms and its name.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FormOwner {
+    /// The form's number among its document's forms (in order of first sight).
+    pub index: u32,
+    /// The form's accessible name (its `aria-label`, `aria-labelledby`, `title` or `name`).
+    pub name: Option<String>,
+}
+
+/// A form control's author constraints; only those present are set.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FormConstraints {
+    /// `required` (or `aria-required`).
+    pub required: bool,
+    /// `min`, as written (a number or a date).
+    pub min: Option<String>,
+    /// `max`, as written.
+    pub max: Option<String>,
+    /// `step`, as written.
+    pub step: Option<String>,
+    /// `minlength`.
+    pub minlength: Option<u64>,
+    /// `maxlength`.
+    pub maxlength: Option<u64>,
+    /// Whether a `pattern` is set (the pattern itself is not reported).
+    pub pattern: bool,
+    /// `multiple` (a select or file input taking several).
+    pub multiple: bool,
 }
 
 /// The element that has keyboard focus, and the documents it sits in.

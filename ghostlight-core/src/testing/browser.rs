@@ -231,6 +231,7 @@ impl Tab {
             depth,
             text: e.text.clone(),
             control: e.control,
+            form: e.form.clone().map(Box::new),
         }
     }
 
@@ -543,6 +544,9 @@ impl State {
                 t.visible(gate).filter(|(_, e)| !e.control).map(|(i, _)| t.perceived(i, None)).collect()
             }
             PerceiveScope::All => t.visible(gate).map(|(i, _)| t.perceived(i, None)).collect(),
+            PerceiveScope::Forms => {
+                t.visible(gate).filter(|(_, e)| e.form.is_some()).map(|(i, _)| t.perceived(i, None)).collect()
+            }
             PerceiveScope::Document { root, max_depth } => {
                 let (start, base) = match root {
                     Some(root) => {

@@ -4,7 +4,7 @@ use crate::envelope::Readiness;
 use crate::vocab::CredentialClass;
 use url::Url;
 
-use crate::port::{DialogKind, ElementState, ElementSummary};
+use crate::port::{DialogKind, ElementState, ElementSummary, FormField};
 
 /// What a fill may put into an element.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,6 +68,8 @@ pub struct ScriptedElement {
     /// Perception never reports elements of frames (as for cross-origin frames in a real
     /// browser); points, focus and captures do, and answer to the call's gate.
     pub frame: Option<Url>,
+    /// Its form data: a control with some is perceived by the forms scope.
+    pub form: Option<FormField>,
 }
 
 impl ScriptedElement {
@@ -85,6 +87,7 @@ impl ScriptedElement {
             on_click: None,
             covered_by: None,
             frame: None,
+            form: None,
         }
     }
 
@@ -168,6 +171,12 @@ impl ScriptedElement {
     /// Set its depth in the document tree.
     pub fn depth(mut self, depth: u32) -> Self {
         self.depth = Some(depth);
+        self
+    }
+
+    /// Give it form data (the forms perception scope lists it).
+    pub fn form(mut self, form: FormField) -> Self {
+        self.form = Some(form);
         self
     }
 

@@ -86,7 +86,9 @@ use ghostlight_page::perceived::{Gathered, MAX_FRAME_DEPTH, ScriptItem, bound_ch
 use ghostlight_page::perception::{
     self, Documents, Pass, PassOptions, RawText, ReadOptions, malformed, text_query, text_wait_options,
 };
-use ghostlight_page::scripts::{ELEMENT_PRESENT_FN, PERCEIVE_FN, READ_TEXT_FN, TEXT_PRESENT_FN, call};
+use ghostlight_page::scripts::{
+    ELEMENT_PRESENT_FN, FORMS_JS, PERCEIVE_FN, READ_TEXT_FN, TEXT_PRESENT_FN, call,
+};
 use serde_json::Value;
 use url::Url;
 
@@ -99,6 +101,9 @@ use crate::session::Session;
 const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 static PERCEIVE_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(PERCEIVE_FN, 2)));
+/// Perception with the form data script prepended: mode `forms` only.
+static PERCEIVE_FORMS_SCRIPT: LazyLock<String> =
+    LazyLock::new(|| with_dom(&format!("{FORMS_JS}\n{}", call(PERCEIVE_FN, 2))));
 static READ_TEXT_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(READ_TEXT_FN, 2)));
 static TEXT_PRESENT_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(TEXT_PRESENT_FN, 1)));
 static ELEMENT_PRESENT_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(ELEMENT_PRESENT_FN, 1)));
@@ -153,7 +158,8 @@ impl Documents for TabDocuments<'_> {
             }
         }
         let args = vec![options.to_value()?, place.root.clone().unwrap_or(Value::Null)];
-        let raw = RawPass::decode(self.s.execute(&PERCEIVE_SCRIPT, args, Sent::Read).await?)?;
+        let script = if options.mode == "forms" { &PERCEIVE_FORMS_SCRIPT } else { &PERCEIVE_SCRIPT };
+        let raw = RawPass::decode(self.s.execute(script, args, Sent::Read).await?)?;
         let elements = raw
             .items
             .into_iter()
@@ -302,6 +308,7 @@ fn frame_element(s: &Session, handle: &str, frames: &[String]) -> PerceivedEleme
         depth: None,
         text: None,
         control: true,
+        form: None,
     }
 }
 

@@ -88,11 +88,27 @@ pub(crate) fn body(
         text(out, envelope, indent, detail)?;
     }
     for (key, value) in &envelope.facts {
-        if is_table(value) {
+        if let Some(forms) = form_tables(key, value) {
+            // A forms snapshot: one table of fields per form (`browser_inspect` scope forms).
+            for (index, form) in forms.iter().enumerate() {
+                let name = match form.get("name").and_then(Value::as_str) {
+                    Some(name) => format!("form {} \"{}\"", index + 1, one_line(name)),
+                    None => format!("form {}", index + 1),
+                };
+                let fields = form.get("fields").cloned().unwrap_or_default();
+                table(out, &name, &fields, None, indent, detail)?;
+            }
+        } else if is_table(value) {
             table(out, key, value, envelope.facts.get("columns"), indent, detail)?;
         }
     }
     Ok(())
+}
+
+/// The forms of a forms snapshot's `forms` fact (each an object with a `fields` array).
+fn form_tables<'a>(key: &str, value: &'a Value) -> Option<&'a Vec<Value>> {
+    let forms = value.as_array().filter(|_| key == "forms")?;
+    forms.iter().all(|form| form.get("fields").is_some_and(Value::is_array)).then_some(forms)
 }
 
 /// The text read as an indented block, cut at `detail`'s bounds, with a note when it was cut
@@ -284,6 +300,30 @@ mod tests {
              target_a  textbox  Password            yes\n    target_b  button   Sign in   disabled\n    \
              target_c  link     Help now\n"
         );
+    }
+
+    #[test]
+    fn a_forms_snapshot_is_one_table_per_form() {
+        let envelope = envelope(json!({
+            "forms": [
+                {"name": "Sign up", "fields": [
+                    {"target": "target_a", "role": "textbox", "name": "Name", "validity": "valueMissing", "value": {"kind": "empty"}},
+                ]},
+                {"fields": [{"target": "target_b", "role": "button", "name": "Go"}]},
+            ],
+            "outside": [{"target": "target_c", "role": "searchbox", "name": "Search"}],
+        }));
+        let text = shown(&envelope, CALL);
+        assert!(
+            text.contains("  form 1 \"Sign up\" (1):\n    target    name  role     validity      value\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("  form 2 (1):\n    target    name  role\n    target_b  Go    button\n"),
+            "{text}"
+        );
+        assert!(text.contains("  outside (1):\n"), "{text}");
+        assert!(!text.contains("forms"), "{text}");
     }
 
     #[test]

@@ -147,6 +147,52 @@ fn inspect_scopes_choose_what_is_listed() {
 }
 
 #[test]
+fn inspect_forms_snapshots_forms_without_values() {
+    use crate::port::{FormField, FormOwner};
+    let owner = Some(FormOwner { index: 0, name: Some("Sign in".into()) });
+    let field = |filled: bool, validity: &str| FormField {
+        owner: owner.clone(),
+        validity: Some(validity.into()),
+        filled: Some(filled),
+        ..FormField::default()
+    };
+    let page = ScriptedPage::new("Sign in")
+        .element(ScriptedElement::heading("Sign in"))
+        .element(ScriptedElement::textbox("Email").form(field(false, "valueMissing")))
+        .element(ScriptedElement::password("Password").form(field(true, "valid")))
+        .element(ScriptedElement::button("Sign in").form(FormField { filled: None, ..field(false, "valid") }))
+        .element(
+            ScriptedElement::textbox("Search")
+                .form(FormField { filled: Some(false), ..FormField::default() }),
+        );
+    let fixture = Fixture::on(page);
+    let envelope = fixture.call("browser_inspect", json!({"scope": "forms"}));
+    assert_eq!(envelope.status, Status::Succeeded, "{envelope:?}");
+    assert_eq!(
+        envelope.summary,
+        "Found 1 form and 4 controls in all, some outside any form, on example.com."
+    );
+    assert_eq!(fixture.methods(), ["page", "perceive"], "one perception, no extra round trip");
+    let forms = envelope.facts["forms"].as_array().cloned().unwrap_or_default();
+    assert_eq!(forms.len(), 1);
+    assert_eq!(forms[0]["name"], "Sign in");
+    let fields = forms[0]["fields"].as_array().cloned().unwrap_or_default();
+    assert_eq!(fields[0]["validity"], "valueMissing");
+    assert_eq!(fields[1]["value"], json!({"kind": "redacted", "present": true}));
+    assert!(fields[2].get("value").is_none());
+    assert_eq!(envelope.facts["outside"][0]["name"], "Search");
+    assert_eq!(envelope.facts["count"], 4);
+    assert!(!envelope.facts.contains_key("items") && !envelope.facts.contains_key("columns"));
+    // The handles are ordinary target handles: fill takes the email field's.
+    let email = fields[0]["target"].as_str().unwrap_or_default().to_owned();
+    let filled = fixture.call("browser_fill_form", json!({"fields": [{"target": email, "value": "a@b.c"}]}));
+    assert_eq!(filled.status, Status::Succeeded, "{filled:?}");
+    assert!(!text_of(&filled).contains("a@b.c"));
+    let cut = fixture.call("browser_inspect", json!({"scope": "forms", "max_items": 1}));
+    assert_eq!((&cut.facts["truncated"], &cut.facts["count"]), (&json!(true), &json!(1)));
+}
+
+#[test]
 fn inspect_says_when_the_list_is_cut() {
     let fixture = Fixture::on(form_page());
     let envelope = fixture.call("browser_inspect", json!({"max_items": 2}));

@@ -587,10 +587,11 @@ fn model_facing_catalog_does_not_grow_unnoticed() {
     // inputs (a fill value, a wait value) spelled as `anyOf` of single-type branches instead of
     // a `type` array, the form every client's validator and portability check reads alike.
     // Issue 33 (at most 1,200 bytes for all of it) added 726 for click and hover modifiers,
-    // option lists for multi-selects and six wait conditions (33,988 before).
+    // option lists for multi-selects and six wait conditions, and 8 for inspect's `forms`
+    // scope (33,988 before).
     let bytes = model_facing_bytes();
     eprintln!("model-facing catalog: {bytes} bytes");
-    assert!(bytes <= 34_714, "model-facing catalog grew to {bytes} bytes");
+    assert!(bytes <= 34_722, "model-facing catalog grew to {bytes} bytes");
 }
 
 // ---------------------------------------------------------------------------------------------

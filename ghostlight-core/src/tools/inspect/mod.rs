@@ -1,6 +1,7 @@
 //! `browser_inspect`: inspect semantic controls or page structure and return fresh target
 //! handles.
 
+pub(crate) mod forms;
 pub(crate) mod op;
 
 use crate::capability::{Capability, CapabilitySet};
@@ -28,6 +29,9 @@ wire_choice! {
         All => "all",
         /// One bounded structure-only tree, recorded under a snapshot handle.
         Document => "document",
+        /// Forms and the controls outside any, with constraints, validity and value state
+        /// (never a value); an extension of the 1.0 contract.
+        Forms => "forms",
     }
 }
 
@@ -59,6 +63,53 @@ const ITEM_MEMBERS: [Fact; 5] = [
     ),
     Fact::new("credential", FactType::Boolean, "true for a credential-class control."),
 ];
+/// One control of a forms snapshot (scope forms); keys with default values are left out.
+const FIELD_MEMBERS: [Fact; 10] = [
+    Fact::new(
+        "target",
+        FactType::String,
+        "Fresh target handle (none on a radiogroup: its options have them).",
+    ),
+    Fact::new("role", FactType::String, "Closed semantic role, or radiogroup."),
+    Fact::new("name", FactType::String, "Bounded accessible name (a radiogroup's legend or group name)."),
+    Fact::new("group", FactType::String, "Legend of the fieldset around it."),
+    Fact::new("state", FactType::StringArray, "States such as checked or disabled."),
+    Fact::new(
+        "constraints",
+        FactType::Object(&CONSTRAINT_MEMBERS),
+        "Constraints present: required, min, max, step, minlength, maxlength, pattern, multiple.",
+    ),
+    Fact::new("validity", FactType::String, "valid, or the browser's first failing validity flag."),
+    Fact::new(
+        "options",
+        FactType::Any,
+        "Select option labels; a radiogroup's [target, label] rows. Bounded.",
+    ),
+    Fact::new("options_truncated", FactType::Boolean, "More options exist than listed."),
+    Fact::new(
+        "value",
+        FactType::Object(&VALUE_MEMBERS),
+        "Value state, never the value: kind empty, filled, or redacted with present.",
+    ),
+];
+const CONSTRAINT_MEMBERS: [Fact; 8] = [
+    Fact::new("required", FactType::Boolean, "Required."),
+    Fact::new("min", FactType::String, "min as written."),
+    Fact::new("max", FactType::String, "max as written."),
+    Fact::new("step", FactType::String, "step as written."),
+    Fact::new("minlength", FactType::Integer, "minlength."),
+    Fact::new("maxlength", FactType::Integer, "maxlength."),
+    Fact::new("pattern", FactType::Boolean, "A pattern is set (not shown)."),
+    Fact::new("multiple", FactType::Boolean, "Takes several values."),
+];
+const VALUE_MEMBERS: [Fact; 2] = [
+    Fact::new("kind", FactType::String, "empty, filled, or redacted (credential-class controls)."),
+    Fact::new("present", FactType::Boolean, "Whether a redacted control holds a value."),
+];
+const FORM_MEMBERS: [Fact; 2] = [
+    Fact::new("name", FactType::String, "The form's bounded name, when it has one."),
+    Fact::new("fields", FactType::ObjectArray(&FIELD_MEMBERS), "Its controls, in document order."),
+];
 const DIFF_MEMBERS: [Fact; 3] = [
     Fact::new("added", FactType::Integer, "Nodes added."),
     Fact::new("removed", FactType::Integer, "Nodes removed."),
@@ -81,8 +132,18 @@ tool_facts! {
         "Changes since the prior snapshot (document scope)."
     ),
     PREVIOUS_SNAPSHOT: Str("previous_snapshot", "The snapshot the diff compares with (document scope)."),
-    COUNT: Int("count", "Items returned."),
-    TRUNCATED: Bool("truncated", "More items exist than returned."),
+    FORMS: Json(
+        "forms",
+        FactType::ObjectArray(&super::FORM_MEMBERS),
+        "Forms in document order, frames included (scope forms)."
+    ),
+    OUTSIDE: Json(
+        "outside",
+        FactType::ObjectArray(&super::FIELD_MEMBERS),
+        "Controls outside any form (scope forms)."
+    ),
+    COUNT: Int("count", "Items returned (scope forms: controls)."),
+    TRUNCATED: Bool("truncated", "More items (scope forms: forms, controls or options) exist than returned."),
 }
 
 /// The tool's declaration.
@@ -104,6 +165,8 @@ pub enum InspectScope {
     Structure,
     /// Controls and structure.
     All,
+    /// Forms and the controls outside any form.
+    Forms,
     /// One bounded structure-only tree.
     Document {
         /// Subtree root target; `None` is the whole document.
@@ -120,6 +183,7 @@ impl InspectScope {
             InspectScope::Controls => InspectScopeName::Controls,
             InspectScope::Structure => InspectScopeName::Structure,
             InspectScope::All => InspectScopeName::All,
+            InspectScope::Forms => InspectScopeName::Forms,
             InspectScope::Document { .. } => InspectScopeName::Document,
         }
     }
@@ -172,6 +236,7 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<InspectRequest, DecodeError> 
         InspectScopeName::Controls => InspectScope::Controls,
         InspectScopeName::Structure => InspectScope::Structure,
         InspectScopeName::All => InspectScope::All,
+        InspectScopeName::Forms => InspectScope::Forms,
     };
     Ok(InspectRequest { tab, scope, max_items })
 }
@@ -212,6 +277,16 @@ mod tests {
         assert_eq!(decoded(json!({"scope": "controls"})).scope, InspectScope::Controls);
         assert_eq!(decoded(json!({"scope": "structure"})).scope, InspectScope::Structure);
         assert_eq!(decoded(json!({"scope": "all"})).scope.name().as_str(), "all");
+        let forms = decoded(json!({"scope": "forms", "max_items": 7, "tab": "tab_2"}));
+        assert_eq!(
+            forms,
+            InspectRequest {
+                tab: Some(handle("tab_2", HandleKind::Tab)),
+                scope: InspectScope::Forms,
+                max_items: 7
+            }
+        );
+        assert_eq!(forms.scope.name().as_str(), "forms");
         assert_eq!(
             decoded(json!({"scope": "document"})).scope,
             InspectScope::Document { root: None, max_depth: 12 }
@@ -230,9 +305,11 @@ mod tests {
     #[test]
     fn refusals() {
         refuse(T, json!({"scope": "page"}), "/scope", K::NotAllowed);
+        refuse(T, json!({"scope": "form"}), "/scope", K::NotAllowed);
+        refuse(T, json!({"scope": "Forms"}), "/scope", K::NotAllowed);
         refuse(T, json!({"scope": ["all"]}), "/scope", K::WrongType);
         // root and max_depth are refused outside scope document, including the default scope.
-        for scope in [None, Some("controls"), Some("structure"), Some("all")] {
+        for scope in [None, Some("controls"), Some("structure"), Some("all"), Some("forms")] {
             let mut root = json!({"root": "target_1"});
             let mut depth = json!({"max_depth": 2});
             if let Some(scope) = scope {
@@ -254,6 +331,7 @@ mod tests {
     fn bound_edges() {
         int_edges(T, json!({}), "max_items", limits::INSPECT_MAX_ITEMS);
         int_edges(T, json!({"scope": "document"}), "max_items", limits::INSPECT_MAX_ITEMS);
+        int_edges(T, json!({"scope": "forms"}), "max_items", limits::INSPECT_MAX_ITEMS);
         int_edges(T, json!({"scope": "document"}), "max_depth", limits::INSPECT_MAX_DEPTH);
     }
 }

@@ -22,10 +22,11 @@ use crate::limits::{INSPECT_MAX_DEPTH, INSPECT_MAX_ITEMS};
 use crate::port::{PerceiveInput, PerceiveScope, PerceivedElement};
 use crate::selector::Role;
 use crate::tools::common::TargetRef;
-use crate::tools::inspect::{InspectRequest, InspectScope};
+use crate::tools::inspect::forms::shape;
+use crate::tools::inspect::{InspectRequest, InspectScope, InspectScopeName};
 
 use crate::operation::outcome::Outcome;
-use crate::operation::run::{Lease, Run, Step, host_of};
+use crate::operation::run::{Lease, Page, Run, Step, host_of};
 
 /// One snapshot node: depth, narrowed role, normalized name.
 type Node = (u32, Role, Option<String>);
@@ -41,6 +42,7 @@ async fn inspect(run: &Run<'_>, request: &InspectRequest) -> Step<Outcome> {
         InspectScope::Controls => PerceiveScope::Controls,
         InspectScope::Structure => PerceiveScope::Structure,
         InspectScope::All => PerceiveScope::All,
+        InspectScope::Forms => PerceiveScope::Forms,
         InspectScope::Document { root, max_depth } => {
             let root = match root {
                 Some(handle) => {
@@ -53,12 +55,16 @@ async fn inspect(run: &Run<'_>, request: &InspectRequest) -> Step<Outcome> {
         }
     };
     let document = matches!(scope, PerceiveScope::Document { .. });
+    let scope_name = request.scope.name();
     let host = host_of(&page.state.url);
     let perception = run
         .port()
         .perceive(&run.reading(&lease.tab), &PerceiveInput { scope, max_items })
         .await
         .map_err(|e| run.fail_on(&lease, &e, &format!("inspect {host}"), None))?;
+    if matches!(scope_name, InspectScopeName::Forms) {
+        return Ok(forms(run, &lease, &page, &perception.elements, perception.truncated, max_items, host));
+    }
     // The adapter bounds the list; core bounds it again so the contract holds for any port.
     let truncated = perception.truncated || perception.elements.len() > max_items;
     let elements = &perception.elements[..perception.elements.len().min(max_items)];
@@ -110,6 +116,43 @@ async fn inspect(run: &Run<'_>, request: &InspectRequest) -> Step<Outcome> {
         });
     }
     Ok(outcome)
+}
+
+/// The forms snapshot (scope forms, see [`super::forms`]).
+fn forms(
+    run: &Run<'_>,
+    lease: &Lease,
+    page: &Page,
+    elements: &[PerceivedElement],
+    truncated: bool,
+    max_items: usize,
+    host: String,
+) -> Outcome {
+    // The adapter bounds the list; core bounds it again so the contract holds for any port.
+    let truncated = truncated || elements.len() > max_items;
+    let elements = &elements[..elements.len().min(max_items)];
+    let snapshot = shape(elements, truncated, |element| {
+        run.register(lease, page.generation, element).as_str().to_owned()
+    });
+    let mut outcome = Outcome::read(snapshot.summary(&host))
+        .with_readiness(page.state.readiness)
+        .fact(facts::TAB, lease.handle().as_str())
+        .fact(facts::DOCUMENT_GENERATION, page.generation)
+        .fact(facts::FORMS, Value::Array(snapshot.forms.clone()))
+        .fact(facts::COUNT, snapshot.controls)
+        .fact(facts::HOST, host);
+    if !snapshot.outside.is_empty() {
+        outcome = outcome.fact(facts::OUTSIDE, Value::Array(snapshot.outside.clone()));
+    }
+    if snapshot.truncated {
+        outcome = outcome
+            .fact(facts::TRUNCATED, true)
+            .next("Raise max_items (up to 200), or call browser_find with the label you need.");
+    }
+    if snapshot.controls == 0 {
+        outcome = outcome.next("Call browser_inspect for the page's other controls.");
+    }
+    outcome
 }
 
 /// Record the `document` tree as this tab's snapshot, diff it against the one it supersedes,
