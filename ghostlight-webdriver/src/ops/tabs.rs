@@ -245,3 +245,12 @@ pub(crate) async fn page(s: &mut Session, tab: &TabRef) -> PortResult<PageState>
     s.tab(tab).await?;
     s.settled_page_state().await
 }
+
+/// What `tab` shows now and the gate it presents, in one read.
+pub(crate) async fn page_and_gate(s: &mut Session, tab: &TabRef) -> PortResult<PageState> {
+    s.tab(tab).await?;
+    s.detect_gates(true);
+    let page = s.settled_page_state().await;
+    s.detect_gates(false);
+    page
+}

@@ -58,6 +58,7 @@ tool_facts! {
     ELAPSED_MS: Int("elapsed_ms", "Milliseconds waited."),
     READINESS: Str("readiness", "Governed page readiness."),
     TARGET_STALE: Bool("target_stale", "The target went stale while waiting."),
+    GATE: Json = crate::tools::common::GATE,
 }
 
 /// The tool's declaration.

@@ -53,6 +53,7 @@ use crate::limits::{ECHO_CHARS, READ_CALL_MS};
 use crate::port::{ElementRef, PerceiveInput, PerceiveScope, PortErrorKind, TextWait, TextWaitInput};
 use crate::selector::Selector;
 use crate::tools::common::TargetRef;
+use crate::tools::navigate::op::loaded_gate;
 use crate::tools::wait::{WaitCondition, WaitRequest};
 
 use crate::operation::outcome::Outcome;
@@ -117,7 +118,7 @@ impl Progress<'_> {
 }
 
 async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
-    let (lease, mut page) = run.enter(request.tab.as_ref()).await?;
+    let (lease, mut page) = run.enter_gated(request.tab.as_ref()).await?;
     let condition = request.condition.condition().as_str();
     let mut progress =
         Progress { lease: &lease, condition, started: Instant::now(), slept: 0, waited: false };
@@ -133,10 +134,11 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
         run.port().sleep(Duration::from_millis(ms)).await;
         progress.slept = ms;
         progress.waited = true;
-        let page = run.observe(&lease).await.map_err(|o| fail_facts(o, progress.elapsed()))?;
+        let page = run.observe_gated(&lease).await.map_err(|o| fail_facts(o, progress.elapsed()))?;
         let host = host_of(&page.state.url);
         let elapsed = progress.elapsed();
         let outcome = Outcome::read(format!("Waited {elapsed} ms on {host}.")).fact(facts::HOST, host);
+        let outcome = loaded_gate(outcome, &page.state);
         return Ok(progress.facts(outcome, true, page.state.readiness, elapsed));
     }
 
@@ -224,7 +226,7 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
                 } else {
                     format!("No wait was needed on {host}: {}.", clause.state)
                 };
-                let outcome = Outcome::read(summary).fact(facts::HOST, host);
+                let outcome = loaded_gate(Outcome::read(summary).fact(facts::HOST, host), &page.state);
                 return Ok(progress.facts(outcome, true, page.state.readiness, elapsed));
             }
             Held::Never(handle) => {
@@ -246,6 +248,8 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
             .fact(facts::HOST, host)
             .next("Call browser_screenshot or browser_read to see what the page shows now.")
             .next("Wait again with a longer timeout_ms (up to 30000) if the page is still working.");
+            // A gate is often why the awaited content never came.
+            let outcome = loaded_gate(outcome, &page.state);
             return Err(progress.facts(outcome, false, page.state.readiness, elapsed));
         }
         if pause {
@@ -254,7 +258,7 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
             progress.slept += u64::try_from(step.as_millis()).unwrap_or(u64::MAX);
             progress.waited = true;
         }
-        page = run.observe(&lease).await.map_err(|o| fail_facts(o, progress.elapsed()))?;
+        page = run.observe_gated(&lease).await.map_err(|o| fail_facts(o, progress.elapsed()))?;
         run.authorize(Some(&page.state.url))
             .map_err(|o| fail_facts(o, progress.elapsed()).fact(facts::TAB, lease.handle().as_str()))?;
     }
