@@ -3,7 +3,8 @@
 //! fixture table of gate pages (sign-in walls, consent interstitials, human-verification
 //! challenges, rate limits) and pages that are not gates but look a little like one (an
 //! article about CAPTCHAs, a $429 price, a "Protected by reCAPTCHA" footer, a small cookie
-//! bar, a login box in a header, a docs page about rate limits, …), each in
+//! bar, a login box in a header, a docs page about rate limits, an app whose whole page is one
+//! fixed layer, …), each in
 //! `tests/gates/<name>.html`, served on 127.0.0.1. Challenge widgets are imitated by local
 //! frames whose address, title or class is the provider's (the network is closed).
 //!
@@ -66,6 +67,7 @@ const TABLE: &[(&str, Option<&str>, u16)] = &[
     ("not_404", None, 404),
     ("not_captcha_docs", None, 200),
     ("not_signin_help", None, 200),
+    ("not_app_shell", None, 200),
 ];
 
 /// The page's HTML.
@@ -112,6 +114,7 @@ fn page(name: &str) -> Option<&'static str> {
         "not_404",
         "not_captcha_docs",
         "not_signin_help",
+        "not_app_shell",
     )
 }
 

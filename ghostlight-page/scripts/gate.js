@@ -53,7 +53,7 @@
 
   // A consent layer: a fixed layer over the viewport's centre that blocks the page, with
   // consent wording and an answer button; or a sparse page that only asks for consent.
-  const CONSENT = /cookie|consent|privacy|gdpr|personal data|partners|datenschutz|confidentialit/i;
+  const CONSENT = /cookie|consent|gdpr|personal data|personali[sz]ed (?:ads|content)|datenschutz|einwilligung/i;
   const ANSWER = /^(?:accept|agree|allow|i agree|i accept|ok\b|got it|reject|decline|deny|manage|customi[sz]e|continue|consent|yes)|akzeptieren|zustimmen|accepter|aceptar|accetta/i;
   let layer = null, blocked = false;
   for (const el of d.elementsFromPoint(vw / 2, vh / 2).slice(0, 12)) {
@@ -74,7 +74,9 @@
     // A consent manager's own frame: its title, id or address says what it is.
     const frames = (layer.tagName === 'IFRAME' ? [layer] : all('iframe', layer)).filter(box)
       .map((f) => `${f.title} ${f.id} ${f.getAttribute('src')}`).join(' ');
-    if (CONSENT.test(frames) || (CONSENT.test(text(layer)) && buttons(layer).some((t) => ANSWER.test(t)))) {
+    // A layer holding the whole page (an app shell) is not a prompt over it.
+    const words = text(layer);
+    if (CONSENT.test(frames) || (words.length < 3000 && CONSENT.test(words) && buttons(layer).some((t) => ANSWER.test(t)))) {
       return 'consent';
     }
   }

@@ -84,7 +84,7 @@ pub(crate) struct Session {
     /// navigation, a history move or [`BrowserPort::page_and_gate`] reads its landing, and
     /// off again at the start of every port call.
     ///
-    /// [`BrowserPort::page_and_gate`]: ghostlight_core::BrowserPort::page_and_gate
+    /// [`BrowserPort::page_and_gate`]: ghostlight_core::port::BrowserPort::page_and_gate
     detect_gates: bool,
     /// Window handles the adapter has seen: the first window, tabs it opened, and tabs
     /// already reported by [`Session::take_opened`]. Any other window is new.

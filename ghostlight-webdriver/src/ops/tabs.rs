@@ -121,7 +121,7 @@ async fn read_switched(s: &mut Session, handle: &str) -> PortResult<Option<PageS
         Ok(page) => Ok(Some(page)),
         Err(e) if e.kind() == PortErrorKind::TabGone => Ok(None),
         Err(e) if e.kind() == PortErrorKind::BlockedByDialog => match s.last_page(handle) {
-            Some(last) => Ok(Some(PageState { readiness: Readiness::Unknown, ..last.clone() })),
+            Some(last) => Ok(Some(PageState { readiness: Readiness::Unknown, gate: None, ..last.clone() })),
             None => Err(e),
         },
         Err(e) => Err(e),
