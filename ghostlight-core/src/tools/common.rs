@@ -8,8 +8,8 @@ use crate::handles::HandleKind;
 use crate::language;
 use crate::limits;
 use crate::operation::outcome::Outcome;
+use crate::port::{PageState, Readiness};
 use crate::schema::{Field, FieldType};
-use crate::vocab::GateKind;
 
 /// Optional `tab` handle.
 pub(crate) const TAB: Field = Field::optional("tab", FieldType::Handle(HandleKind::Tab), "Handle.");
@@ -65,10 +65,13 @@ pub(crate) const GATE: FactKey<Json> = FactKey::structured(
     "Advisory: the page is a sign-in wall, consent prompt, human check or rate limit, not the content.",
 );
 
-/// `outcome` with the `gate` fact and its sentence, when the loaded page presents `gate`
-/// (`None`: unchanged). Only what is said changes: status, effect and authority do not.
-pub(crate) fn with_gate(mut outcome: Outcome, gate: Option<GateKind>) -> Outcome {
-    let Some(kind) = gate else { return outcome };
+/// `outcome` with the `gate` fact and its sentence, when `page` has loaded (readiness
+/// `complete`) and presents a gate; else unchanged. Only what is said changes: status,
+/// effect and authority do not. The caller never passes a page outside authority (it is its
+/// governed URL and nothing else).
+pub(crate) fn with_gate(mut outcome: Outcome, page: &PageState) -> Outcome {
+    let loaded = page.readiness == Readiness::Complete;
+    let Some(kind) = page.gate.filter(|_| loaded) else { return outcome };
     let summary = format!("{} {}", outcome.summary.trim_end(), language::gate_sentence(kind));
     outcome.summary = summary;
     outcome.fact(GATE, serde_json::json!({ "kind": kind.as_str(), "hint": language::gate_hint(kind) }))

@@ -242,13 +242,6 @@ pub(crate) fn with_http_status(mut outcome: Outcome, page: &PageState) -> Outcom
     outcome.fact(facts::HTTP_STATUS, status)
 }
 
-/// The `gate` fact and sentence of a loaded landing (a page still loading says nothing of
-/// what it presents; a page outside authority is never described).
-pub(crate) fn loaded_gate(outcome: Outcome, page: &PageState) -> Outcome {
-    let loaded = page.readiness == Readiness::Complete;
-    with_gate(outcome, page.gate.filter(|_| loaded))
-}
-
 fn report(run: &Run<'_>, request: &NavigateRequest, slot: &TabSlot, page: &PageState, how: How) -> Outcome {
     let (generation, _) = slot.observe(&page.document, &page.url);
     let governed = run.snapshot.govern(&page.url);
@@ -281,7 +274,7 @@ fn report(run: &Run<'_>, request: &NavigateRequest, slot: &TabSlot, page: &PageS
     if governed.is_inside() {
         // A page outside authority is its governed URL and nothing else.
         outcome = with_http_status(outcome, page);
-        outcome = loaded_gate(outcome, page);
+        outcome = with_gate(outcome, page);
     }
     if matches!(page.readiness, Readiness::Loading | Readiness::Interactive) {
         // The call ran out of time after the document committed (its load event is still

@@ -62,7 +62,7 @@ async fn read(run: &Run<'_>, request: &ReadRequest) -> Step<Outcome> {
         // The text of frames inside authority follows the page's own.
         outcome = outcome.fact(facts::FRAMES, frames);
     }
-    outcome = crate::tools::navigate::op::loaded_gate(outcome, &page.state);
+    outcome = crate::tools::common::with_gate(outcome, &page.state);
     if truncated {
         outcome = outcome.next("Read a narrower target, or raise max_chars (up to 50000) for more.");
     }

@@ -53,7 +53,7 @@ use crate::limits::{ECHO_CHARS, READ_CALL_MS};
 use crate::port::{ElementRef, PerceiveInput, PerceiveScope, PortErrorKind, TextWait, TextWaitInput};
 use crate::selector::Selector;
 use crate::tools::common::TargetRef;
-use crate::tools::navigate::op::loaded_gate;
+use crate::tools::common::with_gate;
 use crate::tools::wait::{WaitCondition, WaitRequest};
 
 use crate::operation::outcome::Outcome;
@@ -138,7 +138,7 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
         let host = host_of(&page.state.url);
         let elapsed = progress.elapsed();
         let outcome = Outcome::read(format!("Waited {elapsed} ms on {host}.")).fact(facts::HOST, host);
-        let outcome = loaded_gate(outcome, &page.state);
+        let outcome = with_gate(outcome, &page.state);
         return Ok(progress.facts(outcome, true, page.state.readiness, elapsed));
     }
 
@@ -226,7 +226,7 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
                 } else {
                     format!("No wait was needed on {host}: {}.", clause.state)
                 };
-                let outcome = loaded_gate(Outcome::read(summary).fact(facts::HOST, host), &page.state);
+                let outcome = with_gate(Outcome::read(summary).fact(facts::HOST, host), &page.state);
                 return Ok(progress.facts(outcome, true, page.state.readiness, elapsed));
             }
             Held::Never(handle) => {
@@ -249,7 +249,7 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
             .next("Call browser_screenshot or browser_read to see what the page shows now.")
             .next("Wait again with a longer timeout_ms (up to 30000) if the page is still working.");
             // A gate is often why the awaited content never came.
-            let outcome = loaded_gate(outcome, &page.state);
+            let outcome = with_gate(outcome, &page.state);
             return Err(progress.facts(outcome, false, page.state.readiness, elapsed));
         }
         if pause {
