@@ -16,9 +16,12 @@
   const cover = (r) => (Math.max(0, Math.min(r.right, vw) - Math.max(r.left, 0)) *
     Math.max(0, Math.min(r.bottom, vh) - Math.max(r.top, 0))) / (vw * vh);
   const text = (el) => String(el.innerText || '').trim();
-  const body = text(b);
-  const sparse = body.length < 2000;
-  const head = all('h1,h2,[role=heading]').filter(box).slice(0, 6).map(text).join('\n');
+  // A page of more than 100,000 characters is never sparse: its text is not laid out here.
+  const raw = b.textContent.length;
+  const body = raw > 100000 ? '' : text(b);
+  const size = raw > 100000 ? raw : body.length;
+  const sparse = size < 2000;
+  const head = all('h1,h2,[role=heading]').slice(0, 12).filter(box).slice(0, 6).map(text).join('\n');
   const title = String(d.title || '');
   const chrome = 'header,nav,footer,aside';
   const buttons = (root) => all('button,[role=button],input[type=submit],input[type=button]', root)
@@ -33,7 +36,7 @@
     if (!PROVIDER.test(about) || /size=invisible/.test(src) || el.closest('.grecaptcha-badge')) continue;
     if (el.getAttribute('data-size') === 'invisible') continue;
     const r = box(el);
-    if (r && r.width >= 60 && r.height >= 30 && (body.length < 3000 || cover(r) >= 0.15)) return 'challenge';
+    if (r && r.width >= 60 && r.height >= 30 && (size < 3000 || cover(r) >= 0.15)) return 'challenge';
   }
   const lead = body.slice(0, 3000);
   if (sparse) {
@@ -59,7 +62,7 @@
   for (const el of d.elementsFromPoint(vw / 2, vh / 2).slice(0, 12)) {
     for (let e = el; e && e !== b && e !== d.documentElement; e = e.parentElement) {
       const p = w.getComputedStyle(e).position;
-      if (p !== 'fixed' && p !== 'sticky') continue;
+      if (p !== 'fixed') continue;
       const r = box(e);
       let modal = false;
       try {
