@@ -1229,6 +1229,19 @@ async function inFrame(tabId, frameId, call, args) {
   return value === undefined ? null : value;
 }
 
+/**
+ * `page` with the gate its loaded top document presents (the page API's `gate`, gate.js), when
+ * there is one. Advisory: a page that cannot be asked (loading, a dialog, a browser page)
+ * answers as it is.
+ */
+async function withGate(tabId, page) {
+  if (!page || page.ready !== 'complete' || page.error_page) return page;
+  const entry = held.get(tabId);
+  if (entry && entry.dialog) return page;
+  const gate = await Promise.race([inFrame(tabId, 0, 'gate', []), sleep(PAGE_READ_MS).then(() => null)]).catch(() => null);
+  return typeof gate === 'string' ? { ...page, gate } : page;
+}
+
 /** Every frame document of the tab the extension can script: its frame id, identity and place. */
 async function pageFrames(tabId) {
   const target = { tabId, allFrames: true };
@@ -1446,7 +1459,7 @@ const OPS = {
     }
     await watchDialogs(created.id);
     try {
-      const page = await settledPage(created.id, 0, null, timeout_ms, 0, url);
+      const page = await withGate(created.id, await settledPage(created.id, 0, null, timeout_ms, 0, url));
       return { tab: created.id, page };
     } catch (error) {
       // A tab whose page did not load is closed (the caller never gets it), as with WebDriver;
@@ -1475,9 +1488,10 @@ const OPS = {
     return null;
   },
 
-  async page({ tab }) {
+  async page({ tab, gate }) {
     refuseWhileDialog(tab);
-    return pageOf(await getTab(tab));
+    const page = await pageOf(await getTab(tab));
+    return gate === true ? withGate(tab, page) : page;
   },
 
   async navigate({ tab, url, timeout_ms, discard_beforeunload }) {
@@ -1500,7 +1514,7 @@ const OPS = {
       if (!now || !GL_NETWORK.refusedDocument(tab, now.url, since)) throw error;
       page = now;
     }
-    return keepDocument(tab, page, since, shown.url, timeout_ms);
+    return withGate(tab, await keepDocument(tab, page, since, shown.url, timeout_ms));
   },
 
   async history({ tab, step, bypass_cache, timeout_ms }) {
@@ -1520,7 +1534,7 @@ const OPS = {
         throw error;
       }
     }
-    return settledPage(tab, before, from, timeout_ms, failuresBefore);
+    return withGate(tab, await settledPage(tab, before, from, timeout_ms, failuresBefore));
   },
 
   async geometry({ tab }) {

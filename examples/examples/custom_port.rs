@@ -167,6 +167,8 @@ impl ToyBrowser {
             document: DocumentId::new(tab.document.to_string()),
             // Toy pages come from memory, not from a server.
             http_status: None,
+            // Toy pages are never sign-in walls, consent prompts, challenges or rate limits.
+            gate: None,
         }
     }
 

@@ -7,6 +7,7 @@
 
 use crate::limits::TARGET_NAME_CHARS;
 use crate::selector::Role;
+use crate::vocab::GateKind;
 
 /// Normalize an accessible name for quoting: control and invisible formatting characters
 /// removed, whitespace runs collapsed to one space, trimmed, and bounded to
@@ -96,6 +97,41 @@ pub(crate) fn http_error_clause(status: u16) -> Option<String> {
     Some(format!("the server answered {status}{space}{phrase}"))
 }
 
+/// What a gate is called in a summary: `a sign-in wall`.
+pub(crate) const fn gate_noun(kind: GateKind) -> &'static str {
+    match kind {
+        GateKind::Login => "a sign-in wall",
+        GateKind::Consent => "a consent prompt covering the page",
+        GateKind::Challenge => "a human-verification check",
+        GateKind::RateLimit => "a rate-limit notice",
+    }
+}
+
+/// The `hint` of a `gate` fact: what to do about it, Ghostlight's words (never page text),
+/// always involving the person and never getting around the gate.
+pub(crate) const fn gate_hint(kind: GateKind) -> &'static str {
+    match kind {
+        GateKind::Login => {
+            "The page asks for a sign-in; ask the person to sign in in the browser, then continue."
+        }
+        GateKind::Consent => {
+            "A consent prompt covers the page; ask the person to answer it in the browser, then continue."
+        }
+        GateKind::Challenge => {
+            "The page asks for human verification; ask the person to complete it in the browser, then continue."
+        }
+        GateKind::RateLimit => {
+            "The site is limiting requests; tell the person, and try again later rather than repeating now."
+        }
+    }
+}
+
+/// The sentence a summary adds for a gate: `The page shows a sign-in wall, not the content
+/// asked for.`
+pub(crate) fn gate_sentence(kind: GateKind) -> String {
+    format!("The page shows {}, not the content asked for.", gate_noun(kind))
+}
+
 /// `1 step`, `2 steps`: a count with its noun.
 pub(crate) fn count(n: usize, singular: &str, plural: &str) -> String {
     if n == 1 { format!("1 {singular}") } else { format!("{n} {plural}") }
@@ -134,6 +170,20 @@ mod tests {
         assert_eq!(target_phrase(Role::Img, None, true), "an image");
         assert_eq!(target_phrase(Role::Textbox, Some("  "), true), "a text field");
         assert_eq!(target_phrase(Role::Option, Some("Red"), false), "an option");
+    }
+
+    #[test]
+    fn every_gate_has_words_that_involve_the_person() {
+        for kind in [GateKind::Login, GateKind::Consent, GateKind::Challenge, GateKind::RateLimit] {
+            let hint = gate_hint(kind);
+            assert!(hint.contains("the person"), "{hint}");
+            assert!(hint.ends_with('.'));
+            assert!(gate_sentence(kind).starts_with("The page shows a"));
+        }
+        assert_eq!(
+            gate_sentence(GateKind::Login),
+            "The page shows a sign-in wall, not the content asked for."
+        );
     }
 
     #[test]

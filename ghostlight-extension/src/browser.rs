@@ -227,7 +227,7 @@ impl ExtensionBrowser {
 
     /// The page state of tab `tab` (the extension's id), for the operations that read it.
     pub(crate) async fn tab_page(&self, tab: i64) -> PortResult<PageState> {
-        page_state(self.call::<WirePage>(Op::Page { tab }, OP_WAIT).await?)
+        page_state(self.call::<WirePage>(Op::Page { tab, gate: false }, OP_WAIT).await?)
     }
 
     /// The geometry of tab `tab` (the extension's id), for the operations that measure.
@@ -329,6 +329,11 @@ impl BrowserPort for ExtensionBrowser {
 
     async fn page(&self, tab: &TabRef) -> PortResult<PageState> {
         self.tab_page(self.tab_id(tab)?).await
+    }
+
+    async fn page_and_gate(&self, tab: &TabRef) -> PortResult<PageState> {
+        let op = Op::Page { tab: self.tab_id(tab)?, gate: true };
+        page_state(self.call::<WirePage>(op, OP_WAIT).await?)
     }
 
     async fn navigate(&self, call: &TabCall<'_>, input: &NavigateInput) -> PortResult<PageState> {

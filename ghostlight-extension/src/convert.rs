@@ -2,8 +2,8 @@
 
 use base64::Engine as _;
 use ghostlight_core::port::{
-    Captured, DialogKind, DocumentId, Gate, Geometry, NetworkError, NetworkFailure, PageState, PortError,
-    PortErrorKind, PortResult, Readiness, ScriptFailure, TabRef,
+    Captured, DialogKind, DocumentId, Gate, GateKind, Geometry, NetworkError, NetworkFailure, PageState,
+    PortError, PortErrorKind, PortResult, Readiness, ScriptFailure, TabRef,
 };
 use url::Url;
 
@@ -57,6 +57,7 @@ pub(crate) fn page_state(page: WirePage) -> PortResult<PageState> {
         readiness,
         document: DocumentId::new(page.document),
         http_status: (page.status != 0).then_some(page.status),
+        gate: page.gate.as_deref().and_then(GateKind::from_token),
     })
 }
 
@@ -225,6 +226,7 @@ mod tests {
             document: "d".into(),
             status: 0,
             error_page: false,
+            gate: None,
         }
     }
 
@@ -237,6 +239,10 @@ mod tests {
         let failed = loaded(WirePage { error_page: true, ..page("http://x/", "complete") })
             .expect_err("an error page");
         assert_eq!(failed.kind(), PortErrorKind::Network);
+        let gated = page_state(WirePage { gate: Some("consent".into()), ..page("http://x/", "complete") });
+        assert_eq!(gated.expect("a page").gate, Some(GateKind::Consent));
+        let unknown = page_state(WirePage { gate: Some("paywall".into()), ..page("http://x/", "complete") });
+        assert_eq!(unknown.expect("a page").gate, None);
         assert_eq!(tab_parts(&tab_ref("0a9f", 42)), Some(("0a9f", 42)));
         assert_eq!(tab_parts(&TabRef::new("42")), None);
         assert_eq!(tab_parts(&TabRef::new("0a9f:w1")), None);

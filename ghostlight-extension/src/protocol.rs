@@ -194,6 +194,10 @@ pub enum Op {
     Page {
         /// The tab.
         tab: i64,
+        /// Look also for a gate the loaded page presents ([`WirePage::gate`]), in the same
+        /// call. (Navigations, history moves and opened tabs always look.)
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        gate: bool,
     },
     /// Navigate and wait for the load ([`WirePage`]).
     Navigate {
@@ -595,6 +599,10 @@ pub struct WirePage {
     /// Whether the tab shows the browser's error page for a failed load.
     #[serde(default)]
     pub error_page: bool,
+    /// The gate the loaded page presents (`ghostlight-page`'s `gate.js` token: `login`,
+    /// `consent`, `challenge`, `rate_limit`), when the call looked for one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate: Option<String>,
 }
 
 /// One tab.
@@ -929,7 +937,7 @@ mod tests {
 
     #[test]
     fn requests_carry_type_id_op_and_args() {
-        let request = ToExtension::Request { id: 7, op: Op::Page { tab: 3 } };
+        let request = ToExtension::Request { id: 7, op: Op::Page { tab: 3, gate: false } };
         let value = serde_json::to_value(&request).expect("encodes");
         assert_eq!(value, json!({"type": "request", "id": 7, "op": "page", "args": {"tab": 3}}));
         let back: ToExtension = serde_json::from_value(value).expect("decodes");

@@ -122,6 +122,15 @@ const glPage = Object.freeze({
     return !!el && glElementPresent(el);
   },
 
+  // The gate this (top) document presents, or null (gate.js; never throws).
+  gate() {
+    try {
+      return glGate();
+    } catch (_) {
+      return null;
+    }
+  },
+
   // Text (read_text.js) of the page, or of one element.
   readText(opts, target) {
     let el = null;

@@ -61,6 +61,7 @@ pub fn page_api() -> String {
         scripts::FORMS_JS.to_owned(),
         function("glPerceive", scripts::PERCEIVE_FN),
         function("glReadText", scripts::READ_TEXT_FN),
+        function("glGate", scripts::GATE_FN),
         function("glTextPresent", scripts::TEXT_PRESENT_FN),
         function("glElementPresent", scripts::ELEMENT_PRESENT_FN),
         function("glCaptureElement", scripts::CAPTURE_ELEMENT_FN),
@@ -88,7 +89,13 @@ mod tests {
         for (name, _) in INPUT_SCRIPTS {
             assert!(api.contains(&format!("function {name}() {{\n")), "{name}");
         }
-        for part in [scripts::DOM_JS, scripts::PERCEIVE_FN.trim_end(), PAGE_API_JS, input::LIB_JS] {
+        for part in [
+            scripts::DOM_JS,
+            scripts::PERCEIVE_FN.trim_end(),
+            scripts::GATE_FN.trim_end(),
+            PAGE_API_JS,
+            input::LIB_JS,
+        ] {
             assert!(api.contains(part));
         }
         assert!(api.contains(&format!("\"nameMax\":{NAME_MAX_CHARS}")));

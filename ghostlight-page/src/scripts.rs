@@ -50,6 +50,19 @@ pub const FRAMES_HERE_BODY: &str = include_str!("../scripts/frames_here.js");
 pub const FRAME_BOXES_BODY: &str = include_str!("../scripts/frame_boxes.js");
 /// The page state and document identity: `() → {url, title, readyState, …}`.
 pub const PAGE_STATE_FN: &str = include_str!("../scripts/page_state.js");
+/// Gate detection in the top document (advisory, precision first): `() → kind | null`, the
+/// kind one of `challenge`, `rate_limit`, `consent`, `login` ([`GateKind`] tokens), and
+/// `null` while the document is not complete. Its signals: a visible challenge widget of a
+/// known provider of non-trivial size (never reCAPTCHA's invisible badge) on a page with
+/// little text or covering much of the viewport; a fixed layer over the viewport's centre
+/// that blocks the page, with consent wording and an answer button; and, on a sparse page
+/// only, two independent signals: challenge or rate-limit wording in the title and a heading
+/// (or the body's lead, or an HTTP 429), a password or account field outside the page's
+/// header, navigation and footer with sign-in wording, a consent-only page. [`gated_page_state`]
+/// folds it into the page-state read.
+///
+/// [`GateKind`]: ghostlight_core::port::GateKind
+pub const GATE_FN: &str = include_str!("../scripts/gate.js");
 /// The browser's load-failure code when the tab shows its error page: `() → code | null`.
 pub const LOAD_FAILURE_FN: &str = include_str!("../scripts/load_failure.js");
 /// A replay GIF downloaded from an adapter-owned blank tab (Execute Script body).
@@ -102,6 +115,28 @@ pub fn text_wait() -> String {
     ))
 }
 
+/// The Execute Script body of one page-state read that also looks for a gate: the answer of
+/// [`PAGE_STATE_FN`] with a `gate` member, [`GATE_FN`]'s answer (`null` when the detector
+/// throws: a gate is advisory and never fails the read). Both are sent without comment lines
+/// or indentation.
+pub fn gated_page_state() -> String {
+    format!(
+        "return Object.assign(({})(), {{ gate: (() => {{ try {{ return ({})(); }} catch (_) {{ return null; }} }})() }});",
+        compact(PAGE_STATE_FN),
+        compact(GATE_FN)
+    )
+}
+
+/// `script` without its comment lines, blank lines and indentation: how the page state and
+/// the detector are sent in a read that looks for a gate, so looking costs fewer bytes than
+/// the detector's source (neither script has a string or template spanning lines, whose
+/// meaning leading white space or a `//` line could change).
+fn compact(script: &str) -> String {
+    let lines: Vec<&str> =
+        script.lines().map(str::trim).filter(|line| !line.is_empty() && !line.starts_with("//")).collect();
+    lines.join("\n")
+}
+
 /// `return (FN)(arguments[0], …);`: an Execute Script body calling a script file holding one
 /// function expression with `arity` arguments.
 pub fn call(function: &str, arity: usize) -> String {
@@ -112,6 +147,19 @@ pub fn call(function: &str, arity: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_gated_page_state_is_the_page_state_with_a_gate() {
+        let script = gated_page_state();
+        assert!(script.starts_with("return Object.assign(("));
+        assert!(script.contains("(function glPageState()"));
+        assert!(script.contains("(function glGate()"));
+        assert!(script.ends_with("catch (_) { return null; } })() });"));
+        let gate = compact(GATE_FN);
+        assert!(gate.len() < GATE_FN.len(), "{} of {} bytes", gate.len(), GATE_FN.len());
+        assert!(!gate.contains("\n//") && !gate.contains("\n "));
+        assert_eq!(compact("  a\n\n  // b\n c"), "a\nc");
+    }
 
     #[test]
     fn calls_pass_their_arguments() {

@@ -511,6 +511,10 @@ impl BrowserPort for WebDriverBrowser {
         with_session!(self, CallBound::reading(), |s| ops::tabs::page(s, tab))
     }
 
+    async fn page_and_gate(&self, tab: &TabRef) -> PortResult<PageState> {
+        with_session!(self, CallBound::reading(), |s| ops::tabs::page_and_gate(s, tab))
+    }
+
     async fn navigate(&self, call: &TabCall<'_>, input: &NavigateInput) -> PortResult<PageState> {
         let (tab, timeout) = (call.tab, call.timeout);
         with_session!(self, CallBound::acting(timeout), |s| ops::navigation::navigate(s, tab, input, timeout))

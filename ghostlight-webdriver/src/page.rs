@@ -12,7 +12,7 @@
 //! restore keeps timeOrigin and nonce but bumps the epoch.
 
 use ghostlight_core::port::Readiness;
-use ghostlight_core::port::{DocumentId, PageState, PortError, PortErrorKind, PortResult};
+use ghostlight_core::port::{DocumentId, GateKind, PageState, PortError, PortErrorKind, PortResult};
 use serde::Deserialize;
 use url::Url;
 
@@ -22,6 +22,12 @@ pub(crate) const PAGE_STATE_FN: &str = ghostlight_page::scripts::PAGE_STATE_FN;
 /// An `Execute Script` body that answers the page state.
 pub(crate) fn state_script() -> String {
     format!("return ({})();", PAGE_STATE_FN.trim_end())
+}
+
+/// An `Execute Script` body that answers the page state and the gate the page presents
+/// (`ghostlight-page`'s `gate.js`), in one read.
+pub(crate) fn gated_state_script() -> String {
+    ghostlight_page::scripts::gated_page_state()
 }
 
 /// The page-state function as a WebDriver BiDi `functionDeclaration` for the page's own realm,
@@ -58,6 +64,9 @@ struct RawState {
     /// The navigation entry's `responseStatus` (0 when unknown).
     #[serde(default)]
     status: u16,
+    /// The gate the page presents (`gate.js`'s token), when the read looked for one.
+    #[serde(default)]
+    gate: Option<String>,
 }
 
 /// One read of the page state, with what the document is about to do.
@@ -93,8 +102,15 @@ pub(crate) fn parse_reading(value: serde_json::Value) -> PortResult<Reading> {
     let document =
         DocumentId::new(format!("{}|{}|{}|{}", raw.time_origin, raw.nonce, raw.epoch, raw.doc_url));
     let http_status = (raw.status > 0).then_some(raw.status);
-    let state =
-        PageState { url, title: raw.title, readiness: readiness(&raw.ready_state), document, http_status };
+    let gate = raw.gate.as_deref().and_then(GateKind::from_token);
+    let state = PageState {
+        url,
+        title: raw.title,
+        readiness: readiness(&raw.ready_state),
+        document,
+        http_status,
+        gate,
+    };
     Ok(Reading { state, navigating, busy: raw.busy })
 }
 
@@ -130,6 +146,23 @@ mod tests {
         assert_eq!(state.document.as_str(), "1700000000123.5|n1|0|http://127.0.0.1:1/a");
         assert_eq!(nonce(&state.document), Some("n1"));
         assert_eq!(nonce(&DocumentId::new("scripted")), None);
+        assert_eq!(state.gate, None);
+    }
+
+    #[test]
+    fn a_gate_token_is_read_and_an_unknown_one_ignored() {
+        let read = |gate: serde_json::Value| {
+            parse_state(json!({
+                "url": "http://127.0.0.1:1/a", "title": "A", "readyState": "complete",
+                "timeOrigin": 1, "nonce": "n1", "epoch": 0, "docUrl": "http://127.0.0.1:1/a", "gate": gate
+            }))
+            .expect("a well-formed state parses")
+            .gate
+        };
+        assert_eq!(read(json!("login")), Some(GateKind::Login));
+        assert_eq!(read(json!("rate_limit")), Some(GateKind::RateLimit));
+        assert_eq!(read(json!("paywall")), None);
+        assert_eq!(read(json!(null)), None);
     }
 
     #[test]

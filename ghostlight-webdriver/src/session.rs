@@ -80,6 +80,12 @@ pub(crate) struct Session {
     recent: Vec<String>,
     /// Whether the last page state read found Chromium's error page ([`Session::read_error_page`]).
     read_error_page: bool,
+    /// Whether page-state reads look for a gate too (`scripts/gate.js`): on only while a
+    /// navigation, a history move or [`BrowserPort::page_and_gate`] reads its landing, and
+    /// off again at the start of every port call.
+    ///
+    /// [`BrowserPort::page_and_gate`]: ghostlight_core::port::BrowserPort::page_and_gate
+    detect_gates: bool,
     /// Window handles the adapter has seen: the first window, tabs it opened, and tabs
     /// already reported by [`Session::take_opened`]. Any other window is new.
     known_windows: HashSet<String>,
@@ -148,6 +154,7 @@ pub(crate) enum Unstuck {
 impl Session {
     /// A port call begins: later refusals are this call's.
     pub(crate) fn begin_call(&mut self) {
+        self.detect_gates = false;
         self.call_mark = self.network.as_ref().map_or(0, |network| network.refusals().mark());
     }
 
@@ -377,6 +384,7 @@ impl Session {
             known_windows: HashSet::from([handle.clone()]),
             foreign_windows: HashSet::new(),
             read_error_page: false,
+            detect_gates: false,
             recent: vec![handle],
             zoom: HashMap::new(),
             last_page: HashMap::new(),
@@ -816,7 +824,8 @@ impl Session {
             self.command(SessionCommand::top_frame(), Sent::Read).await?;
             self.in_frame = false;
         }
-        let value = self.execute(&page::state_script(), Vec::new(), Sent::Read).await?;
+        let script = if self.detect_gates { page::gated_state_script() } else { page::state_script() };
+        let value = self.execute(&script, Vec::new(), Sent::Read).await?;
         if value.is_null() {
             return Ok(None);
         }
@@ -830,6 +839,11 @@ impl Session {
         }
         self.remember_page(&reading.state);
         Ok(Some(reading))
+    }
+
+    /// Make later page-state reads of this call look for a gate too (`on`), or stop.
+    pub(crate) fn detect_gates(&mut self, on: bool) {
+        self.detect_gates = on;
     }
 
     /// The page state, read again (up to [`SETTLE_READS`] times, [`SETTLE_STEP`] apart) while

@@ -38,8 +38,8 @@ pub use crate::limits::{
 /// The shared vocabulary the port's inputs and outcomes use (defined in the crate's bottom
 /// layer, `vocab`), so an adapter needs nothing but this module.
 pub use crate::vocab::{
-    CredentialClass, DiagnoseDetail, DiagnoseSource, FillValue, Key, Modifier, MouseButton, NamedKey,
-    ScrollDirection,
+    CredentialClass, DiagnoseDetail, DiagnoseSource, FillValue, GateKind, Key, Modifier, MouseButton,
+    NamedKey, ScrollDirection,
 };
 pub use error::{
     LaunchCause, LaunchFailure, NetworkError, NetworkFailure, Oversize, PortEffect, PortError, PortErrorKind,
@@ -114,6 +114,13 @@ pub trait BrowserPort: Send + Sync {
 
     /// What `tab` shows now.
     async fn page(&self, tab: &TabRef) -> PortResult<PageState>;
+
+    /// What `tab` shows now, as [`BrowserPort::page`] answers, looking also for a gate the
+    /// loaded page presents ([`PageState::gate`]) in the same read. The default reads the
+    /// page without looking (`gate: None`), for a port that does not detect gates.
+    async fn page_and_gate(&self, tab: &TabRef) -> PortResult<PageState> {
+        self.page(tab).await
+    }
 
     /// Navigate the call's tab.
     async fn navigate(&self, call: &TabCall<'_>, input: &NavigateInput) -> PortResult<PageState>;

@@ -15,7 +15,8 @@ use url::Url;
 
 use crate::envelope::Readiness;
 use crate::vocab::{
-    CredentialClass, DiagnoseDetail, DiagnoseSource, FillValue, Key, Modifier, MouseButton, ScrollDirection,
+    CredentialClass, DiagnoseDetail, DiagnoseSource, FillValue, GateKind, Key, Modifier, MouseButton,
+    ScrollDirection,
 };
 
 macro_rules! opaque_ref {
@@ -143,6 +144,18 @@ pub struct PageState {
     /// (`None` for `about:blank`, documents from the cache or history, or an engine that does
     /// not say).
     pub http_status: Option<u16>,
+    /// The gate the page presents instead of its content (a sign-in wall, a consent
+    /// interstitial, a human-verification challenge, a rate limit), when the read looked for
+    /// one: the landing of [`BrowserPort::navigate`], [`BrowserPort::history`] and
+    /// [`BrowserPort::open_tab`], and [`BrowserPort::page_and_gate`]. `None` when there is no
+    /// gate, the document has not finished loading, the read did not look, or the port does
+    /// not detect gates. Detection is precision-first and advisory.
+    ///
+    /// [`BrowserPort::navigate`]: super::BrowserPort::navigate
+    /// [`BrowserPort::history`]: super::BrowserPort::history
+    /// [`BrowserPort::open_tab`]: super::BrowserPort::open_tab
+    /// [`BrowserPort::page_and_gate`]: super::BrowserPort::page_and_gate
+    pub gate: Option<GateKind>,
 }
 
 /// One tab of the browser.

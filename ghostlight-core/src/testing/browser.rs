@@ -149,7 +149,15 @@ impl Tab {
             readiness: self.doc.page.readiness,
             document: self.doc.id.clone(),
             http_status: self.doc.page.http_status,
+            gate: None,
         }
+    }
+
+    /// The page state with the fixture's gate, as a read that looks for one answers (only
+    /// once the document is complete).
+    fn gated_state(&self) -> PageState {
+        let complete = self.doc.page.readiness == crate::port::Readiness::Complete;
+        PageState { gate: self.doc.page.gate.filter(|_| complete), ..self.page_state() }
     }
 
     fn geometry(&self) -> Geometry {
@@ -1307,7 +1315,7 @@ impl BrowserPort for ScriptedBrowser {
         self.call("open_tab", None, |s| {
             unreachable_host(&input.url)?;
             let tab = s.open(input.url.clone());
-            Ok(OpenedTab { page: s.tab(&tab)?.page_state(), tab })
+            Ok(OpenedTab { page: s.tab(&tab)?.gated_state(), tab })
         })
         .await
     }
@@ -1337,14 +1345,26 @@ impl BrowserPort for ScriptedBrowser {
         self.call("page", Some(tab), |s| Ok(s.tab(tab)?.page_state())).await
     }
 
+    async fn page_and_gate(&self, tab: &TabRef) -> PortResult<PageState> {
+        self.call("page_and_gate", Some(tab), |s| Ok(s.tab(tab)?.gated_state())).await
+    }
+
     async fn navigate(&self, call: &TabCall<'_>, input: &NavigateInput) -> PortResult<PageState> {
         let tab = call.tab;
-        self.call("navigate", Some(tab), |s| s.navigate(tab, input)).await
+        self.call("navigate", Some(tab), |s| {
+            s.navigate(tab, input)?;
+            Ok(s.tab(tab)?.gated_state())
+        })
+        .await
     }
 
     async fn history(&self, call: &TabCall<'_>, step: HistoryMove) -> PortResult<PageState> {
         let tab = call.tab;
-        self.call("history", Some(tab), |s| s.history(tab, step)).await
+        self.call("history", Some(tab), |s| {
+            s.history(tab, step)?;
+            Ok(s.tab(tab)?.gated_state())
+        })
+        .await
     }
 
     async fn geometry(&self, tab: &TabRef) -> PortResult<Geometry> {

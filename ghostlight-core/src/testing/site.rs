@@ -1,7 +1,7 @@
 //! Fixture pages and elements served by the [`ScriptedBrowser`](super::ScriptedBrowser).
 
 use crate::envelope::Readiness;
-use crate::vocab::CredentialClass;
+use crate::vocab::{CredentialClass, GateKind};
 use url::Url;
 
 use crate::port::{DialogKind, ElementState, ElementSummary, FormField};
@@ -248,6 +248,8 @@ pub struct ScriptedPage {
     pub beforeunload: bool,
     /// The HTTP status the page is served with (`None`: not reported).
     pub http_status: Option<u16>,
+    /// The gate the page presents, reported by reads that look for one once it is complete.
+    pub gate: Option<GateKind>,
 }
 
 impl ScriptedPage {
@@ -261,7 +263,14 @@ impl ScriptedPage {
             elements: Vec::new(),
             beforeunload: false,
             http_status: None,
+            gate: None,
         }
+    }
+
+    /// The page presents `kind` of gate (a sign-in wall, a consent interstitial, …).
+    pub fn gate(mut self, kind: GateKind) -> Self {
+        self.gate = Some(kind);
+        self
     }
 
     /// Served with HTTP `status` (reported in page states).

@@ -5,7 +5,10 @@ use crate::decode::{DecodeError, ObjectReader};
 use crate::facts::{Fact, FactType};
 use crate::facts::{FactKey, Int, Json};
 use crate::handles::HandleKind;
+use crate::language;
 use crate::limits::{self, CountBound};
+use crate::operation::outcome::Outcome;
+use crate::port::{PageState, Readiness};
 use crate::schema::{Field, FieldType};
 use crate::vocab::{Modifier, WireChoice};
 
@@ -50,6 +53,30 @@ pub(crate) const OPENED_TABS: FactKey<Json> = FactKey::structured(
 /// session's tab limit, which Ghostlight closed as it saw them.
 pub(crate) const CLOSED_TABS: FactKey<Int> =
     FactKey::new("closed_tabs", "Tabs the page opened past the session's tab limit; Ghostlight closed them.");
+
+/// The `gate` fact of the tools whose result is a loaded page (`browser_navigate`,
+/// `browser_history`, `browser_wait`, `browser_read`): advisory, a closed kind and
+/// Ghostlight's hint, never page text.
+pub(crate) const GATE: FactKey<Json> = FactKey::structured(
+    "gate",
+    FactType::Object(&[
+        Fact::new("kind", FactType::String, "login, consent, challenge or rate_limit."),
+        Fact::new("hint", FactType::String, "What to do: involve the person; never get around it."),
+    ]),
+    "Advisory: the page is a sign-in wall, consent prompt, human check or rate limit, not the content.",
+);
+
+/// `outcome` with the `gate` fact and its sentence, when `page` has loaded (readiness
+/// `complete`) and presents a gate; else unchanged. Only what is said changes: status,
+/// effect and authority do not. The caller never passes a page outside authority (it is its
+/// governed URL and nothing else).
+pub(crate) fn with_gate(mut outcome: Outcome, page: &PageState) -> Outcome {
+    let loaded = page.readiness == Readiness::Complete;
+    let Some(kind) = page.gate.filter(|_| loaded) else { return outcome };
+    let summary = format!("{} {}", outcome.summary.trim_end(), language::gate_sentence(kind));
+    outcome.summary = summary;
+    outcome.fact(GATE, serde_json::json!({ "kind": kind.as_str(), "hint": language::gate_hint(kind) }))
+}
 
 /// The `landing` fact of the tools that may cause a navigation: the governed committed landing
 /// an action caused, if any.

@@ -154,7 +154,7 @@ pub(crate) async fn run_input_on_page<T: DeserializeOwned>(
     args: Vec<ScriptArg>,
     timeout: Duration,
 ) -> PortResult<(T, PageState)> {
-    let before = page_state(b.call::<WirePage>(Op::Page { tab }, OP_WAIT).await?)?;
+    let before = page_state(b.call::<WirePage>(Op::Page { tab, gate: false }, OP_WAIT).await?)?;
     Ok((run_input(b, tab, place, script, args, timeout).await?, before))
 }
 

@@ -113,7 +113,7 @@ async fn to_input(
         let key = stash(b, &page_files(files).to_string()).await?;
         let args = vec![ScriptArg::Element(element.clone()), ScriptArg::Held(key)];
         let _count: usize = run_input(b, tab, place, ATTACH, args, timeout).await?;
-        page_state(b.call::<WirePage>(Op::Page { tab }, OP_WAIT).await?)
+        page_state(b.call::<WirePage>(Op::Page { tab, gate: false }, OP_WAIT).await?)
     };
     attached.await.map_err(PortError::effect_unknown)
 }

@@ -97,9 +97,25 @@ pub(crate) async fn go(
     let prompt = LeavePrompt::discarding(discard);
     let deadline = Instant::now() + timeout;
     let before = s.page_state().await?;
+    // The landing read looks for a gate too (no read of its own).
+    s.detect_gates(true);
+    let landed = go_from(s, url, &before, deadline, timeout, prompt).await;
+    s.detect_gates(false);
+    landed
+}
+
+/// [`go`] from the page `before`, once read.
+async fn go_from(
+    s: &mut Session,
+    url: &Url,
+    before: &PageState,
+    deadline: Instant,
+    timeout: Duration,
+    prompt: LeavePrompt,
+) -> PortResult<PageState> {
     s.set_page_load_timeout(first_wait(s.engine(), timeout)).await?;
     let sent = s.command(SessionCommand::navigate(url), Sent::Act).await;
-    let settled = match settle(s, &before, sent.map(drop), deadline, prompt, Expect::Load).await {
+    let settled = match settle(s, before, sent.map(drop), deadline, prompt, Expect::Load).await {
         // Firefox's transient `about:blank` between two documents is not a web destination:
         // wait past it, within the call's deadline.
         Ok(page) if page.url.as_str() == "about:blank" && url.as_str() != "about:blank" => {
@@ -111,7 +127,7 @@ pub(crate) async fn go(
     // pending: a slow image, a response that never ends): that document is the landing, and
     // the tab stays controlled with `readiness: loading`.
     let settled = match settled {
-        Err(error) if error.kind() == PortErrorKind::Timeout => match committed(s, &before).await {
+        Err(error) if error.kind() == PortErrorKind::Timeout => match committed(s, before).await {
             Some(page) => Ok(page),
             None => Err(error),
         },
@@ -128,7 +144,7 @@ pub(crate) async fn go(
     if let Some(page) = landed
         && s.landed_on_refused(&page.url)
     {
-        return keep_document(s, &before, page, deadline).await;
+        return keep_document(s, before, page, deadline).await;
     }
     match settled {
         // Chromium shows some failures (a blocked port) as a loaded error page, which the
@@ -227,6 +243,21 @@ pub(crate) async fn history(
     s.tab(tab).await?;
     let deadline = Instant::now() + timeout;
     let before = s.page_state().await?;
+    // The landing read looks for a gate too (no read of its own).
+    s.detect_gates(true);
+    let moved = move_from(s, step, &before, deadline, timeout).await;
+    s.detect_gates(false);
+    moved
+}
+
+/// [`history`] from the page `before`, once read.
+async fn move_from(
+    s: &mut Session,
+    step: HistoryMove,
+    before: &PageState,
+    deadline: Instant,
+    timeout: Duration,
+) -> PortResult<PageState> {
     s.set_page_load_timeout(first_wait(s.engine(), timeout)).await?;
     let act = |e: fantoccini::error::CmdError| errors::cmd(&e, Sent::Act);
     let (sent, expect) = match step {
@@ -248,7 +279,7 @@ pub(crate) async fn history(
             (sent, Expect::NewDocument)
         }
     };
-    let page = settle(s, &before, sent, deadline, LeavePrompt::Keep, expect).await?;
+    let page = settle(s, before, sent, deadline, LeavePrompt::Keep, expect).await?;
     if matches!(step, HistoryMove::Back | HistoryMove::Forward)
         && page.document == before.document
         && page.url == before.url

@@ -121,7 +121,7 @@ async fn read_switched(s: &mut Session, handle: &str) -> PortResult<Option<PageS
         Ok(page) => Ok(Some(page)),
         Err(e) if e.kind() == PortErrorKind::TabGone => Ok(None),
         Err(e) if e.kind() == PortErrorKind::BlockedByDialog => match s.last_page(handle) {
-            Some(last) => Ok(Some(PageState { readiness: Readiness::Unknown, ..last.clone() })),
+            Some(last) => Ok(Some(PageState { readiness: Readiness::Unknown, gate: None, ..last.clone() })),
             None => Err(e),
         },
         Err(e) => Err(e),
@@ -244,4 +244,13 @@ pub(crate) async fn close_tab(s: &mut Session, tab: &TabRef) -> PortResult<()> {
 pub(crate) async fn page(s: &mut Session, tab: &TabRef) -> PortResult<PageState> {
     s.tab(tab).await?;
     s.settled_page_state().await
+}
+
+/// What `tab` shows now and the gate it presents, in one read.
+pub(crate) async fn page_and_gate(s: &mut Session, tab: &TabRef) -> PortResult<PageState> {
+    s.tab(tab).await?;
+    s.detect_gates(true);
+    let page = s.settled_page_state().await;
+    s.detect_gates(false);
+    page
 }

@@ -63,6 +63,7 @@ pub(crate) async fn run_all(e: &E2e<'_>) -> Vec<(&'static str, Duration)> {
     step!("navigate_beforeunload_blocked_and_discard", beforeunload(e));
     step!("window_zoom_and_resize", window(e));
     step!("read_article", read(e));
+    step!("gates_are_said", gates(e));
     step!("inspect_find_shadow_frame", inspect_and_find(e));
     step!("screenshot_and_region_click", screenshots(e));
     step!("click_hover_scroll", click_hover_scroll(e));
@@ -620,6 +621,25 @@ async fn window(e: &E2e<'_>) {
 
 /// `browser_read`: article mode keeps the article and drops navigation, ad, banner and
 /// footer; the text block of that envelope stays small.
+/// Gate detection (issue 33) through either connector: a sign-in wall and a consent layer
+/// are said by navigate, read, wait and history; an ordinary page says nothing.
+async fn gates(e: &E2e<'_>) {
+    let kind = |envelope: &Envelope| envelope.facts.get("gate").map(|gate| gate["kind"].clone());
+    let login = e.goto("/gate/login").await;
+    assert_eq!(kind(&login), Some(json!("login")), "{}: {:?}", login.summary, login.facts);
+    assert!(login.summary.ends_with("The page shows a sign-in wall, not the content asked for."));
+    assert_eq!(kind(&e.ok("browser_read", json!({})).await), Some(json!("login")));
+    let waited = e.ok("browser_wait", json!({ "condition": "load_ready" })).await;
+    assert_eq!(kind(&waited), Some(json!("login")));
+    let consent = e.goto("/gate/consent").await;
+    assert_eq!(kind(&consent), Some(json!("consent")), "{}: {:?}", consent.summary, consent.facts);
+    let back = e.ok("browser_history", json!({ "action": "back" })).await;
+    assert_eq!(kind(&back), Some(json!("login")), "{}: {:?}", back.summary, back.facts);
+    let plain = e.goto("/article").await;
+    assert_eq!(kind(&plain), None, "{:?}", plain.facts);
+    assert_eq!(kind(&e.ok("browser_read", json!({})).await), None);
+}
+
 async fn read(e: &E2e<'_>) {
     e.goto("/article").await;
     let article = e.ok("browser_read", json!({ "mode": "article" })).await;

@@ -515,7 +515,7 @@ fn wait_for_a_selector_counts_any_match_as_present() {
     );
     insta::assert_json_snapshot!(envelope);
     assert_eq!(envelope.facts["satisfied"], true);
-    assert_eq!(fixture.methods(), ["page", "perceive"]);
+    assert_eq!(fixture.methods(), ["page_and_gate", "perceive"]);
     let missing = fixture.call(
         "browser_wait",
         json!({"condition": "selector_present", "selector": {"name": "Publish"}, "timeout_ms": 300}),
@@ -548,7 +548,7 @@ fn wait_on_targets_treats_an_older_document_as_absent() {
     assert_eq!(stale.status, Status::Failed);
     assert_eq!(stale.facts["reason"], "target_stale");
     assert_eq!(stale.facts["satisfied"], false);
-    assert_eq!(fixture.methods(), ["page"], "no polling for a target that can never appear");
+    assert_eq!(fixture.methods(), ["page_and_gate"], "no polling for a target that can never appear");
 }
 
 #[test]
@@ -605,7 +605,7 @@ fn wait_for_text_waits_in_the_page_in_slices_and_authorizes_between_them() {
     assert!(envelope.facts["elapsed_ms"].as_u64() >= Some(2000), "{:?}", envelope.facts);
     // One slice of 2 s ran out, the page was observed again, the second slice saw the text:
     // no sleep, no poll.
-    assert_eq!(fixture.methods(), ["page", "wait_text", "page", "wait_text"]);
+    assert_eq!(fixture.methods(), ["page_and_gate", "wait_text", "page_and_gate", "wait_text"]);
     assert_eq!(fixture.browser().virtual_elapsed(), Duration::from_millis(3500));
 
     let held = fixture.call("browser_wait", json!({"condition": "text_absent", "value": "Error"}));
@@ -624,7 +624,10 @@ fn wait_for_text_in_the_page_times_out_at_its_limit() {
     assert_eq!(envelope.facts["reason"], "timeout");
     assert_eq!(envelope.facts["elapsed_ms"], 4500);
     // Slices of 2 s, 2 s and what was left, the page observed and authorized between them.
-    assert_eq!(fixture.methods(), ["page", "wait_text", "page", "wait_text", "page", "wait_text"]);
+    assert_eq!(
+        fixture.methods(),
+        ["page_and_gate", "wait_text", "page_and_gate", "wait_text", "page_and_gate", "wait_text"]
+    );
     assert_eq!(fixture.browser().virtual_elapsed(), Duration::from_millis(4500));
 }
 

@@ -138,7 +138,22 @@ impl Run<'_> {
 
     /// What the leased tab shows now; a new document starts a new generation.
     pub(crate) async fn observe(&self, lease: &Lease) -> Step<Page> {
-        match self.port().page(&lease.tab).await {
+        self.look(lease, false).await
+    }
+
+    /// [`Run::observe`], looking also for a gate the loaded page presents
+    /// ([`PageState::gate`](crate::port::PageState::gate)) in the same read.
+    pub(crate) async fn observe_gated(&self, lease: &Lease) -> Step<Page> {
+        self.look(lease, true).await
+    }
+
+    async fn look(&self, lease: &Lease, gate: bool) -> Step<Page> {
+        let read = if gate {
+            self.port().page_and_gate(&lease.tab).await
+        } else {
+            self.port().page(&lease.tab).await
+        };
+        match read {
             Ok(state) => {
                 let (generation, _) = lease.slot.observe(&state.document, &state.url);
                 Ok(Page { state, generation })
@@ -149,8 +164,17 @@ impl Run<'_> {
 
     /// Lease, observe and authorize the page: the opening of every tab-bound tool.
     pub(crate) async fn enter(&self, explicit: Option<&Handle>) -> Step<(Lease, Page)> {
+        self.enter_looking(explicit, false).await
+    }
+
+    /// [`Run::enter`], looking also for a gate the loaded page presents in the same read.
+    pub(crate) async fn enter_gated(&self, explicit: Option<&Handle>) -> Step<(Lease, Page)> {
+        self.enter_looking(explicit, true).await
+    }
+
+    async fn enter_looking(&self, explicit: Option<&Handle>, gate: bool) -> Step<(Lease, Page)> {
         let lease = self.lease(explicit).await?;
-        let page = self.observe(&lease).await?;
+        let page = self.look(&lease, gate).await?;
         self.authorize(Some(&page.state.url)).map_err(|o| o.fact(detail::TAB, lease.handle().as_str()))?;
         Ok((lease, page))
     }

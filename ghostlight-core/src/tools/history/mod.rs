@@ -46,6 +46,7 @@ tool_facts! {
     DIALOG_TYPE: Str("dialog_type", "The prompt blocking the move (beforeunload)."),
     PRESENT: Bool("present", "A leave-page prompt is open."),
     OUTSIDE_AUTHORITY: Bool("outside_authority", "The page reached is outside authority."),
+    GATE: Json = crate::tools::common::GATE,
 }
 
 /// The tool's declaration.

@@ -116,6 +116,7 @@ async fn history(run: &Run<'_>, request: &HistoryRequest) -> Step<Outcome> {
         .fact(facts::HOST, host.clone());
     if governed.is_inside() {
         outcome = crate::tools::navigate::op::with_http_status(outcome, &state);
+        outcome = crate::tools::common::with_gate(outcome, &state);
     }
     outcome.landing = Site::from_url(&state.url);
     if !governed.is_inside() {

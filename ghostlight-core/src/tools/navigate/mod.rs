@@ -59,6 +59,7 @@ tool_facts! {
     REOPENED: Bool("reopened", "The closed tab was reopened under its handle."),
     DIALOG_TYPE: Str("dialog_type", "The prompt blocking the move (beforeunload)."),
     OUTSIDE_AUTHORITY: Bool("outside_authority", "The page reached is outside authority."),
+    GATE: Json = crate::tools::common::GATE,
 }
 
 /// The tool's declaration.

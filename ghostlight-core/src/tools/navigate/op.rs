@@ -8,6 +8,7 @@ use std::time::Duration;
 use super::facts;
 use crate::authority::Site;
 use crate::port::{DialogKind, NavigateInput, PageState, PortError, PortErrorKind, Readiness, TabRef};
+use crate::tools::common::with_gate;
 use crate::tools::navigate::{BeforeUnload, Destination, NavigateRequest, Reuse};
 
 use crate::operation::outcome::Outcome;
@@ -273,6 +274,7 @@ fn report(run: &Run<'_>, request: &NavigateRequest, slot: &TabSlot, page: &PageS
     if governed.is_inside() {
         // A page outside authority is its governed URL and nothing else.
         outcome = with_http_status(outcome, page);
+        outcome = with_gate(outcome, page);
     }
     if matches!(page.readiness, Readiness::Loading | Readiness::Interactive) {
         // The call ran out of time after the document committed (its load event is still

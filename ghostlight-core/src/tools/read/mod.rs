@@ -42,6 +42,7 @@ tool_facts! {
     DOCUMENT_GENERATION: Int("document_generation", "Document generation."),
     CHARACTERS: Int("characters", "Characters of the whole text."),
     FRAMES: Int("frames", "Frames inside authority whose text follows the page's."),
+    GATE: Json = crate::tools::common::GATE,
 }
 
 /// The tool's declaration.

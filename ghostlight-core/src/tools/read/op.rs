@@ -15,7 +15,7 @@ pub(crate) async fn run(run: &Run<'_>, request: &ReadRequest) -> Outcome {
 }
 
 async fn read(run: &Run<'_>, request: &ReadRequest) -> Step<Outcome> {
-    let (lease, page) = run.enter(request.tab.as_ref()).await?;
+    let (lease, page) = run.enter_gated(request.tab.as_ref()).await?;
     let target = match &request.target {
         Some(target) => Some(run.target(&lease, &page, target).await?),
         None => None,
@@ -62,6 +62,7 @@ async fn read(run: &Run<'_>, request: &ReadRequest) -> Step<Outcome> {
         // The text of frames inside authority follows the page's own.
         outcome = outcome.fact(facts::FRAMES, frames);
     }
+    outcome = crate::tools::common::with_gate(outcome, &page.state);
     if truncated {
         outcome = outcome.next("Read a narrower target, or raise max_chars (up to 50000) for more.");
     }

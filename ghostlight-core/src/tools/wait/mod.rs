@@ -73,6 +73,7 @@ tool_facts! {
     READINESS: Str("readiness", "Governed page readiness."),
     TARGET_STALE: Bool("target_stale", "The target went stale while waiting."),
     MATCH_COUNT: Int("match_count", "Controls matching the selector at the last check (count_at_least)."),
+    GATE: Json = crate::tools::common::GATE,
 }
 
 /// The tool's declaration.

@@ -69,6 +69,7 @@ use crate::port::{
 };
 use crate::selector::Selector;
 use crate::tools::common::TargetRef;
+use crate::tools::common::with_gate;
 use crate::tools::wait::{WaitCondition, WaitRequest};
 
 use crate::operation::outcome::Outcome;
@@ -136,7 +137,7 @@ impl Progress<'_> {
 }
 
 async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
-    let (lease, mut page) = run.enter(request.tab.as_ref()).await?;
+    let (lease, mut page) = run.enter_gated(request.tab.as_ref()).await?;
     let condition = request.condition.condition().as_str();
     let mut progress =
         Progress { lease: &lease, condition, started: Instant::now(), slept: 0, waited: false };
@@ -152,10 +153,11 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
         run.port().sleep(Duration::from_millis(ms)).await;
         progress.slept = ms;
         progress.waited = true;
-        let page = run.observe(&lease).await.map_err(|o| fail_facts(o, progress.elapsed()))?;
+        let page = run.observe_gated(&lease).await.map_err(|o| fail_facts(o, progress.elapsed()))?;
         let host = host_of(&page.state.url);
         let elapsed = progress.elapsed();
         let outcome = Outcome::read(format!("Waited {elapsed} ms on {host}.")).fact(facts::HOST, host);
+        let outcome = with_gate(outcome, &page.state);
         return Ok(progress.facts(outcome, true, page.state.readiness, elapsed));
     }
 
@@ -271,6 +273,7 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
                     format!("No wait was needed on {host}: {}.", clause.state)
                 };
                 let outcome = with_count(Outcome::read(summary).fact(facts::HOST, host), &counted);
+                let outcome = with_gate(outcome, &page.state);
                 return Ok(progress.facts(outcome, true, page.state.readiness, elapsed));
             }
             Held::Never(handle) => {
@@ -292,7 +295,8 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
             .fact(facts::HOST, host)
             .next("Call browser_screenshot or browser_read to see what the page shows now.")
             .next("Wait again with a longer timeout_ms (up to 30000) if the page is still working.");
-            let outcome = with_count(outcome, &counted);
+            // A gate is often why the awaited content never came.
+            let outcome = with_gate(with_count(outcome, &counted), &page.state);
             return Err(progress.facts(outcome, false, page.state.readiness, elapsed));
         }
         if pause {
@@ -301,7 +305,7 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
             progress.slept += u64::try_from(step.as_millis()).unwrap_or(u64::MAX);
             progress.waited = true;
         }
-        page = run.observe(&lease).await.map_err(|o| fail_facts(o, progress.elapsed()))?;
+        page = run.observe_gated(&lease).await.map_err(|o| fail_facts(o, progress.elapsed()))?;
         run.authorize(Some(&page.state.url))
             .map_err(|o| fail_facts(o, progress.elapsed()).fact(facts::TAB, lease.handle().as_str()))?;
     }

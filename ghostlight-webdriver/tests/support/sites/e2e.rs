@@ -126,6 +126,19 @@ fn respond(ask: &Ask<'_>) -> Reply {
         "/article" => article(),
         "/many" => many(),
         "/frames" => format!("{HEAD}{FRAMES}"),
+        // Gate detection (issue 33): a sign-in wall and a consent layer over an article.
+        "/gate/login" => format!(
+            "{HEAD}<title>Sign in</title><main><h1>Sign in to continue</h1><form>\
+             <label>Email <input type=email autocomplete=username></label>\
+             <label>Password <input type=password></label><button>Sign in</button></form></main>"
+        ),
+        "/gate/consent" => format!(
+            "{HEAD}<title>Recipes</title><main><h1>Recipes</h1>{}</main>\
+             <div style=\"position:fixed;inset:0;background:rgba(0,0,0,.5);display:flex;align-items:center;justify-content:center\">\
+             <div style=\"background:#fff;padding:2em\"><h2>We value your privacy</h2>\
+             <p>We and our partners use cookies.</p><button>Accept all</button> <button>Reject all</button></div></div>",
+            "<p>A paragraph of prose long enough to make this an ordinary page.</p>".repeat(40)
+        ),
         "/frame-inner" => format!("{HEAD}{FRAME_INNER}"),
         "/late" => format!("{HEAD}{LATE}"),
         "/slow-text" => format!("{HEAD}{SLOW_TEXT}"),
