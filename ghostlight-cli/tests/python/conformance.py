@@ -159,6 +159,8 @@ SPEC_ENUMS: dict[tuple[str, str], list[str]] = {
 # extension of the 1.0 contract recorded in docs/DECISIONS.md.
 EXTENSION_ENUMS: dict[tuple[str, str], list[str]] = {
     ("browser_inspect", "scope"): ["forms"],  # issue 33: a form snapshot
+    # issue 33: outcome checks that answer only `satisfied`
+    ("browser_wait", "condition"): ["value_equals", "checked", "unchecked", "title_contains", "url_matches", "count_at_least"],
 }
 
 # (tool, property) -> the spec's default.
@@ -659,17 +661,25 @@ async def contract_input_schemas_are_flat_objects(run: Run) -> None:
 
     def nested(name: str, node: Any, at: str) -> None:
         """Below the root, no oneOf/allOf, and anyOf only as the portable spelling of a value of
-        several scalar types (one branch per type): never around objects, never a second shape."""
+        several types (one branch per type, each a scalar or an array of one scalar type: a fill
+        value's option list, issue 33): never around objects, never a second shape."""
         if isinstance(node, dict):
             for key in ("oneOf", "allOf"):
                 if key in node:
                     bad.append(f"{name}{at}: {key}")
             branches = node.get("anyOf")
             if branches is not None:
-                scalar = isinstance(branches, list) and all(
-                    isinstance(b, dict) and b.get("type") in ("string", "integer", "number", "boolean", "null")
-                    for b in branches
-                )
+                scalars = ("string", "integer", "number", "boolean", "null")
+
+                def branch_ok(b: Any) -> bool:
+                    if not isinstance(b, dict):
+                        return False
+                    if b.get("type") == "array":
+                        items = b.get("items")
+                        return isinstance(items, dict) and items.get("type") in scalars and "anyOf" not in items
+                    return b.get("type") in scalars
+
+                scalar = isinstance(branches, list) and all(branch_ok(b) for b in branches)
                 if not scalar:
                     bad.append(f"{name}{at}: anyOf that is not a union of scalar types")
             for key, value in node.items():
