@@ -131,6 +131,9 @@ fn invoke(
         let _entered = runtime.enter();
         ghostlight_cli::browser::ghostlight(&options)?
     };
+    // Confirmations are asked of the person at this terminal, if there is one.
+    let ghostlight =
+        ghostlight.with_confirmer(std::sync::Arc::new(ghostlight_cli::confirm::TerminalConfirmer));
     let result = runtime.block_on(async {
         browser.settle().await;
         let result = ghostlight.invoke_observed(tool, arguments, &Cancellation::never(), progress).await;
