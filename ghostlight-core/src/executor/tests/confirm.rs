@@ -402,5 +402,61 @@ fn a_per_call_confirmer_serves_only_that_call() {
         person.as_ref(),
     ));
     assert_eq!(result.envelope.status, Status::Succeeded, "{}", result.envelope.summary);
-    let _ = fact_str;
+}
+
+#[test]
+fn each_step_of_a_flow_asks_and_a_no_stops_it() {
+    let (h, person) = confirming(&["submit", "new_host"], Answer::Yes);
+    let step =
+        |id: &str, tool: &str, arguments: Value| json!({"id": id, "tool": tool, "arguments": arguments});
+    let envelope = h.call(
+        "browser_flow",
+        json!({"steps": [
+            step("open", "browser_navigate", json!({"url": FORM})),
+            step("pay", "browser_click", json!({"selector": {"name": "Pay"}})),
+        ]}),
+    );
+    assert_eq!(envelope.status, Status::Succeeded, "{}", envelope.summary);
+    let actions: Vec<ConfirmAction> = person.asked().iter().map(|r| r.action).collect();
+    assert_eq!(actions, [ConfirmAction::NewHost, ConfirmAction::Submit]);
+    // Every child record that asked says so; the flow's own record asked nothing.
+    let asked: Vec<_> = h.audit_records().iter().filter_map(|r| r.confirmation().map(|c| c.answer)).collect();
+    assert_eq!(asked, [ConfirmationAnswer::Accepted, ConfirmationAnswer::Accepted]);
+
+    let (h, _) = confirming(&["submit"], Answer::No);
+    let envelope = h.call(
+        "browser_flow",
+        json!({"steps": [
+            step("open", "browser_navigate", json!({"url": FORM})),
+            step("pay", "browser_click", json!({"selector": {"name": "Pay"}})),
+        ]}),
+    );
+    assert_ne!(envelope.status, Status::Succeeded, "{}", envelope.summary);
+    assert!(!h.browser.method_names().contains(&"click"));
+}
+
+#[test]
+fn a_replay_saved_as_a_download_asks_and_one_returned_to_the_client_does_not() {
+    let (h, person) = confirming(&["download"], Answer::No);
+    h.open(FORM);
+    let started = h.ok("browser_record", json!({"action": "start"}));
+    let recording = fact_str(&started, "recording");
+    h.ok("browser_record", json!({"action": "save", "recording": recording}));
+    assert!(person.asked().is_empty());
+    let envelope =
+        h.call("browser_record", json!({"action": "save", "recording": recording, "download": true}));
+    assert_eq!(status(&envelope), (Status::Blocked, Effect::None, "declined".into()));
+    assert_eq!(person.asked()[0].action, ConfirmAction::Download);
+}
+
+#[test]
+fn withheld_target_names_stay_withheld_from_the_question() {
+    let user = json!({"confirm": {"actions": ["submit"]}, "privacy": {"preserve_target_names": false}});
+    let mut h = Harness::with_authority(browser(), user_authority(user));
+    let person = Person::new(Answer::No, h.browser.clone());
+    h.ghost = h.ghost.with_confirmer(person.clone());
+    h.open(FORM);
+    h.call("browser_click", json!({"selector": {"name": "Pay"}}));
+    assert_eq!(person.asked()[0].control.as_deref(), Some("a button"));
+    assert!(!person.asked()[0].question().contains("Pay"));
 }
