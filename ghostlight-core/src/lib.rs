@@ -109,10 +109,10 @@ pub use authority::{
     Admission, AuditConfirmation, AuditDecision, AuditParent, AuditRecord, AuditSink, AuthorityLayers,
     AuthoritySnapshot, Blocked, BrowserSettings, CapabilityRules, Ceilings, CompiledAuthority, ConfirmAction,
     ConfirmSettings, Confirmation, ConfirmationAnswer, ConfirmationDigest, ConfirmationRequest, Confirmer,
-    CredentialHandoff, Explanation, HostPattern, HostPatternError, HostRules, MemoryAuditSink, NoConfirmer,
-    OrganizationIdentity, OrganizationName, OrganizationSettings, PrivacySettings, Refusal, Requirement,
-    Restrictions, Settings, Site, StartupPosture, TabClosePolicy, TabSettings, UploadRoot, UploadSettings,
-    authorize, policy_explain,
+    CredentialHandoff, Explanation, Fallback, HostPattern, HostPatternError, HostRules, MemoryAuditSink,
+    NoConfirmer, OrganizationIdentity, OrganizationName, OrganizationSettings, PrivacySettings, Refusal,
+    Requirement, Restrictions, Settings, Site, StartupPosture, TabClosePolicy, TabSettings, UploadRoot,
+    UploadSettings, authorize, policy_explain,
 };
 pub use capability::{Capability, CapabilitySet};
 pub use declaration::{Annotations, ToolDeclaration};

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use ghostlight_core::{
-    BrowserPort, Cancellation, Confirmer, Ghostlight, NoProgress, Progress, StepProgress, ToolName,
+    BrowserPort, Cancellation, Confirmer, Fallback, Ghostlight, NoProgress, Progress, StepProgress, ToolName,
     ToolResult,
 };
 use rmcp::model::{
@@ -368,8 +368,10 @@ impl ServerHandler for GhostlightServer {
         let (sender, mut pending) = unbounded_channel();
         let notes = StepNotes(progress_token.as_ref().map(|_| sender));
         let (arguments, cancellation_ref) = (&arguments, &cancellation);
-        // Confirmations of this call are asked of the person behind the client that sent it.
-        let confirmer = ElicitationConfirmer::new(context.peer.clone());
+        // Confirmations of this call are asked of the person behind the client that sent it,
+        // else through the browser's own channel (the extension's popup), if any.
+        let confirmer =
+            Fallback(ElicitationConfirmer::new(context.peer.clone()), self.ghostlight.confirmer());
         let confirmer_ref: &dyn Confirmer = &confirmer;
         let work = async move {
             let result = {

@@ -263,6 +263,22 @@ impl<T: Confirmer + ?Sized> Confirmer for Arc<T> {
     }
 }
 
+/// Ask `first`; when it has no channel ([`Confirmation::Unavailable`]), ask `then`. An
+/// edge's own channel first (the MCP client's elicitation, the terminal), then the browser's
+/// (the extension's popup).
+#[derive(Debug, Clone)]
+pub struct Fallback<A, B>(pub A, pub B);
+
+#[async_trait::async_trait]
+impl<A: Confirmer, B: Confirmer> Confirmer for Fallback<A, B> {
+    async fn confirm(&self, request: &ConfirmationRequest) -> Confirmation {
+        match self.0.confirm(request).await {
+            Confirmation::Unavailable => self.1.confirm(request).await,
+            answer => answer,
+        }
+    }
+}
+
 fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(bytes.len() * 2);

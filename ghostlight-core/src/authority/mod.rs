@@ -68,7 +68,7 @@ pub use config::{
 pub(crate) use confirm::ArgumentsFingerprint;
 pub use confirm::{
     ConfirmAction, ConfirmSettings, Confirmation, ConfirmationAnswer, ConfirmationDigest,
-    ConfirmationRequest, Confirmer, NoConfirmer,
+    ConfirmationRequest, Confirmer, Fallback, NoConfirmer,
 };
 pub use decision::{Admission, Blocked, CredentialHandoff, Refusal, authorize};
 pub use explain::{Explanation, policy_explain};

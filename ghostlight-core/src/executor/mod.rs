@@ -217,6 +217,12 @@ impl Ghostlight {
         }
     }
 
+    /// The channel confirmations are asked through by default (see
+    /// [`GhostlightBuilder::confirmer`]).
+    pub fn confirmer(&self) -> Arc<dyn Confirmer> {
+        self.confirmer.clone()
+    }
+
     /// This Ghostlight (the same workspace) asking confirmations through `confirmer`.
     pub fn with_confirmer(&self, confirmer: Arc<dyn Confirmer>) -> Ghostlight {
         Ghostlight { shared: self.shared.clone(), workspace: self.workspace.clone(), confirmer }
