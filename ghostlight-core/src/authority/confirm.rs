@@ -99,6 +99,12 @@ pub struct ConfirmSettings {
 pub struct ConfirmationDigest([u8; 32]);
 
 impl ConfirmationDigest {
+    /// A digest from its 32 bytes (for a [`Confirmer`]'s own tests: the executor computes the
+    /// digests it asks about).
+    pub const fn from_bytes(bytes: [u8; 32]) -> Self {
+        ConfirmationDigest(bytes)
+    }
+
     /// The digest as 64 lowercase hex digits.
     pub fn to_hex(&self) -> String {
         hex(&self.0)
