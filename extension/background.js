@@ -147,10 +147,52 @@ function applyMode(next) {
 // travel through storage. Only the extension's own pages are answered.
 api.runtime.onMessage.addListener((message, sender, reply) => {
   const ownPage = sender.id === api.runtime.id && typeof sender.url === 'string' && sender.url.startsWith(api.runtime.getURL(''));
-  if (!ownPage || !message || message.type !== 'status') return false;
-  reply({ connection, mode, preserveTabs, driven: driven.size, lastError, engine: ENGINE });
+  if (!ownPage || !message) return false;
+  if (message.type === 'answer') {
+    // The person's answer to the question the popup showed (only that question's id counts).
+    settleQuestion(message.id, message.yes === true ? 'accepted' : 'declined');
+    reply({ ok: true });
+    return false;
+  }
+  if (message.type !== 'status') return false;
+  const asking = question ? { id: question.id, text: question.text } : null;
+  reply({ connection, mode, preserveTabs, driven: driven.size, lastError, engine: ENGINE, question: asking });
   return false;
 });
+
+// ---- confirmation: a question for the person, answered in the popup -----------------------
+
+/** The question waiting for the person's answer: { id, text, resolve, timer }, or null. */
+let question = null;
+let questionSeq = 0;
+
+/** Answer the waiting question `id` (a stale id changes nothing). */
+function settleQuestion(id, answer) {
+  if (!question || question.id !== id) return;
+  const { resolve, timer } = question;
+  question = null;
+  clearTimeout(timer);
+  api.action.setBadgeText({ text: '' }).catch(() => {});
+  resolve(answer);
+}
+
+/** Ask the person `text` in the popup; one question at a time (a new one dismisses the old). */
+function ask(text, timeoutMs) {
+  if (question) settleQuestion(question.id, 'cancelled');
+  return new Promise((resolve) => {
+    const id = ++questionSeq;
+    const timer = setTimeout(() => settleQuestion(id, 'cancelled'), bounded(timeoutMs));
+    question = { id, text, resolve, timer };
+    api.action.setBadgeText({ text: '?' }).catch(() => {});
+    api.action.setBadgeBackgroundColor({ color: '#b3261e' }).catch(() => {});
+    // Opening the popup needs a person's gesture in some browsers: the badge stays either way.
+    try {
+      Promise.resolve(api.action.openPopup?.()).catch(() => {});
+    } catch (_) {
+      // The badge asks instead.
+    }
+  });
+}
 
 // ---- the native port ----------------------------------------------------------------------
 
@@ -1435,6 +1477,13 @@ const CAPTURE_OPS = {
 // ---- operations --------------------------------------------------------------------------
 
 const OPS = {
+  /** Ask the person to confirm one call; answers `accepted`, `declined` or `cancelled`. */
+  async confirm(args) {
+    const text = typeof args.question === 'string' ? args.question.slice(0, 600) : '';
+    if (!text) throw new GlError('invalid', 'a confirmation needs a question');
+    return { answer: await ask(text, args.timeout_ms) };
+  },
+
   async tabs_list() {
     const tabs = await api.tabs.query({});
     return Promise.all(tabs.map(async (tab) => ({ tab: tab.id, active: tab.active, page: await pageOf(tab) })));

@@ -23,6 +23,10 @@ async function refresh() {
     el('state').textContent = 'The extension is starting…';
     return;
   }
+  // A question Ghostlight asks the person (never the page, never the model): one call's yes.
+  asking = status.question ?? null;
+  el('confirm').hidden = !asking;
+  el('question').textContent = asking ? asking.text : '';
   const paused = status.mode === 'paused';
   el('state').textContent = paused ? 'Paused: Ghostlight’s requests are refused.' : SENTENCES[status.connection];
   // Why the server refused this extension, when it did (a version mismatch, with its remedy).
@@ -35,6 +39,22 @@ async function refresh() {
   el('disconnect').textContent = status.mode === 'disconnected' ? 'Connect' : 'Disconnect';
   el('preserve').checked = status.preserveTabs === true;
 }
+
+/** The question shown, { id, text }, or null. */
+let asking = null;
+
+async function answer(yes) {
+  if (!asking) return;
+  try {
+    await api.runtime.sendMessage({ type: 'answer', id: asking.id, yes });
+  } catch (_) {
+    // The background is gone: the question went with it.
+  }
+  await refresh();
+}
+
+el('allow').addEventListener('click', () => answer(true));
+el('deny').addEventListener('click', () => answer(false));
 
 async function setMode(next) {
   await api.storage.local.set({ mode: next });

@@ -114,11 +114,17 @@ pub fn ghostlight(options: &ServeOptions) -> Result<(Browser, Ghostlight), Confi
         #[cfg(not(feature = "extension"))]
         Connector::Extension => return Err(ConfigError::ExtensionUnavailable),
     };
-    let ghostlight = Ghostlight::builder(browser.port())
+    let builder = Ghostlight::builder(browser.port())
         .authority(options.authority.compile())
         .audit(crate::audit::sink(&options.audit)?)
-        .limits(options.limits)
-        .build();
+        .limits(options.limits);
+    // The extension's popup asks the person when the edge has no channel of its own.
+    #[cfg(feature = "extension")]
+    let builder = match &browser {
+        Browser::Extension(extension) => builder.confirmer(extension.clone()),
+        _ => builder,
+    };
+    let ghostlight = builder.build();
     Ok((browser, ghostlight))
 }
 

@@ -73,7 +73,7 @@ pub use discovery::{
 /// A whole configuration file.
 ///
 /// Every section is optional and unknown sections are refused. The authority sections
-/// (`[capabilities]`, `[hosts]`, `[privacy]`, `[tabs]`, `[uploads]`) are read straight into
+/// (`[capabilities]`, `[hosts]`, `[privacy]`, `[tabs]`, `[uploads]`, `[confirm]`) are read straight into
 /// [`ConfigFile::settings`], core's user settings document; `[browser] startup` is both a
 /// browser setting and an authority one, so it is in both places.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -98,6 +98,7 @@ enum Section {
     Privacy,
     Tabs,
     Uploads,
+    Confirm,
     Audit,
     Limits,
 }
@@ -126,6 +127,7 @@ impl<'de> Visitor<'de> for Sections {
                 Section::Privacy => settings.privacy = map.next_value()?,
                 Section::Tabs => settings.tabs = map.next_value()?,
                 Section::Uploads => settings.uploads = map.next_value()?,
+                Section::Confirm => settings.confirm = map.next_value()?,
                 Section::Audit => file.audit = map.next_value()?,
                 Section::Limits => file.limits = map.next_value()?,
             }

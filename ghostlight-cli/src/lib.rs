@@ -55,6 +55,7 @@
 pub mod audit;
 pub mod browser;
 pub mod config;
+pub mod confirm;
 pub mod error;
 #[cfg(feature = "extension")]
 pub mod extension;

@@ -106,11 +106,13 @@ mod vocab;
 pub mod fuzzing;
 
 pub use authority::{
-    Admission, AuditDecision, AuditParent, AuditRecord, AuditSink, AuthorityLayers, AuthoritySnapshot,
-    Blocked, BrowserSettings, CapabilityRules, Ceilings, CompiledAuthority, CredentialHandoff, Explanation,
-    HostPattern, HostPatternError, HostRules, MemoryAuditSink, OrganizationIdentity, OrganizationName,
-    OrganizationSettings, PrivacySettings, Refusal, Requirement, Restrictions, Settings, Site,
-    StartupPosture, TabClosePolicy, TabSettings, UploadRoot, UploadSettings, authorize, policy_explain,
+    Admission, AuditConfirmation, AuditDecision, AuditParent, AuditRecord, AuditSink, AuthorityLayers,
+    AuthoritySnapshot, Blocked, BrowserSettings, CapabilityRules, Ceilings, CompiledAuthority, ConfirmAction,
+    ConfirmSettings, Confirmation, ConfirmationAnswer, ConfirmationDigest, ConfirmationRequest, Confirmer,
+    CredentialHandoff, Explanation, Fallback, HostPattern, HostPatternError, HostRules, MemoryAuditSink,
+    NoConfirmer, OrganizationIdentity, OrganizationName, OrganizationSettings, PrivacySettings, Refusal,
+    Requirement, Restrictions, Settings, Site, StartupPosture, TabClosePolicy, TabSettings, UploadRoot,
+    UploadSettings, authorize, policy_explain,
 };
 pub use capability::{Capability, CapabilitySet};
 pub use declaration::{Annotations, ToolDeclaration};

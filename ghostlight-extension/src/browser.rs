@@ -25,6 +25,7 @@ use ghostlight_core::port::{
     ScrollOutcome, StartupRefusal, TabCall, TabInfo, TabRef, TextOutcome, TypeInput, UploadInput,
     UploadOutcome,
 };
+use ghostlight_core::{Confirmation, ConfirmationRequest, Confirmer};
 use serde::de::DeserializeOwned;
 use tokio::task::JoinHandle;
 
@@ -33,7 +34,8 @@ use crate::diagnostics::Evidence;
 use crate::endpoint::{self, EndpointError};
 use crate::listener::{ListenError, Slot, accept, bind};
 use crate::protocol::{
-    Hello, HistoryStep, Op, WireFocused, WireGeometry, WireOpened, WirePage, WireScript, WireTab,
+    Hello, HistoryStep, Op, WireConfirmed, WireFocused, WireGeometry, WireOpened, WirePage, WireScript,
+    WireTab,
 };
 use crate::recording::{self, Recorder};
 use crate::secret::Secret;
@@ -266,6 +268,30 @@ pub(crate) fn waited(timeout: Duration) -> Duration {
 /// A timeout on the wire.
 pub(crate) fn millis(timeout: Duration) -> u64 {
     u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// How long the person has to answer a question in the popup.
+const CONFIRM_WAIT: Duration = Duration::from_secs(120);
+
+/// The extension's popup as a confirmation channel: the toolbar button shows a badge and the
+/// popup asks the question (the page cannot reach the extension's own pages, and Ghostlight
+/// never drives them). Without a connected extension nothing is asked: `Unavailable`.
+#[async_trait]
+impl Confirmer for ExtensionBrowser {
+    async fn confirm(&self, request: &ConfirmationRequest) -> Confirmation {
+        let timeout_ms = u64::try_from(CONFIRM_WAIT.as_millis()).unwrap_or(u64::MAX);
+        let op = Op::Confirm { question: request.question(), timeout_ms };
+        // The extension answers `cancelled` itself when the wait ends; the extra second only
+        // covers the message's way back.
+        match self.call::<WireConfirmed>(op, CONFIRM_WAIT + Duration::from_secs(5)).await {
+            Ok(answer) => match answer.answer.as_str() {
+                "accepted" => Confirmation::Accepted(request.digest),
+                "declined" => Confirmation::Declined,
+                _ => Confirmation::Cancelled,
+            },
+            Err(_) => Confirmation::Unavailable,
+        }
+    }
 }
 
 #[async_trait]

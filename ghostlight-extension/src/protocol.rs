@@ -168,6 +168,15 @@ pub enum ToExtension {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", content = "args", rename_all = "snake_case")]
 pub enum Op {
+    /// Ask the person in the extension's popup to confirm one call ([`WireConfirmed`]): the
+    /// toolbar button shows a badge and the popup the question with Allow and Deny; no answer
+    /// within `timeout_ms` is `cancelled`.
+    Confirm {
+        /// The question (payload-free: tool, action, host, control).
+        question: String,
+        /// The longest wait for the answer.
+        timeout_ms: u64,
+    },
     /// Every tab with its page ([`WireTab`]s).
     TabsList {},
     /// Tabs pages Ghostlight drives opened by themselves since the last call, oldest first
@@ -488,6 +497,7 @@ impl Op {
     /// The operation's wire name, for messages.
     pub fn name(&self) -> &'static str {
         match self {
+            Op::Confirm { .. } => "confirm",
             Op::TabsList {} => "tabs_list",
             Op::OpenedTabs {} => "opened_tabs",
             Op::TabOpen { .. } => "tab_open",
@@ -523,6 +533,13 @@ impl Op {
             Op::CaptureArea { .. } => "capture_area",
         }
     }
+}
+
+/// The person's answer to [`Op::Confirm`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireConfirmed {
+    /// `accepted`, `declined` or `cancelled`.
+    pub answer: String,
 }
 
 /// The page API's functions (`ghostlight-page/scripts/page_api.js`).

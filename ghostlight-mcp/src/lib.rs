@@ -134,6 +134,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod confirm;
 pub mod error;
 #[cfg(feature = "http")]
 pub mod http;

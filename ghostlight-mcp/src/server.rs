@@ -6,7 +6,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use ghostlight_core::{
-    BrowserPort, Cancellation, Ghostlight, NoProgress, Progress, StepProgress, ToolName, ToolResult,
+    BrowserPort, Cancellation, Confirmer, Fallback, Ghostlight, NoProgress, Progress, StepProgress, ToolName,
+    ToolResult,
 };
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CustomRequest, CustomResult, ErrorCode,
@@ -18,6 +19,7 @@ use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
 use serde_json::Value;
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
+use crate::confirm::ElicitationConfirmer;
 use crate::logging::ClientLog;
 use crate::render;
 
@@ -172,19 +174,29 @@ impl GhostlightServer {
         cancellation: &Cancellation,
         progress: &dyn Progress,
     ) -> Result<CallToolResult, ErrorData> {
-        self.call_tool_observed(catalog_tool(name)?, arguments, cancellation, progress).await
+        self.call_tool_observed(catalog_tool(name)?, arguments, cancellation, progress, None).await
     }
 
-    /// Run one `tools/call` of a tool already parsed (the name is parsed once per call).
+    /// Run one `tools/call` of a tool already parsed (the name is parsed once per call);
+    /// confirmations go to `confirmer` (the calling client's elicitation), else to the
+    /// Ghostlight's own channel.
     async fn call_tool_observed(
         &self,
         tool: ToolName,
         arguments: &Value,
         cancellation: &Cancellation,
         progress: &dyn Progress,
+        confirmer: Option<&dyn Confirmer>,
     ) -> Result<CallToolResult, ErrorData> {
         let started = Instant::now();
-        let result = self.ghostlight.invoke_tool_observed(tool, arguments, cancellation, progress).await;
+        let result = match confirmer {
+            Some(confirmer) => {
+                self.ghostlight
+                    .invoke_tool_confirmed(tool, arguments, cancellation, progress, confirmer)
+                    .await
+            }
+            None => self.ghostlight.invoke_tool_observed(tool, arguments, cancellation, progress).await,
+        };
         log_call(tool.as_str(), &result, started);
         render::call_result(&result).map_err(|error| {
             tracing::error!(%error, "cannot render a result");
@@ -356,9 +368,20 @@ impl ServerHandler for GhostlightServer {
         let (sender, mut pending) = unbounded_channel();
         let notes = StepNotes(progress_token.as_ref().map(|_| sender));
         let (arguments, cancellation_ref) = (&arguments, &cancellation);
+        // Confirmations of this call are asked of the person behind the client that sent it,
+        // else through the browser's own channel (the extension's popup), if any.
+        let confirmer =
+            Fallback(ElicitationConfirmer::new(context.peer.clone()), self.ghostlight.confirmer());
+        let confirmer_ref: &dyn Confirmer = &confirmer;
         let work = async move {
             let result = {
-                let mut call = pin!(self.call_tool_observed(tool, arguments, cancellation_ref, &notes));
+                let mut call = pin!(self.call_tool_observed(
+                    tool,
+                    arguments,
+                    cancellation_ref,
+                    &notes,
+                    Some(confirmer_ref)
+                ));
                 tokio::select! {
                     result = &mut call => result,
                     () = context.ct.cancelled() => {

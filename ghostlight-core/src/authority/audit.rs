@@ -14,6 +14,7 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use super::classify::{Destination, Requirement};
+use super::confirm::{ConfirmAction, ConfirmationAnswer};
 use super::decision::{Admission, Blocked};
 use super::host::Site;
 use crate::capability::CapabilitySet;
@@ -44,6 +45,16 @@ pub struct AuditParent {
     pub step: usize,
 }
 
+/// A confirmation asked during the call: the action and the answer (never the question's
+/// control name or the digest's pre-image).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct AuditConfirmation {
+    /// What needed the person's yes.
+    pub action: ConfirmAction,
+    /// How it ended.
+    pub answer: ConfirmationAnswer,
+}
+
 /// One payload-free audit record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct AuditRecord {
@@ -66,6 +77,8 @@ pub struct AuditRecord {
     status: Status,
     effect: Effect,
     duration_ms: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    confirmation: Option<AuditConfirmation>,
 }
 
 impl AuditRecord {
@@ -105,6 +118,7 @@ impl AuditRecord {
             status,
             effect,
             duration_ms: 0,
+            confirmation: None,
         }
     }
 
@@ -122,6 +136,7 @@ impl AuditRecord {
             status: Status::Failed,
             effect: Effect::None,
             duration_ms: 0,
+            confirmation: None,
         }
     }
 
@@ -131,6 +146,17 @@ impl AuditRecord {
         self.time = Some(time);
         self.session = Some(session.to_owned());
         self
+    }
+
+    /// The same record with the confirmation asked during the call.
+    pub fn confirmed(mut self, action: ConfirmAction, answer: ConfirmationAnswer) -> AuditRecord {
+        self.confirmation = Some(AuditConfirmation { action, answer });
+        self
+    }
+
+    /// The confirmation asked during the call, if one was.
+    pub fn confirmation(&self) -> Option<AuditConfirmation> {
+        self.confirmation
     }
 
     /// The same record as step `step` of `parent`.

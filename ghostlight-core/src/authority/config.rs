@@ -25,6 +25,9 @@
 //!
 //! [uploads]
 //! roots = ["/home/ada/Uploads"]    # default: none, path uploads refused
+//!
+//! [confirm]
+//! actions = ["submit", "execute"]  # default: none; accumulate from every layer
 //! ```
 //!
 //! An organization document ([`OrganizationSettings`]) has the same sections plus
@@ -35,6 +38,7 @@ use std::path::{Component, Path};
 
 use serde::{Deserialize, Deserializer};
 
+use super::confirm::ConfirmSettings;
 use super::host::HostPattern;
 use crate::capability::{Capability, CapabilitySet};
 use crate::limits::{CONFIG_HOST_PATTERNS, ORGANIZATION_NAME_CHARS, UPLOAD_PATH_CHARS, UPLOAD_ROOTS};
@@ -55,6 +59,8 @@ pub struct Settings {
     pub browser: BrowserSettings,
     /// `[uploads]`
     pub uploads: UploadSettings,
+    /// `[confirm]`
+    pub confirm: ConfirmSettings,
 }
 
 /// An organization settings document: the user sections plus identity and ceilings.
@@ -81,6 +87,8 @@ pub struct OrganizationSettings {
     pub browser: BrowserSettings,
     /// `[uploads]`
     pub uploads: UploadSettings,
+    /// `[confirm]`
+    pub confirm: ConfirmSettings,
 }
 
 impl OrganizationSettings {
@@ -93,6 +101,7 @@ impl OrganizationSettings {
             tabs: self.tabs,
             browser: self.browser,
             uploads: self.uploads.clone(),
+            confirm: self.confirm.clone(),
         }
     }
 }

@@ -8,6 +8,8 @@
 //!   patterns accumulate from every layer.
 //! * Settings (`privacy.preserve_target_names`, `tabs.close`, `browser.startup`,
 //!   `uploads.roots`): the highest layer that sets the key decides.
+//! * Confirmations (`confirm.actions`): accumulate from every layer, so no layer removes one
+//!   a lower layer asked for (the organization's stay whatever the user writes).
 //! * Organization ceilings cap the final result whatever any layer says: a capability outside
 //!   the capability ceiling is denied, a host outside the host ceiling is never allowed. When
 //!   a layer and a ceiling both deny, the ceiling is named as the decider, because it is the
@@ -19,6 +21,7 @@ use std::sync::Arc;
 use super::config::{
     OrganizationIdentity, OrganizationSettings, Settings, StartupPosture, TabClosePolicy, UploadRoot,
 };
+use super::confirm::ConfirmAction;
 use super::host::{HostPattern, Site};
 use crate::capability::{Capability, CapabilitySet};
 
@@ -232,6 +235,8 @@ struct Compiled {
     tab_close: Setting<TabClosePolicy>,
     startup: Setting<StartupPosture>,
     upload_roots: Setting<Vec<UploadRoot>>,
+    /// Each action to confirm, with the lowest layer that asked for it.
+    confirm: Vec<(ConfirmAction, Layer)>,
     organization: Option<OrganizationIdentity>,
 }
 
@@ -344,6 +349,15 @@ impl CompiledAuthority {
         let startup = resolve(&authored, |s| s.browser.startup, StartupPosture::Auto);
         let upload_roots = resolve(&authored, |s| s.uploads.roots.clone(), Vec::new());
         let resource_hosts = resolve(&authored, |s| s.hosts.resources.clone(), Vec::new());
+        let confirm = ConfirmAction::ALL
+            .into_iter()
+            .filter_map(|action| {
+                authored
+                    .iter()
+                    .find(|(_, s)| s.confirm.actions.contains(&action))
+                    .map(|(layer, _)| (action, *layer))
+            })
+            .collect();
 
         CompiledAuthority(Arc::new(Compiled {
             layers: authored.iter().map(|(layer, _)| *layer).collect(),
@@ -359,6 +373,7 @@ impl CompiledAuthority {
             tab_close,
             startup,
             upload_roots,
+            confirm,
             organization: layers.organization.as_ref().map(|org| org.organization.clone()),
         }))
     }
@@ -369,6 +384,17 @@ impl CompiledAuthority {
         let mut user = Settings::default();
         user.capabilities.allow = CapabilitySet::ALL;
         AuthorityLayers { user: Some(user), organization: None }.compile()
+    }
+
+    /// Whether `action` needs the person's yes before dispatch (`[confirm] actions` of any
+    /// layer).
+    pub fn confirms(&self, action: ConfirmAction) -> bool {
+        self.0.confirm.iter().any(|(asked, _)| *asked == action)
+    }
+
+    /// The actions to confirm, each with the lowest layer that asked for it.
+    pub fn confirmations(&self) -> &[(ConfirmAction, Layer)] {
+        &self.0.confirm
     }
 
     /// The layers in force, lowest first (`defaults` always; `user` and `organization` when

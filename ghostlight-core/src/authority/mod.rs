@@ -20,6 +20,8 @@
 //!   `scheme://host[:port]`).
 //! * `explain`: `policy_explain`.
 //! * `audit`: payload-free audit records and the [`AuditSink`] trait.
+//! * `confirm`: `[confirm]`, the [`Confirmer`] channel and the payload-free
+//!   [`ConfirmationRequest`] bound to one call by its digest.
 //!
 //! ```
 //! use ghostlight_core::{AuthorityLayers, Settings};
@@ -43,6 +45,7 @@
 mod audit;
 mod classify;
 mod config;
+mod confirm;
 mod decision;
 mod explain;
 mod governed;
@@ -54,13 +57,18 @@ mod snapshot;
 #[cfg(test)]
 mod properties;
 
-pub use audit::{AuditDecision, AuditParent, AuditRecord, AuditSink, MemoryAuditSink};
+pub use audit::{AuditConfirmation, AuditDecision, AuditParent, AuditRecord, AuditSink, MemoryAuditSink};
 pub use classify::Requirement;
 pub(crate) use classify::{Constraint, Destination};
 pub use config::{
     BrowserSettings, CapabilityRules, Ceilings, HostRules, OrganizationIdentity, OrganizationName,
     OrganizationSettings, PrivacySettings, Settings, StartupPosture, TabClosePolicy, TabSettings, UploadRoot,
     UploadSettings,
+};
+pub(crate) use confirm::ArgumentsFingerprint;
+pub use confirm::{
+    ConfirmAction, ConfirmSettings, Confirmation, ConfirmationAnswer, ConfirmationDigest,
+    ConfirmationRequest, Confirmer, Fallback, NoConfirmer,
 };
 pub use decision::{Admission, Blocked, CredentialHandoff, Refusal, authorize};
 pub use explain::{Explanation, policy_explain};

@@ -105,6 +105,7 @@ fn organization() -> impl Strategy<Value = OrganizationSettings> {
                 tabs: shared.tabs,
                 browser: shared.browser,
                 uploads: shared.uploads,
+                confirm: shared.confirm,
                 ..OrganizationSettings::default()
             };
             org.ceilings.capabilities = ceiling_capabilities;

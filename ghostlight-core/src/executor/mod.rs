@@ -8,6 +8,8 @@
 //!   authorize  capabilities, tab-close policy, destination — before any browser contact
 //!   resolve    tab (leased: one call per tab at a time), its page (authorized again: a tab
 //!              outside authority blocks tab-bound work), target / view handles
+//!   confirm    an action `[confirm]` names: the person's yes through the Confirmer, bound to
+//!              this call by digest and re-checked against the page before dispatch
 //!   dispatch   BrowserPort operation ─▶ typed outcome or PortError
 //!   govern     a committed landing is projected under the snapshot
 //!   render     Outcome ─▶ Envelope (+ attachments kept apart)
@@ -30,7 +32,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use futures::future::{Either, select};
 use serde_json::Value;
 
-use crate::authority::{AuditRecord, AuditSink, CompiledAuthority};
+use crate::authority::{
+    ArgumentsFingerprint, AuditRecord, AuditSink, CompiledAuthority, Confirmer, NoConfirmer,
+};
 use crate::envelope::{Effect, Envelope, Status};
 use crate::facts::detail;
 use crate::handles::{Handle, HandleKind};
@@ -100,6 +104,7 @@ impl UnknownTool {
 pub struct Ghostlight {
     shared: Arc<Shared>,
     workspace: Arc<Workspace>,
+    confirmer: Arc<dyn Confirmer>,
 }
 
 impl std::fmt::Debug for Ghostlight {
@@ -115,6 +120,7 @@ pub struct GhostlightBuilder {
     audit: Arc<dyn AuditSink>,
     limits: WorkspaceLimits,
     deterministic: bool,
+    confirmer: Arc<dyn Confirmer>,
 }
 
 impl GhostlightBuilder {
@@ -138,6 +144,13 @@ impl GhostlightBuilder {
         self
     }
 
+    /// Ask the person through `confirmer` before the actions `[confirm]` names (default:
+    /// [`NoConfirmer`], so such calls answer `attention_required`).
+    pub fn confirmer(mut self, confirmer: Arc<dyn Confirmer>) -> Self {
+        self.confirmer = confirmer;
+        self
+    }
+
     /// What each workspace may hold (default: [`WorkspaceLimits::default`]).
     pub fn limits(mut self, limits: WorkspaceLimits) -> Self {
         self.limits = limits;
@@ -151,6 +164,7 @@ impl GhostlightBuilder {
         Ghostlight {
             shared: Arc::new(shared),
             workspace: Arc::new(Workspace::new(self.deterministic.then_some(0))),
+            confirmer: self.confirmer,
         }
     }
 }
@@ -169,6 +183,7 @@ impl Ghostlight {
             audit: Arc::new(DiscardAudit),
             limits: WorkspaceLimits::default(),
             deterministic: false,
+            confirmer: Arc::new(NoConfirmer),
         }
     }
 
@@ -187,6 +202,7 @@ impl Ghostlight {
         Ghostlight {
             shared: Arc::new(shared),
             workspace: Arc::new(Workspace::new(self.shared.deterministic.then_some(seed))),
+            confirmer: self.confirmer.clone(),
         }
     }
 
@@ -194,7 +210,22 @@ impl Ghostlight {
     pub fn workspace(&self) -> Ghostlight {
         let seed = self.shared.workspaces.fetch_add(1, Ordering::Relaxed);
         let workspace = Workspace::new(self.shared.deterministic.then_some(seed));
-        Ghostlight { shared: self.shared.clone(), workspace: Arc::new(workspace) }
+        Ghostlight {
+            shared: self.shared.clone(),
+            workspace: Arc::new(workspace),
+            confirmer: self.confirmer.clone(),
+        }
+    }
+
+    /// The channel confirmations are asked through by default (see
+    /// [`GhostlightBuilder::confirmer`]).
+    pub fn confirmer(&self) -> Arc<dyn Confirmer> {
+        self.confirmer.clone()
+    }
+
+    /// This Ghostlight (the same workspace) asking confirmations through `confirmer`.
+    pub fn with_confirmer(&self, confirmer: Arc<dyn Confirmer>) -> Ghostlight {
+        Ghostlight { shared: self.shared.clone(), workspace: self.workspace.clone(), confirmer }
     }
 
     /// End this workspace (its MCP session ended, or the host is done with it): close every
@@ -280,6 +311,20 @@ impl Ghostlight {
         cancellation: &Cancellation,
         progress: &dyn Progress,
     ) -> ToolResult {
+        self.invoke_tool_confirmed(tool, arguments, cancellation, progress, self.confirmer.as_ref()).await
+    }
+
+    /// Invoke a catalog tool like [`Ghostlight::invoke_tool_observed`], asking the person
+    /// through `confirmer` (for this call only) before an action `[confirm]` names: an edge
+    /// whose channel belongs to the request, such as the MCP client that sent it.
+    pub async fn invoke_tool_confirmed(
+        &self,
+        tool: ToolName,
+        arguments: &Value,
+        cancellation: &Cancellation,
+        progress: &dyn Progress,
+        confirmer: &dyn Confirmer,
+    ) -> ToolResult {
         let invocation = self.workspace.mint(HandleKind::Invocation);
         let call = match decode_call(tool, arguments) {
             Ok(call) => call,
@@ -305,7 +350,8 @@ impl Ghostlight {
             &dispatched,
             None,
         )
-        .observed(progress);
+        .observed(progress)
+        .confirming(confirmer, ArgumentsFingerprint::of(arguments));
         let narrowed = narrowing.is_some();
         let work = pin!(async {
             // A port that enforces the wire declaratively brings the narrower rules into force

@@ -161,6 +161,8 @@ struct Registries {
     /// Recordings that ended and how, newest last (at most [`MAX_ENDED_RECORDINGS`]), so a
     /// later call on one says what happened to it.
     ended_recordings: VecDeque<(Handle, RecordingEnd)>,
+    /// Hosts the person confirmed navigating to (`[confirm] new_host`).
+    confirmed_hosts: HashSet<String>,
 }
 
 /// How many ended recordings a workspace remembers.
@@ -203,6 +205,16 @@ impl Workspace {
     /// Forget every slot, target, view, snapshot and recording (the workspace ended).
     pub(crate) fn clear(&self) {
         *lock(&self.registries) = Registries::default();
+    }
+
+    /// Whether the person already confirmed navigating to `host` in this workspace.
+    pub(crate) fn host_confirmed(&self, host: &str) -> bool {
+        lock(&self.registries).confirmed_hosts.contains(host)
+    }
+
+    /// Remember that the person confirmed navigating to `host`.
+    pub(crate) fn confirm_host(&self, host: String) {
+        lock(&self.registries).confirmed_hosts.insert(host);
     }
 
     pub(crate) fn mint(&self, kind: HandleKind) -> Handle {

@@ -122,7 +122,8 @@ pub(crate) async fn run_child(
         run.dispatched,
         pinned,
     )
-    .observed(run.progress);
+    .observed(run.progress)
+    .confirming(run.confirmer, run.fingerprint.child(index));
     let audit = ChildAudit { child: &child, parent: &run.invocation, index, armed: true };
     let outcome = match refusal {
         None => crate::tools::dispatch::execute(&child, request).await,

@@ -54,6 +54,9 @@ fn chromium(profile: &Path) -> Command {
         .arg(format!("--user-data-dir={}", profile.display()))
         .arg(format!("--load-extension={}", extension_dir().display()))
         .arg("--window-size=1000,800")
+        // A DevTools port a test may attach a driver to (to play the person in the popup); the
+        // browser writes it to the profile's `DevToolsActivePort`.
+        .arg("--remote-debugging-port=0")
         .arg("about:blank");
     if nix::unistd::geteuid().is_root() {
         command.arg(NO_SANDBOX_FLAG);
@@ -145,6 +148,13 @@ impl World {
         world.hello_after = world.hello_since(launched).await;
         eprintln!("[{}] launch to hello: {} ms", engine.as_str(), world.hello_after.as_millis());
         world
+    }
+
+    /// Chromium's DevTools address (`127.0.0.1:PORT`), once it has written it.
+    pub(crate) fn devtools(&self) -> Option<String> {
+        let text = std::fs::read_to_string(self.dir.path().join("profile/DevToolsActivePort")).ok()?;
+        let port = text.lines().next()?.trim();
+        (!port.is_empty()).then(|| format!("127.0.0.1:{port}"))
     }
 
     /// Wait for the extension's hello (panics, after killing the browser, past the bound);

@@ -131,6 +131,11 @@ fn invoke(
         let _entered = runtime.enter();
         ghostlight_cli::browser::ghostlight(&options)?
     };
+    // Confirmations are asked of the person at this terminal, if there is one, else through
+    // the browser's own channel (the extension's popup), if any.
+    let confirmer =
+        ghostlight_core::Fallback(ghostlight_cli::confirm::TerminalConfirmer, ghostlight.confirmer());
+    let ghostlight = ghostlight.with_confirmer(std::sync::Arc::new(confirmer));
     let result = runtime.block_on(async {
         browser.settle().await;
         let result = ghostlight.invoke_observed(tool, arguments, &Cancellation::never(), progress).await;

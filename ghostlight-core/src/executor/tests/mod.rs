@@ -5,6 +5,7 @@ mod harness;
 
 mod boundary;
 mod composite;
+mod confirm;
 mod gates;
 mod input;
 mod navigation;

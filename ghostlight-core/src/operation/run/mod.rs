@@ -17,7 +17,10 @@ use futures::lock::OwnedMutexGuard;
 use serde_json::Value;
 use url::Url;
 
-use crate::authority::{AuditRecord, AuthoritySnapshot, Blocked, Refusal, Requirement, Site};
+use crate::authority::{
+    ArgumentsFingerprint, AuditRecord, AuthoritySnapshot, Blocked, ConfirmAction, ConfirmationAnswer,
+    Confirmer, NoConfirmer, Refusal, Requirement, Site,
+};
 use crate::facts::detail;
 use crate::handles::Handle;
 use crate::language::target_phrase;
@@ -31,11 +34,13 @@ use crate::vocab::CredentialClass;
 use super::Shared;
 use super::outcome::{Outcome, port_failure};
 use super::progress::{NoProgress, Progress};
+mod confirm;
 mod landing;
 mod preflight;
 mod resolve;
 mod tabs;
 
+pub(crate) use confirm::Asking;
 pub(crate) use resolve::{stale_target, unknown_handle};
 
 use super::workspace::{TabSlot, Workspace};
@@ -66,6 +71,10 @@ pub(crate) struct Run<'a> {
     pub(crate) started: Instant,
     /// Who watches this invocation's steps (children report to their composite's watcher).
     pub(crate) progress: &'a dyn Progress,
+    /// Who asks the person before an action `[confirm]` names (default: nobody can).
+    pub(crate) confirmer: &'a dyn Confirmer,
+    /// A one-way fingerprint of the call's decoded arguments (confirmation digests).
+    pub(crate) fingerprint: ArgumentsFingerprint,
     audit: Mutex<Option<AuditRecord>>,
     /// The page's elements as the last selector resolution perceived them, reused by the
     /// next one on the same tab and document generation until input is dispatched (a form's
@@ -142,6 +151,8 @@ impl<'a> Run<'a> {
             pinned,
             started: Instant::now(),
             progress: &NoProgress,
+            confirmer: &NoConfirmer,
+            fingerprint: ArgumentsFingerprint([0; 32]),
             audit: Mutex::new(None),
             scan: Mutex::new(None),
         }
@@ -151,6 +162,25 @@ impl<'a> Run<'a> {
     pub(crate) fn observed(mut self, progress: &'a dyn Progress) -> Self {
         self.progress = progress;
         self
+    }
+
+    /// Ask confirmations through `confirmer`, for the call whose arguments have `fingerprint`.
+    pub(crate) fn confirming(
+        mut self,
+        confirmer: &'a dyn Confirmer,
+        fingerprint: ArgumentsFingerprint,
+    ) -> Self {
+        self.confirmer = confirmer;
+        self.fingerprint = fingerprint;
+        self
+    }
+
+    /// Record in the audit record the confirmation asked during this call.
+    pub(crate) fn note_confirmation(&self, action: ConfirmAction, answer: ConfirmationAnswer) {
+        let mut audit = self.audit.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(record) = audit.take() {
+            *audit = Some(record.confirmed(action, answer));
+        }
     }
 
     /// The browser.

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use super::facts;
+use crate::authority::ConfirmAction;
 use crate::envelope::Readiness;
 use crate::language::target_phrase;
 use crate::port::{ClickInput, PointerTarget, PortEffect, PortErrorKind};
@@ -12,7 +13,7 @@ use crate::tools::common::{Location, held_clause};
 use crate::vocab::MouseButton;
 
 use crate::operation::outcome::{LIST_TABS, Outcome};
-use crate::operation::run::{Run, Step, host_of};
+use crate::operation::run::{Asking, Run, Step, host_of};
 
 pub(crate) async fn run(run: &Run<'_>, request: &ClickRequest) -> Outcome {
     click(run, request).await.unwrap_or_else(|outcome| outcome)
@@ -40,6 +41,20 @@ async fn click(run: &Run<'_>, request: &ClickRequest) -> Step<Outcome> {
         modifiers: request.modifiers.clone(),
     };
     let held = held_clause(&request.modifiers);
+    // `submit`: what the port can tell before dispatch is the resolved role, not whether the
+    // control sits in a form, so every primary click on a button asks, and so does a point
+    // click (what lies under the point is unknown until the browser hit-tests it).
+    let submits = request.button == MouseButton::Primary
+        && resolved.as_ref().is_none_or(|target| target.role == Role::Button);
+    if submits {
+        let asking = Asking {
+            host: host.clone(),
+            tab: Some((&lease, page.generation)),
+            control: Some(planned.clone()),
+            element: resolved.as_ref().map(|target| &target.element),
+        };
+        run.confirm(ConfirmAction::Submit, asking).await?;
+    }
     run.dispatching();
     let clicked =
         run.port().click(&run.on(&lease.tab, Duration::from_millis(request.timeout_ms)), &input).await;

@@ -18,8 +18,9 @@ use crate::limits::SCRIPT_ERROR_CHARS;
 use crate::port::ScriptFailure;
 use crate::tools::execute::ExecuteRequest;
 
+use crate::authority::ConfirmAction;
 use crate::operation::outcome::Outcome;
-use crate::operation::run::{Run, Step, host_of};
+use crate::operation::run::{Asking, Run, Step, host_of};
 
 pub(crate) async fn run(run: &Run<'_>, request: &ExecuteRequest) -> Outcome {
     execute(run, request).await.unwrap_or_else(|outcome| outcome)
@@ -28,6 +29,9 @@ pub(crate) async fn run(run: &Run<'_>, request: &ExecuteRequest) -> Outcome {
 async fn execute(run: &Run<'_>, request: &ExecuteRequest) -> Step<Outcome> {
     let (lease, page) = run.enter(request.tab.as_ref()).await?;
     let host = host_of(&page.state.url);
+    let asking =
+        Asking { host: host.clone(), tab: Some((&lease, page.generation)), control: None, element: None };
+    run.confirm(ConfirmAction::Execute, asking).await?;
     run.dispatching();
     let result = run
         .port()

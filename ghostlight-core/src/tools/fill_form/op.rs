@@ -27,8 +27,9 @@ use crate::selector::Role;
 use crate::tools::fill_form::FillFormRequest;
 use crate::vocab::MouseButton;
 
+use crate::authority::ConfirmAction;
 use crate::operation::outcome::Outcome;
-use crate::operation::run::{Lease, Resolved, Run, Step, host_of};
+use crate::operation::run::{Asking, Lease, Resolved, Run, Step, host_of};
 
 /// The next step after a value that does not fit its control.
 const CHECK_VALUES: &str =
@@ -62,6 +63,16 @@ async fn fill(run: &Run<'_>, request: &FillFormRequest) -> Step<Outcome> {
             .collect(),
     };
     let timeout = Duration::from_millis(request.timeout_ms);
+    // A fill that submits is asked about once, before any value is set.
+    if let Some(submit) = &submit {
+        let asking = Asking {
+            host: host.clone(),
+            tab: Some((&lease, page.generation)),
+            control: Some(run.phrase(submit.role, submit.name.as_deref())),
+            element: Some(&submit.element),
+        };
+        run.confirm(ConfirmAction::Submit, asking).await?;
+    }
     run.dispatching();
     let filled = match run.port().fill(&run.on(&lease.tab, timeout), &input).await {
         Ok(filled) => filled,

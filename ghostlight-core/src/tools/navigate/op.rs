@@ -11,8 +11,9 @@ use crate::port::{DialogKind, NavigateInput, PageState, PortError, PortErrorKind
 use crate::tools::common::with_gate;
 use crate::tools::navigate::{BeforeUnload, Destination, NavigateRequest, Reuse};
 
+use crate::authority::ConfirmAction;
 use crate::operation::outcome::Outcome;
-use crate::operation::run::{Run, Step, host_of, unknown_handle};
+use crate::operation::run::{Asking, Run, Step, host_of, unknown_handle};
 use crate::operation::workspace::TabSlot;
 
 /// How the tab was come by.
@@ -38,6 +39,17 @@ async fn navigate(run: &Run<'_>, request: &NavigateRequest) -> Step<Outcome> {
         discard_beforeunload: request.beforeunload == Some(BeforeUnload::Discard),
     };
     let timeout = Duration::from_millis(request.timeout_ms);
+    // `new_host`: the first navigation of this workspace to a host asks, before any tab is
+    // chosen or touched (a click that lands on a new host cannot be asked: where it goes is
+    // known only once it has gone).
+    if run.needs_confirmation(ConfirmAction::NewHost) {
+        let host = host_of(&request.url);
+        if !run.workspace.host_confirmed(&host) {
+            let asking = Asking { host: host.clone(), tab: None, control: None, element: None };
+            run.confirm(ConfirmAction::NewHost, asking).await?;
+            run.workspace.confirm_host(host);
+        }
+    }
     match &request.destination {
         Destination::NewTab => {
             if let Some(pinned) = &run.pinned {

@@ -23,9 +23,10 @@ use crate::port::KeyInput;
 use crate::tools::press_key::{Keys, PressKeyRequest};
 use crate::vocab::{Key, Modifier, NamedKey};
 
+use crate::authority::ConfirmAction;
 use crate::operation::keyboard::{check_focus, focus_moved, stopped_midway};
 use crate::operation::outcome::Outcome;
-use crate::operation::run::{Run, Step, host_of};
+use crate::operation::run::{Asking, Run, Step, host_of};
 
 /// The bound a key press runs under: the tool takes no `timeout_ms`, so the spec's default.
 const PRESS_TIMEOUT_MS: u64 = match crate::limits::TIMEOUT_MS.default {
@@ -99,6 +100,17 @@ async fn press(run: &Run<'_>, request: &PressKeyRequest) -> Step<Outcome> {
         n => format!(" {n} times"),
     };
     let total: usize = legs.iter().map(|leg| leg.keys.len() * leg.repeat as usize).sum();
+    // `submit`: Enter may submit the form its control sits in; whether it does is the page's
+    // to decide, so every press that includes Enter asks, once, before the first key.
+    if keys.contains(&Key::Named(NamedKey::Enter)) {
+        let asking = Asking {
+            host: host.clone(),
+            tab: Some((&lease, page.generation)),
+            control: target.as_ref().map(|target| run.phrase(target.role, target.name.as_deref())),
+            element: into.as_ref(),
+        };
+        run.confirm(ConfirmAction::Submit, asking).await?;
+    }
     let timeout = Duration::from_millis(PRESS_TIMEOUT_MS);
     let last = legs.len() - 1;
     let mut pressed = 0;

@@ -30,8 +30,9 @@ use crate::port::{
 };
 use crate::tools::record::{Delivery, RecordAction, RecordRequest};
 
+use crate::authority::ConfirmAction;
 use crate::operation::outcome::{Attachment, Outcome};
-use crate::operation::run::{Run, Step, host_of};
+use crate::operation::run::{Asking, Run, Step, host_of};
 use crate::operation::workspace::RecordingEnd;
 
 /// The next step when there is no recording to act on.
@@ -230,6 +231,29 @@ async fn save(run: &Run<'_>, recording: Option<&Handle>, delivery: &Delivery) ->
         Delivery::Download => "download",
         Delivery::Attach(_) => "attach",
     };
+    // A save that leaves the browser for a file input uploads; one saved as a download
+    // downloads.
+    let action = match delivery {
+        Delivery::Client => None,
+        Delivery::Download => Some(ConfirmAction::Download),
+        Delivery::Attach(_) => Some(ConfirmAction::Upload),
+    };
+    if let Some(action) = action {
+        let element = match &port_delivery {
+            RecordDelivery::Attach(_, element) => Some(element),
+            _ => None,
+        };
+        let asking = match &entered {
+            Some((lease, page)) => Asking {
+                host: host_of(&page.state.url),
+                tab: Some((lease, page.generation)),
+                control: None,
+                element,
+            },
+            None => Asking { host: "the browser".to_owned(), tab: None, control: None, element },
+        };
+        run.confirm(action, asking).await?;
+    }
     run.dispatching();
     let report =
         run.port().record(&RecordCommand::Save(reference, port_delivery)).await.map_err(|error| {

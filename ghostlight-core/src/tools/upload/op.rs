@@ -25,9 +25,10 @@ use crate::names::ToolName;
 use crate::port::{FileStat, InlineFile, PortErrorKind, UploadDestination, UploadFiles, UploadInput};
 use crate::tools::upload::{Upload, UploadRequest};
 
+use crate::authority::ConfirmAction;
 use crate::operation::invalid_arguments;
 use crate::operation::outcome::Outcome;
-use crate::operation::run::{Lease, Run, Step, host_of};
+use crate::operation::run::{Asking, Lease, Run, Step, host_of};
 
 /// The file name a reused capture carries (Ghostlight's, not the caller's).
 const CAPTURE_FILE_NAME: &str = "capture.png";
@@ -108,6 +109,17 @@ async fn upload(run: &Run<'_>, request: &UploadRequest) -> Step<Outcome> {
         ("attach", "Attached", "to")
     };
     let doing = format!("{} {} {} {destination}", verb.0, payload.phrase, verb.2);
+    let element = match &input.to {
+        UploadDestination::Input(element) => Some(element),
+        UploadDestination::Drop(_) => None,
+    };
+    let asking = Asking {
+        host: host.clone(),
+        tab: Some((&lease, page.generation)),
+        control: Some(destination.clone()),
+        element,
+    };
+    run.confirm(ConfirmAction::Upload, asking).await?;
     run.dispatching();
     let done = run
         .port()
