@@ -121,7 +121,9 @@ pub fn ghostlight(options: &ServeOptions) -> Result<(Browser, Ghostlight), Confi
     // The extension's popup asks the person when the edge has no channel of its own.
     #[cfg(feature = "extension")]
     let builder = match &browser {
-        Browser::Extension(extension) => builder.confirmer(extension.clone()),
+        Browser::Extension(extension) => {
+            builder.confirmer(Arc::new(crate::confirm::PopupConfirmer(extension.clone())))
+        }
         _ => builder,
     };
     let ghostlight = builder.build();

@@ -77,3 +77,24 @@ impl Confirmer for TerminalConfirmer {
         }
     }
 }
+
+/// The extension's popup as the confirmation channel of the extension connector
+/// ([`ExtensionBrowser::ask_person`](ghostlight_extension::ExtensionBrowser::ask_person)): the
+/// answer is bound here to the call asked about, by its digest.
+#[cfg(feature = "extension")]
+#[derive(Debug, Clone)]
+pub struct PopupConfirmer(pub std::sync::Arc<ghostlight_extension::ExtensionBrowser>);
+
+#[cfg(feature = "extension")]
+#[async_trait::async_trait]
+impl Confirmer for PopupConfirmer {
+    async fn confirm(&self, request: &ConfirmationRequest) -> Confirmation {
+        use ghostlight_extension::PopupAnswer;
+        match self.0.ask_person(request.question()).await {
+            Some(PopupAnswer::Allowed) => Confirmation::Accepted(request.digest),
+            Some(PopupAnswer::Denied) => Confirmation::Declined,
+            Some(PopupAnswer::Dismissed) => Confirmation::Cancelled,
+            None => Confirmation::Unavailable,
+        }
+    }
+}

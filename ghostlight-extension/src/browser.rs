@@ -25,7 +25,6 @@ use ghostlight_core::port::{
     ScrollOutcome, StartupRefusal, TabCall, TabInfo, TabRef, TextOutcome, TypeInput, UploadInput,
     UploadOutcome,
 };
-use ghostlight_core::{Confirmation, ConfirmationRequest, Confirmer};
 use serde::de::DeserializeOwned;
 use tokio::task::JoinHandle;
 
@@ -273,23 +272,35 @@ pub(crate) fn millis(timeout: Duration) -> u64 {
 /// How long the person has to answer a question in the popup.
 const CONFIRM_WAIT: Duration = Duration::from_secs(120);
 
-/// The extension's popup as a confirmation channel: the toolbar button shows a badge and the
-/// popup asks the question (the page cannot reach the extension's own pages, and Ghostlight
-/// never drives them). Without a connected extension nothing is asked: `Unavailable`.
-#[async_trait]
-impl Confirmer for ExtensionBrowser {
-    async fn confirm(&self, request: &ConfirmationRequest) -> Confirmation {
+/// What the person answered in the extension's popup.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PopupAnswer {
+    /// Allow.
+    Allowed,
+    /// Deny.
+    Denied,
+    /// The question was dismissed, or its wait ran out.
+    Dismissed,
+}
+
+impl ExtensionBrowser {
+    /// Ask the person `question` in the extension's popup: the toolbar button shows a badge and
+    /// the popup asks (the page cannot reach the extension's own pages, and Ghostlight never
+    /// drives them). `None` when no extension is connected to ask. The edge binds the answer
+    /// to its call (`ghostlight_cli::confirm::PopupConfirmer`); the adapter knows only the
+    /// question's words.
+    pub async fn ask_person(&self, question: String) -> Option<PopupAnswer> {
         let timeout_ms = u64::try_from(CONFIRM_WAIT.as_millis()).unwrap_or(u64::MAX);
-        let op = Op::Confirm { question: request.question(), timeout_ms };
-        // The extension answers `cancelled` itself when the wait ends; the extra second only
-        // covers the message's way back.
+        let op = Op::Confirm { question, timeout_ms };
+        // The extension answers `cancelled` itself when the wait ends; the extra seconds only
+        // cover the message's way back.
         match self.call::<WireConfirmed>(op, CONFIRM_WAIT + Duration::from_secs(5)).await {
-            Ok(answer) => match answer.answer.as_str() {
-                "accepted" => Confirmation::Accepted(request.digest),
-                "declined" => Confirmation::Declined,
-                _ => Confirmation::Cancelled,
-            },
-            Err(_) => Confirmation::Unavailable,
+            Ok(answer) => Some(match answer.answer.as_str() {
+                "accepted" => PopupAnswer::Allowed,
+                "declined" => PopupAnswer::Denied,
+                _ => PopupAnswer::Dismissed,
+            }),
+            Err(_) => None,
         }
     }
 }

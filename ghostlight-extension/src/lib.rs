@@ -45,5 +45,5 @@ mod refs;
 pub mod registration;
 pub mod secret;
 
-pub use browser::{AbsentRefusal, ExtensionBrowser, ExtensionConfig};
+pub use browser::{AbsentRefusal, ExtensionBrowser, ExtensionConfig, PopupAnswer};
 pub use listener::{HELLO_TIMEOUT, ListenError};

@@ -1,5 +1,6 @@
 //! Confirmation in the extension's popup, on headless Chromium with the repository's
-//! extension loaded: the port asks ([`Confirmer`] on [`ExtensionBrowser`]), and the test plays
+//! extension loaded: the adapter asks (`ExtensionBrowser::ask_person`, what the CLI's
+//! `PopupConfirmer` binds to a call's digest), and the test plays
 //! the person by opening the popup page through chromedriver attached to the browser's
 //! DevTools port and pressing Allow or Deny. Nothing else answers: the page cannot reach the
 //! extension's pages, and Ghostlight refuses to drive them.
@@ -11,7 +12,8 @@ use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use ghostlight_core::{ConfirmAction, Confirmation, ConfirmationRequest, Confirmer};
+use ghostlight_core::{ConfirmAction, ConfirmationRequest};
+use ghostlight_extension::PopupAnswer;
 use ghostlight_extension::identity::CHROMIUM_EXTENSION_ID;
 use ghostlight_webdriver::Engine;
 use serde_json::{Value, json};
@@ -173,7 +175,7 @@ async fn the_popup_asks_and_the_person_answers() {
     for (button, expected) in [("allow", "accepted"), ("deny", "declined")] {
         let request = question("the \"Pay\" button");
         let browser = world.browser.clone();
-        let asking = tokio::spawn(async move { browser.confirm(&request).await });
+        let asking = tokio::spawn(async move { browser.ask_person(request.question()).await });
         let address = devtools.clone();
         let shown = tokio::task::spawn_blocking(move || {
             person_answers(
@@ -187,13 +189,10 @@ async fn the_popup_asks_and_the_person_answers() {
         let shown = shown.unwrap_or_else(|e| panic!("{button}: {e}"));
         let answer = asking.await.expect("the question ended");
         let kind = match answer {
-            Confirmation::Accepted(digest) => {
-                assert_eq!(digest, digest_of(""), "the yes carries the question's digest");
-                "accepted"
-            }
-            Confirmation::Declined => "declined",
-            Confirmation::Cancelled => "cancelled",
-            Confirmation::Unavailable => "unavailable",
+            Some(PopupAnswer::Allowed) => "accepted",
+            Some(PopupAnswer::Denied) => "declined",
+            Some(PopupAnswer::Dismissed) => "cancelled",
+            None => "unavailable",
         };
         assert_eq!(kind, expected, "{button} on {shown:?}");
     }
