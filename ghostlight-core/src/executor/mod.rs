@@ -350,8 +350,11 @@ impl Ghostlight {
             &dispatched,
             None,
         )
-        .observed(progress)
-        .confirming(confirmer, ArgumentsFingerprint::of(arguments));
+        .observed(progress);
+        // Only a call that may be asked about needs its arguments' fingerprint: without
+        // `[confirm]` no call pays for hashing its arguments (an upload's inline bytes).
+        let confirms = !self.shared.authority.confirmations().is_empty();
+        let run = if confirms { run.confirming(confirmer, ArgumentsFingerprint::of(arguments)) } else { run };
         let narrowed = narrowing.is_some();
         let work = pin!(async {
             // A port that enforces the wire declaratively brings the narrower rules into force

@@ -11,7 +11,7 @@ use crate::declaration::{Annotations, ToolDeclaration};
 use crate::decode::{DecodeError, DecodeErrorKind, ObjectReader, json_type};
 use crate::facts::tool_facts;
 use crate::handles::Handle;
-use crate::limits::{self, WAIT_COUNT, WAIT_DURATION_MS, WAIT_TEXT_CHARS, WAIT_VALUE_CHARS};
+use crate::limits::{self, CountBound, WAIT_COUNT, WAIT_DURATION_MS, WAIT_TEXT_CHARS, WAIT_VALUE_CHARS};
 use crate::names::ToolName;
 use crate::schema::{Field, FieldType};
 use crate::selector::Selector;
@@ -373,7 +373,8 @@ fn decode(reader: &mut ObjectReader<'_>) -> Result<WaitRequest, DecodeError> {
     Ok(WaitRequest { condition, tab, timeout_ms })
 }
 
-/// The text `value` of `url_contains`, `text_present` and `text_absent`.
+/// The text `value` of `url_contains`, `text_present`, `text_absent`, `title_contains` and
+/// `url_matches`.
 fn wait_text(
     reader: &ObjectReader<'_>,
     value: Option<&Value>,
@@ -381,11 +382,30 @@ fn wait_text(
 ) -> Result<String, DecodeError> {
     let rule =
         format!("must be a non-empty string of at most {} characters for {condition}", WAIT_TEXT_CHARS.max);
+    bounded_text(reader, value, WAIT_TEXT_CHARS, &rule, got)
+}
+
+/// The text `value` of `value_equals` (never echoed, a number neither: it may be a control's
+/// expected content).
+fn control_value(reader: &ObjectReader<'_>, value: Option<&Value>) -> Result<String, DecodeError> {
+    let rule = format!("must be a string of at most {} characters for value_equals", WAIT_VALUE_CHARS.max);
+    bounded_text(reader, value, WAIT_VALUE_CHARS, &rule, |other| format!("(got {})", json_type(other)))
+}
+
+/// A text `value` within `bound`; a refusal states `rule` and what was received as `shown`
+/// says it (a text's length, never the text).
+fn bounded_text(
+    reader: &ObjectReader<'_>,
+    value: Option<&Value>,
+    bound: CountBound,
+    rule: &str,
+    shown: fn(&Value) -> String,
+) -> Result<String, DecodeError> {
     match value {
         None => Err(reader.missing(&VALUE)),
         Some(Value::String(text)) => {
             let count = text.chars().count();
-            if WAIT_TEXT_CHARS.contains(count) {
+            if bound.contains(count) {
                 Ok(text.clone())
             } else {
                 Err(reader.invalid(
@@ -396,33 +416,8 @@ fn wait_text(
             }
         }
         Some(other) => {
-            Err(reader.invalid(&VALUE, DecodeErrorKind::WrongType, format_args!("{rule} {}", got(other))))
+            Err(reader.invalid(&VALUE, DecodeErrorKind::WrongType, format_args!("{rule} {}", shown(other))))
         }
-    }
-}
-
-/// The text `value` of `value_equals` (never echoed: it may be a control's expected content).
-fn control_value(reader: &ObjectReader<'_>, value: Option<&Value>) -> Result<String, DecodeError> {
-    let rule = format!("must be a string of at most {} characters for value_equals", WAIT_VALUE_CHARS.max);
-    match value {
-        None => Err(reader.missing(&VALUE)),
-        Some(Value::String(text)) => {
-            let count = text.chars().count();
-            if WAIT_VALUE_CHARS.contains(count) {
-                Ok(text.clone())
-            } else {
-                Err(reader.invalid(
-                    &VALUE,
-                    DecodeErrorKind::Length,
-                    format_args!("{rule} (got {count} characters)"),
-                ))
-            }
-        }
-        Some(other) => Err(reader.invalid(
-            &VALUE,
-            DecodeErrorKind::WrongType,
-            format_args!("{rule} (got {})", json_type(other)),
-        )),
     }
 }
 

@@ -65,7 +65,8 @@ use crate::language::{bound_visible, normalize_name};
 use crate::limits::{ECHO_CHARS, READ_CALL_MS};
 use crate::names::ToolName;
 use crate::port::{
-    ElementRef, FillValue, PerceiveInput, PerceiveScope, PortErrorKind, TextWait, TextWaitInput,
+    ElementRef, FillValue, PerceiveInput, PerceiveScope, PerceivedElement, PortErrorKind, TextWait,
+    TextWaitInput,
 };
 use crate::selector::Selector;
 use crate::tools::common::TargetRef;
@@ -410,13 +411,8 @@ async fn check(
         WaitCondition::TitleContains(value) => held(page.state.title.contains(value.as_str())),
         WaitCondition::UrlMatches(glob) => held(glob.matches(page.state.url.as_str())),
         WaitCondition::CountAtLeast { selector, count } => {
-            let input = PerceiveInput { scope: PerceiveScope::All, max_items: SELECTOR_SCAN_ITEMS };
-            let perception = run
-                .port()
-                .perceive(&run.reading(&lease.tab), &input)
-                .await
-                .map_err(|e| run.fail_on(lease, &e, "count the matching controls while waiting", None))?;
-            let matching = count_matches(selector, &perception.elements);
+            let elements = scan(run, lease, "count the matching controls while waiting").await?;
+            let matching = count_matches(selector, &elements);
             *counted.lock().unwrap_or_else(|p| p.into_inner()) = Some(matching);
             held(u64::try_from(matching).unwrap_or(u64::MAX) >= *count)
         }
@@ -511,13 +507,20 @@ async fn control_check(
 
 /// Whether at least one element matches `selector` now.
 async fn selector_present(run: &Run<'_>, lease: &Lease, selector: &Selector) -> Step<bool> {
+    let elements = scan(run, lease, "look for the named control while waiting").await?;
+    Ok(!matches!(match_selector(selector, &elements), SelectorMatch::None))
+}
+
+/// The page's elements as a selector scan perceives them now (`doing` names the step in a
+/// failure).
+async fn scan(run: &Run<'_>, lease: &Lease, doing: &str) -> Step<Vec<PerceivedElement>> {
     let input = PerceiveInput { scope: PerceiveScope::All, max_items: SELECTOR_SCAN_ITEMS };
     let perception = run
         .port()
         .perceive(&run.reading(&lease.tab), &input)
         .await
-        .map_err(|e| run.fail_on(lease, &e, "look for the named control while waiting", None))?;
-    Ok(!matches!(match_selector(selector, &perception.elements), SelectorMatch::None))
+        .map_err(|e| run.fail_on(lease, &e, doing, None))?;
+    Ok(perception.elements)
 }
 
 /// How a sentence says a condition: as an event (`"Saved" appeared`) and as a state
