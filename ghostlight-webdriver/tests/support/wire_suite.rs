@@ -7,7 +7,8 @@
 //! see what the hostile pages send (so an empty log means the requests were stopped, not that
 //! the page never sent them). Then one scenario per kind of request: a link (`http:` and an
 //! `https:` tunnel), a form (GET and POST, by click, `submit_selector` and Enter), a handler
-//! setting `location`, `window.open`, `target=_blank`, a middle click, `<a download>`,
+//! setting `location`, `window.open`, `target=_blank`, a middle click, a click with Control or
+//! Shift held, `<a download>`,
 //! `<a ping>`, a meta refresh, a 302 and a 307 redirect of `browser_navigate`, a call's
 //! `restrict_hosts` narrowing the wire while it runs, every subresource kind a search box can
 //! send per keystroke (fetch, XHR, beacon, image, script, style, prefetch, font, EventSource,
@@ -173,6 +174,19 @@ pub(crate) async fn run_all(ports: &Ports) {
         nothing_reached(&sink, tolerate).await;
     })
     .await;
+    // Control opens the link in a new tab, Shift in a new window: the modifiers a click may
+    // hold (issue 33) send nothing the middle click does not.
+    for (held, label) in [("Control", "control"), ("Shift", "shift")] {
+        scenario(engine, &format!("a link clicked with {held} held"), async {
+            open(&g, &site, "/link").await;
+            let click = json!({"selector": {"name": "Go away"}, "modifiers": [held]});
+            if let Some(clicked) = act.input("browser_click", click).await {
+                report(engine, label, &clicked);
+            }
+            nothing_reached(&sink, tolerate).await;
+        })
+        .await;
+    }
     scenario(engine, "an <a ping> link", async {
         open(&g, &site, "/ping").await;
         if let Some(clicked) =
