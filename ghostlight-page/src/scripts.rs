@@ -120,10 +120,40 @@ pub fn text_wait() -> String {
 /// throws: a gate is advisory and never fails the read). Both are sent without comment lines
 /// or indentation.
 pub fn gated_page_state() -> String {
+    format!("return {};", page_state_expression(true))
+}
+
+/// The page-state read as one JavaScript expression (comment lines and indentation left out):
+/// [`PAGE_STATE_FN`]'s answer, with the `gate` member of [`gated_page_state`] when `gate`.
+pub fn page_state_expression(gate: bool) -> String {
+    if gate {
+        format!(
+            "Object.assign(({})(), {{ gate: (() => {{ try {{ return ({})(); }} catch (_) {{ return null; }} }})() }})",
+            compact(PAGE_STATE_FN),
+            compact(GATE_FN)
+        )
+    } else {
+        format!("({})()", compact(PAGE_STATE_FN))
+    }
+}
+
+/// An Execute Script body (after [`with_dom`]) that reads the page state and, only while the
+/// page shows the document the caller expects, calls `function` (a script file holding one
+/// function expression) with the first `arity` arguments: `{state}`, or `{state, answer}`.
+/// `arguments[arity]` names the expected document, `{nonce, epoch}`: the `gl.doc` nonce
+/// [`PAGE_STATE_FN`] stamped on it and its count of back/forward-cache restores. A document
+/// seen for the first time is stamped by this very read, so it never passes as expected.
+/// `prelude` (declarations the function needs, such as [`FORMS_JS`]) comes first.
+pub fn in_document(prelude: &str, function: &str, arity: usize, gate: bool) -> String {
+    let args: Vec<String> = (0..arity).map(|i| format!("arguments[{i}]")).collect();
     format!(
-        "return Object.assign(({})(), {{ gate: (() => {{ try {{ return ({})(); }} catch (_) {{ return null; }} }})() }});",
-        compact(PAGE_STATE_FN),
-        compact(GATE_FN)
+        "{prelude}\nconst glSeen = {};\nconst glExpected = arguments[{arity}];\n\
+         if (!glExpected || glSeen.nonce !== glExpected.nonce || glSeen.epoch !== glExpected.epoch) \
+         return {{ state: glSeen }};\n\
+         return {{ state: glSeen, answer: ({})({}) }};",
+        page_state_expression(gate),
+        function.trim_end(),
+        args.join(", ")
     )
 }
 
@@ -147,6 +177,22 @@ pub fn call(function: &str, arity: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_read_in_a_document_reads_the_state_first_and_the_page_only_in_the_expected_document() {
+        let script =
+            in_document("const glPrelude = 1;", "(function glRead(a, b) { return a + b; })\n", 2, false);
+        assert!(script.starts_with("const glPrelude = 1;\nconst glSeen = ((function glPageState()"));
+        assert!(script.contains("const glExpected = arguments[2];"));
+        assert!(script.contains("glSeen.nonce !== glExpected.nonce || glSeen.epoch !== glExpected.epoch"));
+        assert!(
+            script.ends_with(
+                "answer: ((function glRead(a, b) { return a + b; }))(arguments[0], arguments[1]) };"
+            )
+        );
+        assert!(!script.contains("glGate"));
+        assert!(in_document("", "(function f() {})", 0, true).contains("(function glGate()"));
+    }
 
     #[test]
     fn the_gated_page_state_is_the_page_state_with_a_gate() {

@@ -118,12 +118,12 @@ use std::time::Duration;
 use async_trait::async_trait;
 use ghostlight_core::port::{
     ActionReceipt, BrowserPort, CaptureKind, Captured, ClickInput, DiagnosticsPage, DiagnosticsQuery,
-    DialogKind, DialogResolution, ElementRef, FileStat, FillInput, FillOutcome, FillValue, Focused,
-    FocusedElement, Geometry, HistoryMove, HoverInput, KeyInput, NavigateInput, NetworkEnforcement,
-    NetworkPolicy, OpenedTab, PageState, PerceiveInput, Perception, PointerTarget, PortError, PortErrorKind,
-    PortResult, ReadInput, RecordCommand, RecordDelivery, RecordReport, ScriptOutcome, ScrollInput,
-    ScrollOutcome, StartupRefusal, TabCall, TabInfo, TabRef, TextOutcome, TextWait, TextWaitInput, TypeInput,
-    UploadInput, UploadOutcome,
+    DialogKind, DialogResolution, ElementRef, ExpectedDocument, FileStat, FillInput, FillOutcome, FillValue,
+    Focused, FocusedElement, Geometry, HistoryMove, HoverInput, InDocument, KeyInput, NavigateInput,
+    NetworkEnforcement, NetworkPolicy, OpenedTab, PageState, PerceiveInput, Perception, PointerTarget,
+    PortError, PortErrorKind, PortResult, ReadInput, RecordCommand, RecordDelivery, RecordReport,
+    ScriptOutcome, ScrollInput, ScrollOutcome, StartupRefusal, TabCall, TabInfo, TabRef, TextOutcome,
+    TextWait, TextWaitInput, TypeInput, UploadInput, UploadOutcome,
 };
 use tokio::sync::{Mutex, MutexGuard};
 
@@ -548,6 +548,30 @@ impl BrowserPort for WebDriverBrowser {
         let (tab, gate) = (call.tab, &call.gate);
         with_session!(self, CallBound::reading_within(call.timeout), |s| ops::perception::perceive(
             s, tab, input, gate
+        ))
+    }
+
+    async fn read_text_in(
+        &self,
+        call: &TabCall<'_>,
+        expected: &ExpectedDocument,
+        input: &ReadInput,
+    ) -> PortResult<InDocument<TextOutcome>> {
+        let (tab, gate) = (call.tab, &call.gate);
+        with_session!(self, CallBound::reading_within(call.timeout), |s| ops::perception::read_text_in(
+            s, tab, expected, input, gate
+        ))
+    }
+
+    async fn perceive_in(
+        &self,
+        call: &TabCall<'_>,
+        expected: &ExpectedDocument,
+        input: &PerceiveInput,
+    ) -> PortResult<InDocument<Perception>> {
+        let (tab, gate) = (call.tab, &call.gate);
+        with_session!(self, CallBound::reading_within(call.timeout), |s| ops::perception::perceive_in(
+            s, tab, expected, input, gate
         ))
     }
 

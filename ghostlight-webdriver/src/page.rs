@@ -91,6 +91,17 @@ pub(crate) fn nonce(document: &DocumentId) -> Option<&str> {
     fields.next().filter(|nonce| !nonce.is_empty())
 }
 
+/// What a script reading in an expected document is given to recognize it
+/// (`ghostlight_page::scripts::in_document`): `{nonce, epoch}` of a [`DocumentId`] this
+/// module made; `None` for another identity.
+pub(crate) fn expectation(document: &DocumentId) -> Option<serde_json::Value> {
+    let mut fields = document.as_str().split('|');
+    fields.next()?;
+    let nonce = fields.next().filter(|nonce| !nonce.is_empty())?;
+    let epoch: u64 = fields.next()?.parse().ok()?;
+    Some(serde_json::json!({ "nonce": nonce, "epoch": epoch }))
+}
+
 /// Parse the page-state script's answer as a [`Reading`].
 pub(crate) fn parse_reading(value: serde_json::Value) -> PortResult<Reading> {
     let raw: RawState = serde_json::from_value(value).map_err(|_| {
@@ -146,6 +157,9 @@ mod tests {
         assert_eq!(state.document.as_str(), "1700000000123.5|n1|0|http://127.0.0.1:1/a");
         assert_eq!(nonce(&state.document), Some("n1"));
         assert_eq!(nonce(&DocumentId::new("scripted")), None);
+        assert_eq!(expectation(&state.document), Some(json!({ "nonce": "n1", "epoch": 0 })));
+        assert_eq!(expectation(&DocumentId::new("scripted")), None);
+        assert_eq!(expectation(&DocumentId::new("1|n|x|u")), None);
         assert_eq!(state.gate, None);
     }
 

@@ -829,6 +829,13 @@ impl Session {
         if value.is_null() {
             return Ok(None);
         }
+        self.accept_reading(value).await.map(Some)
+    }
+
+    /// The page state `value` (the page-state script's answer, read in the current tab's
+    /// top-level document), remembered as the tab's last page; Chromium's error page reports
+    /// the URL that failed.
+    pub(crate) async fn accept_reading(&mut self, value: Value) -> PortResult<page::Reading> {
         let mut reading = page::parse_reading(value)?;
         self.read_error_page = reading.state.url.scheme() == "chrome-error";
         if self.read_error_page {
@@ -838,7 +845,7 @@ impl Session {
             }
         }
         self.remember_page(&reading.state);
-        Ok(Some(reading))
+        Ok(reading)
     }
 
     /// Make later page-state reads of this call look for a gate too (`on`), or stop.

@@ -52,12 +52,13 @@ pub use network::{
 pub use types::{
     ActionReceipt, CaptureKind, Captured, ClickInput, CssRect, DiagnosticEntry, DiagnosticSource,
     DiagnosticsPage, DiagnosticsQuery, DialogKind, DialogResolution, DocumentId, ElementRef, ElementState,
-    ElementSummary, FileStat, FillInput, FillOutcome, Focused, FocusedElement, FormConstraints, FormField,
-    FormOwner, Gate, Geometry, HistoryMove, HoverInput, InlineFile, KeyInput, NavigateInput, OpenedTab,
-    PageState, PerceiveInput, PerceiveScope, PerceivedElement, Perception, Point, PointerTarget, ReadInput,
-    RecordCommand, RecordDelivery, RecordReport, RecordingRef, RecordingState, ScriptOutcome, ScrollInput,
-    ScrollOutcome, TabCall, TabInfo, TabRef, TextMode, TextOutcome, TextWait, TextWaitInput, TypeInput,
-    UploadDestination, UploadFiles, UploadInput, UploadOutcome,
+    ElementSummary, ExpectedDocument, FileStat, FillInput, FillOutcome, Focused, FocusedElement,
+    FormConstraints, FormField, FormOwner, Gate, Geometry, HistoryMove, HoverInput, InDocument, InlineFile,
+    KeyInput, NavigateInput, OpenedTab, PageState, PerceiveInput, PerceiveScope, PerceivedElement,
+    Perception, Point, PointerTarget, ReadInput, RecordCommand, RecordDelivery, RecordReport, RecordingRef,
+    RecordingState, ScriptOutcome, ScrollInput, ScrollOutcome, TabCall, TabInfo, TabRef, TextMode,
+    TextOutcome, TextWait, TextWaitInput, TypeInput, UploadDestination, UploadFiles, UploadInput,
+    UploadOutcome,
 };
 
 /// A browser, as the executor drives it. Object-safe: use it as `Arc<dyn BrowserPort>`.
@@ -150,6 +151,41 @@ pub trait BrowserPort: Send + Sync {
     /// order; no editable values), or those matching a text ([`PerceiveScope::Matching`]). A
     /// frame the gate refuses is never perceived.
     async fn perceive(&self, call: &TabCall<'_>, input: &PerceiveInput) -> PortResult<Perception>;
+
+    /// [`BrowserPort::read_text`] in the document the executor expects (`expected`), with the
+    /// page state: the answer is `None`, and nothing is read, when the tab shows another
+    /// document. An adapter that can answers both in one round trip; the default reads the
+    /// page state ([`BrowserPort::page`], or [`BrowserPort::page_and_gate`] when
+    /// `expected.look_for_gate`), then the text.
+    async fn read_text_in(
+        &self,
+        call: &TabCall<'_>,
+        expected: &ExpectedDocument,
+        input: &ReadInput,
+    ) -> PortResult<InDocument<TextOutcome>> {
+        let page = page_expecting(self, call.tab, expected).await?;
+        if !expected.is_shown_by(&page) {
+            return Ok(InDocument { page, answer: None });
+        }
+        let answer = self.read_text(call, input).await?;
+        Ok(InDocument { page, answer: Some(answer) })
+    }
+
+    /// [`BrowserPort::perceive`] in the document the executor expects, as
+    /// [`BrowserPort::read_text_in`] reads text.
+    async fn perceive_in(
+        &self,
+        call: &TabCall<'_>,
+        expected: &ExpectedDocument,
+        input: &PerceiveInput,
+    ) -> PortResult<InDocument<Perception>> {
+        let page = page_expecting(self, call.tab, expected).await?;
+        if !expected.is_shown_by(&page) {
+            return Ok(InDocument { page, answer: None });
+        }
+        let answer = self.perceive(call, input).await?;
+        Ok(InDocument { page, answer: Some(answer) })
+    }
 
     /// The element that has keyboard focus, if any, through shadow roots and frames of every
     /// origin, with the frame documents it sits in (for the credential preflight and the
@@ -275,4 +311,15 @@ pub trait BrowserPort: Send + Sync {
     async fn deadline(&self, after: Duration) {
         self.sleep(after).await;
     }
+}
+
+/// The page state an [`ExpectedDocument`] read starts from (the default
+/// [`BrowserPort::read_text_in`] and [`BrowserPort::perceive_in`]): [`BrowserPort::page_and_gate`]
+/// when it looks for a gate, else [`BrowserPort::page`].
+async fn page_expecting<P: BrowserPort + ?Sized>(
+    port: &P,
+    tab: &TabRef,
+    expected: &ExpectedDocument,
+) -> PortResult<PageState> {
+    if expected.look_for_gate { port.page_and_gate(tab).await } else { port.page(tab).await }
 }

@@ -129,6 +129,41 @@ impl<'a> TabCall<'a> {
     }
 }
 
+/// The document a read expects its tab to show: the one the executor last observed there and
+/// authorized. A read given one ([`BrowserPort::read_text_in`], [`BrowserPort::perceive_in`])
+/// reads the page state and, only while the tab still shows this document, the page, in one
+/// round trip where the adapter can: a read never runs in a document the executor has not
+/// authorized.
+///
+/// [`BrowserPort::read_text_in`]: super::BrowserPort::read_text_in
+/// [`BrowserPort::perceive_in`]: super::BrowserPort::perceive_in
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExpectedDocument {
+    /// The document's identity, as the adapter reported it.
+    pub document: DocumentId,
+    /// Whether the page-state read also looks for a gate ([`PageState::gate`]), as
+    /// [`BrowserPort::page_and_gate`](super::BrowserPort::page_and_gate) does.
+    pub look_for_gate: bool,
+}
+
+/// A read made in an [`ExpectedDocument`]: the page state read with it, and the read's answer
+/// when the tab still showed the expected document (`None`: another document, left unread).
+#[derive(Debug, Clone, PartialEq)]
+pub struct InDocument<T> {
+    /// What the tab showed when the read was made.
+    pub page: PageState,
+    /// The read's answer; `None` when `page` is another document than the expected one.
+    pub answer: Option<T>,
+}
+
+impl ExpectedDocument {
+    /// Whether `page` shows this document (so a read may run in it).
+    #[must_use]
+    pub fn is_shown_by(&self, page: &PageState) -> bool {
+        page.document == self.document
+    }
+}
+
 /// What a tab shows right now.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PageState {

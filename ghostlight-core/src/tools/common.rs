@@ -174,3 +174,9 @@ pub(crate) fn held_clause(modifiers: &[Modifier]) -> String {
 pub(crate) fn read_timeout(reader: &mut ObjectReader<'_>) -> Result<u64, DecodeError> {
     reader.int_or_default(&TIMEOUT_MS)
 }
+
+/// Whether `target` is a semantic selector (resolved against a perception of the page), not a
+/// handle.
+pub(crate) fn selects(target: &TargetRef) -> bool {
+    matches!(target, TargetRef::Selector(_))
+}

@@ -78,8 +78,9 @@ use std::sync::LazyLock;
 use std::time::Instant;
 
 use ghostlight_core::port::{
-    ElementRef, ElementState, FocusedElement, Gate, PerceiveInput, PerceivedElement, Perception, PortError,
-    PortErrorKind, PortResult, ReadInput, TabRef, TextMode, TextOutcome, TextWait, TextWaitInput,
+    ElementRef, ElementState, ExpectedDocument, FocusedElement, Gate, InDocument, PageState, PerceiveInput,
+    PerceivedElement, Perception, PortError, PortErrorKind, PortResult, ReadInput, TabRef, TextMode,
+    TextOutcome, TextWait, TextWaitInput,
 };
 use ghostlight_page::bounds::WATCH_SCRIPT_MARGIN;
 use ghostlight_page::perceived::{Gathered, MAX_FRAME_DEPTH, ScriptItem, bound_chars};
@@ -87,7 +88,7 @@ use ghostlight_page::perception::{
     self, Documents, Pass, PassOptions, RawText, ReadOptions, malformed, text_query, text_wait_options,
 };
 use ghostlight_page::scripts::{
-    ELEMENT_PRESENT_FN, FORMS_JS, PERCEIVE_FN, READ_TEXT_FN, TEXT_PRESENT_FN, call,
+    ELEMENT_PRESENT_FN, FORMS_JS, PERCEIVE_FN, READ_TEXT_FN, TEXT_PRESENT_FN, call, in_document,
 };
 use serde_json::Value;
 use url::Url;
@@ -134,6 +135,21 @@ struct TabDocuments<'a> {
     handle: &'a str,
     /// The call's gate: a frame document it refuses is never perceived.
     gate: &'a Gate,
+    /// A perception in an expected document: its top document's pass reads the page state
+    /// too, and perceives only in that document.
+    expected: Option<InExpected<'a>>,
+}
+
+/// The top document's pass of a perception in an expected document ([`perceive_in`]).
+struct InExpected<'a> {
+    /// The expected document.
+    expected: &'a ExpectedDocument,
+    /// `{nonce, epoch}` of the expected document (`page::expectation`).
+    check: Value,
+    /// The page state the pass read, once it ran.
+    page: Option<PageState>,
+    /// Whether the page showed the expected document (and was perceived).
+    shown: bool,
 }
 
 impl Documents for TabDocuments<'_> {
@@ -158,8 +174,27 @@ impl Documents for TabDocuments<'_> {
             }
         }
         let args = vec![options.to_value()?, place.root.clone().unwrap_or(Value::Null)];
-        let script = if options.mode == "forms" { &PERCEIVE_FORMS_SCRIPT } else { &PERCEIVE_SCRIPT };
-        let raw = RawPass::decode(self.s.execute(script, args, Sent::Read).await?)?;
+        let forms = options.mode == "forms";
+        let first = self.expected.as_mut().filter(|first| first.page.is_none() && place.frames.is_empty());
+        let raw = match first {
+            // The top document of a perception in an expected document: the page state first,
+            // then the pass, only in that document.
+            Some(first) => {
+                let prelude = if forms { FORMS_JS } else { "" };
+                let script = with_dom(&in_document(prelude, PERCEIVE_FN, 2, first.expected.look_for_gate));
+                let args = [args, vec![first.check.clone()]].concat();
+                let answer = self.s.execute(&script, args, Sent::Read).await?;
+                let (page, answer) = seen_in(self.s, answer, first.expected).await?;
+                first.page = Some(page);
+                let Some(answer) = answer else { return Ok(None) };
+                first.shown = true;
+                RawPass::decode(answer)?
+            }
+            None => {
+                let script = if forms { &PERCEIVE_FORMS_SCRIPT } else { &PERCEIVE_SCRIPT };
+                RawPass::decode(self.s.execute(script, args, Sent::Read).await?)?
+            }
+        };
         let elements = raw
             .items
             .into_iter()
@@ -209,8 +244,42 @@ async fn gather_from(
         }
         None => PassPlace { frames: Vec::new(), root: None, entered: true },
     };
-    let mut docs = TabDocuments { s, tab, handle: &handle, gate };
+    let mut docs = TabDocuments { s, tab, handle: &handle, gate, expected: None };
     perception::gather(&mut docs, place, options, 0).await
+}
+
+/// [`perceive`] of the whole page in the document `expected`, with the page state read by the
+/// top document's pass (`ghostlight_page::scripts::in_document`): the page state and the
+/// first pass in one Execute Script. A subtree, or an identity this adapter did not make,
+/// takes the port's two-step way.
+pub(crate) async fn perceive_in(
+    s: &mut Session,
+    tab: &TabRef,
+    expected: &ExpectedDocument,
+    input: &PerceiveInput,
+    gate: &Gate,
+) -> PortResult<InDocument<Perception>> {
+    let (options, root) = PassOptions::perceive(&input.scope, input.max_items);
+    let check = match (root, crate::page::expectation(&expected.document)) {
+        (None, Some(check)) => check,
+        _ => {
+            let page = page_expecting(s, tab, expected).await?;
+            if !expected.is_shown_by(&page) {
+                return Ok(InDocument { page, answer: None });
+            }
+            let answer = perceive(s, tab, input, gate).await?;
+            return Ok(InDocument { page, answer: Some(answer) });
+        }
+    };
+    s.set_read_script_timeout().await?;
+    let handle = s.tab(tab).await?;
+    let first = InExpected { expected, check, page: None, shown: false };
+    let mut docs = TabDocuments { s, tab, handle: &handle, gate, expected: Some(first) };
+    let place = PassPlace { frames: Vec::new(), root: None, entered: true };
+    let gathered = perception::gather(&mut docs, place, options, 0).await?;
+    let first = docs.expected.ok_or_else(|| malformed("perception"))?;
+    let page = first.page.ok_or_else(|| malformed("page state"))?;
+    Ok(InDocument { page, answer: first.shown.then(|| gathered.into()) })
 }
 
 /// The WebDriver element id in an element's JSON (`{"element-6066-…": id}`).
@@ -340,7 +409,6 @@ pub(crate) async fn read_text(
     gate: &Gate,
 ) -> PortResult<TextOutcome> {
     let options = ReadOptions::new(input.mode, input.max_chars);
-    let max = options.max;
     s.set_read_script_timeout().await?;
     let target = match &input.target {
         Some(target) => {
@@ -355,6 +423,83 @@ pub(crate) async fn read_text(
         }
     };
     let answer = s.execute(&READ_TEXT_SCRIPT, vec![options.to_value()?, target], Sent::Read).await?;
+    finish_reading(s, tab, input, gate, answer).await
+}
+
+/// [`read_text`] of the whole page in the document `expected`, with the page state read by
+/// the same script (`ghostlight_page::scripts::in_document`): one Execute Script where the
+/// page state and the text took two. A target, or an identity this adapter did not make,
+/// takes the port's two-step way.
+pub(crate) async fn read_text_in(
+    s: &mut Session,
+    tab: &TabRef,
+    expected: &ExpectedDocument,
+    input: &ReadInput,
+    gate: &Gate,
+) -> PortResult<InDocument<TextOutcome>> {
+    let check = match (&input.target, crate::page::expectation(&expected.document)) {
+        (None, Some(check)) => check,
+        _ => {
+            let page = page_expecting(s, tab, expected).await?;
+            if !expected.is_shown_by(&page) {
+                return Ok(InDocument { page, answer: None });
+            }
+            let answer = read_text(s, tab, input, gate).await?;
+            return Ok(InDocument { page, answer: Some(answer) });
+        }
+    };
+    let options = ReadOptions::new(input.mode, input.max_chars);
+    s.set_read_script_timeout().await?;
+    s.tab(tab).await?;
+    let script = with_dom(&in_document("", READ_TEXT_FN, 2, expected.look_for_gate));
+    let answer = s.execute(&script, vec![options.to_value()?, Value::Null, check], Sent::Read).await?;
+    let (page, answer) = seen_in(s, answer, expected).await?;
+    let answer = match answer {
+        Some(answer) => Some(finish_reading(s, tab, input, gate, answer).await?),
+        None => None,
+    };
+    Ok(InDocument { page, answer })
+}
+
+/// The page state and the answer of a script of `in_document` (`{state, answer?}`), the
+/// answer only when the state is the `expected` document's (the script compared nonce and
+/// restore count; the whole identity is compared here too). A `null` answer (a dialog, or on
+/// Firefox a navigation in progress, cut the script short) is an error the executor answers
+/// by reading the page the ordinary way.
+async fn seen_in(
+    s: &mut Session,
+    answer: Value,
+    expected: &ExpectedDocument,
+) -> PortResult<(PageState, Option<Value>)> {
+    let Value::Object(mut answer) = answer else {
+        return Err(PortError::new(PortErrorKind::Other, "the page answered nothing while it was read"));
+    };
+    let state = answer.remove("state").ok_or_else(|| malformed("page state"))?;
+    let page = s.accept_reading(state).await?.state;
+    let answer = answer.remove("answer").filter(|_| expected.is_shown_by(&page));
+    Ok((page, answer))
+}
+
+/// The page state an expected-document read starts from, when it cannot be read in the same
+/// script.
+async fn page_expecting(s: &mut Session, tab: &TabRef, expected: &ExpectedDocument) -> PortResult<PageState> {
+    if expected.look_for_gate {
+        super::tabs::page_and_gate(s, tab).await
+    } else {
+        super::tabs::page(s, tab).await
+    }
+}
+
+/// The text of `answer` (`read_text.js`'s), joined with the visible text of the admitted
+/// frames when it is the page's visible text, bounded.
+async fn finish_reading(
+    s: &mut Session,
+    tab: &TabRef,
+    input: &ReadInput,
+    gate: &Gate,
+    answer: Value,
+) -> PortResult<TextOutcome> {
+    let max = ReadOptions::new(input.mode, input.max_chars).max;
     let raw: RawText = serde_json::from_value(answer).map_err(|_| malformed("reading"))?;
     let visible = raw.is_visible_text();
     let mut text = raw.text;

@@ -3,7 +3,8 @@
 //! landing, render a port failure.
 //!
 //! The steps live in rooms of their own: `tabs` (choose and lock the tab, observe and enter
-//! its page), `resolve` (target, selector and view handles, screenshot points), `landing`
+//! its page), `in_place` (a read of the whole page in the document last seen there, checked in
+//! the same round trip), `resolve` (target, selector and view handles, screenshot points), `landing`
 //! (where an action left the tab) and `preflight` (credential handoff).
 //!
 //! Helpers answer `Step<T>` (`Result<T, Outcome>`): the error side is already the outcome to
@@ -35,6 +36,7 @@ use super::Shared;
 use super::outcome::{Outcome, port_failure};
 use super::progress::{NoProgress, Progress};
 mod confirm;
+mod in_place;
 mod landing;
 mod preflight;
 mod resolve;

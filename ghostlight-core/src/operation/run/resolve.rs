@@ -17,7 +17,7 @@ use crate::selector::{TargetRef, ViewPoint};
 
 use super::{
     AMBIGUOUS_CANDIDATES, Lease, Page, Resolved, Run, SCROLL_TOLERANCE, SELECTOR_SCAN_ITEMS, SelectorScan,
-    Step,
+    Step, host_of,
 };
 
 impl Run<'_> {
@@ -130,18 +130,22 @@ impl Run<'_> {
             }
         }
         let input = PerceiveInput { scope: PerceiveScope::All, max_items: SELECTOR_SCAN_ITEMS };
+        let doing = format!("look for the named control on {}", host_of(&page.state.url));
         let perception = self
             .port()
             .perceive(&self.reading(&lease.tab), &input)
             .await
-            .map_err(|e| self.fail_on(lease, &e, "look for the named control", None))?;
+            .map_err(|e| self.fail_on(lease, &e, &doing, None))?;
         let elements: Arc<[PerceivedElement]> = perception.elements.into();
-        *self.scan.lock().unwrap_or_else(|p| p.into_inner()) = Some(SelectorScan {
-            tab: lease.tab.clone(),
-            generation: page.generation,
-            elements: Arc::clone(&elements),
-        });
+        self.keep_scan(lease, page, Arc::clone(&elements));
         Ok(elements)
+    }
+
+    /// Keep `elements`, perceived on the leased tab at `page`, as the scan the next selectors
+    /// of this invocation resolve against (until input is dispatched).
+    pub(crate) fn keep_scan(&self, lease: &Lease, page: &Page, elements: Arc<[PerceivedElement]>) {
+        *self.scan.lock().unwrap_or_else(|p| p.into_inner()) =
+            Some(SelectorScan { tab: lease.tab.clone(), generation: page.generation, elements });
     }
 
     /// Register perceived elements as fresh targets of the leased tab at `generation`.

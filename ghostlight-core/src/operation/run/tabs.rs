@@ -147,7 +147,7 @@ impl Run<'_> {
         self.look(lease, true).await
     }
 
-    async fn look(&self, lease: &Lease, gate: bool) -> Step<Page> {
+    pub(super) async fn look(&self, lease: &Lease, gate: bool) -> Step<Page> {
         let read = if gate {
             self.port().page_and_gate(&lease.tab).await
         } else {

@@ -9,6 +9,7 @@ use crate::language::target_phrase;
 use crate::port::{ClickInput, PointerTarget, PortEffect, PortErrorKind};
 use crate::selector::Role;
 use crate::tools::click::ClickRequest;
+use crate::tools::common::selects;
 use crate::tools::common::{Location, held_clause};
 use crate::vocab::MouseButton;
 
@@ -20,7 +21,12 @@ pub(crate) async fn run(run: &Run<'_>, request: &ClickRequest) -> Outcome {
 }
 
 async fn click(run: &Run<'_>, request: &ClickRequest) -> Step<Outcome> {
-    let (lease, page) = run.enter(request.tab.as_ref()).await?;
+    let (lease, page) = run
+        .enter_selecting(
+            request.tab.as_ref(),
+            matches!(&request.location, Location::Target(target) if selects(target)),
+        )
+        .await?;
     let host = host_of(&page.state.url);
     let (at, resolved) = match &request.location {
         Location::Target(target) => {

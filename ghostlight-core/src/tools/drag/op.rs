@@ -11,6 +11,7 @@ use super::facts;
 use crate::language::target_phrase;
 use crate::port::PointerTarget;
 use crate::selector::Role;
+use crate::tools::common::selects;
 use crate::tools::common::{TargetRef, ViewPoint};
 use crate::tools::drag::{DragPath, DragRequest};
 
@@ -22,7 +23,7 @@ pub(crate) async fn run(run: &Run<'_>, request: &DragRequest) -> Outcome {
 }
 
 async fn drag(run: &Run<'_>, request: &DragRequest) -> Step<Outcome> {
-    let (lease, page) = run.enter(request.tab.as_ref()).await?;
+    let (lease, page) = run.enter_selecting(request.tab.as_ref(), matches!(&request.path, DragPath::Targets { source, destination } if selects(source) || selects(destination))).await?;
     let host = host_of(&page.state.url);
     let mut handles = Vec::new();
     let (from, to, planned) = match &request.path {

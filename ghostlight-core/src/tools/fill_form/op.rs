@@ -24,6 +24,7 @@ use crate::envelope::{Effect, Status};
 use crate::language::{count, target_phrase};
 use crate::port::{ClickInput, FillInput, PointerTarget, PortEffect, PortError, PortErrorKind};
 use crate::selector::Role;
+use crate::tools::common::selects;
 use crate::tools::fill_form::FillFormRequest;
 use crate::vocab::MouseButton;
 
@@ -40,7 +41,12 @@ pub(crate) async fn run(run: &Run<'_>, request: &FillFormRequest) -> Outcome {
 }
 
 async fn fill(run: &Run<'_>, request: &FillFormRequest) -> Step<Outcome> {
-    let (lease, page) = run.enter(request.tab.as_ref()).await?;
+    let (lease, page) = run
+        .enter_selecting(
+            request.tab.as_ref(),
+            request.fields.iter().map(|field| &field.target).chain(&request.submit).any(selects),
+        )
+        .await?;
     let host = host_of(&page.state.url);
     let mut fields = Vec::with_capacity(request.fields.len());
     for field in &request.fields {

@@ -32,18 +32,11 @@ pub(crate) async fn run(run: &Run<'_>, request: &FindRequest) -> Outcome {
 }
 
 async fn find(run: &Run<'_>, request: &FindRequest) -> Step<Outcome> {
-    let (lease, page) = run.enter(request.tab.as_ref()).await?;
-    let host = host_of(&page.state.url);
     let controls_only = request.scope == FindScope::Control;
-    let found = run
-        .port()
-        .perceive(
-            &run.reading(&lease.tab),
-            &PerceiveInput::matching(&request.text, controls_only, FIND_OVERFETCH),
-        )
-        .await
-        .map(|found| found.elements)
-        .map_err(|e| run.fail_on(&lease, &e, &format!("search {host}"), None))?;
+    let input = PerceiveInput::matching(&request.text, controls_only, FIND_OVERFETCH);
+    let (lease, page, found) = run.enter_reading(request.tab.as_ref(), false, &input, "search").await?;
+    let found = found.elements;
+    let host = host_of(&page.state.url);
     let mut ranked: Vec<_> = found
         .into_iter()
         .filter(|element| match request.scope {

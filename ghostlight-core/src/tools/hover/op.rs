@@ -10,6 +10,7 @@ use super::facts;
 use crate::language::target_phrase;
 use crate::port::{HoverInput, PointerTarget};
 use crate::selector::Role;
+use crate::tools::common::selects;
 use crate::tools::common::{Location, held_clause};
 use crate::tools::hover::HoverRequest;
 
@@ -21,7 +22,12 @@ pub(crate) async fn run(run: &Run<'_>, request: &HoverRequest) -> Outcome {
 }
 
 async fn hover(run: &Run<'_>, request: &HoverRequest) -> Step<Outcome> {
-    let (lease, page) = run.enter(request.tab.as_ref()).await?;
+    let (lease, page) = run
+        .enter_selecting(
+            request.tab.as_ref(),
+            matches!(&request.location, Location::Target(target) if selects(target)),
+        )
+        .await?;
     let host = host_of(&page.state.url);
     let (at, resolved) = match &request.location {
         Location::Target(target) => {

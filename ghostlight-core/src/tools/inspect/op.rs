@@ -36,32 +36,43 @@ pub(crate) async fn run(run: &Run<'_>, request: &InspectRequest) -> Outcome {
 }
 
 async fn inspect(run: &Run<'_>, request: &InspectRequest) -> Step<Outcome> {
-    let (lease, page) = run.enter(request.tab.as_ref()).await?;
     let max_items = usize::try_from(request.max_items).unwrap_or(INSPECT_MAX_ITEMS.max as usize);
-    let scope = match &request.scope {
-        InspectScope::Controls => PerceiveScope::Controls,
-        InspectScope::Structure => PerceiveScope::Structure,
-        InspectScope::All => PerceiveScope::All,
-        InspectScope::Forms => PerceiveScope::Forms,
-        InspectScope::Document { root, max_depth } => {
-            let root = match root {
-                Some(handle) => {
-                    Some(run.target(&lease, &page, &TargetRef::Handle(handle.clone())).await?.element)
-                }
-                None => None,
+    let depth = |max_depth: u64| u32::try_from(max_depth).unwrap_or(INSPECT_MAX_DEPTH.max as u32);
+    let (lease, page, perception) = match &request.scope {
+        // A subtree: its root is resolved against the page observed first.
+        InspectScope::Document { root: Some(handle), max_depth } => {
+            let (lease, page) = run.enter(request.tab.as_ref()).await?;
+            let root = run.target(&lease, &page, &TargetRef::Handle(handle.clone())).await?.element;
+            let input = PerceiveInput {
+                scope: PerceiveScope::Document { root: Some(root), max_depth: depth(*max_depth) },
+                max_items,
             };
-            let max_depth = u32::try_from(*max_depth).unwrap_or(INSPECT_MAX_DEPTH.max as u32);
-            PerceiveScope::Document { root, max_depth }
+            let host = host_of(&page.state.url);
+            let perception = run
+                .port()
+                .perceive(&run.reading(&lease.tab), &input)
+                .await
+                .map_err(|e| run.fail_on(&lease, &e, &format!("inspect {host}"), None))?;
+            (lease, page, perception)
+        }
+        // The whole page: perceived in the document last seen, checked in the same round trip.
+        scope => {
+            let scope = match scope {
+                InspectScope::Controls => PerceiveScope::Controls,
+                InspectScope::Structure => PerceiveScope::Structure,
+                InspectScope::All => PerceiveScope::All,
+                InspectScope::Forms => PerceiveScope::Forms,
+                InspectScope::Document { max_depth, .. } => {
+                    PerceiveScope::Document { root: None, max_depth: depth(*max_depth) }
+                }
+            };
+            run.enter_reading(request.tab.as_ref(), false, &PerceiveInput { scope, max_items }, "inspect")
+                .await?
         }
     };
-    let document = matches!(scope, PerceiveScope::Document { .. });
+    let document = matches!(request.scope, InspectScope::Document { .. });
     let scope_name = request.scope.name();
     let host = host_of(&page.state.url);
-    let perception = run
-        .port()
-        .perceive(&run.reading(&lease.tab), &PerceiveInput { scope, max_items })
-        .await
-        .map_err(|e| run.fail_on(&lease, &e, &format!("inspect {host}"), None))?;
     if matches!(scope_name, InspectScopeName::Forms) {
         return Ok(forms(run, &lease, &page, &perception.elements, perception.truncated, max_items, host));
     }

@@ -20,6 +20,7 @@ use std::time::Duration;
 
 use super::facts;
 use crate::port::KeyInput;
+use crate::tools::common::selects;
 use crate::tools::press_key::{Keys, PressKeyRequest};
 use crate::vocab::{Key, Modifier, NamedKey};
 
@@ -66,7 +67,8 @@ fn legs(keys: &[Key], repeat: u32) -> Vec<Leg> {
 }
 
 async fn press(run: &Run<'_>, request: &PressKeyRequest) -> Step<Outcome> {
-    let (lease, page) = run.enter(request.tab.as_ref()).await?;
+    let (lease, page) =
+        run.enter_selecting(request.tab.as_ref(), request.target.as_ref().is_some_and(selects)).await?;
     let host = host_of(&page.state.url);
     let keys: Vec<Key> = match &request.keys {
         Keys::One(key) => vec![*key],

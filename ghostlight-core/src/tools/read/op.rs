@@ -15,24 +15,34 @@ pub(crate) async fn run(run: &Run<'_>, request: &ReadRequest) -> Outcome {
 }
 
 async fn read(run: &Run<'_>, request: &ReadRequest) -> Step<Outcome> {
-    let (lease, page) = run.enter_gated(request.tab.as_ref()).await?;
-    let target = match &request.target {
-        Some(target) => Some(run.target(&lease, &page, target).await?),
-        None => None,
-    };
     let max_chars = usize::try_from(request.max_chars).unwrap_or(READ_MAX_CHARS.max as usize);
     let mode = match request.mode {
         None => TextMode::ArticleOrVisible,
         Some(ReadMode::Article) => TextMode::Article,
         Some(ReadMode::Visible) => TextMode::Visible,
     };
-    let input = ReadInput { target: target.as_ref().map(|t| t.element.clone()), mode, max_chars };
+    let (lease, page, target, text) = match &request.target {
+        // The whole page: read in the document last seen, checked in the same round trip.
+        None => {
+            let input = ReadInput { target: None, mode, max_chars };
+            let (lease, page, text) = run.enter_reading(request.tab.as_ref(), true, &input, "read").await?;
+            (lease, page, None, text)
+        }
+        // A target is resolved against the page observed first.
+        Some(target) => {
+            let (lease, page) = run.enter_gated(request.tab.as_ref()).await?;
+            let target = run.target(&lease, &page, target).await?;
+            let input = ReadInput { target: Some(target.element.clone()), mode, max_chars };
+            let host = host_of(&page.state.url);
+            let text = run
+                .port()
+                .read_text(&run.reading(&lease.tab), &input)
+                .await
+                .map_err(|e| run.fail_on(&lease, &e, &format!("read {host}"), None))?;
+            (lease, page, Some(target), text)
+        }
+    };
     let host = host_of(&page.state.url);
-    let text = run
-        .port()
-        .read_text(&run.reading(&lease.tab), &input)
-        .await
-        .map_err(|e| run.fail_on(&lease, &e, &format!("read {host}"), None))?;
     // The adapter bounds the text; core bounds it again so the contract holds for any port.
     let (bounded, cut) = bound_chars(&text.text, max_chars);
     let truncated = text.truncated || cut;

@@ -23,6 +23,7 @@ use crate::facts::detail;
 use crate::limits::{CAPTURE_REUSE_MAX_BYTES, IMAGE_BLOCK_MAX_BYTES};
 use crate::port::MAX_REGION_SIDE;
 use crate::port::{CaptureKind, Captured, CssRect};
+use crate::tools::common::selects;
 use crate::tools::screenshot::{Capture, Region, ScreenshotRequest};
 
 use crate::operation::outcome::{Attachment, Outcome};
@@ -41,7 +42,12 @@ pub(crate) async fn run(run: &Run<'_>, request: &ScreenshotRequest) -> Outcome {
 }
 
 async fn screenshot(run: &Run<'_>, request: &ScreenshotRequest) -> Step<Outcome> {
-    let (lease, page) = run.enter(request.tab.as_ref()).await?;
+    let (lease, page) = run
+        .enter_selecting(
+            request.tab.as_ref(),
+            matches!(&request.capture, Capture::Target(target) if selects(target)),
+        )
+        .await?;
     let host = host_of(&page.state.url);
     let mut target_handle = None;
     let mut parent = None;

@@ -12,6 +12,7 @@ use crate::envelope::Effect;
 use crate::language::count;
 use crate::port::ScrollInput;
 use crate::tools::common::TargetRef;
+use crate::tools::common::selects;
 use crate::tools::scroll::{ScrollAction, ScrollAmount, ScrollRequest, WheelDirection};
 use crate::vocab::ScrollDirection;
 
@@ -34,7 +35,12 @@ pub(crate) async fn run(run: &Run<'_>, request: &ScrollRequest) -> Outcome {
 }
 
 async fn scroll(run: &Run<'_>, request: &ScrollRequest) -> Step<Outcome> {
-    let (lease, page) = run.enter(request.tab.as_ref()).await?;
+    let (lease, page) = run
+        .enter_selecting(
+            request.tab.as_ref(),
+            matches!(&request.action, ScrollAction::Reveal(target) if selects(target)),
+        )
+        .await?;
     let host = host_of(&page.state.url);
     let mut revealed = None;
     let (input, doing) = match &request.action {

@@ -20,6 +20,7 @@ use super::facts;
 use crate::language::{count, target_phrase};
 use crate::port::{ActionReceipt, TypeInput};
 use crate::selector::Role;
+use crate::tools::common::selects;
 use crate::tools::type_text::{TypeInto, TypeTextRequest};
 
 use crate::handles::Handle;
@@ -42,7 +43,12 @@ fn legs(text: &str) -> Vec<&str> {
 }
 
 async fn type_text(run: &Run<'_>, request: &TypeTextRequest) -> Step<Outcome> {
-    let (lease, page) = run.enter(request.tab.as_ref()).await?;
+    let (lease, page) = run
+        .enter_selecting(
+            request.tab.as_ref(),
+            matches!(&request.into, TypeInto::Target(target) if selects(target)),
+        )
+        .await?;
     let host = host_of(&page.state.url);
     let (first, handle) = match &request.into {
         TypeInto::Target(target) => {

@@ -23,6 +23,7 @@ use crate::language::count;
 use crate::limits::{CAPTURE_REUSE_MAX_BYTES, UPLOAD_FILE_MAX_BYTES, UPLOAD_TOTAL_MAX_BYTES};
 use crate::names::ToolName;
 use crate::port::{FileStat, InlineFile, PortErrorKind, UploadDestination, UploadFiles, UploadInput};
+use crate::tools::common::selects;
 use crate::tools::upload::{Upload, UploadRequest};
 
 use crate::authority::ConfirmAction;
@@ -54,7 +55,8 @@ async fn upload(run: &Run<'_>, request: &UploadRequest) -> Step<Outcome> {
         Upload::Paths { paths, .. } => check_roots(run, paths)?,
         _ => Vec::new(),
     };
-    let (lease, page) = run.enter(request.tab.as_ref()).await?;
+    let (lease, page) =
+        run.enter_selecting(request.tab.as_ref(), request.upload.target().is_some_and(selects)).await?;
     let host = host_of(&page.state.url);
     let tab_fact = |outcome: Outcome| outcome.fact(facts::TAB, lease.handle().as_str());
 

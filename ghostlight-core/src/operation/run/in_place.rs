@@ -1,0 +1,169 @@
+//! Reads in the page the executor last saw: one round trip where two were.
+//!
+//! Every tab-bound tool opens by reading the tab's page state and authorizing that page
+//! ([`Run::enter`]). A read of the whole page (text, perception) does not need the state
+//! before it runs, only the certainty that it runs in a document the executor authorized:
+//! [`Run::enter_reading`] authorizes the page the tab showed last (its URL, under this
+//! call's authority), and asks the port to read the page state and, only while the tab
+//! still shows that document, the page, in one go ([`BrowserPort::read_text_in`],
+//! [`BrowserPort::perceive_in`]). A document keeps its origin for its whole life (a
+//! same-document URL change cannot leave it), so a read that finds the expected document
+//! runs under the same decision the page would get now; the answer's page is authorized
+//! again all the same, and an answer from a page authority refuses is dropped unread.
+//!
+//! When the tab shows another document (a navigation since the last call), the port reads
+//! nothing there: the new page is observed and authorized from the state it answered, then
+//! read, as [`Run::enter`] would. A tab the executor has not seen yet, a last page this call's
+//! authority refuses, or a port failure other than a timeout takes the ordinary way from the
+//! start, so every refusal and failure reads as it always did.
+
+use async_trait::async_trait;
+
+use crate::facts::detail;
+use crate::handles::Handle;
+use crate::port::{
+    BrowserPort, ExpectedDocument, InDocument, PerceiveInput, PerceiveScope, Perception, PortErrorKind,
+    PortResult, ReadInput, TabCall, TextOutcome,
+};
+
+use super::{Lease, Page, Run, SELECTOR_SCAN_ITEMS, Step, host_of};
+
+/// A read of the whole page that can run in the document the executor expects.
+#[async_trait]
+pub(crate) trait PageRead: Sync {
+    /// What the read answers.
+    type Answer: Send;
+
+    /// The read in `expected`, with the page state read with it.
+    async fn in_document(
+        &self,
+        port: &dyn BrowserPort,
+        call: &TabCall<'_>,
+        expected: &ExpectedDocument,
+    ) -> PortResult<InDocument<Self::Answer>>;
+
+    /// The read, in a page just observed and authorized.
+    async fn plainly(&self, port: &dyn BrowserPort, call: &TabCall<'_>) -> PortResult<Self::Answer>;
+}
+
+#[async_trait]
+impl PageRead for ReadInput {
+    type Answer = TextOutcome;
+
+    async fn in_document(
+        &self,
+        port: &dyn BrowserPort,
+        call: &TabCall<'_>,
+        expected: &ExpectedDocument,
+    ) -> PortResult<InDocument<TextOutcome>> {
+        port.read_text_in(call, expected, self).await
+    }
+
+    async fn plainly(&self, port: &dyn BrowserPort, call: &TabCall<'_>) -> PortResult<TextOutcome> {
+        port.read_text(call, self).await
+    }
+}
+
+#[async_trait]
+impl PageRead for PerceiveInput {
+    type Answer = Perception;
+
+    async fn in_document(
+        &self,
+        port: &dyn BrowserPort,
+        call: &TabCall<'_>,
+        expected: &ExpectedDocument,
+    ) -> PortResult<InDocument<Perception>> {
+        port.perceive_in(call, expected, self).await
+    }
+
+    async fn plainly(&self, port: &dyn BrowserPort, call: &TabCall<'_>) -> PortResult<Perception> {
+        port.perceive(call, self).await
+    }
+}
+
+impl Run<'_> {
+    /// Lease the tab, enter its page and make `read` there, in one round trip when the tab
+    /// still shows the page the executor saw last (see the module). `doing` names the read
+    /// for a failure's sentence ("read", "inspect", "search"), followed by the page's host;
+    /// `gate` looks for a gate the page presents, as [`Run::enter_gated`] does.
+    pub(crate) async fn enter_reading<R: PageRead>(
+        &self,
+        explicit: Option<&Handle>,
+        gate: bool,
+        read: &R,
+        doing: &str,
+    ) -> Step<(Lease, Page, R::Answer)> {
+        let lease = self.lease(explicit).await?;
+        if let Some((expected, last)) = self.expected(&lease, gate) {
+            let call = self.reading(&lease.tab);
+            match read.in_document(self.port(), &call, &expected).await {
+                Ok(InDocument { page: state, answer }) => {
+                    let (generation, _) = lease.slot.observe(&state.document, &state.url);
+                    let page = Page { state, generation };
+                    self.authorize(Some(&page.state.url))
+                        .map_err(|o| o.fact(detail::TAB, lease.handle().as_str()))?;
+                    let answer = match answer {
+                        Some(answer) => answer,
+                        // Another document, observed and authorized just now: read it.
+                        None => self.plainly(&lease, &page, read, doing).await?,
+                    };
+                    return Ok((lease, page, answer));
+                }
+                // A read that ran out of time would run out again the ordinary way.
+                Err(error) if error.kind() == PortErrorKind::Timeout => {
+                    return Err(self.fail_on(&lease, &error, &format!("{doing} {}", host_of(&last)), None));
+                }
+                // The ordinary way reads (and names) whatever went wrong as it always did.
+                Err(_) => {}
+            }
+        }
+        let page = self.look(&lease, gate).await?;
+        self.authorize(Some(&page.state.url)).map_err(|o| o.fact(detail::TAB, lease.handle().as_str()))?;
+        let answer = self.plainly(&lease, &page, read, doing).await?;
+        Ok((lease, page, answer))
+    }
+
+    /// [`Run::enter`] for a call that resolves semantic selectors (`selecting`): the page is
+    /// perceived in place as the selectors' scan ([`Run::target`] then resolves them against
+    /// it without another perception), so entering and scanning take one round trip where
+    /// they took two. Without selectors, [`Run::enter`].
+    pub(crate) async fn enter_selecting(
+        &self,
+        explicit: Option<&Handle>,
+        selecting: bool,
+    ) -> Step<(Lease, Page)> {
+        if !selecting {
+            return self.enter(explicit).await;
+        }
+        let input = PerceiveInput { scope: PerceiveScope::All, max_items: SELECTOR_SCAN_ITEMS };
+        let (lease, page, perception) =
+            self.enter_reading(explicit, false, &input, "look for the named control on").await?;
+        self.keep_scan(&lease, &page, perception.elements.into());
+        Ok((lease, page))
+    }
+
+    /// The document the tab showed when the executor last saw it, when this call's authority
+    /// admits its page (with that page's URL), so a read may run in it unobserved.
+    fn expected(&self, lease: &Lease, gate: bool) -> Option<(ExpectedDocument, url::Url)> {
+        let seen = lease.slot.state();
+        let (document, url) = (seen.document?, seen.url?);
+        // Authorized again below from the page the read answers; a refusal here only means
+        // the ordinary way (the tab may have left that page since).
+        self.snapshot.authorize(&self.requirement, Some(&url)).ok()?;
+        Some((ExpectedDocument { document, look_for_gate: gate }, url))
+    }
+
+    /// `read` in `page`, already observed and authorized.
+    async fn plainly<R: PageRead>(
+        &self,
+        lease: &Lease,
+        page: &Page,
+        read: &R,
+        doing: &str,
+    ) -> Step<R::Answer> {
+        read.plainly(self.port(), &self.reading(&lease.tab))
+            .await
+            .map_err(|e| self.fail_on(lease, &e, &format!("{doing} {}", host_of(&page.state.url)), None))
+    }
+}

@@ -1,0 +1,143 @@
+//! Reads in the page last seen (issue 32): `browser_read`, `browser_inspect` and
+//! `browser_find` read the page state and the page in one Execute Script while the tab shows
+//! the document Ghostlight saw there last, and never read a document Ghostlight has not
+//! authorized. Each case moves the tab behind Ghostlight's back (the port's own navigation,
+//! which the executor does not see) and checks what the next read answers, on both engines:
+//!
+//! - the page moved to another page inside authority: the read answers the new page, as a
+//!   new document generation;
+//! - the page moved to a host the call's `restrict_hosts` leaves out: refused, nothing of the
+//!   page in the answer;
+//! - the last page seen is one the call refuses, and the tab has since moved back inside: the
+//!   read takes the ordinary way and answers the page it finds.
+
+mod support;
+
+use std::time::Duration;
+
+use ghostlight_core::port::{Gate, NavigateInput, TabCall, TabRef};
+use ghostlight_core::{BrowserPort, Envelope, Ghostlight, Status};
+use ghostlight_webdriver::{Engine, WebDriverBrowser};
+use serde_json::{Value, json};
+use support::engines::browser;
+use support::sites::e2e::{self, ARTICLE_PARAGRAPHS};
+use support::tools::{call, governed, ok};
+use url::Url;
+
+per_engine!(chromium, firefox => run);
+
+/// The three reads, each with the arguments given after `extra`.
+fn reads(extra: &Value) -> [(&'static str, Value); 3] {
+    let with = |mut arguments: Value| {
+        if let (Some(arguments), Some(extra)) = (arguments.as_object_mut(), extra.as_object()) {
+            arguments.extend(extra.clone());
+        }
+        arguments
+    };
+    [
+        ("browser_read", with(json!({}))),
+        ("browser_inspect", with(json!({}))),
+        ("browser_find", with(json!({ "text": "Create account" }))),
+    ]
+}
+
+/// Navigate `tab` through the port itself: the executor does not see it.
+async fn move_behind(browser: &WebDriverBrowser, tab: &TabRef, url: Url) {
+    let call = TabCall::new(tab, &Gate::open(), Duration::from_secs(30));
+    browser
+        .navigate(&call, &NavigateInput { url, discard_beforeunload: false })
+        .await
+        .expect("the port's own navigation");
+}
+
+/// Everything the model would read of `envelope`.
+fn shown(envelope: &Envelope) -> String {
+    format!("{} {}", envelope.summary, serde_json::to_string(&envelope.facts).unwrap_or_default())
+}
+
+/// How many scripts the browser ran since the command log was last taken.
+fn scripts(browser: &WebDriverBrowser) -> usize {
+    browser.take_command_log().iter().filter(|command| command.contains("/execute/")).count()
+}
+
+fn generation(envelope: &Envelope) -> u64 {
+    envelope.facts["document_generation"].as_u64().unwrap_or_default()
+}
+
+async fn run(engine: Engine) {
+    let site = e2e::start();
+    let browser = browser(engine);
+    let g: Ghostlight =
+        governed(browser.clone(), json!({ "hosts": { "allow": ["127.0.0.1", "127.0.0.2"] } }));
+    let article = site.url("/article");
+    let form = site.url("/form");
+    let elsewhere = site.url_b("/article");
+    ok(&g, "browser_navigate", json!({ "url": article.as_str() })).await;
+    browser.log_commands(true);
+    // The tab Ghostlight controls (the driver's own first window is not it).
+    let tab = browser
+        .tabs()
+        .await
+        .expect("tabs")
+        .into_iter()
+        .find(|info| info.page.url == article)
+        .expect("the controlled tab")
+        .tab;
+    let opening = ARTICLE_PARAGRAPHS[0].split(',').next().expect("a clause");
+
+    // The page moved inside authority: each read answers the page it finds, a new document.
+    let mut last = 1;
+    for (tool, arguments) in reads(&json!({})) {
+        move_behind(&browser, &tab, form.clone()).await;
+        browser.take_command_log();
+        let answer = ok(&g, tool, arguments.clone()).await;
+        // The page state with the read (which found another document, and read nothing),
+        // then the read in the page just authorized (whose visible text, the form being no
+        // article, also asks the page for its frames).
+        let expected = if tool == "browser_read" { 3 } else { 2 };
+        assert_eq!(scripts(&browser), expected, "{engine:?} {tool}");
+        if let Some(url) = answer.facts.get("url") {
+            assert_eq!(url, &json!(form.as_str()), "{engine:?} {tool}: {}", shown(&answer));
+        }
+        assert!(generation(&answer) > last, "{engine:?} {tool}: a new document: {}", shown(&answer));
+        let text = shown(&answer);
+        assert!(text.contains("Create account"), "{engine:?} {tool} reads the new page: {text}");
+        assert!(!text.contains(opening), "{engine:?} {tool} reads nothing of the old page: {text}");
+        // Back to the article, seen by the executor, for the next read.
+        ok(&g, "browser_navigate", json!({ "url": article.as_str() })).await;
+        browser.take_command_log();
+        let again = ok(&g, "browser_read", json!({})).await;
+        // The document seen last: the page state and the text in one script.
+        assert_eq!(scripts(&browser), 1, "{engine:?} browser_read in the page seen last");
+        assert!(generation(&again) > generation(&answer), "{engine:?}: the article is a new document");
+        last = generation(&again);
+    }
+
+    // The page moved to a host this call leaves out: refused, unread.
+    let narrowed = json!({ "restrict_hosts": ["127.0.0.1"] });
+    for (tool, arguments) in reads(&narrowed) {
+        move_behind(&browser, &tab, elsewhere.clone()).await;
+        let answer = call(&g, tool, arguments.clone()).await;
+        assert_eq!(answer.status, Status::Blocked, "{engine:?} {tool}: {}", shown(&answer));
+        assert!(!shown(&answer).contains(opening), "{engine:?} {tool}: {}", shown(&answer));
+        move_behind(&browser, &tab, article.clone()).await;
+        ok(&g, "browser_read", json!({})).await;
+    }
+
+    // The last page seen is refused by the narrowed call, but the tab is back inside: read.
+    for (tool, arguments) in reads(&narrowed) {
+        ok(&g, "browser_navigate", json!({ "url": elsewhere.as_str() })).await;
+        ok(&g, "browser_read", json!({})).await;
+        let refused = call(&g, tool, arguments.clone()).await;
+        assert_eq!(
+            refused.status,
+            Status::Blocked,
+            "{engine:?} {tool} on the other host: {}",
+            shown(&refused)
+        );
+        move_behind(&browser, &tab, form.clone()).await;
+        let answer = ok(&g, tool, arguments.clone()).await;
+        assert!(shown(&answer).contains("Create account"), "{engine:?} {tool}: {}", shown(&answer));
+    }
+    browser.shutdown().await;
+}
