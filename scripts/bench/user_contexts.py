@@ -41,8 +41,12 @@ throughput). The ways (`--ways`):
   (chromedriver and geckodriver both accept several connections to a session's webSocketUrl);
 * contexts-attached (Chromium only): the same, but each further session a WebDriver session of
   its own attached through `goog:chromeOptions.debuggerAddress`, with its own BiDi connection
-  (chromedriver 156 refuses a second such attach: the way stops at 2 sessions, later points
-  print the driver's error).
+  and BiDi mapper (chromedriver 156 often refuses such an attach with "unexpected alert open"
+  once another session is attached: each attach is tried up to 5 times, the refusals printed).
+
+`--context-type window` gives each further user context a window instead of a tab: Firefox
+opens a tab in the background (`document.visibilityState` hidden, printed per point), a window
+is visible, as a browser of its own is.
 
 Every BiDi command times out after `--timeout` seconds; each point's setup and loop are bounded;
 every driver started is quit and the browser processes it started are killed (only those).
@@ -482,6 +486,11 @@ async def browsers_each(engine: str, n: int, url: str, timeout: float, drivers: 
     return sessions, [d.proc.pid for d in drivers if d.proc]
 
 
+ATTACH_TRIES = 5
+attach_failures: list[int] = []  # refused attaches of the current point (contexts-attached)
+CONTEXT_TYPE = "tab"  # --context-type: what browsingContext.create opens for a further session
+
+
 async def contexts_in_one(engine: str, n: int, url: str, timeout: float, drivers: list[Driver], muxes: list[Mux],
                           connections: str) -> tuple[list[tuple[Mux, str]], list[int]]:
     """One browser; session 0 in its first tab (default user context), each further session in a
@@ -503,16 +512,25 @@ async def contexts_in_one(engine: str, n: int, url: str, timeout: float, drivers
             mux = await connect(first.ws_url, timeout)
             muxes.append(mux)
         else:
-            # chromedriver 156: an attached session's first window is the first session's
-            # "BiDi-CDP Mapper" tab, and attaching with BiDi fails ("unexpected alert open", no
-            # alert anywhere) once another session is attached: this way stops at 2 sessions.
-            attached = await asyncio.to_thread(Driver, engine, {"goog:chromeOptions": {"debuggerAddress": address}},
-                                               first.port)
+            # chromedriver 156: an attached session's first window can be another session's
+            # "BiDi-CDP Mapper" tab, and attaching with BiDi then fails ("unexpected alert open",
+            # no alert on any page), often but not always: tried up to ATTACH_TRIES times.
+            for attempt in range(1, ATTACH_TRIES + 1):
+                try:
+                    attached = await asyncio.to_thread(
+                        Driver, engine, {"goog:chromeOptions": {"debuggerAddress": address}}, first.port)
+                    break
+                except DriverError:
+                    attach_failures.append(attempt)
+                    if attempt == ATTACH_TRIES:
+                        raise
+                    await asyncio.sleep(0.5)
             drivers.append(attached)
             mux = await connect(attached.ws_url, timeout)
             muxes.append(mux)
         user_context = (await mux.call("browser.createUserContext", {}))["userContext"]
-        context = (await mux.call("browsingContext.create", {"type": "tab", "userContext": user_context}))["context"]
+        context = (await mux.call("browsingContext.create", {"type": CONTEXT_TYPE,
+                                                                "userContext": user_context}))["context"]
         sessions.append((mux, context))
     return sessions, [first.proc.pid]
 
@@ -531,6 +549,7 @@ async def throughput_point(engine: str, way: str, n: int, url: str, warmup: floa
                            timeout: float) -> dict[str, Any]:
     drivers: list[Driver] = []
     muxes: list[Mux] = []
+    attach_failures.clear()
     try:
         sessions, roots = await asyncio.wait_for(WAYS[way][1](engine, n, url, timeout, drivers, muxes), 60 + 30 * n)
         # Every session's tab on the page once before the clock starts.
@@ -542,7 +561,10 @@ async def throughput_point(engine: str, way: str, n: int, url: str, warmup: floa
             visibility[state] = visibility.get(state, 0) + 1
         result = await asyncio.wait_for(drive(sessions, roots, url, warmup, window), warmup + window + 3 * timeout)
         result["pss_mib"] = round(pss_mib(roots))
-        return {"engine": engine, "way": way, "sessions": n, **result, "tabs_visibility": visibility}
+        extra: dict[str, Any] = {"context_type": CONTEXT_TYPE} if way != "browsers" else {}
+        if way == "contexts-attached":
+            extra["refused_attaches"] = len(attach_failures)
+        return {"engine": engine, "way": way, "sessions": n, **result, "tabs_visibility": visibility, **extra}
     finally:
         for mux in muxes:
             await mux.close()
@@ -596,7 +618,12 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=30.0, help="throughput: seconds any one BiDi command may take")
     parser.add_argument("--ways", default=",".join(WAYS),
                         help=f"throughput: which ways, comma-separated, of {', '.join(WAYS)}")
+    parser.add_argument("--context-type", choices=["tab", "window"], default="tab",
+                        help="throughput: a further session's user context gets a tab (Firefox opens it in "
+                             "the background: hidden) or a window of its own")
     args = parser.parse_args()
+    global CONTEXT_TYPE
+    CONTEXT_TYPE = args.context_type
     url = serve()
     engines = ["chromium", "firefox"] if args.engine == "both" else [args.engine]
     try:
