@@ -115,6 +115,22 @@ pub fn text_wait() -> String {
     ))
 }
 
+/// [`text_wait`] answering the page state too, read when the wait ends (`{end, state}`; the
+/// state's `gate` member when `gate`): a wait the caller starts in the document it expects,
+/// without reading the page state first. `state` is `null` when the read throws.
+pub fn text_wait_in(gate: bool) -> String {
+    with_dom(&format!(
+        "const glTextPresent = {};\nfunction glFramesHere() {{\n{}}}\n\
+         const glDone = arguments[1];\n\
+         const glStateNow = () => {{ try {{ return {}; }} catch (_) {{ return null; }} }};\n\
+         return ({})(arguments[0], (answer) => glDone(Object.assign({{}}, answer, {{ state: glStateNow() }})));",
+        TEXT_PRESENT_FN.trim_end(),
+        FRAMES_HERE_BODY,
+        page_state_expression(gate),
+        TEXT_WAIT_FN.trim_end()
+    ))
+}
+
 /// The Execute Script body of one page-state read that also looks for a gate: the answer of
 /// [`PAGE_STATE_FN`] with a `gate` member, [`GATE_FN`]'s answer (`null` when the detector
 /// throws: a gate is advisory and never fails the read). Both are sent without comment lines
@@ -192,6 +208,16 @@ mod tests {
         );
         assert!(!script.contains("glGate"));
         assert!(in_document("", "(function f() {})", 0, true).contains("(function glGate()"));
+    }
+
+    #[test]
+    fn a_text_wait_in_a_document_answers_the_state_when_it_ends() {
+        let script = text_wait_in(false);
+        assert!(script.contains("const glDone = arguments[1];"));
+        assert!(script.contains("(function glTextWait(opts, done)"));
+        assert!(script.contains("{ state: glStateNow() }"));
+        assert!(!script.contains("glGate"));
+        assert!(text_wait_in(true).contains("(function glGate()"));
     }
 
     #[test]

@@ -610,6 +610,19 @@ impl BrowserPort for WebDriverBrowser {
         ))
     }
 
+    async fn wait_text_in(
+        &self,
+        call: &TabCall<'_>,
+        expected: &ExpectedDocument,
+        input: &TextWaitInput,
+    ) -> PortResult<InDocument<TextWait>> {
+        let (tab, gate) = (call.tab, &call.gate);
+        let bound = call.timeout.max(input.within);
+        with_session!(self, CallBound::reading_within(bound), |s| ops::perception::wait_text_in(
+            s, tab, expected, input, gate
+        ))
+    }
+
     async fn capture(&self, call: &TabCall<'_>, kind: &CaptureKind) -> PortResult<Captured> {
         let (tab, gate, timeout) = (call.tab, &call.gate, call.timeout);
         with_session!(self, CallBound::reading_within(timeout), |s| ops::capture::capture(

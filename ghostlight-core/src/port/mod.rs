@@ -236,6 +236,26 @@ pub trait BrowserPort: Send + Sync {
         ))
     }
 
+    /// [`BrowserPort::wait_text`] in the document the executor expects, with the page state
+    /// read when the wait ended, in one round trip where the adapter can (so the executor reads
+    /// no page state before the wait). `answer` is `None` when the tab showed another document
+    /// when the wait began: nothing was watched there. When the expected document went away
+    /// while it was watched, the answer is [`TextWait::DocumentGone`] and `page` what the tab
+    /// shows now. `input.document` is `expected.document`. Default: unsupported (the executor
+    /// then reads the page state and calls [`BrowserPort::wait_text`]).
+    async fn wait_text_in(
+        &self,
+        call: &TabCall<'_>,
+        expected: &ExpectedDocument,
+        input: &TextWaitInput,
+    ) -> PortResult<InDocument<TextWait>> {
+        let _ = (call, expected, input);
+        Err(PortError::new(
+            PortErrorKind::Unsupported,
+            "waiting in an expected document is not supported by this browser port",
+        ))
+    }
+
     /// Capture an image; frames whose document the call's gate refuses are blanked in it.
     async fn capture(&self, call: &TabCall<'_>, kind: &CaptureKind) -> PortResult<Captured>;
 

@@ -618,6 +618,18 @@ pub(crate) async fn wait_text(
             None => Ok(TextWait::DocumentGone),
         };
     }
+    ended(s, tab, input, gate, &answer).await
+}
+
+/// How a text wait ended, from `text_wait.js`'s answer (searching the admitted frames when it
+/// says the answer depends on them).
+async fn ended(
+    s: &mut Session,
+    tab: &TabRef,
+    input: &TextWaitInput,
+    gate: &Gate,
+    answer: &Value,
+) -> PortResult<TextWait> {
     match answer.get("end").and_then(Value::as_str) {
         Some("held") => Ok(TextWait::Held),
         Some("became") => Ok(TextWait::Became),
@@ -630,6 +642,55 @@ pub(crate) async fn wait_text(
         }
         _ => Err(malformed("text wait")),
     }
+}
+
+/// [`wait_text`] in the document `expected`, the page state read by the same script when the
+/// wait ends (`ghostlight_page::scripts::text_wait_in`): one Execute Async Script where the
+/// page state and the wait took two. A wait that did not end in the page (a navigation killed
+/// the script, a dialog interrupted it) reads the page state once more; a page that kept its
+/// thread busy past `within` answers the last page this adapter read.
+pub(crate) async fn wait_text_in(
+    s: &mut Session,
+    tab: &TabRef,
+    expected: &ExpectedDocument,
+    input: &TextWaitInput,
+    gate: &Gate,
+) -> PortResult<InDocument<TextWait>> {
+    let document = crate::page::nonce(&expected.document).ok_or_else(|| {
+        PortError::new(PortErrorKind::Unsupported, "the expected document is not one this adapter named")
+    })?;
+    s.set_script_timeout_at_least(input.within.saturating_add(WATCH_SCRIPT_MARGIN)).await?;
+    let handle = s.tab(tab).await?;
+    let options = text_wait_options(&input.text, input.present, input.within, document);
+    let script = ghostlight_page::scripts::text_wait_in(expected.look_for_gate);
+    let started = Instant::now();
+    match s.execute_async(&script, vec![options], Sent::Read).await {
+        Ok(Some(Value::Object(mut answer))) => {
+            if let Some(state) = answer.remove("state").filter(|state| !state.is_null()) {
+                let page = s.accept_reading(state).await?.state;
+                let answer = Value::Object(answer);
+                if answer.get("end").and_then(Value::as_str) == Some("gone") {
+                    // Another document than the one expected: nothing was read in it.
+                    return Ok(InDocument { page, answer: None });
+                }
+                let ended = ended(s, tab, input, gate, &answer).await?;
+                return Ok(InDocument { page, answer: Some(ended) });
+            }
+        }
+        // Chromedriver answers a script timeout at once when the script's document unloads;
+        // after `within`, the page kept its thread busy past it: it did not hold in time.
+        Err(e) if e.kind() == PortErrorKind::Timeout && started.elapsed() >= input.within => {
+            let page = s.last_page(&handle).cloned().ok_or(e)?;
+            return Ok(InDocument { page, answer: Some(TextWait::RanOut) });
+        }
+        Err(e) if e.kind() == PortErrorKind::Timeout => {}
+        Ok(_) => {}
+        Err(e) => return Err(e),
+    }
+    // The document went away while it was watched, or a dialog interrupted the script: what
+    // the tab shows now (a dialog answers its error).
+    let page = s.settled_page_state().await?;
+    Ok(InDocument { page, answer: Some(TextWait::DocumentGone) })
 }
 
 /// Looks for the text in each admitted frame document until it is found.

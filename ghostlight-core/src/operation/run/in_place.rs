@@ -17,13 +17,17 @@
 //! authority refuses, or a port failure other than a timeout takes the ordinary way from the
 //! start, so every refusal and failure reads as it always did.
 
+use std::time::Duration;
+
 use async_trait::async_trait;
 
 use crate::facts::detail;
 use crate::handles::Handle;
+use crate::limits::READ_CALL_MS;
+use crate::operation::outcome::Outcome;
 use crate::port::{
-    BrowserPort, ExpectedDocument, InDocument, PerceiveInput, PerceiveScope, Perception, PortErrorKind,
-    PortResult, ReadInput, TabCall, TextOutcome,
+    BrowserPort, ExpectedDocument, InDocument, PageState, PerceiveInput, PerceiveScope, Perception,
+    PortErrorKind, PortResult, ReadInput, TabCall, TextOutcome,
 };
 
 use super::{Lease, Page, Run, SELECTOR_SCAN_ITEMS, Step, host_of};
@@ -42,8 +46,26 @@ pub(crate) trait PageRead: Sync {
         expected: &ExpectedDocument,
     ) -> PortResult<InDocument<Self::Answer>>;
 
-    /// The read, in a page just observed and authorized.
-    async fn plainly(&self, port: &dyn BrowserPort, call: &TabCall<'_>) -> PortResult<Self::Answer>;
+    /// How long the port may take (the call's [`TabCall::timeout`]); a read's bound unless the
+    /// read says otherwise.
+    fn timeout(&self) -> Duration {
+        Duration::from_millis(READ_CALL_MS)
+    }
+
+    /// The outcome of a read that ended badly after it began, as the tool reports it: a port
+    /// failure, or the refusal of the page the read answered (a wait whose page left
+    /// authority while it watched). Unchanged unless the tool adds facts of its own.
+    fn failed(&self, failure: Outcome) -> Outcome {
+        failure
+    }
+
+    /// The read, in `page`, just observed and authorized.
+    async fn plainly(
+        &self,
+        port: &dyn BrowserPort,
+        call: &TabCall<'_>,
+        page: &PageState,
+    ) -> PortResult<Self::Answer>;
 }
 
 #[async_trait]
@@ -59,7 +81,12 @@ impl PageRead for ReadInput {
         port.read_text_in(call, expected, self).await
     }
 
-    async fn plainly(&self, port: &dyn BrowserPort, call: &TabCall<'_>) -> PortResult<TextOutcome> {
+    async fn plainly(
+        &self,
+        port: &dyn BrowserPort,
+        call: &TabCall<'_>,
+        _: &PageState,
+    ) -> PortResult<TextOutcome> {
         port.read_text(call, self).await
     }
 }
@@ -77,7 +104,12 @@ impl PageRead for PerceiveInput {
         port.perceive_in(call, expected, self).await
     }
 
-    async fn plainly(&self, port: &dyn BrowserPort, call: &TabCall<'_>) -> PortResult<Perception> {
+    async fn plainly(
+        &self,
+        port: &dyn BrowserPort,
+        call: &TabCall<'_>,
+        _: &PageState,
+    ) -> PortResult<Perception> {
         port.perceive(call, self).await
     }
 }
@@ -96,13 +128,17 @@ impl Run<'_> {
     ) -> Step<(Lease, Page, R::Answer)> {
         let lease = self.lease(explicit).await?;
         if let Some((expected, last)) = self.expected(&lease, gate) {
-            let call = self.reading(&lease.tab);
+            let call = self.on(&lease.tab, read.timeout());
             match read.in_document(self.port(), &call, &expected).await {
                 Ok(InDocument { page: state, answer }) => {
                     let (generation, _) = lease.slot.observe(&state.document, &state.url);
                     let page = Page { state, generation };
-                    self.authorize(Some(&page.state.url))
-                        .map_err(|o| o.fact(detail::TAB, lease.handle().as_str()))?;
+                    self.authorize(Some(&page.state.url)).map_err(|refusal| {
+                        let refusal = refusal.fact(detail::TAB, lease.handle().as_str());
+                        // A read that ran (a wait that watched, then saw its page leave)
+                        // ends as the tool ends a read that failed.
+                        if answer.is_some() { read.failed(refusal) } else { refusal }
+                    })?;
                     let answer = match answer {
                         Some(answer) => answer,
                         // Another document, observed and authorized just now: read it.
@@ -112,7 +148,8 @@ impl Run<'_> {
                 }
                 // A read that ran out of time would run out again the ordinary way.
                 Err(error) if error.kind() == PortErrorKind::Timeout => {
-                    return Err(self.fail_on(&lease, &error, &format!("{doing} {}", host_of(&last)), None));
+                    let doing = format!("{doing} {}", host_of(&last));
+                    return Err(read.failed(self.fail_on(&lease, &error, &doing, None)));
                 }
                 // The ordinary way reads (and names) whatever went wrong as it always did.
                 Err(_) => {}
@@ -162,8 +199,8 @@ impl Run<'_> {
         read: &R,
         doing: &str,
     ) -> Step<R::Answer> {
-        read.plainly(self.port(), &self.reading(&lease.tab))
-            .await
-            .map_err(|e| self.fail_on(lease, &e, &format!("{doing} {}", host_of(&page.state.url)), None))
+        read.plainly(self.port(), &self.on(&lease.tab, read.timeout()), &page.state).await.map_err(|e| {
+            read.failed(self.fail_on(lease, &e, &format!("{doing} {}", host_of(&page.state.url)), None))
+        })
     }
 }

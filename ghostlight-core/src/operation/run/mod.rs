@@ -43,6 +43,7 @@ mod resolve;
 mod tabs;
 
 pub(crate) use confirm::Asking;
+pub(crate) use in_place::PageRead;
 pub(crate) use resolve::{stale_target, unknown_handle};
 
 use super::workspace::{TabSlot, Workspace};

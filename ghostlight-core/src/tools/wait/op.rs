@@ -6,8 +6,10 @@
 //! * `text_present` and `text_absent` wait in the page (issue 32): each *slice* asks the
 //!   port ([`wait_text`](crate::port::BrowserPort::wait_text)) to watch the page for at most
 //!   what is left of `timeout_ms` and at most [`WATCH_SLICE`], answering as soon as the
-//!   condition holds. Between slices the
-//!   page is observed and authorized again (below). A slice that checked once without
+//!   condition holds. The first slice is watched as the tab is entered, in the page the
+//!   executor saw last there ([`wait_text_in`](crate::port::BrowserPort::wait_text_in), which
+//!   reads the page state when the slice ends; another document is observed and authorized
+//!   before it is watched). Between slices the page is observed and authorized again (below). A slice that checked once without
 //!   watching (a page with frames, which the WebDriver adapter walks rather than watches) or
 //!   whose document went away (a navigation) is followed by a [`POLL_INTERVAL`] pause, as a
 //!   poll is. A port that cannot wait in the page (`unsupported`) is polled for the rest of
@@ -64,9 +66,11 @@ use crate::handles::Handle;
 use crate::language::{bound_visible, normalize_name};
 use crate::limits::{ECHO_CHARS, READ_CALL_MS};
 use crate::names::ToolName;
+use async_trait::async_trait;
+
 use crate::port::{
-    ElementRef, FillValue, PerceiveInput, PerceiveScope, PerceivedElement, PortErrorKind, TextWait,
-    TextWaitInput,
+    BrowserPort, DocumentId, ElementRef, ExpectedDocument, FillValue, InDocument, PageState, PerceiveInput,
+    PerceiveScope, PerceivedElement, PortErrorKind, PortResult, TabCall, TextWait, TextWaitInput,
 };
 use crate::selector::Selector;
 use crate::tools::common::TargetRef;
@@ -74,7 +78,7 @@ use crate::tools::common::with_gate;
 use crate::tools::wait::{WaitCondition, WaitRequest};
 
 use crate::operation::outcome::Outcome;
-use crate::operation::run::{Lease, Page, Run, SELECTOR_SCAN_ITEMS, Step, host_of, stale_target};
+use crate::operation::run::{Lease, Page, PageRead, Run, SELECTOR_SCAN_ITEMS, Step, host_of, stale_target};
 use crate::operation::selector_match::{SelectorMatch, count_matches, match_selector};
 
 /// How long to sleep between two checks of a condition.
@@ -108,7 +112,7 @@ enum Watched {
 struct Progress<'p> {
     lease: &'p Lease,
     condition: &'static str,
-    /// When the wait began (after the tab was entered).
+    /// When the wait began (as the tab was entered: a text wait's first slice is watched then).
     started: Instant,
     /// The time slept on the port's timer so far, plus the slices the port watched to their
     /// end: a lower bound of the time waited.
@@ -138,10 +142,31 @@ impl Progress<'_> {
 }
 
 async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
-    let (lease, mut page) = run.enter_gated(request.tab.as_ref()).await?;
     let condition = request.condition.condition().as_str();
-    let mut progress =
-        Progress { lease: &lease, condition, started: Instant::now(), slept: 0, waited: false };
+    let timeout = request.timeout_ms;
+    let started = Instant::now();
+    // A text wait watches its first slice in the page last seen, with the page state read
+    // when the slice ends (one round trip where entering and watching took two).
+    let (lease, mut page, mut first) = match &request.condition {
+        WaitCondition::TextPresent(text) | WaitCondition::TextAbsent(text) => {
+            let slice = TextSlice {
+                text,
+                present: matches!(request.condition, WaitCondition::TextPresent(_)),
+                within: Duration::from_millis(timeout).min(WATCH_SLICE),
+                condition,
+                started,
+            };
+            let (lease, page, ended) = run
+                .enter_reading(request.tab.as_ref(), true, &slice, "check the page while waiting on")
+                .await?;
+            (lease, page, Some((ended, slice.within)))
+        }
+        _ => {
+            let (lease, page) = run.enter_gated(request.tab.as_ref()).await?;
+            (lease, page, None)
+        }
+    };
+    let mut progress = Progress { lease: &lease, condition, started, slept: 0, waited: false };
     // A refusal or port failure while waiting still says what was waited for, and how long.
     let fail_facts = |outcome: Outcome, elapsed: u64| {
         outcome
@@ -215,7 +240,6 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
     // The last count a `count_at_least` check saw.
     let counted = Mutex::new(None::<usize>);
 
-    let timeout = request.timeout_ms;
     // The text a wait in the page watches for, and whether it should be present; `None` once
     // the port said it cannot wait in the page (the wait then polls).
     let mut in_page = match &request.condition {
@@ -231,7 +255,13 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
         let bound = left.saturating_add(CHECK_GRACE);
         let failed = |o: Outcome, elapsed: u64| fail_facts(o.fact(facts::HOST, host.clone()), elapsed);
         let mut checked = None;
-        if let Some((text, present)) = in_page {
+        if let Some((ended, within)) = first.take() {
+            // The first slice, watched as the tab was entered.
+            match ended {
+                Some(ended) => checked = Some(Checked::Watched(ended, within)),
+                None => in_page = None,
+            }
+        } else if let Some((text, present)) = in_page {
             // What is left by the measured figure (a port's virtual time included).
             let within = Duration::from_millis(timeout.saturating_sub(progress.elapsed())).min(WATCH_SLICE);
             match run.within(bound, watch_text(run, &lease, &page, text, present, within)).await {
@@ -347,6 +377,70 @@ async fn watch_text(
         Ok(ended) => Ok(Some(ended)),
         Err(e) if e.kind() == PortErrorKind::Unsupported => Ok(None),
         Err(e) => Err(run.fail_on(lease, &e, "check the page while waiting", None)),
+    }
+}
+
+/// The first slice of a text wait, made as the tab is entered ([`Run::enter_reading`]): in
+/// the page last seen, with the page state read when it ends, where the port can. Answers how
+/// the slice ended, or `None` when the port cannot wait in the page (the wait then polls).
+struct TextSlice<'t> {
+    text: &'t str,
+    present: bool,
+    within: Duration,
+    /// The condition's name, and when the wait began: the facts of a failed slice.
+    condition: &'static str,
+    started: Instant,
+}
+
+impl TextSlice<'_> {
+    fn input(&self, document: &DocumentId) -> TextWaitInput {
+        TextWaitInput {
+            text: self.text.to_owned(),
+            present: self.present,
+            within: self.within,
+            document: document.clone(),
+        }
+    }
+}
+
+#[async_trait]
+impl PageRead for TextSlice<'_> {
+    type Answer = Option<TextWait>;
+
+    /// A slice is a read that may last `within`: bounded as a read is beyond it.
+    fn timeout(&self) -> Duration {
+        self.within.saturating_add(Duration::from_millis(READ_CALL_MS))
+    }
+
+    fn failed(&self, failure: Outcome) -> Outcome {
+        let elapsed = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        failure
+            .fact(facts::CONDITION, self.condition)
+            .fact(facts::SATISFIED, false)
+            .fact(facts::ELAPSED_MS, elapsed)
+    }
+
+    async fn in_document(
+        &self,
+        port: &dyn BrowserPort,
+        call: &TabCall<'_>,
+        expected: &ExpectedDocument,
+    ) -> PortResult<InDocument<Option<TextWait>>> {
+        let watched = port.wait_text_in(call, expected, &self.input(&expected.document)).await?;
+        Ok(InDocument { page: watched.page, answer: watched.answer.map(Some) })
+    }
+
+    async fn plainly(
+        &self,
+        port: &dyn BrowserPort,
+        call: &TabCall<'_>,
+        page: &PageState,
+    ) -> PortResult<Option<TextWait>> {
+        match port.wait_text(call, &self.input(&page.document)).await {
+            Ok(ended) => Ok(Some(ended)),
+            Err(e) if e.kind() == PortErrorKind::Unsupported => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 }
 
