@@ -52,9 +52,9 @@ pub(crate) trait PageRead: Sync {
         Duration::from_millis(READ_CALL_MS)
     }
 
-    /// The outcome of a read that ended badly after it began, as the tool reports it: a port
-    /// failure, or the refusal of the page the read answered (a wait whose page left
-    /// authority while it watched). Unchanged unless the tool adds facts of its own.
+    /// The outcome of a read that ended badly once it was sent, as the tool reports it: a
+    /// port failure, or the refusal of the page the read answered (a wait whose page left
+    /// authority). Unchanged unless the tool adds facts of its own.
     fn failed(&self, failure: Outcome) -> Outcome {
         failure
     }
@@ -133,12 +133,11 @@ impl Run<'_> {
                 Ok(InDocument { page: state, answer }) => {
                     let (generation, _) = lease.slot.observe(&state.document, &state.url);
                     let page = Page { state, generation };
-                    self.authorize(Some(&page.state.url)).map_err(|refusal| {
-                        let refusal = refusal.fact(detail::TAB, lease.handle().as_str());
-                        // A read that ran (a wait that watched, then saw its page leave)
-                        // ends as the tool ends a read that failed.
-                        if answer.is_some() { read.failed(refusal) } else { refusal }
-                    })?;
+                    // The read was sent: a refusal of the page it answered ends it as the tool
+                    // ends a read that failed (a wait whose page left authority, say: a port
+                    // cannot always tell whether that happened before or while it watched).
+                    self.authorize(Some(&page.state.url))
+                        .map_err(|refusal| read.failed(refusal.fact(detail::TAB, lease.handle().as_str())))?;
                     let answer = match answer {
                         Some(answer) => answer,
                         // Another document, observed and authorized just now: read it.

@@ -112,7 +112,8 @@ enum Watched {
 struct Progress<'p> {
     lease: &'p Lease,
     condition: &'static str,
-    /// When the wait began (as the tab was entered: a text wait's first slice is watched then).
+    /// When the wait began (once the tab was entered; a text wait's first slice is watched
+    /// as it is entered, and the wait begins when that slice is sent).
     started: Instant,
     /// The time slept on the port's timer so far, plus the slices the port watched to their
     /// end: a lower bound of the time waited.
@@ -144,26 +145,27 @@ impl Progress<'_> {
 async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
     let condition = request.condition.condition().as_str();
     let timeout = request.timeout_ms;
-    let started = Instant::now();
     // A text wait watches its first slice in the page last seen, with the page state read
-    // when the slice ends (one round trip where entering and watching took two).
-    let (lease, mut page, mut first) = match &request.condition {
+    // when the slice ends (one round trip where entering and watching took two); the wait
+    // begins when that slice is sent, as every other wait begins once the tab is entered.
+    let (lease, mut page, mut first, started) = match &request.condition {
         WaitCondition::TextPresent(text) | WaitCondition::TextAbsent(text) => {
             let slice = TextSlice {
                 text,
                 present: matches!(request.condition, WaitCondition::TextPresent(_)),
                 within: Duration::from_millis(timeout).min(WATCH_SLICE),
                 condition,
-                started,
+                began: Mutex::new(None),
             };
             let (lease, page, ended) = run
                 .enter_reading(request.tab.as_ref(), true, &slice, "check the page while waiting on")
                 .await?;
-            (lease, page, Some((ended, slice.within)))
+            let started = slice.began().unwrap_or_else(Instant::now);
+            (lease, page, Some((ended, slice.within)), started)
         }
         _ => {
             let (lease, page) = run.enter_gated(request.tab.as_ref()).await?;
-            (lease, page, None)
+            (lease, page, None, Instant::now())
         }
     };
     let mut progress = Progress { lease: &lease, condition, started, slept: 0, waited: false };
@@ -387,13 +389,21 @@ struct TextSlice<'t> {
     text: &'t str,
     present: bool,
     within: Duration,
-    /// The condition's name, and when the wait began: the facts of a failed slice.
+    /// The condition's name: a fact of a failed slice.
     condition: &'static str,
-    started: Instant,
+    /// When the slice was last sent to the port (the wait's start).
+    began: Mutex<Option<Instant>>,
 }
 
 impl TextSlice<'_> {
+    /// When the slice was sent (the last time, after a fallback), if it was.
+    fn began(&self) -> Option<Instant> {
+        *self.began.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The slice's input in `document`, noting when it is sent.
     fn input(&self, document: &DocumentId) -> TextWaitInput {
+        *self.began.lock().unwrap_or_else(|p| p.into_inner()) = Some(Instant::now());
         TextWaitInput {
             text: self.text.to_owned(),
             present: self.present,
@@ -413,7 +423,8 @@ impl PageRead for TextSlice<'_> {
     }
 
     fn failed(&self, failure: Outcome) -> Outcome {
-        let elapsed = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let elapsed =
+            self.began().map_or(0, |began| u64::try_from(began.elapsed().as_millis()).unwrap_or(u64::MAX));
         failure
             .fact(facts::CONDITION, self.condition)
             .fact(facts::SATISFIED, false)
