@@ -1,12 +1,13 @@
 //! Reads in the page the executor last saw: one round trip where two were.
 //!
 //! Every tab-bound tool opens by reading the tab's page state and authorizing that page
-//! ([`Run::enter`]). A read of the whole page (text, perception) does not need the state
-//! before it runs, only the certainty that it runs in a document the executor authorized:
-//! [`Run::enter_reading`] authorizes the page the tab showed last (its URL, under this
-//! call's authority), and asks the port to read the page state and, only while the tab
-//! still shows that document, the page, in one go ([`BrowserPort::read_text_in`],
-//! [`BrowserPort::perceive_in`]). A document keeps its origin for its whole life (a
+//! ([`Run::enter`]). A read of the whole page (text, perception, a text wait's first slice)
+//! does not need the state before it runs, only the certainty that it runs in a document the
+//! executor authorized: [`Run::enter_reading`] authorizes the page the tab showed last (its
+//! URL, under this call's authority), and asks the port to read the page state and, only
+//! while the tab still shows that document, the page, in one go
+//! ([`BrowserPort::read_text_in`], [`BrowserPort::perceive_in`],
+//! [`BrowserPort::wait_text_in`]; a selector scan is a perception, [`Run::enter_selecting`]). A document keeps its origin for its whole life (a
 //! same-document URL change cannot leave it), so a read that finds the expected document
 //! runs under the same decision the page would get now; the answer's page is authorized
 //! again all the same, and an answer from a page authority refuses is dropped unread.
