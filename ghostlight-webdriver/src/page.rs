@@ -95,11 +95,8 @@ pub(crate) fn nonce(document: &DocumentId) -> Option<&str> {
 /// (`ghostlight_page::scripts::in_document`): `{nonce, epoch}` of a [`DocumentId`] this
 /// module made; `None` for another identity.
 pub(crate) fn expectation(document: &DocumentId) -> Option<serde_json::Value> {
-    let mut fields = document.as_str().split('|');
-    fields.next()?;
-    let nonce = fields.next().filter(|nonce| !nonce.is_empty())?;
-    let epoch: u64 = fields.next()?.parse().ok()?;
-    Some(serde_json::json!({ "nonce": nonce, "epoch": epoch }))
+    let epoch: u64 = document.as_str().split('|').nth(2)?.parse().ok()?;
+    Some(serde_json::json!({ "nonce": nonce(document)?, "epoch": epoch }))
 }
 
 /// Parse the page-state script's answer as a [`Reading`].

@@ -163,12 +163,7 @@ pub trait BrowserPort: Send + Sync {
         expected: &ExpectedDocument,
         input: &ReadInput,
     ) -> PortResult<InDocument<TextOutcome>> {
-        let page = page_expecting(self, call.tab, expected).await?;
-        if !expected.is_shown_by(&page) {
-            return Ok(InDocument { page, answer: None });
-        }
-        let answer = self.read_text(call, input).await?;
-        Ok(InDocument { page, answer: Some(answer) })
+        in_two_steps(self, call.tab, expected, self.read_text(call, input)).await
     }
 
     /// [`BrowserPort::perceive`] in the document the executor expects, as
@@ -179,12 +174,7 @@ pub trait BrowserPort: Send + Sync {
         expected: &ExpectedDocument,
         input: &PerceiveInput,
     ) -> PortResult<InDocument<Perception>> {
-        let page = page_expecting(self, call.tab, expected).await?;
-        if !expected.is_shown_by(&page) {
-            return Ok(InDocument { page, answer: None });
-        }
-        let answer = self.perceive(call, input).await?;
-        Ok(InDocument { page, answer: Some(answer) })
+        in_two_steps(self, call.tab, expected, self.perceive(call, input)).await
     }
 
     /// The element that has keyboard focus, if any, through shadow roots and frames of every
@@ -333,13 +323,19 @@ pub trait BrowserPort: Send + Sync {
     }
 }
 
-/// The page state an [`ExpectedDocument`] read starts from (the default
-/// [`BrowserPort::read_text_in`] and [`BrowserPort::perceive_in`]): [`BrowserPort::page_and_gate`]
-/// when it looks for a gate, else [`BrowserPort::page`].
-async fn page_expecting<P: BrowserPort + ?Sized>(
+/// A read in an [`ExpectedDocument`] in two steps (the default [`BrowserPort::read_text_in`]
+/// and [`BrowserPort::perceive_in`]): the page state ([`BrowserPort::page_and_gate`] when it
+/// looks for a gate, else [`BrowserPort::page`]), then `read` (not polled before) only when
+/// the expected document shows.
+async fn in_two_steps<P: BrowserPort + ?Sized, T>(
     port: &P,
     tab: &TabRef,
     expected: &ExpectedDocument,
-) -> PortResult<PageState> {
-    if expected.look_for_gate { port.page_and_gate(tab).await } else { port.page(tab).await }
+    read: impl Future<Output = PortResult<T>>,
+) -> PortResult<InDocument<T>> {
+    let page = if expected.look_for_gate { port.page_and_gate(tab).await? } else { port.page(tab).await? };
+    if !expected.is_shown_by(&page) {
+        return Ok(InDocument { page, answer: None });
+    }
+    Ok(InDocument { answer: Some(read.await?), page })
 }

@@ -110,6 +110,34 @@ static TEXT_PRESENT_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(T
 static ELEMENT_PRESENT_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(ELEMENT_PRESENT_FN, 1)));
 static TEXT_WAIT_SCRIPT: LazyLock<String> = LazyLock::new(ghostlight_page::scripts::text_wait);
 
+/// A script read in an expected document, composed once for each page-state read: without and
+/// with gate detection (`ghostlight_page::scripts::in_document`, `text_wait_in`).
+struct InDocumentScripts([LazyLock<String>; 2]);
+
+impl InDocumentScripts {
+    /// The script whose page-state read looks for a gate when `gate`.
+    fn get(&self, gate: bool) -> &str {
+        &self.0[usize::from(gate)]
+    }
+}
+
+static READ_TEXT_IN: InDocumentScripts = InDocumentScripts([
+    LazyLock::new(|| with_dom(&in_document("", READ_TEXT_FN, 2, false))),
+    LazyLock::new(|| with_dom(&in_document("", READ_TEXT_FN, 2, true))),
+]);
+static PERCEIVE_IN: InDocumentScripts = InDocumentScripts([
+    LazyLock::new(|| with_dom(&in_document("", PERCEIVE_FN, 2, false))),
+    LazyLock::new(|| with_dom(&in_document("", PERCEIVE_FN, 2, true))),
+]);
+static PERCEIVE_FORMS_IN: InDocumentScripts = InDocumentScripts([
+    LazyLock::new(|| with_dom(&in_document(FORMS_JS, PERCEIVE_FN, 2, false))),
+    LazyLock::new(|| with_dom(&in_document(FORMS_JS, PERCEIVE_FN, 2, true))),
+]);
+static TEXT_WAIT_IN: InDocumentScripts = InDocumentScripts([
+    LazyLock::new(|| ghostlight_page::scripts::text_wait_in(false)),
+    LazyLock::new(|| ghostlight_page::scripts::text_wait_in(true)),
+]);
+
 // ---- perception -----------------------------------------------------------------------------
 
 /// One pass's answer: WebDriver elements for items, listed frames and the focused frame.
@@ -180,10 +208,10 @@ impl Documents for TabDocuments<'_> {
             // The top document of a perception in an expected document: the page state first,
             // then the pass, only in that document.
             Some(first) => {
-                let prelude = if forms { FORMS_JS } else { "" };
-                let script = with_dom(&in_document(prelude, PERCEIVE_FN, 2, first.expected.look_for_gate));
+                let scripts = if forms { &PERCEIVE_FORMS_IN } else { &PERCEIVE_IN };
+                let script = scripts.get(first.expected.look_for_gate);
                 let args = [args, vec![first.check.clone()]].concat();
-                let answer = self.s.execute(&script, args, Sent::Read).await?;
+                let answer = self.s.execute(script, args, Sent::Read).await?;
                 let (page, answer) = seen_in(self.s, answer, first.expected).await?;
                 first.page = Some(page);
                 let Some(answer) = answer else { return Ok(None) };
@@ -263,12 +291,11 @@ pub(crate) async fn perceive_in(
     let check = match (root, crate::page::expectation(&expected.document)) {
         (None, Some(check)) => check,
         _ => {
-            let page = page_expecting(s, tab, expected).await?;
-            if !expected.is_shown_by(&page) {
-                return Ok(InDocument { page, answer: None });
-            }
-            let answer = perceive(s, tab, input, gate).await?;
-            return Ok(InDocument { page, answer: Some(answer) });
+            let page = match first_step(s, tab, expected).await? {
+                Ok(page) => page,
+                Err(elsewhere) => return Ok(elsewhere),
+            };
+            return Ok(InDocument { answer: Some(perceive(s, tab, input, gate).await?), page });
         }
     };
     s.set_read_script_timeout().await?;
@@ -440,19 +467,18 @@ pub(crate) async fn read_text_in(
     let check = match (&input.target, crate::page::expectation(&expected.document)) {
         (None, Some(check)) => check,
         _ => {
-            let page = page_expecting(s, tab, expected).await?;
-            if !expected.is_shown_by(&page) {
-                return Ok(InDocument { page, answer: None });
-            }
-            let answer = read_text(s, tab, input, gate).await?;
-            return Ok(InDocument { page, answer: Some(answer) });
+            let page = match first_step(s, tab, expected).await? {
+                Ok(page) => page,
+                Err(elsewhere) => return Ok(elsewhere),
+            };
+            return Ok(InDocument { answer: Some(read_text(s, tab, input, gate).await?), page });
         }
     };
     let options = ReadOptions::new(input.mode, input.max_chars);
     s.set_read_script_timeout().await?;
     s.tab(tab).await?;
-    let script = with_dom(&in_document("", READ_TEXT_FN, 2, expected.look_for_gate));
-    let answer = s.execute(&script, vec![options.to_value()?, Value::Null, check], Sent::Read).await?;
+    let script = READ_TEXT_IN.get(expected.look_for_gate);
+    let answer = s.execute(script, vec![options.to_value()?, Value::Null, check], Sent::Read).await?;
     let (page, answer) = seen_in(s, answer, expected).await?;
     let answer = match answer {
         Some(answer) => Some(finish_reading(s, tab, input, gate, answer).await?),
@@ -480,14 +506,19 @@ async fn seen_in(
     Ok((page, answer))
 }
 
-/// The page state an expected-document read starts from, when it cannot be read in the same
-/// script.
-async fn page_expecting(s: &mut Session, tab: &TabRef, expected: &ExpectedDocument) -> PortResult<PageState> {
-    if expected.look_for_gate {
-        super::tabs::page_and_gate(s, tab).await
+/// The first step of a read in `expected` that cannot be made in one script: the page state
+/// when the expected document shows, else the answer that another document does (nothing read).
+async fn first_step<T>(
+    s: &mut Session,
+    tab: &TabRef,
+    expected: &ExpectedDocument,
+) -> PortResult<Result<PageState, InDocument<T>>> {
+    let page = if expected.look_for_gate {
+        super::tabs::page_and_gate(s, tab).await?
     } else {
-        super::tabs::page(s, tab).await
-    }
+        super::tabs::page(s, tab).await?
+    };
+    Ok(if expected.is_shown_by(&page) { Ok(page) } else { Err(InDocument { page, answer: None }) })
 }
 
 /// The text of `answer` (`read_text.js`'s), joined with the visible text of the admitted
@@ -662,9 +693,9 @@ pub(crate) async fn wait_text_in(
     s.set_script_timeout_at_least(input.within.saturating_add(WATCH_SCRIPT_MARGIN)).await?;
     let handle = s.tab(tab).await?;
     let options = text_wait_options(&input.text, input.present, input.within, document);
-    let script = ghostlight_page::scripts::text_wait_in(expected.look_for_gate);
+    let script = TEXT_WAIT_IN.get(expected.look_for_gate);
     let started = Instant::now();
-    match s.execute_async(&script, vec![options], Sent::Read).await {
+    match s.execute_async(script, vec![options], Sent::Read).await {
         Ok(Some(Value::Object(mut answer))) => {
             if let Some(state) = answer.remove("state").filter(|state| !state.is_null()) {
                 let page = s.accept_reading(state).await?.state;

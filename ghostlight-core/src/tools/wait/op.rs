@@ -170,12 +170,7 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
     };
     let mut progress = Progress { lease: &lease, condition, started, slept: 0, waited: false };
     // A refusal or port failure while waiting still says what was waited for, and how long.
-    let fail_facts = |outcome: Outcome, elapsed: u64| {
-        outcome
-            .fact(facts::CONDITION, condition)
-            .fact(facts::SATISFIED, false)
-            .fact(facts::ELAPSED_MS, elapsed)
-    };
+    let fail_facts = |outcome: Outcome, elapsed: u64| unsatisfied(outcome, condition, elapsed);
 
     if let WaitCondition::Duration { ms } = request.condition {
         run.port().sleep(Duration::from_millis(ms)).await;
@@ -344,6 +339,11 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
     }
 }
 
+/// A refusal or port failure while waiting, saying what was waited for and how long.
+fn unsatisfied(outcome: Outcome, condition: &'static str, elapsed: u64) -> Outcome {
+    outcome.fact(facts::CONDITION, condition).fact(facts::SATISFIED, false).fact(facts::ELAPSED_MS, elapsed)
+}
+
 /// `outcome` with the count the last `count_at_least` check saw, if one ran.
 fn with_count(outcome: Outcome, counted: &Mutex<Option<usize>>) -> Outcome {
     match *counted.lock().unwrap_or_else(|p| p.into_inner()) {
@@ -425,10 +425,7 @@ impl PageRead for TextSlice<'_> {
     fn failed(&self, failure: Outcome) -> Outcome {
         let elapsed =
             self.began().map_or(0, |began| u64::try_from(began.elapsed().as_millis()).unwrap_or(u64::MAX));
-        failure
-            .fact(facts::CONDITION, self.condition)
-            .fact(facts::SATISFIED, false)
-            .fact(facts::ELAPSED_MS, elapsed)
+        unsatisfied(failure, self.condition, elapsed)
     }
 
     async fn in_document(
