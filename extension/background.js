@@ -1429,7 +1429,7 @@ function pngOf(url) {
 }
 
 /** The longest wait for the viewport to return to its size after a capture beyond it. */
-const VIEWPORT_BACK_MS = 2000;
+const VIEWPORT_BACK_MS = 5000;
 
 /**
  * Wait (bounded) until the tab's viewport has the size of `before` again, read so twice in a
@@ -1447,6 +1447,15 @@ async function viewportBack(tab, before) {
   }
 }
 
+/** Whether document rectangle `rect` lies within the viewport `geometry` shows (to a pixel). */
+function insideViewport(rect, geometry) {
+  const slack = 1;
+  return rect.x >= geometry.scroll_x - slack
+    && rect.y >= geometry.scroll_y - slack
+    && rect.x + rect.width <= geometry.scroll_x + geometry.viewport_width + slack
+    && rect.y + rect.height <= geometry.scroll_y + geometry.viewport_height + slack;
+}
+
 const CAPTURE_OPS = {
   async capture_area({ tab, x, y, width, height, out_width, out_height, blank }) {
     await showTab(tab);
@@ -1455,17 +1464,20 @@ const CAPTURE_OPS = {
     const out = Number(out_width) > 0 && Number(out_height) > 0 ? [Number(out_width), Number(out_height)] : null;
     // Chromium: DevTools; Firefox: `tabs.captureTab`, which renders any rectangle of the
     // document (page CSS pixels) at the device's scale. Both reach beyond the viewport.
+    // Chromium reaches beyond it by resizing the viewport for a moment (the page sees a
+    // `resize`), so a rectangle inside the viewport is captured from the surface as shown.
+    const beyond = !insideViewport(rect, geometry);
     let png = api.debugger
       ? (await withDebugger(tab, (send) => send('Page.captureScreenshot', {
         format: 'png',
         clip: { ...rect, scale: 1 },
-        captureBeyondViewport: true,
+        captureBeyondViewport: beyond,
         fromSurface: true,
       }))).data
       : pngOf(await api.tabs.captureTab(tab, { format: 'png', rect }));
-    // A capture beyond the viewport resizes it for a moment: answer once it is back (bounded),
-    // so a view taken before stays current.
-    if (api.debugger) await viewportBack(tab, geometry);
+    // After a capture beyond the viewport, answer once it is back to its size (bounded), so a
+    // view taken before stays current.
+    if (api.debugger && beyond) await viewportBack(tab, geometry);
     // Image pixels per CSS pixel, measured.
     const scale = (await pngWidth(png)) / rect.width;
     png = await blankPng(png, blank, [rect.x, rect.y], scale);
