@@ -156,16 +156,19 @@ pub fn page_state_expression(gate: bool) -> String {
 /// An Execute Script body (after [`with_dom`]) that reads the page state and, only while the
 /// page shows the document the caller expects, calls `function` (a script file holding one
 /// function expression) with the first `arity` arguments: `{state}`, or `{state, answer}`.
-/// `arguments[arity]` names the expected document, `{nonce, epoch}`: the `gl.doc` nonce
-/// [`PAGE_STATE_FN`] stamped on it and its count of back/forward-cache restores. A document
-/// seen for the first time is stamped by this very read, so it never passes as expected.
+/// `arguments[arity]` names the expected document, `{nonce, epoch, origin}`: the `gl.doc`
+/// nonce [`PAGE_STATE_FN`] stamped on it, its count of back/forward-cache restores, and the
+/// origin it was authorized by (checked against `window.location`, which a page cannot
+/// redefine, so a page that copied another document's nonce is still told apart by origin).
+/// A document seen for the first time is stamped by this very read, so it never passes as
+/// expected.
 /// `prelude` (declarations the function needs, such as [`FORMS_JS`]) comes first.
 pub fn in_document(prelude: &str, function: &str, arity: usize, gate: bool) -> String {
     let args: Vec<String> = (0..arity).map(|i| format!("arguments[{i}]")).collect();
     format!(
         "{prelude}\nconst glSeen = {};\nconst glExpected = arguments[{arity}];\n\
-         if (!glExpected || glSeen.nonce !== glExpected.nonce || glSeen.epoch !== glExpected.epoch) \
-         return {{ state: glSeen }};\n\
+         if (!glExpected || glSeen.nonce !== glExpected.nonce || glSeen.epoch !== glExpected.epoch \
+         || window.location.origin !== glExpected.origin) return {{ state: glSeen }};\n\
          return {{ state: glSeen, answer: ({})({}) }};",
         page_state_expression(gate),
         function.trim_end(),
@@ -201,6 +204,9 @@ mod tests {
         assert!(script.starts_with("const glPrelude = 1;\nconst glSeen = ((function glPageState()"));
         assert!(script.contains("const glExpected = arguments[2];"));
         assert!(script.contains("glSeen.nonce !== glExpected.nonce || glSeen.epoch !== glExpected.epoch"));
+        assert!(
+            script.contains("|| window.location.origin !== glExpected.origin) return { state: glSeen };")
+        );
         assert!(
             script.ends_with(
                 "answer: ((function glRead(a, b) { return a + b; }))(arguments[0], arguments[1]) };"

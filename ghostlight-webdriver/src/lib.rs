@@ -645,6 +645,18 @@ impl BrowserPort for WebDriverBrowser {
         with_session!(self, CallBound::acting(timeout), |s| ops::input::scroll(s, tab, input, gate, timeout))
     }
 
+    async fn scroll_in(
+        &self,
+        call: &TabCall<'_>,
+        expected: &ExpectedDocument,
+        input: &ScrollInput,
+    ) -> PortResult<InDocument<ScrollOutcome>> {
+        let (tab, gate, timeout) = (call.tab, &call.gate, call.timeout);
+        with_session!(self, CallBound::acting(timeout), |s| ops::input::scroll_in(
+            s, tab, expected, input, gate, timeout
+        ))
+    }
+
     async fn drag(
         &self,
         call: &TabCall<'_>,

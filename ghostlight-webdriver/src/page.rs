@@ -12,7 +12,9 @@
 //! restore keeps timeOrigin and nonce but bumps the epoch.
 
 use ghostlight_core::port::Readiness;
-use ghostlight_core::port::{DocumentId, GateKind, PageState, PortError, PortErrorKind, PortResult};
+use ghostlight_core::port::{
+    DocumentId, ExpectedDocument, GateKind, PageState, PortError, PortErrorKind, PortResult,
+};
 use serde::Deserialize;
 use url::Url;
 
@@ -91,12 +93,16 @@ pub(crate) fn nonce(document: &DocumentId) -> Option<&str> {
     fields.next().filter(|nonce| !nonce.is_empty())
 }
 
-/// What a script reading in an expected document is given to recognize it
-/// (`ghostlight_page::scripts::in_document`): `{nonce, epoch}` of a [`DocumentId`] this
-/// module made; `None` for another identity.
-pub(crate) fn expectation(document: &DocumentId) -> Option<serde_json::Value> {
+/// What a script working in an expected document is given to recognize it
+/// (`ghostlight_page::scripts::in_document`): `{nonce, epoch, origin}`, the nonce and restore
+/// count of a [`DocumentId`] this module made and the origin of the URL the executor
+/// authorized (a page can copy another document's nonce; its origin it cannot change);
+/// `None` for another identity.
+pub(crate) fn expectation(expected: &ExpectedDocument) -> Option<serde_json::Value> {
+    let document = &expected.document;
     let epoch: u64 = document.as_str().split('|').nth(2)?.parse().ok()?;
-    Some(serde_json::json!({ "nonce": nonce(document)?, "epoch": epoch }))
+    let origin = expected.url.origin().ascii_serialization();
+    Some(serde_json::json!({ "nonce": nonce(document)?, "epoch": epoch, "origin": origin }))
 }
 
 /// Parse the page-state script's answer as a [`Reading`].
@@ -154,9 +160,17 @@ mod tests {
         assert_eq!(state.document.as_str(), "1700000000123.5|n1|0|http://127.0.0.1:1/a");
         assert_eq!(nonce(&state.document), Some("n1"));
         assert_eq!(nonce(&DocumentId::new("scripted")), None);
-        assert_eq!(expectation(&state.document), Some(json!({ "nonce": "n1", "epoch": 0 })));
-        assert_eq!(expectation(&DocumentId::new("scripted")), None);
-        assert_eq!(expectation(&DocumentId::new("1|n|x|u")), None);
+        let expected = |document: &DocumentId| ExpectedDocument {
+            document: document.clone(),
+            url: state.url.clone(),
+            look_for_gate: false,
+        };
+        assert_eq!(
+            expectation(&expected(&state.document)),
+            Some(json!({ "nonce": "n1", "epoch": 0, "origin": "http://127.0.0.1:1" }))
+        );
+        assert_eq!(expectation(&expected(&DocumentId::new("scripted"))), None);
+        assert_eq!(expectation(&expected(&DocumentId::new("1|n|x|u"))), None);
         assert_eq!(state.gate, None);
     }
 

@@ -1,15 +1,19 @@
-//! Reads in the page last seen (issue 32): `browser_read`, `browser_inspect`, `browser_find`
-//! and a text `browser_wait` read the page state and the page in one script while the tab
-//! shows the document Ghostlight saw there last, and never read a document Ghostlight has not
-//! authorized. Each case moves the tab behind Ghostlight's back (the port's own navigation,
-//! which the executor does not see) and checks what the next read answers, on both engines:
+//! Work in the page last seen (issue 32): `browser_read`, `browser_inspect`, `browser_find`,
+//! a text `browser_wait` and a step `browser_scroll` read the page state and do their work in
+//! one script while the tab shows the document Ghostlight saw there last, and never work in a
+//! document Ghostlight has not authorized. Each case moves the tab behind Ghostlight's back
+//! (the port's own navigation, which the executor does not see) and checks what the next call
+//! answers, on both engines:
 //!
 //! - the page moved to another page inside authority: the read answers the new page, as a
 //!   new document generation;
 //! - the page moved to a host the call's `restrict_hosts` leaves out: refused, nothing of the
 //!   page in the answer;
 //! - the last page seen is one the call refuses, and the tab has since moved back inside: the
-//!   read takes the ordinary way and answers the page it finds.
+//!   read takes the ordinary way and answers the page it finds;
+//! - a step scroll scrolls the page it finds exactly once, and a page outside the call's
+//!   authority not at all, even one that copied the identity stamps of the page seen last
+//!   (`scroll_in_place`).
 
 mod support;
 
@@ -20,6 +24,7 @@ use ghostlight_core::{BrowserPort, Envelope, Ghostlight, Status};
 use ghostlight_webdriver::{Engine, WebDriverBrowser};
 use serde_json::{Value, json};
 use support::engines::browser;
+use support::server::Site;
 use support::sites::e2e::{self, ARTICLE_PARAGRAPHS};
 use support::tools::{call, governed, ok};
 use url::Url;
@@ -142,5 +147,86 @@ async fn run(engine: Engine) {
         let answer = ok(&g, tool, arguments.clone()).await;
         assert!(shown(&answer).contains("Create account"), "{engine:?} {tool}: {}", shown(&answer));
     }
+    scroll_in_place(engine, &g, &browser, &tab, &site).await;
     browser.shutdown().await;
+}
+
+/// Evaluate `expression` in `tab` through the port (the executor does not see it).
+async fn eval(browser: &WebDriverBrowser, tab: &TabRef, expression: &str) -> Value {
+    let call = TabCall::new(tab, &Gate::open(), Duration::from_secs(30));
+    browser.execute(&call, expression).await.expect("a script").value
+}
+
+/// The page's vertical scroll offset and half its viewport's height (a `medium` step).
+async fn offset_and_step(browser: &WebDriverBrowser, tab: &TabRef) -> (f64, f64) {
+    let [y, h]: [f64; 2] =
+        serde_json::from_value(eval(browser, tab, "[scrollY, innerHeight]").await).expect("two numbers");
+    (y, h * 0.5)
+}
+
+/// A step scroll in the page last seen, in a page the tab moved to, and in a refused page,
+/// forged identity included.
+async fn scroll_in_place(
+    engine: Engine,
+    g: &Ghostlight,
+    browser: &WebDriverBrowser,
+    tab: &TabRef,
+    site: &Site,
+) {
+    let (counter, form, refused) = (site.url("/counter"), site.url("/form"), site.url_b("/counter"));
+    let down = json!({ "direction": "down" });
+
+    // The page seen last: the page state and the step in one script (Firefox, whose scroll is
+    // smooth, then reads the offsets until they settle).
+    ok(g, "browser_navigate", json!({ "url": counter.as_str() })).await;
+    browser.take_command_log();
+    let stepped = ok(g, "browser_scroll", down.clone()).await;
+    let sent = scripts(browser);
+    if engine == Engine::Chromium {
+        assert_eq!(sent, 1, "a step in the page seen last: {}", shown(&stepped));
+    } else {
+        assert!(sent >= 2, "{engine:?}: the step, then the settle reads: {sent}");
+    }
+    let (y, step) = offset_and_step(browser, tab).await;
+    assert!((y - step).abs() <= 2.0, "{engine:?}: one step of {step} px: at {y}");
+    assert_eq!(stepped.facts["offset_y"], json!(y.round() as i64), "{engine:?}: {}", shown(&stepped));
+
+    // The tab moved to another document inside authority: it scrolls once, not twice.
+    ok(g, "browser_navigate", json!({ "url": form.as_str() })).await;
+    move_behind(browser, tab, counter.clone()).await;
+    let moved = ok(g, "browser_scroll", down.clone()).await;
+    let (y, step) = offset_and_step(browser, tab).await;
+    assert!((y - step).abs() <= 2.0, "{engine:?}: the new page scrolled one step of {step} px: at {y}");
+    assert_eq!(moved.facts["offset_y"], json!(y.round() as i64), "{engine:?}: {}", shown(&moved));
+
+    // The tab moved to a host this call leaves out: refused, and that page never scrolled.
+    let narrowed = json!({ "direction": "down", "restrict_hosts": ["127.0.0.1"] });
+    move_behind(browser, tab, refused.clone()).await;
+    let answer = call(g, "browser_scroll", narrowed.clone()).await;
+    assert_eq!(answer.status, Status::Blocked, "{engine:?}: {}", shown(&answer));
+    assert_eq!(offset_and_step(browser, tab).await.0, 0.0, "{engine:?}: the refused page did not scroll");
+
+    // A refused page that copied the identity stamps of the page seen last (nonce, restore
+    // count, URL, time origin): its origin still tells it apart, so it never scrolls.
+    ok(g, "browser_navigate", json!({ "url": counter.as_str() })).await;
+    let stamps = eval(
+        browser,
+        tab,
+        "[window[Symbol.for('gl.doc')], window[Symbol.for('gl.epoch')], window[Symbol.for('gl.url')], \
+         performance.timeOrigin]",
+    )
+    .await;
+    move_behind(browser, tab, refused.clone()).await;
+    let forge = format!(
+        "(() => {{ const [doc, epoch, url, origin] = {stamps}; \
+         const set = (key, value) => Object.defineProperty(window, Symbol.for(key), \
+         {{ value, writable: true, configurable: true, enumerable: false }}); \
+         set('gl.doc', doc); set('gl.epoch', epoch); set('gl.url', url); \
+         Object.defineProperty(performance, 'timeOrigin', {{ get: () => origin, configurable: true }}); \
+         return window[Symbol.for('gl.doc')] === doc; }})()"
+    );
+    assert_eq!(eval(browser, tab, &forge).await, json!(true), "{engine:?}: the page forged the stamps");
+    let answer = call(g, "browser_scroll", narrowed).await;
+    assert_eq!(answer.status, Status::Blocked, "{engine:?}: {}", shown(&answer));
+    assert_eq!(offset_and_step(browser, tab).await.0, 0.0, "{engine:?}: the forging page did not scroll");
 }

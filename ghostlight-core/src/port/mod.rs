@@ -261,6 +261,19 @@ pub trait BrowserPort: Send + Sync {
     /// Scroll (a wheel at a point: checked against the call's gate as for a click).
     async fn scroll(&self, call: &TabCall<'_>, input: &ScrollInput) -> PortResult<ScrollOutcome>;
 
+    /// [`BrowserPort::scroll`] in the document the executor expects (`expected`), with the page
+    /// state read before it: the answer is `None`, and nothing scrolls, when the tab shows
+    /// another document. An adapter that can answers both in one round trip; the default reads
+    /// the page state, then scrolls.
+    async fn scroll_in(
+        &self,
+        call: &TabCall<'_>,
+        expected: &ExpectedDocument,
+        input: &ScrollInput,
+    ) -> PortResult<InDocument<ScrollOutcome>> {
+        in_two_steps(self, call.tab, expected, self.scroll(call, input)).await
+    }
+
     /// Drag from one target to another (both ends checked against the call's gate as for a click).
     async fn drag(
         &self,
@@ -323,19 +336,19 @@ pub trait BrowserPort: Send + Sync {
     }
 }
 
-/// A read in an [`ExpectedDocument`] in two steps (the default [`BrowserPort::read_text_in`]
-/// and [`BrowserPort::perceive_in`]): the page state ([`BrowserPort::page_and_gate`] when it
-/// looks for a gate, else [`BrowserPort::page`]), then `read` (not polled before) only when
+/// Work in an [`ExpectedDocument`] in two steps (the default [`BrowserPort::read_text_in`],
+/// [`BrowserPort::perceive_in`] and [`BrowserPort::scroll_in`]): the page state ([`BrowserPort::page_and_gate`] when it
+/// looks for a gate, else [`BrowserPort::page`]), then `work` (not polled before) only when
 /// the expected document shows.
 async fn in_two_steps<P: BrowserPort + ?Sized, T>(
     port: &P,
     tab: &TabRef,
     expected: &ExpectedDocument,
-    read: impl Future<Output = PortResult<T>>,
+    work: impl Future<Output = PortResult<T>>,
 ) -> PortResult<InDocument<T>> {
     let page = if expected.look_for_gate { port.page_and_gate(tab).await? } else { port.page(tab).await? };
     if !expected.is_shown_by(&page) {
         return Ok(InDocument { page, answer: None });
     }
-    Ok(InDocument { answer: Some(read.await?), page })
+    Ok(InDocument { answer: Some(work.await?), page })
 }

@@ -129,25 +129,31 @@ impl<'a> TabCall<'a> {
     }
 }
 
-/// The document a read expects its tab to show: the one the executor last observed there and
-/// authorized. A read given one ([`BrowserPort::read_text_in`], [`BrowserPort::perceive_in`])
-/// reads the page state and, only while the tab still shows this document, the page, in one
-/// round trip where the adapter can: a read never runs in a document the executor has not
-/// authorized.
+/// The document a read (or a step scroll) expects its tab to show: the one the executor last
+/// observed there and authorized. Work given one ([`BrowserPort::read_text_in`],
+/// [`BrowserPort::perceive_in`], [`BrowserPort::scroll_in`]) reads the page state and, only
+/// while the tab still shows this document, does its work, in one round trip where the
+/// adapter can: nothing runs in a document the executor has not authorized.
 ///
 /// [`BrowserPort::read_text_in`]: super::BrowserPort::read_text_in
 /// [`BrowserPort::perceive_in`]: super::BrowserPort::perceive_in
+/// [`BrowserPort::scroll_in`]: super::BrowserPort::scroll_in
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExpectedDocument {
     /// The document's identity, as the adapter reported it.
     pub document: DocumentId,
+    /// The URL the tab showed when the executor last saw it: the one it authorized. An
+    /// adapter may check the document's origin against it (an identity a page could copy; an
+    /// origin it cannot).
+    pub url: Url,
     /// Whether the page-state read also looks for a gate ([`PageState::gate`]), as
     /// [`BrowserPort::page_and_gate`](super::BrowserPort::page_and_gate) does.
     pub look_for_gate: bool,
 }
 
-/// A read made in an [`ExpectedDocument`]: the page state read with it, and the read's answer
-/// when the tab still showed the expected document (`None`: another document, left unread).
+/// Work done in an [`ExpectedDocument`] (a read, a step scroll): the page state read with it,
+/// and the work's answer when the tab still showed the expected document (`None`: another
+/// document, left untouched).
 #[derive(Debug, Clone, PartialEq)]
 pub struct InDocument<T> {
     /// What the tab showed when the read was made.

@@ -288,7 +288,7 @@ pub(crate) async fn perceive_in(
     gate: &Gate,
 ) -> PortResult<InDocument<Perception>> {
     let (options, root) = PassOptions::perceive(&input.scope, input.max_items);
-    let check = match (root, crate::page::expectation(&expected.document)) {
+    let check = match (root, crate::page::expectation(expected)) {
         (None, Some(check)) => check,
         _ => {
             let page = match first_step(s, tab, expected).await? {
@@ -464,7 +464,7 @@ pub(crate) async fn read_text_in(
     input: &ReadInput,
     gate: &Gate,
 ) -> PortResult<InDocument<TextOutcome>> {
-    let check = match (&input.target, crate::page::expectation(&expected.document)) {
+    let check = match (&input.target, crate::page::expectation(expected)) {
         (None, Some(check)) => check,
         _ => {
             let page = match first_step(s, tab, expected).await? {
@@ -492,7 +492,7 @@ pub(crate) async fn read_text_in(
 /// restore count; the whole identity is compared here too). A `null` answer (a dialog, or on
 /// Firefox a navigation in progress, cut the script short) is an error the executor answers
 /// by reading the page the ordinary way.
-async fn seen_in(
+pub(super) async fn seen_in(
     s: &mut Session,
     answer: Value,
     expected: &ExpectedDocument,
@@ -508,7 +508,7 @@ async fn seen_in(
 
 /// The first step of a read in `expected` that cannot be made in one script: the page state
 /// when the expected document shows, else the answer that another document does (nothing read).
-async fn first_step<T>(
+pub(super) async fn first_step<T>(
     s: &mut Session,
     tab: &TabRef,
     expected: &ExpectedDocument,

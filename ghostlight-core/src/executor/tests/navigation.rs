@@ -1078,3 +1078,33 @@ fn the_default_tab_ignores_a_tab_that_closed_meanwhile() {
     let listed = world.ok("browser_tabs", json!({"action": "list"}));
     assert_eq!(listed.facts["count"], 1);
 }
+
+// ----- a step scroll in the page last seen -------------------------------------------------------
+
+#[test]
+fn a_step_scroll_runs_in_the_page_last_seen_and_never_twice() {
+    let world = World::new(board());
+    world.open("https://example.com/");
+    // The port reads the page state, then scrolls, only in the expected document (the
+    // scripted port's two-step default of `scroll_in`): no page-state read of the executor's
+    // own before it.
+    world.clear();
+    let stepped = world.ok("browser_scroll", json!({"direction": "down"}));
+    assert_eq!(world.methods(), ["page", "scroll"], "{stepped:#?}");
+    assert_eq!(stepped.facts["scrolled"], true);
+
+    // A failure that may have scrolled is reported: the step is not tried again.
+    world.clear();
+    world.browser.fail_next("scroll", PortError::transport("connection reset").effect_unknown());
+    let lost = world.env("browser_scroll", json!({"direction": "down"}));
+    assert_eq!(lost.status, Status::Unknown, "{lost:#?}");
+    assert_eq!(lost.effect, Effect::Unknown, "{lost:#?}");
+    assert_eq!(world.methods(), ["page", "scroll"], "one scroll, never two");
+
+    // A failure that left nothing done takes the ordinary way: observe, authorize, scroll.
+    world.clear();
+    world.browser.fail_next("scroll", PortError::new(PortErrorKind::Other, "the page answered nothing"));
+    let again = world.ok("browser_scroll", json!({"direction": "up"}));
+    assert_eq!(world.methods(), ["page", "scroll", "page", "scroll"], "{again:#?}");
+    assert_eq!(again.facts["scrolled"], true);
+}

@@ -3,9 +3,10 @@
 //! landing, render a port failure.
 //!
 //! The steps live in rooms of their own: `tabs` (choose and lock the tab, observe and enter
-//! its page), `in_place` (a read of the whole page in the document last seen there, checked in
-//! the same round trip), `resolve` (target, selector and view handles, screenshot points), `landing`
-//! (where an action left the tab) and `preflight` (credential handoff).
+//! its page), `in_place` (a read of the whole page, or a step scroll, in the document last seen
+//! there, checked in the same round trip), `resolve` (target, selector and view handles,
+//! screenshot points), `landing` (where an action left the tab) and `preflight` (credential
+//! handoff).
 //!
 //! Helpers answer `Step<T>` (`Result<T, Outcome>`): the error side is already the outcome to
 //! return, so tool code reads as a straight line of `?`.
@@ -43,7 +44,7 @@ mod resolve;
 mod tabs;
 
 pub(crate) use confirm::Asking;
-pub(crate) use in_place::PageRead;
+pub(crate) use in_place::PageWork;
 pub(crate) use resolve::{stale_target, unknown_handle};
 
 use super::workspace::{TabSlot, Workspace};

@@ -34,7 +34,7 @@ pub(crate) async fn run(run: &Run<'_>, request: &FindRequest) -> Outcome {
 async fn find(run: &Run<'_>, request: &FindRequest) -> Step<Outcome> {
     let controls_only = request.scope == FindScope::Control;
     let input = PerceiveInput::matching(&request.text, controls_only, FIND_OVERFETCH);
-    let (lease, page, found) = run.enter_reading(request.tab.as_ref(), false, &input, "search").await?;
+    let (lease, page, found) = run.enter_with(request.tab.as_ref(), false, &input, "search").await?;
     let found = found.elements;
     let host = host_of(&page.state.url);
     let mut ranked: Vec<_> = found

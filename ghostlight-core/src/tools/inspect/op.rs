@@ -66,7 +66,7 @@ async fn inspect(run: &Run<'_>, request: &InspectRequest) -> Step<Outcome> {
                     PerceiveScope::Document { root: None, max_depth: depth(*max_depth) }
                 }
             };
-            run.enter_reading(request.tab.as_ref(), false, &PerceiveInput { scope, max_items }, "inspect")
+            run.enter_with(request.tab.as_ref(), false, &PerceiveInput { scope, max_items }, "inspect")
                 .await?
         }
     };

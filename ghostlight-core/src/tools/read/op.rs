@@ -25,7 +25,7 @@ async fn read(run: &Run<'_>, request: &ReadRequest) -> Step<Outcome> {
         // The whole page: read in the document last seen, checked in the same round trip.
         None => {
             let input = ReadInput { target: None, mode, max_chars };
-            let (lease, page, text) = run.enter_reading(request.tab.as_ref(), true, &input, "read").await?;
+            let (lease, page, text) = run.enter_with(request.tab.as_ref(), true, &input, "read").await?;
             (lease, page, None, text)
         }
         // A target is resolved against the page observed first.

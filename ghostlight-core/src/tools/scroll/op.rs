@@ -7,17 +7,21 @@
 
 use std::time::Duration;
 
+use async_trait::async_trait;
+
 use super::facts;
 use crate::envelope::Effect;
 use crate::language::count;
-use crate::port::ScrollInput;
+use crate::port::{
+    BrowserPort, ExpectedDocument, InDocument, PageState, PortResult, ScrollInput, ScrollOutcome, TabCall,
+};
 use crate::tools::common::TargetRef;
 use crate::tools::common::selects;
 use crate::tools::scroll::{ScrollAction, ScrollAmount, ScrollRequest, WheelDirection};
 use crate::vocab::ScrollDirection;
 
 use crate::operation::outcome::Outcome;
-use crate::operation::run::{Run, Step, host_of};
+use crate::operation::run::{Lease, PageWork, Run, Step, host_of};
 
 /// Fraction of the viewport a `small` step scrolls.
 pub(crate) const SMALL_FRACTION: f64 = 0.25;
@@ -35,43 +39,45 @@ pub(crate) async fn run(run: &Run<'_>, request: &ScrollRequest) -> Outcome {
 }
 
 async fn scroll(run: &Run<'_>, request: &ScrollRequest) -> Step<Outcome> {
-    let (lease, page) = run
-        .enter_selecting(
-            request.tab.as_ref(),
-            matches!(&request.action, ScrollAction::Reveal(target) if selects(target)),
-        )
-        .await?;
-    let host = host_of(&page.state.url);
-    let mut revealed = None;
-    let (input, doing) = match &request.action {
+    let timeout = Duration::from_millis(request.timeout_ms);
+    let (lease, page, moved, revealed) = match &request.action {
+        // A step needs no target: it runs in the page last seen, with the page state read
+        // with it (one round trip).
+        ScrollAction::Step { direction, amount } => {
+            let step = StepScroll {
+                input: ScrollInput::By { direction: *direction, fraction: fraction(*amount) },
+                timeout_ms: request.timeout_ms,
+            };
+            let doing = format!("scroll {} on", direction.as_str());
+            let (lease, page, moved) = run.enter_with(request.tab.as_ref(), false, &step, &doing).await?;
+            (lease, page, moved, None)
+        }
         ScrollAction::Reveal(target) => {
+            let (lease, page) = run.enter_selecting(request.tab.as_ref(), selects(target)).await?;
+            let host = host_of(&page.state.url);
             let resolved = run.target(&lease, &page, target).await?;
             let phrase = run.phrase(resolved.role, resolved.name.as_deref());
             let doing = format!("scroll {phrase} into view on {host}");
             let input = ScrollInput::Reveal(resolved.element.clone());
-            revealed = Some(phrase);
-            (input, doing)
+            let moved = dispatch(run, &lease, &input, timeout, &doing, request.timeout_ms).await?;
+            (lease, page, moved, Some(phrase))
         }
-        ScrollAction::Step { direction, amount } => (
-            ScrollInput::By { direction: *direction, fraction: fraction(*amount) },
-            format!("scroll {} on {host}", direction.as_str()),
-        ),
         ScrollAction::Wheel { point, direction, ticks } => {
+            let (lease, page) = run.enter(request.tab.as_ref()).await?;
+            let host = host_of(&page.state.url);
             let at = run.point(&lease, &page, point).await?;
             let sign = match direction {
                 WheelDirection::Up => -1.0,
                 WheelDirection::Down => 1.0,
             };
             let delta_y = sign * *ticks as f64 * WHEEL_TICK_PX;
-            (ScrollInput::Wheel { at, delta_y }, format!("turn the wheel on {host}"))
+            let input = ScrollInput::Wheel { at, delta_y };
+            let doing = format!("turn the wheel on {host}");
+            let moved = dispatch(run, &lease, &input, timeout, &doing, request.timeout_ms).await?;
+            (lease, page, moved, None)
         }
     };
-    run.dispatching();
-    let moved = run
-        .port()
-        .scroll(&run.on(&lease.tab, Duration::from_millis(request.timeout_ms)), &input)
-        .await
-        .map_err(|e| run.fail_on(&lease, &e, &doing, Some(request.timeout_ms)))?;
+    let host = host_of(&page.state.url);
     let (x, y) = (moved.offset_x.round() as i64, moved.offset_y.round() as i64);
     let summary = match (&request.action, &revealed, moved.scrolled) {
         (_, Some(phrase), true) => format!("Scrolled {phrase} into view on {host} (now at {x}, {y})."),
@@ -128,6 +134,66 @@ async fn scroll(run: &Run<'_>, request: &ScrollRequest) -> Step<Outcome> {
         }
     }
     Ok(outcome)
+}
+
+/// Send `input` to the leased tab, entered and authorized.
+async fn dispatch(
+    run: &Run<'_>,
+    lease: &Lease,
+    input: &ScrollInput,
+    timeout: Duration,
+    doing: &str,
+    timeout_ms: u64,
+) -> Step<ScrollOutcome> {
+    run.dispatching();
+    run.port()
+        .scroll(&run.on(&lease.tab, timeout), input)
+        .await
+        .map_err(|e| run.fail_on(lease, &e, doing, Some(timeout_ms)))
+}
+
+/// A step in a direction: input with no target, made in the page the executor saw last when
+/// the tab still shows it ([`Run::enter_with`]).
+struct StepScroll {
+    /// The step.
+    input: ScrollInput,
+    /// The call's bound.
+    timeout_ms: u64,
+}
+
+#[async_trait]
+impl PageWork for StepScroll {
+    type Answer = ScrollOutcome;
+
+    fn acts(&self) -> bool {
+        true
+    }
+
+    async fn in_document(
+        &self,
+        port: &dyn BrowserPort,
+        call: &TabCall<'_>,
+        expected: &ExpectedDocument,
+    ) -> PortResult<InDocument<ScrollOutcome>> {
+        port.scroll_in(call, expected, &self.input).await
+    }
+
+    fn timeout(&self) -> Duration {
+        Duration::from_millis(self.timeout_ms)
+    }
+
+    fn bound_ms(&self) -> Option<u64> {
+        Some(self.timeout_ms)
+    }
+
+    async fn plainly(
+        &self,
+        port: &dyn BrowserPort,
+        call: &TabCall<'_>,
+        _: &PageState,
+    ) -> PortResult<ScrollOutcome> {
+        port.scroll(call, &self.input).await
+    }
 }
 
 /// The fraction of the viewport an amount scrolls.

@@ -78,7 +78,7 @@ use crate::tools::common::with_gate;
 use crate::tools::wait::{WaitCondition, WaitRequest};
 
 use crate::operation::outcome::Outcome;
-use crate::operation::run::{Lease, Page, PageRead, Run, SELECTOR_SCAN_ITEMS, Step, host_of, stale_target};
+use crate::operation::run::{Lease, Page, PageWork, Run, SELECTOR_SCAN_ITEMS, Step, host_of, stale_target};
 use crate::operation::selector_match::{SelectorMatch, count_matches, match_selector};
 
 /// How long to sleep between two checks of a condition.
@@ -157,9 +157,8 @@ async fn wait(run: &Run<'_>, request: &WaitRequest) -> Step<Outcome> {
                 condition,
                 began: Mutex::new(None),
             };
-            let (lease, page, ended) = run
-                .enter_reading(request.tab.as_ref(), true, &slice, "check the page while waiting on")
-                .await?;
+            let (lease, page, ended) =
+                run.enter_with(request.tab.as_ref(), true, &slice, "check the page while waiting on").await?;
             let started = slice.began().unwrap_or_else(Instant::now);
             (lease, page, Some((ended, slice.within)), started)
         }
@@ -382,7 +381,7 @@ async fn watch_text(
     }
 }
 
-/// The first slice of a text wait, made as the tab is entered ([`Run::enter_reading`]): in
+/// The first slice of a text wait, made as the tab is entered ([`Run::enter_with`]): in
 /// the page last seen, with the page state read when it ends, where the port can. Answers how
 /// the slice ended, or `None` when the port cannot wait in the page (the wait then polls).
 struct TextSlice<'t> {
@@ -414,7 +413,7 @@ impl TextSlice<'_> {
 }
 
 #[async_trait]
-impl PageRead for TextSlice<'_> {
+impl PageWork for TextSlice<'_> {
     type Answer = Option<TextWait>;
 
     /// A slice is a read that may last `within`: bounded as a read is beyond it.

@@ -43,9 +43,9 @@ use std::time::Duration;
 use fantoccini::actions::Actions;
 use fantoccini::elements::Element as WdElement;
 use ghostlight_core::port::{
-    ActionReceipt, ClickInput, ElementRef, FillInput, FillOutcome, FillValue, Gate, HoverInput, KeyInput,
-    PageState, PointerTarget, PortError, PortErrorKind, PortResult, ScrollInput, ScrollOutcome, TabRef,
-    TypeInput, UploadInput, UploadOutcome,
+    ActionReceipt, ClickInput, ElementRef, ExpectedDocument, FillInput, FillOutcome, FillValue, Gate,
+    HoverInput, InDocument, KeyInput, PageState, PointerTarget, PortError, PortErrorKind, PortResult,
+    ScrollInput, ScrollOutcome, TabRef, TypeInput, UploadInput, UploadOutcome,
 };
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -84,6 +84,19 @@ pub(crate) fn compose(body: &str) -> String {
         "const glPageState = ({});\n{}",
         page::PAGE_STATE_FN.trim_end(),
         with_dom(&format!("{LIB_JS}\n{body}"))
+    )
+}
+
+/// [`compose`] for work done only in the document the caller expects
+/// (`ghostlight_page::scripts::in_document`): the page state is read first, and `body` (called
+/// with the first `arity` arguments) runs only when it shows the document named by
+/// `arguments[arity]`; the script answers `{state}` or `{state, answer}`.
+pub(crate) fn compose_in_document(body: &str, arity: usize) -> String {
+    let function = format!("(function () {{\n{body}\n}})");
+    format!(
+        "const glPageState = ({});\n{}",
+        page::PAGE_STATE_FN.trim_end(),
+        with_dom(&ghostlight_page::scripts::in_document(LIB_JS, &function, arity, false))
     )
 }
 
@@ -134,6 +147,18 @@ pub(crate) async fn scroll(
     timeout: Duration,
 ) -> PortResult<ScrollOutcome> {
     bounded(timeout, scroll::scroll(s, tab, input, gate, timeout)).await
+}
+
+/// [`scroll`] in the document `expected` (see `scroll::scroll_in`).
+pub(crate) async fn scroll_in(
+    s: &mut Session,
+    tab: &TabRef,
+    expected: &ExpectedDocument,
+    input: &ScrollInput,
+    gate: &Gate,
+    timeout: Duration,
+) -> PortResult<InDocument<ScrollOutcome>> {
+    bounded(timeout, scroll::scroll_in(s, tab, expected, input, gate, timeout)).await
 }
 
 /// Drag from one target to another.

@@ -18,19 +18,27 @@ use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
 use fantoccini::actions::{InputSource, WheelAction, WheelActions};
-use ghostlight_core::port::{Gate, PortResult, ScrollInput, ScrollOutcome, TabRef};
+use ghostlight_core::port::{
+    ExpectedDocument, Gate, InDocument, PortError, PortErrorKind, PortResult, ScrollInput, ScrollOutcome,
+    TabRef,
+};
 use serde_json::{Value, json};
 
 use ghostlight_page::input::{QUIET_WHEEL, SETTLE_STEP, ScrollRead, outside, scroll_by};
 
-use super::{Release, compose, element_arg, perform, pixel, run};
+use super::{Release, compose, compose_in_document, decode, element_arg, perform, pixel, run};
 use crate::config::Engine;
 use crate::errors::Sent;
-use crate::ops::frames;
+use crate::ops::{frames, perception};
+use crate::page;
 use crate::session::Session;
 
 /// The scroll script (`scripts/input/scroll.js`).
 static SCROLL: LazyLock<String> = LazyLock::new(|| compose(ghostlight_page::scripts::input::SCROLL_BODY));
+/// The scroll script made only in an expected document (its four arguments, then the
+/// expectation).
+static SCROLL_IN: LazyLock<String> =
+    LazyLock::new(|| compose_in_document(ghostlight_page::scripts::input::SCROLL_BODY, 4));
 
 /// The id of the wheel input source.
 const WHEEL_ID: &str = "ghostlight-wheel";
@@ -77,12 +85,68 @@ pub(super) async fn scroll(
             (read(s).await?, QUIET_WHEEL)
         }
     };
-    let settled = if s.engine() == Engine::Chromium && quiet == QUIET_INSTANT {
-        first
-    } else {
-        settle(s, first, quiet).await?
+    Ok(outcome(&settled(s, first, quiet).await?))
+}
+
+/// [`scroll`] in the document `expected`. A step (`By`) is one Execute Script that reads the
+/// page state and scrolls only while the tab still shows that document
+/// ([`compose_in_document`]); when it scrolled, its answer is kept whatever the adapter's own
+/// comparison of the identity says (the scroll happened in the page the state names, which
+/// the executor authorizes again), so a step never scrolls twice. Other inputs, or an identity
+/// this adapter did not make, take two steps: the page state, then [`scroll`].
+pub(super) async fn scroll_in(
+    s: &mut Session,
+    tab: &TabRef,
+    expected: &ExpectedDocument,
+    input: &ScrollInput,
+    gate: &Gate,
+    timeout: Duration,
+) -> PortResult<InDocument<ScrollOutcome>> {
+    let step = match input {
+        ScrollInput::By { direction, fraction } if !expected.look_for_gate => Some((direction, fraction)),
+        _ => None,
     };
-    Ok(ScrollOutcome { scrolled: settled.changed, offset_x: settled.x, offset_y: settled.y })
+    let (Some((direction, fraction)), Some(check)) = (step, page::expectation(expected)) else {
+        let page = match perception::first_step(s, tab, expected).await? {
+            Ok(page) => page,
+            Err(elsewhere) => return Ok(elsewhere),
+        };
+        return Ok(InDocument { answer: Some(scroll(s, tab, input, gate, timeout).await?), page });
+    };
+    let (x, y) = scroll_by(*direction, *fraction)?;
+    s.set_script_timeout(timeout).await?;
+    s.tab(tab).await?;
+    let args = vec![json!("by"), Value::Null, json!({ "x": x, "y": y }), Value::Null, check];
+    let answer = s.execute(&SCROLL_IN, args, Sent::Act).await?;
+    let Value::Object(mut answer) = answer else {
+        let error = PortError::new(PortErrorKind::BlockedByDialog, "a dialog opened while the page scrolled");
+        return Err(error.effect_unknown());
+    };
+    let state = answer.remove("state").ok_or_else(|| {
+        PortError::new(PortErrorKind::Other, "the scroll answered no page state").effect_unknown()
+    })?;
+    let page = s.accept_reading(state).await.map_err(PortError::effect_unknown)?.state;
+    let Some(first) = answer.remove("answer") else {
+        return Ok(InDocument { page, answer: None });
+    };
+    let first: ScrollRead = decode(first, Sent::Act)?;
+    let settled = settled(s, first, QUIET_INSTANT).await?;
+    Ok(InDocument { page, answer: Some(outcome(&settled)) })
+}
+
+/// The outcome of a scroll whose offsets settled.
+fn outcome(settled: &ScrollRead) -> ScrollOutcome {
+    ScrollOutcome { scrolled: settled.changed, offset_x: settled.x, offset_y: settled.y }
+}
+
+/// The offsets once they settle: `first` itself after Chromium's instant scrolls, else read
+/// again until they agree.
+async fn settled(s: &mut Session, first: ScrollRead, quiet: Duration) -> PortResult<ScrollRead> {
+    if s.engine() == Engine::Chromium && quiet == QUIET_INSTANT {
+        Ok(first)
+    } else {
+        settle(s, first, quiet).await
+    }
 }
 
 /// Read the noted offsets (the scroll was sent: effect unknown on failure).
