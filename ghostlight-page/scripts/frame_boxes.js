@@ -5,7 +5,8 @@
 // switches into it to read the URL); one nested in a same-origin frame answers no element
 // (it cannot be entered from here, so the adapter blanks it). Bounded by MAX_FRAMES.
 //
-// arguments: [] — answers {scrollX, scrollY, width, height, frames: [{x, y, w, h, url, e}]}
+// arguments: [] — answers {scrollX, scrollY, width, height, scale, frames: [{x, y, w, h, url, e}]}
+// (width, height: the viewport's inner size; scale: the device pixel ratio).
 const MAX_FRAMES = 64;
 const MAX_NODES = 20000;
 const frames = [];
@@ -46,5 +47,5 @@ const visit = (root, dx, dy, top) => {
 if (document.documentElement) visit(document.documentElement, 0, 0, true);
 return {
   scrollX: window.scrollX, scrollY: window.scrollY,
-  width: window.innerWidth, height: window.innerHeight, frames,
+  width: window.innerWidth, height: window.innerHeight, scale: window.devicePixelRatio, frames,
 };

@@ -33,6 +33,10 @@ pub struct FillAnswer {
     /// Whether every control already is as the fill would leave it (a `'compare'` run).
     #[serde(default)]
     pub equal: Option<bool>,
+    /// The page state read before anything was set (`ok`, when the adapter asked for it), as
+    /// the page-state script answers it.
+    #[serde(default)]
+    pub state: Option<Value>,
 }
 
 impl FillAnswer {
@@ -117,7 +121,14 @@ mod tests {
 
     #[test]
     fn answers_name_the_whole_fill_field() {
-        let ok = FillAnswer { status: "ok".into(), filled: 2, index: None, reason: None, equal: None };
+        let ok = FillAnswer {
+            status: "ok".into(),
+            filled: 2,
+            index: None,
+            reason: None,
+            equal: None,
+            state: None,
+        };
         assert_eq!(ok.outcome(&[0, 1]).ok(), Some(2));
         let misfit = FillAnswer {
             status: "invalid".into(),
@@ -125,6 +136,7 @@ mod tests {
             index: Some(1),
             reason: Some("range".into()),
             equal: None,
+            state: None,
         };
         let error = misfit.outcome(&[4, 7]).expect_err("a misfit");
         assert_eq!(error.kind(), PortErrorKind::InvalidInput);

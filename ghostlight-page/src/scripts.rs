@@ -84,7 +84,14 @@ pub mod input {
     /// Fill a form control.
     pub const FILL_BODY: &str = include_str!("../scripts/input/fill.js");
     /// Scroll (reveal an element, by a viewport fraction, or watch and read the offsets).
-    pub const SCROLL_BODY: &str = include_str!("../scripts/input/scroll.js");
+    pub const SCROLL_BODY: &str = concat!(
+        include_str!("../scripts/input/scroll_offsets.js"),
+        include_str!("../scripts/input/scroll.js")
+    );
+    /// Read the offsets the last scroll noted (a settle read): [`SCROLL_BODY`]'s `read` mode
+    /// alone, without the DOM library.
+    pub const SCROLL_READ_BODY: &str =
+        concat!(include_str!("../scripts/input/scroll_offsets.js"), "return read();\n");
     /// The file input check of an upload.
     pub const UPLOAD_BODY: &str = include_str!("../scripts/input/upload.js");
     /// Files attached to a file input from memory.

@@ -13,8 +13,8 @@ use fantoccini::elements::Element as WdElement;
 use fantoccini::wd::{TimeoutConfiguration, WindowHandle};
 use fantoccini::{Client, ClientBuilder};
 use ghostlight_core::port::{
-    ElementRef, LaunchCause, LaunchFailure, NetworkPolicy, PageState, PortError, PortErrorKind, PortResult,
-    RequestKind, TabRef,
+    DialogKind, ElementRef, Geometry, LaunchCause, LaunchFailure, NetworkPolicy, PageState, PortError,
+    PortErrorKind, PortResult, RequestKind, TabRef,
 };
 use ghostlight_page::bounds::{READ_SCRIPT_FLOOR, READ_SCRIPT_TIMEOUT};
 use serde_json::{Value, json};
@@ -131,7 +131,45 @@ pub(crate) struct Session {
     rescue: Rescue,
     /// The window the last switch went to (confirmed or not): the one a stuck command waits on.
     working: Option<String>,
+    /// What the last command said about the current window's user prompt ([`Session::noted_prompt`]).
+    prompt_note: Option<Noted<Prompt>>,
+    /// The geometry the last command measured ([`Session::noted_geometry`]).
+    geometry_note: Option<Noted<Geometry>>,
+    /// Counts every command sent, so a note is known to be the last command's.
+    wire: Arc<Wire>,
 }
+
+/// Whether a user prompt blocks a window, as a command just found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Prompt {
+    /// None was open: the command ran.
+    Closed,
+    /// One was open (the command was refused for it), of this kind when the driver named it.
+    Open(Option<DialogKind>),
+}
+
+/// What a command just read in `handle`'s window (whether a user prompt is open, the
+/// geometry), standing for the same reading while no other command has been sent (`sent` is
+/// the count of commands when it was noted) and for [`NOTE_LIFE`] (`at`). The reading is what a
+/// command sent at that moment would answer, so a second read right after it would only cost a
+/// round trip more. Past its life the note is stale: a page opens a dialog or scrolls whenever
+/// it likes (a timer), and a reader must then look again.
+///
+/// The prompt: the WebDriver commands that run in a page all refuse to while a user prompt is
+/// open, so a page-state read that ran (or was refused for a prompt) answers what a dialog
+/// probe would.
+#[derive(Debug, Clone)]
+struct Noted<T> {
+    handle: String,
+    value: T,
+    sent: u64,
+    at: tokio::time::Instant,
+}
+
+/// How long a [`Noted`] reading stands. Within one call a second read follows the first in
+/// microseconds; the bound keeps a caller that polls (sending nothing else) from reading an old
+/// answer for more than this long.
+const NOTE_LIFE: Duration = Duration::from_millis(100);
 
 /// How long the driver's queue may take to answer a cheap command after a call ran out of
 /// time before it counts as stuck (a moving queue answers in milliseconds).
@@ -394,6 +432,9 @@ impl Session {
             repairs: RepairQueue::default(),
             network: filter.map(|filter| filter.policy().clone()),
             call_mark: 0,
+            prompt_note: None,
+            geometry_note: None,
+            wire: Arc::clone(wire),
         };
         if let Some(viewport) = config.viewport
             && let Err(error) = session.fit_viewport(viewport).await
@@ -663,6 +704,49 @@ impl Session {
         self.current.as_deref()
     }
 
+    /// Note what a command just found about the current window's user prompt.
+    pub(crate) fn note_prompt(&mut self, prompt: Prompt) {
+        self.prompt_note = self.note(prompt);
+    }
+
+    /// What the last command sent found about the current window's user prompt, if it found
+    /// anything, was indeed the last, and did so a moment ago (see [`Noted`]).
+    pub(crate) fn noted_prompt(&self) -> Option<Prompt> {
+        self.fresh(self.prompt_note.as_ref()).copied()
+    }
+
+    /// Note the geometry a command just measured in the current window.
+    pub(crate) fn note_geometry(&mut self, geometry: &Geometry) {
+        self.geometry_note = self.note(*geometry);
+    }
+
+    /// The geometry the last command sent measured in the current window, a moment ago (see
+    /// [`Noted`]).
+    pub(crate) fn noted_geometry(&self) -> Option<Geometry> {
+        self.fresh(self.geometry_note.as_ref()).copied()
+    }
+
+    /// `value`, read by the command just sent in the current window, as a note.
+    fn note<T>(&self, value: T) -> Option<Noted<T>> {
+        let (sent, at) = (self.commands_sent(), tokio::time::Instant::now());
+        self.current.clone().map(|handle| Noted { handle, value, sent, at })
+    }
+
+    /// The value of `note` while it stands (see [`Noted`]).
+    fn fresh<'a, T>(&self, note: Option<&'a Noted<T>>) -> Option<&'a T> {
+        let note = note?;
+        let stands = note.at.elapsed() < NOTE_LIFE
+            && self.current.as_deref() == Some(note.handle.as_str())
+            && note.sent == self.commands_sent();
+        stands.then_some(&note.value)
+    }
+
+    /// Commands of both protocols sent so far.
+    fn commands_sent(&self) -> u64 {
+        let counts = self.wire.counts();
+        counts.classic_commands + counts.bidi_commands
+    }
+
     /// Forget the current window (after closing it: the driver does not switch by itself).
     pub(crate) fn forget_current(&mut self) {
         self.current = None;
@@ -825,10 +909,20 @@ impl Session {
             self.in_frame = false;
         }
         let script = if self.detect_gates { page::gated_state_script() } else { page::state_script() };
-        let value = self.execute(&script, Vec::new(), Sent::Read).await?;
+        let value = match self.client.execute(&script, Vec::new()).await {
+            Ok(value) => value,
+            Err(e) => {
+                if errors::is_dialog(&e) {
+                    self.note_prompt(Prompt::Open(errors::dialog_hint(&e)));
+                }
+                return Err(errors::cmd(&e, Sent::Read));
+            }
+        };
         if value.is_null() {
             return Ok(None);
         }
+        // The read ran, so no prompt blocked the window (until the next command).
+        self.note_prompt(Prompt::Closed);
         self.accept_reading(value).await.map(Some)
     }
 

@@ -174,7 +174,14 @@ async fn cases(t: &mut Guard) {
         .await;
     t.measure("browser_scroll", "page down", json!({ "direction": "down" })).await;
     t.measure("browser_scroll", "page up", json!({ "direction": "up" })).await;
-    t.measure("browser_screenshot", "viewport", json!({})).await;
+    let shot = t.measure("browser_screenshot", "viewport", json!({})).await;
+    let view = shot.facts["view"].as_str().expect("a view handle").to_owned();
+    t.measure(
+        "browser_screenshot",
+        "a region of that view",
+        json!({ "view": view, "x": 0, "y": 0, "width": 200, "height": 100 }),
+    )
+    .await;
     t.measure(
         "browser_wait",
         "text_present (holds)",

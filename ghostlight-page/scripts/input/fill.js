@@ -1,7 +1,7 @@
 // Form fill: check every value against its control, then (when asked) set them all. Runs in
 // the controls' document, after lib.js.
 //
-// arguments: [elements[], values[], apply], where apply is true, false, or 'compare': then
+// arguments: [elements[], values[], apply, withState], where apply is true, false, or 'compare': then
 // nothing is checked or set, and the answer says whether every control is already as the
 // fill would leave it: {status: 'ok', filled: 0, equal} (a detached element or a value that
 // does not fit answers 'invalid' as below). The value never leaves the page.
@@ -19,14 +19,15 @@
 //   - checkboxes, radios, ARIA checkboxes/switches/radios: a click when the state differs;
 //   - contenteditable: focus, select its contents, `insertText` (the browser's own editing,
 //     with its input events), or the text and an `input` event where that is refused.
-// Answers {status: 'ok', filled}.
+// Answers {status: 'ok', filled}, with `state`, the page state (glPageState, composed before
+// this script by an adapter that asks for it) read before anything was set, when withState.
 // Reasons: 'detached', 'control' (not a fillable control), 'disabled', 'readonly', 'kind'
 // (the value's type does not fit the control), 'length' (longer than maxlength), 'format'
 // (the input's type refuses the text), 'number' (not a number), 'range' (outside min/max or
 // off step for a range), 'option' (no option matches), 'option_disabled', 'single' (a list of
 // other than one option for a single-choice list), 'radio_off' (a checked radio cannot be
 // unchecked by a user).
-const [elements, values, apply] = arguments;
+const [elements, values, apply, withState] = arguments;
 const TEXT_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'date',
   'datetime-local', 'month', 'week', 'time', 'color']);
 
@@ -220,6 +221,7 @@ if (apply === 'compare') {
   }
   return { status: 'ok', filled: 0, equal: all };
 }
+const stateBefore = withState === true ? glPageState() : null;
 for (let i = 0; i < elements.length; i++) {
   const reason = check(elements[i], values[i]);
   if (reason) return { status: 'invalid', index: i, reason };
@@ -227,4 +229,6 @@ for (let i = 0; i < elements.length; i++) {
 if (apply) {
   for (let i = 0; i < elements.length; i++) set(elements[i], values[i]);
 }
-return { status: 'ok', filled: elements.length };
+return stateBefore === null
+  ? { status: 'ok', filled: elements.length }
+  : { status: 'ok', filled: elements.length, state: stateBefore };

@@ -1,4 +1,4 @@
-// Scrolling and settled scroll offsets. Runs after lib.js.
+// Scrolling and settled scroll offsets. Runs after lib.js and scroll_offsets.js.
 //
 // arguments: [mode, element | null, by {x, y} | null, point {x, y} | null]
 // Every mode but 'read' first notes the scroll offsets of what the scroll may move (the
@@ -13,10 +13,9 @@
 // Every mode then answers a read: {status: 'ok', offsets: [...], changed, x, y}, where
 // offsets are the noted scrollers' current offsets, changed says whether any differs from the
 // note, and (x, y) are the top window's offsets (this window's when the top is cross-origin).
-// Smooth scrolling (Firefox) makes offsets move after the answer: the adapter calls 'read'
-// until two reads agree.
+// Smooth scrolling (Firefox) makes offsets move after the answer: the adapter reads them again
+// (scroll_offsets.js alone, or the 'read' mode) until two reads agree.
 const [mode, element, by, point] = arguments;
-const NOTE = Symbol.for('gl.scrollNote');
 // Scrollers noted at most.
 const MAX_SCROLLERS = 64;
 const windows = () => {
@@ -54,29 +53,6 @@ const chain = (el) => {
     }
   }
   return list;
-};
-const offsetsOf = (scrollers) => {
-  const values = [];
-  for (const s of scrollers) {
-    if (s.nodeType === 1) {
-      values.push(s.scrollLeft, s.scrollTop);
-    } else {
-      values.push(s.scrollX, s.scrollY);
-    }
-  }
-  return values;
-};
-const read = () => {
-  const note = window[NOTE] || { scrollers: [], offsets: [] };
-  const offsets = offsetsOf(note.scrollers);
-  const changed = offsets.some((v, i) => v !== note.offsets[i]);
-  let top = window;
-  try {
-    top = window.top.document ? window.top : window;
-  } catch (_) {
-    top = window;
-  }
-  return { status: 'ok', offsets, changed, x: top.scrollX, y: top.scrollY };
 };
 if (mode === 'read') return read();
 let watched = element;

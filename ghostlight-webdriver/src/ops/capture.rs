@@ -39,7 +39,8 @@ use image::{ImageEncoder, RgbImage};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{frames, window};
+use super::frames::{self, Refused};
+use super::window;
 use crate::commands::SessionCommand;
 use crate::config::Engine;
 use crate::errors::{self, Sent};
@@ -73,8 +74,11 @@ pub(crate) async fn capture(
     timeout: Duration,
 ) -> PortResult<Captured> {
     let work = async {
-        let mut captured = capture_now(s, tab, kind).await?;
-        let refused = frames::refused_boxes(s, tab, gate).await?;
+        let (mut captured, refused) = capture_now(s, tab, kind, gate).await?;
+        let refused = match refused {
+            Some(refused) => refused,
+            None => frames::refused_boxes(s, tab, gate).await?,
+        };
         if !refused.boxes.is_empty() {
             let png = std::mem::take(&mut captured.png);
             captured.png = frames::blank(png, captured.origin, captured.css_per_pixel, &refused.boxes)?;
@@ -90,43 +94,62 @@ pub(crate) async fn capture(
     }
 }
 
-/// The capture itself, by kind (unbounded: [`capture`] bounds it).
-async fn capture_now(s: &mut Session, tab: &TabRef, kind: &CaptureKind) -> PortResult<Captured> {
+/// The capture itself, by kind (unbounded: [`capture`] bounds it), with the frames on it
+/// that `gate` refuses when the capture listed them as it measured the view (a viewport).
+async fn capture_now(
+    s: &mut Session,
+    tab: &TabRef,
+    kind: &CaptureKind,
+    gate: &Gate,
+) -> PortResult<(Captured, Option<Refused>)> {
     match kind {
-        CaptureKind::Viewport => viewport(s, tab).await,
-        CaptureKind::FullPage => full_page(s, tab).await,
-        CaptureKind::Element(element) => element_capture(s, tab, element).await,
-        CaptureKind::Region { rect, scale } => region(s, tab, rect, *scale).await,
+        CaptureKind::Viewport => {
+            viewport(s, tab, gate).await.map(|(captured, refused)| (captured, Some(refused)))
+        }
+        CaptureKind::FullPage => Ok((full_page(s, tab).await?, None)),
+        CaptureKind::Element(element) => Ok((element_capture(s, tab, element).await?, None)),
+        CaptureKind::Region { rect, scale } => region(s, tab, rect, *scale, gate).await,
     }
 }
 
 // ---- viewport --------------------------------------------------------------------------
 
-/// The viewport, at the scroll offsets it shows.
-async fn viewport(s: &mut Session, tab: &TabRef) -> PortResult<Captured> {
-    let (png, geometry) = viewport_image(s, tab).await?;
+/// The viewport, at the scroll offsets it shows, and the frames on it `gate` refuses.
+async fn viewport(s: &mut Session, tab: &TabRef, gate: &Gate) -> PortResult<(Captured, Refused)> {
+    let (png, geometry, refused) = viewport_image(s, tab, gate, None).await?;
     let (width, height) = dimensions(&png)?;
-    Ok(Captured {
+    let captured = Captured {
         png,
         width,
         height,
         origin: (geometry.scroll_x, geometry.scroll_y),
         css_per_pixel: f64::from(geometry.viewport_width) / f64::from(width),
         geometry,
-    })
+    };
+    Ok((captured, refused))
 }
 
-/// The viewport's PNG and the geometry it was taken at: the geometry is read before and after
-/// the screenshot, and the screenshot retaken (a bounded number of times) when the page
-/// scrolled in between.
-async fn viewport_image(s: &mut Session, tab: &TabRef) -> PortResult<(Vec<u8>, Geometry)> {
-    let mut before = window::geometry(s, tab).await?;
+/// The viewport's PNG, the geometry it was taken at, and the frames on it `gate` refuses. The
+/// geometry is read before the screenshot (`before`, when the caller has just read it) and
+/// after it by the frame listing (one script), and the screenshot is retaken (a bounded
+/// number of times) when the page scrolled in between.
+async fn viewport_image(
+    s: &mut Session,
+    tab: &TabRef,
+    gate: &Gate,
+    before: Option<Geometry>,
+) -> PortResult<(Vec<u8>, Geometry, Refused)> {
+    let mut before = match before {
+        Some(before) => before,
+        None => window::geometry(s, tab).await?,
+    };
     let mut attempt = 1;
     loop {
         let png = s.client().screenshot().await.map_err(|e| errors::cmd(&e, Sent::Read))?;
-        let after = window::reread(s, tab, &before).await?;
+        let (refused, view) = frames::refused_boxes_and_view(s, tab, gate).await?;
+        let after = window::listed(&before, &view);
         if same_view(&before, &after) || attempt >= STABLE_ATTEMPTS {
-            return Ok((png, after));
+            return Ok((png, after, refused));
         }
         before = after;
         attempt += 1;
@@ -362,27 +385,35 @@ struct Source {
     css_per_pixel: f64,
 }
 
-/// A rectangle of the document, cropped from the viewport or the full page and resized.
-async fn region(s: &mut Session, tab: &TabRef, rect: &CssRect, scale: f64) -> PortResult<Captured> {
+/// A rectangle of the document, cropped from the viewport or the full page and resized; from
+/// the viewport, with the frames on it `gate` refuses (listed as the view was measured).
+async fn region(
+    s: &mut Session,
+    tab: &TabRef,
+    rect: &CssRect,
+    scale: f64,
+    gate: &Gate,
+) -> PortResult<(Captured, Option<Refused>)> {
     let (out_width, out_height) = region_size(rect, scale)?;
     let geometry = window::geometry(s, tab).await?;
-    let source = if inside_viewport(rect, &geometry) {
-        let (png, geometry) = viewport_image(s, tab).await?;
+    let (source, refused) = if inside_viewport(rect, &geometry) {
+        let (png, taken, refused) = viewport_image(s, tab, gate, Some(geometry)).await?;
         let (width, _) = dimensions(&png)?;
-        let css_per_pixel = f64::from(geometry.viewport_width) / f64::from(width);
-        Source { png, origin: (geometry.scroll_x, geometry.scroll_y), css_per_pixel }
+        let css_per_pixel = f64::from(taken.viewport_width) / f64::from(width);
+        (Source { png, origin: (taken.scroll_x, taken.scroll_y), css_per_pixel }, Some(refused))
     } else {
-        beyond_viewport(s, tab, &geometry).await?
+        (beyond_viewport(s, tab, &geometry).await?, None)
     };
     let png = crop_and_resize(&source, rect, out_width, out_height)?;
-    Ok(Captured {
+    let captured = Captured {
         png,
         width: out_width,
         height: out_height,
         origin: (rect.x, rect.y),
         css_per_pixel: rect.width / f64::from(out_width),
         geometry,
-    })
+    };
+    Ok((captured, refused))
 }
 
 /// An image covering `rect` when it is not inside the viewport: the full page (which does

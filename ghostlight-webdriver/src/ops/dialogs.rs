@@ -24,7 +24,7 @@ use tokio::time::Instant;
 
 use crate::errors::{self, Sent};
 use crate::page;
-use crate::session::Session;
+use crate::session::{Prompt, Session};
 
 use super::navigation::{self, LeavePrompt};
 
@@ -43,18 +43,33 @@ const PROMPT_EVENT_POLL: Duration = Duration::from_millis(10);
 /// Whether a dialog is open in the current tab: `None` when none is, `Some(kind)` with the
 /// kind when the engine names it or BiDi announced it.
 ///
-/// One command: Get Current URL, which the session's `ignore` prompt behaviour makes fail
+/// At most one command: Get Current URL, which the session's `ignore` prompt behaviour makes fail
 /// while a dialog is open (the error's shape may name the kind), and which never carries the
 /// dialog's text (Get Alert Text would).
+///
+/// No command at all when the command sent last already told ([`Session::noted_prompt`]: a
+/// page-state read that ran, or was refused for a prompt, or an earlier probe).
 pub(crate) async fn probe(s: &mut Session) -> PortResult<Option<Option<DialogKind>>> {
-    match s.client().current_url().await {
-        Ok(_) => Ok(None),
-        Err(e) if errors::is_dialog(&e) => match errors::dialog_hint(&e) {
-            Some(kind) => Ok(Some(Some(kind))),
-            None => Ok(Some(announced(s).await)),
+    let hint = match s.noted_prompt() {
+        Some(Prompt::Closed) => return Ok(None),
+        Some(Prompt::Open(hint)) => hint,
+        None => match s.client().current_url().await {
+            Ok(_) => {
+                s.note_prompt(Prompt::Closed);
+                return Ok(None);
+            }
+            Err(e) if errors::is_dialog(&e) => {
+                let hint = errors::dialog_hint(&e);
+                s.note_prompt(Prompt::Open(hint));
+                hint
+            }
+            Err(e) => return Err(errors::cmd(&e, Sent::Read)),
         },
-        Err(e) => Err(errors::cmd(&e, Sent::Read)),
-    }
+    };
+    Ok(Some(match hint {
+        Some(kind) => Some(kind),
+        None => announced(s).await,
+    }))
 }
 
 /// The kind BiDi announced for the dialog open in the current window, waiting briefly for

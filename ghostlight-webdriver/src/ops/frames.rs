@@ -428,7 +428,25 @@ struct Listing {
     scroll_x: f64,
     scroll_y: f64,
     width: f64,
+    height: f64,
+    scale: f64,
     frames: Vec<RawBox>,
+}
+
+/// The top document's view as a frame listing measured it: what a geometry read at the same
+/// moment would answer of the viewport, its scale and its scroll offsets (CSS pixels).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct ListedView {
+    /// `innerWidth`.
+    pub(crate) width: f64,
+    /// `innerHeight`.
+    pub(crate) height: f64,
+    /// `devicePixelRatio`.
+    pub(crate) scale: f64,
+    /// `scrollX`.
+    pub(crate) scroll_x: f64,
+    /// `scrollY`.
+    pub(crate) scroll_y: f64,
 }
 
 /// The frames on screen the gate refuses, and the view they were measured in.
@@ -464,12 +482,29 @@ fn png_width(png: &[u8]) -> PortResult<u32> {
 /// The boxes (document CSS pixels of `tab`'s page) of the frames on screen whose documents
 /// `gate` refuses or whose URL cannot be read. Leaves the driver in `tab`'s top document.
 pub(crate) async fn refused_boxes(s: &mut Session, tab: &TabRef, gate: &Gate) -> PortResult<Refused> {
+    Ok(refused_boxes_and_view(s, tab, gate).await?.0)
+}
+
+/// [`refused_boxes`], with the top document's view its listing measured (one script when no
+/// frame needs entering: what a capture reads after its screenshot).
+pub(crate) async fn refused_boxes_and_view(
+    s: &mut Session,
+    tab: &TabRef,
+    gate: &Gate,
+) -> PortResult<(Refused, ListedView)> {
     s.tab(tab).await?;
     let listing = list(s).await?;
     let scroll = (listing.scroll_x, listing.scroll_y);
+    let listed = ListedView {
+        width: listing.width,
+        height: listing.height,
+        scale: listing.scale,
+        scroll_x: listing.scroll_x,
+        scroll_y: listing.scroll_y,
+    };
     let view = Refused { boxes: Vec::new(), scroll, viewport_width: listing.width };
     if listing.frames.is_empty() {
-        return Ok(view);
+        return Ok((view, listed));
     }
     let mut refused = Vec::new();
     // (frame path, offset of its viewport in the top viewport, its frames, depth)
@@ -505,7 +540,7 @@ pub(crate) async fn refused_boxes(s: &mut Session, tab: &TabRef, gate: &Gate) ->
         }
     }
     s.tab(tab).await?;
-    Ok(Refused { boxes: refused, ..view })
+    Ok((Refused { boxes: refused, ..view }, listed))
 }
 
 /// The frame listing of the current document.

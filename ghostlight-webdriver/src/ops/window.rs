@@ -13,6 +13,7 @@ use ghostlight_core::port::{Geometry, PortError, PortErrorKind, PortResult, TabR
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::frames::ListedView;
 use crate::commands::SessionCommand;
 use crate::config::Engine;
 use crate::errors::Sent;
@@ -42,17 +43,25 @@ struct WindowRect {
 /// Observed geometry of `tab`.
 pub(crate) async fn geometry(s: &mut Session, tab: &TabRef) -> PortResult<Geometry> {
     let handle = s.tab(tab).await?;
+    // Measured by the command sent last, a moment ago: the same reading, without a command.
+    if let Some(geometry) = s.noted_geometry() {
+        return Ok(geometry);
+    }
     measure(s, &handle).await
 }
 
-/// `tab`'s geometry read again after `earlier`, within one call that did not resize the
-/// window: the viewport, scale and scroll offsets are read, the window's size is `earlier`'s
-/// (one command instead of two).
-pub(crate) async fn reread(s: &mut Session, tab: &TabRef, earlier: &Geometry) -> PortResult<Geometry> {
-    let handle = s.tab(tab).await?;
-    let rect =
-        WindowRect { width: f64::from(earlier.window_width), height: f64::from(earlier.window_height) };
-    measure_with(s, &handle, Some(rect)).await
+/// The geometry a frame listing measured after `earlier` (`view`: the viewport, scale and
+/// scroll offsets), within one call that resized and zoomed nothing: the window's size and the
+/// zoom are `earlier`'s. What a capture reads after its screenshot, with the frames on it.
+pub(crate) fn listed(earlier: &Geometry, view: &ListedView) -> Geometry {
+    Geometry {
+        viewport_width: px(view.width),
+        viewport_height: px(view.height),
+        device_scale: view.scale,
+        scroll_x: view.scroll_x,
+        scroll_y: view.scroll_y,
+        ..*earlier
+    }
 }
 
 /// Resize the window of `tab` (outer size), re-apply its emulated zoom, and observe.
@@ -124,7 +133,7 @@ async fn measure_with(s: &mut Session, handle: &str, rect: Option<WindowRect>) -
             serde_json::from_value(rect).map_err(|_| unexpected())?
         }
     };
-    Ok(Geometry {
+    let geometry = Geometry {
         viewport_width: px(viewport.width),
         viewport_height: px(viewport.height),
         window_width: px(rect.width),
@@ -133,7 +142,9 @@ async fn measure_with(s: &mut Session, handle: &str, rect: Option<WindowRect>) -
         zoom_percent: s.zoom(handle),
         scroll_x: viewport.x,
         scroll_y: viewport.y,
-    })
+    };
+    s.note_geometry(&geometry);
+    Ok(geometry)
 }
 
 /// A non-negative pixel count (the float-to-int `as` saturates; NaN becomes 0).

@@ -60,20 +60,48 @@ pub(super) async fn fill(
     }
     s.set_script_timeout(timeout).await?;
     s.tab(tab).await?;
-    let before = s.page_state().await?;
+    // One group in the top document (the usual case): the fill script reads the page state
+    // before it sets anything, in the same round trip.
+    let in_top = matches!(groups.as_slice(), [group] if group.frames.is_empty());
+    let mut before = if in_top { None } else { Some(s.page_state().await?) };
     if groups.len() > 1 {
         for group in &groups {
-            run_group(s, tab, group, false).await?;
+            run_group(s, tab, group, Apply::Check).await?;
         }
     }
     let mut filled = 0;
     for (number, group) in groups.iter().enumerate() {
-        let result = run_group(s, tab, group, true).await;
+        let apply = if in_top { Apply::SetReadingState } else { Apply::Set };
+        let result = run_group(s, tab, group, apply).await;
         // An earlier group was already set: whatever fails now leaves the page changed.
-        filled += if number == 0 { result? } else { result.map_err(PortError::effect_unknown)? };
+        let (count, state) = if number == 0 { result? } else { result.map_err(PortError::effect_unknown)? };
+        filled += count;
+        if let Some(state) = state {
+            let read = s.accept_reading(state).await.map_err(PortError::effect_unknown)?;
+            before = Some(read.state);
+        }
     }
+    let before = match before {
+        Some(before) => before,
+        None => {
+            return Err(PortError::new(PortErrorKind::Other, "the fill script answered no page state")
+                .effect_unknown());
+        }
+    };
     let page = after(s, before, deadline).await?;
     Ok(FillOutcome { filled, page })
+}
+
+/// What [`run_group`] does with a group's fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Apply {
+    /// Check every value against its control; set nothing.
+    Check,
+    /// Check, then set them all.
+    Set,
+    /// [`Apply::Set`], answering the page state read before anything was set (a group in the
+    /// top document).
+    SetReadingState,
 }
 
 /// Whether one control already is as a fill of `expected` would leave it (`None`: it is
@@ -100,17 +128,30 @@ pub(super) async fn compare(
     }
 }
 
-/// Check (and with `apply`, set) one group's fields in their document.
-async fn run_group(s: &mut Session, tab: &TabRef, group: &Group<'_>, apply: bool) -> PortResult<usize> {
+/// Check (and, as `apply` says, set) one group's fields in their document: how many were
+/// set, and the page state read before, when asked for.
+async fn run_group(
+    s: &mut Session,
+    tab: &TabRef,
+    group: &Group<'_>,
+    apply: Apply,
+) -> PortResult<(usize, Option<Value>)> {
     let mut elements = Vec::with_capacity(group.fields.len());
     for (_, element, _) in &group.fields {
         let element = s.element(tab, element).await?;
         elements.push(element_arg(&element)?);
     }
     let values = group.fields.iter().map(|(_, _, value)| value.clone()).collect();
-    let sent = if apply { Sent::Act } else { Sent::Read };
-    let args = vec![Value::Array(elements), Value::Array(values), json!(apply)];
-    let answer: FillAnswer = run(s, &FILL, args, sent).await?;
+    let sent = if apply == Apply::Check { Sent::Read } else { Sent::Act };
+    let args = vec![
+        Value::Array(elements),
+        Value::Array(values),
+        json!(apply != Apply::Check),
+        json!(apply == Apply::SetReadingState),
+    ];
+    let mut answer: FillAnswer = run(s, &FILL, args, sent).await?;
+    let state = answer.state.take();
     let indices: Vec<usize> = group.fields.iter().map(|(index, _, _)| *index).collect();
-    answer.outcome(&indices)
+    let filled = answer.outcome(&indices)?;
+    Ok((filled, state))
 }

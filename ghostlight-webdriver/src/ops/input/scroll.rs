@@ -149,10 +149,10 @@ async fn settled(s: &mut Session, first: ScrollRead, quiet: Duration) -> PortRes
     }
 }
 
-/// Read the noted offsets (the scroll was sent: effect unknown on failure).
+/// Read the noted offsets (the scroll was sent: effect unknown on failure), with the small
+/// script that only reads them.
 async fn read(s: &mut Session) -> PortResult<ScrollRead> {
-    let args = vec![json!("read"), Value::Null, Value::Null, Value::Null];
-    run(s, &SCROLL, args, Sent::Act).await
+    run(s, ghostlight_page::scripts::input::SCROLL_READ_BODY, Vec::new(), Sent::Act).await
 }
 
 /// Read until two reads agree (see the module docs).
