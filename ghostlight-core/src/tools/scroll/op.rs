@@ -39,7 +39,6 @@ pub(crate) async fn run(run: &Run<'_>, request: &ScrollRequest) -> Outcome {
 }
 
 async fn scroll(run: &Run<'_>, request: &ScrollRequest) -> Step<Outcome> {
-    let timeout = Duration::from_millis(request.timeout_ms);
     let (lease, page, moved, revealed) = match &request.action {
         // A step needs no target: it runs in the page last seen, with the page state read
         // with it (one round trip).
@@ -59,7 +58,7 @@ async fn scroll(run: &Run<'_>, request: &ScrollRequest) -> Step<Outcome> {
             let phrase = run.phrase(resolved.role, resolved.name.as_deref());
             let doing = format!("scroll {phrase} into view on {host}");
             let input = ScrollInput::Reveal(resolved.element.clone());
-            let moved = dispatch(run, &lease, &input, timeout, &doing, request.timeout_ms).await?;
+            let moved = dispatch(run, &lease, &input, &doing, request.timeout_ms).await?;
             (lease, page, moved, Some(phrase))
         }
         ScrollAction::Wheel { point, direction, ticks } => {
@@ -73,7 +72,7 @@ async fn scroll(run: &Run<'_>, request: &ScrollRequest) -> Step<Outcome> {
             let delta_y = sign * *ticks as f64 * WHEEL_TICK_PX;
             let input = ScrollInput::Wheel { at, delta_y };
             let doing = format!("turn the wheel on {host}");
-            let moved = dispatch(run, &lease, &input, timeout, &doing, request.timeout_ms).await?;
+            let moved = dispatch(run, &lease, &input, &doing, request.timeout_ms).await?;
             (lease, page, moved, None)
         }
     };
@@ -136,18 +135,17 @@ async fn scroll(run: &Run<'_>, request: &ScrollRequest) -> Step<Outcome> {
     Ok(outcome)
 }
 
-/// Send `input` to the leased tab, entered and authorized.
+/// Send `input` to the leased tab, entered and authorized, within `timeout_ms`.
 async fn dispatch(
     run: &Run<'_>,
     lease: &Lease,
     input: &ScrollInput,
-    timeout: Duration,
     doing: &str,
     timeout_ms: u64,
 ) -> Step<ScrollOutcome> {
     run.dispatching();
     run.port()
-        .scroll(&run.on(&lease.tab, timeout), input)
+        .scroll(&run.on(&lease.tab, Duration::from_millis(timeout_ms)), input)
         .await
         .map_err(|e| run.fail_on(lease, &e, doing, Some(timeout_ms)))
 }

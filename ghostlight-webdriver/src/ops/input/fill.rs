@@ -11,7 +11,8 @@
 //!
 //! Fields are grouped by document (frame path), in order of first appearance. With one group
 //! (the usual case) one script checks every field and sets them all in the same JavaScript
-//! task, so a misfit leaves everything untouched. With several, every group is checked first
+//! task, so a misfit leaves everything untouched; in the top document that script also reads
+//! the page state before it sets anything (no read of its own). With several, every group is checked first
 //! (one script each), then every group is set (re-checked by the same script; a page that
 //! changed in between can make a later group fail after an earlier one was set, which answers
 //! effect unknown).
@@ -81,13 +82,9 @@ pub(super) async fn fill(
             before = Some(read.state);
         }
     }
-    let before = match before {
-        Some(before) => before,
-        None => {
-            return Err(PortError::new(PortErrorKind::Other, "the fill script answered no page state")
-                .effect_unknown());
-        }
-    };
+    let before = before.ok_or_else(|| {
+        PortError::new(PortErrorKind::Other, "the fill script answered no page state").effect_unknown()
+    })?;
     let page = after(s, before, deadline).await?;
     Ok(FillOutcome { filled, page })
 }
