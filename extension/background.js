@@ -1400,11 +1400,11 @@ async function showTab(tabId) {
   return found;
 }
 
-/** The visible part of the tab's window as a base64 PNG. */
 /** How many times a capture over Chromium's rate quota is tried, and the wait between tries. */
 const CAPTURE_QUOTA_TRIES = 4;
 const CAPTURE_QUOTA_WAIT_MS = 600;
 
+/** The visible part of the tab's window as a base64 PNG. */
 async function visiblePng(found) {
   let url;
   for (let attempt = 1; ; attempt++) {
@@ -1419,6 +1419,40 @@ async function visiblePng(found) {
     }
   }
   return pngOf(url);
+}
+
+/** How many times a viewport capture is taken while the view moves under it. */
+const VIEWPORT_CAPTURE_TRIES = 4;
+
+/** Whether two geometries show the same view (size, scale, zoom and scroll). */
+function sameView(a, b) {
+  return a.viewport_width === b.viewport_width && a.viewport_height === b.viewport_height
+    && a.device_scale === b.device_scale && a.zoom_percent === b.zoom_percent
+    && a.scroll_x === b.scroll_x && a.scroll_y === b.scroll_y;
+}
+
+/**
+ * The visible part of the tab with the geometry it shows: taken again (bounded) while the
+ * geometry read before and after the capture disagree, or the image is not the viewport's
+ * size. Chromium's bars move the viewport for a moment (its debugging bar slides when a tab
+ * joins the debugging session), and a view must carry the geometry its image shows.
+ */
+async function settledCapture(tab, found) {
+  let before = await geometryOf(tab);
+  for (let attempt = 1; ; attempt++) {
+    const png = await visiblePng(found);
+    const geometry = await geometryOf(tab);
+    const bitmap = await decodePng(png);
+    const [width, height] = [bitmap.width, bitmap.height];
+    bitmap.close();
+    const scale = width / geometry.viewport_width;
+    const fits = Math.abs(height - geometry.viewport_height * scale) <= 1;
+    if ((sameView(before, geometry) && fits) || attempt >= VIEWPORT_CAPTURE_TRIES) {
+      return { png, geometry, scale };
+    }
+    await sleep(POLL_MS);
+    before = await geometryOf(tab);
+  }
 }
 
 /** The base64 PNG of a capture's data URL. */
@@ -1626,9 +1660,7 @@ const OPS = {
 
   async capture_viewport({ tab, blank }) {
     const found = await showTab(tab);
-    const png = await visiblePng(found);
-    const geometry = await geometryOf(tab);
-    const scale = await pngWidth(png) / geometry.viewport_width;
+    const { png, geometry, scale } = await settledCapture(tab, found);
     return { png: await blankPng(png, blank, [geometry.scroll_x, geometry.scroll_y], scale), geometry };
   },
 
