@@ -137,6 +137,9 @@ pub(crate) struct Session {
     geometry_note: Option<Noted<Geometry>>,
     /// Counts every command sent, so a note is known to be the last command's.
     wire: Arc<Wire>,
+    /// Whether an input sequence failed part-way and its release failed too, so a button or
+    /// key may still be down: the next sequence releases the input state first.
+    input_unreleased: bool,
 }
 
 /// Whether a user prompt blocks a window, as a command just found.
@@ -435,6 +438,7 @@ impl Session {
             prompt_note: None,
             geometry_note: None,
             wire: Arc::clone(wire),
+            input_unreleased: false,
         };
         if let Some(viewport) = config.viewport
             && let Err(error) = session.fit_viewport(viewport).await
@@ -702,6 +706,17 @@ impl Session {
     /// The window the driver is switched to, if known.
     pub(crate) fn current(&self) -> Option<&str> {
         self.current.as_deref()
+    }
+
+    /// Whether a button or key may still be down in the driver's input state (a sequence
+    /// failed part-way and so did its release).
+    pub(crate) fn input_unreleased(&self) -> bool {
+        self.input_unreleased
+    }
+
+    /// Record whether a button or key may still be down in the driver's input state.
+    pub(crate) fn set_input_unreleased(&mut self, unreleased: bool) {
+        self.input_unreleased = unreleased;
     }
 
     /// Note what a command just found about the current window's user prompt.

@@ -30,7 +30,7 @@ use ghostlight_core::port::{
 use ghostlight_core::port::{Key, Modifier, NamedKey};
 use serde_json::{Value, json};
 
-use super::{InputScript, Release, after, before_state, compose, land, perform, resolve, run_out_of_reach};
+use super::{InputScript, after, before_state, compose, land, perform, resolve, run_out_of_reach};
 use crate::errors::{self, Sent};
 use crate::page;
 use crate::session::Session;
@@ -113,7 +113,7 @@ pub(super) async fn type_text(
     let before = before_state(resolved.before, focus.state.take())?;
     focus.landed()?;
     if focus.clear {
-        perform(s, keys(&[DELETE], &[], 1), Release::OnFailure).await?;
+        perform(s, keys(&[DELETE], &[], 1)).await?;
     }
     let text: Vec<char> = input.text.chars().filter(|c| *c != '\r').collect();
     if !text.is_empty() {
@@ -121,7 +121,7 @@ pub(super) async fn type_text(
             // Keep the caret where it is in a control that already had focus.
             let typed: Vec<char> = text.iter().copied().map(typed).collect();
             for chunk in typed.chunks(KEY_ACTIONS_PER_REQUEST / 2) {
-                perform(s, keys(chunk, &[], 1), Release::OnFailure).await?;
+                perform(s, keys(chunk, &[], 1)).await?;
             }
         } else {
             // Element Send Keys for the characters (`\n` as the Enter key, which geckodriver
@@ -129,7 +129,7 @@ pub(super) async fn type_text(
             // Keys types a `\t` without moving focus, which a person's Tab does).
             for (index, part) in text.split(|c| *c == '\t').enumerate() {
                 if index > 0 {
-                    perform(s, keys(&[TAB], &[], 1), Release::OnFailure).await?;
+                    perform(s, keys(&[TAB], &[], 1)).await?;
                 }
                 if part.is_empty() {
                     continue;
@@ -200,7 +200,7 @@ pub(super) async fn press_keys(
     let mut left = repeat;
     while left > 0 {
         let now = left.min(per_request);
-        perform(s, keys(&pressed, &held, now), Release::OnFailure).await?;
+        perform(s, keys(&pressed, &held, now)).await?;
         left -= now;
     }
     // The keys were sent: a failure from here on leaves their effect unknown.

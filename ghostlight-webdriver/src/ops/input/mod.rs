@@ -19,10 +19,11 @@
 //!   so a dialog error *after* a successful check means the action opened it. A read that
 //!   races a navigation the action started (and finds no dialog) is repeated briefly.
 //! - **Actions.** Pointer, wheel and key input go through the WebDriver Actions API (trusted
-//!   events). Pointer input state is released after every sequence, so a later, separate click
-//!   is never counted as the second click of a double click; key and wheel sequences release
-//!   every key they press, and their state is released only when a sequence fails part-way
-//!   ([`Release`]).
+//!   events). Every sequence releases what it presses (buttons, keys, modifiers), so the
+//!   driver's input state is released (`DELETE /actions`) only after a sequence that failed
+//!   part-way ([`perform`]). A separate click right after another is a click again, never the
+//!   second click of a double click: neither chromedriver nor geckodriver counts clicks across
+//!   two sequences that each start with a pointer move (`tests/input.rs` holds both to it).
 //! - **Out of the page's reach.** Scripts that check where input lands run in the BiDi sandbox
 //!   realm when the driver offers one, over the library installed there once per document
 //!   (`ops/sandbox.rs`); in the page's realm they carry the library with them.
@@ -457,25 +458,20 @@ pub(super) async fn land(
     }
 }
 
-/// When [`perform`] releases the driver's input state (`DELETE /actions`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Release {
-    /// After every perform: pointer input. The driver counts clicks across the actions of
-    /// one input state, so a click in the next call at the same place would reach the page as
-    /// a double click (`detail: 2`, a `dblclick`) if the state were kept.
-    Always,
-    /// Only when the perform failed part-way (a key may still be down): key and wheel input,
-    /// whose sequences release every key they press.
-    OnFailure,
-}
-
-/// Perform `actions`, then release the input state as `release` says. A dialog error means
-/// the input opened a dialog (see the module docs): the input was delivered.
-async fn perform(s: &mut Session, actions: impl Into<Actions>, release: Release) -> PortResult<()> {
+/// Perform `actions`. The driver's input state is released (`DELETE /actions`) only when a
+/// sequence fails part-way (a button or key may be down), and before the next sequence when
+/// that release failed too. A dialog error means the input opened a dialog (see the module
+/// docs): the input was delivered.
+async fn perform(s: &mut Session, actions: impl Into<Actions>) -> PortResult<()> {
+    if s.input_unreleased() {
+        let released = s.client().release_actions().await.is_ok();
+        s.set_input_unreleased(!released);
+    }
     let result = s.client().perform_actions(actions).await;
-    if release == Release::Always || result.is_err() {
-        // Best effort: releasing after a dialog opened fails, and nothing is pressed then.
-        let _ = s.client().release_actions().await;
+    if result.is_err() {
+        // Best effort: releasing while a dialog is open fails; the next sequence tries again.
+        let released = s.client().release_actions().await.is_ok();
+        s.set_input_unreleased(!released);
     }
     match result {
         Ok(()) => Ok(()),

@@ -45,7 +45,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::keyboard::{KEYBOARD_ID, modifier_value};
-use super::{Release, after, before_state, compose, element_arg, perform, pixel, resolve, run};
+use super::{after, before_state, compose, element_arg, perform, pixel, resolve, run};
 use tokio::time::Instant;
 
 use crate::config::Engine;
@@ -148,7 +148,7 @@ pub(super) async fn click(
         pointer.push(PointerAction::Down { button });
         pointer.push(PointerAction::Up { button });
     }
-    perform(s, holding(&input.modifiers, pointer), Release::Always).await?;
+    perform(s, holding(&input.modifiers, pointer)).await?;
     let page = after(s, at.before, deadline).await?;
     Ok(ActionReceipt { element: at.summary, page, keys_withheld: 0 })
 }
@@ -164,7 +164,7 @@ pub(super) async fn hover(
     let deadline = Instant::now() + timeout;
     s.set_script_timeout(timeout).await?;
     let at = locate(s, tab, &input.at, gate, Locate { scroll: true, check: true }).await?;
-    perform(s, holding(&input.modifiers, vec![at.origin.move_to(None)]), Release::Always).await?;
+    perform(s, holding(&input.modifiers, vec![at.origin.move_to(None)])).await?;
     let page = after(s, at.before, deadline).await?;
     Ok(ActionReceipt { element: at.summary, page, keys_withheld: 0 })
 }
@@ -219,7 +219,7 @@ pub(super) async fn drag(
             .then(target.origin.move_to(Some(DRAG_MOVE)))
             .then(target.origin.move_to(Some(DRAG_NUDGE)))
             .then(PointerAction::Up { button });
-        perform(s, mouse, Release::Always).await?;
+        perform(s, mouse).await?;
     }
     let page = after(s, source.before, deadline).await?;
     Ok(ActionReceipt { element: source.summary, page, keys_withheld: 0 })

@@ -26,7 +26,7 @@ use serde_json::{Value, json};
 
 use ghostlight_page::input::{QUIET_WHEEL, SETTLE_STEP, ScrollRead, outside, scroll_by};
 
-use super::{Release, compose, compose_in_document, decode, element_arg, perform, pixel, run};
+use super::{compose, compose_in_document, decode, element_arg, perform, pixel, run};
 use crate::config::Engine;
 use crate::errors::Sent;
 use crate::ops::{frames, perception};
@@ -81,7 +81,7 @@ pub(super) async fn scroll(
                 delta_x: 0,
                 delta_y: delta,
             });
-            perform(s, wheel, Release::OnFailure).await?;
+            perform(s, wheel).await?;
             (read(s).await?, QUIET_WHEEL)
         }
     };
