@@ -94,6 +94,8 @@ pub(crate) struct Session {
     foreign_windows: HashSet<String>,
     /// Emulated zoom per window handle (Chromium only; absent means 100 %).
     zoom: HashMap<String, u32>,
+    /// The outer size last read per window handle ([`Session::known_window_size`]).
+    window_sizes: HashMap<String, WindowSize>,
     /// The last page state read per window handle (answered for a tab a dialog blocks).
     last_page: HashMap<String, PageState>,
     timeouts: Timeouts,
@@ -140,6 +142,16 @@ pub(crate) struct Session {
     /// Whether an input sequence failed part-way and its release failed too, so a button or
     /// key may still be down: the next sequence releases the input state first.
     input_unreleased: bool,
+}
+
+/// A window's outer size as the driver answered it, with the outer size its page read at the
+/// same moment ([`Session::known_window_size`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct WindowSize {
+    /// `outerWidth` and `outerHeight`, read in the page.
+    outer_seen: (f64, f64),
+    /// Width and height from Get Window Rect (or Set Window Rect's answer).
+    size: (f64, f64),
 }
 
 /// Whether a user prompt blocks a window, as a command just found.
@@ -428,6 +440,7 @@ impl Session {
             detect_gates: false,
             recent: vec![handle],
             zoom: HashMap::new(),
+            window_sizes: HashMap::new(),
             last_page: HashMap::new(),
             timeouts,
             headless: config.headless,
@@ -850,6 +863,7 @@ impl Session {
     pub(crate) fn forget_tab(&mut self, handle: &str) {
         self.sandbox_windows.remove(handle);
         self.zoom.remove(handle);
+        self.window_sizes.remove(handle);
         self.last_page.remove(handle);
         self.recent.retain(|h| h != handle);
     }
@@ -1048,6 +1062,20 @@ impl Session {
         self.client.update_timeouts(config).await.map_err(|e| errors::cmd(&e, Sent::Read))?;
         self.timeouts = wanted;
         Ok(())
+    }
+
+    /// Window `handle`'s outer size (CSS px) as Get Window Rect last answered it, when the page
+    /// now reads the outer size it read then (`outer_seen`: `outerWidth`, `outerHeight`): any
+    /// resize of the window changes what the page reads, so the size read before still holds.
+    pub(crate) fn known_window_size(&self, handle: &str, outer_seen: (f64, f64)) -> Option<(f64, f64)> {
+        let known = self.window_sizes.get(handle)?;
+        (known.outer_seen == outer_seen && outer_seen.0 > 0.0 && outer_seen.1 > 0.0).then_some(known.size)
+    }
+
+    /// Record window `handle`'s outer size (`size`, from the driver) with the outer size the
+    /// page read at the same moment (`outer_seen`).
+    pub(crate) fn remember_window_size(&mut self, handle: &str, outer_seen: (f64, f64), size: (f64, f64)) {
+        self.window_sizes.insert(handle.to_owned(), WindowSize { outer_seen, size });
     }
 
     /// The emulated zoom of window `handle` in percent (100 when none).

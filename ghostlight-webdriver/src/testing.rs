@@ -39,6 +39,20 @@ impl WebDriverBrowser {
         element.click().await.map_err(|e| errors::cmd(&e, Sent::Act))
     }
 
+    /// Resize `tab`'s window the way the person or another program would (Set Window Rect
+    /// sent straight to the driver): the session keeps no record of it.
+    pub async fn testing_resize_window_behind(
+        &self,
+        tab: &TabRef,
+        width: u32,
+        height: u32,
+    ) -> PortResult<()> {
+        let mut slot = self.acquire().await?;
+        let Some(s) = slot.session.as_mut() else { return Ok(()) };
+        s.tab(tab).await?;
+        s.client().set_window_size(width, height).await.map_err(|e| errors::cmd(&e, Sent::Act))
+    }
+
     /// Open a tab showing `url` the way another program would (WebDriver BiDi
     /// `browsingContext.create` from outside any page, as DevTools or the person does): no
     /// page of the session opened it.

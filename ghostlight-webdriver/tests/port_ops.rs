@@ -157,6 +157,15 @@ async fn geometry_resize_and_zoom(b: &WebDriverBrowser, site: &Site, engine: Eng
     let resized = b.resize_window(&tab, 1000, 700).await.expect("resize");
     assert_eq!((resized.window_width, resized.window_height), (1000, 700));
     assert!(resized.viewport_width <= 1000 && resized.viewport_width > 800, "{resized:?}");
+    let again = b.geometry(&tab).await.expect("geometry");
+    assert_eq!((again.window_width, again.window_height), (1000, 700), "the size read before holds");
+
+    // A resize the session did not make is seen: the window's size is read again whenever the
+    // page's outer size differs from the one seen with the size last read.
+    b.testing_resize_window_behind(&tab, 1100, 750).await.expect("a resize behind the session");
+    let behind = b.geometry(&tab).await.expect("geometry");
+    assert_eq!((behind.window_width, behind.window_height), (1100, 750), "{behind:?}");
+    b.resize_window(&tab, 1000, 700).await.expect("resize");
 
     match engine {
         Engine::Chromium => {

@@ -23,7 +23,8 @@ use crate::session::Session;
 const NO_ZOOM: u32 = 100;
 
 const VIEWPORT_SCRIPT: &str = "return { width: window.innerWidth, height: window.innerHeight, \
-     scale: window.devicePixelRatio, x: window.scrollX, y: window.scrollY };";
+     scale: window.devicePixelRatio, x: window.scrollX, y: window.scrollY, \
+     outer_width: window.outerWidth, outer_height: window.outerHeight };";
 
 #[derive(Debug, Deserialize)]
 struct Viewport {
@@ -32,6 +33,10 @@ struct Viewport {
     scale: f64,
     x: f64,
     y: f64,
+    /// The window's outer size as the page reads it: unchanged while the window keeps its
+    /// size, so a window size read before still holds ([`Session::known_window_size`]).
+    outer_width: f64,
+    outer_height: f64,
 }
 
 #[derive(Debug, Deserialize)]
@@ -126,13 +131,17 @@ async fn measure(s: &mut Session, handle: &str) -> PortResult<Geometry> {
 /// [`measure`], with the window's rect when it is already known (`None`: read it).
 async fn measure_with(s: &mut Session, handle: &str, rect: Option<WindowRect>) -> PortResult<Geometry> {
     let viewport = viewport(s).await?;
-    let rect = match rect {
+    let outer = (viewport.outer_width, viewport.outer_height);
+    let rect = match rect
+        .or_else(|| s.known_window_size(handle, outer).map(|(width, height)| WindowRect { width, height }))
+    {
         Some(rect) => rect,
         None => {
             let rect: Value = s.command(SessionCommand::window_rect(), Sent::Read).await?;
             serde_json::from_value(rect).map_err(|_| unexpected())?
         }
     };
+    s.remember_window_size(handle, outer, (rect.width, rect.height));
     let geometry = Geometry {
         viewport_width: px(viewport.width),
         viewport_height: px(viewport.height),
