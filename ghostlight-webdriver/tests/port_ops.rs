@@ -13,7 +13,7 @@ use ghostlight_core::port::{
 use ghostlight_webdriver::{Engine, WebDriverBrowser};
 use serde_json::json;
 use support::engines::{browser, scenario};
-use support::port::{go, open};
+use support::port::{eval, go, open};
 use support::server::Site;
 use support::sites::plain;
 
@@ -165,6 +165,11 @@ async fn geometry_resize_and_zoom(b: &WebDriverBrowser, site: &Site, engine: Eng
     b.testing_resize_window_behind(&tab, 1100, 750).await.expect("a resize behind the session");
     let behind = b.geometry(&tab).await.expect("geometry");
     assert_eq!((behind.window_width, behind.window_height), (1100, 750), "{behind:?}");
+    // A page that replaced its outer size with something else is measured all the same.
+    eval(b, &tab, "window.outerWidth = 'wide'; window.outerHeight = null; 1").await;
+    b.testing_resize_window_behind(&tab, 1050, 720).await.expect("a resize behind the session");
+    let replaced = b.geometry(&tab).await.expect("geometry of a page that replaced outerWidth");
+    assert_eq!((replaced.window_width, replaced.window_height), (1050, 720), "{replaced:?}");
     b.resize_window(&tab, 1000, 700).await.expect("resize");
 
     match engine {

@@ -34,9 +34,12 @@ struct Viewport {
     x: f64,
     y: f64,
     /// The window's outer size as the page reads it: unchanged while the window keeps its
-    /// size, so a window size read before still holds ([`Session::known_window_size`]).
-    outer_width: f64,
-    outer_height: f64,
+    /// size, so a window size read before still holds ([`Session::known_window_size`]). Not a
+    /// number (a page that replaced `outerWidth`): unknown, and the size is asked for.
+    #[serde(default)]
+    outer_width: Value,
+    #[serde(default)]
+    outer_height: Value,
 }
 
 #[derive(Debug, Deserialize)]
@@ -131,7 +134,10 @@ async fn measure(s: &mut Session, handle: &str) -> PortResult<Geometry> {
 /// [`measure`], with the window's rect when it is already known (`None`: read it).
 async fn measure_with(s: &mut Session, handle: &str, rect: Option<WindowRect>) -> PortResult<Geometry> {
     let viewport = viewport(s).await?;
-    let outer = (viewport.outer_width, viewport.outer_height);
+    let outer = (
+        viewport.outer_width.as_f64().unwrap_or_default(),
+        viewport.outer_height.as_f64().unwrap_or_default(),
+    );
     let rect = match rect
         .or_else(|| s.known_window_size(handle, outer).map(|(width, height)| WindowRect { width, height }))
     {
