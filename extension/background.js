@@ -292,8 +292,18 @@ async function answer(op, args) {
   const handler = Object.prototype.hasOwnProperty.call(OPS, op) ? OPS[op] : null;
   if (!handler) throw new GlError('unsupported', `the extension has no operation ${String(op)}`);
   await refuseOwnPages(op, args);
-  return handler(args);
+  if (!SETTLING_OPS.has(op) || !Number.isSafeInteger(args.tab)) return handler(args);
+  const since = Date.now();
+  const answered = await handler(args);
+  await GL_NETWORK.settle(args.tab, since);
+  return answered;
 }
+
+/**
+ * Operations that act on a page (input, a script, a page function such as a fill): when the
+ * page answers with requests the wire refuses, the answer waits for them to be reported.
+ */
+const SETTLING_OPS = new Set(['mouse', 'drag', 'wheel', 'keys', 'execute', 'page_call', 'resolve_dialog']);
 
 /** Operations that may concern a tab showing the extension's own pages (they only look or close). */
 const HARMLESS_ON_OWN_PAGES = new Set(['tabs_list', 'opened_tabs', 'page', 'tab_focus', 'tab_close']);

@@ -89,6 +89,7 @@ const GL_NETWORK = (() => {
   function report(url, kind, tabId) {
     const site = siteOf(url);
     if (!site) return;
+    lastRefusal.set(tabId, Date.now());
     if (kind !== 'resource') {
       refusedDocuments.push({ tabId, host: site.host, port: site.port, kind, at: Date.now() });
       if (refusedDocuments.length > MAX_REFUSED_DOCUMENTS) refusedDocuments.shift();
@@ -96,6 +97,30 @@ const GL_NETWORK = (() => {
     if (!port) return;
     const host = site.host.includes(':') && !site.host.startsWith('[') ? `[${site.host}]` : site.host;
     send(port, { type: 'refused', url: `${site.scheme}://${host}:${site.port}/`, kind });
+  }
+
+  /** When a request of each tab was last refused. */
+  const lastRefusal = new Map();
+  /** How long without a refusal ends a burst of them. */
+  const REFUSAL_QUIET_MS = 50;
+  /** The longest wait for a burst of refusals to end. */
+  const REFUSAL_SETTLE_MS = 250;
+
+  /**
+   * When `tabId` had a request refused at or after `since` (its page answered the input
+   * with requests), wait until its refusals pause for a moment (bounded), so those its page
+   * started together are reported with the call that caused them; the browser decides each
+   * one a little later than the page sent it.
+   */
+  async function settle(tabId, since) {
+    const deadline = Date.now() + REFUSAL_SETTLE_MS;
+    for (;;) {
+      const last = lastRefusal.get(tabId);
+      if (last === undefined || last < since) return;
+      const quietFor = Date.now() - last;
+      if (quietFor >= REFUSAL_QUIET_MS || Date.now() >= deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(REFUSAL_QUIET_MS - quietFor, deadline - Date.now())));
+    }
   }
 
   /** Whether a top-level document request of `tabId` was refused at or after `since`. */
@@ -251,6 +276,7 @@ const GL_NETWORK = (() => {
     });
   }
   api.tabs.onRemoved.addListener((tabId) => {
+    lastRefusal.delete(tabId);
     if (governed.delete(tabId) && ENGINE === 'chromium') installDnr().catch(() => {});
   });
 
@@ -290,5 +316,6 @@ const GL_NETWORK = (() => {
     admits,
     refusedDocument,
     refusedSince,
+    settle,
   };
 })();
