@@ -464,14 +464,11 @@ pub(super) async fn land(
 /// docs): the input was delivered.
 async fn perform(s: &mut Session, actions: impl Into<Actions>) -> PortResult<()> {
     if s.input_unreleased() {
-        let released = s.client().release_actions().await.is_ok();
-        s.set_input_unreleased(!released);
+        release(s).await;
     }
     let result = s.client().perform_actions(actions).await;
     if result.is_err() {
-        // Best effort: releasing while a dialog is open fails; the next sequence tries again.
-        let released = s.client().release_actions().await.is_ok();
-        s.set_input_unreleased(!released);
+        release(s).await;
     }
     match result {
         Ok(()) => Ok(()),
@@ -483,6 +480,13 @@ async fn perform(s: &mut Session, actions: impl Into<Actions>) -> PortResult<()>
             if error.kind() == PortErrorKind::TabGone { Err(error.effect_unknown()) } else { Err(error) }
         }
     }
+}
+
+/// Release the driver's input state, noting whether it worked. Best effort: releasing while a
+/// dialog is open fails, and the next sequence tries again.
+async fn release(s: &mut Session) {
+    let released = s.client().release_actions().await.is_ok();
+    s.set_input_unreleased(!released);
 }
 
 /// A finite coordinate as an integer number of CSS pixels (WebDriver pointer and wheel
