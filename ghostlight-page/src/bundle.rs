@@ -12,13 +12,13 @@ use crate::bounds::{
     ARTICLE_MAX_TEXT_NODES, ARTICLE_MIN_BLOCK_CHARS, ARTICLE_MIN_CHARS, DOCUMENT_MAX_DEPTH, NAME_MAX_CHARS,
     PERCEIVE_MAX_ITEMS, QUERY_MAX_CHARS, READ_MAX_CHARS, TEXT_MAX_CHARS,
 };
-use crate::scripts::{self, input};
+use crate::scripts::{self, input, script};
 
 /// Where the page API sits among the extension's files.
 pub const PAGE_API_PATH: &str = "page/dom.js";
 
 /// The extension's page API (see its header): the calls the extension's background makes.
-const PAGE_API_JS: &str = include_str!("../scripts/page_api.js");
+const PAGE_API_JS: &str = script!("page_api.js");
 
 /// The input scripts a frame document runs in the isolated world, by the name the page API
 /// calls them with: each body becomes a function reading its `arguments`.

@@ -9,47 +9,56 @@
 //! ([`GENERIC_NAME_CHARS`]); [`with_dom`] composes it. The bounds passed to the scripts are
 //! in [`crate::bounds`].
 
+/// A page script as the connectors send it: `scripts/<path>` without its comment-only and
+/// blank lines (`build.rs` writes those copies into `OUT_DIR`).
+macro_rules! script {
+    ($path:literal) => {
+        include_str!(concat!(env!("OUT_DIR"), "/scripts/", $path))
+    };
+}
+pub(crate) use script;
+
 /// The largest generic element text taken as its name (core's visible name bound).
 pub use ghostlight_core::port::TARGET_NAME_CHARS as GENERIC_NAME_CHARS;
 
 /// The one DOM semantics: `glVisible`, `glAriaHidden`, `glShownText`, `glRole`,
 /// `glIsControl`, `glName`, `glSummary` (declarations; see the script's header).
-pub const DOM_JS: &str = include_str!("../scripts/dom.js");
+pub const DOM_JS: &str = script!("dom.js");
 /// `glAuthorityUrl(document)`: the URL a document is governed by (its own, or the origin an
 /// about: document inherited; `data:,`, which no gate admits, for an opaque one). Declared by
 /// every composition of [`DOM_JS`] too.
-pub const AUTHORITY_URL_JS: &str = include_str!("../scripts/authority_url.js");
+pub const AUTHORITY_URL_JS: &str = script!("authority_url.js");
 /// Perception: `(opts, root) → {items, frames, truncated, focusFrame}`.
-pub const PERCEIVE_FN: &str = include_str!("../scripts/perceive.js");
+pub const PERCEIVE_FN: &str = script!("perceive.js");
 /// Form data for perception's `forms` mode: `glIsFormControl`, `glFormOf` (declarations that
 /// [`PERCEIVE_FN`] calls in that mode only; see the script's header). Connectors prepend it
 /// to the perception of forms alone, so other perceptions do not carry its bytes.
-pub const FORMS_JS: &str = include_str!("../scripts/forms.js");
+pub const FORMS_JS: &str = script!("forms.js");
 /// Text reading (visible text, the article heuristic, one element's text):
 /// `(opts, target) → {text, truncated, source}`.
-pub const READ_TEXT_FN: &str = include_str!("../scripts/read_text.js");
+pub const READ_TEXT_FN: &str = script!("read_text.js");
 /// Text presence in one document's visible text: `({query}) → bool`.
-pub const TEXT_PRESENT_FN: &str = include_str!("../scripts/text_present.js");
+pub const TEXT_PRESENT_FN: &str = script!("text_present.js");
 /// Waiting for text presence or absence in one document's visible text, through Execute
 /// Async Script: `({query, present, within, throttle, sweep, doc}, done) → {end}`, after
 /// [`DOM_JS`], `glTextPresent` ([`TEXT_PRESENT_FN`]) and `glFramesHere` ([`FRAMES_HERE_BODY`]
 /// as a function); [`text_wait`] composes it.
-pub const TEXT_WAIT_FN: &str = include_str!("../scripts/text_wait.js");
+pub const TEXT_WAIT_FN: &str = script!("text_wait.js");
 /// Element presence: `(element) → bool`.
-pub const ELEMENT_PRESENT_FN: &str = include_str!("../scripts/element_present.js");
+pub const ELEMENT_PRESENT_FN: &str = script!("element_present.js");
 /// Where an element sits in the top-level document (scrolling it into view first when asked):
 /// `(element, scroll) → {x, y, width, height, complete}`.
-pub const CAPTURE_ELEMENT_FN: &str = include_str!("../scripts/capture_element.js");
+pub const CAPTURE_ELEMENT_FN: &str = script!("capture_element.js");
 /// The CSS size of the whole scrollable document: `() → {width, height}`.
-pub const CAPTURE_PAGE_SIZE_FN: &str = include_str!("../scripts/capture_page_size.js");
+pub const CAPTURE_PAGE_SIZE_FN: &str = script!("capture_page_size.js");
 /// The visible frames of one document, for walks through frame documents: an Execute Script
 /// body (no arguments; it `return`s `{url, frames: [element]}`).
-pub const FRAMES_HERE_BODY: &str = include_str!("../scripts/frames_here.js");
+pub const FRAMES_HERE_BODY: &str = script!("frames_here.js");
 /// Every frame on screen with its box and URL, for the gate (WebDriver adapter): an Execute
 /// Script body after [`AUTHORITY_URL_JS`].
-pub const FRAME_BOXES_BODY: &str = include_str!("../scripts/frame_boxes.js");
+pub const FRAME_BOXES_BODY: &str = script!("frame_boxes.js");
 /// The page state and document identity: `() → {url, title, readyState, …}`.
-pub const PAGE_STATE_FN: &str = include_str!("../scripts/page_state.js");
+pub const PAGE_STATE_FN: &str = script!("page_state.js");
 /// Gate detection in the top document (advisory, precision first): `() → kind | null`, the
 /// kind one of `challenge`, `rate_limit`, `consent`, `login` ([`GateKind`] tokens), and
 /// `null` while the document is not complete. Its signals: a visible challenge widget of a
@@ -62,44 +71,40 @@ pub const PAGE_STATE_FN: &str = include_str!("../scripts/page_state.js");
 /// folds it into the page-state read.
 ///
 /// [`GateKind`]: ghostlight_core::port::GateKind
-pub const GATE_FN: &str = include_str!("../scripts/gate.js");
+pub const GATE_FN: &str = script!("gate.js");
 /// The browser's load-failure code when the tab shows its error page: `() → code | null`.
-pub const LOAD_FAILURE_FN: &str = include_str!("../scripts/load_failure.js");
+pub const LOAD_FAILURE_FN: &str = script!("load_failure.js");
 /// A replay GIF downloaded from an adapter-owned blank tab (Execute Script body).
-pub const DOWNLOAD_REPLAY_BODY: &str = include_str!("../scripts/download_replay.js");
+pub const DOWNLOAD_REPLAY_BODY: &str = script!("download_replay.js");
 /// A replay GIF attached to a file input from memory (Execute Script body).
-pub const ATTACH_REPLAY_BODY: &str = include_str!("../scripts/attach_replay.js");
+pub const ATTACH_REPLAY_BODY: &str = script!("attach_replay.js");
 
 /// The input scripts (`scripts/input/`): Execute Script bodies that run after [`DOM_JS`],
 /// the page-state function `glPageState` and [`LIB_JS`](input::LIB_JS).
 pub mod input {
     /// The input helpers (composed-tree walks, deep hit testing, receipts).
-    pub const LIB_JS: &str = include_str!("../scripts/input/lib.js");
+    pub const LIB_JS: &str = script!("input/lib.js");
     /// The hit test of a pointer target (element or point).
-    pub const TARGET_BODY: &str = include_str!("../scripts/input/target.js");
+    pub const TARGET_BODY: &str = script!("input/target.js");
     /// Keyboard focus on an element, or the focused element.
-    pub const FOCUS_BODY: &str = include_str!("../scripts/input/focus.js");
+    pub const FOCUS_BODY: &str = script!("input/focus.js");
     /// The key guard: keys that would leave the element they were for are withheld.
-    pub const KEY_GUARD_BODY: &str = include_str!("../scripts/input/key_guard.js");
+    pub const KEY_GUARD_BODY: &str = script!("input/key_guard.js");
     /// Fill a form control.
-    pub const FILL_BODY: &str = include_str!("../scripts/input/fill.js");
+    pub const FILL_BODY: &str = script!("input/fill.js");
     /// Scroll (reveal an element, by a viewport fraction, or watch and read the offsets).
-    pub const SCROLL_BODY: &str = concat!(
-        include_str!("../scripts/input/scroll_offsets.js"),
-        include_str!("../scripts/input/scroll.js")
-    );
+    pub const SCROLL_BODY: &str = concat!(script!("input/scroll_offsets.js"), script!("input/scroll.js"));
     /// Read the offsets the last scroll noted (a settle read): [`SCROLL_BODY`]'s `read` mode
     /// alone, without the DOM library.
-    pub const SCROLL_READ_BODY: &str =
-        concat!(include_str!("../scripts/input/scroll_offsets.js"), "return read();\n");
+    pub const SCROLL_READ_BODY: &str = concat!(script!("input/scroll_offsets.js"), "return read();\n");
     /// The file input check of an upload.
-    pub const UPLOAD_BODY: &str = include_str!("../scripts/input/upload.js");
+    pub const UPLOAD_BODY: &str = script!("input/upload.js");
     /// Files attached to a file input from memory.
-    pub const ATTACH_BODY: &str = include_str!("../scripts/input/attach.js");
+    pub const ATTACH_BODY: &str = script!("input/attach.js");
     /// Files dropped at a viewport point.
-    pub const DROP_BODY: &str = include_str!("../scripts/input/drop.js");
+    pub const DROP_BODY: &str = script!("input/drop.js");
     /// HTML5 drag and drop by script events (Firefox over WebDriver).
-    pub const DRAG_HTML5_BODY: &str = include_str!("../scripts/input/drag_html5.js");
+    pub const DRAG_HTML5_BODY: &str = script!("input/drag_html5.js");
 }
 
 /// `body` preceded by [`DOM_JS`] and [`AUTHORITY_URL_JS`] (declarations local to the script
@@ -203,6 +208,18 @@ pub fn call(function: &str, arity: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scripts_ship_without_comment_lines_and_keep_their_code() {
+        for script in [DOM_JS, PERCEIVE_FN, READ_TEXT_FN, PAGE_STATE_FN, input::LIB_JS, input::TARGET_BODY] {
+            assert!(
+                script.lines().all(|line| !line.trim_start().starts_with("//") && !line.trim().is_empty())
+            );
+        }
+        // Code lines stay as written: the library's top-level declarations at a line's start.
+        assert!(DOM_JS.lines().any(|line| line.starts_with("function glRole(")));
+        assert!(PAGE_STATE_FN.starts_with("(function glPageState() {\n"));
+    }
 
     #[test]
     fn a_read_in_a_document_reads_the_state_first_and_the_page_only_in_the_expected_document() {
