@@ -79,7 +79,7 @@ pub(crate) async fn run_all(ports: &Ports) {
     scenario(ports.engine, "a page that never finishes loading", slow_load(ports, &site)).await;
     scenario(ports.engine, "thousands of frames, a huge DOM", heavy_pages(&g, &second, &site)).await;
     scenario(ports.engine, "a full page of noise", tall_capture(&g, &second, &site)).await;
-    scenario(ports.engine, "a frame that does not yield", hung_frame(&g, &site)).await;
+    scenario(ports.engine, "a frame that never yields", hung_frame(&g, &site)).await;
     if !ports.trusted {
         eprintln!("[{}] skipped: the adapter sends no trusted input here", ports.engine.as_str());
         return;
@@ -197,11 +197,9 @@ async fn heavy_pages(g: &Ghostlight, second: &Ghostlight, site: &Site) {
     }
 }
 
-/// A frame of another site (its own process) that spins for 8 s once loaded (longer than the
-/// calls below take; bounded, so that a process the browser keeps after the tab closed does
-/// not spin through the later scenarios): reading, inspecting and searching the page around it
-/// answer within a calm call's bound, with the page's own text and controls; the tab can then
-/// be closed.
+/// A frame of another site (its own process) that spins forever once loaded: reading,
+/// inspecting and searching the page around it answer within a calm call's bound, with the
+/// page's own text and controls; the tab can then be closed.
 async fn hung_frame(g: &Ghostlight, site: &Site) {
     let other_site = site.url_b("/");
     let url = format!("{}?b={}", site.url("/hung-frame"), other_site.as_str().trim_end_matches('/'));
