@@ -1294,19 +1294,58 @@ async function withGate(tabId, page) {
   return typeof gate === 'string' ? { ...page, gate } : page;
 }
 
-/** Every frame document of the tab the extension can script: its frame id, identity and place. */
+/** How long listing every frame document at once may take before they are asked one by one. */
+const FRAME_LIST_MS = 3000;
+/** How long one frame document may take to answer when frames are asked one by one. */
+const FRAME_ANSWER_MS = 1000;
+/** The most frame documents asked one by one (a page of thousands of frames, one of them hung). */
+const MAX_FRAMES_ONE_BY_ONE = 64;
+
+/**
+ * Every frame document of the tab the extension can script: its frame id, identity and place.
+ * All frames are asked at once; when that gets no answer in FRAME_LIST_MS (a frame document
+ * that never yields holds the whole injection), each frame is asked on its own, and one that
+ * does not answer in FRAME_ANSWER_MS is left out, as a frame the extension cannot script is.
+ */
 async function pageFrames(tabId) {
   const target = { tabId, allFrames: true };
+  const all = (async () => {
+    await inject({ target, files: [PAGE_FILE] });
+    return inject({ target, func: glPageCall, args: ['here', []] });
+  })();
+  // Settled later (or never) when the race below ends first: nothing waits for it then.
+  all.catch(() => {});
   let results;
   try {
-    await inject({ target, files: [PAGE_FILE] });
-    results = await inject({ target, func: glPageCall, args: ['here', []] });
+    results = await Promise.race([all, sleep(FRAME_LIST_MS).then(() => null)]);
   } catch (error) {
     throw frameFailure(error);
   }
+  if (results === null) results = await framesOneByOne(tabId);
   return results
     .filter((r) => r && r.result && r.result.value && typeof r.result.value === 'object')
     .map((r) => ({ frame: r.frameId, ...r.result.value }));
+}
+
+/** `pageFrames` one frame document at a time (see there): the injection results that came. */
+async function framesOneByOne(tabId) {
+  let frames = [];
+  try {
+    frames = (await api.webNavigation.getAllFrames({ tabId })) || [];
+  } catch (_) {
+    frames = [];
+  }
+  const ids = frames.map((f) => f.frameId).sort((a, b) => a - b).slice(0, MAX_FRAMES_ONE_BY_ONE);
+  const one = (frameId) => {
+    const target = { tabId, frameIds: [frameId] };
+    const work = (async () => {
+      await inject({ target, files: [PAGE_FILE] });
+      const [first] = await inject({ target, func: glPageCall, args: ['here', []] });
+      return first ? { ...first, frameId } : null;
+    })().catch(() => null);
+    return Promise.race([work, sleep(FRAME_ANSWER_MS).then(() => null)]);
+  };
+  return (await Promise.all(ids.map(one))).filter(Boolean);
 }
 
 const PERCEPTION_OPS = {

@@ -117,6 +117,16 @@ async fn cases(t: &mut Guard) {
     // Perception.
     t.goto("/article").await;
     t.measure("browser_read", "article", json!({ "mode": "article" })).await;
+    // A page with a frame: its visible text joins the frame's, read where the frame is.
+    t.goto("/frames").await;
+    let read = t.measure("browser_read", "visible text, one frame", json!({ "mode": "visible" })).await;
+    let text = read.facts["text"].as_str().expect("the text read");
+    assert!(text.contains("Frame clicks") && text.contains("Frame button"), "{text}");
+    let seen = t.measure("browser_inspect", "controls, one frame", json!({})).await;
+    let items = seen.facts["items"].to_string();
+    assert!(items.contains("Frame button"), "{items}");
+    t.measure("browser_click", "a button in the frame", json!({ "selector": { "name": "Frame button" } }))
+        .await;
     t.goto("/form").await;
     t.measure("browser_inspect", "controls", json!({})).await;
     t.measure("browser_find", "a button's text", json!({ "text": "Create account" })).await;

@@ -21,6 +21,11 @@
 //!   first in document order (`scripts/frames_here.js` lists each document's frames), reads
 //!   each frame document's URL before anything else, and runs the caller's script only in the
 //!   documents the gate admits. A refused frame, and every frame inside it, is left unread.
+//!   Over WebDriver BiDi all of it runs in each document's sandbox realm, the frames
+//!   addressed by browsing context: no frame switch (chromedriver takes 16–40 ms for one), and
+//!   the listing is out of the page's reach. Perception's frame passes do the same
+//!   ([`frame_context`], [`apply_sandboxed_with_nodes`]: the elements they answer come back
+//!   as the WebDriver element references the rest of the adapter uses).
 //!
 //! The page could move a frame between the check and the input (a round trip later): the
 //! check narrows what a page can make Ghostlight do, it is not atomic with the dispatch.
@@ -253,6 +258,26 @@ const SANDBOX_APPLY: &str = "function (json, ...elements) {
   return JSON.stringify(out === undefined ? null : out);
 }";
 
+/// [`SANDBOX_APPLY`] for an answer that holds DOM nodes: `[JSON of the answer, each node]`, every
+/// node in the JSON replaced by `{"__gl_node": index}` (BiDi serializes a node as its shared
+/// reference, which is also its WebDriver element id).
+const SANDBOX_APPLY_NODES: &str = "function (json, ...elements) {
+  __GHOSTLIGHT_LIBRARY__
+  const spec = JSON.parse(json);
+  const args = spec.args;
+  spec.at.forEach((index, k) => { args[index] = elements[k]; });
+  const out = (function () { __GHOSTLIGHT_BODY__ }).apply(null, args);
+  const nodes = [];
+  const isNode = (v) => v !== null && typeof v === 'object' && typeof v.nodeType === 'number'
+    && typeof v.nodeName === 'string';
+  const text = JSON.stringify(out === undefined ? null : out,
+    (key, value) => (isNode(value) ? { __gl_node: nodes.push(value) - 1 } : value));
+  return [text, ...nodes];
+}";
+
+/// The key [`SANDBOX_APPLY_NODES`] marks a node's place with.
+const NODE_MARK: &str = "__gl_node";
+
 /// [`SANDBOX_APPLY`]'s library part over the sandbox's installed library ([`sandbox::slim`]).
 static APPLY_SLIM: LazyLock<String> = LazyLock::new(|| sandbox::slim(&format!("'{}'", sandbox::MISSING)));
 /// [`SANDBOX_APPLY`]'s library part with the whole library, which it installs ([`sandbox::full`]).
@@ -266,6 +291,34 @@ static APPLY_FULL: LazyLock<String> = LazyLock::new(|| sandbox::full(""));
 pub(crate) async fn run_sandboxed(s: &mut Session, body: &str, args: &[Value]) -> Option<PortResult<Value>> {
     let context = s.at_top()?.to_owned();
     let bidi = s.sandbox_for(&context, SANDBOX_WAIT).await?;
+    Some(apply_sandboxed(bidi, &context, body, args).await)
+}
+
+/// Run the input script `body` with `args` in the sandbox realm of browsing context `context`
+/// (see [`run_sandboxed`]): its answer, parsed.
+async fn apply_sandboxed(bidi: &Bidi, context: &str, body: &str, args: &[Value]) -> PortResult<Value> {
+    apply_in_sandbox(bidi, context, body, args, false).await
+}
+
+/// [`apply_sandboxed`] for a script whose answer holds DOM nodes (a perception's items and
+/// frames): each comes back as a WebDriver element reference (`{"element-6066-…": id}`).
+pub(crate) async fn apply_sandboxed_with_nodes(
+    bidi: &Bidi,
+    context: &str,
+    body: &str,
+    args: &[Value],
+) -> PortResult<Value> {
+    apply_in_sandbox(bidi, context, body, args, true).await
+}
+
+/// [`apply_sandboxed`], the answer's nodes kept when `with_nodes`.
+async fn apply_in_sandbox(
+    bidi: &Bidi,
+    context: &str,
+    body: &str,
+    args: &[Value],
+    with_nodes: bool,
+) -> PortResult<Value> {
     let mut plain = Vec::with_capacity(args.len());
     let mut at = Vec::new();
     let mut nodes = vec![Value::Null];
@@ -281,32 +334,95 @@ pub(crate) async fn run_sandboxed(s: &mut Session, body: &str, args: &[Value]) -
     }
     nodes[0] = json!({ "type": "string", "value": json!({ "args": plain, "at": at }).to_string() });
     let call = |library: &str| {
-        let function =
-            SANDBOX_APPLY.replace("__GHOSTLIGHT_BODY__", body).replace("__GHOSTLIGHT_LIBRARY__", library);
+        let apply = if with_nodes { SANDBOX_APPLY_NODES } else { SANDBOX_APPLY };
+        let function = apply.replace("__GHOSTLIGHT_BODY__", body).replace("__GHOSTLIGHT_LIBRARY__", library);
         json!({
             "functionDeclaration": function,
             "arguments": nodes,
             "target": { "context": context, "sandbox": SANDBOX },
             "awaitPromise": false,
             "resultOwnership": "none",
+            "serializationOptions": { "maxDomDepth": 0 },
         })
     };
+    // (maxDomDepth 0: a node comes back as its reference, without its children.)
     let shape =
         || PortError::new(PortErrorKind::Other, "a sandboxed input script answered an unexpected shape");
-    let answered = async {
-        let mut answer = bidi.command_within("script.callFunction", call(&APPLY_SLIM), SANDBOX_WAIT).await?;
-        if answer["result"]["value"].as_str() == Some(sandbox::MISSING) {
-            // A document from before the library's preload: send it once, with the script.
-            answer = bidi.command_within("script.callFunction", call(&APPLY_FULL), SANDBOX_WAIT).await?;
-        }
-        if answer["type"] != "success" {
-            return Err(PortError::new(PortErrorKind::Other, "a sandboxed input script failed in the page"));
-        }
+    let mut answer = bidi.command_within("script.callFunction", call(&APPLY_SLIM), SANDBOX_WAIT).await?;
+    if answer["result"]["value"].as_str() == Some(sandbox::MISSING) {
+        // A document from before the library's preload: send it once, with the script.
+        answer = bidi.command_within("script.callFunction", call(&APPLY_FULL), SANDBOX_WAIT).await?;
+    }
+    if answer["type"] != "success" {
+        return Err(PortError::new(PortErrorKind::Other, "a sandboxed input script failed in the page"));
+    }
+    if !with_nodes {
         let text = answer["result"]["value"].as_str().ok_or_else(shape)?;
-        serde_json::from_str(text).map_err(|_| shape())
-    };
-    Some(answered.await)
+        return serde_json::from_str(text).map_err(|_| shape());
+    }
+    let parts = answer["result"]["value"].as_array().ok_or_else(shape)?;
+    let (text, nodes) = parts.split_first().ok_or_else(shape)?;
+    let mut value: Value =
+        serde_json::from_str(text["value"].as_str().ok_or_else(shape)?).map_err(|_| shape())?;
+    let ids: Vec<&str> =
+        nodes.iter().map(|node| node["sharedId"].as_str().ok_or_else(shape)).collect::<PortResult<_>>()?;
+    put_elements(&mut value, &ids).ok_or_else(shape)?;
+    Ok(value)
 }
+
+/// Replace each `{"__gl_node": index}` in `value` by the WebDriver element reference of
+/// `ids[index]`; `None` when an index names no node.
+fn put_elements(value: &mut Value, ids: &[&str]) -> Option<()> {
+    match value {
+        Value::Object(map) if map.len() == 1 && map.contains_key(NODE_MARK) => {
+            let index = usize::try_from(map.get(NODE_MARK)?.as_u64()?).ok()?;
+            *value = json!({ ELEMENT_KEY: ids.get(index)? });
+        }
+        Value::Object(map) => {
+            for inner in map.values_mut() {
+                put_elements(inner, ids)?;
+            }
+        }
+        Value::Array(items) => {
+            for inner in items {
+                put_elements(inner, ids)?;
+            }
+        }
+        _ => {}
+    }
+    Some(())
+}
+
+/// The browsing context of the frame element `frame` (a WebDriver element id) of the document
+/// in context `parent`, asked in that document's sandbox realm.
+pub(crate) async fn frame_context(bidi: &Bidi, parent: &str, frame: &str) -> PortResult<String> {
+    let params = json!({
+        "functionDeclaration": "function (frame) { return frame.contentWindow; }",
+        "arguments": [{ "sharedId": frame }],
+        "target": { "context": parent, "sandbox": SANDBOX },
+        "awaitPromise": false,
+        "resultOwnership": "none",
+    });
+    let answer = bidi.command_within("script.callFunction", params, SANDBOX_WAIT).await?;
+    answer["result"]["value"]["context"]
+        .as_str()
+        .filter(|_| answer["type"] == "success")
+        .map(str::to_owned)
+        .ok_or_else(|| PortError::new(PortErrorKind::Other, "a frame's browsing context could not be found"))
+}
+
+/// The URL a document is governed by (`glAuthorityUrl`), read in the sandbox realm of
+/// browsing context `context`.
+pub(crate) async fn document_url_sandboxed(bidi: &Bidi, context: &str) -> PortResult<String> {
+    let url = apply_sandboxed(bidi, context, "return glAuthorityUrl(document);", &[]).await?;
+    url.as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| PortError::new(PortErrorKind::Other, "a frame document's URL could not be read"))
+}
+
+/// The longest wait for one sandboxed call (see [`SANDBOX_WAIT`]), for callers that probe a
+/// window's sandbox first ([`Session::sandbox_for`]).
+pub(crate) const SANDBOX_CALL_WAIT: Duration = SANDBOX_WAIT;
 
 /// One sandboxed trace in `context`: what it found, and the context of the frame of another
 /// origin it stopped at.
@@ -560,11 +676,23 @@ async fn enter_and_list(s: &mut Session, tab: &TabRef, path: &[String]) -> Optio
     Some((url, listing))
 }
 
+/// A script a frame walk runs in each admitted frame document, in the two forms the walk may
+/// need: composed with the DOM library for the page's realm (classic Execute Script), and its
+/// body alone for the document's sandbox realm, where the library is installed
+/// ([`sandbox`]). Both read their `arguments` and `return` the answer.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FrameScript {
+    /// The Execute Script body with the library before it.
+    pub(crate) composed: &'static str,
+    /// The body over the sandbox's library.
+    pub(crate) body: &'static str,
+}
+
 /// What a walk through frame documents asks of each admitted frame.
 pub(crate) trait FrameVisitor: Send {
     /// The script and arguments to run in the next admitted frame document; `None` ends the
     /// walk (the visitor has what it needs).
-    fn next(&mut self) -> Option<(&'static str, Vec<Value>)>;
+    fn next(&mut self) -> Option<(FrameScript, Vec<Value>)>;
 
     /// The script's answer in that frame.
     fn answer(&mut self, answer: Value);
@@ -592,13 +720,26 @@ struct Here {
 /// Walk the visible frames of `tab`'s page (every origin, depth first, in document order),
 /// running the visitor's script in each frame document `gate` admits. A frame that vanishes
 /// during the walk is skipped. Leaves the driver in `tab`'s top document.
+///
+/// Over WebDriver BiDi the walk runs in each document's sandbox realm, addressing frames by
+/// their browsing context ([`visit_sandboxed`]): no frame switches (a Switch To Frame costs
+/// chromedriver 16–40 ms), and a page cannot hide a frame from the listing. Without a sandbox
+/// (no BiDi, or a window whose sandbox does not answer), or when the top document's listing
+/// fails there, the walk switches into each frame through classic WebDriver.
 pub(crate) async fn visit_frames(
     s: &mut Session,
     tab: &TabRef,
     gate: &Gate,
     visitor: &mut dyn FrameVisitor,
 ) -> PortResult<Walked> {
-    s.tab(tab).await?;
+    let handle = s.tab(tab).await?;
+    if let Some(bidi) = s.sandbox_for(&handle, SANDBOX_WAIT).await {
+        match here_sandboxed(bidi, &handle).await {
+            Ok(top) => return Ok(visit_sandboxed(bidi, top, gate, visitor).await),
+            Err(error) if error.kind() == PortErrorKind::Timeout => s.sandbox_hangs(&handle),
+            Err(_) => {}
+        }
+    }
     let top = here(s).await?;
     let mut walked = Walked::default();
     let mut pending: Vec<Vec<String>> = children(&[], &top.frames);
@@ -619,7 +760,7 @@ pub(crate) async fn visit_frames(
             continue;
         }
         let Some((script, args)) = visitor.next() else { break };
-        match s.execute(script, args, Sent::Read).await {
+        match s.execute(script.composed, args, Sent::Read).await {
             Ok(answer) => visitor.answer(answer),
             Err(e) if matches!(e.kind(), PortErrorKind::TargetStale | PortErrorKind::TabGone) => continue,
             Err(e) => return Err(e),
@@ -633,6 +774,117 @@ pub(crate) async fn visit_frames(
     }
     s.tab(tab).await?;
     Ok(walked)
+}
+
+/// [`visit_frames`] in the sandbox realm of each frame document, from the top document's
+/// listing `top`. A frame whose listing or script fails (it navigated, was removed) is
+/// skipped, as a frame that vanished is; one that gets no answer in time ends the walk,
+/// `truncated`.
+async fn visit_sandboxed(
+    bidi: &Bidi,
+    top: SandboxedHere,
+    gate: &Gate,
+    visitor: &mut dyn FrameVisitor,
+) -> Walked {
+    let mut walked = Walked::default();
+    // (context, depth below the top document), popped in document order.
+    let mut pending: Vec<(String, usize)> =
+        top.frames.into_iter().rev().map(|context| (context, 1)).collect();
+    let mut entered = 0;
+    while let Some((context, depth)) = pending.pop() {
+        if entered >= MAX_WALK_FRAMES {
+            walked.truncated = true;
+            break;
+        }
+        entered += 1;
+        // A frame whose document hangs ends the walk (the answer says it is cut short), so a
+        // page of hung frames costs one wait, not one per frame.
+        let inside = match here_sandboxed(bidi, &context).await {
+            Ok(inside) => inside,
+            Err(error) if error.kind() == PortErrorKind::Timeout => {
+                walked.truncated = true;
+                break;
+            }
+            Err(_) => continue,
+        };
+        if admit(gate, &inside.url).is_err() {
+            walked.refused += 1;
+            continue;
+        }
+        let Some((script, args)) = visitor.next() else { break };
+        match apply_sandboxed(bidi, &context, script.body, &args).await {
+            Ok(answer) => visitor.answer(answer),
+            Err(error) if error.kind() == PortErrorKind::Timeout => {
+                walked.truncated = true;
+                break;
+            }
+            Err(_) => continue,
+        }
+        walked.visited += 1;
+        if depth < MAX_CROSS_DEPTH {
+            pending.extend(inside.frames.into_iter().rev().map(|inner| (inner, depth + 1)));
+        } else if !inside.frames.is_empty() {
+            walked.truncated = true;
+        }
+    }
+    walked
+}
+
+/// One document's URL and the browsing contexts of its visible frames, listed in its sandbox
+/// realm.
+#[derive(Debug)]
+struct SandboxedHere {
+    url: String,
+    frames: Vec<String>,
+}
+
+/// `frames_here.js` in the sandbox realm: `[JSON of {url}, each listed frame's window]` (BiDi
+/// serializes a window as its browsing context id).
+fn sandbox_here(library: &str) -> String {
+    format!(
+        "function () {{\n{library}\nconst here = (function () {{\n{FRAMES_HERE_JS}\n}})();\n\
+         return [JSON.stringify({{ url: here.url }}), ...here.frames.map((frame) => frame.contentWindow)];\n}}"
+    )
+}
+
+/// [`sandbox_here`] over the sandbox's installed library; `[MISSING]` where none is.
+static SANDBOX_HERE: LazyLock<String> =
+    LazyLock::new(|| sandbox_here(&sandbox::slim(&format!("['{}']", sandbox::MISSING))));
+/// [`sandbox_here`] with the whole library, which it installs.
+static SANDBOX_HERE_FULL: LazyLock<String> = LazyLock::new(|| sandbox_here(&sandbox::full("")));
+
+/// List the document of browsing context `context` in its sandbox realm.
+async fn here_sandboxed(bidi: &Bidi, context: &str) -> PortResult<SandboxedHere> {
+    let shape =
+        || PortError::new(PortErrorKind::Other, "a sandboxed frame listing answered an unexpected shape");
+    let call = |function: &str| {
+        json!({
+            "functionDeclaration": function,
+            "arguments": [],
+            "target": { "context": context, "sandbox": SANDBOX },
+            "awaitPromise": false,
+            "resultOwnership": "none",
+        })
+    };
+    let mut answer = bidi.command_within("script.callFunction", call(&SANDBOX_HERE), SANDBOX_WAIT).await?;
+    if answer["result"]["value"][0]["value"].as_str() == Some(sandbox::MISSING) {
+        // A document from before the library's preload: send it once, with the listing.
+        answer = bidi.command_within("script.callFunction", call(&SANDBOX_HERE_FULL), SANDBOX_WAIT).await?;
+    }
+    if answer["type"] != "success" {
+        return Err(PortError::new(PortErrorKind::Other, "a sandboxed frame listing failed in the page"));
+    }
+    let parts = answer["result"]["value"].as_array().ok_or_else(shape)?;
+    let (first, windows) = parts.split_first().ok_or_else(shape)?;
+    #[derive(Deserialize)]
+    struct Url {
+        url: String,
+    }
+    let listed: Url =
+        serde_json::from_str(first["value"].as_str().ok_or_else(shape)?).map_err(|_| shape())?;
+    let frames =
+        windows.iter().filter_map(|window| window["value"]["context"].as_str().map(str::to_owned)).collect();
+    Ok(SandboxedHere { url: listed.url, frames })
 }
 
 /// The frame paths of `frames` (listed inside `path`), reversed so that popping them

@@ -13,9 +13,11 @@
 //! whole script when it returns a frame's element; Firefox returns a ref that is unusable
 //! from the top), so the script never descends into frames. It lists the visible iframes
 //! with their position among the items, and the
-//! adapter runs one more pass per such frame — switched into it with
-//! [`Session::enter_frames`] — splicing the frame's items in at the iframe's place. Each
-//! element's [`ElementRef`] carries the frame path. Cross-origin frames are skipped.
+//! adapter runs one more pass per such frame, splicing the frame's items in at the iframe's
+//! place: over WebDriver BiDi in the frame document's sandbox realm, addressed by its
+//! browsing context (no frame switch; the library is installed there), else switched into
+//! with [`Session::enter_frames`]. Each element's [`ElementRef`] carries the frame path.
+//! Cross-origin frames are skipped.
 //!
 //! The `max_items` cap holds across frames: a frame pass asks only for what can still fit
 //! before the iframe's position, and the spliced list is cut to the cap. `truncated` is set
@@ -107,6 +109,10 @@ static PERCEIVE_FORMS_SCRIPT: LazyLock<String> =
     LazyLock::new(|| with_dom(&format!("{FORMS_JS}\n{}", call(PERCEIVE_FN, 2))));
 static READ_TEXT_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(READ_TEXT_FN, 2)));
 static TEXT_PRESENT_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(TEXT_PRESENT_FN, 1)));
+/// [`READ_TEXT_SCRIPT`] and [`TEXT_PRESENT_SCRIPT`] without the library, for a document's
+/// sandbox realm (frame walks, [`frames::FrameScript`]).
+static READ_TEXT_BODY: LazyLock<String> = LazyLock::new(|| call(READ_TEXT_FN, 2));
+static TEXT_PRESENT_BODY: LazyLock<String> = LazyLock::new(|| call(TEXT_PRESENT_FN, 1));
 static ELEMENT_PRESENT_SCRIPT: LazyLock<String> = LazyLock::new(|| with_dom(&call(ELEMENT_PRESENT_FN, 1)));
 static TEXT_WAIT_SCRIPT: LazyLock<String> = LazyLock::new(ghostlight_page::scripts::text_wait);
 
@@ -154,6 +160,40 @@ struct PassPlace {
     root: Option<Value>,
     /// Whether the driver is already switched into `frames`.
     entered: bool,
+    /// The frame document's browsing context, when it was found over BiDi: the pass then
+    /// runs in that document's sandbox realm, with no frame switch ([`sandboxed_pass`]).
+    context: Option<String>,
+}
+
+/// Perception without the library, for a frame document's sandbox realm (the library is
+/// installed there): all controls, and with the form data script (mode `forms`).
+static PERCEIVE_BODY: LazyLock<String> = LazyLock::new(|| call(PERCEIVE_FN, 2));
+static PERCEIVE_FORMS_BODY: LazyLock<String> =
+    LazyLock::new(|| format!("{FORMS_JS}\n{}", call(PERCEIVE_FN, 2)));
+
+/// One frame pass in the sandbox realm of the frame document `context` (see [`PassPlace`]):
+/// `Ok(None)` when `gate` refuses the document. Any failure: the caller takes the classic way
+/// (a read, so trying again is harmless).
+async fn sandboxed_pass(
+    s: &mut Session,
+    handle: &str,
+    context: &str,
+    gate: &Gate,
+    options: &PassOptions,
+) -> PortResult<Option<RawPass>> {
+    let bidi = s
+        .sandbox_for(handle, frames::SANDBOX_CALL_WAIT)
+        .await
+        .ok_or_else(|| PortError::new(PortErrorKind::Unsupported, "no sandbox in this window"))?;
+    // A frame document is perceived only once the gate admits it (its URL is read first).
+    let url = frames::document_url_sandboxed(bidi, context).await?;
+    if frames::admit(gate, &url).is_err() {
+        return Ok(None);
+    }
+    let body = if options.mode == "forms" { &PERCEIVE_FORMS_BODY } else { &PERCEIVE_BODY };
+    let args = [options.to_value()?, Value::Null];
+    let answer = frames::apply_sandboxed_with_nodes(bidi, context, body, &args).await?;
+    Ok(Some(RawPass::decode(answer)?))
 }
 
 /// The documents of one tab, reached by switching the session into frames.
@@ -190,6 +230,19 @@ impl Documents for TabDocuments<'_> {
         options: &PassOptions,
         depth_offset: u32,
     ) -> PortResult<Option<Pass<Value>>> {
+        if let Some(context) = place.context.as_deref().filter(|_| !place.frames.is_empty()) {
+            match sandboxed_pass(self.s, self.handle, context, self.gate, options).await {
+                Ok(None) => return Ok(None),
+                Ok(Some(raw)) => return self.elements_of(place, raw, depth_offset).map(Some),
+                // A frame document that hangs gives nothing, and the perception says it is
+                // cut short (switching into it would hang the session's commands too).
+                Err(error) if error.kind() == PortErrorKind::Timeout => {
+                    return Ok(Some(Pass { elements: Vec::new(), truncated: true, frames: Vec::new() }));
+                }
+                // The classic way below reads the frame as it always did.
+                Err(_) => {}
+            }
+        }
         if !place.entered {
             self.s.enter_frames(self.tab, &place.frames).await?;
         }
@@ -223,19 +276,37 @@ impl Documents for TabDocuments<'_> {
                 RawPass::decode(self.s.execute(script, args, Sent::Read).await?)?
             }
         };
+        self.elements_of(place, raw, depth_offset).map(Some)
+    }
+
+    async fn frame(&mut self, place: &PassPlace, frame: Value) -> PortResult<Option<PassPlace>> {
+        let id = element_id(&frame).ok_or_else(|| malformed("perception"))?;
+        // The frame's browsing context, from its parent's: the parent was read over BiDi (or
+        // is the top document), so the frame can be too.
+        let parent =
+            if place.frames.is_empty() { Some(self.handle.to_owned()) } else { place.context.clone() };
+        let context = match parent {
+            Some(parent) => match self.s.sandbox_for(self.handle, frames::SANDBOX_CALL_WAIT).await {
+                Some(bidi) => frames::frame_context(bidi, &parent, &id).await.ok(),
+                None => None,
+            },
+            None => None,
+        };
+        let mut frames = place.frames.clone();
+        frames.push(id);
+        Ok(Some(PassPlace { frames, root: None, entered: false, context }))
+    }
+}
+
+impl TabDocuments<'_> {
+    /// The port's elements for the items of one pass in `place`.
+    fn elements_of(&self, place: &PassPlace, raw: RawPass, depth_offset: u32) -> PortResult<Pass<Value>> {
         let elements = raw
             .items
             .into_iter()
             .map(|item| element_of(self.s, self.handle, &place.frames, item, depth_offset))
             .collect::<PortResult<_>>()?;
-        Ok(Some(Pass { elements, truncated: raw.truncated, frames: raw.frames }))
-    }
-
-    async fn frame(&mut self, place: &PassPlace, frame: Value) -> PortResult<Option<PassPlace>> {
-        let id = element_id(&frame).ok_or_else(|| malformed("perception"))?;
-        let mut frames = place.frames.clone();
-        frames.push(id);
-        Ok(Some(PassPlace { frames, root: None, entered: false }))
+        Ok(Pass { elements, truncated: raw.truncated, frames: raw.frames })
     }
 }
 
@@ -268,9 +339,9 @@ async fn gather_from(
             let value = serde_json::to_value(&element).map_err(|_| {
                 PortError::new(PortErrorKind::Other, "the subtree root could not be passed to the page")
             })?;
-            PassPlace { frames: decoded.frames, root: Some(value), entered: true }
+            PassPlace { frames: decoded.frames, root: Some(value), entered: true, context: None }
         }
-        None => PassPlace { frames: Vec::new(), root: None, entered: true },
+        None => PassPlace { frames: Vec::new(), root: None, entered: true, context: None },
     };
     let mut docs = TabDocuments { s, tab, handle: &handle, gate, expected: None };
     perception::gather(&mut docs, place, options, 0).await
@@ -302,7 +373,7 @@ pub(crate) async fn perceive_in(
     let handle = s.tab(tab).await?;
     let first = InExpected { expected, check, page: None, shown: false };
     let mut docs = TabDocuments { s, tab, handle: &handle, gate, expected: Some(first) };
-    let place = PassPlace { frames: Vec::new(), root: None, entered: true };
+    let place = PassPlace { frames: Vec::new(), root: None, entered: true, context: None };
     let gathered = perception::gather(&mut docs, place, options, 0).await?;
     let first = docs.expected.ok_or_else(|| malformed("perception"))?;
     let page = first.page.ok_or_else(|| malformed("page state"))?;
@@ -569,7 +640,7 @@ struct JoinFrames {
 }
 
 impl frames::FrameVisitor for JoinFrames {
-    fn next(&mut self) -> Option<(&'static str, Vec<Value>)> {
+    fn next(&mut self) -> Option<(frames::FrameScript, Vec<Value>)> {
         if self.remaining <= 1 {
             // A frame with text would not fit.
             self.truncated = true;
@@ -577,7 +648,9 @@ impl frames::FrameVisitor for JoinFrames {
         }
         let mut options = self.options.clone();
         options["max"] = Value::from(self.remaining - 1);
-        Some((READ_TEXT_SCRIPT.as_str(), vec![options, Value::Null]))
+        let script =
+            frames::FrameScript { composed: READ_TEXT_SCRIPT.as_str(), body: READ_TEXT_BODY.as_str() };
+        Some((script, vec![options, Value::Null]))
     }
 
     fn answer(&mut self, answer: Value) {
@@ -731,8 +804,10 @@ struct SearchFrames {
 }
 
 impl frames::FrameVisitor for SearchFrames {
-    fn next(&mut self) -> Option<(&'static str, Vec<Value>)> {
-        (!self.found).then(|| (TEXT_PRESENT_SCRIPT.as_str(), vec![self.options.clone()]))
+    fn next(&mut self) -> Option<(frames::FrameScript, Vec<Value>)> {
+        let script =
+            frames::FrameScript { composed: TEXT_PRESENT_SCRIPT.as_str(), body: TEXT_PRESENT_BODY.as_str() };
+        (!self.found).then(|| (script, vec![self.options.clone()]))
     }
 
     fn answer(&mut self, answer: Value) {

@@ -9,9 +9,11 @@ use ghostlight_core::port::{
 
 use serde_json::{Value, json};
 
+use crate::bidi::Bidi;
 use crate::errors::{self, Sent};
 use crate::page;
 use crate::session::Session;
+use crate::watch::prompts::PromptWatch;
 
 use super::navigation;
 
@@ -22,7 +24,7 @@ use super::navigation;
 ///
 /// Over WebDriver BiDi (the session's connection) the windows are listed in one
 /// message (`browsingContext.getTree`) and each page is read where it is (`script.callFunction`
-/// in its own realm): no window switches, one message per tab. A tab BiDi cannot read in
+/// in its own realm, every tab at once): no window switches, one message per tab. A tab BiDi cannot read in
 /// [`BIDI_TAB_READ`] (a dialog holds its page, Chromium's error page) is read as before:
 /// switched to, through classic WebDriver.
 pub(crate) async fn tabs(s: &mut Session) -> PortResult<Vec<TabInfo>> {
@@ -40,13 +42,14 @@ pub(crate) async fn tabs(s: &mut Session) -> PortResult<Vec<TabInfo>> {
     list(s, handles, false).await
 }
 
-/// The tabs of `handles`, each read over BiDi first when `in_place`, else (or when BiDi
-/// cannot tell) switched to and read.
+/// The tabs of `handles`, each read over BiDi first when `in_place` (every tab at once, see
+/// [`read_in_place`]), else (or when BiDi cannot tell) switched to and read.
 async fn list(s: &mut Session, handles: Vec<String>, in_place: bool) -> PortResult<Vec<TabInfo>> {
     let active = pick_active(s, &handles);
+    let mut read = if in_place { read_in_place(s, &handles).await } else { Vec::new() };
+    read.resize(handles.len(), None);
     let mut listed = Vec::with_capacity(handles.len());
-    for handle in &handles {
-        let read = if in_place { read_in_place(s, handle).await } else { None };
+    for (handle, read) in handles.iter().zip(read) {
         let page = match read {
             Some(page) => page,
             None => match read_switched(s, handle).await? {
@@ -83,10 +86,35 @@ async fn top_contexts(s: &mut Session) -> Option<Vec<String>> {
     contexts.iter().map(|c| c.get("context").and_then(Value::as_str).map(str::to_owned)).collect()
 }
 
-/// Window `handle`'s page, read over BiDi in the page's realm; `None` when BiDi cannot tell
-/// (a dialog is open there, the read failed or ran out of time, Chromium's error page).
-async fn read_in_place(s: &mut Session, handle: &str) -> Option<PageState> {
-    if s.prompts().is_some_and(|watch| watch.kind(handle).is_some()) {
+/// How many tabs are read over BiDi at once: the reads go out together, so a list of many
+/// tabs costs about one read's time, without flooding the connection.
+const BIDI_TAB_READS_AT_ONCE: usize = 8;
+
+/// The pages of windows `handles`, read over BiDi in each page's realm, [`BIDI_TAB_READS_AT_ONCE`]
+/// at a time, in `handles`' order; `None` for a window BiDi cannot
+/// tell (a dialog is open there, the read failed or ran out of time, Chromium's error page).
+async fn read_in_place(s: &mut Session, handles: &[String]) -> Vec<Option<PageState>> {
+    let read = {
+        let Some(bidi) = s.bidi() else { return Vec::new() };
+        let prompts = s.prompts();
+        let mut read = Vec::with_capacity(handles.len());
+        for some in handles.chunks(BIDI_TAB_READS_AT_ONCE) {
+            let reads = some.iter().map(|handle| read_one_in_place(bidi, prompts, handle));
+            read.extend(futures::future::join_all(reads).await);
+        }
+        read
+    };
+    for (handle, state) in handles.iter().zip(&read) {
+        if let Some(state) = state {
+            s.remember_page_of(handle, state);
+        }
+    }
+    read
+}
+
+/// Window `handle`'s page, read over BiDi in the page's realm (see [`read_in_place`]).
+async fn read_one_in_place(bidi: &Bidi, prompts: Option<&PromptWatch>, handle: &str) -> Option<PageState> {
+    if prompts.is_some_and(|watch| watch.kind(handle).is_some()) {
         return None;
     }
     let params = json!({
@@ -96,7 +124,6 @@ async fn read_in_place(s: &mut Session, handle: &str) -> Option<PageState> {
         "awaitPromise": false,
         "resultOwnership": "none",
     });
-    let bidi = s.bidi()?;
     let answer = bidi.command_within("script.callFunction", params, BIDI_TAB_READ).await.ok()?;
     if answer.get("type").and_then(Value::as_str) != Some("success") {
         return None;
@@ -106,7 +133,6 @@ async fn read_in_place(s: &mut Session, handle: &str) -> Option<PageState> {
     if state.url.scheme() == "chrome-error" {
         return None;
     }
-    s.remember_page_of(handle, &state);
     Some(state)
 }
 

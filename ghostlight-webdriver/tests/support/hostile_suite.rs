@@ -66,7 +66,8 @@ pub(crate) async fn calm(g: &Ghostlight, what: &str, tool: &str, arguments: Valu
 /// Run the suite.
 pub(crate) async fn run_all(ports: &Ports) {
     let site = hostile::start();
-    let authority = json!({"hosts": {"allow": ["127.0.0.1"]}});
+    // The second host serves the frame of another site (its own process) a scenario needs.
+    let authority = json!({"hosts": {"allow": ["127.0.0.1", "127.0.0.2"]}});
     let g = governed(Arc::clone(&ports.port), authority.clone());
     let second = governed(Arc::clone(&ports.second), authority);
     // The second session's first call starts its browser: bounded like a hostile call (a
@@ -78,6 +79,7 @@ pub(crate) async fn run_all(ports: &Ports) {
     scenario(ports.engine, "a page that never finishes loading", slow_load(ports, &site)).await;
     scenario(ports.engine, "thousands of frames, a huge DOM", heavy_pages(&g, &second, &site)).await;
     scenario(ports.engine, "a full page of noise", tall_capture(&g, &second, &site)).await;
+    scenario(ports.engine, "a frame that does not yield", hung_frame(&g, &site)).await;
     if !ports.trusted {
         eprintln!("[{}] skipped: the adapter sends no trusted input here", ports.engine.as_str());
         return;
@@ -193,6 +195,31 @@ async fn heavy_pages(g: &Ghostlight, second: &Ghostlight, site: &Site) {
         }
         calm(g, "closing it", "browser_tabs", json!({"action": "close", "tab": tab})).await;
     }
+}
+
+/// A frame of another site (its own process) that spins for 8 s once loaded (longer than the
+/// calls below take; bounded, so that a process the browser keeps after the tab closed does
+/// not spin through the later scenarios): reading, inspecting and searching the page around it
+/// answer within a calm call's bound, with the page's own text and controls; the tab can then
+/// be closed.
+async fn hung_frame(g: &Ghostlight, site: &Site) {
+    let other_site = site.url_b("/");
+    let url = format!("{}?b={}", site.url("/hung-frame"), other_site.as_str().trim_end_matches('/'));
+    let opened =
+        calm(g, "the page around the frame", "browser_navigate", json!({"url": url, "new_tab": true})).await;
+    let tab = opened.facts["tab"].clone();
+    // The frame loads, then starts spinning.
+    tokio::time::sleep(Duration::from_millis(1_000)).await;
+    let (read, took) = timed(g, "browser_read", json!({"tab": tab, "mode": "visible"})).await;
+    eprintln!("  read in {took:?}: {}", read.summary);
+    assert_eq!(read.status, Status::Succeeded, "{}", read.summary);
+    assert!(took <= CALM, "reading the page took {took:?}");
+    assert!(read.facts["text"].to_string().contains("A calm page around a busy frame"), "{:?}", read.facts);
+    let seen = calm(g, "inspecting the page", "browser_inspect", json!({"tab": tab})).await;
+    eprintln!("  inspect: {}", seen.summary);
+    let found = calm(g, "searching the page", "browser_find", json!({"tab": tab, "text": "calm page"})).await;
+    eprintln!("  find: {}", found.summary);
+    calm(g, "closing it", "browser_tabs", json!({"action": "close", "tab": tab})).await;
 }
 
 /// `history.replaceState` to a 500 kB URL (Firefox refuses one of 2 MB): every URL fact stays within its bound, cut with the

@@ -1,6 +1,8 @@
 //! Hostile pages: a click handler that never returns, an endless dialog loop, a popup flood,
 //! thousands of frames, a 500 kB URL, a tall page of noise (a huge full-page image), a page that
-//! closes its own tab in its click handler, navigations a click handler starts a moment later.
+//! closes its own tab in its click handler, navigations a click handler starts a moment later, a
+//! frame of another site that does not yield for 8 s once loaded (bounded, so that a process the
+//! browser keeps after its tab closed does not spin through the scenarios after it).
 
 use crate::support::server::Site;
 
@@ -50,6 +52,18 @@ pub(crate) const PAGES: &[(&str, &str)] = &[
         "<!doctype html><title>Huge DOM</title><p>A page of a hundred thousand paragraphs.</p>\
          <script>const parts = []; for (let i = 0; i < 100000; i++) parts.push('<p>Paragraph ' + i + ' of filler text for a huge document, with <a href=\"#p' + i + '\">a link</a> and <button>button ' + i + '</button></p>');\
          document.body.insertAdjacentHTML('beforeend', parts.join(''));</script>",
+    ),
+    (
+        "/hung-frame",
+        "<!doctype html><title>Hung frame</title><p>A calm page around a busy frame.</p><script>\
+         const f = document.createElement('iframe');\
+         f.src = new URLSearchParams(location.search).get('b') + '/spin-soon';\
+         document.body.appendChild(f);</script>",
+    ),
+    (
+        "/spin-soon",
+        "<!doctype html><title>Soon busy</title><p>Busy soon.</p>\
+         <script>setTimeout(() => { const end = Date.now() + 8000; while (Date.now() < end) {} }, 300)</script>",
     ),
     (
         "/frames",
