@@ -105,7 +105,7 @@ static TRACE: LazyLock<String> = LazyLock::new(|| {
 
 /// The longest wait for one sandboxed call (they answer in 2–45 ms; a window whose calls get
 /// no answer in time keeps the page's realm, see [`Session::sandbox_for`]).
-const SANDBOX_WAIT: Duration = Duration::from_secs(2);
+pub(crate) const SANDBOX_WAIT: Duration = Duration::from_secs(2);
 
 /// The body of the sandboxed trace of viewport point `(x, y)`: `[JSON of {url, frames,
 /// cross: {x, y}}, the crossed frame's window or null]` (BiDi serializes the window as its
@@ -247,35 +247,32 @@ async fn follow_focus(bidi: &Bidi, top: &str) -> PortResult<Vec<Url>> {
 
 /// An Execute Script `body` applied in the sandbox realm to the JSON arguments of its
 /// `spec` (`{args, at}`), the elements passed beside it (BiDi shared references) put back at
-/// the indices `at`; the answer as JSON text (`"null"` for none). `__GHOSTLIGHT_LIBRARY__` is
-/// where the library goes: the slim prelude, or the whole library ([`sandbox`]).
+/// the indices `at`; the answer as `__GHOSTLIGHT_ANSWER__` returns it ([`ANSWER_JSON`] or
+/// [`ANSWER_WITH_NODES`]). `__GHOSTLIGHT_LIBRARY__` is where the library goes: the slim
+/// prelude, or the whole library ([`sandbox`]).
 const SANDBOX_APPLY: &str = "function (json, ...elements) {
   __GHOSTLIGHT_LIBRARY__
   const spec = JSON.parse(json);
   const args = spec.args;
   spec.at.forEach((index, k) => { args[index] = elements[k]; });
   const out = (function () { __GHOSTLIGHT_BODY__ }).apply(null, args);
-  return JSON.stringify(out === undefined ? null : out);
+  __GHOSTLIGHT_ANSWER__
 }";
 
-/// [`SANDBOX_APPLY`] for an answer that holds DOM nodes: `[JSON of the answer, each node]`, every
-/// node in the JSON replaced by `{"__gl_node": index}` (BiDi serializes a node as its shared
-/// reference, which is also its WebDriver element id).
-const SANDBOX_APPLY_NODES: &str = "function (json, ...elements) {
-  __GHOSTLIGHT_LIBRARY__
-  const spec = JSON.parse(json);
-  const args = spec.args;
-  spec.at.forEach((index, k) => { args[index] = elements[k]; });
-  const out = (function () { __GHOSTLIGHT_BODY__ }).apply(null, args);
-  const nodes = [];
+/// The answer as JSON text (`"null"` for none).
+const ANSWER_JSON: &str = "return JSON.stringify(out === undefined ? null : out);";
+
+/// The answer of a script that holds DOM nodes: `[JSON of the answer, each node]`, every node in
+/// the JSON replaced by `{"__gl_node": index}` (BiDi serializes a node as its shared reference,
+/// which is also its WebDriver element id).
+const ANSWER_WITH_NODES: &str = "const nodes = [];
   const isNode = (v) => v !== null && typeof v === 'object' && typeof v.nodeType === 'number'
     && typeof v.nodeName === 'string';
   const text = JSON.stringify(out === undefined ? null : out,
     (key, value) => (isNode(value) ? { __gl_node: nodes.push(value) - 1 } : value));
-  return [text, ...nodes];
-}";
+  return [text, ...nodes];";
 
-/// The key [`SANDBOX_APPLY_NODES`] marks a node's place with.
+/// The key [`ANSWER_WITH_NODES`] marks a node's place with.
 const NODE_MARK: &str = "__gl_node";
 
 /// [`SANDBOX_APPLY`]'s library part over the sandbox's installed library ([`sandbox::slim`]).
@@ -334,8 +331,11 @@ async fn apply_in_sandbox(
     }
     nodes[0] = json!({ "type": "string", "value": json!({ "args": plain, "at": at }).to_string() });
     let call = |library: &str| {
-        let apply = if with_nodes { SANDBOX_APPLY_NODES } else { SANDBOX_APPLY };
-        let function = apply.replace("__GHOSTLIGHT_BODY__", body).replace("__GHOSTLIGHT_LIBRARY__", library);
+        let answer = if with_nodes { ANSWER_WITH_NODES } else { ANSWER_JSON };
+        let function = SANDBOX_APPLY
+            .replace("__GHOSTLIGHT_ANSWER__", answer)
+            .replace("__GHOSTLIGHT_BODY__", body)
+            .replace("__GHOSTLIGHT_LIBRARY__", library);
         json!({
             "functionDeclaration": function,
             "arguments": nodes,
@@ -419,10 +419,6 @@ pub(crate) async fn document_url_sandboxed(bidi: &Bidi, context: &str) -> PortRe
         .map(str::to_owned)
         .ok_or_else(|| PortError::new(PortErrorKind::Other, "a frame document's URL could not be read"))
 }
-
-/// The longest wait for one sandboxed call (see [`SANDBOX_WAIT`]), for callers that probe a
-/// window's sandbox first ([`Session::sandbox_for`]).
-pub(crate) const SANDBOX_CALL_WAIT: Duration = SANDBOX_WAIT;
 
 /// One sandboxed trace in `context`: what it found, and the context of the frame of another
 /// origin it stopped at.

@@ -182,7 +182,7 @@ async fn sandboxed_pass(
     options: &PassOptions,
 ) -> PortResult<Option<RawPass>> {
     let bidi = s
-        .sandbox_for(handle, frames::SANDBOX_CALL_WAIT)
+        .sandbox_for(handle, frames::SANDBOX_WAIT)
         .await
         .ok_or_else(|| PortError::new(PortErrorKind::Unsupported, "no sandbox in this window"))?;
     // A frame document is perceived only once the gate admits it (its URL is read first).
@@ -286,7 +286,7 @@ impl Documents for TabDocuments<'_> {
         let parent =
             if place.frames.is_empty() { Some(self.handle.to_owned()) } else { place.context.clone() };
         let context = match parent {
-            Some(parent) => match self.s.sandbox_for(self.handle, frames::SANDBOX_CALL_WAIT).await {
+            Some(parent) => match self.s.sandbox_for(self.handle, frames::SANDBOX_WAIT).await {
                 Some(bidi) => frames::frame_context(bidi, &parent, &id).await.ok(),
                 None => None,
             },
