@@ -86,6 +86,9 @@ pub mod input {
     pub const LIB_JS: &str = script!("input/lib.js");
     /// The hit test of a pointer target (element or point).
     pub const TARGET_BODY: &str = script!("input/target.js");
+    /// Where a point of a frame's viewport lies in the viewport of the frame element's
+    /// document (aiming from the top document without entering the frame).
+    pub const FRAME_POINT_BODY: &str = script!("input/frame_point.js");
     /// Keyboard focus on an element, or the focused element.
     pub const FOCUS_BODY: &str = script!("input/focus.js");
     /// The key guard: keys that would leave the element they were for are withheld.

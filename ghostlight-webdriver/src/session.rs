@@ -699,6 +699,14 @@ impl Session {
     /// Resolve `element` to a fantoccini element in its own frame, switching window and
     /// frames. The element must belong to `tab` ([`PortErrorKind::TargetStale`] otherwise).
     pub(crate) async fn element(&mut self, tab: &TabRef, element: &ElementRef) -> PortResult<WdElement> {
+        let decoded = self.element_of(tab, element)?;
+        self.enter_frames(tab, &decoded.frames).await?;
+        Ok(WdElement::from_element_id(self.client.clone(), decoded.id.into()))
+    }
+
+    /// Decode `element` and check it belongs to `tab` of this session
+    /// ([`PortErrorKind::TargetStale`] otherwise), without switching anywhere.
+    pub(crate) fn element_of(&self, tab: &TabRef, element: &ElementRef) -> PortResult<Element> {
         let decoded = Element::parse(element)?;
         let handle = self.handle_of(tab)?;
         if decoded.tab.session != self.number || decoded.tab.handle != handle {
@@ -707,8 +715,7 @@ impl Session {
                 "the element belongs to another tab or session",
             ));
         }
-        self.enter_frames(tab, &decoded.frames).await?;
-        Ok(WdElement::from_element_id(self.client.clone(), decoded.id.into()))
+        Ok(decoded)
     }
 
     /// The window the driver is switched to, when it is in that window's top document.

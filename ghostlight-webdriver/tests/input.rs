@@ -130,7 +130,33 @@ const NAV_PAGE: &str = r#"<!doctype html><title>Nav</title>
 <input id=nag onchange="if (!window.nagged) { window.nagged = true; alert('changed'); }">
 <form action="/scroll" method=get><input id=q name=q></form>"#;
 
+/// Frames a click aims at from the top document (bordered and padded, covered by the parent,
+/// moved, scaled, nested); each frame's button logs into the top document.
+const AIM_PAGE: &str = r#"<!doctype html><title>Aim</title>
+<script>window.__log = []; window.log = (entry) => window.__log.push(String(entry));</script>
+<style>body { margin: 0 } iframe { display: block; width: 300px; height: 200px; margin: 10px }</style>
+<iframe id=plain src="/aim-inner?plain" style="border: 7px solid; padding: 9px"></iframe>
+<div style="position: relative"><iframe id=under src="/aim-inner?under"></iframe>
+<div aria-label="Frame cover" style="position: absolute; left: 0; top: 0; width: 330px; height: 230px; background: rgba(0,0,0,.3)"></div></div>
+<div style="transform: translate(40px, 15px)"><iframe id=moved src="/aim-inner?moved"></iframe></div>
+<div style="transform: scale(0.5); transform-origin: 0 0; height: 120px"><iframe id=scaled src="/aim-inner?scaled"></iframe></div>
+<iframe id=outer src="/aim-outer" style="height: 240px"></iframe>
+<div style="height: 200px"></div><div style="rotate: 10deg"><iframe id=turned src="/aim-inner?turned"></iframe></div>
+<div style="height: 2000px"></div>"#;
+
+const AIM_INNER: &str = r#"<!doctype html><title>Inner</title><style>body { margin: 0 }</style>
+<div style="height: 120px"></div>
+<button id=b style="margin-left: 50px" onclick="top.log('click:' + location.search.slice(1))"
+  onmouseover="top.log('over:' + location.search.slice(1))">Aim</button>"#;
+
+const AIM_OUTER: &str = r#"<!doctype html><title>Outer</title>
+<style>body { margin: 0 } iframe { width: 250px; height: 200px; border: 3px solid; padding: 4px }</style>
+<div style="height: 20px"></div><iframe id=deep src="/aim-inner?deep"></iframe>"#;
+
 const PAGES: &[(&str, &str)] = &[
+    ("/aim", AIM_PAGE),
+    ("/aim-inner", AIM_INNER),
+    ("/aim-outer", AIM_OUTER),
     ("/click", CLICK_PAGE),
     ("/scroll", SCROLL_PAGE),
     ("/drag", DRAG_PAGE),
@@ -148,6 +174,7 @@ async fn run(engine: Engine) {
     let started = Instant::now();
     scenario(engine, "click_button_double_right_and_middle", click_buttons(b, site)).await;
     scenario(engine, "click_obstructed_hidden_label_far_frame_shadow", click_targets(b, site)).await;
+    scenario(engine, "click_and_hover_in_frames_from_the_top", aiming(b, site)).await;
     scenario(engine, "click_and_hover_at_points", points(b, site)).await;
     scenario(engine, "scroll_by_reveal_wheel", scrolling(b, site)).await;
     scenario(engine, "drag_pointer_and_html5", dragging(b, site)).await;
@@ -321,6 +348,69 @@ async fn click_targets(b: &WebDriverBrowser, site: &Site) {
     assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Inner"));
     assert_eq!(receipt.page.url, site.url("/click"), "the page state is the top document's");
     assert_eq!(eval(b, &tab, "document.getElementById('frame').contentWindow.__log").await, json!(["inner"]));
+    b.close_tab(&tab).await.expect("close");
+}
+
+/// Clicks and hovers on buttons in frames: aimed from the top document where offsets tell
+/// where the input lands (no Switch To Frame is sent), through the frame otherwise.
+async fn aiming(b: &WebDriverBrowser, site: &Site) {
+    let tab = open(b, site, "/aim").await;
+    let call = TabCall::new(&tab, &Gate::open(), TIMEOUT);
+    let tab_ref = &tab;
+    let button = |frames: &'static [&'static str]| async move {
+        let target = b.testing_element(tab_ref, frames, "#b").await.expect("the frame's button");
+        PointerTarget::Element(target)
+    };
+    // Whether the last call switched into a frame.
+    let entered = || b.take_command_log().iter().any(|command| command.ends_with("/frame"));
+    b.log_commands(true);
+
+    for (frames, name) in
+        [(&["#plain"][..], "plain"), (&["#moved"][..], "moved"), (&["#outer", "#deep"][..], "deep")]
+    {
+        let target = button(frames).await;
+        clear_log(b, &tab).await;
+        b.take_command_log();
+        let receipt = b.click(&call, &click(target.clone(), MouseButton::Primary, 1)).await.expect(name);
+        assert!(!entered(), "{name}: aimed from the top");
+        assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Aim"), "{name}");
+        assert_eq!(receipt.page.url, site.url("/aim"), "{name}: the top document's page state");
+        assert_eq!(log(b, &tab).await, vec![format!("over:{name}"), format!("click:{name}")], "{name}");
+    }
+
+    clear_log(b, &tab).await;
+    let target = button(&["#under"]).await;
+    b.take_command_log();
+    let error = b
+        .click(&call, &click(target, MouseButton::Primary, 1))
+        .await
+        .expect_err("the parent covers the frame's button");
+    assert_eq!(error.kind(), PortErrorKind::Obstructed);
+    assert_eq!(error.obstruction().and_then(|by| by.name.clone()).as_deref(), Some("Frame cover"));
+    assert!(log(b, &tab).await.is_empty(), "nothing was clicked");
+
+    // Scaled: aimed through the scale (entering the frame clicked beside the button, on both
+    // engines). Rotated: refused, nothing clicked.
+    let target = button(&["#scaled"]).await;
+    b.take_command_log();
+    b.click(&call, &click(target, MouseButton::Primary, 1)).await.expect("scaled");
+    assert!(!entered(), "scaled: aimed from the top");
+    assert_eq!(log(b, &tab).await, vec!["over:scaled".to_owned(), "click:scaled".to_owned()]);
+    clear_log(b, &tab).await;
+    let target = button(&["#turned"]).await;
+    let error = b.click(&call, &click(target, MouseButton::Primary, 1)).await.expect_err("rotated");
+    assert_eq!(error.kind(), PortErrorKind::Unsupported, "{error:?}");
+    assert!(log(b, &tab).await.is_empty(), "nothing was clicked");
+
+    clear_log(b, &tab).await;
+    let target = button(&["#plain"]).await;
+    b.take_command_log();
+    let receipt =
+        b.hover(&call, &HoverInput { at: target, modifiers: Vec::new() }).await.expect("hover in a frame");
+    assert!(!entered(), "hover: aimed from the top");
+    assert_eq!(receipt.element.and_then(|e| e.name).as_deref(), Some("Aim"));
+    assert_eq!(log(b, &tab).await, vec!["over:plain".to_owned()]);
+    b.log_commands(false);
     b.close_tab(&tab).await.expect("close");
 }
 

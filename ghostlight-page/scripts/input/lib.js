@@ -57,6 +57,21 @@ function glEnterable(el) {
   }
 }
 
+// The point of a frame's viewport under viewport point (x, y) of the frame element's
+// document: past the element's border and padding, and scaled back where the element is drawn
+// scaled (its box's size over its layout size; a difference of a pixel is rounding).
+function glIntoFrame(frame, x, y) {
+  const r = frame.getBoundingClientRect();
+  const style = frame.ownerDocument.defaultView.getComputedStyle(frame);
+  const ratio = (drawn, laid) => (laid > 0 && Math.abs(drawn - laid) > 1 ? drawn / laid : 1);
+  const sx = ratio(r.width, frame.offsetWidth);
+  const sy = ratio(r.height, frame.offsetHeight);
+  return [
+    (x - r.left) / sx - frame.clientLeft - (parseFloat(style.paddingLeft) || 0),
+    (y - r.top) / sy - frame.clientTop - (parseFloat(style.paddingTop) || 0),
+  ];
+}
+
 function glDeepTrace(doc, x, y) {
   let hit = doc.elementFromPoint(x, y);
   let cx = x;
@@ -78,9 +93,7 @@ function glDeepTrace(doc, x, y) {
       break;
     }
     if (hit.localName === 'iframe' || hit.localName === 'frame' || hit.localName === 'object') {
-      const r = hit.getBoundingClientRect();
-      const fx = cx - (r.left + hit.clientLeft);
-      const fy = cy - (r.top + hit.clientTop);
+      const [fx, fy] = glIntoFrame(hit, cx, cy);
       let frameDoc = null;
       try {
         frameDoc = hit.contentDocument;

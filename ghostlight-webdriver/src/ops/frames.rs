@@ -52,7 +52,7 @@ const MAX_CROSS_DEPTH: usize = 6;
 /// The colour a refused frame is painted over with (opaque mid grey).
 const BLANK: Rgba<u8> = Rgba([128, 128, 128, 255]);
 /// The WebDriver element reference key.
-const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
+pub(crate) const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 /// The frame listing (see the script's header).
 static FRAME_BOXES: LazyLock<String> =
     LazyLock::new(|| format!("{}\n{}", super::AUTHORITY_URL_JS, ghostlight_page::scripts::FRAME_BOXES_BODY));
@@ -293,7 +293,12 @@ pub(crate) async fn run_sandboxed(s: &mut Session, body: &str, args: &[Value]) -
 
 /// Run the input script `body` with `args` in the sandbox realm of browsing context `context`
 /// (see [`run_sandboxed`]): its answer, parsed.
-async fn apply_sandboxed(bidi: &Bidi, context: &str, body: &str, args: &[Value]) -> PortResult<Value> {
+pub(crate) async fn apply_sandboxed(
+    bidi: &Bidi,
+    context: &str,
+    body: &str,
+    args: &[Value],
+) -> PortResult<Value> {
     apply_in_sandbox(bidi, context, body, args, false).await
 }
 
