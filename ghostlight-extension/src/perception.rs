@@ -317,30 +317,55 @@ pub(crate) async fn element_box(
     let mut docs = FrameDocs::default();
     let path = docs.path_of(b, tab, element.frame).await?;
     let (mut x, mut y) = raw.view;
+    let (mut width, mut height) = (raw.width, raw.height);
     for depth in (0..path.len()).rev() {
         let parent = match depth {
             0 => 0,
             _ => docs.at(b, tab, &path[..depth]).await?.map(|doc| doc.frame).ok_or_else(frame_gone)?,
         };
-        let (dx, dy) = frame_offset(b, tab, parent, path[depth]).await?.ok_or_else(frame_gone)?.content;
-        x += dx;
-        y += dy;
+        let offset = frame_offset(b, tab, parent, path[depth]).await?.ok_or_else(frame_gone)?;
+        (x, y) = offset.carry(x, y)?;
+        (width, height) = (width * offset.scale.0, height * offset.scale.1);
     }
     let geometry = b.tab_geometry(tab).await?;
     let scroll = (geometry.scroll_x, geometry.scroll_y);
-    Ok(ElementBox {
-        rect: CssRect { x: x + scroll.0, y: y + scroll.1, width: raw.width, height: raw.height },
-        scroll,
-    })
+    Ok(ElementBox { rect: CssRect { x: x + scroll.0, y: y + scroll.1, width, height }, scroll })
 }
 
 /// Where a frame sits in its parent document's viewport.
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 pub(crate) struct FrameOffset {
     /// The top-left corner of its content.
     pub(crate) content: (f64, f64),
+    /// The scale its document is drawn at (a scaled preview), per axis.
+    #[serde(default = "unscaled")]
+    pub(crate) scale: (f64, f64),
+    /// `ok`, or why `content` and `scale` cannot tell where a point of the frame lies
+    /// (`reshaped`: rotated, skewed or transformed in 3D; `unmapped`: zoomed).
+    #[serde(default)]
+    pub(crate) place: Option<String>,
     /// Its box inside the border (what shows its document): x, y, width, height.
     pub(crate) r#box: (f64, f64, f64, f64),
+}
+
+/// No scale.
+fn unscaled() -> (f64, f64) {
+    (1.0, 1.0)
+}
+
+impl FrameOffset {
+    /// Point `(x, y)` of the frame's viewport in its parent document's viewport; a frame that
+    /// is rotated, skewed or transformed in 3D is [`PortErrorKind::Unsupported`] (no point
+    /// there can be aimed at by offsets).
+    pub(crate) fn carry(&self, x: f64, y: f64) -> PortResult<(f64, f64)> {
+        if self.place.as_deref() == Some("reshaped") {
+            return Err(PortError::new(
+                PortErrorKind::Unsupported,
+                "the element is in a frame that is rotated, skewed or transformed in 3D: pointer input cannot be aimed there",
+            ));
+        }
+        Ok((self.content.0 + self.scale.0 * x, self.content.1 + self.scale.1 * y))
+    }
 }
 
 /// Where frame `index` (among `window.frames`) of frame document `parent` sits, when shown.

@@ -73,15 +73,22 @@ function glFramePath() {
   return path;
 }
 
-// Where a frame element sits in this document's viewport: its content's top-left corner, and
-// its box inside the border (what shows the frame's document).
+// Where a frame element sits in this document's viewport: its content's top-left corner and
+// the scale its document is drawn at (glFramePlace; where `place` says they cannot be told,
+// the corner by offsets alone and no scale), and its box inside the border (what shows the
+// frame's document).
 function glFrameBox(frame) {
   const outer = frame.getBoundingClientRect();
   const style = window.getComputedStyle(frame);
   const x = outer.left + frame.clientLeft;
   const y = outer.top + frame.clientTop;
+  const place = glFramePlace(frame);
+  const ok = place.status === 'ok';
+  const padded = [x + (parseFloat(style.paddingLeft) || 0), y + (parseFloat(style.paddingTop) || 0)];
   return {
-    content: [x + (parseFloat(style.paddingLeft) || 0), y + (parseFloat(style.paddingTop) || 0)],
+    content: ok ? [place.x, place.y] : padded,
+    scale: ok ? [place.sx, place.sy] : [1, 1],
+    place: place.status,
     box: [x, y, frame.clientWidth || outer.width, frame.clientHeight || outer.height],
   };
 }

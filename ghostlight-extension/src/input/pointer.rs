@@ -208,9 +208,7 @@ async fn locate_in_frame(
             _ => docs.at(b, tab, &path[..depth - 1]).await?.map(|doc| doc.frame).ok_or_else(frame_gone)?,
         };
         let index = path[depth - 1];
-        let (dx, dy) = frame_offset(b, tab, parent, index).await?.ok_or_else(frame_gone)?.content;
-        x += dx;
-        y += dy;
+        (x, y) = frame_offset(b, tab, parent, index).await?.ok_or_else(frame_gone)?.carry(x, y)?;
         let at: FrameAt =
             page_call(b, tab, parent, PageFn::FrameAt, vec![json!(x), json!(y), json!(index)]).await?;
         if at.outside {

@@ -22,44 +22,11 @@ if (!frame || !frame.isConnected || frame.ownerDocument !== document) {
   return Object.assign(out, { status: 'outside' });
 }
 const view = document.defaultView;
-// How computed style `cs` maps points: 'moved' (a translation at most), 'scaled' (positive
-// scales and translations), 'reshaped' or 'unmapped' (see above).
-const mapping = (cs) => {
-  const set = (value) => Boolean(value) && value !== 'none';
-  if (set(cs.rotate) || set(cs.offsetPath)) return 'reshaped';
-  if (cs.zoom && cs.zoom !== '1' && cs.zoom !== 'normal') return 'unmapped';
-  let scaled = false;
-  if (set(cs.scale)) {
-    const factors = cs.scale.split(/\s+/).map(Number);
-    if (factors.some((f) => !(f > 0)) || (factors.length > 2 && factors[2] !== 1)) return 'reshaped';
-    scaled = factors.some((f) => f !== 1);
-  }
-  if (!set(cs.transform)) return scaled ? 'scaled' : 'moved';
-  let m;
-  try {
-    m = new DOMMatrixReadOnly(cs.transform);
-  } catch (_) {
-    return 'reshaped';
-  }
-  const flat = m.m33 === 1 && m.m44 === 1
-    && [m.m12, m.m13, m.m14, m.m21, m.m23, m.m24, m.m31, m.m32, m.m34].every((v) => v === 0);
-  if (!flat || !(m.m11 > 0) || !(m.m22 > 0)) return 'reshaped';
-  return scaled || m.m11 !== 1 || m.m22 !== 1 ? 'scaled' : 'moved';
-};
-let scaled = false;
-for (let el = frame, i = 0; el && el.nodeType === 1 && i < GL_MAX_DEPTH; el = glParent(el), i++) {
-  const how = mapping(view.getComputedStyle(el));
-  if (how === 'reshaped' || how === 'unmapped') return Object.assign(out, { status: how });
-  scaled = scaled || how === 'scaled';
-}
 if (!frame.getClientRects().length) return Object.assign(out, { status: 'outside' });
-const box = frame.getBoundingClientRect();
-const style = view.getComputedStyle(frame);
-// (offsetWidth and offsetHeight are the untransformed layout size, in whole pixels.)
-const sx = scaled && frame.offsetWidth > 0 ? box.width / frame.offsetWidth : 1;
-const sy = scaled && frame.offsetHeight > 0 ? box.height / frame.offsetHeight : 1;
-const px = box.left + sx * (frame.clientLeft + (parseFloat(style.paddingLeft) || 0) + x);
-const py = box.top + sy * (frame.clientTop + (parseFloat(style.paddingTop) || 0) + y);
+const place = glFramePlace(frame);
+if (place.status !== 'ok') return Object.assign(out, { status: place.status });
+const px = place.x + place.sx * x;
+const py = place.y + place.sy * y;
 if (!(px >= 0 && py >= 0 && px < view.innerWidth && py < view.innerHeight)) {
   return Object.assign(out, { status: 'outside' });
 }

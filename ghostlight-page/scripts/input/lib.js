@@ -57,19 +57,70 @@ function glEnterable(el) {
   }
 }
 
-// The point of a frame's viewport under viewport point (x, y) of the frame element's
-// document: past the element's border and padding, and scaled back where the element is drawn
-// scaled (its box's size over its layout size; a difference of a pixel is rounding).
-function glIntoFrame(frame, x, y) {
+// How computed style `cs` maps points of an element's box to the viewport: 'moved' (by a
+// translation at most), 'scaled' (positive scales and translations), 'reshaped' (rotated,
+// skewed, flipped, moved along a path or transformed in 3D) or 'unmapped' (zoomed: where the
+// engines place a zoomed box is not what offsets tell).
+function glBoxMapping(cs) {
+  const set = (value) => Boolean(value) && value !== 'none';
+  if (set(cs.rotate) || set(cs.offsetPath)) return 'reshaped';
+  if (cs.zoom && cs.zoom !== '1' && cs.zoom !== 'normal') return 'unmapped';
+  let scaled = false;
+  if (set(cs.scale)) {
+    const factors = cs.scale.split(/\s+/).map(Number);
+    if (factors.some((f) => !(f > 0)) || (factors.length > 2 && factors[2] !== 1)) return 'reshaped';
+    scaled = factors.some((f) => f !== 1);
+  }
+  if (!set(cs.transform)) return scaled ? 'scaled' : 'moved';
+  let m;
+  try {
+    m = new DOMMatrixReadOnly(cs.transform);
+  } catch (_) {
+    return 'reshaped';
+  }
+  const flat = m.m33 === 1 && m.m44 === 1
+    && [m.m12, m.m13, m.m14, m.m21, m.m23, m.m24, m.m31, m.m32, m.m34].every((v) => v === 0);
+  if (!flat || !(m.m11 > 0) || !(m.m22 > 0)) return 'reshaped';
+  return scaled || m.m11 !== 1 || m.m22 !== 1 ? 'scaled' : 'moved';
+}
+
+// Where frame element `frame` draws its document in its own document's viewport: {status:
+// 'ok', x, y, sx, sy}, the top-left corner of its content (inside border and padding) and the
+// scale it is drawn at (its box's size over its layout size, 1 unless an ancestor or the frame
+// is scaled), so that point (fx, fy) of the frame's viewport is (x + sx * fx, y + sy * fy)
+// here; or {status} of glBoxMapping ('reshaped', 'unmapped') when the frame or an ancestor
+// maps points other than by translations and scales.
+function glFramePlace(frame) {
+  const view = frame.ownerDocument.defaultView;
+  let scaled = false;
+  for (let el = frame, i = 0; el && el.nodeType === 1 && i < GL_MAX_DEPTH; el = glParent(el), i++) {
+    const how = glBoxMapping(view.getComputedStyle(el));
+    if (how === 'reshaped' || how === 'unmapped') return { status: how };
+    scaled = scaled || how === 'scaled';
+  }
   const r = frame.getBoundingClientRect();
-  const style = frame.ownerDocument.defaultView.getComputedStyle(frame);
-  const ratio = (drawn, laid) => (laid > 0 && Math.abs(drawn - laid) > 1 ? drawn / laid : 1);
-  const sx = ratio(r.width, frame.offsetWidth);
-  const sy = ratio(r.height, frame.offsetHeight);
-  return [
-    (x - r.left) / sx - frame.clientLeft - (parseFloat(style.paddingLeft) || 0),
-    (y - r.top) / sy - frame.clientTop - (parseFloat(style.paddingTop) || 0),
-  ];
+  const style = view.getComputedStyle(frame);
+  // (offsetWidth and offsetHeight are the untransformed layout size, in whole pixels.)
+  const sx = scaled && frame.offsetWidth > 0 ? r.width / frame.offsetWidth : 1;
+  const sy = scaled && frame.offsetHeight > 0 ? r.height / frame.offsetHeight : 1;
+  return {
+    status: 'ok',
+    x: r.left + sx * (frame.clientLeft + (parseFloat(style.paddingLeft) || 0)),
+    y: r.top + sy * (frame.clientTop + (parseFloat(style.paddingTop) || 0)),
+    sx,
+    sy,
+  };
+}
+
+// The point of a frame's viewport under viewport point (x, y) of the frame element's
+// document (glFramePlace); past the border alone where the frame's place cannot be told.
+function glIntoFrame(frame, x, y) {
+  const place = glFramePlace(frame);
+  if (place.status !== 'ok') {
+    const r = frame.getBoundingClientRect();
+    return [x - (r.left + frame.clientLeft), y - (r.top + frame.clientTop)];
+  }
+  return [(x - place.x) / place.sx, (y - place.y) / place.sy];
 }
 
 function glDeepTrace(doc, x, y) {

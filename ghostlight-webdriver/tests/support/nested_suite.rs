@@ -26,7 +26,7 @@ use ghostlight_webdriver::Engine;
 use serde_json::json;
 
 use crate::support::engines::scenario;
-use crate::support::port::{STEP_TIMEOUT, centre_of, open};
+use crate::support::port::{STEP_TIMEOUT, centre_of, eval, open};
 use crate::support::server::{HOST_B, Reply, Site};
 
 /// The site: pages on 127.0.0.1 that frame pages of 127.0.0.2 (which the gate denies).
@@ -50,6 +50,11 @@ fn site() -> Site {
             "/red" => "<body style=\"margin:0;background:#f00\"><button>Leaked object</button>".to_owned(),
             "/object" => format!("<button>Outer</button><object id=o {frame} type=text/html data=\"{denied}/red\"></object>"),
             "/embed" => format!("<button>Outer</button><embed id=o {frame} type=text/html src=\"{denied}/red\">"),
+            "/aim" => AIM.to_owned(),
+            inner if inner.starts_with("/aim-") => {
+                let name = inner.trim_start_matches("/aim-");
+                format!("<div style=\"height:90px\"></div><button style=\"margin-left:40px\" onclick=\"top.__log.push('{name}')\">{name}</button>")
+            }
             _ => "not found".to_owned(),
         };
         Reply::html(
@@ -60,6 +65,18 @@ fn site() -> Site {
         )
     })
 }
+
+/// Frames pointer input is aimed into from the top document: bordered and padded, moved,
+/// scaled (drawn at half size), covered by the page, and rotated.
+const AIM: &str = "<script>window.__log = [];</script>\
+<style>iframe { display: block; width: 300px; height: 160px; margin: 8px }</style>\
+<iframe src=\"/aim-Padded\" style=\"border: 6px solid; padding: 10px\"></iframe>\
+<div style=\"transform: translate(30px, 10px)\"><iframe src=\"/aim-Moved\"></iframe></div>\
+<div style=\"transform: scale(0.5); transform-origin: 0 0; height: 90px\"><iframe src=\"/aim-Scaled\"></iframe></div>\
+<div style=\"position: relative\"><iframe src=\"/aim-Under\"></iframe>\
+<div aria-label=\"Page cover\" style=\"position: absolute; inset: 0; background: rgba(0,0,0,.2)\"></div></div>\
+<div style=\"height: 120px\"></div><div style=\"rotate: 8deg\"><iframe src=\"/aim-Turned\"></iframe></div>\
+<div style=\"height: 1500px\"></div>";
 
 /// The executor's gate for an authority that denies 127.0.0.2.
 fn gate() -> Gate {
@@ -160,6 +177,46 @@ pub(crate) async fn run_all(engine: Engine, b: &dyn BrowserPort, trusted_input: 
             assert!(refusals.contains(&refused.kind()), "{path}: {refused:?}");
             b.close_tab(&tab).await.expect("close");
         })
+        .await;
+    }
+    if trusted_input {
+        scenario(
+            engine,
+            "pointer input lands in padded, moved and scaled frames; covered and rotated are refused",
+            async {
+                let tab = open(b, &site, "/aim").await;
+                let perceived = b.perceive(&TabCall::reading(&tab, &g), &all).await.expect("perceive");
+                let button = |name: &str| {
+                    let found = perceived.elements.iter().find(|e| e.name.as_deref() == Some(name));
+                    let element = found.unwrap_or_else(|| panic!("{name} is perceived")).element.clone();
+                    ClickInput {
+                        at: PointerTarget::Element(element),
+                        button: MouseButton::Primary,
+                        count: 1,
+                        modifiers: Vec::new(),
+                    }
+                };
+                let call = TabCall::new(&tab, &g, STEP_TIMEOUT);
+                for name in ["Padded", "Moved", "Scaled"] {
+                    b.click(&call, &button(name)).await.unwrap_or_else(|e| panic!("{name}: {e:?}"));
+                }
+                assert_eq!(eval(b, &tab, "window.__log.join(',')").await, json!("Padded,Moved,Scaled"));
+                let covered = b.click(&call, &button("Under")).await.expect_err("the page covers the frame");
+                assert_eq!(covered.kind(), PortErrorKind::Obstructed, "{covered:?}");
+                assert_eq!(
+                    covered.obstruction().and_then(|by| by.name.clone()).as_deref(),
+                    Some("Page cover")
+                );
+                let turned = b.click(&call, &button("Turned")).await.expect_err("a rotated frame");
+                assert_eq!(turned.kind(), PortErrorKind::Unsupported, "{turned:?}");
+                assert_eq!(
+                    eval(b, &tab, "window.__log.join(',')").await,
+                    json!("Padded,Moved,Scaled"),
+                    "nothing else clicked"
+                );
+                b.close_tab(&tab).await.expect("close");
+            },
+        )
         .await;
     }
     scenario(engine, "an about:srcdoc frame of the page is the page's", async {
