@@ -560,14 +560,24 @@ impl Session {
         &self.watchers
     }
 
-    /// The BiDi connection for sandboxed scripts in window `handle`'s documents, when a sandboxed
-    /// call answers there: the first time a window is asked about, a trivial call probes it
-    /// (bounded by `wait`). Chromium's BiDi never answers scripts in some popups a page opened
-    /// with `window.open` (docs/webdriver-findings.md); such a window keeps the page's own
-    /// realm, and the log says so.
-    pub(crate) async fn sandbox_for(&mut self, handle: &str, wait: Duration) -> Option<&Bidi> {
+    /// The BiDi connection for sandboxed scripts in window `handle`'s documents.
+    ///
+    /// - `Ok(Some(_))`: sandboxed calls answer there. Every check of a frame document in such
+    ///   a window is made in its sandbox realm; one that cannot be made there leaves the
+    ///   document out or fails the call, and never falls back to the page's own realm, which
+    ///   the page controls (a frame of a refused host could claim an admitted URL there).
+    /// - `Ok(None)`: the window has no sandbox: no BiDi connection, or a Chromium window a page
+    ///   opened (it has an opener), where BiDi never answers scripts
+    ///   (`docs/webdriver-findings.md`). Its checks run in the page's realm; the log says so.
+    /// - `Err`: the probe failed in a window that is not such a popup ([`PortErrorKind::Timeout`]
+    ///   when it got no answer in `wait`: the page keeps its main thread busy, or a dialog
+    ///   holds it). Nothing is decided; the next call asks again. A page cannot push the
+    ///   checks into its own realm by stalling them.
+    ///
+    /// The first time a window is asked about, a trivial sandboxed call probes it.
+    pub(crate) async fn sandbox_for(&mut self, handle: &str, wait: Duration) -> PortResult<Option<&Bidi>> {
         if !self.sandbox_windows.contains_key(handle) {
-            let bidi = self.bidi()?;
+            let Some(bidi) = self.bidi() else { return Ok(None) };
             let params = json!({
                 "functionDeclaration": "function () { return 1; }",
                 "arguments": [],
@@ -575,10 +585,21 @@ impl Session {
                 "awaitPromise": false,
                 "resultOwnership": "none",
             });
-            let answers = bidi
-                .command_within("script.callFunction", params, wait)
-                .await
-                .is_ok_and(|a| a["type"] == "success");
+            let answered = bidi.command_within("script.callFunction", params, wait).await;
+            let answers = match answered {
+                Ok(answer) => answer["type"] == "success",
+                Err(error) if !self.is_popup_without_sandbox(handle).await => {
+                    return Err(if error.kind() == PortErrorKind::Timeout {
+                        PortError::new(
+                            PortErrorKind::Timeout,
+                            "the page did not answer in time: its main thread is busy or a dialog holds it",
+                        )
+                    } else {
+                        error
+                    });
+                }
+                Err(_) => false,
+            };
             if !answers {
                 tracing::warn!(
                     "a window does not answer sandboxed scripts: its checks run in the page's own realm"
@@ -587,14 +608,18 @@ impl Session {
             self.sandbox_windows.insert(handle.to_owned(), answers);
         }
         match self.sandbox_windows.get(handle) {
-            Some(true) => self.bidi(),
-            _ => None,
+            Some(true) => Ok(self.bidi()),
+            _ => Ok(None),
         }
     }
 
-    /// Stop using the sandbox in window `handle` (a sandboxed call there got no answer).
-    pub(crate) fn sandbox_hangs(&mut self, handle: &str) {
-        self.sandbox_windows.insert(handle.to_owned(), false);
+    /// Whether window `handle` is one where Chromium's BiDi never answers scripts: a window a
+    /// page opened (it has an opener, `browsingContext.getTree`'s `originalOpener`).
+    async fn is_popup_without_sandbox(&mut self, handle: &str) -> bool {
+        if self.engine != Engine::Chromium {
+            return false;
+        }
+        self.openers().await.is_some_and(|openers| openers.get(handle).is_some_and(Option::is_some))
     }
 
     /// The dialog announcements, when the session has them.

@@ -139,11 +139,8 @@ pub(crate) async fn check_point(
     gate: &Gate,
 ) -> PortResult<()> {
     let handle = s.tab(tab).await?;
-    if let Some(bidi) = s.sandbox_for(&handle, SANDBOX_WAIT).await {
-        match check_sandboxed(bidi, &handle, x, y, gate).await {
-            Err(error) if error.kind() == PortErrorKind::Timeout => s.sandbox_hangs(&handle),
-            checked => return checked,
-        }
+    if let Some(bidi) = s.sandbox_for(&handle, SANDBOX_WAIT).await? {
+        return check_sandboxed(bidi, &handle, x, y, gate).await;
     }
     let trace = match trace {
         Some(trace) => trace,
@@ -210,14 +207,8 @@ static SANDBOX_FOCUS: LazyLock<String> = LazyLock::new(|| {
 /// each document, so a page cannot hide a frame focus went into (see [`check_point`]).
 /// `None` when the driver offers no sandbox.
 pub(crate) async fn focus_frames(s: &mut Session, top: &str) -> PortResult<Option<Vec<Url>>> {
-    let Some(bidi) = s.sandbox_for(top, SANDBOX_WAIT).await else { return Ok(None) };
-    match follow_focus(bidi, top).await {
-        Err(error) if error.kind() == PortErrorKind::Timeout => {
-            s.sandbox_hangs(top);
-            Ok(None)
-        }
-        followed => followed.map(Some),
-    }
+    let Some(bidi) = s.sandbox_for(top, SANDBOX_WAIT).await? else { return Ok(None) };
+    follow_focus(bidi, top).await.map(Some)
 }
 
 /// [`focus_frames`] through the session's BiDi connection `bidi`.
@@ -287,8 +278,11 @@ static APPLY_FULL: LazyLock<String> = LazyLock::new(|| sandbox::full(""));
 /// caller runs it in the page's realm.
 pub(crate) async fn run_sandboxed(s: &mut Session, body: &str, args: &[Value]) -> Option<PortResult<Value>> {
     let context = s.at_top()?.to_owned();
-    let bidi = s.sandbox_for(&context, SANDBOX_WAIT).await?;
-    Some(apply_sandboxed(bidi, &context, body, args).await)
+    match s.sandbox_for(&context, SANDBOX_WAIT).await {
+        Ok(Some(bidi)) => Some(apply_sandboxed(bidi, &context, body, args).await),
+        Ok(None) => None,
+        Err(error) => Some(Err(error)),
+    }
 }
 
 /// Run the input script `body` with `args` in the sandbox realm of browsing context `context`
@@ -414,6 +408,16 @@ pub(crate) async fn frame_context(bidi: &Bidi, parent: &str, frame: &str) -> Por
         .filter(|_| answer["type"] == "success")
         .map(str::to_owned)
         .ok_or_else(|| PortError::new(PortErrorKind::Other, "a frame's browsing context could not be found"))
+}
+
+/// The browsing context of the document inside `frames` (iframe element ids from the top
+/// document down) of top context `top`, found frame by frame in each parent's sandbox realm.
+pub(crate) async fn context_within(bidi: &Bidi, top: &str, frames: &[String]) -> PortResult<String> {
+    let mut context = top.to_owned();
+    for frame in frames {
+        context = frame_context(bidi, &context, frame).await?;
+    }
+    Ok(context)
 }
 
 /// The URL a document is governed by (`glAuthorityUrl`), read in the sandbox realm of
@@ -724,9 +728,11 @@ struct Here {
 ///
 /// Over WebDriver BiDi the walk runs in each document's sandbox realm, addressing frames by
 /// their browsing context ([`visit_sandboxed`]): no frame switches (a Switch To Frame costs
-/// chromedriver 16–40 ms), and a page cannot hide a frame from the listing. Without a sandbox
-/// (no BiDi, or a window whose sandbox does not answer), or when the top document's listing
-/// fails there, the walk switches into each frame through classic WebDriver.
+/// chromedriver 16–40 ms), and a page cannot hide a frame from the listing or lie about a
+/// frame's URL. When the top document's listing cannot be made there (the page stalls it),
+/// every frame is left out and the walk is cut short. Only in a window without a sandbox (no
+/// BiDi, a Chromium popup: [`Session::sandbox_for`]) does the walk switch into each frame
+/// through classic WebDriver.
 pub(crate) async fn visit_frames(
     s: &mut Session,
     tab: &TabRef,
@@ -734,12 +740,19 @@ pub(crate) async fn visit_frames(
     visitor: &mut dyn FrameVisitor,
 ) -> PortResult<Walked> {
     let handle = s.tab(tab).await?;
-    if let Some(bidi) = s.sandbox_for(&handle, SANDBOX_WAIT).await {
-        match here_sandboxed(bidi, &handle).await {
-            Ok(top) => return Ok(visit_sandboxed(bidi, top, gate, visitor).await),
-            Err(error) if error.kind() == PortErrorKind::Timeout => s.sandbox_hangs(&handle),
-            Err(_) => {}
+    // Where the window has a sandbox, frames are judged there only: a listing that cannot be
+    // made there (the page stalls it) leaves every frame out, the walk cut short.
+    let cut_short = Walked { truncated: true, ..Walked::default() };
+    match s.sandbox_for(&handle, SANDBOX_WAIT).await {
+        Ok(Some(bidi)) => {
+            return Ok(match here_sandboxed(bidi, &handle).await {
+                Ok(top) => visit_sandboxed(bidi, top, gate, visitor).await,
+                Err(_) => cut_short,
+            });
         }
+        Ok(None) => {}
+        Err(error) if error.kind() == PortErrorKind::Timeout => return Ok(cut_short),
+        Err(error) => return Err(error),
     }
     let top = here(s).await?;
     let mut walked = Walked::default();

@@ -92,7 +92,7 @@ use ghostlight_page::perception::{
 use ghostlight_page::scripts::{
     ELEMENT_PRESENT_FN, FORMS_JS, PERCEIVE_FN, READ_TEXT_FN, TEXT_PRESENT_FN, call, in_document,
 };
-use serde_json::Value;
+use serde_json::{Value, json};
 use url::Url;
 
 use crate::errors::Sent;
@@ -180,10 +180,11 @@ async fn sandboxed_pass(
     context: &str,
     gate: &Gate,
     options: &PassOptions,
+    root: Option<&Value>,
 ) -> PortResult<Option<RawPass>> {
     let bidi = s
         .sandbox_for(handle, frames::SANDBOX_WAIT)
-        .await
+        .await?
         .ok_or_else(|| PortError::new(PortErrorKind::Unsupported, "no sandbox in this window"))?;
     // A frame document is perceived only once the gate admits it (its URL is read first).
     let url = frames::document_url_sandboxed(bidi, context).await?;
@@ -191,7 +192,7 @@ async fn sandboxed_pass(
         return Ok(None);
     }
     let body = if options.mode == "forms" { &PERCEIVE_FORMS_BODY } else { &PERCEIVE_BODY };
-    let args = [options.to_value()?, Value::Null];
+    let args = [options.to_value()?, root.cloned().unwrap_or(Value::Null)];
     let answer = frames::apply_sandboxed_with_nodes(bidi, context, body, &args).await?;
     Ok(Some(RawPass::decode(answer)?))
 }
@@ -230,17 +231,24 @@ impl Documents for TabDocuments<'_> {
         options: &PassOptions,
         depth_offset: u32,
     ) -> PortResult<Option<Pass<Value>>> {
-        if let Some(context) = place.context.as_deref().filter(|_| !place.frames.is_empty()) {
-            match sandboxed_pass(self.s, self.handle, context, self.gate, options).await {
-                Ok(None) => return Ok(None),
-                Ok(Some(raw)) => return self.elements_of(place, raw, depth_offset).map(Some),
-                // A frame document that hangs gives nothing, and the perception says it is
-                // cut short (switching into it would hang the session's commands too).
-                Err(error) if error.kind() == PortErrorKind::Timeout => {
-                    return Ok(Some(Pass { elements: Vec::new(), truncated: true, frames: Vec::new() }));
+        // A frame document that cannot be perceived in its sandbox (it hangs, it failed there,
+        // its browsing context was not found) gives nothing, and the perception says it is cut
+        // short: in a window with a sandbox a frame is never judged in its own realm, where
+        // it could claim an admitted URL ([`Session::sandbox_for`]).
+        let cut_short = || Ok(Some(Pass { elements: Vec::new(), truncated: true, frames: Vec::new() }));
+        if !place.frames.is_empty() {
+            match (place.context.as_deref(), self.s.sandbox_for(self.handle, frames::SANDBOX_WAIT).await) {
+                (Some(context), Ok(Some(_))) => {
+                    let root = place.root.as_ref();
+                    return match sandboxed_pass(self.s, self.handle, context, self.gate, options, root).await
+                    {
+                        Ok(None) => Ok(None),
+                        Ok(Some(raw)) => self.elements_of(place, raw, depth_offset).map(Some),
+                        Err(_) => cut_short(),
+                    };
                 }
-                // The classic way below reads the frame as it always did.
-                Err(_) => {}
+                (None, Ok(Some(_))) | (_, Err(_)) => return cut_short(),
+                (_, Ok(None)) => {}
             }
         }
         if !place.entered {
@@ -287,8 +295,8 @@ impl Documents for TabDocuments<'_> {
             if place.frames.is_empty() { Some(self.handle.to_owned()) } else { place.context.clone() };
         let context = match parent {
             Some(parent) => match self.s.sandbox_for(self.handle, frames::SANDBOX_WAIT).await {
-                Some(bidi) => frames::frame_context(bidi, &parent, &id).await.ok(),
-                None => None,
+                Ok(Some(bidi)) => frames::frame_context(bidi, &parent, &id).await.ok(),
+                _ => None,
             },
             None => None,
         };
@@ -333,6 +341,28 @@ async fn gather_from(
     s.set_read_script_timeout().await?;
     let handle = s.tab(tab).await?;
     let place = match root {
+        // A root inside frames of a window with a sandbox: its document is found by browsing
+        // context and perceived in its sandbox, like every frame document there.
+        Some(root)
+            if !s.element_of(tab, root)?.frames.is_empty()
+                && s.sandbox_for(&handle, frames::SANDBOX_WAIT).await?.is_some() =>
+        {
+            let decoded = s.element_of(tab, root)?;
+            let bidi =
+                s.sandbox_for(&handle, frames::SANDBOX_WAIT).await?.ok_or_else(|| malformed("perception"))?;
+            let context =
+                frames::context_within(bidi, &handle, &decoded.frames).await.map_err(|error| match error
+                    .kind()
+                {
+                    PortErrorKind::Timeout => error,
+                    _ => PortError::new(
+                        PortErrorKind::TargetStale,
+                        "a frame on the subtree root's way is no longer shown",
+                    ),
+                })?;
+            let value = json!({ frames::ELEMENT_KEY: decoded.id });
+            PassPlace { frames: decoded.frames, root: Some(value), entered: false, context: Some(context) }
+        }
         Some(root) => {
             let decoded = refs::Element::parse(root)?;
             let element = s.element(tab, root).await?;

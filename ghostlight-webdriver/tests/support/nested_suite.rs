@@ -50,6 +50,19 @@ fn site() -> Site {
             "/red" => "<body style=\"margin:0;background:#f00\"><button>Leaked object</button>".to_owned(),
             "/object" => format!("<button>Outer</button><object id=o {frame} type=text/html data=\"{denied}/red\"></object>"),
             "/embed" => format!("<button>Outer</button><embed id=o {frame} type=text/html src=\"{denied}/red\">"),
+            "/stall" => format!(
+                "<p>Outer text</p><iframe {frame} src=\"{denied}/spoof\"></iframe><script>\
+                 let spins = 0;\
+                 function spin() {{ const end = Date.now() + 2500; while (Date.now() < end) {{}} if (++spins < 6) setTimeout(spin, 5); }}\
+                 setTimeout(spin, 300);</script>"
+            ),
+            "/spoof" => format!(
+                "<script>const claimed = 'http://127.0.0.1:{}/stall';\
+                 Object.defineProperty(Document.prototype, 'URL', {{ get() {{ return claimed; }} }});\
+                 Object.defineProperty(Document.prototype, 'documentURI', {{ get() {{ return claimed; }} }});</script>\
+                 <p>Leaked spoof</p><button>Leaked button</button>",
+                ask.ports[0]
+            ),
             "/aim" => AIM.to_owned(),
             inner if inner.starts_with("/aim-") => {
                 let name = inner.trim_start_matches("/aim-");
@@ -179,6 +192,31 @@ pub(crate) async fn run_all(engine: Engine, b: &dyn BrowserPort, trusted_input: 
         })
         .await;
     }
+    scenario(engine, "a denied frame claiming the page's URL while the page stalls its checks", async {
+        // The page keeps its main thread busy, 2.5 s at a time 5 ms apart, six times: a
+        // command that waited for it runs in a gap, and the next one, sent a moment later,
+        // waits again. Checks made where the frame cannot reach them must then wait or give
+        // up; none may fall back to asking the frame itself, which claims the page's own URL
+        // (before 2026-12-07, the WebDriver adapter did, and read "Leaked spoof").
+        let tab = open(b, &site, "/stall").await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        for _ in 0..3 {
+            let text = b.read_text(&TabCall::reading(&tab, &g), &visible).await;
+            eprintln!(
+                "  read: {:?}",
+                text.as_ref().map(|t| (t.text.len(), t.truncated)).map_err(|e| e.kind())
+            );
+            let text = text.map(|t| t.text).unwrap_or_default();
+            assert!(!text.contains("Leaked"), "read {text:?}");
+            let perceived = b.perceive(&TabCall::reading(&tab, &g), &all).await;
+            let names: Vec<String> = perceived
+                .map(|p| p.elements.into_iter().filter_map(|e| e.name).collect())
+                .unwrap_or_default();
+            assert!(!names.iter().any(|n| n.contains("Leaked")), "perceived {names:?}");
+        }
+        b.close_tab(&tab).await.expect("close");
+    })
+    .await;
     if trusted_input {
         scenario(
             engine,

@@ -369,10 +369,12 @@ struct FramePoint {
 /// as covered) and each parent frame document must be admitted too. Translated and scaled
 /// frames are aimed through; a rotated, skewed or 3D-transformed one is refused
 /// ([`PortErrorKind::Unsupported`]: entering the frame would click beside the element, as
-/// both drivers place an element-origin move by offsets alone). `Ok(None)` when this way
-/// cannot tell where the input would land (no sandbox, a frame it cannot address or that does
-/// not answer, a zoomed frame, a point outside a parent's view): the caller then enters the
-/// frame.
+/// both drivers place an element-origin move by offsets alone). `Ok(None)` when the window
+/// has no sandbox, or when offsets cannot tell where the input would land once the element's
+/// document was admitted here (a zoomed frame, a point outside a parent's view): the caller
+/// then enters the frame. A step that fails here (no answer in time, a frame gone) fails the
+/// call: the element's document is never judged in its own realm where the window has a
+/// sandbox ([`Session::sandbox_for`]).
 async fn aim_from_top(
     s: &mut Session,
     handle: &str,
@@ -380,14 +382,8 @@ async fn aim_from_top(
     options: Value,
     gate: &Gate,
 ) -> PortResult<Option<FromTop>> {
-    let Some(bidi) = s.sandbox_for(handle, frames::SANDBOX_WAIT).await else { return Ok(None) };
-    match aim_sandboxed(bidi, handle, element, options, gate).await {
-        Err(error) if error.kind() == PortErrorKind::Timeout => {
-            s.sandbox_hangs(handle);
-            Ok(None)
-        }
-        aimed => aimed,
-    }
+    let Some(bidi) = s.sandbox_for(handle, frames::SANDBOX_WAIT).await? else { return Ok(None) };
+    aim_sandboxed(bidi, handle, element, options, gate).await
 }
 
 /// [`aim_from_top`] over `bidi`, from the top context `top`.
@@ -398,24 +394,26 @@ async fn aim_sandboxed(
     options: Value,
     gate: &Gate,
 ) -> PortResult<Option<FromTop>> {
-    // A step that fails other than by a refusal or a timeout leaves the way to the frame's
-    // own realm (the frame navigated, the driver answered an unexpected shape).
-    let soft = |error: PortError| if error.kind() == PortErrorKind::Timeout { Err(error) } else { Ok(None) };
+    // The element's document is judged here only: a step that fails fails the call, never
+    // leaving the check to the frame's own realm ([`Session::sandbox_for`]).
+    let shape = || PortError::new(PortErrorKind::Other, "a frame's hit test answered an unexpected shape");
     let mut contexts = vec![top.to_owned()];
     for frame in &element.frames {
         let parent = contexts.last().map_or(top, String::as_str);
-        match frames::frame_context(bidi, parent, frame).await {
-            Ok(context) => contexts.push(context),
-            Err(error) => return soft(error),
-        }
+        let context =
+            frames::frame_context(bidi, parent, frame).await.map_err(|error| match error.kind() {
+                PortErrorKind::Timeout => error,
+                _ => PortError::new(
+                    PortErrorKind::TargetStale,
+                    "a frame on the element's way is no longer shown",
+                ),
+            })?;
+        contexts.push(context);
     }
     let inner = contexts.last().map_or(top, String::as_str);
     let args = [json!({ frames::ELEMENT_KEY: element.id }), Value::Null, options];
-    let answer = match frames::apply_sandboxed(bidi, inner, TARGET_BODY, &args).await {
-        Ok(answer) => answer,
-        Err(error) => return soft(error),
-    };
-    let Ok(mut probe) = serde_json::from_value::<Probe>(answer) else { return Ok(None) };
+    let answer = frames::apply_sandboxed(bidi, inner, TARGET_BODY, &args).await?;
+    let mut probe: Probe = serde_json::from_value(answer).map_err(|_| shape())?;
     probe.hit.accept()?;
     frames::admit(gate, probe.url.as_deref().unwrap_or_default())?;
     let (mut x, mut y) = probe.hit.point()?;
@@ -423,11 +421,8 @@ async fn aim_sandboxed(
         let parent = contexts.get(level).map_or(top, String::as_str);
         let args =
             [json!({ frames::ELEMENT_KEY: frame }), json!(x), json!(y), json!({ "cap": NAME_MAX_CHARS })];
-        let answer = match frames::apply_sandboxed(bidi, parent, FRAME_POINT_BODY, &args).await {
-            Ok(answer) => answer,
-            Err(error) => return soft(error),
-        };
-        let Ok(mut point) = serde_json::from_value::<FramePoint>(answer) else { return Ok(None) };
+        let answer = frames::apply_sandboxed(bidi, parent, FRAME_POINT_BODY, &args).await?;
+        let mut point: FramePoint = serde_json::from_value(answer).map_err(|_| shape())?;
         if level > 0 {
             frames::admit(gate, &point.url)?;
         }
