@@ -613,7 +613,7 @@ pub(crate) async fn refused_boxes_and_view(
     tab: &TabRef,
     gate: &Gate,
 ) -> PortResult<(Refused, ListedView)> {
-    s.tab(tab).await?;
+    let handle = s.tab(tab).await?;
     let listing = list(s).await?;
     let scroll = (listing.scroll_x, listing.scroll_y);
     let listed = ListedView {
@@ -627,10 +627,19 @@ pub(crate) async fn refused_boxes_and_view(
     if listing.frames.is_empty() {
         return Ok((view, listed));
     }
+    // Where the window has a sandbox, a frame of another origin is listed in its own sandbox
+    // realm (addressed by browsing context), never in its own realm, where it could claim an
+    // admitted URL; one that cannot be listed there is blanked, and once one stalls, every
+    // frame still to be read is (one wait, not one per frame). A page stalling the first probe
+    // blanks them all.
+    let sandboxed = !matches!(s.sandbox_for(&handle, SANDBOX_WAIT).await, Ok(None));
+    let mut stalled = false;
     let mut refused = Vec::new();
-    // (frame path, offset of its viewport in the top viewport, its frames, depth)
-    let mut pending = vec![(Vec::<String>::new(), (0.0, 0.0), listing.frames, 0)];
-    while let Some((path, offset, frames, depth)) = pending.pop() {
+    // (frame path, offset of its viewport in the top viewport, its frames, depth, the listed
+    // document's browsing context when it was listed over BiDi)
+    let top_context = Some(handle.clone());
+    let mut pending = vec![(Vec::<String>::new(), (0.0, 0.0), listing.frames, 0, top_context)];
+    while let Some((path, offset, frames, depth, context)) = pending.pop() {
         for frame in frames {
             let rect = CssRect {
                 x: frame.x + offset.0 + scroll.0,
@@ -646,11 +655,29 @@ pub(crate) async fn refused_boxes_and_view(
                 }
                 (None, Some(id)) if depth < MAX_CROSS_DEPTH => {
                     let mut inner = path.clone();
-                    inner.push(id);
-                    match enter_and_list(s, tab, &inner).await {
-                        Some((url, listing)) if admit(gate, &url).is_ok() => {
+                    inner.push(id.clone());
+                    let entered = match (sandboxed, &context) {
+                        (false, _) => {
+                            enter_and_list(s, tab, &inner).await.map(|(url, list)| (url, list, None))
+                        }
+                        (true, Some(parent)) if !stalled => {
+                            match s.sandbox_for(&handle, SANDBOX_WAIT).await {
+                                Ok(Some(bidi)) => match list_sandboxed(bidi, parent, &id).await {
+                                    Ok((url, list, inner_context)) => Some((url, list, Some(inner_context))),
+                                    Err(error) => {
+                                        stalled |= error.kind() == PortErrorKind::Timeout;
+                                        None
+                                    }
+                                },
+                                _ => None,
+                            }
+                        }
+                        (true, _) => None,
+                    };
+                    match entered {
+                        Some((url, listing, inner_context)) if admit(gate, &url).is_ok() => {
                             let origin = (frame.x + offset.0, frame.y + offset.1);
-                            pending.push((inner, origin, listing.frames, depth + 1));
+                            pending.push((inner, origin, listing.frames, depth + 1, inner_context));
                         }
                         _ => refused.push(rect),
                     }
@@ -669,6 +696,19 @@ async fn list(s: &mut Session) -> PortResult<Listing> {
     let value = s.execute(&FRAME_BOXES, Vec::new(), Sent::Read).await?;
     serde_json::from_value(value)
         .map_err(|_| PortError::new(PortErrorKind::Other, "the frame listing answered an unexpected shape"))
+}
+
+/// The browsing context, URL and frame listing of the document in frame element `frame` (a
+/// WebDriver element id) of the document in context `parent`, all read in sandbox realms.
+async fn list_sandboxed(bidi: &Bidi, parent: &str, frame: &str) -> PortResult<(String, Listing, String)> {
+    let context = frame_context(bidi, parent, frame).await?;
+    let url = document_url_sandboxed(bidi, &context).await?;
+    let value =
+        apply_sandboxed_with_nodes(bidi, &context, ghostlight_page::scripts::FRAME_BOXES_BODY, &[]).await?;
+    let listing = serde_json::from_value(value).map_err(|_| {
+        PortError::new(PortErrorKind::Other, "the frame listing answered an unexpected shape")
+    })?;
+    Ok((url, listing, context))
 }
 
 /// Enter the frames `path` of `tab` and answer the frame document's URL and frame listing

@@ -60,7 +60,7 @@ fn site() -> Site {
                 "<script>const claimed = 'http://127.0.0.1:{}/stall';\
                  Object.defineProperty(Document.prototype, 'URL', {{ get() {{ return claimed; }} }});\
                  Object.defineProperty(Document.prototype, 'documentURI', {{ get() {{ return claimed; }} }});</script>\
-                 <p>Leaked spoof</p><button>Leaked button</button>",
+                 <body style=\"margin:0;background:#f00\"><p>Leaked spoof</p><button>Leaked button</button>",
                 ask.ports[0]
             ),
             "/aim" => AIM.to_owned(),
@@ -214,6 +214,8 @@ pub(crate) async fn run_all(engine: Engine, b: &dyn BrowserPort, trusted_input: 
                 .unwrap_or_default();
             assert!(!names.iter().any(|n| n.contains("Leaked")), "perceived {names:?}");
         }
+        let centre = centre_of(b, &tab, "document.querySelector('iframe')").await;
+        assert_eq!(pixel_at(b, &tab, &g, centre.x, centre.y).await, [128, 128, 128], "the frame is blanked");
         b.close_tab(&tab).await.expect("close");
     })
     .await;
