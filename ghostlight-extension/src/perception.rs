@@ -344,7 +344,7 @@ pub(crate) struct FrameOffset {
     /// (`reshaped`: rotated, skewed or transformed in 3D; `unmapped`: zoomed).
     #[serde(default)]
     pub(crate) place: Option<String>,
-    /// Its box inside the border (what shows its document): x, y, width, height.
+    /// The box it is drawn in (its bounding box, whatever its transform): x, y, width, height.
     pub(crate) r#box: (f64, f64, f64, f64),
 }
 

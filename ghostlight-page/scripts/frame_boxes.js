@@ -5,8 +5,12 @@
 // switches into it to read the URL); one nested in a same-origin frame answers no element
 // (it cannot be entered from here, so the adapter blanks it). Bounded by MAX_FRAMES.
 //
-// arguments: [] — answers {scrollX, scrollY, width, height, scale, frames: [{x, y, w, h, url, e}]}
-// (width, height: the viewport's inner size; scale: the device pixel ratio).
+// arguments: [] — answers {scrollX, scrollY, width, height, scale, frames: [{x, y, w, h, cx, cy,
+// url, e}]} (width, height: the viewport's inner size; scale: the device pixel ratio). x, y, w,
+// h: the box the frame is drawn in (its bounding box, so that blanking it covers a scaled or
+// rotated frame too); cx, cy: where its document's viewport starts (inside border and
+// padding), for the frames inside it (known weak: those are placed without their parent's
+// scale).
 const MAX_FRAMES = 64;
 const MAX_NODES = 20000;
 const frames = [];
@@ -25,10 +29,13 @@ const visit = (root, dx, dy, top) => {
     if (!nested) continue;
     const r = node.getBoundingClientRect();
     if (r.width <= 0 || r.height <= 0) continue;
-    const x = dx + r.left + node.clientLeft;
-    const y = dy + r.top + node.clientTop;
-    const w = node.clientWidth || r.width;
-    const h = node.clientHeight || r.height;
+    const x = dx + r.left;
+    const y = dy + r.top;
+    const w = r.width;
+    const h = r.height;
+    const style = node.ownerDocument.defaultView.getComputedStyle(node);
+    const cx = x + node.clientLeft + (parseFloat(style.paddingLeft) || 0);
+    const cy = y + node.clientTop + (parseFloat(style.paddingTop) || 0);
     let doc = null;
     try {
       doc = node.contentDocument;
@@ -36,11 +43,11 @@ const visit = (root, dx, dy, top) => {
       doc = null;
     }
     if (doc) {
-      frames.push({ x, y, w, h, url: glAuthorityUrl(doc), e: null });
-      if (doc.documentElement) visit(doc.documentElement, x, y, false);
+      frames.push({ x, y, w, h, cx, cy, url: glAuthorityUrl(doc), e: null });
+      if (doc.documentElement) visit(doc.documentElement, cx, cy, false);
     } else {
       const enterable = top && (tag === 'iframe' || tag === 'frame');
-      frames.push({ x, y, w, h, url: null, e: enterable ? node : null });
+      frames.push({ x, y, w, h, cx, cy, url: null, e: enterable ? node : null });
     }
   }
 };

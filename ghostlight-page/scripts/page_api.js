@@ -75,8 +75,8 @@ function glFramePath() {
 
 // Where a frame element sits in this document's viewport: its content's top-left corner and
 // the scale its document is drawn at (glFramePlace; where `place` says they cannot be told,
-// the corner by offsets alone and no scale), and its box inside the border (what shows the
-// frame's document).
+// the corner by offsets alone and no scale), and the box it is drawn in (its bounding box, so
+// that blanking it covers a scaled or rotated frame too).
 function glFrameBox(frame) {
   const outer = frame.getBoundingClientRect();
   const style = window.getComputedStyle(frame);
@@ -89,7 +89,7 @@ function glFrameBox(frame) {
     content: ok ? [place.x, place.y] : padded,
     scale: ok ? [place.sx, place.sy] : [1, 1],
     place: place.status,
-    box: [x, y, frame.clientWidth || outer.width, frame.clientHeight || outer.height],
+    box: [outer.left, outer.top, outer.width, outer.height],
   };
 }
 

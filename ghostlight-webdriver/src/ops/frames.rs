@@ -534,10 +534,14 @@ pub(crate) async fn check_trace(
 /// One frame as the listing answers it.
 #[derive(Debug, Deserialize)]
 struct RawBox {
+    /// The box it is drawn in.
     x: f64,
     y: f64,
     w: f64,
     h: f64,
+    /// Where its document's viewport starts.
+    cx: f64,
+    cy: f64,
     url: Option<String>,
     e: Option<Value>,
 }
@@ -676,7 +680,7 @@ pub(crate) async fn refused_boxes_and_view(
                     };
                     match entered {
                         Some((url, listing, inner_context)) if admit(gate, &url).is_ok() => {
-                            let origin = (frame.x + offset.0, frame.y + offset.1);
+                            let origin = (frame.cx + offset.0, frame.cy + offset.1);
                             pending.push((inner, origin, listing.frames, depth + 1, inner_context));
                         }
                         _ => refused.push(rect),

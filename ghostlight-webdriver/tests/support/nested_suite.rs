@@ -63,6 +63,12 @@ fn site() -> Site {
                  <body style=\"margin:0;background:#f00\"><p>Leaked spoof</p><button>Leaked button</button>",
                 ask.ports[0]
             ),
+            "/transformed" => format!(
+                "<div style=\"transform: scale(1.5); transform-origin: 0 0\">\
+                 <iframe id=scaled style=\"width:200px;height:100px;border:0;display:block\" src=\"{denied}/red\"></iframe></div>\
+                 <div style=\"position: absolute; left: 420px; top: 60px; rotate: 45deg\">\
+                 <iframe id=turned style=\"width:200px;height:100px;border:0;display:block\" src=\"{denied}/red\"></iframe></div>"
+            ),
             "/aim" => AIM.to_owned(),
             inner if inner.starts_with("/aim-") => {
                 let name = inner.trim_start_matches("/aim-");
@@ -192,6 +198,17 @@ pub(crate) async fn run_all(engine: Engine, b: &dyn BrowserPort, trusted_input: 
         })
         .await;
     }
+    scenario(engine, "a denied frame drawn scaled or rotated is blanked where it is drawn", async {
+        let tab = open(b, &site, "/transformed").await;
+        // The scaled frame is drawn over (0, 0)–(300, 150); its layout box is 200 × 100.
+        for (x, y) in [(100.0, 50.0), (250.0, 125.0)] {
+            assert_eq!(pixel_at(b, &tab, &g, x, y).await, [128, 128, 128], "scaled, at ({x}, {y})");
+        }
+        let centre = centre_of(b, &tab, "document.getElementById('turned')").await;
+        assert_eq!(pixel_at(b, &tab, &g, centre.x, centre.y).await, [128, 128, 128], "rotated");
+        b.close_tab(&tab).await.expect("close");
+    })
+    .await;
     scenario(engine, "a denied frame claiming the page's URL while the page stalls its checks", async {
         // The page keeps its main thread busy, 2.5 s at a time 5 ms apart, six times: a
         // command that waited for it runs in a gap, and the next one, sent a moment later,
