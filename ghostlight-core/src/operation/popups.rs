@@ -18,23 +18,26 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use crate::envelope::Effect;
-use crate::port::{PageState, PortResult, TabRef};
+use crate::port::{PageState, PortResult, Readiness, TabRef};
 
 use super::outcome::Outcome;
 use super::run::{Run, host_of};
 
 /// How long a new tab still showing `about:blank` is given to commit the page it was opened
-/// for (a `target=_blank` link's tab starts blank), and how often it is looked at meanwhile.
+/// for (a `target=_blank` link's tab starts blank), and its title to be parsed, and how often
+/// it is looked at meanwhile.
 const FIRST_PAGE_WAIT: Duration = Duration::from_millis(1_000);
 const FIRST_PAGE_STEP: Duration = Duration::from_millis(100);
 
-/// The page of a tab the page just opened: once it shows more than `about:blank`, or as it
-/// is after [`FIRST_PAGE_WAIT`] (a tab opened blank on purpose stays blank).
+/// The page of a tab the page just opened: once it shows more than `about:blank` and either
+/// has a title or is past loading (a document just committed has not parsed its `<title>`
+/// yet), or as it is after [`FIRST_PAGE_WAIT`] (a tab opened blank on purpose stays blank).
 async fn first_page(run: &Run<'_>, tab: &TabRef) -> PortResult<PageState> {
     let mut waited = Duration::ZERO;
     loop {
         let page = run.port().page(tab).await?;
-        if page.url.as_str() != "about:blank" || waited >= FIRST_PAGE_WAIT {
+        let named = !page.title.is_empty() || page.readiness != Readiness::Loading;
+        if (page.url.as_str() != "about:blank" && named) || waited >= FIRST_PAGE_WAIT {
             return Ok(page);
         }
         run.port().sleep(FIRST_PAGE_STEP).await;
