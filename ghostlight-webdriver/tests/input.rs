@@ -357,9 +357,19 @@ async fn aiming(b: &WebDriverBrowser, site: &Site) {
     let tab = open(b, site, "/aim").await;
     let call = TabCall::new(&tab, &Gate::open(), TIMEOUT);
     let tab_ref = &tab;
+    // (A frame's document may still be loading when the page answers: looked up until it is.)
     let button = |frames: &'static [&'static str]| async move {
-        let target = b.testing_element(tab_ref, frames, "#b").await.expect("the frame's button");
-        PointerTarget::Element(target)
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            match b.testing_element(tab_ref, frames, "#b").await {
+                Ok(target) => return PointerTarget::Element(target),
+                Err(e) if Instant::now() < deadline => {
+                    eprintln!("  {frames:?} not there yet: {:?}", e.kind());
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                Err(e) => panic!("the frame's button in {frames:?}: {e:?}"),
+            }
+        }
     };
     // Whether the last call switched into a frame.
     let entered = || b.take_command_log().iter().any(|command| command.ends_with("/frame"));

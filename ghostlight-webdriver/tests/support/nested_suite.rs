@@ -200,6 +200,8 @@ pub(crate) async fn run_all(engine: Engine, b: &dyn BrowserPort, trusted_input: 
     }
     scenario(engine, "a denied frame drawn scaled or rotated is blanked where it is drawn", async {
         let tab = open(b, &site, "/transformed").await;
+        // Let the denied frames load (a frame still blank has the page's origin).
+        tokio::time::sleep(Duration::from_millis(500)).await;
         // The scaled frame is drawn over (0, 0)–(300, 150); its layout box is 200 × 100.
         for (x, y) in [(100.0, 50.0), (250.0, 125.0)] {
             assert_eq!(pixel_at(b, &tab, &g, x, y).await, [128, 128, 128], "scaled, at ({x}, {y})");
@@ -242,7 +244,19 @@ pub(crate) async fn run_all(engine: Engine, b: &dyn BrowserPort, trusted_input: 
             "pointer input lands in padded, moved and scaled frames; covered and rotated are refused",
             async {
                 let tab = open(b, &site, "/aim").await;
-                let perceived = b.perceive(&TabCall::reading(&tab, &g), &all).await.expect("perceive");
+                // (A frame's document may still be loading when the page answers: perceived
+                // until every button is there.)
+                let names = ["Padded", "Moved", "Scaled", "Under", "Turned"];
+                let deadline = std::time::Instant::now() + Duration::from_secs(10);
+                let perceived = loop {
+                    let perceived = b.perceive(&TabCall::reading(&tab, &g), &all).await.expect("perceive");
+                    let seen =
+                        |name: &str| perceived.elements.iter().any(|e| e.name.as_deref() == Some(name));
+                    if names.iter().all(|name| seen(name)) || std::time::Instant::now() > deadline {
+                        break perceived;
+                    }
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                };
                 let button = |name: &str| {
                     let found = perceived.elements.iter().find(|e| e.name.as_deref() == Some(name));
                     let element = found.unwrap_or_else(|| panic!("{name} is perceived")).element.clone();
