@@ -338,19 +338,12 @@ pub(crate) struct FrameOffset {
     /// The top-left corner of its content.
     pub(crate) content: (f64, f64),
     /// The scale its document is drawn at (a scaled preview), per axis.
-    #[serde(default = "unscaled")]
     pub(crate) scale: (f64, f64),
     /// `ok`, or why `content` and `scale` cannot tell where a point of the frame lies
     /// (`reshaped`: rotated, skewed or transformed in 3D; `unmapped`: zoomed).
-    #[serde(default)]
-    pub(crate) place: Option<String>,
+    pub(crate) place: String,
     /// The box it is drawn in (its bounding box, whatever its transform): x, y, width, height.
     pub(crate) r#box: (f64, f64, f64, f64),
-}
-
-/// No scale.
-fn unscaled() -> (f64, f64) {
-    (1.0, 1.0)
 }
 
 impl FrameOffset {
@@ -358,7 +351,7 @@ impl FrameOffset {
     /// is rotated, skewed or transformed in 3D is [`PortErrorKind::Unsupported`] (no point
     /// there can be aimed at by offsets).
     pub(crate) fn carry(&self, x: f64, y: f64) -> PortResult<(f64, f64)> {
-        if self.place.as_deref() == Some("reshaped") {
+        if self.place == "reshaped" {
             return Err(PortError::new(
                 PortErrorKind::Unsupported,
                 "the element is in a frame that is rotated, skewed or transformed in 3D: pointer input cannot be aimed there",

@@ -74,20 +74,15 @@ function glFramePath() {
 }
 
 // Where a frame element sits in this document's viewport: its content's top-left corner and
-// the scale its document is drawn at (glFramePlace; where `place` says they cannot be told,
-// the corner by offsets alone and no scale), and the box it is drawn in (its bounding box, so
-// that blanking it covers a scaled or rotated frame too).
+// the scale its document is drawn at, with `place` saying whether they can be relied on
+// (glFramePlace), and the box it is drawn in (its bounding box, so that blanking it covers a
+// scaled or rotated frame too).
 function glFrameBox(frame) {
   const outer = frame.getBoundingClientRect();
-  const style = window.getComputedStyle(frame);
-  const x = outer.left + frame.clientLeft;
-  const y = outer.top + frame.clientTop;
   const place = glFramePlace(frame);
-  const ok = place.status === 'ok';
-  const padded = [x + (parseFloat(style.paddingLeft) || 0), y + (parseFloat(style.paddingTop) || 0)];
   return {
-    content: ok ? [place.x, place.y] : padded,
-    scale: ok ? [place.sx, place.sy] : [1, 1],
+    content: [place.x, place.y],
+    scale: [place.sx, place.sy],
     place: place.status,
     box: [outer.left, outer.top, outer.width, outer.height],
   };
@@ -237,12 +232,7 @@ const glPage = Object.freeze({
   // nothing is there (the point is outside the viewport).
   frameAt(x, y, i) {
     const target = window.frames[Number(i)];
-    let el = document.elementFromPoint(Number(x), Number(y));
-    for (let hops = 0; el && el.shadowRoot && hops < GL_MAX_HOPS; hops++) {
-      const inner = el.shadowRoot.elementFromPoint(Number(x), Number(y));
-      if (!inner || inner === el) break;
-      el = inner;
-    }
+    const el = glShadowHit(document, Number(x), Number(y));
     if (!el) return { ok: false, outside: true };
     if (target && el.contentWindow === target) return { ok: true };
     return { ok: false, by: glSummary(glMeaningful(el), GL_LIMITS.nameMax) };

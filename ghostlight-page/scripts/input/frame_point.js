@@ -30,12 +30,7 @@ const py = place.y + place.sy * y;
 if (!(px >= 0 && py >= 0 && px < view.innerWidth && py < view.innerHeight)) {
   return Object.assign(out, { status: 'outside' });
 }
-let hit = document.elementFromPoint(px, py);
-for (let hop = 0; hit && hit.shadowRoot && hop < GL_MAX_HOPS; hop++) {
-  const inner = hit.shadowRoot.elementFromPoint(px, py);
-  if (!inner || inner === hit || !glInside(hit, inner)) break;
-  hit = inner;
-}
+const hit = glShadowHit(document, px, py);
 if (hit === frame) return Object.assign(out, { status: 'ok', x: px, y: py });
 if (!hit) return Object.assign(out, { status: 'outside' });
 if (glInside(hit, frame)) return Object.assign(out, { status: 'unmapped' });

@@ -84,27 +84,33 @@ function glBoxMapping(cs) {
   return scaled || m.m11 !== 1 || m.m22 !== 1 ? 'scaled' : 'moved';
 }
 
-// Where frame element `frame` draws its document in its own document's viewport: {status:
-// 'ok', x, y, sx, sy}, the top-left corner of its content (inside border and padding) and the
-// scale it is drawn at (its box's size over its layout size, 1 unless an ancestor or the frame
-// is scaled), so that point (fx, fy) of the frame's viewport is (x + sx * fx, y + sy * fy)
-// here; or {status} of glBoxMapping ('reshaped', 'unmapped') when the frame or an ancestor
-// maps points other than by translations and scales.
+// Where frame element `frame` draws its document in its own document's viewport: {status, x,
+// y, sx, sy}, the top-left corner of its content (inside border and padding) and the scale it
+// is drawn at (its box's size over its layout size, 1 unless an ancestor or the frame is
+// scaled), so that point (fx, fy) of the frame's viewport is (x + sx * fx, y + sy * fy) here.
+// status is 'ok', or glBoxMapping's 'reshaped' or 'unmapped' when the frame or an ancestor
+// maps points other than by translations and scales (the corner is then by offsets alone,
+// unscaled, and cannot be relied on).
 function glFramePlace(frame) {
   const view = frame.ownerDocument.defaultView;
+  let status = 'ok';
   let scaled = false;
   for (let el = frame, i = 0; el && el.nodeType === 1 && i < GL_MAX_DEPTH; el = glParent(el), i++) {
     const how = glBoxMapping(view.getComputedStyle(el));
-    if (how === 'reshaped' || how === 'unmapped') return { status: how };
+    if (how === 'reshaped' || how === 'unmapped') {
+      status = how;
+      break;
+    }
     scaled = scaled || how === 'scaled';
   }
   const r = frame.getBoundingClientRect();
   const style = view.getComputedStyle(frame);
   // (offsetWidth and offsetHeight are the untransformed layout size, in whole pixels.)
-  const sx = scaled && frame.offsetWidth > 0 ? r.width / frame.offsetWidth : 1;
-  const sy = scaled && frame.offsetHeight > 0 ? r.height / frame.offsetHeight : 1;
+  const ratio = (drawn, laid) => (status === 'ok' && scaled && laid > 0 ? drawn / laid : 1);
+  const sx = ratio(r.width, frame.offsetWidth);
+  const sy = ratio(r.height, frame.offsetHeight);
   return {
-    status: 'ok',
+    status,
     x: r.left + sx * (frame.clientLeft + (parseFloat(style.paddingLeft) || 0)),
     y: r.top + sy * (frame.clientTop + (parseFloat(style.paddingTop) || 0)),
     sx,
@@ -113,14 +119,22 @@ function glFramePlace(frame) {
 }
 
 // The point of a frame's viewport under viewport point (x, y) of the frame element's
-// document (glFramePlace); past the border alone where the frame's place cannot be told.
+// document (glFramePlace).
 function glIntoFrame(frame, x, y) {
   const place = glFramePlace(frame);
-  if (place.status !== 'ok') {
-    const r = frame.getBoundingClientRect();
-    return [x - (r.left + frame.clientLeft), y - (r.top + frame.clientTop)];
-  }
   return [(x - place.x) / place.sx, (y - place.y) / place.sy];
+}
+
+// The topmost element at viewport point (x, y) of doc, through open shadow roots (frames are
+// not entered).
+function glShadowHit(doc, x, y) {
+  let hit = doc.elementFromPoint(x, y);
+  for (let hop = 0; hit && hit.shadowRoot && hop < GL_MAX_HOPS; hop++) {
+    const inner = hit.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === hit || !glInside(hit, inner)) break;
+    hit = inner;
+  }
+  return hit;
 }
 
 function glDeepTrace(doc, x, y) {

@@ -410,14 +410,23 @@ pub(crate) async fn frame_context(bidi: &Bidi, parent: &str, frame: &str) -> Por
         .ok_or_else(|| PortError::new(PortErrorKind::Other, "a frame's browsing context could not be found"))
 }
 
-/// The browsing context of the document inside `frames` (iframe element ids from the top
-/// document down) of top context `top`, found frame by frame in each parent's sandbox realm.
-pub(crate) async fn context_within(bidi: &Bidi, top: &str, frames: &[String]) -> PortResult<String> {
-    let mut context = top.to_owned();
+/// The browsing contexts of the documents on the way into `frames` (iframe element ids from
+/// the top document down) of top context `top`: `top` first, the innermost frame's document
+/// last, found frame by frame in each parent's sandbox realm. A frame that cannot be followed
+/// is [`PortErrorKind::TargetStale`] (it is no longer shown), a timeout stays one.
+pub(crate) async fn contexts_within(bidi: &Bidi, top: &str, frames: &[String]) -> PortResult<Vec<String>> {
+    let mut contexts = vec![top.to_owned()];
     for frame in frames {
-        context = frame_context(bidi, &context, frame).await?;
+        let parent = contexts.last().map_or(top, String::as_str);
+        let context = frame_context(bidi, parent, frame).await.map_err(|error| match error.kind() {
+            PortErrorKind::Timeout => error,
+            _ => {
+                PortError::new(PortErrorKind::TargetStale, "a frame on the element's way is no longer shown")
+            }
+        })?;
+        contexts.push(context);
     }
-    Ok(context)
+    Ok(contexts)
 }
 
 /// The URL a document is governed by (`glAuthorityUrl`), read in the sandbox realm of

@@ -97,7 +97,6 @@ use url::Url;
 
 use crate::errors::Sent;
 use crate::ops::{frames, with_dom};
-use crate::refs;
 use crate::session::Session;
 
 /// The WebDriver JSON key of an element reference.
@@ -341,35 +340,31 @@ async fn gather_from(
     s.set_read_script_timeout().await?;
     let handle = s.tab(tab).await?;
     let place = match root {
-        // A root inside frames of a window with a sandbox: its document is found by browsing
-        // context and perceived in its sandbox, like every frame document there.
-        Some(root)
-            if !s.element_of(tab, root)?.frames.is_empty()
-                && s.sandbox_for(&handle, frames::SANDBOX_WAIT).await?.is_some() =>
-        {
-            let decoded = s.element_of(tab, root)?;
-            let bidi =
-                s.sandbox_for(&handle, frames::SANDBOX_WAIT).await?.ok_or_else(|| malformed("perception"))?;
-            let context =
-                frames::context_within(bidi, &handle, &decoded.frames).await.map_err(|error| match error
-                    .kind()
-                {
-                    PortErrorKind::Timeout => error,
-                    _ => PortError::new(
-                        PortErrorKind::TargetStale,
-                        "a frame on the subtree root's way is no longer shown",
-                    ),
-                })?;
-            let value = json!({ frames::ELEMENT_KEY: decoded.id });
-            PassPlace { frames: decoded.frames, root: Some(value), entered: false, context: Some(context) }
-        }
         Some(root) => {
-            let decoded = refs::Element::parse(root)?;
-            let element = s.element(tab, root).await?;
-            let value = serde_json::to_value(&element).map_err(|_| {
-                PortError::new(PortErrorKind::Other, "the subtree root could not be passed to the page")
-            })?;
-            PassPlace { frames: decoded.frames, root: Some(value), entered: true, context: None }
+            let decoded = s.element_of(tab, root)?;
+            let bidi = match decoded.frames.is_empty() {
+                true => None,
+                false => s.sandbox_for(&handle, frames::SANDBOX_WAIT).await?,
+            };
+            match bidi {
+                // A root inside frames of a window with a sandbox: its document is found by
+                // browsing context and perceived in its sandbox, like every frame document there.
+                Some(bidi) => {
+                    let context = frames::contexts_within(bidi, &handle, &decoded.frames).await?.pop();
+                    let value = json!({ frames::ELEMENT_KEY: decoded.id });
+                    PassPlace { frames: decoded.frames, root: Some(value), entered: false, context }
+                }
+                None => {
+                    let element = s.element(tab, root).await?;
+                    let value = serde_json::to_value(&element).map_err(|_| {
+                        PortError::new(
+                            PortErrorKind::Other,
+                            "the subtree root could not be passed to the page",
+                        )
+                    })?;
+                    PassPlace { frames: decoded.frames, root: Some(value), entered: true, context: None }
+                }
+            }
         }
         None => PassPlace { frames: Vec::new(), root: None, entered: true, context: None },
     };

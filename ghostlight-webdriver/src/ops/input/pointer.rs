@@ -37,8 +37,8 @@ use fantoccini::actions::{
 };
 use fantoccini::elements::Element as WdElement;
 use ghostlight_core::port::{
-    ActionReceipt, ClickInput, ElementSummary, Gate, HoverInput, PageState, Point, PointerTarget, PortError,
-    PortErrorKind, PortResult, TabRef,
+    ActionReceipt, ClickInput, ElementRef, ElementSummary, Gate, HoverInput, PageState, Point, PointerTarget,
+    PortError, PortErrorKind, PortResult, TabRef,
 };
 use ghostlight_core::port::{Modifier, MouseButton};
 use serde::Deserialize;
@@ -274,25 +274,12 @@ async fn locate(
 ) -> PortResult<Located> {
     let options = |state: bool| json!({ "scroll": how.scroll, "check": how.check, "state": state, "cap": NAME_MAX_CHARS });
     match at {
-        PointerTarget::Element(element) if how.from_top && !s.element_of(tab, element)?.frames.is_empty() => {
-            let handle = s.tab(tab).await?;
-            let before = s.page_state().await?;
-            let decoded = s.element_of(tab, element)?;
-            if let Some(mut aimed) = aim_from_top(s, &handle, &decoded, options(false), gate).await? {
-                return Ok(Located {
-                    origin: Origin::Viewport { x: aimed.x, y: aimed.y },
-                    // (Only a drag's scripted form uses the element, and drags enter the frame.)
-                    element: None,
-                    point: None,
-                    summary: aimed.probe.hit.summary(),
-                    draggable: aimed.probe.draggable,
-                    before,
-                });
-            }
-            let how = Locate { from_top: false, ..how };
-            Box::pin(locate(s, tab, at, gate, how)).await
-        }
         PointerTarget::Element(element) => {
+            if how.from_top
+                && let Some(located) = locate_from_top(s, tab, element, options(false), gate).await?
+            {
+                return Ok(located);
+            }
             let resolved = resolve(s, tab, element).await?;
             let args = vec![resolved.arg()?, Value::Null, options(resolved.wants_state())];
             let mut probe: Probe = run(s, &TARGET, args, Sent::Read).await?;
@@ -339,6 +326,37 @@ async fn locate(
             })
         }
     }
+}
+
+/// An element in frames of `tab`, located from the top document ([`aim_from_top`]); `None`
+/// for an element of the top document, or one this way cannot aim at (the caller enters the
+/// frame).
+async fn locate_from_top(
+    s: &mut Session,
+    tab: &TabRef,
+    element: &ElementRef,
+    options: Value,
+    gate: &Gate,
+) -> PortResult<Option<Located>> {
+    let decoded = s.element_of(tab, element)?;
+    if decoded.frames.is_empty() {
+        return Ok(None);
+    }
+    let handle = s.tab(tab).await?;
+    if s.sandbox_for(&handle, frames::SANDBOX_WAIT).await?.is_none() {
+        return Ok(None);
+    }
+    let before = s.page_state().await?;
+    let Some(mut aimed) = aim_from_top(s, &handle, &decoded, options, gate).await? else { return Ok(None) };
+    Ok(Some(Located {
+        origin: Origin::Viewport { x: aimed.x, y: aimed.y },
+        // (Only a drag's scripted form uses the element, and drags enter the frame.)
+        element: None,
+        point: None,
+        summary: aimed.probe.hit.summary(),
+        draggable: aimed.probe.draggable,
+        before,
+    }))
 }
 
 /// An element in a frame, aimed at from the top document.
@@ -397,19 +415,7 @@ async fn aim_sandboxed(
     // The element's document is judged here only: a step that fails fails the call, never
     // leaving the check to the frame's own realm ([`Session::sandbox_for`]).
     let shape = || PortError::new(PortErrorKind::Other, "a frame's hit test answered an unexpected shape");
-    let mut contexts = vec![top.to_owned()];
-    for frame in &element.frames {
-        let parent = contexts.last().map_or(top, String::as_str);
-        let context =
-            frames::frame_context(bidi, parent, frame).await.map_err(|error| match error.kind() {
-                PortErrorKind::Timeout => error,
-                _ => PortError::new(
-                    PortErrorKind::TargetStale,
-                    "a frame on the element's way is no longer shown",
-                ),
-            })?;
-        contexts.push(context);
-    }
+    let contexts = frames::contexts_within(bidi, top, &element.frames).await?;
     let inner = contexts.last().map_or(top, String::as_str);
     let args = [json!({ frames::ELEMENT_KEY: element.id }), Value::Null, options];
     let answer = frames::apply_sandboxed(bidi, inner, TARGET_BODY, &args).await?;
