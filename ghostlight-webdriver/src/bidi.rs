@@ -65,9 +65,9 @@ impl Eq for Endpoint {}
 /// What the socket task calls for every event: `(method, params)`.
 pub(crate) type EventHandler = Box<dyn FnMut(&str, &Value) + Send>;
 
-/// The answer to one command: its `result`, or `None` for an error reply (whose message is
-/// dropped unread).
-type Reply = Option<Value>;
+/// The answer to one command: its `result`, or the error code of an error reply (its message
+/// is dropped unread).
+type Reply = Result<Value, String>;
 
 /// Commands waiting for their reply, by id.
 type Pending = Arc<Mutex<HashMap<u64, oneshot::Sender<Reply>>>>;
@@ -156,10 +156,8 @@ impl Bidi {
         let outcome = tokio::time::timeout(wait, exchange).await;
         lock(&self.pending).remove(&id);
         match outcome {
-            Ok(Ok(Some(result))) => Ok(result),
-            Ok(Ok(None)) => {
-                Err(PortError::new(PortErrorKind::Other, "the driver refused a WebDriver BiDi command"))
-            }
+            Ok(Ok(Ok(result))) => Ok(result),
+            Ok(Ok(Err(code))) => Err(refused(&code)),
             Ok(Err(error)) => Err(error),
             Err(_) => {
                 Err(PortError::new(PortErrorKind::Timeout, "a WebDriver BiDi command got no answer in time"))
@@ -171,6 +169,18 @@ impl Bidi {
 impl Drop for Bidi {
     fn drop(&mut self) {
         self.task.abort();
+    }
+}
+
+/// The error of a command the driver answered with the BiDi error `code`: a node the command
+/// named that is gone (`no such node`: its document was replaced, or the node was never one
+/// the browser handed out) is [`PortErrorKind::TargetStale`].
+fn refused(code: &str) -> PortError {
+    match code {
+        "no such node" => {
+            PortError::new(PortErrorKind::TargetStale, "the element is no longer in the page: find it again")
+        }
+        _ => PortError::new(PortErrorKind::Other, "the driver refused a WebDriver BiDi command"),
     }
 }
 
@@ -228,8 +238,9 @@ fn dispatch(text: &str, pending: &Pending, handler: &mut EventHandler) {
             let Some(id) = message.get("id").and_then(Value::as_u64) else { return };
             let Some(waiter) = lock(pending).remove(&id) else { return };
             let reply = match kind {
-                "success" => Some(message.get("result").cloned().unwrap_or(Value::Null)),
-                _ => None,
+                "success" => Ok(message.get("result").cloned().unwrap_or(Value::Null)),
+                // The error code only: a message may quote the page.
+                _ => Err(message.get("error").and_then(Value::as_str).unwrap_or_default().to_owned()),
             };
             let _ = waiter.send(reply);
         }
@@ -266,9 +277,17 @@ mod tests {
         dispatch(r#"{"type":"success","id":1,"result":{"subscription":"x"}}"#, &pending, &mut handler);
         dispatch("not json", &pending, &mut handler);
         dispatch(r#"{"type":"success","id":99,"result":{}}"#, &pending, &mut handler);
-        assert_eq!(first_answer.try_recv().ok(), Some(Some(json!({"subscription": "x"}))));
-        assert_eq!(second_answer.try_recv().ok(), Some(None));
+        assert_eq!(first_answer.try_recv().ok(), Some(Ok(json!({"subscription": "x"}))));
+        assert_eq!(second_answer.try_recv().ok(), Some(Err("unknown command".to_owned())));
         assert!(lock(&pending).is_empty());
         assert_eq!(*lock(&events), vec![("log.entryAdded".to_owned(), json!({"level": "error"}))]);
+    }
+
+    #[test]
+    fn a_gone_node_is_a_stale_target_and_other_refusals_say_nothing_of_the_page() {
+        assert_eq!(refused("no such node").kind(), PortErrorKind::TargetStale);
+        let other = refused("unknown error");
+        assert_eq!(other.kind(), PortErrorKind::Other);
+        assert!(!other.to_string().contains("unknown error"));
     }
 }

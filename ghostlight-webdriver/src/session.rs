@@ -137,6 +137,8 @@ pub(crate) struct Session {
     prompt_note: Option<Noted<Prompt>>,
     /// The geometry the last command measured ([`Session::noted_geometry`]).
     geometry_note: Option<Noted<Geometry>>,
+    /// The page state the last command read ([`Session::noted_page`]).
+    page_note: Option<Noted<PageState>>,
     /// Counts every command sent, so a note is known to be the last command's.
     wire: Arc<Wire>,
     /// Whether an input sequence failed part-way and its release failed too, so a button or
@@ -450,6 +452,7 @@ impl Session {
             call_mark: 0,
             prompt_note: None,
             geometry_note: None,
+            page_note: None,
             wire: Arc::clone(wire),
             input_unreleased: false,
         };
@@ -786,6 +789,14 @@ impl Session {
         self.fresh(self.geometry_note.as_ref()).copied()
     }
 
+    /// The page state the last command sent read in the current window a moment ago (see
+    /// [`Noted`]), with that window: the page before an input that follows a read at once
+    /// (a selector's perception, then its click) without reading it again.
+    pub(crate) fn noted_page(&self) -> Option<(String, PageState)> {
+        let page = self.fresh(self.page_note.as_ref())?.clone();
+        self.current.clone().map(|handle| (handle, page))
+    }
+
     /// `value`, read by the command just sent in the current window, as a note.
     fn note<T>(&self, value: T) -> Option<Noted<T>> {
         let (sent, at) = (self.commands_sent(), tokio::time::Instant::now());
@@ -1000,6 +1011,7 @@ impl Session {
             }
         }
         self.remember_page(&reading.state);
+        self.page_note = self.note(reading.state.clone());
         Ok(reading)
     }
 

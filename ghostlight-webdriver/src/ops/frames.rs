@@ -149,10 +149,11 @@ pub(crate) async fn check_point(
     check_trace(s, tab, &[], trace, gate).await
 }
 
-/// [`check_point`] with every trace in the sandbox realm of its document, from the top
-/// context `top` (a window handle is its BiDi context id) down through frames of other
-/// origins.
-async fn check_sandboxed(bidi: &Bidi, top: &str, x: f64, y: f64, gate: &Gate) -> PortResult<()> {
+/// [`check_point`] with every trace in the sandbox realm of its document, from context `top`
+/// (a window handle is its top document's BiDi context id; a frame's context checks a point of
+/// that frame's viewport, the frame's own document judged by the caller) down through frames
+/// of other origins.
+pub(crate) async fn check_sandboxed(bidi: &Bidi, top: &str, x: f64, y: f64, gate: &Gate) -> PortResult<()> {
     let (mut context, mut x, mut y) = (top.to_owned(), x, y);
     for depth in 0..=MAX_CROSS_DEPTH {
         let (inside, next) = trace_sandboxed(bidi, &context, x, y).await?;

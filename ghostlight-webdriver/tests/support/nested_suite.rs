@@ -70,6 +70,13 @@ fn site() -> Site {
                  <iframe id=turned style=\"width:200px;height:100px;border:0;display:block\" src=\"{denied}/red\"></iframe></div>"
             ),
             "/aim" => AIM.to_owned(),
+            "/wrapped" => format!(
+                "<script>window.__log = [];</script>\
+                 <div role=button aria-label=Wrapper style=\"width:300px\" onclick=\"__log.push('Wrapper')\"><iframe {frame} src=\"{denied}/red\"></iframe></div>\
+                 <div role=button aria-label=\"Own wrapper\" style=\"width:300px\" onclick=\"__log.push('Own')\"><iframe {frame} srcdoc=\"<p>Own</p>\"></iframe></div>\
+                 <div role=button aria-label=\"Nesting wrapper\" style=\"width:300px\" onclick=\"__log.push('Nesting')\"><iframe {frame} \
+                 srcdoc=\"<body style=margin:0><iframe style='width:300px;height:150px;border:0;display:block' src='{denied}/red'></iframe>\"></iframe></div>"
+            ),
             inner if inner.starts_with("/aim-") => {
                 let name = inner.trim_start_matches("/aim-");
                 format!("<div style=\"height:90px\"></div><button style=\"margin-left:40px\" onclick=\"top.__log.push('{name}')\">{name}</button>")
@@ -284,6 +291,41 @@ pub(crate) async fn run_all(engine: Engine, b: &dyn BrowserPort, trusted_input: 
                     eval(b, &tab, "window.__log.join(',')").await,
                     json!("Padded,Moved,Scaled"),
                     "nothing else clicked"
+                );
+                b.close_tab(&tab).await.expect("close");
+            },
+        )
+        .await;
+        scenario(
+            engine,
+            "an element holding a frame is clicked only where the frame's documents are admitted",
+            async {
+                // The click on an element lands in what is drawn at its centre: here a frame, whose
+                // document (or the document inside it) the gate must admit like any other.
+                let tab = open(b, &site, "/wrapped").await;
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                let perceived = b.perceive(&TabCall::reading(&tab, &g), &all).await.expect("perceive");
+                let click = |name: &str| {
+                    let found = perceived.elements.iter().find(|e| e.name.as_deref() == Some(name));
+                    let element = found.unwrap_or_else(|| panic!("{name} is perceived")).element.clone();
+                    ClickInput {
+                        at: PointerTarget::Element(element),
+                        button: MouseButton::Primary,
+                        count: 1,
+                        modifiers: Vec::new(),
+                    }
+                };
+                let call = TabCall::new(&tab, &g, STEP_TIMEOUT);
+                for name in ["Wrapper", "Nesting wrapper"] {
+                    let refused =
+                        b.click(&call, &click(name)).await.expect_err("a click into the denied frame");
+                    assert_eq!(refused.kind(), PortErrorKind::OutsideAuthority, "{name}: {refused:?}");
+                }
+                b.click(&call, &click("Own wrapper")).await.expect("the page's own srcdoc frame");
+                assert_eq!(
+                    eval(b, &tab, "window.__log.join(',')").await,
+                    json!(""),
+                    "the frames took the clicks"
                 );
                 b.close_tab(&tab).await.expect("close");
             },

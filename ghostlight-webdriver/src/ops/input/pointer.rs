@@ -47,6 +47,7 @@ use serde_json::{Value, json};
 use super::keyboard::{KEYBOARD_ID, modifier_value};
 use super::{after, before_state, compose, element_arg, perform, pixel, resolve, run};
 use tokio::time::Instant;
+use url::Url;
 
 use crate::bidi::Bidi;
 use crate::config::Engine;
@@ -131,7 +132,7 @@ struct Locate {
     /// Refuse an element target covered by another element.
     check: bool,
     /// Aim at an element in a frame from the top document when its point can be carried up
-    /// ([`aim_from_top`]); otherwise (and for drags, whose scripted form runs in the frame) the
+    /// ([`aim_sandboxed`]); otherwise (and for drags, whose scripted form runs in the frame) the
     /// driver enters the frame.
     from_top: bool,
 }
@@ -146,8 +147,10 @@ pub(super) async fn click(
 ) -> PortResult<ActionReceipt> {
     click_count(input.count)?;
     let deadline = Instant::now() + timeout;
+    let seen = s.noted_page();
     s.set_script_timeout(timeout).await?;
-    let at = locate(s, tab, &input.at, gate, Locate { scroll: true, check: true, from_top: true }).await?;
+    let how = Locate { scroll: true, check: true, from_top: true };
+    let at = locate(s, tab, &input.at, gate, how, seen).await?;
     let button = button(input.button);
     let mut pointer = vec![at.origin.move_to(None)];
     for _ in 0..input.count {
@@ -168,8 +171,10 @@ pub(super) async fn hover(
     timeout: Duration,
 ) -> PortResult<ActionReceipt> {
     let deadline = Instant::now() + timeout;
+    let seen = s.noted_page();
     s.set_script_timeout(timeout).await?;
-    let at = locate(s, tab, &input.at, gate, Locate { scroll: true, check: true, from_top: true }).await?;
+    let how = Locate { scroll: true, check: true, from_top: true };
+    let at = locate(s, tab, &input.at, gate, how, seen).await?;
     perform(s, holding(&input.modifiers, vec![at.origin.move_to(None)])).await?;
     let page = after(s, at.before, deadline).await?;
     Ok(ActionReceipt { element: at.summary, page, keys_withheld: 0 })
@@ -203,10 +208,10 @@ pub(super) async fn drag(
     let deadline = Instant::now() + timeout;
     s.set_script_timeout(timeout).await?;
     let both_elements = source_frames.is_some() && target_frames.is_some();
-    let source =
-        locate(s, tab, from, gate, Locate { scroll: both_elements, check: true, from_top: false }).await?;
-    let target = match locate(s, tab, to, gate, Locate { scroll: false, check: false, from_top: false }).await
-    {
+    let how = Locate { scroll: both_elements, check: true, from_top: false };
+    let source = locate(s, tab, from, gate, how, None).await?;
+    let how = Locate { scroll: false, check: false, from_top: false };
+    let target = match locate(s, tab, to, gate, how, None).await {
         Ok(target) => target,
         Err(e) if e.kind() == PortErrorKind::InvalidInput => {
             return Err(PortError::new(
@@ -264,19 +269,22 @@ fn frames_of(target: &PointerTarget) -> PortResult<Option<Vec<String>>> {
 }
 
 /// Locate a pointer target (see the module docs), refusing one that lands in a document
-/// `gate` refuses (a point in such a frame, or an element in one).
+/// `gate` refuses (a point in such a frame, or an element in one). `seen`: the page state the
+/// last command read and the window it read it in ([`Session::noted_page`]), taken before the
+/// call sent anything.
 async fn locate(
     s: &mut Session,
     tab: &TabRef,
     at: &PointerTarget,
     gate: &Gate,
     how: Locate,
+    seen: Option<(String, PageState)>,
 ) -> PortResult<Located> {
     let options = |state: bool| json!({ "scroll": how.scroll, "check": how.check, "state": state, "cap": NAME_MAX_CHARS });
     match at {
         PointerTarget::Element(element) => {
             if how.from_top
-                && let Some(located) = locate_from_top(s, tab, element, options(false), gate).await?
+                && let Some(located) = locate_from_top(s, tab, element, options(false), gate, seen).await?
             {
                 return Ok(located);
             }
@@ -294,8 +302,10 @@ async fn locate(
                 let (x, y) = probe.hit.point()?;
                 let (x, y) = (pixel(x)?, pixel(y)?);
                 // Where the input lands, traced where the page cannot mislead the trace (a
-                // page's realm could report its element uncovered while a frame covers it).
-                frames::check_point(s, tab, x as f64, y as f64, None, gate).await?;
+                // page's realm could report its element uncovered while a frame covers it);
+                // the page realm's own trace serves a window without a sandbox.
+                let trace = Some(std::mem::take(&mut probe.trace));
+                frames::check_point(s, tab, x as f64, y as f64, trace, gate).await?;
                 Origin::Viewport { x, y }
             };
             Ok(Located {
@@ -328,29 +338,48 @@ async fn locate(
     }
 }
 
-/// An element in frames of `tab`, located from the top document ([`aim_from_top`]); `None`
-/// for an element of the top document, or one this way cannot aim at (the caller enters the
-/// frame).
+/// An element of `tab`, located from the top document with every check in a sandbox realm
+/// ([`aim_sandboxed`]): no Switch To Frame, and no hit test the page could mislead. `None` where
+/// the window has no sandbox, or for an element this way cannot aim at (the caller then enters
+/// its frame). The page before acting is `seen` when that is a reading of this window by the
+/// command just before (a selector's perception) of the document the hit test ran in, else
+/// it is read.
 async fn locate_from_top(
     s: &mut Session,
     tab: &TabRef,
     element: &ElementRef,
     options: Value,
     gate: &Gate,
+    seen: Option<(String, PageState)>,
 ) -> PortResult<Option<Located>> {
     let decoded = s.element_of(tab, element)?;
-    if decoded.frames.is_empty() {
-        return Ok(None);
-    }
     let handle = s.tab(tab).await?;
     if s.sandbox_for(&handle, frames::SANDBOX_WAIT).await?.is_none() {
         return Ok(None);
     }
-    let before = s.page_state().await?;
-    let Some(mut aimed) = aim_from_top(s, &handle, &decoded, options, gate).await? else { return Ok(None) };
+    // Read first (when not just read): a page read refuses at once while a dialog is open,
+    // where a BiDi script would wait for the dialog to close.
+    let before = match seen {
+        Some((window, page)) if window == handle => page,
+        _ => s.page_state().await?,
+    };
+    if s.prompts().is_some_and(|watch| watch.kind(&handle).is_some()) {
+        return Err(PortError::new(PortErrorKind::BlockedByDialog, "a dialog is open in the tab"));
+    }
+    let Some(bidi) = s.sandbox_for(&handle, frames::SANDBOX_WAIT).await? else { return Ok(None) };
+    let Some(mut aimed) = aim_sandboxed(bidi, &handle, &decoded, options, gate).await? else {
+        return Ok(None);
+    };
+    // The hit test ran in the document read before, unless the page changed its URL meanwhile:
+    // then it is read again.
+    let before = if Url::parse(&aimed.top_url).is_ok_and(|url| url == before.url) {
+        before
+    } else {
+        s.page_state().await?
+    };
     Ok(Some(Located {
         origin: Origin::Viewport { x: aimed.x, y: aimed.y },
-        // (Only a drag's scripted form uses the element, and drags enter the frame.)
+        // (Only a drag's scripted form uses the element, and drags are located the classic way.)
         element: None,
         point: None,
         summary: aimed.probe.hit.summary(),
@@ -359,13 +388,15 @@ async fn locate_from_top(
     }))
 }
 
-/// An element in a frame, aimed at from the top document.
+/// An element aimed at from the top document.
 struct FromTop {
     /// The hit test in the element's own document.
     probe: Probe,
     /// The point in the top document's viewport (floored).
     x: i64,
     y: i64,
+    /// The URL of the top document, as read in its sandbox.
+    top_url: String,
 }
 
 /// The answer of `scripts/input/frame_point.js`.
@@ -377,34 +408,24 @@ struct FramePoint {
     url: String,
 }
 
-/// Aim at `element` (in frames of window `handle`) from the top document, so that pointer
-/// input needs no Switch To Frame (16–22 ms each way on chromedriver): every step runs in a
-/// document's sandbox realm over BiDi, addressed by browsing context. The element's document
-/// is found frame by frame ([`frames::frame_context`]); the hit test (`target.js`, `options`)
-/// runs there and its document must be one `gate` admits; then its point is carried up
-/// through each frame's parent (`frame_point.js`), where the frame element must be what is
-/// topmost at the point (an element of the parent covering the frame there refuses the input
-/// as covered) and each parent frame document must be admitted too. Translated and scaled
-/// frames are aimed through; a rotated, skewed or 3D-transformed one is refused
-/// ([`PortErrorKind::Unsupported`]: entering the frame would click beside the element, as
-/// both drivers place an element-origin move by offsets alone). `Ok(None)` when the window
-/// has no sandbox, or when offsets cannot tell where the input would land once the element's
-/// document was admitted here (a zoomed frame, a point outside a parent's view): the caller
-/// then enters the frame. A step that fails here (no answer in time, a frame gone) fails the
-/// call: the element's document is never judged in its own realm where the window has a
-/// sandbox ([`Session::sandbox_for`]).
-async fn aim_from_top(
-    s: &mut Session,
-    handle: &str,
-    element: &refs::Element,
-    options: Value,
-    gate: &Gate,
-) -> PortResult<Option<FromTop>> {
-    let Some(bidi) = s.sandbox_for(handle, frames::SANDBOX_WAIT).await? else { return Ok(None) };
-    aim_sandboxed(bidi, handle, element, options, gate).await
-}
-
-/// [`aim_from_top`] over `bidi`, from the top context `top`.
+/// Aim at `element` of window `top` (a window handle is its BiDi context id) from the top
+/// document, over `bidi`, so that pointer input needs no Switch To Frame (16–22 ms each way on
+/// chromedriver) and no check runs where the page could mislead it: every step runs in a
+/// document's sandbox realm, addressed by browsing context. The element's document is found
+/// frame by frame ([`frames::contexts_within`]); the hit test (`target.js`, `options`) runs
+/// there, a frame document must be one `gate` admits, and where the hit went into frames
+/// (the target is or holds one) the point is followed through them
+/// ([`frames::check_sandboxed`]). Then the point is carried up through each frame's parent
+/// (`frame_point.js`), where the frame element must be what is topmost at the point (an
+/// element of the parent covering the frame there refuses the input as covered) and each
+/// parent frame document must be admitted too. Translated and scaled frames are aimed
+/// through; a rotated, skewed or 3D-transformed one is refused ([`PortErrorKind::Unsupported`]:
+/// entering the frame would click beside the element, as both drivers place an element-origin
+/// move by offsets alone). `Ok(None)` when offsets cannot tell where the input would land once
+/// the element's document was admitted here (a zoomed frame, a point outside a parent's view):
+/// the caller then enters the frame. A step that fails here (no answer in time, a frame gone)
+/// fails the call: the element's document is never judged in its own realm where the window
+/// has a sandbox ([`Session::sandbox_for`]).
 async fn aim_sandboxed(
     bidi: &Bidi,
     top: &str,
@@ -412,16 +433,25 @@ async fn aim_sandboxed(
     options: Value,
     gate: &Gate,
 ) -> PortResult<Option<FromTop>> {
-    // The element's document is judged here only: a step that fails fails the call, never
-    // leaving the check to the frame's own realm ([`Session::sandbox_for`]).
     let shape = || PortError::new(PortErrorKind::Other, "a frame's hit test answered an unexpected shape");
     let contexts = frames::contexts_within(bidi, top, &element.frames).await?;
     let inner = contexts.last().map_or(top, String::as_str);
     let args = [json!({ frames::ELEMENT_KEY: element.id }), Value::Null, options];
     let answer = frames::apply_sandboxed(bidi, inner, TARGET_BODY, &args).await?;
     let mut probe: Probe = serde_json::from_value(answer).map_err(|_| shape())?;
+    // The URL of the document the point is in, up to the top document's.
+    let mut url = probe.url.clone().unwrap_or_default();
+    if !element.frames.is_empty() {
+        frames::admit(gate, &url)?;
+    }
+    // Input at the point goes into frames (the target is or holds one, or one covers it):
+    // their documents are judged first, so a refused frame is named as such.
+    if (!probe.trace.frames.is_empty() || probe.trace.cross.is_some())
+        && let Ok((x, y)) = probe.hit.point()
+    {
+        frames::check_sandboxed(bidi, inner, x, y, gate).await?;
+    }
     probe.hit.accept()?;
-    frames::admit(gate, probe.url.as_deref().unwrap_or_default())?;
     let (mut x, mut y) = probe.hit.point()?;
     for (level, frame) in element.frames.iter().enumerate().rev() {
         let parent = contexts.get(level).map_or(top, String::as_str);
@@ -443,8 +473,9 @@ async fn aim_sandboxed(
             _ => return Ok(None),
         }
         (x, y) = point.hit.point()?;
+        url = point.url;
     }
-    Ok(Some(FromTop { probe, x: pixel(x)?, y: pixel(y)? }))
+    Ok(Some(FromTop { probe, x: pixel(x)?, y: pixel(y)?, top_url: url }))
 }
 
 /// `pointer`'s actions with `modifiers` held: a key source presses them in the ticks before
