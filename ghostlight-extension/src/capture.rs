@@ -50,23 +50,30 @@ async fn refused(b: &ExtensionBrowser, tab: i64, gate: &Gate) -> PortResult<Vec<
     let mut docs = FrameDocs::default();
     let mut boxes = Vec::new();
     let mut walked = 0;
-    // (the frame, its path, its parent document's viewport corner in the top viewport)
-    let mut pending: Vec<(RawFrameBox, Vec<i64>, (f64, f64))> = top
+    // (the frame, its path, where its parent document's viewport is drawn in the top viewport:
+    // corner and scale)
+    let top_place = ((0.0, 0.0), (1.0, 1.0));
+    let mut pending: Vec<(RawFrameBox, Vec<i64>, Placed)> = top
         .frames
         .into_iter()
         .rev()
         .map(|f| {
             let path = vec![f.i];
-            (f, path, (0.0, 0.0))
+            (f, path, top_place)
         })
         .collect();
-    while let Some((frame, path, corner)) = pending.pop() {
+    while let Some((frame, path, (corner, scale))) = pending.pop() {
         walked += 1;
         if walked > MAX_WALK_FRAMES {
             return Err(unsupported("capturing a page with this many frames"));
         }
         let (x, y, w, h) = frame.at.r#box;
-        let shown = [corner.0 + x + geometry.scroll_x, corner.1 + y + geometry.scroll_y, w, h];
+        let shown = [
+            corner.0 + scale.0 * x + geometry.scroll_x,
+            corner.1 + scale.1 * y + geometry.scroll_y,
+            scale.0 * w,
+            scale.1 * h,
+        ];
         // A frame not among window.frames (inside a shadow root) cannot be matched to its
         // document: painted over.
         let doc = if frame.i < 0 { None } else { docs.at(b, tab, &path).await? };
@@ -85,15 +92,28 @@ async fn refused(b: &ExtensionBrowser, tab: i64, gate: &Gate) -> PortResult<Vec<
             }
             Err(e) => return Err(e),
         };
-        let inner_corner = (corner.0 + frame.at.content.0, corner.1 + frame.at.content.1);
+        // Frames inside a frame drawn rotated, skewed or zoomed cannot be placed: the frame is
+        // painted over whole.
+        if frame.at.place != "ok" && !inner.frames.is_empty() {
+            boxes.push(shown);
+            continue;
+        }
+        let inner_place = (
+            (corner.0 + scale.0 * frame.at.content.0, corner.1 + scale.1 * frame.at.content.1),
+            (scale.0 * frame.at.scale.0, scale.1 * frame.at.scale.1),
+        );
         for child in inner.frames.into_iter().rev() {
             let mut child_path = path.clone();
             child_path.push(child.i);
-            pending.push((child, child_path, inner_corner));
+            pending.push((child, child_path, inner_place));
         }
     }
     Ok(boxes)
 }
+
+/// Where a frame document's viewport is drawn in the top viewport: its corner, and the scale
+/// per axis (point `(x, y)` of it is `corner + scale × (x, y)` there).
+type Placed = ((f64, f64), (f64, f64));
 
 /// The viewport, with refused frames painted over.
 pub(crate) async fn viewport(

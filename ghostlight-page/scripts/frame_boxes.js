@@ -6,15 +6,19 @@
 // (it cannot be entered from here, so the adapter blanks it). Bounded by MAX_FRAMES.
 //
 // arguments: [] — answers {scrollX, scrollY, width, height, scale, frames: [{x, y, w, h, cx, cy,
-// url, e}]} (width, height: the viewport's inner size; scale: the device pixel ratio). x, y, w,
-// h: the box the frame is drawn in (its bounding box, so that blanking it covers a scaled or
-// rotated frame too); cx, cy: where its document's viewport starts (inside border and
-// padding), for the frames inside it (known weak: those are placed without their parent's
-// scale).
+// sx, sy, placed, url, e}]} (width, height: the viewport's inner size; scale: the device pixel
+// ratio). Runs after lib.js (glFramePlace). x, y, w, h: the box the frame is drawn in (its
+// bounding box, so that blanking it covers a scaled or rotated frame too); cx, cy: where its
+// document's viewport starts (inside border and padding) and sx, sy the scale that document is
+// drawn at, for the frames inside it (point (fx, fy) of the frame's viewport is (cx + sx * fx,
+// cy + sy * fy) here); placed: whether those can be relied on (false for a frame rotated,
+// skewed or zoomed, or inside such an element: the adapter blanks the whole frame rather than
+// place the frames inside it). A same-origin frame that cannot be placed and holds frames of
+// its own answers url 'data:,' (unknown, so blanked whole) instead of its frames.
 const MAX_FRAMES = 64;
 const MAX_NODES = 20000;
 const frames = [];
-const visit = (root, dx, dy, top) => {
+const visit = (root, ox, oy, osx, osy, top) => {
   const stack = [root];
   let nodes = 0;
   while (stack.length && frames.length < MAX_FRAMES && nodes < MAX_NODES) {
@@ -29,13 +33,12 @@ const visit = (root, dx, dy, top) => {
     if (!nested) continue;
     const r = node.getBoundingClientRect();
     if (r.width <= 0 || r.height <= 0) continue;
-    const x = dx + r.left;
-    const y = dy + r.top;
-    const w = r.width;
-    const h = r.height;
-    const style = node.ownerDocument.defaultView.getComputedStyle(node);
-    const cx = x + node.clientLeft + (parseFloat(style.paddingLeft) || 0);
-    const cy = y + node.clientTop + (parseFloat(style.paddingTop) || 0);
+    const place = glFramePlace(node);
+    const box = {
+      x: ox + osx * r.left, y: oy + osy * r.top, w: osx * r.width, h: osy * r.height,
+      cx: ox + osx * place.x, cy: oy + osy * place.y, sx: osx * place.sx, sy: osy * place.sy,
+      placed: place.status === 'ok',
+    };
     let doc = null;
     try {
       doc = node.contentDocument;
@@ -43,15 +46,21 @@ const visit = (root, dx, dy, top) => {
       doc = null;
     }
     if (doc) {
-      frames.push({ x, y, w, h, cx, cy, url: glAuthorityUrl(doc), e: null });
-      if (doc.documentElement) visit(doc.documentElement, cx, cy, false);
+      const entry = Object.assign(box, { url: glAuthorityUrl(doc), e: null });
+      frames.push(entry);
+      const inner = frames.length;
+      if (doc.documentElement) visit(doc.documentElement, box.cx, box.cy, box.sx, box.sy, false);
+      if (!box.placed && frames.length > inner) {
+        frames.length = inner;
+        entry.url = 'data:,';
+      }
     } else {
       const enterable = top && (tag === 'iframe' || tag === 'frame');
-      frames.push({ x, y, w, h, cx, cy, url: null, e: enterable ? node : null });
+      frames.push(Object.assign(box, { url: null, e: enterable ? node : null }));
     }
   }
 };
-if (document.documentElement) visit(document.documentElement, 0, 0, true);
+if (document.documentElement) visit(document.documentElement, 0, 0, 1, 1, true);
 return {
   scrollX: window.scrollX, scrollY: window.scrollY,
   width: window.innerWidth, height: window.innerHeight, scale: window.devicePixelRatio, frames,

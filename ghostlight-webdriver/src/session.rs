@@ -40,8 +40,9 @@ use crate::wire::{CountingConnector, Wire};
 pub(crate) const SESSION_START_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long a polite `DELETE session` may take at shutdown before the processes are killed.
 pub(crate) const SESSION_CLOSE_TIMEOUT: Duration = Duration::from_secs(5);
-/// The script timeout a session starts with (operations narrow it to their own timeout).
-pub(crate) const DEFAULT_SCRIPT_TIMEOUT: Duration = Duration::from_secs(30);
+/// The script timeout a session starts with (operations narrow it to their own timeout): the
+/// reading scripts' own bound, so that a session's first read sends no timeouts command.
+pub(crate) const DEFAULT_SCRIPT_TIMEOUT: Duration = READ_SCRIPT_TIMEOUT;
 /// The page-load timeout a session starts with (operations narrow it to their own timeout).
 pub(crate) const DEFAULT_PAGE_LOAD_TIMEOUT: Duration = Duration::from_secs(30);
 /// How many times a page read answered `null` without a dialog is repeated.

@@ -51,11 +51,14 @@ use ghostlight_page::scripts::FRAMES_HERE_BODY as FRAMES_HERE_JS;
 const MAX_CROSS_DEPTH: usize = 6;
 /// The colour a refused frame is painted over with (opaque mid grey).
 const BLANK: Rgba<u8> = Rgba([128, 128, 128, 255]);
+/// The frame listing's body, for a sandbox realm (which has the library).
+const FRAME_BOXES_BODY: &str = ghostlight_page::scripts::FRAME_BOXES_BODY;
 /// The WebDriver element reference key.
 pub(crate) const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
-/// The frame listing (see the script's header).
+/// The frame listing (see the script's header), with the library for a page's realm (a window
+/// without a sandbox).
 static FRAME_BOXES: LazyLock<String> =
-    LazyLock::new(|| format!("{}\n{}", super::AUTHORITY_URL_JS, ghostlight_page::scripts::FRAME_BOXES_BODY));
+    LazyLock::new(|| super::input::compose(ghostlight_page::scripts::FRAME_BOXES_BODY));
 /// [`FRAMES_HERE_JS`] with the shared DOM semantics before it.
 static FRAMES_HERE: std::sync::LazyLock<String> =
     std::sync::LazyLock::new(|| super::with_dom(FRAMES_HERE_JS));
@@ -103,9 +106,14 @@ static TRACE: LazyLock<String> = LazyLock::new(|| {
     )
 });
 
-/// The longest wait for one sandboxed call (they answer in 2–45 ms; a window whose calls get
-/// no answer in time keeps the page's realm, see [`Session::sandbox_for`]).
+/// The longest wait for one sandboxed call (they answer in 2–45 ms; one that gets no answer in
+/// time fails, and what it was to check is left out, blanked or refused, never asked of the
+/// page's own realm: [`Session::sandbox_for`]).
 pub(crate) const SANDBOX_WAIT: Duration = Duration::from_secs(2);
+/// The longest wait for a capture's listing of the top document's frames in its sandbox: the
+/// reading scripts' bound, so that a page busy for a few seconds delays a capture (bounded by
+/// its own timeout) rather than fails it.
+const TOP_LISTING_WAIT: Duration = ghostlight_page::bounds::READ_SCRIPT_TIMEOUT;
 
 /// The body of the sandboxed trace of viewport point `(x, y)`: `[JSON of {url, frames,
 /// cross: {x, y}}, the crossed frame's window or null]` (BiDi serializes the window as its
@@ -294,7 +302,7 @@ pub(crate) async fn apply_sandboxed(
     body: &str,
     args: &[Value],
 ) -> PortResult<Value> {
-    apply_in_sandbox(bidi, context, body, args, false).await
+    apply_in_sandbox(bidi, context, body, args, false, SANDBOX_WAIT).await
 }
 
 /// [`apply_sandboxed`] for a script whose answer holds DOM nodes (a perception's items and
@@ -305,7 +313,7 @@ pub(crate) async fn apply_sandboxed_with_nodes(
     body: &str,
     args: &[Value],
 ) -> PortResult<Value> {
-    apply_in_sandbox(bidi, context, body, args, true).await
+    apply_in_sandbox(bidi, context, body, args, true, SANDBOX_WAIT).await
 }
 
 /// [`apply_sandboxed`], the answer's nodes kept when `with_nodes`.
@@ -315,6 +323,7 @@ async fn apply_in_sandbox(
     body: &str,
     args: &[Value],
     with_nodes: bool,
+    wait: Duration,
 ) -> PortResult<Value> {
     let mut plain = Vec::with_capacity(args.len());
     let mut at = Vec::new();
@@ -348,10 +357,10 @@ async fn apply_in_sandbox(
     // (maxDomDepth 0: a node comes back as its reference, without its children.)
     let shape =
         || PortError::new(PortErrorKind::Other, "a sandboxed input script answered an unexpected shape");
-    let mut answer = bidi.command_within("script.callFunction", call(&APPLY_SLIM), SANDBOX_WAIT).await?;
+    let mut answer = bidi.command_within("script.callFunction", call(&APPLY_SLIM), wait).await?;
     if answer["result"]["value"].as_str() == Some(sandbox::MISSING) {
         // A document from before the library's preload: send it once, with the script.
-        answer = bidi.command_within("script.callFunction", call(&APPLY_FULL), SANDBOX_WAIT).await?;
+        answer = bidi.command_within("script.callFunction", call(&APPLY_FULL), wait).await?;
     }
     if answer["type"] != "success" {
         return Err(PortError::new(PortErrorKind::Other, "a sandboxed input script failed in the page"));
@@ -549,9 +558,14 @@ struct RawBox {
     y: f64,
     w: f64,
     h: f64,
-    /// Where its document's viewport starts.
+    /// Where its document's viewport starts, and the scale it is drawn at.
     cx: f64,
     cy: f64,
+    sx: f64,
+    sy: f64,
+    /// Whether `cx`, `cy`, `sx`, `sy` place the frames inside it (not so for a frame drawn
+    /// rotated, skewed or zoomed).
+    placed: bool,
     url: Option<String>,
     e: Option<Value>,
 }
@@ -628,7 +642,14 @@ pub(crate) async fn refused_boxes_and_view(
     gate: &Gate,
 ) -> PortResult<(Refused, ListedView)> {
     let handle = s.tab(tab).await?;
-    let listing = list(s).await?;
+    // Listed where the page cannot reach when the window has a sandbox (a page's realm could
+    // misplace or hide a refused frame's box); a listing that stalls there fails the capture.
+    let listing = match s.sandbox_for(&handle, SANDBOX_WAIT).await? {
+        Some(bidi) => {
+            listing_of(apply_in_sandbox(bidi, &handle, FRAME_BOXES_BODY, &[], true, TOP_LISTING_WAIT).await?)?
+        }
+        None => list(s).await?,
+    };
     let scroll = (listing.scroll_x, listing.scroll_y);
     let listed = ListedView {
         width: listing.width,
@@ -649,18 +670,15 @@ pub(crate) async fn refused_boxes_and_view(
     let sandboxed = !matches!(s.sandbox_for(&handle, SANDBOX_WAIT).await, Ok(None));
     let mut stalled = false;
     let mut refused = Vec::new();
-    // (frame path, offset of its viewport in the top viewport, its frames, depth, the listed
-    // document's browsing context when it was listed over BiDi)
+    // (frame path, where its viewport is placed in the top viewport, its frames, depth, the
+    // listed document's browsing context when it was listed over BiDi)
     let top_context = Some(handle.clone());
-    let mut pending = vec![(Vec::<String>::new(), (0.0, 0.0), listing.frames, 0, top_context)];
-    while let Some((path, offset, frames, depth, context)) = pending.pop() {
+    let mut pending = vec![(Vec::<String>::new(), Placement::TOP, listing.frames, 0, top_context)];
+    while let Some((path, at, frames, depth, context)) = pending.pop() {
         for frame in frames {
-            let rect = CssRect {
-                x: frame.x + offset.0 + scroll.0,
-                y: frame.y + offset.1 + scroll.1,
-                width: frame.w,
-                height: frame.h,
-            };
+            let (x, y) = at.point(frame.x, frame.y);
+            let rect =
+                CssRect { x: x + scroll.0, y: y + scroll.1, width: at.sx * frame.w, height: at.sy * frame.h };
             match (&frame.url, frame.e.as_ref().and_then(element_id)) {
                 (Some(url), _) => {
                     if admit(gate, url).is_err() {
@@ -689,9 +707,13 @@ pub(crate) async fn refused_boxes_and_view(
                         (true, _) => None,
                     };
                     match entered {
+                        // A frame whose own frames cannot be placed is blanked whole.
+                        Some((_, listing, _)) if !frame.placed && !listing.frames.is_empty() => {
+                            refused.push(rect);
+                        }
                         Some((url, listing, inner_context)) if admit(gate, &url).is_ok() => {
-                            let origin = (frame.cx + offset.0, frame.cy + offset.1);
-                            pending.push((inner, origin, listing.frames, depth + 1, inner_context));
+                            let inner_at = at.inner(&frame);
+                            pending.push((inner, inner_at, listing.frames, depth + 1, inner_context));
                         }
                         _ => refused.push(rect),
                     }
@@ -705,9 +727,39 @@ pub(crate) async fn refused_boxes_and_view(
     Ok((Refused { boxes: refused, ..view }, listed))
 }
 
-/// The frame listing of the current document.
+/// Where a listed document's viewport is drawn in the top viewport: point `(x, y)` of it is
+/// `(ox + sx * x, oy + sy * y)` there.
+#[derive(Debug, Clone, Copy)]
+struct Placement {
+    ox: f64,
+    oy: f64,
+    sx: f64,
+    sy: f64,
+}
+
+impl Placement {
+    /// The top document's own viewport.
+    const TOP: Placement = Placement { ox: 0.0, oy: 0.0, sx: 1.0, sy: 1.0 };
+
+    /// Point `(x, y)` of the placed viewport, in the top viewport.
+    fn point(&self, x: f64, y: f64) -> (f64, f64) {
+        (self.ox + self.sx * x, self.oy + self.sy * y)
+    }
+
+    /// Where the document of `frame` (listed in this viewport) is drawn.
+    fn inner(&self, frame: &RawBox) -> Placement {
+        let (ox, oy) = self.point(frame.cx, frame.cy);
+        Placement { ox, oy, sx: self.sx * frame.sx, sy: self.sy * frame.sy }
+    }
+}
+
+/// The frame listing of the current document, in the page's realm.
 async fn list(s: &mut Session) -> PortResult<Listing> {
-    let value = s.execute(&FRAME_BOXES, Vec::new(), Sent::Read).await?;
+    listing_of(s.execute(&FRAME_BOXES, Vec::new(), Sent::Read).await?)
+}
+
+/// A listing's answer, parsed.
+fn listing_of(value: Value) -> PortResult<Listing> {
     serde_json::from_value(value)
         .map_err(|_| PortError::new(PortErrorKind::Other, "the frame listing answered an unexpected shape"))
 }
@@ -717,11 +769,7 @@ async fn list(s: &mut Session) -> PortResult<Listing> {
 async fn list_sandboxed(bidi: &Bidi, parent: &str, frame: &str) -> PortResult<(String, Listing, String)> {
     let context = frame_context(bidi, parent, frame).await?;
     let url = document_url_sandboxed(bidi, &context).await?;
-    let value =
-        apply_sandboxed_with_nodes(bidi, &context, ghostlight_page::scripts::FRAME_BOXES_BODY, &[]).await?;
-    let listing = serde_json::from_value(value).map_err(|_| {
-        PortError::new(PortErrorKind::Other, "the frame listing answered an unexpected shape")
-    })?;
+    let listing = listing_of(apply_sandboxed_with_nodes(bidi, &context, FRAME_BOXES_BODY, &[]).await?)?;
     Ok((url, listing, context))
 }
 

@@ -70,6 +70,13 @@ fn site() -> Site {
                  <iframe id=turned style=\"width:200px;height:100px;border:0;display:block\" src=\"{denied}/red\"></iframe></div>"
             ),
             "/aim" => AIM.to_owned(),
+            "/scaled-holder" => "<div style=\"transform: scale(0.5); transform-origin: 0 0\">\
+                 <iframe style=\"width:600px;height:400px;border:0;display:block\" src=\"/holder\"></iframe></div>"
+                .to_owned(),
+            "/holder" => format!(
+                "<div style=\"height:200px\"></div>\
+                 <iframe style=\"display:block;margin-left:200px;width:400px;height:200px;border:0\" src=\"{denied}/red\"></iframe>"
+            ),
             "/wrapped" => format!(
                 "<script>window.__log = [];</script>\
                  <div role=button aria-label=Wrapper style=\"width:300px\" onclick=\"__log.push('Wrapper')\"><iframe {frame} src=\"{denied}/red\"></iframe></div>\
@@ -217,6 +224,26 @@ pub(crate) async fn run_all(engine: Engine, b: &dyn BrowserPort, trusted_input: 
         assert_eq!(pixel_at(b, &tab, &g, centre.x, centre.y).await, [128, 128, 128], "rotated");
         b.close_tab(&tab).await.expect("close");
     })
+    .await;
+    scenario(
+        engine,
+        "a denied frame inside a scaled frame of the page is blanked where it is drawn",
+        async {
+            // The page's own frame is drawn at half size; the denied frame inside it at (200, 200)
+            // of the frame's viewport is drawn at (100, 100)–(300, 200) of the page's.
+            let tab = open(b, &site, "/scaled-holder").await;
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            for (x, y) in [(150.0, 150.0), (280.0, 190.0)] {
+                assert_eq!(
+                    pixel_at(b, &tab, &g, x, y).await,
+                    [128, 128, 128],
+                    "the denied frame at ({x}, {y})"
+                );
+            }
+            assert_ne!(pixel_at(b, &tab, &g, 50.0, 50.0).await, [128, 128, 128], "the page's own frame");
+            b.close_tab(&tab).await.expect("close");
+        },
+    )
     .await;
     scenario(engine, "a denied frame claiming the page's URL while the page stalls its checks", async {
         // The page keeps its main thread busy, 2.5 s at a time 5 ms apart, six times: a

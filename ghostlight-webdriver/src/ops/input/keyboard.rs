@@ -30,7 +30,7 @@ use ghostlight_core::port::{
 use ghostlight_core::port::{Key, Modifier, NamedKey};
 use serde_json::{Value, json};
 
-use super::{InputScript, after, before_state, compose, land, perform, resolve, run_out_of_reach};
+use super::{InputScript, after, before_state, compose, land, perform, resolve, run_out_of_reach, seen_here};
 use crate::errors::{self, Sent};
 use crate::page;
 use crate::session::Session;
@@ -101,16 +101,18 @@ pub(super) async fn type_text(
         ));
     }
     let deadline = tokio::time::Instant::now() + timeout;
+    let seen = s.noted_page();
     s.set_script_timeout(timeout).await?;
     let resolved = resolve(s, tab, &input.into).await?;
+    let seen = seen_here(s, &resolved, seen);
     let nonce = guard_nonce();
     let options = json!({
-        "mode": "prepare", "clear": input.clear_first, "state": resolved.wants_state(), "cap": NAME_MAX_CHARS,
-        "guard": nonce,
+        "mode": "prepare", "clear": input.clear_first, "state": resolved.wants_state() && seen.is_none(),
+        "cap": NAME_MAX_CHARS, "guard": nonce,
     });
     let mut focus: FocusAnswer =
         run_out_of_reach(s, &FOCUS, vec![resolved.arg()?, options], Sent::Act).await?;
-    let before = before_state(resolved.before, focus.state.take())?;
+    let before = before_state(resolved.before.or(seen), focus.state.take())?;
     focus.landed()?;
     if focus.clear {
         perform(s, keys(&[DELETE], &[], 1)).await?;
@@ -165,18 +167,20 @@ pub(super) async fn press_keys(
         return Err(PortError::new(PortErrorKind::InvalidInput, "the key sequence is empty or too long"));
     }
     let deadline = tokio::time::Instant::now() + timeout;
+    let seen = s.noted_page();
     s.set_script_timeout(timeout).await?;
     let nonce = guard_nonce();
     let (before, target) = match &input.into {
         Some(element) => {
             let resolved = resolve(s, tab, element).await?;
+            let seen = seen_here(s, &resolved, seen);
             let options = json!({
-                "mode": "prepare", "clear": false, "state": resolved.wants_state(), "cap": NAME_MAX_CHARS,
-                "guard": nonce,
+                "mode": "prepare", "clear": false, "state": resolved.wants_state() && seen.is_none(),
+                "cap": NAME_MAX_CHARS, "guard": nonce,
             });
             let mut focus: FocusAnswer =
                 run_out_of_reach(s, &FOCUS, vec![resolved.arg()?, options], Sent::Act).await?;
-            let before = before_state(resolved.before, focus.state.take())?;
+            let before = before_state(resolved.before.or(seen), focus.state.take())?;
             focus.landed()?;
             (before, focus.summary.map(ElementSummary::from))
         }

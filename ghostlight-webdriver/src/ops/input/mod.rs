@@ -273,6 +273,16 @@ async fn resolve(s: &mut Session, tab: &TabRef, element: &ElementRef) -> PortRes
     Ok(Resolved { element, in_frame, before })
 }
 
+/// The page before acting on `resolved` (a top-document element) when `seen`
+/// ([`Session::noted_page`], taken before the call sent anything) is a reading of the window
+/// the driver is in by the command just before (a selector's perception): the first script
+/// then need not read it again. The element's script runs in that document or fails (its
+/// element is gone), so the reading is of the document acted on.
+fn seen_here(s: &Session, resolved: &Resolved, seen: Option<(String, PageState)>) -> Option<PageState> {
+    let (window, page) = seen?;
+    (resolved.wants_state() && s.at_top() == Some(window.as_str())).then_some(page)
+}
+
 /// The WebDriver JSON reference of `element`, as a script argument.
 fn element_arg(element: &WdElement) -> PortResult<Value> {
     serde_json::to_value(element)
