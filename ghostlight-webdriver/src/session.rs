@@ -631,6 +631,18 @@ impl Session {
         self.prompts.as_ref()
     }
 
+    /// The kind of the dialog BiDi announced as open in the current window, if any.
+    pub(crate) fn announced_prompt(&self) -> Option<DialogKind> {
+        self.prompts.as_ref()?.kind(self.current.as_deref()?)
+    }
+
+    /// Forget the current window's announced dialog (see [`PromptWatch::forget`]).
+    pub(crate) fn forget_prompt(&self) {
+        if let (Some(watch), Some(handle)) = (&self.prompts, &self.current) {
+            watch.forget(handle);
+        }
+    }
+
     /// The session's console and network evidence tracker (`None` until the first
     /// `diagnostics` call).
     pub(crate) fn evidence(&mut self) -> &mut Option<Tracker> {
@@ -977,6 +989,13 @@ impl Session {
     /// [`Session::page_reading`]; `None` when the script answered `null` (a user prompt
     /// interrupted it, or, on Firefox, a navigation in progress cut it short).
     async fn try_page_reading(&mut self) -> PortResult<Option<page::Reading>> {
+        // A dialog BiDi announced in this window refuses the read without a command, as the
+        // driver would (the announcement of its closing is awaited only for dialogs the adapter
+        // did not resolve itself: [`PromptWatch::forget`]).
+        if let Some(kind) = self.announced_prompt() {
+            self.note_prompt(Prompt::Open(Some(kind)));
+            return Err(PortError::blocked_by(kind, "a dialog blocks the page"));
+        }
         if self.in_frame {
             self.command(SessionCommand::top_frame(), Sent::Read).await?;
             self.in_frame = false;

@@ -109,6 +109,9 @@ pub(crate) async fn resolve_dialog(
     let act = |e: fantoccini::error::CmdError| errors::cmd(&e, Sent::Act);
     // The page the prompt belongs to, to see an accepted leave-page prompt's navigation land.
     let held = s.current().and_then(|handle| s.last_page(handle)).cloned();
+    // Whatever the driver answers, the announcement of this dialog no longer stands: it was
+    // resolved, or none was open.
+    s.forget_prompt();
     match resolution {
         DialogResolution::Accept if known == Some(DialogKind::BeforeUnload) => {
             s.client().accept_alert().await.map_err(act)?;

@@ -339,8 +339,12 @@ async fn handle_prompt(s: &mut Session, prompt: LeavePrompt) -> PortResult<()> {
     match dialogs::probe(s).await? {
         None => Ok(()),
         Some(Some(DialogKind::BeforeUnload)) => match prompt {
-            LeavePrompt::Accept => s.client().accept_alert().await.map_err(|e| errors::cmd(&e, Sent::Act)),
+            LeavePrompt::Accept => {
+                s.forget_prompt();
+                s.client().accept_alert().await.map_err(|e| errors::cmd(&e, Sent::Act))
+            }
             LeavePrompt::Dismiss => {
+                s.forget_prompt();
                 s.client().dismiss_alert().await.map_err(|e| errors::cmd(&e, Sent::Act))?;
                 Err(PortError::new(
                     PortErrorKind::BlockedByDialog,

@@ -44,6 +44,12 @@ impl PromptWatch {
     pub(crate) fn kind(&self, context: &str) -> Option<DialogKind> {
         lock(&self.open).iter().find(|(c, _)| c == context).map(|(_, kind)| *kind)
     }
+
+    /// Forget `context`'s dialog: the adapter just resolved it (or learnt that none is open),
+    /// so a read right after does not wait for the announcement that it closed.
+    pub(crate) fn forget(&self, context: &str) {
+        lock(&self.open).retain(|(c, _)| c != context);
+    }
 }
 
 /// File one dialog announcement.
