@@ -3,11 +3,15 @@
 //! - **Where.** An element target is scrolled to the centre of the view (instantly), then
 //!   hit tested at its in-view centre point with `elementFromPoint` in its own document,
 //!   through open shadow roots. When the topmost element there is neither the target, nor
-//!   inside it, nor a `<label>` whose control is the target, the operation answers
+//!   inside it (in a frame it holds included), nor a `<label>` whose control is the target,
+//!   the operation answers
 //!   [`PortError::obstructed`] naming the covering element, and nothing is clicked. A top-
 //!   document element is then pointed at exactly the point that was hit tested (viewport
 //!   origin); an element inside a frame is pointed at with the element origin (its in-view
-//!   centre, computed by the driver in the frame). A viewport [`Point`] is used as given
+//!   centre, computed by the driver in the frame). Where the window has a BiDi sandbox (every
+//!   window but a Chromium popup with an opener), an element target's hit test runs there
+//!   instead, once, answering the frames its point goes into, and an element in a frame is
+//!   aimed at from the top document ([`aim_sandboxed`]). A viewport [`Point`] is used as given
 //!   (floored to whole CSS pixels); the receipt describes the element there (or its nearest
 //!   named ancestor).
 //! - **Modifiers** of a click or hover are a key input source beside the pointer: the keys
@@ -363,8 +367,8 @@ async fn locate_from_top(
         Some((window, page)) if window == handle => page,
         _ => s.page_state().await?,
     };
-    if s.prompts().is_some_and(|watch| watch.kind(&handle).is_some()) {
-        return Err(PortError::new(PortErrorKind::BlockedByDialog, "a dialog is open in the tab"));
+    if let Some(kind) = s.announced_prompt() {
+        return Err(PortError::blocked_by(kind, "a dialog blocks the page"));
     }
     let Some(bidi) = s.sandbox_for(&handle, frames::SANDBOX_WAIT).await? else { return Ok(None) };
     let Some(mut aimed) = aim_sandboxed(bidi, &handle, &decoded, options, gate).await? else {
