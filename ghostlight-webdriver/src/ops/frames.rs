@@ -57,8 +57,7 @@ const FRAME_BOXES_BODY: &str = ghostlight_page::scripts::FRAME_BOXES_BODY;
 pub(crate) const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 /// The frame listing (see the script's header), with the library for a page's realm (a window
 /// without a sandbox).
-static FRAME_BOXES: LazyLock<String> =
-    LazyLock::new(|| super::input::compose(ghostlight_page::scripts::FRAME_BOXES_BODY));
+static FRAME_BOXES: LazyLock<String> = LazyLock::new(|| super::input::compose(FRAME_BOXES_BODY));
 /// [`FRAMES_HERE_JS`] with the shared DOM semantics before it.
 static FRAMES_HERE: std::sync::LazyLock<String> =
     std::sync::LazyLock::new(|| super::with_dom(FRAMES_HERE_JS));
@@ -644,11 +643,13 @@ pub(crate) async fn refused_boxes_and_view(
     let handle = s.tab(tab).await?;
     // Listed where the page cannot reach when the window has a sandbox (a page's realm could
     // misplace or hide a refused frame's box); a listing that stalls there fails the capture.
-    let listing = match s.sandbox_for(&handle, SANDBOX_WAIT).await? {
+    let (listing, sandboxed) = match s.sandbox_for(&handle, SANDBOX_WAIT).await? {
         Some(bidi) => {
-            listing_of(apply_in_sandbox(bidi, &handle, FRAME_BOXES_BODY, &[], true, TOP_LISTING_WAIT).await?)?
+            let value =
+                apply_in_sandbox(bidi, &handle, FRAME_BOXES_BODY, &[], true, TOP_LISTING_WAIT).await?;
+            (listing_of(value)?, true)
         }
-        None => list(s).await?,
+        None => (list(s).await?, false),
     };
     let scroll = (listing.scroll_x, listing.scroll_y);
     let listed = ListedView {
@@ -665,9 +666,7 @@ pub(crate) async fn refused_boxes_and_view(
     // Where the window has a sandbox, a frame of another origin is listed in its own sandbox
     // realm (addressed by browsing context), never in its own realm, where it could claim an
     // admitted URL; one that cannot be listed there is blanked, and once one stalls, every
-    // frame still to be read is (one wait, not one per frame). A page stalling the first probe
-    // blanks them all.
-    let sandboxed = !matches!(s.sandbox_for(&handle, SANDBOX_WAIT).await, Ok(None));
+    // frame still to be read is (one wait, not one per frame).
     let mut stalled = false;
     let mut refused = Vec::new();
     // (frame path, where its viewport is placed in the top viewport, its frames, depth, the

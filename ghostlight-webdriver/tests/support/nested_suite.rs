@@ -18,8 +18,8 @@
 use std::time::Duration;
 
 use ghostlight_core::port::{
-    BrowserPort, CaptureKind, ClickInput, Gate, MouseButton, PerceiveInput, PerceiveScope, PointerTarget,
-    PortErrorKind, ReadInput, TabCall, TextMode,
+    BrowserPort, CaptureKind, ClickInput, Gate, MouseButton, PerceiveInput, PerceiveScope, Perception,
+    PointerTarget, PortErrorKind, ReadInput, TabCall, TextMode,
 };
 use ghostlight_core::{AuthorityLayers, Restrictions, Settings};
 use ghostlight_webdriver::Engine;
@@ -133,6 +133,18 @@ async fn pixel_at(
         image::load_from_memory_with_format(&shot.png, image::ImageFormat::Png).expect("a PNG").to_rgb8();
     let (px, py) = ((x / shot.css_per_pixel) as u32, (y / shot.css_per_pixel) as u32);
     image.get_pixel(px.min(image.width() - 1), py.min(image.height() - 1)).0
+}
+
+/// A primary click on the element `perceived` names `name`.
+fn click_on(perceived: &Perception, name: &str) -> ClickInput {
+    let found = perceived.elements.iter().find(|e| e.name.as_deref() == Some(name));
+    let element = found.unwrap_or_else(|| panic!("{name} is perceived")).element.clone();
+    ClickInput {
+        at: PointerTarget::Element(element),
+        button: MouseButton::Primary,
+        count: 1,
+        modifiers: Vec::new(),
+    }
 }
 
 /// Run the suite on `b`, a bare port of `engine`; `trusted_input`: whether the port sends
@@ -291,28 +303,24 @@ pub(crate) async fn run_all(engine: Engine, b: &dyn BrowserPort, trusted_input: 
                     }
                     tokio::time::sleep(Duration::from_millis(100)).await;
                 };
-                let button = |name: &str| {
-                    let found = perceived.elements.iter().find(|e| e.name.as_deref() == Some(name));
-                    let element = found.unwrap_or_else(|| panic!("{name} is perceived")).element.clone();
-                    ClickInput {
-                        at: PointerTarget::Element(element),
-                        button: MouseButton::Primary,
-                        count: 1,
-                        modifiers: Vec::new(),
-                    }
-                };
                 let call = TabCall::new(&tab, &g, STEP_TIMEOUT);
                 for name in ["Padded", "Moved", "Scaled"] {
-                    b.click(&call, &button(name)).await.unwrap_or_else(|e| panic!("{name}: {e:?}"));
+                    b.click(&call, &click_on(&perceived, name))
+                        .await
+                        .unwrap_or_else(|e| panic!("{name}: {e:?}"));
                 }
                 assert_eq!(eval(b, &tab, "window.__log.join(',')").await, json!("Padded,Moved,Scaled"));
-                let covered = b.click(&call, &button("Under")).await.expect_err("the page covers the frame");
+                let covered = b
+                    .click(&call, &click_on(&perceived, "Under"))
+                    .await
+                    .expect_err("the page covers the frame");
                 assert_eq!(covered.kind(), PortErrorKind::Obstructed, "{covered:?}");
                 assert_eq!(
                     covered.obstruction().and_then(|by| by.name.clone()).as_deref(),
                     Some("Page cover")
                 );
-                let turned = b.click(&call, &button("Turned")).await.expect_err("a rotated frame");
+                let turned =
+                    b.click(&call, &click_on(&perceived, "Turned")).await.expect_err("a rotated frame");
                 assert_eq!(turned.kind(), PortErrorKind::Unsupported, "{turned:?}");
                 assert_eq!(
                     eval(b, &tab, "window.__log.join(',')").await,
@@ -332,23 +340,17 @@ pub(crate) async fn run_all(engine: Engine, b: &dyn BrowserPort, trusted_input: 
                 let tab = open(b, &site, "/wrapped").await;
                 tokio::time::sleep(Duration::from_millis(500)).await;
                 let perceived = b.perceive(&TabCall::reading(&tab, &g), &all).await.expect("perceive");
-                let click = |name: &str| {
-                    let found = perceived.elements.iter().find(|e| e.name.as_deref() == Some(name));
-                    let element = found.unwrap_or_else(|| panic!("{name} is perceived")).element.clone();
-                    ClickInput {
-                        at: PointerTarget::Element(element),
-                        button: MouseButton::Primary,
-                        count: 1,
-                        modifiers: Vec::new(),
-                    }
-                };
                 let call = TabCall::new(&tab, &g, STEP_TIMEOUT);
                 for name in ["Wrapper", "Nesting wrapper"] {
-                    let refused =
-                        b.click(&call, &click(name)).await.expect_err("a click into the denied frame");
+                    let refused = b
+                        .click(&call, &click_on(&perceived, name))
+                        .await
+                        .expect_err("a click into the denied frame");
                     assert_eq!(refused.kind(), PortErrorKind::OutsideAuthority, "{name}: {refused:?}");
                 }
-                b.click(&call, &click("Own wrapper")).await.expect("the page's own srcdoc frame");
+                b.click(&call, &click_on(&perceived, "Own wrapper"))
+                    .await
+                    .expect("the page's own srcdoc frame");
                 assert_eq!(
                     eval(b, &tab, "window.__log.join(',')").await,
                     json!(""),
