@@ -32,6 +32,8 @@ const MAX_WAIT_MS = 120000;
 const POLL_MS = 50;
 /** The longest wait for a page to lay out at a new zoom. */
 const ZOOM_SETTLE_MS = 2000;
+/** The longest wait for a page to see its window's new size after a resize. */
+const RESIZE_SETTLE_MS = 2000;
 /** The longest wait for a page's own state (a dialog Ghostlight does not watch blocks it). */
 const PAGE_READ_MS = 3000;
 /** How long a load that ran out of time may still take to tell whether its document committed. */
@@ -411,6 +413,11 @@ function glPageState() {
     document: `${globalThis[KEY]}:${performance.timeOrigin}`,
     status,
   };
+}
+
+/** The page's own view of its window's outer size, `[width, height]`. */
+function glOuterSize() {
+  return [Math.round(window.outerWidth), Math.round(window.outerHeight)];
 }
 
 /** The window's inner size, device scale and scroll offsets. */
@@ -1703,7 +1710,16 @@ const OPS = {
   async resize_window({ tab, width, height }) {
     const found = await getTab(tab);
     await api.windows.update(found.windowId, { width: Number(width), height: Number(height) });
-    return geometryOf(tab);
+    // `windows.update` resolves (Firefox) before the page sees its window's new size: wait
+    // (bounded; a background tab may never see it) until the page's outer size is the window's,
+    // so the viewport answered is the one the page lays out at.
+    const deadline = Date.now() + RESIZE_SETTLE_MS;
+    for (;;) {
+      const [geometry, outer] = await Promise.all([geometryOf(tab), inTab(tab, glOuterSize)]);
+      const landed = outer[0] === geometry.window_width && outer[1] === geometry.window_height;
+      if (landed || Date.now() >= deadline) return geometry;
+      await sleep(POLL_MS);
+    }
   },
 
 
