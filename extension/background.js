@@ -960,6 +960,25 @@ async function dispatchInput(tabId, timeoutMs, work) {
   return landed;
 }
 
+/** How long a tab whose debugger failed mid-input may take to be reported closed. */
+const CLOSING_TAB_MS = 1000;
+
+/**
+ * A DevTools failure during input: `tab_gone` (effect unknown: the input reached the page)
+ * when the page closed its own tab in answer, which detaches the debugger a moment before the
+ * tab is reported removed; else the failure itself.
+ */
+async function inputFailure(tabId, error) {
+  if (error instanceof GlError) return error;
+  const deadline = Date.now() + CLOSING_TAB_MS;
+  for (;;) {
+    const open = await api.tabs.get(tabId).then(() => true, () => false);
+    if (!open) return new GlError('tab_gone', 'the tab is gone', 'unknown');
+    if (Date.now() >= deadline) return error;
+    await sleep(POLL_MS);
+  }
+}
+
 /** `dispatchInput` before the refused-navigation check. */
 async function dispatchInputUnkept(tabId, timeoutMs, work) {
   needDebugger('trusted input');
@@ -989,8 +1008,8 @@ async function dispatchInputUnkept(tabId, timeoutMs, work) {
   // in the background (otherwise every mouse event waits for a frame that never comes).
   await api.debugger.sendCommand(target, 'Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => {});
   try {
-    await Promise.race([work(send).catch((error) => {
-      if (error !== stopped) throw error;
+    await Promise.race([work(send).catch(async (error) => {
+      if (error !== stopped) throw await inputFailure(tabId, error);
     }), opened, late]);
   } finally {
     over = true;
