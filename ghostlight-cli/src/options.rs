@@ -43,6 +43,19 @@ pub enum TransportArg {
     Http,
 }
 
+/// How HTTP sessions get their browser (the `--http-browsers` flag).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum HttpBrowsers {
+    /// One Chromium for every session, each session in a user context of its own (its own
+    /// cookies, storage, tabs and network filter) with a classic WebDriver session of its own
+    /// (the default). Where a browser cannot be shared (Firefox, a persistent profile, a
+    /// storage state, a proxy, a driver elsewhere), a browser per session.
+    #[default]
+    Shared,
+    /// A browser of its own for every session.
+    PerSession,
+}
+
 /// The browser flags: what `ghostlight call`, `flow`, `session start` and `doctor` take, and
 /// (with the transport's flags, [`ServeArgs`]) `ghostlight-mcp` and `ghostlight mcp`. The
 /// flags are [`crate::settings::SETTINGS`]' (each overrides the `[browser]` key of the same
@@ -146,6 +159,12 @@ pub struct ServeArgs {
     /// the server's own loopback origins are always accepted, every other is refused).
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     pub allow_origins: Vec<String>,
+    /// How HTTP sessions get their browser (transport http): `shared`, one Chromium with a
+    /// user context per session (about 65 MiB a session), or `per-session`, a browser each
+    /// (about 200 MiB). Firefox, a persistent profile, a storage state, a proxy or a driver
+    /// elsewhere always get a browser per session.
+    #[arg(long, value_enum, default_value_t = HttpBrowsers::Shared)]
+    pub http_browsers: HttpBrowsers,
 }
 
 impl Default for ServeArgs {
@@ -158,6 +177,7 @@ impl Default for ServeArgs {
             token: None,
             allow_hosts: Vec::new(),
             allow_origins: Vec::new(),
+            http_browsers: HttpBrowsers::Shared,
         }
     }
 }
@@ -250,6 +270,8 @@ pub struct ServeOptions {
     pub audit: AuditOptions,
     /// What each session's workspace may hold.
     pub limits: WorkspaceLimits,
+    /// How HTTP sessions get their browser.
+    pub http_browsers: HttpBrowsers,
 }
 
 impl BrowserArgs {
@@ -327,6 +349,7 @@ impl ServeArgs {
             transport,
             audit,
             limits,
+            http_browsers: self.http_browsers,
         })
     }
 

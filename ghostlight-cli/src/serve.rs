@@ -69,31 +69,55 @@ pub async fn serve(options: ServeOptions) -> Result<(), ServeError> {
             }
         }
         #[cfg(feature = "http")]
-        Transport::Http(http) => serve_http(server, &options.browser, &http).await,
+        Transport::Http(http) => serve_http(server, &options.browser, &http, options.http_browsers).await,
     };
     browser.shutdown().await;
     tracing::info!("stopped");
     served
 }
 
-/// Serve over streamable HTTP until a signal arrives. Each HTTP session drives a browser of
-/// its own, as `browser` says (see ARCHITECTURE.md, "Sessions").
+/// Serve over streamable HTTP until a signal arrives. Each HTTP session drives a browser as
+/// `browser` says: a user context of its own in one shared Chromium, or a browser of its own
+/// (`sharing`, and where a browser cannot be shared; see ARCHITECTURE.md, "Sessions").
 #[cfg(feature = "http")]
 async fn serve_http(
     server: GhostlightServer,
     browser: &crate::options::BrowserOptions,
     http: &ghostlight_mcp::http::HttpOptions,
+    sharing: crate::options::HttpBrowsers,
 ) -> Result<(), ServeError> {
     use std::sync::Arc;
 
     use ghostlight_core::BrowserPort;
-    use ghostlight_webdriver::WebDriverBrowser;
+    use ghostlight_webdriver::{SharedBrowser, WebDriverBrowser};
 
     let config = crate::browser::webdriver_config(browser);
-    let browsers: ghostlight_mcp::server::BrowserFactory =
-        Arc::new(move || Arc::new(WebDriverBrowser::new(config.clone())) as Arc<dyn BrowserPort>);
+    let shared = match sharing {
+        crate::options::HttpBrowsers::Shared => match SharedBrowser::new(config.clone()) {
+            Ok(shared) => {
+                tracing::info!("HTTP sessions share one browser, each in a user context of its own");
+                Some(shared)
+            }
+            Err(why) => {
+                tracing::info!(reason = %why, "each HTTP session starts a browser of its own");
+                None
+            }
+        },
+        crate::options::HttpBrowsers::PerSession => {
+            tracing::info!("each HTTP session starts a browser of its own");
+            None
+        }
+    };
+    let browsers: ghostlight_mcp::server::BrowserFactory = match shared.clone() {
+        Some(shared) => Arc::new(move || Arc::new(WebDriverBrowser::seated(&shared)) as Arc<dyn BrowserPort>),
+        None => Arc::new(move || Arc::new(WebDriverBrowser::new(config.clone())) as Arc<dyn BrowserPort>),
+    };
     let server = server.with_browser_per_session(browsers);
-    Ok(ghostlight_mcp::http::serve(server, http, shutdown_signal()).await?)
+    let served = ghostlight_mcp::http::serve(server, http, shutdown_signal()).await;
+    if let Some(shared) = shared {
+        shared.shutdown().await;
+    }
+    Ok(served?)
 }
 
 /// Ctrl-C, or SIGTERM on Unix.

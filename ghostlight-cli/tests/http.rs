@@ -1,6 +1,7 @@
 //! The `ghostlight-mcp` binary over streamable HTTP (feature `http`): it refuses to start
 //! without a usable bearer token, serves on the address it logs behind the token from the
-//! environment, and, with headless Chromium, gives each MCP session its own browser, so two
+//! environment, and, with headless Chromium, gives each MCP session a user context of its own
+//! in one shared browser (or, with `--http-browsers per-session`, a browser of its own), so two
 //! sessions share no cookies or storage, a page of one never hands a tab to the other, and a
 //! slow navigation in one does not hold up the other.
 
@@ -215,8 +216,46 @@ async fn ok(client: &RunningService<RoleClient, ()>, tool: &str, arguments: Valu
     envelope
 }
 
+/// The default: the two sessions live in one browser (one driver), each in a user context of
+/// its own.
 #[tokio::test]
-async fn sessions_share_no_profile_no_popups_and_no_lock() {
+async fn sessions_in_one_shared_browser_share_no_storage_no_popups_and_no_lock() {
+    isolated_sessions(&[], 1).await;
+}
+
+/// `--http-browsers per-session`: a browser (and driver) each, isolated the same way.
+#[tokio::test]
+async fn sessions_with_a_browser_each_share_no_profile_no_popups_and_no_lock() {
+    isolated_sessions(&["--http-browsers", "per-session"], 2).await;
+}
+
+/// The processes named `name` among `pid`'s descendants.
+fn descendants_named(pid: u32, name: &str) -> usize {
+    let children = |pid: u32| -> Vec<u32> {
+        let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).map(|d| d.flatten().collect::<Vec<_>>());
+        let mut out = Vec::new();
+        for task in tasks.unwrap_or_default() {
+            let listed = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+            out.extend(listed.split_whitespace().filter_map(|p| p.parse::<u32>().ok()));
+        }
+        out
+    };
+    let mut stack = children(pid);
+    let mut found = 0;
+    while let Some(next) = stack.pop() {
+        let comm = std::fs::read_to_string(format!("/proc/{next}/comm")).unwrap_or_default();
+        if comm.trim() == name {
+            found += 1;
+        }
+        stack.extend(children(next));
+    }
+    found
+}
+
+/// Two sessions of the binary started with `args`, run by `drivers` chromedriver processes:
+/// what one stores the other does not see, a popup one's page opens reaches only that
+/// session, and a slow navigation in one does not hold up the other.
+async fn isolated_sessions(args: &[&str], drivers: usize) {
     require_chromedriver();
     let port = site();
     let url = |path: &str| format!("http://127.0.0.1:{port}{path}");
@@ -224,7 +263,10 @@ async fn sessions_share_no_profile_no_popups_and_no_lock() {
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
     let config = dir.join("config.toml");
     std::fs::write(&config, "[capabilities]\nallow = [\"execute\"]\n").unwrap_or_else(|e| panic!("{e}"));
-    let (mut server, endpoint) = start_server(&["--config", &config.to_string_lossy()]);
+    let config = config.to_string_lossy();
+    let mut argv = vec!["--config", config.as_ref()];
+    argv.extend(args);
+    let (mut server, endpoint) = start_server(&argv);
     let (a, b) = tokio::join!(client(&endpoint), client(&endpoint));
 
     // Storage: what A's page stores, B's page on the same site does not see.
@@ -236,6 +278,7 @@ async fn sessions_share_no_profile_no_popups_and_no_lock() {
     let seen_b =
         ok(&b, "browser_execute", json!({"script": "[document.cookie, localStorage.getItem('k')]"})).await;
     assert_eq!(seen_b["facts"]["value"], json!(["", null]), "B sees none of A's cookie or storage");
+    assert_eq!(descendants_named(server.id(), "chromedriver"), drivers, "drivers for two sessions");
 
     // Popups: A's page opens a private tab when A clicks; B's calls never see it.
     ok(&a, "browser_navigate", json!({"url": url("/opener")})).await;

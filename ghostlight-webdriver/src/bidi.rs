@@ -51,6 +51,16 @@ pub(crate) struct Endpoint {
     pub(crate) url: Url,
     /// The browser's command counters.
     pub(crate) wire: Arc<Wire>,
+    /// The user context the session lives in when it shares its browser (`shared.rs`): its
+    /// connections subscribe, and install preload scripts, for that user context only.
+    pub(crate) user_context: Option<String>,
+}
+
+impl Endpoint {
+    /// The endpoint at `url` of a session with a browser of its own.
+    pub(crate) fn new(url: Url, wire: Arc<Wire>) -> Endpoint {
+        Endpoint { url, wire, user_context: None }
+    }
 }
 
 /// Two endpoints are the same when their URLs are (the counters are bookkeeping).
@@ -84,6 +94,8 @@ pub(crate) struct Bidi {
     task: JoinHandle<()>,
     /// The browser's command counters.
     wire: Arc<Wire>,
+    /// The session's user context in a shared browser ([`Endpoint::user_context`]).
+    user_context: Option<String>,
 }
 
 impl std::fmt::Debug for Bidi {
@@ -124,7 +136,29 @@ impl Bidi {
         let pending: Pending = Arc::default();
         let task = tokio::spawn(pump(socket, queue, Arc::clone(&pending), handler));
         endpoint.wire.bidi_connection();
-        Ok(Bidi { outgoing, pending, next_id: AtomicU64::new(0), task, wire: Arc::clone(&endpoint.wire) })
+        Ok(Bidi {
+            outgoing,
+            pending,
+            next_id: AtomicU64::new(0),
+            task,
+            wire: Arc::clone(&endpoint.wire),
+            user_context: endpoint.user_context.clone(),
+        })
+    }
+
+    /// `params` of a subscription or preload script, kept to the session's user context when
+    /// it shares its browser (`userContexts`), so other sessions' tabs never reach it.
+    pub(crate) fn scoped(&self, mut params: Value) -> Value {
+        if let (Some(user_context), Some(object)) = (&self.user_context, params.as_object_mut()) {
+            object.insert("userContexts".into(), json!([user_context]));
+        }
+        params
+    }
+
+    /// Subscribe this connection to `events` (for the session's user context only, when it
+    /// shares its browser).
+    pub(crate) async fn subscribe(&self, events: &[&str]) -> PortResult<Value> {
+        self.command("session.subscribe", self.scoped(json!({ "events": events }))).await
     }
 
     /// Whether the connection is still open (its task still runs).
@@ -179,6 +213,9 @@ fn refused(code: &str) -> PortError {
     match code {
         "no such node" => {
             PortError::new(PortErrorKind::TargetStale, "the element is no longer in the page: find it again")
+        }
+        "no such history entry" => {
+            PortError::new(PortErrorKind::InvalidInput, "there is no history entry in that direction")
         }
         _ => PortError::new(PortErrorKind::Other, "the driver refused a WebDriver BiDi command"),
     }

@@ -105,6 +105,7 @@ mod refs;
 mod repair;
 mod rescue;
 mod session;
+mod shared;
 mod storage_state;
 #[cfg(feature = "testing")]
 mod testing;
@@ -134,6 +135,7 @@ pub use config::{
     Startup, UnknownName, Viewport, WebDriverConfig, runs_as_root,
 };
 pub use launch::{ProfileError, check_profile};
+pub use shared::{NotShareable, SharedBrowser, shareable};
 pub use storage_state::{
     MAX_STORAGE_STATE_BYTES, MAX_STORED_COOKIES, MAX_STORED_ORIGINS, OriginStorage, SameSite, StorageItem,
     StorageState, StorageStateError, StorageStateFile, StoredCookie,
@@ -162,6 +164,9 @@ pub struct WebDriverBrowser {
     network: std::sync::Mutex<Option<NetworkPolicy>>,
     /// What every session of this browser sent its driver, counted.
     wire: Arc<wire::Wire>,
+    /// The browser this one's sessions live in, each in a user context of its own
+    /// ([`WebDriverBrowser::seated`]); `None`: each session starts a browser of its own.
+    shared: Option<SharedBrowser>,
 }
 
 /// The browser's session, when one is open.
@@ -317,7 +322,15 @@ impl WebDriverBrowser {
             recorder: ops::recording::Recorder::default(),
             network: std::sync::Mutex::new(None),
             wire: Arc::default(),
+            shared: None,
         }
+    }
+
+    /// A browser whose sessions live in `shared`, each in a user context of its own with its
+    /// own cookies, storage, tabs and network filter (see [`SharedBrowser`]): a session costs
+    /// a user context and a window instead of a browser.
+    pub fn seated(shared: &SharedBrowser) -> Self {
+        WebDriverBrowser { shared: Some(shared.clone()), ..WebDriverBrowser::new(shared.config().clone()) }
     }
 
     /// The next hop of the network filter for this configuration: straight to the web, or
@@ -404,7 +417,11 @@ impl WebDriverBrowser {
                 _ => false,
             };
             let filter = if filter { slot.filter.as_ref() } else { None };
-            let session = Session::start(&self.config, number, filter, &self.wire, &ops::sandbox::PRELOAD)
+            let seat = match &self.shared {
+                Some(shared) => Some(shared.seat(filter.map(filter::Filter::address)).await?),
+                None => None,
+            };
+            let session = Session::start(&self.config, number, filter, &self.wire, &ops::sandbox::PRELOAD, seat)
                 .await
                 .inspect_err(|error| {
                     // The operator's detail; the model reads the closed cause in the envelope.

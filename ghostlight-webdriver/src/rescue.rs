@@ -41,6 +41,15 @@ pub(crate) enum Rescue {
     Devtools(Url),
     /// The session's WebDriver BiDi URL (Firefox).
     Bidi(Endpoint),
+    /// A Chromium session in a shared browser (`shared.rs`): the browser's DevTools endpoint
+    /// closes tabs, and BiDi (kept to the session's user context, `endpoint.user_context`)
+    /// lists and opens them, so the session never sees or opens another session's tabs.
+    Seated {
+        /// The browser's DevTools endpoint.
+        devtools: Url,
+        /// The session's BiDi endpoint, with its user context.
+        endpoint: Endpoint,
+    },
     /// No second channel.
     Unavailable,
 }
@@ -67,6 +76,15 @@ impl Rescue {
         }
     }
 
+    /// The second channel of a session seated in a shared Chromium whose DevTools address is
+    /// `debugger_address` and whose BiDi endpoint (with its user context) is `endpoint`.
+    pub(crate) fn seated(debugger_address: &str, endpoint: &Endpoint) -> Rescue {
+        match devtools_url(debugger_address) {
+            Some(devtools) => Rescue::Seated { devtools, endpoint: endpoint.clone() },
+            None => Rescue::Unavailable,
+        }
+    }
+
     /// Whether there is a second channel.
     pub(crate) fn is_available(&self) -> bool {
         !matches!(self, Rescue::Unavailable)
@@ -76,7 +94,7 @@ impl Rescue {
     /// prompt.
     pub(crate) async fn close(&self, handle: &str) -> PortResult<()> {
         match self {
-            Rescue::Devtools(base) => {
+            Rescue::Devtools(base) | Rescue::Seated { devtools: base, .. } => {
                 devtools(base, http::Method::GET, &format!("json/close/{handle}")).await.map(|_| ())
             }
             Rescue::Bidi(endpoint) => {
@@ -99,17 +117,10 @@ impl Rescue {
                     .filter_map(|target| target.get("id").and_then(Value::as_str).map(str::to_owned))
                     .collect()
             }
-            Rescue::Bidi(endpoint) => bidi(endpoint, "browsingContext.getTree", json!({ "maxDepth": 0 }))
-                .await?
-                .get("contexts")
-                .and_then(Value::as_array)
-                .map(|contexts| {
-                    contexts
-                        .iter()
-                        .filter_map(|c| c.get("context").and_then(Value::as_str).map(str::to_owned))
-                        .collect()
-                })
-                .unwrap_or_default(),
+            Rescue::Bidi(endpoint) | Rescue::Seated { endpoint, .. } => {
+                let tree = bidi(endpoint, "browsingContext.getTree", json!({ "maxDepth": 0 })).await?;
+                top_contexts_of(&tree, endpoint.user_context.as_deref())
+            }
             Rescue::Unavailable => return Err(unavailable()),
         };
         Ok(listed)
@@ -124,16 +135,33 @@ impl Rescue {
                     .ok()
                     .and_then(|target| target.get("id").and_then(Value::as_str).map(str::to_owned))
             }
-            Rescue::Bidi(endpoint) => bidi(endpoint, "browsingContext.create", json!({ "type": "tab" }))
-                .await?
-                .get("context")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
+            Rescue::Bidi(endpoint) | Rescue::Seated { endpoint, .. } => {
+                let mut params = json!({ "type": "tab" });
+                if let (Some(user_context), Some(object)) = (&endpoint.user_context, params.as_object_mut()) {
+                    object.insert("userContext".into(), json!(user_context));
+                }
+                bidi(endpoint, "browsingContext.create", params)
+                    .await?
+                    .get("context")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+            }
             Rescue::Unavailable => return Err(unavailable()),
         };
         handle
             .ok_or_else(|| PortError::new(PortErrorKind::Other, "the browser did not name the tab it opened"))
     }
+}
+
+/// The top-level browsing contexts of a `browsingContext.getTree` answer, in its order; only
+/// those of `user_context` when given.
+pub(crate) fn top_contexts_of(tree: &Value, user_context: Option<&str>) -> Vec<String> {
+    let Some(contexts) = tree.get("contexts").and_then(Value::as_array) else { return Vec::new() };
+    contexts
+        .iter()
+        .filter(|c| user_context.is_none_or(|mine| c.get("userContext").and_then(Value::as_str) == Some(mine)))
+        .filter_map(|c| c.get("context").and_then(Value::as_str).map(str::to_owned))
+        .collect()
 }
 
 /// The DevTools base URL for chromedriver's `debuggerAddress` (`localhost:PORT`): the
@@ -192,7 +220,7 @@ mod tests {
         let caps = caps.as_object();
         let bidi = Url::parse("ws://127.0.0.1:9222/session/abc")
             .ok()
-            .map(|url| Endpoint { url, wire: std::sync::Arc::default() });
+            .map(|url| Endpoint::new(url, std::sync::Arc::default()));
         assert_eq!(
             Rescue::of(Engine::Chromium, caps, bidi.as_ref(), true),
             Rescue::Devtools(Url::parse("http://127.0.0.1:39123/").expect("a URL"))

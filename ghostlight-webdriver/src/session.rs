@@ -30,10 +30,11 @@ use crate::page;
 use crate::refs::{Element, Tab};
 use crate::repair::{REPAIR_TIMEOUT, RepairQueue};
 use crate::rescue::Rescue;
+use crate::shared::{self, Seat};
 use crate::storage_state::{self, StorageStateFile};
 use crate::watch::Watchers;
 use crate::watch::evidence::Tracker;
-use crate::watch::prompts::PromptWatch;
+use crate::watch::prompts::{Move, PromptWatch};
 use crate::wire::{CountingConnector, Wire};
 
 /// How long creating a session may take (Firefox: 5–14 s on a loaded machine).
@@ -142,6 +143,9 @@ pub(crate) struct Session {
     page_note: Option<Noted<PageState>>,
     /// Counts every command sent, so a note is known to be the last command's.
     wire: Arc<Wire>,
+    /// Where the session lives when it shares its browser (`shared.rs`): its user context is
+    /// removed, with its tabs, when the session ends.
+    seat: Option<Seat>,
     /// Whether an input sequence failed part-way and its release failed too, so a button or
     /// key may still be down: the next sequence releases the input state first.
     input_unreleased: bool,
@@ -267,6 +271,17 @@ fn same_origin(origin: &str, url: &Url) -> bool {
     host_port == format!("{host}:{port}")
 }
 
+/// How long stopping a load over BiDi may take.
+const STOP_WAIT: Duration = Duration::from_millis(500);
+
+/// How often a navigation sent over BiDi looks for a dialog it raised.
+const PROMPT_POLL: Duration = Duration::from_millis(20);
+
+/// A session in a shared browser lists and opens its tabs over BiDi, which is gone.
+fn shared_connection_closed() -> PortError {
+    PortError::new(PortErrorKind::BrowserGone, "the shared browser's WebDriver BiDi connection closed")
+}
+
 /// Connect to `endpoint`, its events going to `watchers`, and register `preload` for the
 /// sandbox realm of every new document; `None` (and a log line) when the connection cannot be
 /// opened. A preload the driver refuses only costs bytes later (each document's first
@@ -274,7 +289,7 @@ fn same_origin(origin: &str, url: &Url) -> bool {
 async fn connect_bidi(endpoint: &Endpoint, watchers: &Arc<Watchers>, preload: &str) -> Option<Bidi> {
     match Bidi::connect(endpoint, watchers.handler()).await {
         Ok(bidi) => {
-            let params = json!({ "functionDeclaration": preload, "sandbox": crate::bidi::SANDBOX });
+            let params = bidi.scoped(json!({ "functionDeclaration": preload, "sandbox": crate::bidi::SANDBOX }));
             if let Err(error) = bidi.command("script.addPreloadScript", params).await {
                 tracing::warn!(detail = error.message(), "the sandbox library preload was refused");
             }
@@ -295,13 +310,18 @@ impl Session {
     /// every earlier session of the same browser.
     /// `filter` is the network filter when the browser is started behind it; `wire` counts
     /// every command the session sends; `preload` is the script the BiDi connection installs
-    /// in the sandbox realm of every new document (the operations' library).
+    /// in the sandbox realm of every new document (the operations' library). With a `seat`,
+    /// the session starts in a browser it shares (`shared.rs`): no driver or browser is
+    /// launched, the classic session attaches to the seat's browser and starts in the seat's
+    /// window, and its BiDi connection keeps to the seat's user context. A session that fails
+    /// to start gives its seat back (dropping it).
     pub(crate) async fn start(
         config: &WebDriverConfig,
         number: u64,
         filter: Option<&Filter>,
         wire: &Arc<Wire>,
         preload: &str,
+        seat: Option<Seat>,
     ) -> PortResult<Session> {
         let launch_failed = |cause: LaunchCause, message: String| {
             let failure = LaunchFailure {
@@ -318,24 +338,28 @@ impl Session {
             )
         })?;
         let process =
-            match &config.driver {
-                DriverSource::Launch { .. } => Some(DriverProcess::launch(config).await.map_err(|e| {
+            match (&seat, &config.driver) {
+                (None, DriverSource::Launch { .. }) => Some(DriverProcess::launch(config).await.map_err(|e| {
                     launch_failed(e.cause(), format!("the browser could not be started: {e}"))
                 })?),
-                DriverSource::Connect(_) => None,
+                (Some(_), _) | (None, DriverSource::Connect(_)) => None,
             };
-        let endpoint = match (&config.driver, &process) {
-            (_, Some(process)) => process.url().clone(),
-            (DriverSource::Connect(url), None) => with_trailing_slash(url),
-            (DriverSource::Launch { .. }, None) => {
+        let endpoint = match (&seat, &config.driver, &process) {
+            (Some(seat), _, _) => seat.driver.clone(),
+            (None, _, Some(process)) => process.url().clone(),
+            (None, DriverSource::Connect(url), None) => with_trailing_slash(url),
+            (None, DriverSource::Launch { .. }, None) => {
                 return Err(launch_failed(LaunchCause::DriverExited, "the driver did not start".to_owned()));
             }
         };
-        let mut caps = launch::capabilities(
-            config,
-            process.as_ref().and_then(DriverProcess::profile_dir),
-            filter.map(Filter::address),
-        );
+        let mut caps = match &seat {
+            Some(seat) => shared::attached_capabilities(seat),
+            None => launch::capabilities(
+                config,
+                process.as_ref().and_then(DriverProcess::profile_dir),
+                filter.map(Filter::address),
+            ),
+        };
         let timeouts = Timeouts { script: DEFAULT_SCRIPT_TIMEOUT, page_load: DEFAULT_PAGE_LOAD_TIMEOUT };
         caps.insert(
             "timeouts".into(),
@@ -359,16 +383,31 @@ impl Session {
                 ));
             }
         };
-        let handle = match client.window().await {
-            Ok(handle) => String::from(handle),
-            Err(error) => return Err(errors::cmd(&error, Sent::Read)),
+        let handle = match &seat {
+            Some(seat) => {
+                let window = WindowHandle::try_from(seat.window.clone())
+                    .map_err(|_| PortError::new(PortErrorKind::Other, "the shared browser named no usable window"))?;
+                client.switch_to_window(window).await.map_err(|error| errors::cmd(&error, Sent::Read))?;
+                seat.window.clone()
+            }
+            None => match client.window().await {
+                Ok(handle) => String::from(handle),
+                Err(error) => return Err(errors::cmd(&error, Sent::Read)),
+            },
         };
-        let bidi_url = client
-            .capabilities()
-            .and_then(|caps| caps.get("webSocketUrl"))
-            .and_then(Value::as_str)
-            .and_then(|url| Url::parse(url).ok())
-            .map(|url| Endpoint { url, wire: Arc::clone(wire) });
+        let bidi_url = match &seat {
+            Some(seat) => Some(Endpoint {
+                url: seat.bidi_url.clone(),
+                wire: Arc::clone(wire),
+                user_context: Some(seat.user_context.clone()),
+            }),
+            None => client
+                .capabilities()
+                .and_then(|caps| caps.get("webSocketUrl"))
+                .and_then(Value::as_str)
+                .and_then(|url| Url::parse(url).ok())
+                .map(|url| Endpoint::new(url, Arc::clone(wire))),
+        };
         // The connection opens with the session, so the sandbox library reaches every
         // document the session's tabs show (connecting takes milliseconds; only Chromium's
         // dialog subscription below costs more).
@@ -384,7 +423,9 @@ impl Session {
         // Firefox names the kind in every one (and its BiDi subscription adds ~0.3 s to the
         // start). Not fatal: without it, the kind falls back to what classic WebDriver tells.
         let prompts = match (&bidi, config.engine) {
-            (Some(connection), Engine::Chromium) => PromptWatch::attach(connection, &watchers).await.ok(),
+            (Some(connection), Engine::Chromium) => {
+                PromptWatch::attach(connection, &watchers, seat.is_some()).await.ok()
+            }
             _ => None,
         };
         let evidence = match (&bidi, config.diagnostics) {
@@ -416,13 +457,17 @@ impl Session {
             })?,
             None => None,
         };
-        let rescue = Rescue::of(
-            config.engine,
-            client.capabilities(),
-            bidi_url.as_ref(),
-            matches!(config.driver, DriverSource::Launch { .. }),
-        );
+        let rescue = match (&seat, &bidi_url) {
+            (Some(seat), Some(endpoint)) => Rescue::seated(&seat.debugger_address, endpoint),
+            _ => Rescue::of(
+                config.engine,
+                client.capabilities(),
+                bidi_url.as_ref(),
+                matches!(config.driver, DriverSource::Launch { .. }),
+            ),
+        };
         let mut session = Session {
+            seat,
             rescue,
             working: None,
             save_state,
@@ -514,22 +559,30 @@ impl Session {
         if let (Some((file, origins)), Some(url)) = (&self.save_state, &self.bidi_url) {
             save_storage_state(file, url, origins).await;
         }
-        let Session { client, process, evidence, prompts, bidi, .. } = self;
+        let Session { client, process, evidence, prompts, bidi, seat, .. } = self;
         // Close the BiDi connection (and end its task) before the session goes.
         drop((evidence, prompts, bidi));
+        // An attached session's end leaves the shared browser running; its seat goes after.
         let _ = tokio::time::timeout(SESSION_CLOSE_TIMEOUT, client.close()).await;
+        if let Some(seat) = seat {
+            seat.release().await;
+        }
         if let Some(process) = process {
             process.shutdown().await;
         }
     }
 
     /// Drop a session whose browser or driver is gone: kill what is left, without asking the
-    /// driver anything.
+    /// driver anything (a session in a shared browser gives its user context back, which
+    /// fails at once when that browser is gone).
     pub(crate) async fn discard(self) {
-        let Session { client, process, evidence, prompts, bidi, .. } = self;
+        let Session { client, process, evidence, prompts, bidi, seat, .. } = self;
         drop((evidence, prompts, bidi));
         // Dropping the last client lets fantoccini send its own best-effort DELETE.
         drop(client);
+        if let Some(seat) = seat {
+            seat.release().await;
+        }
         if let Some(process) = process {
             process.shutdown().await;
         }
@@ -545,6 +598,34 @@ impl Session {
     /// The number of this session (tokens of earlier sessions carry smaller numbers).
     pub(crate) fn number(&self) -> u64 {
         self.number
+    }
+
+    /// The session's windows in the driver's order (creation order): every window of its
+    /// browser, or, when it shares its browser, those of its user context (listed over BiDi;
+    /// classic WebDriver would list every session's).
+    pub(crate) async fn windows(&mut self) -> PortResult<Vec<String>> {
+        if let Some(user_context) = self.user_context() {
+            let bidi = self.bidi().ok_or_else(shared_connection_closed)?;
+            let tree = bidi.command("browsingContext.getTree", json!({ "maxDepth": 0 })).await?;
+            return Ok(crate::rescue::top_contexts_of(&tree, Some(user_context)));
+        }
+        let handles = self.client.windows().await.map_err(|e| errors::cmd(&e, Sent::Read))?;
+        Ok(handles.into_iter().map(String::from).collect())
+    }
+
+    /// Open a blank tab (in the session's user context when it shares its browser) and
+    /// answer its window handle; the driver stays on its current window.
+    pub(crate) async fn new_tab(&mut self) -> PortResult<String> {
+        if let Some(user_context) = self.user_context() {
+            let params = json!({ "type": "tab", "userContext": user_context });
+            let bidi = self.bidi().ok_or_else(shared_connection_closed)?;
+            let created = bidi.command("browsingContext.create", params).await.map_err(PortError::effect_unknown)?;
+            return created.get("context").and_then(Value::as_str).map(str::to_owned).ok_or_else(|| {
+                PortError::new(PortErrorKind::Other, "the browser did not name the tab it opened").effect_unknown()
+            });
+        }
+        let created = self.client.new_window(true).await.map_err(|e| errors::cmd(&e, Sent::Act))?;
+        Ok(String::from(created.handle))
     }
 
     /// The session's BiDi connection (scripts in a sandbox realm, tab reads, the watches)
@@ -626,6 +707,106 @@ impl Session {
         self.openers().await.is_some_and(|openers| openers.get(handle).is_some_and(Option::is_some))
     }
 
+    /// A navigation command (`browsingContext.navigate`, `traverseHistory` or `reload`; its
+    /// `params` gain the current window's `context`) of a session in a shared browser, sent
+    /// over BiDi: chromedriver's classic-only session, which such a session has, accepts a
+    /// leave-page prompt its own navigation raises (`docs/webdriver-findings.md` §8), and the
+    /// spec says such a prompt is reported, never accepted. Answers when the command does,
+    /// within `wait` ([`PortErrorKind::Timeout`]), or as soon as the prompt watch announces a
+    /// dialog in the window ([`PortErrorKind::BlockedByDialog`]: the dialog holds the command,
+    /// which is left to end when it is answered).
+    pub(crate) async fn navigate_over_bidi(&mut self, method: &str, mut params: Value, wait: Duration) -> PortResult<()> {
+        let handle = self.current.clone().ok_or_else(|| {
+            PortError::new(PortErrorKind::Other, "no window is current to navigate")
+        })?;
+        if let Some(object) = params.as_object_mut() {
+            object.insert("context".into(), json!(handle));
+        }
+        let bidi = self.bidi().ok_or_else(shared_connection_closed)?;
+        let prompts = self.prompts.as_ref();
+        let command = bidi.command_within(method, params, wait);
+        tokio::pin!(command);
+        loop {
+            tokio::select! {
+                answer = &mut command => return answer.map(drop).map_err(PortError::effect_unknown),
+                () = tokio::time::sleep(PROMPT_POLL) => {
+                    if prompts.is_some_and(|watch| watch.kind(&handle).is_some()) {
+                        return Err(PortError::new(PortErrorKind::BlockedByDialog, "a dialog opened during the navigation"));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Stop the current window's load (`window.stop()` in its sandbox realm, over BiDi;
+    /// bounded): for a session in a shared browser, whose classic commands all wait for a
+    /// pending load (chromedriver stops one only at its own navigation's timeout).
+    pub(crate) async fn stop_loading_over_bidi(&mut self) -> PortResult<()> {
+        let handle = self.current.clone().ok_or_else(|| PortError::new(PortErrorKind::Other, "no window is current"))?;
+        let bidi = self.bidi().ok_or_else(shared_connection_closed)?;
+        let params = json!({
+            "functionDeclaration": "() => { window.stop(); }",
+            "arguments": [],
+            "target": { "context": handle, "sandbox": crate::bidi::SANDBOX },
+            "awaitPromise": false,
+            "resultOwnership": "none",
+        });
+        bidi.command_within("script.callFunction", params, STOP_WAIT).await.map(drop)
+    }
+
+    /// The current window's navigation announcements so far ([`PromptWatch::moved`]).
+    pub(crate) fn moved(&self) -> u64 {
+        match (&self.prompts, &self.current) {
+            (Some(watch), Some(handle)) => watch.moved(handle).0,
+            _ => 0,
+        }
+    }
+
+    /// Wait until the current window announces a navigation after the `before`th (answering
+    /// how it moved) or a dialog ([`PortErrorKind::BlockedByDialog`]), until `deadline`
+    /// ([`PortErrorKind::Timeout`]). For a history move of a session in a shared browser.
+    pub(crate) async fn await_move(&self, before: u64, deadline: tokio::time::Instant) -> PortResult<Move> {
+        let (Some(watch), Some(handle)) = (&self.prompts, &self.current) else {
+            return Err(PortError::new(PortErrorKind::Other, "no navigation announcements to wait for"));
+        };
+        loop {
+            if watch.kind(handle).is_some() {
+                return Err(PortError::new(PortErrorKind::BlockedByDialog, "a dialog opened during the history move"));
+            }
+            if let (count, Some(kind)) = watch.moved(handle)
+                && count > before
+            {
+                return Ok(kind);
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return Err(PortError::new(PortErrorKind::Timeout, "the history move did not start in time").effect_unknown());
+            }
+            tokio::time::sleep(PROMPT_POLL).await;
+        }
+    }
+
+    /// Answer the dialog BiDi announced in window `handle` over BiDi
+    /// (`browsingContext.handleUserPrompt`): accept (with `text` for a prompt) or dismiss. For a
+    /// session in a shared browser, whose classic session would accept a leave-page prompt on
+    /// any command (see [`Session::switch_to`]).
+    pub(crate) async fn answer_prompt_over_bidi(&mut self, handle: &str, accept: bool, text: Option<&str>) -> PortResult<()> {
+        let mut params = json!({ "context": handle, "accept": accept });
+        if let (Some(text), Some(object)) = (text, params.as_object_mut()) {
+            object.insert("userText".into(), json!(text));
+        }
+        let bidi = self.bidi().ok_or_else(shared_connection_closed)?;
+        bidi.command("browsingContext.handleUserPrompt", params).await.map_err(PortError::effect_unknown)?;
+        if let Some(watch) = &self.prompts {
+            watch.forget(handle);
+        }
+        Ok(())
+    }
+
+    /// Whether the session shares its browser (`shared.rs`).
+    pub(crate) fn is_seated(&self) -> bool {
+        self.seat.is_some()
+    }
+
     /// The dialog announcements, when the session has them.
     pub(crate) fn prompts(&self) -> Option<&PromptWatch> {
         self.prompts.as_ref()
@@ -670,7 +851,15 @@ impl Session {
     /// A temporary folder of this session's browser, removed at shutdown, for files the
     /// browser reads later (local launches only; never a persistent profile).
     pub(crate) fn scratch_dir(&self) -> Option<&std::path::Path> {
-        self.process.as_ref()?.scratch_dir()
+        match &self.seat {
+            Some(seat) => seat.scratch.as_deref(),
+            None => self.process.as_ref()?.scratch_dir(),
+        }
+    }
+
+    /// The session's user context when it shares its browser (`shared.rs`).
+    pub(crate) fn user_context(&self) -> Option<&str> {
+        self.seat.as_ref().map(|seat| seat.user_context.as_str())
     }
 
     /// The [`TabRef`] of window `handle` in this session.
@@ -709,7 +898,18 @@ impl Session {
     }
 
     /// Switch to window `handle` (top-level document).
+    ///
+    /// In a shared browser, a window whose leave-page prompt BiDi announced is refused
+    /// ([`PortErrorKind::BlockedByDialog`]) without a command: chromedriver's classic-only
+    /// session accepts such a prompt on the next command it runs there
+    /// (`docs/webdriver-findings.md` §8); `browser_dialog` answers it over BiDi.
     pub(crate) async fn switch_to(&mut self, handle: &str) -> PortResult<()> {
+        if self.seat.is_some() && self.prompts.as_ref().and_then(|watch| watch.kind(handle)) == Some(DialogKind::BeforeUnload) {
+            return Err(PortError::blocked_by(
+                DialogKind::BeforeUnload,
+                "a leave-page prompt is open in the tab; answer it first",
+            ));
+        }
         if self.current.as_deref() == Some(handle) && !self.in_frame {
             return Ok(());
         }
@@ -861,9 +1061,8 @@ impl Session {
     /// foreign window opened, is foreign and never reported. Without BiDi every new window is
     /// reported (the opener cannot be told).
     pub(crate) async fn take_opened(&mut self) -> PortResult<Vec<TabRef>> {
-        let handles = self.client.windows().await.map_err(|e| errors::cmd(&e, Sent::Read))?;
-        let fresh: Vec<String> =
-            handles.into_iter().map(String::from).filter(|h| !self.known_windows.contains(h)).collect();
+        let handles = self.windows().await?;
+        let fresh: Vec<String> = handles.into_iter().filter(|h| !self.known_windows.contains(h)).collect();
         if fresh.is_empty() {
             return Ok(Vec::new());
         }

@@ -50,6 +50,13 @@ const PROMPT_EVENT_POLL: Duration = Duration::from_millis(10);
 /// No command at all when the command sent last already told ([`Session::noted_prompt`]: a
 /// page-state read that ran, or was refused for a prompt, or an earlier probe).
 pub(crate) async fn probe(s: &mut Session) -> PortResult<Option<Option<DialogKind>>> {
+    // In a shared browser the announcement is trusted first: a classic probe would accept a
+    // leave-page prompt there (see `Session::switch_to`).
+    if s.is_seated()
+        && let Some(kind) = s.announced_prompt()
+    {
+        return Ok(Some(Some(kind)));
+    }
     let hint = match s.noted_prompt() {
         Some(Prompt::Closed) => return Ok(None),
         Some(Prompt::Open(hint)) => hint,
@@ -91,6 +98,9 @@ async fn announced(s: &Session) -> Option<DialogKind> {
 
 /// The dialog blocking `tab`, if any.
 pub(crate) async fn dialog(s: &mut Session, tab: &TabRef) -> PortResult<Option<DialogKind>> {
+    if let Some(kind) = seated_prompt(s, tab)? {
+        return Ok(Some(kind));
+    }
     s.tab(tab).await?;
     Ok(probe(s).await?.map(|kind| kind.unwrap_or(UNKNOWN_DIALOG_KIND)))
 }
@@ -102,6 +112,9 @@ pub(crate) async fn resolve_dialog(
     tab: &TabRef,
     resolution: &DialogResolution,
 ) -> PortResult<DialogKind> {
+    if let Some(kind) = seated_prompt(s, tab)? {
+        return resolve_over_bidi(s, tab, kind, resolution).await;
+    }
     s.tab(tab).await?;
     let Some(known) = probe(s).await? else {
         return Err(PortError::new(PortErrorKind::InvalidInput, "no dialog is open"));
@@ -143,6 +156,48 @@ pub(crate) async fn resolve_dialog(
         return Ok(kind);
     }
     Ok(take_record(s).await.unwrap_or(UNKNOWN_DIALOG_KIND))
+}
+
+/// The dialog BiDi announced in `tab` when the session shares its browser (answered over
+/// BiDi, never through its classic session: see `Session::switch_to`); `None` otherwise.
+fn seated_prompt(s: &Session, tab: &TabRef) -> PortResult<Option<DialogKind>> {
+    if !s.is_seated() {
+        return Ok(None);
+    }
+    let handle = s.handle_of(tab)?;
+    Ok(s.prompts().and_then(|watch| watch.kind(&handle)))
+}
+
+/// Resolve the dialog `kind` open in `tab` over BiDi (a session in a shared browser).
+async fn resolve_over_bidi(
+    s: &mut Session,
+    tab: &TabRef,
+    kind: DialogKind,
+    resolution: &DialogResolution,
+) -> PortResult<DialogKind> {
+    let handle = s.handle_of(tab)?;
+    let held = s.last_page(&handle).cloned();
+    match resolution {
+        DialogResolution::Accept => s.answer_prompt_over_bidi(&handle, true, None).await?,
+        DialogResolution::Dismiss => s.answer_prompt_over_bidi(&handle, false, None).await?,
+        DialogResolution::Respond(_) if kind != DialogKind::Prompt => {
+            return Err(PortError::new(PortErrorKind::InvalidInput, "only a prompt takes a response"));
+        }
+        DialogResolution::Respond(text) => s.answer_prompt_over_bidi(&handle, true, Some(text)).await?,
+    }
+    if kind == DialogKind::BeforeUnload
+        && matches!(resolution, DialogResolution::Accept)
+        && let Some(before) = held
+    {
+        s.tab(tab).await?;
+        let deadline = Instant::now() + LEAVE_LANDING_WAIT;
+        match navigation::wait_for_page(s, &before, deadline, LeavePrompt::Dismiss).await {
+            Ok(_) => {}
+            Err(e) if e.kind() == PortErrorKind::Timeout => {}
+            Err(e) => return Err(e.effect_unknown()),
+        }
+    }
+    Ok(kind)
 }
 
 /// The page's record of the dialog just resolved (see the module docs), read and cleared.

@@ -38,6 +38,7 @@ use crate::commands::SessionCommand;
 use crate::config::Engine;
 use crate::errors::{self, Sent};
 use crate::session::Session;
+use crate::watch::prompts::Move;
 
 use super::dialogs;
 
@@ -114,8 +115,13 @@ async fn go_from(
     prompt: LeavePrompt,
 ) -> PortResult<PageState> {
     s.set_page_load_timeout(first_wait(s.engine(), timeout)).await?;
-    let sent = s.command(SessionCommand::navigate(url), Sent::Act).await;
-    let settled = match settle(s, before, sent.map(drop), deadline, prompt, Expect::Load).await {
+    let sent = if s.user_context().is_some() {
+        let params = json!({ "url": url.as_str(), "wait": "complete" });
+        seated_load(s, "browsingContext.navigate", params, first_wait(s.engine(), timeout)).await
+    } else {
+        s.command(SessionCommand::navigate(url), Sent::Act).await.map(drop)
+    };
+    let settled = match settle(s, before, sent, deadline, prompt, Expect::Load).await {
         // Firefox's transient `about:blank` between two documents is not a web destination:
         // wait past it, within the call's deadline.
         Ok(page) if page.url.as_str() == "about:blank" && url.as_str() != "about:blank" => {
@@ -258,6 +264,25 @@ async fn move_from(
     deadline: Instant,
     timeout: Duration,
 ) -> PortResult<PageState> {
+    if s.user_context().is_some()
+        && let Some((method, params)) = seated_history(step)
+    {
+        s.set_page_load_timeout(first_wait(s.engine(), timeout)).await?;
+        let moved_before = s.moved();
+        let mut sent = seated_load(s, method, params, first_wait(s.engine(), timeout)).await;
+        let mut expect = Expect::Load;
+        if sent.is_ok() && matches!(step, HistoryMove::Back | HistoryMove::Forward) {
+            // `traverseHistory` answers before the move raises its leave-page prompt or
+            // starts loading: wait for one of the two, so no classic command meets the prompt.
+            (sent, expect) = match s.await_move(moved_before, deadline).await {
+                Ok(Move::Document) => (Ok(()), Expect::NewDocument),
+                Ok(Move::Fragment) => (Ok(()), Expect::Load),
+                Err(error) => (Err(error), Expect::Load),
+            };
+        }
+        let page = settle(s, before, sent, deadline, LeavePrompt::Keep, expect).await?;
+        return no_entry_unless_moved(step, before, page);
+    }
     s.set_page_load_timeout(first_wait(s.engine(), timeout)).await?;
     let act = |e: fantoccini::error::CmdError| errors::cmd(&e, Sent::Act);
     let (sent, expect) = match step {
@@ -280,6 +305,39 @@ async fn move_from(
         }
     };
     let page = settle(s, before, sent, deadline, LeavePrompt::Keep, expect).await?;
+    no_entry_unless_moved(step, before, page)
+}
+
+/// A loading navigation command of a session in a shared browser, over BiDi (see
+/// [`Session::navigate_over_bidi`]), waiting for the load within `wait`. A load that runs out
+/// of time is stopped (over BiDi: chromedriver holds every classic command, DevTools ones
+/// included, behind a pending load), as chromedriver stops one at its page-load timeout, so
+/// the classic reads that follow see the document as it is.
+async fn seated_load(s: &mut Session, method: &str, params: Value, wait: Duration) -> PortResult<()> {
+    let sent = s.navigate_over_bidi(method, params, wait).await;
+    if sent.as_ref().is_err_and(|error| error.kind() == PortErrorKind::Timeout) {
+        let _ = s.stop_loading_over_bidi().await;
+    }
+    sent
+}
+
+/// The BiDi command of a history move of a session in a shared browser (see
+/// [`Session::navigate_over_bidi`]); `None` for a reload that bypasses the cache, which goes
+/// through DevTools as ever.
+fn seated_history(step: HistoryMove) -> Option<(&'static str, Value)> {
+    match step {
+        HistoryMove::Back => Some(("browsingContext.traverseHistory", json!({ "delta": -1 }))),
+        HistoryMove::Forward => Some(("browsingContext.traverseHistory", json!({ "delta": 1 }))),
+        HistoryMove::Reload { bypass_cache: false } => {
+            Some(("browsingContext.reload", json!({ "wait": "complete" })))
+        }
+        HistoryMove::Reload { bypass_cache: true } => None,
+    }
+}
+
+/// `page`, unless a move back or forward left the same document where it was: there was no
+/// history entry in that direction.
+fn no_entry_unless_moved(step: HistoryMove, before: &PageState, page: PageState) -> PortResult<PageState> {
     if matches!(step, HistoryMove::Back | HistoryMove::Forward)
         && page.document == before.document
         && page.url == before.url
@@ -338,6 +396,24 @@ async fn settle(
 async fn handle_prompt(s: &mut Session, prompt: LeavePrompt) -> PortResult<()> {
     match dialogs::probe(s).await? {
         None => Ok(()),
+        Some(Some(DialogKind::BeforeUnload)) if s.is_seated() => {
+            // Answered over BiDi: the classic session would accept it on any command.
+            let handle = s.current().map(str::to_owned).unwrap_or_default();
+            match prompt {
+                LeavePrompt::Accept => s.answer_prompt_over_bidi(&handle, true, None).await,
+                LeavePrompt::Dismiss => {
+                    s.answer_prompt_over_bidi(&handle, false, None).await?;
+                    Err(PortError::new(
+                        PortErrorKind::BlockedByDialog,
+                        "a beforeunload prompt stopped the navigation; it was dismissed and the page stayed",
+                    ))
+                }
+                LeavePrompt::Keep => Err(PortError::blocked_by(
+                    DialogKind::BeforeUnload,
+                    "a beforeunload prompt holds the navigation; it is open for the caller to resolve",
+                )),
+            }
+        }
         Some(Some(DialogKind::BeforeUnload)) => match prompt {
             LeavePrompt::Accept => {
                 s.forget_prompt();

@@ -31,14 +31,7 @@ pub(crate) async fn tabs(s: &mut Session) -> PortResult<Vec<TabInfo>> {
     if let Some(contexts) = top_contexts(s).await {
         return list(s, contexts, true).await;
     }
-    let handles: Vec<String> = s
-        .client()
-        .windows()
-        .await
-        .map_err(|e| errors::cmd(&e, Sent::Read))?
-        .into_iter()
-        .map(String::from)
-        .collect();
+    let handles = s.windows().await?;
     list(s, handles, false).await
 }
 
@@ -82,8 +75,8 @@ const BIDI_TAB_READ: Duration = Duration::from_secs(2);
 async fn top_contexts(s: &mut Session) -> Option<Vec<String>> {
     let bidi = s.bidi()?;
     let tree = bidi.command("browsingContext.getTree", json!({ "maxDepth": 0 })).await.ok()?;
-    let contexts = tree.get("contexts")?.as_array()?;
-    contexts.iter().map(|c| c.get("context").and_then(Value::as_str).map(str::to_owned)).collect()
+    tree.get("contexts")?.as_array()?;
+    Some(crate::rescue::top_contexts_of(&tree, s.user_context()))
 }
 
 /// How many tabs are read over BiDi at once: the reads go out together, so a list of many
@@ -176,13 +169,13 @@ pub(crate) async fn open_tab(
     // New Window needs a current window: after a tab was closed (by a page, or past the
     // driver) the driver has none until it is switched to a live one.
     if s.current().is_none() {
-        let windows = s.client().windows().await.map_err(|e| errors::cmd(&e, Sent::Read))?;
-        if let Some(live) = windows.into_iter().map(String::from).next() {
+        let windows = s.windows().await?;
+        if let Some(live) = windows.into_iter().next() {
             s.switch_to(&live).await?;
         }
     }
-    let handle = match s.client().new_window(true).await.map_err(|e| errors::cmd(&e, Sent::Act)) {
-        Ok(created) => String::from(created.handle),
+    let handle = match s.new_tab().await {
+        Ok(created) => created,
         // The current tab's dialog keeps classic WebDriver from opening a tab (an endless
         // dialog loop would keep it so): the browser opens one through the second channel.
         Err(e) if e.kind() == PortErrorKind::BlockedByDialog => s.open_past_driver().await.map_err(|_| e)?,
@@ -230,9 +223,9 @@ pub(crate) async fn focus_tab(s: &mut Session, tab: &TabRef) -> PortResult<Focus
 /// (`rescue.rs`), with no unload prompt.
 pub(crate) async fn close_tab(s: &mut Session, tab: &TabRef) -> PortResult<()> {
     let handle = s.tab(tab).await?;
-    let windows = s.client().windows().await.map_err(|e| errors::cmd(&e, Sent::Read))?;
+    let windows = s.windows().await?;
     if windows.len() <= 1 {
-        match s.client().new_window(true).await.map_err(|e| errors::cmd(&e, Sent::Act)) {
+        match s.new_tab().await {
             Ok(_) => {}
             Err(e) if e.kind() == PortErrorKind::BlockedByDialog => {
                 s.open_past_driver().await.map_err(|_| e)?;
@@ -251,14 +244,7 @@ pub(crate) async fn close_tab(s: &mut Session, tab: &TabRef) -> PortResult<()> {
         }
         Err(e) => return Err(e),
     }
-    let remaining: Vec<String> = s
-        .client()
-        .windows()
-        .await
-        .map_err(|e| errors::cmd(&e, Sent::Read))?
-        .into_iter()
-        .map(String::from)
-        .collect();
+    let remaining = s.windows().await?;
     if let Some(next) = pick_active(s, &remaining) {
         s.switch_to(&next).await?;
         s.set_active(&next);

@@ -78,7 +78,7 @@ impl Tracker {
     pub(crate) async fn attach(bidi: &Bidi, watchers: &Watchers, from_start: bool) -> PortResult<Tracker> {
         let store = Arc::new(Mutex::new(Store { from_start, ..Store::default() }));
         watchers.attach_evidence(Arc::clone(&store));
-        bidi.command("session.subscribe", json!({ "events": EVENTS })).await?;
+        bidi.subscribe(&EVENTS).await?;
         // Frames that existed before the subscription; without this their events would not
         // reach their tab, which is a loss but not an error.
         if let Ok(tree) = bidi.command("browsingContext.getTree", json!({})).await {

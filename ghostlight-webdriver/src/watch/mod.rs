@@ -21,6 +21,8 @@ use evidence::lock;
 pub(crate) struct Watchers {
     /// The dialog announcements, once attached (Chromium).
     prompts: Mutex<Option<prompts::OpenPrompts>>,
+    /// The navigation announcements, once attached with the dialog announcements.
+    moves: Mutex<Option<prompts::Moves>>,
     /// The evidence store, once attached (the first diagnostics call, or the session start).
     evidence: Mutex<Option<Arc<Mutex<evidence::Store>>>>,
 }
@@ -38,14 +40,21 @@ impl Watchers {
         {
             prompts::file(open, method, params);
         }
+        if prompts::NAVIGATION_EVENTS.contains(&method)
+            && let Some(moves) = lock(&self.moves).as_ref()
+        {
+            prompts::file_move(moves, method, params);
+        }
         if let Some(store) = lock(&self.evidence).as_ref() {
             lock(store).ingest(method, params);
         }
     }
 
-    /// Send dialog announcements to `open` from now on.
-    pub(crate) fn attach_prompts(&self, open: prompts::OpenPrompts) {
+    /// Send dialog announcements to `open`, and navigation announcements to `moves`, from now
+    /// on.
+    pub(crate) fn attach_prompts(&self, open: prompts::OpenPrompts, moves: prompts::Moves) {
         *lock(&self.prompts) = Some(open);
+        *lock(&self.moves) = Some(moves);
     }
 
     /// Send evidence events to `store` from now on (replacing an earlier store).

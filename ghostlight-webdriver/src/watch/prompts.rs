@@ -6,7 +6,7 @@
 use std::sync::{Arc, Mutex, PoisonError};
 
 use ghostlight_core::port::{DialogKind, PortResult};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::bidi::Bidi;
 use crate::watch::Watchers;
@@ -14,12 +14,31 @@ use crate::watch::Watchers;
 /// The BiDi events the [`PromptWatch`] subscribes to.
 pub(crate) const PROMPT_EVENTS: [&str; 2] =
     ["browsingContext.userPromptOpened", "browsingContext.userPromptClosed"];
+/// The navigation events a watch of a session in a shared browser also follows
+/// ([`PromptWatch::moved`]): a history move there is sent over BiDi, which answers before the
+/// move raises its leave-page prompt or starts loading.
+pub(crate) const NAVIGATION_EVENTS: [&str; 2] =
+    ["browsingContext.navigationCommitted", "browsingContext.fragmentNavigated"];
 /// Browsing contexts with an open dialog remembered at most (a closed tab's entry is only
 /// dropped when its dialog closes; the oldest entries go first past this bound).
 const MAX_PROMPT_CONTEXTS: usize = 256;
 
 /// The open dialog of each browsing context, as WebDriver BiDi announced it.
 pub(crate) type OpenPrompts = Arc<Mutex<Vec<(String, DialogKind)>>>;
+
+/// How a browsing context last moved, as BiDi announced it ([`NAVIGATION_EVENTS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Move {
+    /// Another document committed (past any leave-page prompt: BiDi announces a navigation
+    /// as started before the prompt it raises).
+    Document,
+    /// A navigation within the document (a fragment) happened.
+    Fragment,
+}
+
+/// The navigation announcements per browsing context: how many, and the last one's kind
+/// (bounded like [`OpenPrompts`]).
+pub(crate) type Moves = Arc<Mutex<Vec<(String, u64, Move)>>>;
 
 /// What the session's BiDi connection heard of dialogs opening and closing, so the adapter
 /// knows the kind of an open dialog (see the module documentation). Attached with the
@@ -28,16 +47,30 @@ pub(crate) type OpenPrompts = Arc<Mutex<Vec<(String, DialogKind)>>>;
 pub(crate) struct PromptWatch {
     /// Open dialogs per context, oldest first (filed by the connection's task).
     open: OpenPrompts,
+    /// Navigation announcements per context, when the watch follows them.
+    moves: Moves,
 }
 
 impl PromptWatch {
     /// Attach to the session's connection `bidi` (whose events reach `watchers`) and
-    /// subscribe to the dialog events.
-    pub(crate) async fn attach(bidi: &Bidi, watchers: &Watchers) -> PortResult<PromptWatch> {
+    /// subscribe to the dialog events, and to the navigation events too when
+    /// `follow_navigations` (a session in a shared browser).
+    pub(crate) async fn attach(bidi: &Bidi, watchers: &Watchers, follow_navigations: bool) -> PortResult<PromptWatch> {
         let open: OpenPrompts = Arc::default();
-        watchers.attach_prompts(Arc::clone(&open));
-        bidi.command("session.subscribe", json!({ "events": PROMPT_EVENTS })).await?;
-        Ok(PromptWatch { open })
+        let moves: Moves = Arc::default();
+        watchers.attach_prompts(Arc::clone(&open), Arc::clone(&moves));
+        if follow_navigations {
+            let events: Vec<&str> = PROMPT_EVENTS.iter().chain(&NAVIGATION_EVENTS).copied().collect();
+            bidi.subscribe(&events).await?;
+        } else {
+            bidi.subscribe(&PROMPT_EVENTS).await?;
+        }
+        Ok(PromptWatch { open, moves })
+    }
+
+    /// How many navigations BiDi announced in `context` so far, and how the last one moved.
+    pub(crate) fn moved(&self, context: &str) -> (u64, Option<Move>) {
+        lock(&self.moves).iter().find(|(c, _, _)| c == context).map_or((0, None), |(_, n, last)| (*n, Some(*last)))
     }
 
     /// The kind of the dialog BiDi announced as open in `context`, if any.
@@ -73,6 +106,25 @@ pub(crate) fn file(open: &Mutex<Vec<(String, DialogKind)>>, method: &str, params
     open.push((context.to_owned(), kind));
 }
 
+/// File one navigation announcement.
+pub(crate) fn file_move(moves: &Mutex<Vec<(String, u64, Move)>>, method: &str, params: &Value) {
+    let Some(context) = params.get("context").and_then(Value::as_str) else { return };
+    let kind = if method == NAVIGATION_EVENTS[1] { Move::Fragment } else { Move::Document };
+    let mut moves = lock(moves);
+    match moves.iter_mut().find(|(c, _, _)| c == context) {
+        Some(entry) => {
+            entry.1 += 1;
+            entry.2 = kind;
+        }
+        None => {
+            if moves.len() >= MAX_PROMPT_CONTEXTS {
+                moves.remove(0);
+            }
+            moves.push((context.to_owned(), 1, kind));
+        }
+    }
+}
+
 /// Lock `mutex`, also after a panic elsewhere poisoned it (every critical section leaves the
 /// list consistent).
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -81,6 +133,8 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     #[test]
@@ -103,5 +157,17 @@ mod tests {
         }
         assert_eq!(lock(&open).len(), MAX_PROMPT_CONTEXTS);
         assert!(!lock(&open).iter().any(|(c, _)| c == "b" || c == "t0"));
+    }
+
+    #[test]
+    fn navigation_announcements_count_per_context_with_the_last_kind() {
+        let moves: Moves = Arc::default();
+        file_move(&moves, NAVIGATION_EVENTS[0], &json!({ "context": "a", "url": "https://x.test/" }));
+        file_move(&moves, NAVIGATION_EVENTS[1], &json!({ "context": "a", "url": "https://x.test/#b" }));
+        file_move(&moves, NAVIGATION_EVENTS[0], &json!({ "context": "b" }));
+        let watch = PromptWatch { open: Arc::default(), moves };
+        assert_eq!(watch.moved("a"), (2, Some(Move::Fragment)));
+        assert_eq!(watch.moved("b"), (1, Some(Move::Document)));
+        assert_eq!(watch.moved("c"), (0, None));
     }
 }

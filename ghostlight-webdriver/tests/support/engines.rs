@@ -34,9 +34,17 @@ pub(crate) fn selected(engine: Engine) -> bool {
 }
 
 /// A browser of `engine` with the adapter's default configuration (headless, launched from
-/// `PATH`, a fresh profile), shared by one test's scenarios.
+/// `PATH`, a fresh profile), shared by one test's scenarios. With `GHOSTLIGHT_TEST_SHARED=1`,
+/// a Chromium session lives in a user context of a browser it shares (as `ghostlight-mcp`'s
+/// HTTP sessions do), so every suite can be run that way too.
 pub(crate) fn browser(engine: Engine) -> Arc<WebDriverBrowser> {
-    Arc::new(WebDriverBrowser::new(WebDriverConfig::for_engine(engine)))
+    let config = WebDriverConfig::for_engine(engine);
+    if std::env::var("GHOSTLIGHT_TEST_SHARED").is_ok_and(|value| value == "1")
+        && let Ok(shared) = ghostlight_webdriver::SharedBrowser::new(config.clone())
+    {
+        return Arc::new(WebDriverBrowser::seated(&shared));
+    }
+    Arc::new(WebDriverBrowser::new(config))
 }
 
 /// Run one named scenario within [`SCENARIO_TIMEOUT`], printing its duration; answers its

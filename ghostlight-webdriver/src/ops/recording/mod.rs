@@ -446,8 +446,7 @@ pub(crate) async fn deliver(
 async fn download(s: &mut Session, saved: &Saved) -> PortResult<()> {
     // The recorded tab must still belong to this session (an earlier session's tab is gone).
     s.handle_of(&saved.tab)?;
-    let opened = s.client().new_window(true).await.map_err(|e| errors::cmd(&e, Sent::Read))?;
-    let handle = String::from(opened.handle);
+    let handle = s.new_tab().await?;
     s.know_window(&handle);
     let data = base64::engine::general_purpose::STANDARD.encode(saved.gif.as_slice());
     let args =
