@@ -3,9 +3,10 @@
 //!
 //! * for 1, 2, 4 and 8 sessions at once, each doing `ROUNDS` rounds of `browser_read`,
 //!   `browser_find` and `browser_click` (by selector) on its own tab: calls per second over
-//!   the whole run, and the p50/p95 latency of one call; once with a browser per session
-//!   (what the `ghostlight-mcp` binary of `ghostlight-cli` does) and once with every session a
-//!   workspace of one shared browser (what it did before: one browser-wide lock);
+//!   the whole run, the p50/p95 latency of one call, and the browsers' memory (PSS) after the
+//!   run; once with a browser per session (`--http-browsers per-session`) and once with every
+//!   session in a user context of one shared browser (`SharedBrowser`, the binary's default
+//!   for Chromium); then the memory each added session cost, (PSS at 8 − PSS at 1) / 7;
 //! * the p95 of one session's calls while another session's navigation waits on a page that
 //!   answers after `SLOW`, in both modes.
 //!
@@ -18,7 +19,7 @@ use std::time::{Duration, Instant};
 use ghostlight_core::{BrowserPort, Ghostlight};
 use ghostlight_mcp::GhostlightServer;
 use ghostlight_mcp::http::{BearerToken, HttpOptions};
-use ghostlight_webdriver::{WebDriverBrowser, WebDriverConfig};
+use ghostlight_webdriver::{SharedBrowser, WebDriverBrowser, WebDriverConfig};
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::{RoleClient, RunningService, ServiceExt};
 use rmcp::transport::StreamableHttpClientTransport;
@@ -62,22 +63,52 @@ fn site() -> u16 {
     port
 }
 
-/// Serve over HTTP in process; `per_session`: a browser per session, else one shared.
-async fn serve(per_session: bool) -> String {
+/// How each session gets its browser.
+#[derive(Clone, Copy)]
+enum Mode {
+    /// A browser of its own.
+    BrowserEach,
+    /// A user context of one shared browser.
+    UserContextEach,
+}
+
+impl Mode {
+    fn name(self) -> &'static str {
+        match self {
+            Mode::BrowserEach => "a browser each",
+            Mode::UserContextEach => "a user context each",
+        }
+    }
+}
+
+/// Serve over HTTP in process, each session's browser as `mode` says; answers the URL and
+/// the shared browser (to stop after the run), if any.
+async fn serve(mode: Mode) -> (String, Option<SharedBrowser>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap_or_else(|e| panic!("{e}"));
     let address = listener.local_addr().unwrap_or_else(|e| panic!("{e}"));
     let options = HttpOptions::new(address, vec![BearerToken::new(TOKEN).unwrap_or_else(|e| panic!("{e}"))]);
-    let shared: Arc<dyn BrowserPort> = Arc::new(WebDriverBrowser::new(WebDriverConfig::default()));
-    let mut server = GhostlightServer::over(Ghostlight::new(shared));
-    if per_session {
-        server = server.with_browser_per_session(Arc::new(|| {
-            Arc::new(WebDriverBrowser::new(WebDriverConfig::default())) as Arc<dyn BrowserPort>
-        }));
-    }
+    let prototype: Arc<dyn BrowserPort> = Arc::new(WebDriverBrowser::new(WebDriverConfig::default()));
+    let server = GhostlightServer::over(Ghostlight::new(prototype));
+    let (server, shared) = match mode {
+        Mode::BrowserEach => (
+            server.with_browser_per_session(Arc::new(|| {
+                Arc::new(WebDriverBrowser::new(WebDriverConfig::default())) as Arc<dyn BrowserPort>
+            })),
+            None,
+        ),
+        Mode::UserContextEach => {
+            let shared = SharedBrowser::new(WebDriverConfig::default()).unwrap_or_else(|e| panic!("{e}"));
+            let seats = shared.clone();
+            let server = server.with_browser_per_session(Arc::new(move || {
+                Arc::new(WebDriverBrowser::seated(&seats)) as Arc<dyn BrowserPort>
+            }));
+            (server, Some(shared))
+        }
+    };
     tokio::spawn(async move {
         let _ = ghostlight_mcp::http::serve_on(listener, server, &options, std::future::pending()).await;
     });
-    format!("http://{address}/mcp")
+    (format!("http://{address}/mcp"), shared)
 }
 
 async fn client(url: &str) -> RunningService<RoleClient, ()> {
@@ -138,10 +169,11 @@ async fn run() {
     let page = format!("http://127.0.0.1:{port}/");
     println!("| Browsers | Sessions | Calls/s | p50 | p95 | Browser PSS |");
     println!("|---|---|---|---|---|---|");
-    for per_session in [true, false] {
-        let mode = if per_session { "one per session" } else { "one shared" };
+    let mut per_added = Vec::new();
+    for mode in [Mode::BrowserEach, Mode::UserContextEach] {
+        let mut memory_at = Vec::new();
         for sessions in [1usize, 2, 4, 8] {
-            let url = serve(per_session).await;
+            let (url, shared) = serve(mode).await;
             let clients: Vec<_> = futures::future::join_all((0..sessions).map(|_| client(&url))).await;
             futures::future::join_all(
                 clients.iter().map(|c| timed(c, "browser_navigate", json!({"url": page}))),
@@ -163,13 +195,26 @@ async fn run() {
             let rate = times.len() as f64 / wall.as_secs_f64();
             let (p50, p95) = (percentile(&mut times, 0.5), percentile(&mut times, 0.95));
             let memory = browser_pss_mib();
-            println!("| {mode} | {sessions} | {rate:.1} | {} | {} | {memory} MiB |", ms(p50), ms(p95));
+            memory_at.push(memory);
+            println!("| {} | {sessions} | {rate:.1} | {} | {} | {memory} MiB |", mode.name(), ms(p50), ms(p95));
             for c in clients {
                 let _ = c.cancel().await;
             }
             // Let ended sessions' browsers stop before the next row measures memory.
             tokio::time::sleep(Duration::from_secs(2)).await;
+            if let Some(shared) = shared {
+                shared.shutdown().await;
+            }
         }
+        if let (Some(first), Some(last)) = (memory_at.first(), memory_at.last()) {
+            per_added.push((mode.name(), last.saturating_sub(*first) / 7));
+        }
+    }
+    println!();
+    println!("| Browsers | PSS per added session (8 sessions − 1) / 7 |");
+    println!("|---|---|");
+    for (mode, mib) in per_added {
+        println!("| {mode} | {mib} MiB |");
     }
     println!();
     println!(
@@ -177,9 +222,8 @@ async fn run() {
         SLOW.as_secs()
     );
     println!("|---|---|---|");
-    for per_session in [true, false] {
-        let mode = if per_session { "one per session" } else { "one shared" };
-        let url = serve(per_session).await;
+    for mode in [Mode::BrowserEach, Mode::UserContextEach] {
+        let (url, shared) = serve(mode).await;
         let (a, b) = tokio::join!(client(&url), client(&url));
         timed(&a, "browser_navigate", json!({"url": page})).await;
         timed(&b, "browser_navigate", json!({"url": page})).await;
@@ -198,8 +242,11 @@ async fn run() {
             times
         };
         let (_, mut during) = tokio::join!(waiting, reading);
-        println!("| {mode} | {} | {} |", ms(percentile(&mut during, 0.95)), ms(percentile(&mut alone, 0.95)));
+        println!("| {} | {} | {} |", mode.name(), ms(percentile(&mut during, 0.95)), ms(percentile(&mut alone, 0.95)));
         let _ = a.cancel().await;
         let _ = b.cancel().await;
+        if let Some(shared) = shared {
+            shared.shutdown().await;
+        }
     }
 }

@@ -33,6 +33,17 @@ impl SessionCommand {
         SessionCommand { method: Method::POST, path: "frame", body: Some(json!({ "id": reference })) }
     }
 
+    /// `POST actions {"actions": …}`: Perform Actions with `sources` (see
+    /// `ops/input/actions.rs`).
+    pub(crate) fn perform_actions(sources: Value) -> Self {
+        SessionCommand { method: Method::POST, path: "actions", body: Some(json!({ "actions": sources })) }
+    }
+
+    /// `DELETE actions`: Release Actions.
+    pub(crate) fn release_actions() -> Self {
+        SessionCommand { method: Method::DELETE, path: "actions", body: None }
+    }
+
     /// `GET window/rect`, answered as raw JSON (fantoccini's parser refuses negative
     /// positions).
     pub(crate) fn window_rect() -> Self {

@@ -395,7 +395,10 @@ impl WebDriverBrowser {
         }
         let mut slot = self.slot.lock().await;
         if slot.session.is_none() {
-            let number = slot.started + 1;
+            let number = match &self.shared {
+                Some(shared) => shared.session_number(slot.started),
+                None => slot.started + 1,
+            };
             let filter = match (self.network_policy(), self.filter_upstream()) {
                 (Some(policy), Some(upstream)) => {
                     if slot.filter.is_none() {

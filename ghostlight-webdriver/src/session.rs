@@ -271,6 +271,17 @@ fn same_origin(origin: &str, url: &Url) -> bool {
     host_port == format!("{host}:{port}")
 }
 
+/// How long the sandbox probe before a shared-browser session's first input in a window may
+/// take.
+const INPUT_PROBE_WAIT: Duration = Duration::from_secs(2);
+/// How long one input command over BiDi may take (a drag's moves take about a second).
+const INPUT_WAIT: Duration = Duration::from_secs(10);
+
+/// How long a shared-browser session waits after input for a navigation it may have started.
+const INPUT_NAVIGATION_GRACE: Duration = Duration::from_millis(100);
+/// How long such a session waits for a started navigation to commit or raise a dialog.
+const INPUT_NAVIGATION_WAIT: Duration = Duration::from_secs(2);
+
 /// How long stopping a load over BiDi may take.
 const STOP_WAIT: Duration = Duration::from_millis(500);
 
@@ -802,6 +813,52 @@ impl Session {
         Ok(())
     }
 
+    /// Whether input to the current window goes over BiDi: a session in a shared browser, in a
+    /// window BiDi answers (not a Chromium popup that keeps its opener, where BiDi never
+    /// answers and the classic session's input is the only one; see [`Session::sandbox_for`]).
+    pub(crate) async fn input_over_bidi(&mut self) -> bool {
+        let Some(handle) = self.current.clone() else { return false };
+        self.seat.is_some() && matches!(self.sandbox_for(&handle, INPUT_PROBE_WAIT).await, Ok(Some(_)))
+    }
+
+    /// An input command over BiDi to the current window (`params` gain its `context`),
+    /// answering [`PortErrorKind::BlockedByDialog`] as soon as the prompt watch announces a
+    /// dialog there (the command holds while it is open). See [`Session::input_over_bidi`].
+    pub(crate) async fn input_over_bidi_command(&mut self, method: &str, params: Value) -> PortResult<()> {
+        self.navigate_over_bidi(method, params, INPUT_WAIT).await
+    }
+
+    /// Navigations BiDi announced as started in the current window so far.
+    pub(crate) fn navigation_starts(&self) -> u64 {
+        match (&self.prompts, &self.current) {
+            (Some(watch), Some(handle)) => watch.starts(handle),
+            _ => 0,
+        }
+    }
+
+    /// After input over BiDi (a session in a shared browser): a navigation the input started
+    /// may raise a leave-page prompt a moment after the input answered, and the classic
+    /// command that met it would accept it. So wait [`INPUT_NAVIGATION_GRACE`] for the
+    /// current window to announce a navigation after the `before`th; when one starts, wait
+    /// (at most [`INPUT_NAVIGATION_WAIT`]) until it commits or raises a dialog.
+    pub(crate) async fn await_input_navigation(&self, before: u64) {
+        let (Some(watch), Some(handle)) = (&self.prompts, &self.current) else { return };
+        let (moved_before, _) = watch.moved(handle);
+        let started = tokio::time::Instant::now();
+        loop {
+            let navigating = watch.starts(handle) > before;
+            let elapsed = started.elapsed();
+            if watch.kind(handle).is_some()
+                || (navigating && watch.moved(handle).0 > moved_before)
+                || (!navigating && elapsed >= INPUT_NAVIGATION_GRACE)
+                || elapsed >= INPUT_NAVIGATION_WAIT
+            {
+                return;
+            }
+            tokio::time::sleep(PROMPT_POLL).await;
+        }
+    }
+
     /// Whether the session shares its browser (`shared.rs`).
     pub(crate) fn is_seated(&self) -> bool {
         self.seat.is_some()
@@ -893,8 +950,22 @@ impl Session {
     /// when needed. Answers the window handle.
     pub(crate) async fn tab(&mut self, tab: &TabRef) -> PortResult<String> {
         let handle = self.handle_of(tab)?;
+        self.own_window(&handle).await?;
         self.switch_to(&handle).await?;
         Ok(handle)
+    }
+
+    /// In a shared browser, refuse ([`PortErrorKind::TabGone`]) a window outside the session's
+    /// user context: one it has not seen yet is looked up once (one BiDi message). Nothing to
+    /// check for a session with a browser of its own.
+    async fn own_window(&mut self, handle: &str) -> PortResult<()> {
+        if self.seat.is_none() || (self.known_windows.contains(handle) && !self.foreign_windows.contains(handle)) {
+            return Ok(());
+        }
+        if self.windows().await?.iter().any(|own| own == handle) {
+            return Ok(());
+        }
+        Err(PortError::new(PortErrorKind::TabGone, "the tab is not one of this session's"))
     }
 
     /// Switch to window `handle` (top-level document).
@@ -1127,12 +1198,30 @@ impl Session {
 
     /// Send a custom session command; errors are mapped with `sent`.
     pub(crate) async fn command(&mut self, command: SessionCommand, sent: Sent) -> PortResult<Value> {
+        self.refuse_under_leave_prompt()?;
         self.client.issue_cmd(command).await.map_err(|e| errors::cmd(&e, sent))
     }
 
     /// Run `script` (a function body) with `args` in the current browsing context.
     pub(crate) async fn execute(&mut self, script: &str, args: Vec<Value>, sent: Sent) -> PortResult<Value> {
+        self.refuse_under_leave_prompt()?;
         self.client.execute(script, args).await.map_err(|e| errors::cmd(&e, sent))
+    }
+
+    /// Whether BiDi announced a leave-page prompt in the current window of a session in a
+    /// shared browser, whose classic session would accept it on its next command there (see
+    /// [`Session::switch_to`]).
+    fn leave_prompt_held(&self) -> bool {
+        self.seat.is_some() && self.announced_prompt() == Some(DialogKind::BeforeUnload)
+    }
+
+    /// Refuse a classic command while [`Session::leave_prompt_held`], as classic WebDriver
+    /// refuses one under any other dialog.
+    fn refuse_under_leave_prompt(&self) -> PortResult<()> {
+        if self.leave_prompt_held() {
+            return Err(PortError::blocked_by(DialogKind::BeforeUnload, "a leave-page prompt is open in the tab"));
+        }
+        Ok(())
     }
 
     /// Run `script` (a function body whose last argument is the driver's callback) with
@@ -1144,6 +1233,7 @@ impl Session {
         args: Vec<Value>,
         sent: Sent,
     ) -> PortResult<Option<Value>> {
+        self.refuse_under_leave_prompt()?;
         match self.client.execute_async(script, args).await {
             Ok(answer) => Ok(Some(answer)),
             Err(e) if errors::document_unloaded(&e) => Ok(None),
@@ -1262,6 +1352,11 @@ impl Session {
 
     /// Whether a user prompt is open in the current tab (its text is dropped unread).
     pub(crate) async fn dialog_open(&mut self) -> PortResult<bool> {
+        // A shared-browser session trusts the announcement: its classic session would accept
+        // a leave-page prompt it asked about (see `Session::switch_to`).
+        if self.seat.is_some() && self.announced_prompt().is_some() {
+            return Ok(true);
+        }
         match self.client.get_alert_text().await {
             Ok(_) => Ok(true),
             Err(e) if e.is_no_such_alert() => Ok(false),
@@ -1317,7 +1412,9 @@ impl Session {
     }
 
     async fn update_timeouts(&mut self, wanted: Timeouts) -> PortResult<()> {
-        if wanted == self.timeouts {
+        // Left for later while a leave-page prompt holds a shared-browser session's window:
+        // the command would accept it (the read that follows is refused for the prompt).
+        if wanted == self.timeouts || self.leave_prompt_held() {
             return Ok(());
         }
         let config =
@@ -1374,11 +1471,17 @@ impl Session {
     /// driver's queue does not answer a cheap command within [`QUEUE_PROBE`], close the tab
     /// the call worked in through the second channel ([`Rescue`]; a blank tab is opened first
     /// so the browser keeps a window) and wait up to [`QUEUE_DRAIN`] for the queue to move.
+    ///
+    /// A session in a shared browser sends input and navigations over BiDi, whose command to
+    /// a page that never yields waits as a classic one would: its window counts as stuck too
+    /// when a sandboxed call there gets no answer within [`QUEUE_PROBE`].
     pub(crate) async fn unstick(&mut self) -> Unstuck {
-        if let Ok(Ok(_)) = tokio::time::timeout(QUEUE_PROBE, self.client.windows()).await {
+        let working = self.working.clone().or_else(|| self.current.clone());
+        let classic_moves = matches!(tokio::time::timeout(QUEUE_PROBE, self.client.windows()).await, Ok(Ok(_)));
+        if classic_moves && !self.page_holds_bidi(working.as_deref()).await {
             return Unstuck::Moving;
         }
-        let Some(stuck) = self.working.clone().or_else(|| self.current.clone()) else {
+        let Some(stuck) = working else {
             return Unstuck::Stuck;
         };
         if !self.rescue.is_available() {
@@ -1411,6 +1514,29 @@ impl Session {
             "a page held the driver past a call's deadline: its tab was closed"
         );
         Unstuck::ClosedTab
+    }
+
+    /// Whether the page in window `handle` of a session in a shared browser holds its BiDi
+    /// commands: a window whose sandbox answered before gets no answer to a trivial sandboxed
+    /// call within [`QUEUE_PROBE`]. Never for a session with a browser of its own, or a
+    /// window BiDi never answers (a Chromium popup: its input went through classic WebDriver).
+    async fn page_holds_bidi(&self, handle: Option<&str>) -> bool {
+        let Some(handle) = handle else { return false };
+        if self.seat.is_none() || self.sandbox_windows.get(handle) != Some(&true) {
+            return false;
+        }
+        let Some(bidi) = self.bidi() else { return false };
+        let params = json!({
+            "functionDeclaration": "function () { return 1; }",
+            "arguments": [],
+            "target": { "context": handle, "sandbox": crate::bidi::SANDBOX },
+            "awaitPromise": false,
+            "resultOwnership": "none",
+        });
+        matches!(
+            bidi.command_within("script.callFunction", params, QUEUE_PROBE).await,
+            Err(error) if error.kind() == PortErrorKind::Timeout
+        )
     }
 
     /// Close window `handle` through the second channel (for a tab classic WebDriver cannot

@@ -87,6 +87,9 @@ pub struct SharedBrowser {
 struct Inner {
     config: WebDriverConfig,
     owner: Mutex<Option<Owner>>,
+    /// The last session number handed out: the sessions of one shared browser never share
+    /// one, so no session's tab token names a window of another.
+    numbers: std::sync::atomic::AtomicU64,
 }
 
 /// The browser's process, the owner's WebDriver session and BiDi connection, and the filter
@@ -158,7 +161,16 @@ impl SharedBrowser {
     /// ([`shareable`]). Starts nothing.
     pub fn new(config: WebDriverConfig) -> Result<SharedBrowser, NotShareable> {
         shareable(&config)?;
-        Ok(SharedBrowser { inner: Arc::new(Inner { config, owner: Mutex::new(None) }) })
+        let numbers = std::sync::atomic::AtomicU64::new(0);
+        Ok(SharedBrowser { inner: Arc::new(Inner { config, owner: Mutex::new(None), numbers }) })
+    }
+
+    /// A session number no other session of this shared browser has had (above `after`, the
+    /// asking browser's last one).
+    pub(crate) fn session_number(&self, after: u64) -> u64 {
+        use std::sync::atomic::Ordering;
+        let next = self.inner.numbers.fetch_add(1, Ordering::Relaxed) + 1;
+        next.max(after + 1)
     }
 
     /// The configuration every seated session starts with.
@@ -236,6 +248,24 @@ impl SharedBrowser {
         if let Some(owner) = self.inner.owner.lock().await.take() {
             owner.shutdown().await;
         }
+    }
+}
+
+#[cfg(feature = "testing")]
+impl SharedBrowser {
+    /// The browser's process group and profile, while it runs (for tests).
+    pub(crate) async fn process_info(&self) -> Option<(u32, PathBuf)> {
+        let owner = self.inner.owner.lock().await;
+        let process = &owner.as_ref()?.process;
+        Some((process.pid()?, process.profile_dir()?.to_path_buf()))
+    }
+
+    /// How many user contexts besides the default one the browser holds (for tests).
+    pub(crate) async fn user_contexts(&self) -> Option<usize> {
+        let owner = self.inner.owner.lock().await;
+        let listed = owner.as_ref()?.bidi.command("browser.getUserContexts", json!({})).await.ok()?;
+        let all = listed.get("userContexts")?.as_array()?;
+        Some(all.iter().filter(|c| c.get("userContext").and_then(Value::as_str) != Some("default")).count())
     }
 }
 

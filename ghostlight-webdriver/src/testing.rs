@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use fantoccini::Locator;
 use ghostlight_core::port::{ElementRef, PortResult, TabRef};
 
-use crate::WebDriverBrowser;
 use crate::errors::{self, Sent};
+use crate::{SharedBrowser, WebDriverBrowser};
 
 /// The local processes behind a launched browser.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,7 +22,11 @@ pub struct ProcessInfo {
 
 impl WebDriverBrowser {
     /// The driver process and profile of the live session, if the adapter launched one.
+    /// (A session in a shared browser: that browser's.)
     pub async fn testing_process(&self) -> Option<ProcessInfo> {
+        if let Some(shared) = &self.shared {
+            return shared.testing_process().await;
+        }
         let slot = self.slot.lock().await;
         let (group_pid, profile_dir) = slot.session.as_ref()?.process_info()?;
         Some(ProcessInfo { group_pid, profile_dir })
@@ -120,5 +124,19 @@ impl WebDriverBrowser {
         s.enter_frames(tab, &ids).await?;
         let found = s.client().find(Locator::Css(selector)).await.map_err(|e| errors::cmd(&e, Sent::Read))?;
         Ok(s.element_ref(&handle, &ids, found.element_id().as_ref()))
+    }
+}
+
+impl SharedBrowser {
+    /// The driver process and profile of the shared browser, while it runs.
+    pub async fn testing_process(&self) -> Option<ProcessInfo> {
+        let (group_pid, profile_dir) = self.process_info().await?;
+        Some(ProcessInfo { group_pid, profile_dir })
+    }
+
+    /// How many user contexts the shared browser holds besides its default one (the live
+    /// sessions'), or `None` while it is not running.
+    pub async fn testing_user_contexts(&self) -> Option<usize> {
+        self.user_contexts().await
     }
 }

@@ -17,8 +17,11 @@ pub(crate) const PROMPT_EVENTS: [&str; 2] =
 /// The navigation events a watch of a session in a shared browser also follows
 /// ([`PromptWatch::moved`]): a history move there is sent over BiDi, which answers before the
 /// move raises its leave-page prompt or starts loading.
-pub(crate) const NAVIGATION_EVENTS: [&str; 2] =
-    ["browsingContext.navigationCommitted", "browsingContext.fragmentNavigated"];
+pub(crate) const NAVIGATION_EVENTS: [&str; 3] = [
+    "browsingContext.navigationCommitted",
+    "browsingContext.fragmentNavigated",
+    "browsingContext.navigationStarted",
+];
 /// Browsing contexts with an open dialog remembered at most (a closed tab's entry is only
 /// dropped when its dialog closes; the oldest entries go first past this bound).
 const MAX_PROMPT_CONTEXTS: usize = 256;
@@ -36,9 +39,20 @@ pub(crate) enum Move {
     Fragment,
 }
 
-/// The navigation announcements per browsing context: how many, and the last one's kind
-/// (bounded like [`OpenPrompts`]).
-pub(crate) type Moves = Arc<Mutex<Vec<(String, u64, Move)>>>;
+/// What BiDi announced of one browsing context's navigations.
+#[derive(Debug, Clone)]
+pub(crate) struct Moved {
+    context: String,
+    /// Commits and fragment moves so far.
+    moves: u64,
+    /// The last of those.
+    last: Move,
+    /// Navigations started so far (announced before the leave-page prompt they raise).
+    starts: u64,
+}
+
+/// The navigation announcements per browsing context (bounded like [`OpenPrompts`]).
+pub(crate) type Moves = Arc<Mutex<Vec<Moved>>>;
 
 /// What the session's BiDi connection heard of dialogs opening and closing, so the adapter
 /// knows the kind of an open dialog (see the module documentation). Attached with the
@@ -70,7 +84,15 @@ impl PromptWatch {
 
     /// How many navigations BiDi announced in `context` so far, and how the last one moved.
     pub(crate) fn moved(&self, context: &str) -> (u64, Option<Move>) {
-        lock(&self.moves).iter().find(|(c, _, _)| c == context).map_or((0, None), |(_, n, last)| (*n, Some(*last)))
+        lock(&self.moves)
+            .iter()
+            .find(|m| m.context == context)
+            .map_or((0, None), |m| if m.moves == 0 { (0, None) } else { (m.moves, Some(m.last)) })
+    }
+
+    /// How many navigations BiDi announced as started in `context` so far.
+    pub(crate) fn starts(&self, context: &str) -> u64 {
+        lock(&self.moves).iter().find(|m| m.context == context).map_or(0, |m| m.starts)
     }
 
     /// The kind of the dialog BiDi announced as open in `context`, if any.
@@ -107,20 +129,25 @@ pub(crate) fn file(open: &Mutex<Vec<(String, DialogKind)>>, method: &str, params
 }
 
 /// File one navigation announcement.
-pub(crate) fn file_move(moves: &Mutex<Vec<(String, u64, Move)>>, method: &str, params: &Value) {
+pub(crate) fn file_move(moves: &Mutex<Vec<Moved>>, method: &str, params: &Value) {
     let Some(context) = params.get("context").and_then(Value::as_str) else { return };
-    let kind = if method == NAVIGATION_EVENTS[1] { Move::Fragment } else { Move::Document };
     let mut moves = lock(moves);
-    match moves.iter_mut().find(|(c, _, _)| c == context) {
-        Some(entry) => {
-            entry.1 += 1;
-            entry.2 = kind;
+    if !moves.iter().any(|m| m.context == context) {
+        if moves.len() >= MAX_PROMPT_CONTEXTS {
+            moves.remove(0);
         }
-        None => {
-            if moves.len() >= MAX_PROMPT_CONTEXTS {
-                moves.remove(0);
-            }
-            moves.push((context.to_owned(), 1, kind));
+        moves.push(Moved { context: context.to_owned(), moves: 0, last: Move::Document, starts: 0 });
+    }
+    let Some(entry) = moves.iter_mut().find(|m| m.context == context) else { return };
+    match method {
+        m if m == NAVIGATION_EVENTS[2] => entry.starts += 1,
+        m if m == NAVIGATION_EVENTS[1] => {
+            entry.moves += 1;
+            entry.last = Move::Fragment;
+        }
+        _ => {
+            entry.moves += 1;
+            entry.last = Move::Document;
         }
     }
 }
@@ -165,9 +192,11 @@ mod tests {
         file_move(&moves, NAVIGATION_EVENTS[0], &json!({ "context": "a", "url": "https://x.test/" }));
         file_move(&moves, NAVIGATION_EVENTS[1], &json!({ "context": "a", "url": "https://x.test/#b" }));
         file_move(&moves, NAVIGATION_EVENTS[0], &json!({ "context": "b" }));
+        file_move(&moves, NAVIGATION_EVENTS[2], &json!({ "context": "c" }));
         let watch = PromptWatch { open: Arc::default(), moves };
         assert_eq!(watch.moved("a"), (2, Some(Move::Fragment)));
         assert_eq!(watch.moved("b"), (1, Some(Move::Document)));
-        assert_eq!(watch.moved("c"), (0, None));
+        assert_eq!((watch.moved("c"), watch.starts("c")), ((0, None), 1));
+        assert_eq!((watch.moved("d"), watch.starts("d")), ((0, None), 0));
     }
 }

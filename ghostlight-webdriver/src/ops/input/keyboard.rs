@@ -22,7 +22,7 @@
 
 use std::time::Duration;
 
-use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use super::actions::{KeyStep, Source};
 use ghostlight_core::port::{
     ActionReceipt, ElementSummary, KeyInput, PageState, PortError, PortErrorKind, PortResult, TabRef,
     TypeInput,
@@ -270,16 +270,16 @@ async fn focused_after(
 }
 
 /// Key actions: `repeat` times, each key pressed and released with `held` around it.
-fn keys(pressed: &[char], held: &[char], repeat: usize) -> KeyActions {
-    let mut actions = KeyActions::new(KEYBOARD_ID.to_owned());
+fn keys(pressed: &[char], held: &[char], repeat: usize) -> Source {
+    let mut actions = Source::keys(KEYBOARD_ID);
     for _ in 0..repeat {
         for key in pressed {
             for modifier in held {
-                actions = actions.then(KeyAction::Down { value: *modifier });
+                actions = actions.key(KeyStep::Down(*modifier));
             }
-            actions = actions.then(KeyAction::Down { value: *key }).then(KeyAction::Up { value: *key });
+            actions = actions.key(KeyStep::Down(*key)).key(KeyStep::Up(*key));
             for modifier in held.iter().rev() {
-                actions = actions.then(KeyAction::Up { value: *modifier });
+                actions = actions.key(KeyStep::Up(*modifier));
             }
         }
     }

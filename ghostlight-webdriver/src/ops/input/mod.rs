@@ -31,6 +31,7 @@
 //!   narrowed to it, and the whole operation runs under it); running out answers `Timeout`
 //!   with effect unknown.
 
+mod actions;
 mod fill;
 mod keyboard;
 mod pointer;
@@ -41,7 +42,6 @@ use std::future::Future;
 use std::sync::LazyLock;
 use std::time::Duration;
 
-use fantoccini::actions::Actions;
 use fantoccini::elements::Element as WdElement;
 use ghostlight_core::port::{
     ActionReceipt, ClickInput, ElementRef, ExpectedDocument, FillInput, FillOutcome, FillValue, Gate,
@@ -49,14 +49,16 @@ use ghostlight_core::port::{
     ScrollInput, ScrollOutcome, TabRef, TypeInput, UploadInput, UploadOutcome,
 };
 use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde_json::{Value, json};
 use tokio::time::Instant;
 
+use crate::commands::SessionCommand;
 use crate::errors::{self, Sent};
 use crate::ops::{frames, navigation, with_dom};
 use crate::page::{self, Reading};
 use crate::refs;
 use crate::session::{SETTLE_READS, SETTLE_STEP, Session};
+use actions::Input;
 
 /// The longest an action waits for a navigation it started to show its new document.
 const LANDING_WAIT: Duration = Duration::from_secs(5);
@@ -472,11 +474,15 @@ pub(super) async fn land(
 /// sequence fails part-way (a button or key may be down), and before the next sequence when
 /// that release failed too. A dialog error means the input opened a dialog (see the module
 /// docs): the input was delivered.
-async fn perform(s: &mut Session, actions: impl Into<Actions>) -> PortResult<()> {
+async fn perform(s: &mut Session, actions: impl Into<Input>) -> PortResult<()> {
+    let input: Input = actions.into();
+    if s.is_seated() && s.input_over_bidi().await {
+        return perform_over_bidi(s, &input).await;
+    }
     if s.input_unreleased() {
         release(s).await;
     }
-    let result = s.client().perform_actions(actions).await;
+    let result = s.client().issue_cmd(SessionCommand::perform_actions(input.classic())).await.map(drop);
     if result.is_err() {
         release(s).await;
     }
@@ -495,8 +501,38 @@ async fn perform(s: &mut Session, actions: impl Into<Actions>) -> PortResult<()>
 /// Release the driver's input state, noting whether it worked. Best effort: releasing while a
 /// dialog is open fails, and the next sequence tries again.
 async fn release(s: &mut Session) {
-    let released = s.client().release_actions().await.is_ok();
+    let released = s.client().issue_cmd(SessionCommand::release_actions()).await.is_ok();
     s.set_input_unreleased(!released);
+}
+
+/// [`perform`] for a session in a shared browser, over BiDi (`input.performActions` to the
+/// current window): its classic-only session would accept a leave-page prompt the input
+/// raises. The command holds while a dialog the input opened is open, so the input counts as
+/// delivered once the prompt watch announces one. A window that went away meanwhile is the
+/// page closing its own tab in answer (effect unknown).
+async fn perform_over_bidi(s: &mut Session, input: &Input) -> PortResult<()> {
+    if s.input_unreleased() {
+        let released = s.input_over_bidi_command("input.releaseActions", json!({})).await.is_ok();
+        s.set_input_unreleased(!released);
+    }
+    let starts = s.navigation_starts();
+    let sent = s.input_over_bidi_command("input.performActions", json!({ "actions": input.bidi() })).await;
+    match sent {
+        Ok(()) => {
+            s.await_input_navigation(starts).await;
+            Ok(())
+        }
+        Err(e) if e.kind() == PortErrorKind::BlockedByDialog => Ok(()),
+        Err(e) => {
+            let released = s.input_over_bidi_command("input.releaseActions", json!({})).await.is_ok();
+            s.set_input_unreleased(!released);
+            let open = match s.current().map(str::to_owned) {
+                Some(handle) => s.windows().await.is_ok_and(|own| own.contains(&handle)),
+                None => false,
+            };
+            if open { Err(e.effect_unknown()) } else { Err(PortError::new(PortErrorKind::TabGone, "the page closed its own tab").effect_unknown()) }
+        }
+    }
 }
 
 /// A finite coordinate as an integer number of CSS pixels (WebDriver pointer and wheel

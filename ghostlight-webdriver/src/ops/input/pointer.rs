@@ -35,9 +35,8 @@
 use std::sync::LazyLock;
 use std::time::Duration;
 
-use fantoccini::actions::{
-    Actions, InputSource, KeyAction, KeyActions, MOUSE_BUTTON_LEFT, MOUSE_BUTTON_MIDDLE, MOUSE_BUTTON_RIGHT,
-    MouseActions, PointerAction,
+use super::actions::{
+    Input, KeyStep, MOUSE_BUTTON_LEFT, MOUSE_BUTTON_MIDDLE, MOUSE_BUTTON_RIGHT, PointerStep, Source,
 };
 use fantoccini::elements::Element as WdElement;
 use ghostlight_core::port::{
@@ -105,11 +104,11 @@ enum Origin {
 
 impl Origin {
     /// A pointer move onto this origin.
-    fn move_to(&self, duration: Option<Duration>) -> PointerAction {
+    fn move_to(&self, duration: Option<Duration>) -> PointerStep {
         match self {
-            Origin::Viewport { x, y } => PointerAction::MoveTo { duration, x: *x as f64, y: *y as f64 },
+            Origin::Viewport { x, y } => PointerStep::MoveTo { duration, x: *x as f64, y: *y as f64 },
             Origin::Element(element) => {
-                PointerAction::MoveToElement { element: element.clone(), duration, x: 0.0, y: 0.0 }
+                PointerStep::MoveToElement { element: element.element_id().to_string(), duration }
             }
         }
     }
@@ -158,8 +157,8 @@ pub(super) async fn click(
     let button = button(input.button);
     let mut pointer = vec![at.origin.move_to(None)];
     for _ in 0..input.count {
-        pointer.push(PointerAction::Down { button });
-        pointer.push(PointerAction::Up { button });
+        pointer.push(PointerStep::Down { button });
+        pointer.push(PointerStep::Up { button });
     }
     perform(s, holding(&input.modifiers, pointer)).await?;
     let page = after(s, at.before, deadline).await?;
@@ -229,13 +228,13 @@ pub(super) async fn drag(
         scripted_html5_drag(s, &source, &target).await?;
     } else {
         let button = MOUSE_BUTTON_LEFT;
-        let mouse = MouseActions::new(POINTER_ID.to_owned())
+        let mouse = Source::pointer(POINTER_ID)
             .then(source.origin.move_to(None))
-            .then(PointerAction::Down { button })
-            .then(PointerAction::MoveBy { duration: Some(DRAG_NUDGE), x: DRAG_LIFT, y: DRAG_LIFT })
+            .then(PointerStep::Down { button })
+            .then(PointerStep::MoveBy { duration: Some(DRAG_NUDGE), x: DRAG_LIFT, y: DRAG_LIFT })
             .then(target.origin.move_to(Some(DRAG_MOVE)))
             .then(target.origin.move_to(Some(DRAG_NUDGE)))
-            .then(PointerAction::Up { button });
+            .then(PointerStep::Up { button });
         perform(s, mouse).await?;
     }
     let page = after(s, source.before, deadline).await?;
@@ -485,29 +484,28 @@ async fn aim_sandboxed(
 /// `pointer`'s actions with `modifiers` held: a key source presses them in the ticks before
 /// the pointer's first action (the pointer pauses) and releases them, in reverse, in the
 /// ticks after its last. No modifiers: the pointer source alone.
-fn holding(modifiers: &[Modifier], pointer: Vec<PointerAction>) -> Actions {
-    let pause = || PointerAction::Pause { duration: Duration::ZERO };
-    let mut mouse = MouseActions::new(POINTER_ID.to_owned());
+fn holding(modifiers: &[Modifier], pointer: Vec<PointerStep>) -> Input {
+    let mut mouse = Source::pointer(POINTER_ID);
     if modifiers.is_empty() {
         for action in pointer {
             mouse = mouse.then(action);
         }
-        return Actions::from(mouse);
+        return Input::from(mouse);
     }
-    let mut keys = KeyActions::new(KEYBOARD_ID.to_owned());
+    let mut keys = Source::keys(KEYBOARD_ID);
     for modifier in modifiers {
-        keys = keys.then(KeyAction::Down { value: modifier_value(*modifier) });
-        mouse = mouse.then(pause());
+        keys = keys.key(KeyStep::Down(modifier_value(*modifier)));
+        mouse = mouse.then(PointerStep::Pause);
     }
     for action in pointer {
-        keys = keys.then(KeyAction::Pause { duration: Duration::ZERO });
+        keys = keys.key(KeyStep::Pause);
         mouse = mouse.then(action);
     }
     for modifier in modifiers.iter().rev() {
-        keys = keys.then(KeyAction::Up { value: modifier_value(*modifier) });
-        mouse = mouse.then(pause());
+        keys = keys.key(KeyStep::Up(modifier_value(*modifier)));
+        mouse = mouse.then(PointerStep::Pause);
     }
-    Actions::from(keys).and(mouse)
+    Input::from(keys).and(mouse)
 }
 
 /// The WebDriver button number.

@@ -17,7 +17,7 @@
 use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
-use fantoccini::actions::{InputSource, WheelAction, WheelActions};
+use super::actions::Source;
 use ghostlight_core::port::{
     ExpectedDocument, Gate, InDocument, PortError, PortErrorKind, PortResult, ScrollInput, ScrollOutcome,
     TabRef,
@@ -74,13 +74,7 @@ pub(super) async fn scroll(
             if noted.status == "outside" {
                 return Err(outside());
             }
-            let wheel = WheelActions::new(WHEEL_ID.to_owned()).then(WheelAction::Scroll {
-                duration: None,
-                x,
-                y,
-                delta_x: 0,
-                delta_y: delta,
-            });
+            let wheel = Source::wheel(WHEEL_ID).scroll(x, y, delta);
             perform(s, wheel).await?;
             (read(s).await?, QUIET_WHEEL)
         }
