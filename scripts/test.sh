@@ -138,6 +138,11 @@ begin build
 cargo test --workspace --all-features --no-run --quiet
 begin tests
 cargo test --workspace --all-features
+# The main Chromium suites again with every session in a user context of a shared browser, as
+# the HTTP server runs them (`GHOSTLIGHT_TEST_SHARED`, tests/support/engines.rs).
+begin shared
+GHOSTLIGHT_TEST_SHARED=1 GHOSTLIGHT_TEST_ENGINES=chromium cargo test -p ghostlight-webdriver --all-features \
+    --test tools_e2e --test hostile --test nested_documents --test boundary --test input --test port_ops
 
 # ---- fuzz smoke -----------------------------------------------------------------------------
 if [ "${GHOSTLIGHT_TEST_SKIP_FUZZ:-0}" != 1 ]; then

@@ -196,7 +196,12 @@ async fn run() {
             let (p50, p95) = (percentile(&mut times, 0.5), percentile(&mut times, 0.95));
             let memory = browser_pss_mib();
             memory_at.push(memory);
-            println!("| {} | {sessions} | {rate:.1} | {} | {} | {memory} MiB |", mode.name(), ms(p50), ms(p95));
+            println!(
+                "| {} | {sessions} | {rate:.1} | {} | {} | {memory} MiB |",
+                mode.name(),
+                ms(p50),
+                ms(p95)
+            );
             for c in clients {
                 let _ = c.cancel().await;
             }
@@ -242,7 +247,12 @@ async fn run() {
             times
         };
         let (_, mut during) = tokio::join!(waiting, reading);
-        println!("| {} | {} | {} |", mode.name(), ms(percentile(&mut during, 0.95)), ms(percentile(&mut alone, 0.95)));
+        println!(
+            "| {} | {} | {} |",
+            mode.name(),
+            ms(percentile(&mut during, 0.95)),
+            ms(percentile(&mut alone, 0.95))
+        );
         let _ = a.cancel().await;
         let _ = b.cancel().await;
         if let Some(shared) = shared {

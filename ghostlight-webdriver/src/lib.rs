@@ -424,18 +424,19 @@ impl WebDriverBrowser {
                 Some(shared) => Some(shared.seat(filter.map(filter::Filter::address)).await?),
                 None => None,
             };
-            let session = Session::start(&self.config, number, filter, &self.wire, &ops::sandbox::PRELOAD, seat)
-                .await
-                .inspect_err(|error| {
-                    // The operator's detail; the model reads the closed cause in the envelope.
-                    let cause = error.launch_failure().map_or(error.kind().code(), |f| f.cause.as_str());
-                    tracing::warn!(
-                        engine = self.config.engine.as_str(),
-                        cause,
-                        detail = error.message(),
-                        "the browser could not start"
-                    );
-                })?;
+            let session =
+                Session::start(&self.config, number, filter, &self.wire, &ops::sandbox::PRELOAD, seat)
+                    .await
+                    .inspect_err(|error| {
+                        // The operator's detail; the model reads the closed cause in the envelope.
+                        let cause = error.launch_failure().map_or(error.kind().code(), |f| f.cause.as_str());
+                        tracing::warn!(
+                            engine = self.config.engine.as_str(),
+                            cause,
+                            detail = error.message(),
+                            "the browser could not start"
+                        );
+                    })?;
             slot.started = number;
             slot.session = Some(session);
         }

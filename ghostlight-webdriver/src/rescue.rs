@@ -159,7 +159,9 @@ pub(crate) fn top_contexts_of(tree: &Value, user_context: Option<&str>) -> Vec<S
     let Some(contexts) = tree.get("contexts").and_then(Value::as_array) else { return Vec::new() };
     contexts
         .iter()
-        .filter(|c| user_context.is_none_or(|mine| c.get("userContext").and_then(Value::as_str) == Some(mine)))
+        .filter(|c| {
+            user_context.is_none_or(|mine| c.get("userContext").and_then(Value::as_str) == Some(mine))
+        })
         .filter_map(|c| c.get("context").and_then(Value::as_str).map(str::to_owned))
         .collect()
 }

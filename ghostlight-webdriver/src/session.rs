@@ -300,7 +300,8 @@ fn shared_connection_closed() -> PortError {
 async fn connect_bidi(endpoint: &Endpoint, watchers: &Arc<Watchers>, preload: &str) -> Option<Bidi> {
     match Bidi::connect(endpoint, watchers.handler()).await {
         Ok(bidi) => {
-            let params = bidi.scoped(json!({ "functionDeclaration": preload, "sandbox": crate::bidi::SANDBOX }));
+            let params =
+                bidi.scoped(json!({ "functionDeclaration": preload, "sandbox": crate::bidi::SANDBOX }));
             if let Err(error) = bidi.command("script.addPreloadScript", params).await {
                 tracing::warn!(detail = error.message(), "the sandbox library preload was refused");
             }
@@ -348,13 +349,14 @@ impl Session {
                 format!("the browser could not be started: {problem}"),
             )
         })?;
-        let process =
-            match (&seat, &config.driver) {
-                (None, DriverSource::Launch { .. }) => Some(DriverProcess::launch(config).await.map_err(|e| {
+        let process = match (&seat, &config.driver) {
+            (None, DriverSource::Launch { .. }) => {
+                Some(DriverProcess::launch(config).await.map_err(|e| {
                     launch_failed(e.cause(), format!("the browser could not be started: {e}"))
-                })?),
-                (Some(_), _) | (None, DriverSource::Connect(_)) => None,
-            };
+                })?)
+            }
+            (Some(_), _) | (None, DriverSource::Connect(_)) => None,
+        };
         let endpoint = match (&seat, &config.driver, &process) {
             (Some(seat), _, _) => seat.driver.clone(),
             (None, _, Some(process)) => process.url().clone(),
@@ -396,8 +398,9 @@ impl Session {
         };
         let handle = match &seat {
             Some(seat) => {
-                let window = WindowHandle::try_from(seat.window.clone())
-                    .map_err(|_| PortError::new(PortErrorKind::Other, "the shared browser named no usable window"))?;
+                let window = WindowHandle::try_from(seat.window.clone()).map_err(|_| {
+                    PortError::new(PortErrorKind::Other, "the shared browser named no usable window")
+                })?;
                 client.switch_to_window(window).await.map_err(|error| errors::cmd(&error, Sent::Read))?;
                 seat.window.clone()
             }
@@ -630,9 +633,11 @@ impl Session {
         if let Some(user_context) = self.user_context() {
             let params = json!({ "type": "tab", "userContext": user_context });
             let bidi = self.bidi().ok_or_else(shared_connection_closed)?;
-            let created = bidi.command("browsingContext.create", params).await.map_err(PortError::effect_unknown)?;
+            let created =
+                bidi.command("browsingContext.create", params).await.map_err(PortError::effect_unknown)?;
             return created.get("context").and_then(Value::as_str).map(str::to_owned).ok_or_else(|| {
-                PortError::new(PortErrorKind::Other, "the browser did not name the tab it opened").effect_unknown()
+                PortError::new(PortErrorKind::Other, "the browser did not name the tab it opened")
+                    .effect_unknown()
             });
         }
         let created = self.client.new_window(true).await.map_err(|e| errors::cmd(&e, Sent::Act))?;
@@ -726,10 +731,16 @@ impl Session {
     /// within `wait` ([`PortErrorKind::Timeout`]), or as soon as the prompt watch announces a
     /// dialog in the window ([`PortErrorKind::BlockedByDialog`]: the dialog holds the command,
     /// which is left to end when it is answered).
-    pub(crate) async fn navigate_over_bidi(&mut self, method: &str, mut params: Value, wait: Duration) -> PortResult<()> {
-        let handle = self.current.clone().ok_or_else(|| {
-            PortError::new(PortErrorKind::Other, "no window is current to navigate")
-        })?;
+    pub(crate) async fn navigate_over_bidi(
+        &mut self,
+        method: &str,
+        mut params: Value,
+        wait: Duration,
+    ) -> PortResult<()> {
+        let handle = self
+            .current
+            .clone()
+            .ok_or_else(|| PortError::new(PortErrorKind::Other, "no window is current to navigate"))?;
         if let Some(object) = params.as_object_mut() {
             object.insert("context".into(), json!(handle));
         }
@@ -753,7 +764,10 @@ impl Session {
     /// bounded): for a session in a shared browser, whose classic commands all wait for a
     /// pending load (chromedriver stops one only at its own navigation's timeout).
     pub(crate) async fn stop_loading_over_bidi(&mut self) -> PortResult<()> {
-        let handle = self.current.clone().ok_or_else(|| PortError::new(PortErrorKind::Other, "no window is current"))?;
+        let handle = self
+            .current
+            .clone()
+            .ok_or_else(|| PortError::new(PortErrorKind::Other, "no window is current"))?;
         let bidi = self.bidi().ok_or_else(shared_connection_closed)?;
         let params = json!({
             "functionDeclaration": "() => { window.stop(); }",
@@ -782,7 +796,10 @@ impl Session {
         };
         loop {
             if watch.kind(handle).is_some() {
-                return Err(PortError::new(PortErrorKind::BlockedByDialog, "a dialog opened during the history move"));
+                return Err(PortError::new(
+                    PortErrorKind::BlockedByDialog,
+                    "a dialog opened during the history move",
+                ));
             }
             if let (count, Some(kind)) = watch.moved(handle)
                 && count > before
@@ -790,7 +807,8 @@ impl Session {
                 return Ok(kind);
             }
             if tokio::time::Instant::now() >= deadline {
-                return Err(PortError::new(PortErrorKind::Timeout, "the history move did not start in time").effect_unknown());
+                return Err(PortError::new(PortErrorKind::Timeout, "the history move did not start in time")
+                    .effect_unknown());
             }
             tokio::time::sleep(PROMPT_POLL).await;
         }
@@ -800,7 +818,12 @@ impl Session {
     /// (`browsingContext.handleUserPrompt`): accept (with `text` for a prompt) or dismiss. For a
     /// session in a shared browser, whose classic session would accept a leave-page prompt on
     /// any command (see [`Session::switch_to`]).
-    pub(crate) async fn answer_prompt_over_bidi(&mut self, handle: &str, accept: bool, text: Option<&str>) -> PortResult<()> {
+    pub(crate) async fn answer_prompt_over_bidi(
+        &mut self,
+        handle: &str,
+        accept: bool,
+        text: Option<&str>,
+    ) -> PortResult<()> {
         let mut params = json!({ "context": handle, "accept": accept });
         if let (Some(text), Some(object)) = (text, params.as_object_mut()) {
             object.insert("userText".into(), json!(text));
@@ -959,7 +982,9 @@ impl Session {
     /// user context: one it has not seen yet is looked up once (one BiDi message). Nothing to
     /// check for a session with a browser of its own.
     async fn own_window(&mut self, handle: &str) -> PortResult<()> {
-        if self.seat.is_none() || (self.known_windows.contains(handle) && !self.foreign_windows.contains(handle)) {
+        if self.seat.is_none()
+            || (self.known_windows.contains(handle) && !self.foreign_windows.contains(handle))
+        {
             return Ok(());
         }
         if self.windows().await?.iter().any(|own| own == handle) {
@@ -975,7 +1000,9 @@ impl Session {
     /// session accepts such a prompt on the next command it runs there
     /// (`docs/webdriver-findings.md` §8); `browser_dialog` answers it over BiDi.
     pub(crate) async fn switch_to(&mut self, handle: &str) -> PortResult<()> {
-        if self.seat.is_some() && self.prompts.as_ref().and_then(|watch| watch.kind(handle)) == Some(DialogKind::BeforeUnload) {
+        if self.seat.is_some()
+            && self.prompts.as_ref().and_then(|watch| watch.kind(handle)) == Some(DialogKind::BeforeUnload)
+        {
             return Err(PortError::blocked_by(
                 DialogKind::BeforeUnload,
                 "a leave-page prompt is open in the tab; answer it first",
@@ -1219,7 +1246,10 @@ impl Session {
     /// refuses one under any other dialog.
     fn refuse_under_leave_prompt(&self) -> PortResult<()> {
         if self.leave_prompt_held() {
-            return Err(PortError::blocked_by(DialogKind::BeforeUnload, "a leave-page prompt is open in the tab"));
+            return Err(PortError::blocked_by(
+                DialogKind::BeforeUnload,
+                "a leave-page prompt is open in the tab",
+            ));
         }
         Ok(())
     }
@@ -1477,7 +1507,8 @@ impl Session {
     /// when a sandboxed call there gets no answer within [`QUEUE_PROBE`].
     pub(crate) async fn unstick(&mut self) -> Unstuck {
         let working = self.working.clone().or_else(|| self.current.clone());
-        let classic_moves = matches!(tokio::time::timeout(QUEUE_PROBE, self.client.windows()).await, Ok(Ok(_)));
+        let classic_moves =
+            matches!(tokio::time::timeout(QUEUE_PROBE, self.client.windows()).await, Ok(Ok(_)));
         if classic_moves && !self.page_holds_bidi(working.as_deref()).await {
             return Unstuck::Moving;
         }

@@ -27,7 +27,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use fantoccini::{Client, ClientBuilder};
-use ghostlight_core::port::{LaunchCause, LaunchFailure, NetworkPolicy, PortError, PortErrorKind, PortResult};
+use ghostlight_core::port::{
+    LaunchCause, LaunchFailure, NetworkPolicy, PortError, PortErrorKind, PortResult,
+};
 use serde_json::{Map, Value, json};
 use tokio::sync::Mutex;
 use url::Url;
@@ -206,7 +208,10 @@ impl SharedBrowser {
                 "userContexts": [user_context],
             });
             if let Err(error) = owner.bidi.command("browser.setDownloadBehavior", behavior).await {
-                tracing::debug!(detail = error.message(), "downloads stay refused in a session's user context");
+                tracing::debug!(
+                    detail = error.message(),
+                    "downloads stay refused in a session's user context"
+                );
             }
         }
         let window = owner
@@ -216,7 +221,10 @@ impl SharedBrowser {
         let window = match window.and_then(|created| string_field(&created, "context")) {
             Ok(window) => window,
             Err(error) => {
-                let _ = owner.bidi.command("browser.removeUserContext", json!({ "userContext": user_context })).await;
+                let _ = owner
+                    .bidi
+                    .command("browser.removeUserContext", json!({ "userContext": user_context }))
+                    .await;
                 return Err(error);
             }
         };
@@ -312,13 +320,19 @@ impl Owner {
             PortError::launch_failed(failure, message)
         };
         config.check().map_err(|problem| {
-            launch_failed(LaunchCause::InvalidConfiguration, format!("the browser could not be started: {problem}"))
+            launch_failed(
+                LaunchCause::InvalidConfiguration,
+                format!("the browser could not be started: {problem}"),
+            )
         })?;
         let refuse_all = NetworkPolicy::new(|_, _| false);
         let filter = Filter::start(refuse_all, filter::Upstream::direct(), &config::CHROMIUM_SERVICE_HOSTS)
             .await
             .map_err(|error| {
-                PortError::new(PortErrorKind::Other, format!("the network filter could not listen on 127.0.0.1: {error}"))
+                PortError::new(
+                    PortErrorKind::Other,
+                    format!("the network filter could not listen on 127.0.0.1: {error}"),
+                )
             })?;
         let process = DriverProcess::launch(config)
             .await
@@ -342,9 +356,14 @@ impl Owner {
             .get("webSocketUrl")
             .and_then(Value::as_str)
             .and_then(|url| Url::parse(url).ok())
-            .ok_or_else(|| PortError::new(PortErrorKind::Unsupported, "the driver granted no WebDriver BiDi URL"))?;
+            .ok_or_else(|| {
+                PortError::new(PortErrorKind::Unsupported, "the driver granted no WebDriver BiDi URL")
+            })?;
         let debugger_address = debugger_address(&capabilities).ok_or_else(|| {
-            PortError::new(PortErrorKind::Unsupported, "the driver named no DevTools address to attach sessions to")
+            PortError::new(
+                PortErrorKind::Unsupported,
+                "the driver named no DevTools address to attach sessions to",
+            )
         })?;
         let bidi = Bidi::connect(&Endpoint::new(bidi_url.clone(), wire), Box::new(|_, _| {})).await?;
         Ok(Owner { process, client, bidi, bidi_url, debugger_address, filter })
@@ -399,7 +418,10 @@ mod tests {
         assert_eq!(shareable(&remote), Err(NotShareable::RemoteDriver));
         let profile = WebDriverConfig { profile: Some(PathBuf::from("/srv/profile")), ..chromium.clone() };
         assert_eq!(shareable(&profile), Err(NotShareable::Profile));
-        let proxy = WebDriverConfig { proxy: Some(Proxy::parse("http://proxy.test:3128").expect("a proxy")), ..chromium.clone() };
+        let proxy = WebDriverConfig {
+            proxy: Some(Proxy::parse("http://proxy.test:3128").expect("a proxy")),
+            ..chromium.clone()
+        };
         assert_eq!(shareable(&proxy), Err(NotShareable::Proxy));
         let manual = WebDriverConfig { startup: Startup::Manual, ..chromium };
         assert_eq!(shareable(&manual), Err(NotShareable::Manual));

@@ -54,20 +54,27 @@ async fn chromium() {
         return;
     }
     let site = site();
-    let shared = SharedBrowser::new(WebDriverConfig::for_engine(Engine::Chromium)).expect("Chromium is shared");
+    let shared =
+        SharedBrowser::new(WebDriverConfig::for_engine(Engine::Chromium)).expect("Chromium is shared");
     let a = seated(&shared, &["127.0.0.1", "127.0.0.2"]);
     let b = seated(&shared, &[HOST_A]);
 
     // Storage: A's page stores a cookie and an item; B's page on the same origin sees neither.
     let a_tab = open(&*a, &site, "/set").await;
-    assert_eq!(eval(&*a, &a_tab, "[document.cookie, localStorage.getItem('k')]").await, json!(["sid=A", "A"]));
+    assert_eq!(
+        eval(&*a, &a_tab, "[document.cookie, localStorage.getItem('k')]").await,
+        json!(["sid=A", "A"])
+    );
     let b_tab = open(&*b, &site, "/read").await;
     assert_eq!(eval(&*b, &b_tab, "[document.cookie, localStorage.getItem('k')]").await, json!(["", null]));
 
     // Authority on the wire, per session: B's filter refuses the second host, whose server
     // never hears of it; A's admits it in the same browser.
     let refused = b.navigate(&TabCall::new(&b_tab, &Gate::open(), TIMEOUT), &go(site.url_b("/b-only"))).await;
-    assert!(refused.is_err() || refused.as_ref().is_ok_and(|page| page.url != site.url_b("/b-only")), "{refused:?}");
+    assert!(
+        refused.is_err() || refused.as_ref().is_ok_and(|page| page.url != site.url_b("/b-only")),
+        "{refused:?}"
+    );
     assert_eq!(site.hits("/b-only"), 0, "the denied server saw nothing of B's navigation");
     let allowed = a.navigate(&TabCall::new(&a_tab, &Gate::open(), TIMEOUT), &go(site.url_b("/a-too"))).await;
     assert_eq!(allowed.expect("A may go there").url, site.url_b("/a-too"));
@@ -75,8 +82,10 @@ async fn chromium() {
 
     // Tabs: each session lists its own (its first window and the tab it opened), never the
     // other's.
-    let listed = |tabs: Vec<ghostlight_core::port::TabInfo>| tabs.into_iter().map(|t| t.tab).collect::<Vec<_>>();
-    let (a_tabs, b_tabs) = (listed(a.tabs().await.expect("A's tabs")), listed(b.tabs().await.expect("B's tabs")));
+    let listed =
+        |tabs: Vec<ghostlight_core::port::TabInfo>| tabs.into_iter().map(|t| t.tab).collect::<Vec<_>>();
+    let (a_tabs, b_tabs) =
+        (listed(a.tabs().await.expect("A's tabs")), listed(b.tabs().await.expect("B's tabs")));
     assert_eq!((a_tabs.len(), b_tabs.len()), (2, 2), "{a_tabs:?} {b_tabs:?}");
     assert!(a_tabs.contains(&a_tab) && !a_tabs.contains(&b_tab), "{a_tabs:?}");
     assert!(b_tabs.contains(&b_tab) && !b_tabs.contains(&a_tab), "{b_tabs:?}");
@@ -98,7 +107,12 @@ async fn chromium() {
     let blocked = b.navigate(&short, &go(site.url("/away"))).await.expect_err("the prompt blocks");
     assert_eq!(blocked.kind(), PortErrorKind::BlockedByDialog, "{blocked:?}");
     let link = b.testing_element(&draft, &[], "#leave").await.expect("the link");
-    let click = ClickInput { at: PointerTarget::Element(link), button: MouseButton::Primary, count: 1, modifiers: Vec::new() };
+    let click = ClickInput {
+        at: PointerTarget::Element(link),
+        button: MouseButton::Primary,
+        count: 1,
+        modifiers: Vec::new(),
+    };
     // As with a browser of its own, the leave prompt an input raises stays open for the
     // caller; dismissing it keeps the page.
     let clicked = b.click(&short, &click).await.expect("the click was delivered");
@@ -112,7 +126,17 @@ async fn chromium() {
     let process = shared.testing_process().await.expect("a running browser");
     killpg(Pid::from_raw(i32::try_from(process.group_pid).expect("a pid")), Signal::SIGKILL).expect("kill");
     let failed = b.page(&b_tab).await.expect_err("the browser is gone");
-    assert!(matches!(failed.kind(), PortErrorKind::BrowserGone | PortErrorKind::Transport | PortErrorKind::TabGone | PortErrorKind::NotConnected | PortErrorKind::Other), "{failed:?}");
+    assert!(
+        matches!(
+            failed.kind(),
+            PortErrorKind::BrowserGone
+                | PortErrorKind::Transport
+                | PortErrorKind::TabGone
+                | PortErrorKind::NotConnected
+                | PortErrorKind::Other
+        ),
+        "{failed:?}"
+    );
     let again = b.open_tab(&go(site.url("/again")), TIMEOUT).await.expect("a fresh browser");
     assert_eq!(again.page.url, site.url("/again"));
     assert_ne!(shared.testing_process().await.map(|p| p.group_pid), Some(process.group_pid));

@@ -69,7 +69,11 @@ impl PromptWatch {
     /// Attach to the session's connection `bidi` (whose events reach `watchers`) and
     /// subscribe to the dialog events, and to the navigation events too when
     /// `follow_navigations` (a session in a shared browser).
-    pub(crate) async fn attach(bidi: &Bidi, watchers: &Watchers, follow_navigations: bool) -> PortResult<PromptWatch> {
+    pub(crate) async fn attach(
+        bidi: &Bidi,
+        watchers: &Watchers,
+        follow_navigations: bool,
+    ) -> PortResult<PromptWatch> {
         let open: OpenPrompts = Arc::default();
         let moves: Moves = Arc::default();
         watchers.attach_prompts(Arc::clone(&open), Arc::clone(&moves));

@@ -80,7 +80,9 @@ impl Source {
             action
         };
         self.actions.push(match step {
-            PointerStep::MoveTo { x, y, duration } => moved(number(x), number(y), json!("viewport"), duration),
+            PointerStep::MoveTo { x, y, duration } => {
+                moved(number(x), number(y), json!("viewport"), duration)
+            }
             PointerStep::MoveToElement { element, duration } => {
                 moved(json!(0), json!(0), json!({ ELEMENT_KEY: element }), duration)
             }
@@ -187,18 +189,30 @@ mod tests {
         let keys = Source::keys("keyboard").key(KeyStep::Down('\u{E008}')).key(KeyStep::Pause);
         let input = Input::from(keys).and(pointer);
         let classic = input.classic();
-        assert_eq!(classic[0], json!({ "type": "key", "id": "keyboard", "actions": [
-            { "type": "keyDown", "value": "\u{E008}" }, { "type": "pause", "duration": 0 }] }));
+        assert_eq!(
+            classic[0],
+            json!({ "type": "key", "id": "keyboard", "actions": [
+            { "type": "keyDown", "value": "\u{E008}" }, { "type": "pause", "duration": 0 }] })
+        );
         assert_eq!(classic[1]["parameters"], json!({ "pointerType": "mouse" }));
         assert_eq!(classic[1]["actions"][0]["origin"], json!({ ELEMENT_KEY: "E1" }));
-        assert_eq!(classic[1]["actions"][2], json!({ "type": "pointerMove", "x": 5, "y": 5, "origin": "pointer", "duration": 50 }));
+        assert_eq!(
+            classic[1]["actions"][2],
+            json!({ "type": "pointerMove", "x": 5, "y": 5, "origin": "pointer", "duration": 50 })
+        );
         assert_eq!(classic[1]["actions"][3]["origin"], json!("viewport"));
         let bidi = input.bidi();
-        assert_eq!(bidi[1]["actions"][0]["origin"], json!({ "type": "element", "element": { "sharedId": "E1" } }));
+        assert_eq!(
+            bidi[1]["actions"][0]["origin"],
+            json!({ "type": "element", "element": { "sharedId": "E1" } })
+        );
         assert_eq!(bidi[0], classic[0]);
         let tail = |v: &Value| v[1]["actions"].as_array().map(|a| a[1..].to_vec());
         assert_eq!(tail(&bidi), tail(&classic));
         let wheel = Input::from(Source::wheel("wheel").scroll(3, 4, 120)).classic();
-        assert_eq!(wheel[0]["actions"][0], json!({ "type": "scroll", "x": 3, "y": 4, "deltaX": 0, "deltaY": 120, "origin": "viewport" }));
+        assert_eq!(
+            wheel[0]["actions"][0],
+            json!({ "type": "scroll", "x": 3, "y": 4, "deltaX": 0, "deltaY": 120, "origin": "viewport" })
+        );
     }
 }

@@ -530,7 +530,11 @@ async fn perform_over_bidi(s: &mut Session, input: &Input) -> PortResult<()> {
                 Some(handle) => s.windows().await.is_ok_and(|own| own.contains(&handle)),
                 None => false,
             };
-            if open { Err(e.effect_unknown()) } else { Err(PortError::new(PortErrorKind::TabGone, "the page closed its own tab").effect_unknown()) }
+            if open {
+                Err(e.effect_unknown())
+            } else {
+                Err(PortError::new(PortErrorKind::TabGone, "the page closed its own tab").effect_unknown())
+            }
         }
     }
 }
