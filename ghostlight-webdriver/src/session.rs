@@ -277,9 +277,8 @@ const INPUT_PROBE_WAIT: Duration = Duration::from_secs(2);
 /// How long one input command over BiDi may take (a drag's moves take about a second).
 const INPUT_WAIT: Duration = Duration::from_secs(10);
 
-/// How long a shared-browser session waits after input for a navigation it may have started.
-const INPUT_NAVIGATION_GRACE: Duration = Duration::from_millis(100);
-/// How long such a session waits for a started navigation to commit or raise a dialog.
+/// How long a shared-browser session waits for a navigation its input started to commit or
+/// raise a dialog.
 const INPUT_NAVIGATION_WAIT: Duration = Duration::from_secs(2);
 
 /// How long stopping a load over BiDi may take.
@@ -744,6 +743,19 @@ impl Session {
         if let Some(object) = params.as_object_mut() {
             object.insert("context".into(), json!(handle));
         }
+        self.over_bidi_until_prompt(&handle, method, params, wait).await
+    }
+
+    /// Send `method` with `params` over BiDi, answering when it does (within `wait`) or, as
+    /// [`PortErrorKind::BlockedByDialog`], as soon as the prompt watch announces a dialog in
+    /// window `handle` (see [`Session::navigate_over_bidi`]).
+    async fn over_bidi_until_prompt(
+        &self,
+        handle: &str,
+        method: &str,
+        params: Value,
+        wait: Duration,
+    ) -> PortResult<()> {
         let bidi = self.bidi().ok_or_else(shared_connection_closed)?;
         let prompts = self.prompts.as_ref();
         let command = bidi.command_within(method, params, wait);
@@ -752,7 +764,7 @@ impl Session {
             tokio::select! {
                 answer = &mut command => return answer.map(drop).map_err(PortError::effect_unknown),
                 () = tokio::time::sleep(PROMPT_POLL) => {
-                    if prompts.is_some_and(|watch| watch.kind(&handle).is_some()) {
+                    if prompts.is_some_and(|watch| watch.kind(handle).is_some()) {
                         return Err(PortError::new(PortErrorKind::BlockedByDialog, "a dialog opened during the navigation"));
                     }
                 }
@@ -861,23 +873,35 @@ impl Session {
 
     /// After input over BiDi (a session in a shared browser): a navigation the input started
     /// may raise a leave-page prompt a moment after the input answered, and the classic
-    /// command that met it would accept it. So wait [`INPUT_NAVIGATION_GRACE`] for the
-    /// current window to announce a navigation after the `before`th; when one starts, wait
-    /// (at most [`INPUT_NAVIGATION_WAIT`]) until it commits or raises a dialog.
+    /// command that met it would accept it. One sandboxed call in the window orders things
+    /// (the input's navigation request leaves the page before the call's answer, and BiDi
+    /// announces a navigation as started before the prompt it raises); when the window then
+    /// announced a navigation after the `before`th, wait (at most [`INPUT_NAVIGATION_WAIT`])
+    /// until it commits or raises a dialog. Work the input started later (a timer) is not
+    /// waited for.
     pub(crate) async fn await_input_navigation(&self, before: u64) {
-        let (Some(watch), Some(handle)) = (&self.prompts, &self.current) else { return };
+        let Some(handle) = self.current.as_deref() else { return };
+        let params = json!({
+            "functionDeclaration": "function () { return 1; }",
+            "arguments": [],
+            "target": { "context": handle, "sandbox": crate::bidi::SANDBOX },
+            "awaitPromise": false,
+            "resultOwnership": "none",
+        });
+        // A prompt holds the call (BiDi scripts wait under a dialog on Chromium): the watch
+        // ends it.
+        let _ =
+            self.over_bidi_until_prompt(handle, "script.callFunction", params, INPUT_NAVIGATION_WAIT).await;
+        let Some(watch) = &self.prompts else { return };
+        if watch.starts(handle) <= before {
+            return;
+        }
         let (moved_before, _) = watch.moved(handle);
         let started = tokio::time::Instant::now();
-        loop {
-            let navigating = watch.starts(handle) > before;
-            let elapsed = started.elapsed();
-            if watch.kind(handle).is_some()
-                || (navigating && watch.moved(handle).0 > moved_before)
-                || (!navigating && elapsed >= INPUT_NAVIGATION_GRACE)
-                || elapsed >= INPUT_NAVIGATION_WAIT
-            {
-                return;
-            }
+        while watch.kind(handle).is_none()
+            && watch.moved(handle).0 <= moved_before
+            && started.elapsed() < INPUT_NAVIGATION_WAIT
+        {
             tokio::time::sleep(PROMPT_POLL).await;
         }
     }
