@@ -122,6 +122,22 @@ async fn chromium() {
     assert_eq!(b.page(&draft).await.expect("the page answers").url, site.url("/unload"));
     assert_eq!(site.hits("/away"), 0, "nothing left the page");
 
+    // A session dropped without closing (an HTTP session that ended) gives its user context
+    // back too.
+    let c = seated(&shared, &[HOST_A]);
+    open(&*c, &site, "/c").await;
+    assert_eq!(shared.testing_user_contexts().await, Some(2));
+    drop(c);
+    let mut left = None;
+    for _ in 0..50 {
+        left = shared.testing_user_contexts().await;
+        if left == Some(1) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(left, Some(1), "the dropped session's user context went with it");
+
     // The shared browser dies: B's next call fails, the one after starts it again.
     let process = shared.testing_process().await.expect("a running browser");
     killpg(Pid::from_raw(i32::try_from(process.group_pid).expect("a pid")), Signal::SIGKILL).expect("kill");
