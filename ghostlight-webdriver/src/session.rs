@@ -146,10 +146,6 @@ pub(crate) struct Session {
     /// Where the session lives when it shares its browser (`shared.rs`): its user context is
     /// removed, with its tabs, when the session ends.
     seat: Option<Seat>,
-    /// The seat's first window while nothing has shown or named it yet (blank, never listed,
-    /// never a call's tab): the session's first opened tab is that window, so a session costs
-    /// one renderer, not two ([`Session::take_untouched_first`]).
-    untouched_first: Option<String>,
     /// Whether an input sequence failed part-way and its release failed too, so a button or
     /// key may still be down: the next sequence releases the input state first.
     input_unreleased: bool,
@@ -483,9 +479,7 @@ impl Session {
                 matches!(config.driver, DriverSource::Launch { .. }),
             ),
         };
-        let untouched_first = seat.as_ref().map(|seat| seat.window.clone());
         let mut session = Session {
-            untouched_first,
             seat,
             rescue,
             working: None,
@@ -912,25 +906,6 @@ impl Session {
         }
     }
 
-    /// The seat's first window, when nothing has shown or named it yet: the caller makes it
-    /// the tab it opens (see [`Session::untouched_first`]). Answered once.
-    pub(crate) fn take_untouched_first(&mut self) -> Option<String> {
-        self.untouched_first.take()
-    }
-
-    /// Give the untouched first window back (the navigation meant for it failed, and it is
-    /// blank again).
-    pub(crate) fn restore_untouched_first(&mut self, handle: String) {
-        self.untouched_first = Some(handle);
-    }
-
-    /// `handle` was shown or named (listed, or a call's tab): it is no longer untouched.
-    pub(crate) fn touch(&mut self, handle: &str) {
-        if self.untouched_first.as_deref() == Some(handle) {
-            self.untouched_first = None;
-        }
-    }
-
     /// Whether the session shares its browser (`shared.rs`).
     pub(crate) fn is_seated(&self) -> bool {
         self.seat.is_some()
@@ -1057,7 +1032,6 @@ impl Session {
                 "a leave-page prompt is open in the tab; answer it first",
             ));
         }
-        self.touch(handle);
         if self.current.as_deref() == Some(handle) && !self.in_frame {
             return Ok(());
         }

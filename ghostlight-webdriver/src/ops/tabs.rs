@@ -50,7 +50,6 @@ async fn list(s: &mut Session, handles: Vec<String>, in_place: bool) -> PortResu
                 None => continue,
             },
         };
-        s.touch(handle);
         listed.push(TabInfo {
             tab: s.tab_ref(handle),
             page,
@@ -66,9 +65,6 @@ async fn list(s: &mut Session, handles: Vec<String>, in_place: bool) -> PortResu
     }
     Ok(listed)
 }
-
-/// How long making a first window blank again after a failed first navigation may take.
-const BLANK_AGAIN: Duration = Duration::from_secs(2);
 
 /// How long reading one tab's page over BiDi may take before it is read through classic
 /// WebDriver instead.
@@ -170,24 +166,6 @@ pub(crate) async fn open_tab(
     input: &NavigateInput,
     timeout: Duration,
 ) -> PortResult<OpenedTab> {
-    // A session in a shared browser opens its first tab in the blank window its seat came with.
-    if let Some(first) = s.take_untouched_first() {
-        s.switch_to(&first).await?;
-        s.set_active(&first);
-        return match navigation::go(s, &input.url, timeout, input.discard_beforeunload).await {
-            Ok(page) => Ok(OpenedTab { tab: s.tab_ref(&first), page }),
-            Err(error) => {
-                // Blank again for the next tab (best effort), as a new tab would be closed.
-                let blank = json!({ "url": "about:blank", "wait": "complete" });
-                if !error.is_connection_lost()
-                    && s.navigate_over_bidi("browsingContext.navigate", blank, BLANK_AGAIN).await.is_ok()
-                {
-                    s.restore_untouched_first(first);
-                }
-                Err(error)
-            }
-        };
-    }
     // New Window needs a current window: after a tab was closed (by a page, or past the
     // driver) the driver has none until it is switched to a live one.
     if s.current().is_none() {
