@@ -129,7 +129,7 @@ async fn chromium() {
     assert_eq!(shared.testing_user_contexts().await, Some(2));
     drop(c);
     let mut left = None;
-    for _ in 0..50 {
+    for _ in 0..150 {
         left = shared.testing_user_contexts().await;
         if left == Some(1) {
             break;
