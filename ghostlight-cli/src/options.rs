@@ -160,8 +160,8 @@ pub struct ServeArgs {
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     pub allow_origins: Vec<String>,
     /// How HTTP sessions get their browser (transport http): `shared`, one Chromium with a
-    /// user context per session (about 65 MiB a session), or `per-session`, a browser each
-    /// (about 200 MiB). Firefox, a persistent profile, a storage state, a proxy or a driver
+    /// user context per session (about 90 MiB a session), or `per-session`, a browser each
+    /// (about 190 MiB). Firefox, a persistent profile, a storage state, a proxy or a driver
     /// elsewhere always get a browser per session.
     #[arg(long, value_enum, default_value_t = HttpBrowsers::Shared)]
     pub http_browsers: HttpBrowsers,
