@@ -36,6 +36,21 @@ use crate::wire::Wire;
 /// evaluations a session makes.
 pub(crate) const SANDBOX: &str = "ghostlight";
 
+/// A function that only answers: whether a document's sandbox realm answers at all.
+pub(crate) const ANSWERS: &str = "function () { return 1; }";
+
+/// `script.callFunction` parameters that call `function` (without arguments) in the sandbox
+/// realm of browsing context `context`'s document, its value kept by nobody.
+pub(crate) fn sandboxed_call(context: &str, function: &str) -> Value {
+    json!({
+        "functionDeclaration": function,
+        "arguments": [],
+        "target": { "context": context, "sandbox": SANDBOX },
+        "awaitPromise": false,
+        "resultOwnership": "none",
+    })
+}
+
 /// How long opening the WebSocket may take (C 1–5 ms, F 8–9 ms in the spike).
 pub(crate) const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long one command may wait for its reply.

@@ -24,9 +24,11 @@ use std::io::{Read as _, Seek as _, Write as _};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
+use std::sync::Arc;
 use std::time::Duration;
 
-use ghostlight_core::port::LaunchCause;
+use fantoccini::{Client, ClientBuilder};
+use ghostlight_core::port::{LaunchCause, LaunchFailure, PortError, PortResult};
 use http_body_util::{BodyExt, Empty};
 use hyper::body::Bytes;
 use hyper_util::client::legacy::Client as HttpClient;
@@ -44,6 +46,9 @@ use crate::config::{
     WebDriverConfig,
 };
 use crate::config::{Proxy, ProxyScheme};
+use crate::errors;
+use crate::session::SESSION_START_TIMEOUT;
+use crate::wire::{CountingConnector, Wire};
 
 /// How long a freshly spawned driver may take to answer `GET /status` with `ready: true`.
 pub(crate) const DRIVER_READY_TIMEOUT: Duration = Duration::from_secs(20);
@@ -405,6 +410,69 @@ fn profile_owner(name: &str) -> Option<u32> {
     rest.split_once('-')?.0.parse().ok()
 }
 
+/// The capabilities every WebDriver session of the adapter asks for, launched or attached:
+/// dialogs left to the adapter (the map form: plain `"ignore"` silently accepts beforeunload
+/// prompts on both engines) and loads waited for.
+pub(crate) fn base_capabilities() -> Map<String, Value> {
+    let mut caps = Map::new();
+    caps.insert("unhandledPromptBehavior".into(), json!({ "default": "ignore", "beforeUnload": "ignore" }));
+    caps.insert("pageLoadStrategy".into(), json!("normal"));
+    caps
+}
+
+/// A launch failure of `config`'s driver and browser: `cause`, and the operator's `message`.
+pub(crate) fn launch_failed(config: &WebDriverConfig, cause: LaunchCause, message: String) -> PortError {
+    let failure = LaunchFailure {
+        cause,
+        driver: config.engine.driver_name().to_owned(),
+        browser: config.engine.display_name().to_owned(),
+    };
+    PortError::launch_failed(failure, message)
+}
+
+/// `config`, checked before anything starts (an invalid one is a launch failure naming the
+/// problem).
+pub(crate) fn check_config(config: &WebDriverConfig) -> PortResult<()> {
+    config.check().map_err(|problem| {
+        launch_failed(
+            config,
+            LaunchCause::InvalidConfiguration,
+            format!("the browser could not be started: {problem}"),
+        )
+    })
+}
+
+/// Open a WebDriver session with `caps` at the driver `endpoint` (its commands counted in
+/// `wire`), within [`SESSION_START_TIMEOUT`].
+pub(crate) async fn new_session(
+    config: &WebDriverConfig,
+    endpoint: &Url,
+    caps: Map<String, Value>,
+    wire: &Arc<Wire>,
+) -> PortResult<Client> {
+    let mut builder = ClientBuilder::new(CountingConnector::new(Arc::clone(wire)));
+    let connect = builder.capabilities(caps).connect(endpoint.as_str());
+    match tokio::time::timeout(SESSION_START_TIMEOUT, connect).await {
+        Ok(Ok(client)) => Ok(client),
+        Ok(Err(error)) => Err(errors::new_session(&error, config.engine)),
+        Err(_) => Err(launch_failed(
+            config,
+            LaunchCause::BrowserNotReady,
+            "the browser session did not start in time".to_owned(),
+        )),
+    }
+}
+
+/// chromedriver's `goog:chromeOptions.debuggerAddress` in session capabilities (the browser's
+/// DevTools address, `host:port`).
+pub(crate) fn debugger_address(capabilities: &Map<String, Value>) -> Option<String> {
+    capabilities
+        .get("goog:chromeOptions")
+        .and_then(|options| options.get("debuggerAddress"))
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+}
+
 /// The session capabilities for `config`. `profile` is the local profile directory (none
 /// when connecting to a driver elsewhere); `filter` the address of the network filter the
 /// browser is started behind (the configured proxy is then the filter's upstream, not the
@@ -414,11 +482,8 @@ pub(crate) fn capabilities(
     profile: Option<&Path>,
     filter: Option<SocketAddr>,
 ) -> Map<String, Value> {
-    let mut caps = Map::new();
-    // The map form: plain "ignore" silently accepts beforeunload prompts on both engines.
-    caps.insert("unhandledPromptBehavior".into(), json!({ "default": "ignore", "beforeUnload": "ignore" }));
+    let mut caps = base_capabilities();
     caps.insert("webSocketUrl".into(), json!(true));
-    caps.insert("pageLoadStrategy".into(), json!("normal"));
     if config.accept_insecure_certs {
         caps.insert("acceptInsecureCerts".into(), json!(true));
     }

@@ -406,14 +406,7 @@ impl WebDriverBrowser {
                             Engine::Chromium => &config::CHROMIUM_SERVICE_HOSTS,
                             Engine::Firefox => &config::FIREFOX_SERVICE_HOSTS,
                         };
-                        let started =
-                            filter::Filter::start(policy, upstream, quiet).await.map_err(|error| {
-                                PortError::new(
-                                    PortErrorKind::Other,
-                                    format!("the network filter could not listen on 127.0.0.1: {error}"),
-                                )
-                            })?;
-                        slot.filter = Some(started);
+                        slot.filter = Some(filter::Filter::listen(policy, upstream, quiet).await?);
                     }
                     true
                 }

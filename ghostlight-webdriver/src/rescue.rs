@@ -67,10 +67,8 @@ impl Rescue {
         match engine {
             Engine::Firefox => bidi.cloned().map_or(Rescue::Unavailable, Rescue::Bidi),
             Engine::Chromium if local => capabilities
-                .and_then(|caps| caps.get("goog:chromeOptions"))
-                .and_then(|options| options.get("debuggerAddress"))
-                .and_then(Value::as_str)
-                .and_then(devtools_url)
+                .and_then(crate::launch::debugger_address)
+                .and_then(|address| devtools_url(&address))
                 .map_or(Rescue::Unavailable, Rescue::Devtools),
             Engine::Chromium => Rescue::Unavailable,
         }

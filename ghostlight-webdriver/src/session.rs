@@ -9,12 +9,12 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
+use fantoccini::Client;
 use fantoccini::elements::Element as WdElement;
 use fantoccini::wd::{TimeoutConfiguration, WindowHandle};
-use fantoccini::{Client, ClientBuilder};
 use ghostlight_core::port::{
-    DialogKind, ElementRef, Geometry, LaunchCause, LaunchFailure, NetworkPolicy, PageState, PortError,
-    PortErrorKind, PortResult, RequestKind, TabRef,
+    DialogKind, ElementRef, Geometry, LaunchCause, NetworkPolicy, PageState, PortError, PortErrorKind,
+    PortResult, RequestKind, TabRef,
 };
 use ghostlight_page::bounds::{READ_SCRIPT_FLOOR, READ_SCRIPT_TIMEOUT};
 use serde_json::{Value, json};
@@ -35,7 +35,7 @@ use crate::storage_state::{self, StorageStateFile};
 use crate::watch::Watchers;
 use crate::watch::evidence::Tracker;
 use crate::watch::prompts::{Move, PromptWatch};
-use crate::wire::{CountingConnector, Wire};
+use crate::wire::Wire;
 
 /// How long creating a session may take (Firefox: 5–14 s on a loaded machine).
 pub(crate) const SESSION_START_TIMEOUT: Duration = Duration::from_secs(60);
@@ -274,8 +274,6 @@ fn same_origin(origin: &str, url: &Url) -> bool {
 /// How long the sandbox probe before a shared-browser session's first input in a window may
 /// take.
 const INPUT_PROBE_WAIT: Duration = Duration::from_secs(2);
-/// How long one input command over BiDi may take (a drag's moves take about a second).
-const INPUT_WAIT: Duration = Duration::from_secs(10);
 
 /// How long a shared-browser session waits for a navigation its input started to commit or
 /// raise a dialog.
@@ -334,20 +332,9 @@ impl Session {
         preload: &str,
         seat: Option<Seat>,
     ) -> PortResult<Session> {
-        let launch_failed = |cause: LaunchCause, message: String| {
-            let failure = LaunchFailure {
-                cause,
-                driver: config.engine.driver_name().to_owned(),
-                browser: config.engine.display_name().to_owned(),
-            };
-            PortError::launch_failed(failure, message)
-        };
-        config.check().map_err(|problem| {
-            launch_failed(
-                LaunchCause::InvalidConfiguration,
-                format!("the browser could not be started: {problem}"),
-            )
-        })?;
+        let launch_failed =
+            |cause: LaunchCause, message: String| launch::launch_failed(config, cause, message);
+        launch::check_config(config)?;
         let process = match (&seat, &config.driver) {
             (None, DriverSource::Launch { .. }) => {
                 Some(DriverProcess::launch(config).await.map_err(|e| {
@@ -381,20 +368,7 @@ impl Session {
                 "implicit": 0
             }),
         );
-        let connect = ClientBuilder::new(CountingConnector::new(Arc::clone(wire)))
-            .capabilities(caps)
-            .connect(endpoint.as_str())
-            .await;
-        let client = match tokio::time::timeout(SESSION_START_TIMEOUT, async { connect }).await {
-            Ok(Ok(client)) => client,
-            Ok(Err(error)) => return Err(errors::new_session(&error, config.engine)),
-            Err(_) => {
-                return Err(launch_failed(
-                    LaunchCause::BrowserNotReady,
-                    "the browser session did not start in time".to_owned(),
-                ));
-            }
-        };
+        let client = launch::new_session(config, &endpoint, caps, wire).await?;
         let handle = match &seat {
             Some(seat) => {
                 let window = WindowHandle::try_from(seat.window.clone()).map_err(|_| {
@@ -678,13 +652,7 @@ impl Session {
     pub(crate) async fn sandbox_for(&mut self, handle: &str, wait: Duration) -> PortResult<Option<&Bidi>> {
         if !self.sandbox_windows.contains_key(handle) {
             let Some(bidi) = self.bidi() else { return Ok(None) };
-            let params = json!({
-                "functionDeclaration": "function () { return 1; }",
-                "arguments": [],
-                "target": { "context": handle, "sandbox": crate::bidi::SANDBOX },
-                "awaitPromise": false,
-                "resultOwnership": "none",
-            });
+            let params = crate::bidi::sandboxed_call(handle, crate::bidi::ANSWERS);
             let answered = bidi.command_within("script.callFunction", params, wait).await;
             let answers = match answered {
                 Ok(answer) => answer["type"] == "success",
@@ -722,15 +690,15 @@ impl Session {
         self.openers().await.is_some_and(|openers| openers.get(handle).is_some_and(Option::is_some))
     }
 
-    /// A navigation command (`browsingContext.navigate`, `traverseHistory` or `reload`; its
-    /// `params` gain the current window's `context`) of a session in a shared browser, sent
-    /// over BiDi: chromedriver's classic-only session, which such a session has, accepts a
-    /// leave-page prompt its own navigation raises (`docs/webdriver-findings.md` §8), and the
-    /// spec says such a prompt is reported, never accepted. Answers when the command does,
+    /// A command to the current window (navigation, history, input; its `params` gain the
+    /// window's `context`) of a session in a shared browser, sent over BiDi: chromedriver's
+    /// classic-only session, which such a session has, accepts a leave-page prompt the command
+    /// raises (`docs/webdriver-findings.md` §8), and the spec says such a prompt is reported,
+    /// never accepted. Answers when the command does,
     /// within `wait` ([`PortErrorKind::Timeout`]), or as soon as the prompt watch announces a
     /// dialog in the window ([`PortErrorKind::BlockedByDialog`]: the dialog holds the command,
     /// which is left to end when it is answered).
-    pub(crate) async fn navigate_over_bidi(
+    pub(crate) async fn window_command_over_bidi(
         &mut self,
         method: &str,
         mut params: Value,
@@ -748,7 +716,7 @@ impl Session {
 
     /// Send `method` with `params` over BiDi, answering when it does (within `wait`) or, as
     /// [`PortErrorKind::BlockedByDialog`], as soon as the prompt watch announces a dialog in
-    /// window `handle` (see [`Session::navigate_over_bidi`]).
+    /// window `handle` (see [`Session::window_command_over_bidi`]).
     async fn over_bidi_until_prompt(
         &self,
         handle: &str,
@@ -781,13 +749,7 @@ impl Session {
             .clone()
             .ok_or_else(|| PortError::new(PortErrorKind::Other, "no window is current"))?;
         let bidi = self.bidi().ok_or_else(shared_connection_closed)?;
-        let params = json!({
-            "functionDeclaration": "() => { window.stop(); }",
-            "arguments": [],
-            "target": { "context": handle, "sandbox": crate::bidi::SANDBOX },
-            "awaitPromise": false,
-            "resultOwnership": "none",
-        });
+        let params = crate::bidi::sandboxed_call(&handle, "() => { window.stop(); }");
         bidi.command_within("script.callFunction", params, STOP_WAIT).await.map(drop)
     }
 
@@ -826,6 +788,20 @@ impl Session {
         }
     }
 
+    /// Accept or dismiss the dialog open in the current window: over BiDi for a session in a
+    /// shared browser (see [`Session::answer_prompt_over_bidi`]), else through classic
+    /// WebDriver. Its announcement no longer stands either way.
+    pub(crate) async fn answer_current_prompt(&mut self, accept: bool) -> PortResult<()> {
+        if self.seat.is_some() {
+            let handle = self.current.clone().unwrap_or_default();
+            return self.answer_prompt_over_bidi(&handle, accept, None).await;
+        }
+        self.forget_prompt();
+        let answered =
+            if accept { self.client.accept_alert().await } else { self.client.dismiss_alert().await };
+        answered.map_err(|e| errors::cmd(&e, Sent::Act))
+    }
+
     /// Answer the dialog BiDi announced in window `handle` over BiDi
     /// (`browsingContext.handleUserPrompt`): accept (with `text` for a prompt) or dismiss. For a
     /// session in a shared browser, whose classic session would accept a leave-page prompt on
@@ -856,13 +832,6 @@ impl Session {
         self.seat.is_some() && matches!(self.sandbox_for(&handle, INPUT_PROBE_WAIT).await, Ok(Some(_)))
     }
 
-    /// An input command over BiDi to the current window (`params` gain its `context`),
-    /// answering [`PortErrorKind::BlockedByDialog`] as soon as the prompt watch announces a
-    /// dialog there (the command holds while it is open). See [`Session::input_over_bidi`].
-    pub(crate) async fn input_over_bidi_command(&mut self, method: &str, params: Value) -> PortResult<()> {
-        self.navigate_over_bidi(method, params, INPUT_WAIT).await
-    }
-
     /// Navigations BiDi announced as started in the current window so far.
     pub(crate) fn navigation_starts(&self) -> u64 {
         match (&self.prompts, &self.current) {
@@ -881,13 +850,7 @@ impl Session {
     /// waited for.
     pub(crate) async fn await_input_navigation(&self, before: u64) {
         let Some(handle) = self.current.as_deref() else { return };
-        let params = json!({
-            "functionDeclaration": "function () { return 1; }",
-            "arguments": [],
-            "target": { "context": handle, "sandbox": crate::bidi::SANDBOX },
-            "awaitPromise": false,
-            "resultOwnership": "none",
-        });
+        let params = crate::bidi::sandboxed_call(handle, crate::bidi::ANSWERS);
         // A prompt holds the call (BiDi scripts wait under a dialog on Chromium): the watch
         // ends it.
         let _ =
@@ -1024,9 +987,7 @@ impl Session {
     /// session accepts such a prompt on the next command it runs there
     /// (`docs/webdriver-findings.md` §8); `browser_dialog` answers it over BiDi.
     pub(crate) async fn switch_to(&mut self, handle: &str) -> PortResult<()> {
-        if self.seat.is_some()
-            && self.prompts.as_ref().and_then(|watch| watch.kind(handle)) == Some(DialogKind::BeforeUnload)
-        {
+        if self.leave_prompt_in(handle) {
             return Err(PortError::blocked_by(
                 DialogKind::BeforeUnload,
                 "a leave-page prompt is open in the tab; answer it first",
@@ -1263,7 +1224,13 @@ impl Session {
     /// shared browser, whose classic session would accept it on its next command there (see
     /// [`Session::switch_to`]).
     fn leave_prompt_held(&self) -> bool {
-        self.seat.is_some() && self.announced_prompt() == Some(DialogKind::BeforeUnload)
+        self.current.as_deref().is_some_and(|handle| self.leave_prompt_in(handle))
+    }
+
+    /// [`Session::leave_prompt_held`] for window `handle`.
+    fn leave_prompt_in(&self, handle: &str) -> bool {
+        self.seat.is_some()
+            && self.prompts.as_ref().and_then(|watch| watch.kind(handle)) == Some(DialogKind::BeforeUnload)
     }
 
     /// Refuse a classic command while [`Session::leave_prompt_held`], as classic WebDriver
@@ -1581,13 +1548,7 @@ impl Session {
             return false;
         }
         let Some(bidi) = self.bidi() else { return false };
-        let params = json!({
-            "functionDeclaration": "function () { return 1; }",
-            "arguments": [],
-            "target": { "context": handle, "sandbox": crate::bidi::SANDBOX },
-            "awaitPromise": false,
-            "resultOwnership": "none",
-        });
+        let params = crate::bidi::sandboxed_call(handle, crate::bidi::ANSWERS);
         matches!(
             bidi.command_within("script.callFunction", params, QUEUE_PROBE).await,
             Err(error) if error.kind() == PortErrorKind::Timeout

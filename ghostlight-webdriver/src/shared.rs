@@ -26,21 +26,18 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use fantoccini::{Client, ClientBuilder};
-use ghostlight_core::port::{
-    LaunchCause, LaunchFailure, NetworkPolicy, PortError, PortErrorKind, PortResult,
-};
+use fantoccini::Client;
+use ghostlight_core::port::{NetworkPolicy, PortError, PortErrorKind, PortResult};
 use serde_json::{Map, Value, json};
 use tokio::sync::Mutex;
 use url::Url;
 
 use crate::bidi::{Bidi, Endpoint};
 use crate::config::{self, DriverSource, Engine, Startup, WebDriverConfig};
-use crate::errors;
 use crate::filter::{self, Filter};
 use crate::launch::{self, DriverProcess};
-use crate::session::{SESSION_CLOSE_TIMEOUT, SESSION_START_TIMEOUT};
-use crate::wire::{CountingConnector, Wire};
+use crate::session::SESSION_CLOSE_TIMEOUT;
+use crate::wire::Wire;
 
 /// Why a configuration keeps a browser per session instead of sharing one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -311,46 +308,16 @@ impl Owner {
     /// Start the driver and browser behind a filter refusing everything, with the owner's
     /// WebDriver session and BiDi connection.
     async fn start(config: &WebDriverConfig) -> PortResult<Owner> {
-        let launch_failed = |cause: LaunchCause, message: String| {
-            let failure = LaunchFailure {
-                cause,
-                driver: config.engine.driver_name().to_owned(),
-                browser: config.engine.display_name().to_owned(),
-            };
-            PortError::launch_failed(failure, message)
-        };
-        config.check().map_err(|problem| {
-            launch_failed(
-                LaunchCause::InvalidConfiguration,
-                format!("the browser could not be started: {problem}"),
-            )
-        })?;
+        launch::check_config(config)?;
         let refuse_all = NetworkPolicy::new(|_, _| false);
-        let filter = Filter::start(refuse_all, filter::Upstream::direct(), &config::CHROMIUM_SERVICE_HOSTS)
-            .await
-            .map_err(|error| {
-                PortError::new(
-                    PortErrorKind::Other,
-                    format!("the network filter could not listen on 127.0.0.1: {error}"),
-                )
-            })?;
-        let process = DriverProcess::launch(config)
-            .await
-            .map_err(|e| launch_failed(e.cause(), format!("the browser could not be started: {e}")))?;
+        let filter =
+            Filter::listen(refuse_all, filter::Upstream::direct(), &config::CHROMIUM_SERVICE_HOSTS).await?;
+        let process = DriverProcess::launch(config).await.map_err(|e| {
+            launch::launch_failed(config, e.cause(), format!("the browser could not be started: {e}"))
+        })?;
         let caps = launch::capabilities(config, process.profile_dir(), Some(filter.address()));
         let wire = Arc::new(Wire::default());
-        let mut builder = ClientBuilder::new(CountingConnector::new(Arc::clone(&wire)));
-        let connect = builder.capabilities(caps).connect(process.url().as_str());
-        let client = match tokio::time::timeout(SESSION_START_TIMEOUT, connect).await {
-            Ok(Ok(client)) => client,
-            Ok(Err(error)) => return Err(errors::new_session(&error, config.engine)),
-            Err(_) => {
-                return Err(launch_failed(
-                    LaunchCause::BrowserNotReady,
-                    "the browser session did not start in time".to_owned(),
-                ));
-            }
-        };
+        let client = launch::new_session(config, process.url(), caps, &wire).await?;
         let capabilities = client.capabilities().cloned().unwrap_or_default();
         let bidi_url = capabilities
             .get("webSocketUrl")
@@ -359,7 +326,7 @@ impl Owner {
             .ok_or_else(|| {
                 PortError::new(PortErrorKind::Unsupported, "the driver granted no WebDriver BiDi URL")
             })?;
-        let debugger_address = debugger_address(&capabilities).ok_or_else(|| {
+        let debugger_address = launch::debugger_address(&capabilities).ok_or_else(|| {
             PortError::new(
                 PortErrorKind::Unsupported,
                 "the driver named no DevTools address to attach sessions to",
@@ -378,23 +345,12 @@ impl Owner {
     }
 }
 
-/// chromedriver's `goog:chromeOptions.debuggerAddress` in session capabilities.
-pub(crate) fn debugger_address(capabilities: &Map<String, Value>) -> Option<String> {
-    capabilities
-        .get("goog:chromeOptions")
-        .and_then(|options| options.get("debuggerAddress"))
-        .and_then(Value::as_str)
-        .map(str::to_owned)
-}
-
 /// The capabilities of a seat's classic session: attached to the shared browser, without BiDi
 /// (its connections go to the owner's endpoint), dialogs left to the adapter as a session of
 /// its own leaves them.
 pub(crate) fn attached_capabilities(seat: &Seat) -> Map<String, Value> {
-    let mut caps = Map::new();
+    let mut caps = launch::base_capabilities();
     caps.insert("browserName".into(), json!("chrome"));
-    caps.insert("unhandledPromptBehavior".into(), json!({ "default": "ignore", "beforeUnload": "ignore" }));
-    caps.insert("pageLoadStrategy".into(), json!("normal"));
     caps.insert("goog:chromeOptions".into(), json!({ "debuggerAddress": seat.debugger_address }));
     caps
 }

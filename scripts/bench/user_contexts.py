@@ -74,7 +74,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from typing import Any
+from typing import Any, Callable
 
 import websockets
 
@@ -91,10 +91,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def serve() -> str:
+def serve_pages(respond: Callable[[str], bytes]) -> str:
+    """Serve `respond(path)` as HTML on 127.0.0.1 (a thread per request); answers the base URL."""
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802
-            body = PAGE.encode()
+            body = respond(self.path)
             self.send_response(200)
             self.send_header("Content-Type", "text/html; charset=utf-8")
             self.send_header("Content-Length", str(len(body)))
@@ -110,7 +111,12 @@ def serve() -> str:
 
     server = Server(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}/page"
+    return f"http://127.0.0.1:{server.server_address[1]}"
+
+
+def serve() -> str:
+    """The fixture page (every path answers it); answers its URL."""
+    return serve_pages(lambda _path: PAGE.encode()) + "/page"
 
 
 def children(pid: int) -> list[int]:

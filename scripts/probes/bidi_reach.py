@@ -29,10 +29,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import http.server
 import json
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -50,21 +48,8 @@ PAGES = {
 
 
 def serve() -> str:
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802
-            body = PAGES.get(self.path, b"not found")
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}"
+    """The probe's pages on 127.0.0.1; answers the base URL."""
+    return uc.serve_pages(lambda path: PAGES.get(path, b"not found"))
 
 
 class Mux:

@@ -34,7 +34,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use ghostlight_core::port::{NetworkPolicy, RequestKind};
+use ghostlight_core::port::{NetworkPolicy, PortError, PortErrorKind, PortResult, RequestKind};
 use http::{HeaderMap, Method, Request, Response, StatusCode, Uri, header};
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Empty};
@@ -79,6 +79,20 @@ impl Filter {
         let shared = Arc::new(Shared { policy: policy.clone(), upstream, quiet });
         let task = tokio::spawn(serve(listener, shared));
         Ok(Filter { address, policy, task })
+    }
+
+    /// [`Filter::start`], a failure to listen answered as the port call's error.
+    pub(crate) async fn listen(
+        policy: NetworkPolicy,
+        upstream: Upstream,
+        quiet: &'static [&'static str],
+    ) -> PortResult<Filter> {
+        Filter::start(policy, upstream, quiet).await.map_err(|error| {
+            PortError::new(
+                PortErrorKind::Other,
+                format!("the network filter could not listen on 127.0.0.1: {error}"),
+            )
+        })
     }
 
     /// Where the filter listens.

@@ -19,7 +19,9 @@
 
 use std::time::Duration;
 
-use ghostlight_core::port::{DialogKind, DialogResolution, PortError, PortErrorKind, PortResult, TabRef};
+use ghostlight_core::port::{
+    DialogKind, DialogResolution, PageState, PortError, PortErrorKind, PortResult, TabRef,
+};
 use tokio::time::Instant;
 
 use crate::errors::{self, Sent};
@@ -129,14 +131,7 @@ pub(crate) async fn resolve_dialog(
         DialogResolution::Accept if known == Some(DialogKind::BeforeUnload) => {
             s.client().accept_alert().await.map_err(act)?;
             if let Some(before) = held {
-                // The held navigation goes on: answer once its document shows, or when the
-                // bounded wait runs out (a navigation may end without a document).
-                let deadline = Instant::now() + LEAVE_LANDING_WAIT;
-                match navigation::wait_for_page(s, &before, deadline, LeavePrompt::Dismiss).await {
-                    Ok(_) => {}
-                    Err(e) if e.kind() == PortErrorKind::Timeout => {}
-                    Err(e) => return Err(e.effect_unknown()),
-                }
+                leave_landing(s, &before).await?;
             }
             return Ok(DialogKind::BeforeUnload);
         }
@@ -190,14 +185,21 @@ async fn resolve_over_bidi(
         && let Some(before) = held
     {
         s.tab(tab).await?;
-        let deadline = Instant::now() + LEAVE_LANDING_WAIT;
-        match navigation::wait_for_page(s, &before, deadline, LeavePrompt::Dismiss).await {
-            Ok(_) => {}
-            Err(e) if e.kind() == PortErrorKind::Timeout => {}
-            Err(e) => return Err(e.effect_unknown()),
-        }
+        leave_landing(s, &before).await?;
     }
     Ok(kind)
+}
+
+/// After an accepted leave-page prompt, the navigation it held goes on from `before`: answer
+/// once its document shows, or when [`LEAVE_LANDING_WAIT`] runs out (a navigation may end
+/// without a document).
+async fn leave_landing(s: &mut Session, before: &PageState) -> PortResult<()> {
+    let deadline = Instant::now() + LEAVE_LANDING_WAIT;
+    match navigation::wait_for_page(s, before, deadline, LeavePrompt::Dismiss).await {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == PortErrorKind::Timeout => Ok(()),
+        Err(e) => Err(e.effect_unknown()),
+    }
 }
 
 /// The page's record of the dialog just resolved (see the module docs), read and cleared.

@@ -115,7 +115,7 @@ async fn go_from(
     prompt: LeavePrompt,
 ) -> PortResult<PageState> {
     s.set_page_load_timeout(first_wait(s.engine(), timeout)).await?;
-    let sent = if s.user_context().is_some() {
+    let sent = if s.is_seated() {
         let params = json!({ "url": url.as_str(), "wait": "complete" });
         seated_load(s, "browsingContext.navigate", params, first_wait(s.engine(), timeout)).await
     } else {
@@ -264,7 +264,7 @@ async fn move_from(
     deadline: Instant,
     timeout: Duration,
 ) -> PortResult<PageState> {
-    if s.user_context().is_some()
+    if s.is_seated()
         && let Some((method, params)) = seated_history(step)
     {
         s.set_page_load_timeout(first_wait(s.engine(), timeout)).await?;
@@ -309,12 +309,12 @@ async fn move_from(
 }
 
 /// A loading navigation command of a session in a shared browser, over BiDi (see
-/// [`Session::navigate_over_bidi`]), waiting for the load within `wait`. A load that runs out
+/// [`Session::window_command_over_bidi`]), waiting for the load within `wait`. A load that runs out
 /// of time is stopped (over BiDi: chromedriver holds every classic command, DevTools ones
 /// included, behind a pending load), as chromedriver stops one at its page-load timeout, so
 /// the classic reads that follow see the document as it is.
 async fn seated_load(s: &mut Session, method: &str, params: Value, wait: Duration) -> PortResult<()> {
-    let sent = s.navigate_over_bidi(method, params, wait).await;
+    let sent = s.window_command_over_bidi(method, params, wait).await;
     if sent.as_ref().is_err_and(|error| error.kind() == PortErrorKind::Timeout) {
         let _ = s.stop_loading_over_bidi().await;
     }
@@ -322,7 +322,7 @@ async fn seated_load(s: &mut Session, method: &str, params: Value, wait: Duratio
 }
 
 /// The BiDi command of a history move of a session in a shared browser (see
-/// [`Session::navigate_over_bidi`]); `None` for a reload that bypasses the cache, which goes
+/// [`Session::window_command_over_bidi`]); `None` for a reload that bypasses the cache, which goes
 /// through DevTools as ever.
 fn seated_history(step: HistoryMove) -> Option<(&'static str, Value)> {
     match step {
@@ -396,32 +396,10 @@ async fn settle(
 async fn handle_prompt(s: &mut Session, prompt: LeavePrompt) -> PortResult<()> {
     match dialogs::probe(s).await? {
         None => Ok(()),
-        Some(Some(DialogKind::BeforeUnload)) if s.is_seated() => {
-            // Answered over BiDi: the classic session would accept it on any command.
-            let handle = s.current().map(str::to_owned).unwrap_or_default();
-            match prompt {
-                LeavePrompt::Accept => s.answer_prompt_over_bidi(&handle, true, None).await,
-                LeavePrompt::Dismiss => {
-                    s.answer_prompt_over_bidi(&handle, false, None).await?;
-                    Err(PortError::new(
-                        PortErrorKind::BlockedByDialog,
-                        "a beforeunload prompt stopped the navigation; it was dismissed and the page stayed",
-                    ))
-                }
-                LeavePrompt::Keep => Err(PortError::blocked_by(
-                    DialogKind::BeforeUnload,
-                    "a beforeunload prompt holds the navigation; it is open for the caller to resolve",
-                )),
-            }
-        }
         Some(Some(DialogKind::BeforeUnload)) => match prompt {
-            LeavePrompt::Accept => {
-                s.forget_prompt();
-                s.client().accept_alert().await.map_err(|e| errors::cmd(&e, Sent::Act))
-            }
+            LeavePrompt::Accept => s.answer_current_prompt(true).await,
             LeavePrompt::Dismiss => {
-                s.forget_prompt();
-                s.client().dismiss_alert().await.map_err(|e| errors::cmd(&e, Sent::Act))?;
+                s.answer_current_prompt(false).await?;
                 Err(PortError::new(
                     PortErrorKind::BlockedByDialog,
                     "a beforeunload prompt stopped the navigation; it was dismissed and the page stayed",

@@ -505,6 +505,9 @@ async fn release(s: &mut Session) {
     s.set_input_unreleased(!released);
 }
 
+/// How long one input command over BiDi may take (a drag's moves take about a second).
+const INPUT_WAIT: Duration = Duration::from_secs(10);
+
 /// [`perform`] for a session in a shared browser, over BiDi (`input.performActions` to the
 /// current window): its classic-only session would accept a leave-page prompt the input
 /// raises. The command holds while a dialog the input opened is open, so the input counts as
@@ -512,11 +515,14 @@ async fn release(s: &mut Session) {
 /// page closing its own tab in answer (effect unknown).
 async fn perform_over_bidi(s: &mut Session, input: &Input) -> PortResult<()> {
     if s.input_unreleased() {
-        let released = s.input_over_bidi_command("input.releaseActions", json!({})).await.is_ok();
+        let released =
+            s.window_command_over_bidi("input.releaseActions", json!({}), INPUT_WAIT).await.is_ok();
         s.set_input_unreleased(!released);
     }
     let starts = s.navigation_starts();
-    let sent = s.input_over_bidi_command("input.performActions", json!({ "actions": input.bidi() })).await;
+    let sent = s
+        .window_command_over_bidi("input.performActions", json!({ "actions": input.bidi() }), INPUT_WAIT)
+        .await;
     match sent {
         Ok(()) => {
             s.await_input_navigation(starts).await;
@@ -524,7 +530,8 @@ async fn perform_over_bidi(s: &mut Session, input: &Input) -> PortResult<()> {
         }
         Err(e) if e.kind() == PortErrorKind::BlockedByDialog => Ok(()),
         Err(e) => {
-            let released = s.input_over_bidi_command("input.releaseActions", json!({})).await.is_ok();
+            let released =
+                s.window_command_over_bidi("input.releaseActions", json!({}), INPUT_WAIT).await.is_ok();
             s.set_input_unreleased(!released);
             let open = match s.current().map(str::to_owned) {
                 Some(handle) => s.windows().await.is_ok_and(|own| own.contains(&handle)),
