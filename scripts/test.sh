@@ -142,7 +142,8 @@ cargo test --workspace --all-features
 # the HTTP server runs them (`GHOSTLIGHT_TEST_SHARED`, tests/support/engines.rs).
 begin shared
 GHOSTLIGHT_TEST_SHARED=1 GHOSTLIGHT_TEST_ENGINES=chromium cargo test -p ghostlight-webdriver --all-features \
-    --test tools_e2e --test hostile --test nested_documents --test boundary --test input --test port_ops
+    --test tools_e2e --test hostile --test nested_documents --test boundary --test input --test port_ops \
+    --test round_trips
 
 # ---- fuzz smoke -----------------------------------------------------------------------------
 if [ "${GHOSTLIGHT_TEST_SKIP_FUZZ:-0}" != 1 ]; then

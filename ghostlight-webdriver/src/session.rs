@@ -146,6 +146,10 @@ pub(crate) struct Session {
     /// Where the session lives when it shares its browser (`shared.rs`): its user context is
     /// removed, with its tabs, when the session ends.
     seat: Option<Seat>,
+    /// The seat's first window while no call has used it (blank; listing it does not count):
+    /// the session's first opened tab is that window, so a session costs one renderer, not two
+    /// ([`Session::take_untouched_first`]).
+    untouched_first: Option<String>,
     /// Whether an input sequence failed part-way and its release failed too, so a button or
     /// key may still be down: the next sequence releases the input state first.
     input_unreleased: bool,
@@ -453,7 +457,9 @@ impl Session {
                 matches!(config.driver, DriverSource::Launch { .. }),
             ),
         };
+        let untouched_first = seat.as_ref().map(|seat| seat.window.clone());
         let mut session = Session {
+            untouched_first,
             seat,
             rescue,
             working: None,
@@ -869,6 +875,25 @@ impl Session {
         }
     }
 
+    /// The seat's first window, while no call has used it: the caller makes it
+    /// the tab it opens (see [`Session::untouched_first`]). Answered once.
+    pub(crate) fn take_untouched_first(&mut self) -> Option<String> {
+        self.untouched_first.take()
+    }
+
+    /// Give the untouched first window back (the navigation meant for it failed, and it is
+    /// blank again).
+    pub(crate) fn restore_untouched_first(&mut self, handle: String) {
+        self.untouched_first = Some(handle);
+    }
+
+    /// `handle` is a call's tab (named by its token): it is no longer untouched.
+    fn touch(&mut self, handle: &str) {
+        if self.untouched_first.as_deref() == Some(handle) {
+            self.untouched_first = None;
+        }
+    }
+
     /// Whether the session shares its browser (`shared.rs`).
     pub(crate) fn is_seated(&self) -> bool {
         self.seat.is_some()
@@ -961,6 +986,7 @@ impl Session {
     pub(crate) async fn tab(&mut self, tab: &TabRef) -> PortResult<String> {
         let handle = self.handle_of(tab)?;
         self.own_window(&handle).await?;
+        self.touch(&handle);
         self.switch_to(&handle).await?;
         Ok(handle)
     }

@@ -1,7 +1,9 @@
 //! Round trips, counted: each tool runs once against a fixture page on headless Chromium and
 //! Firefox, and the classic WebDriver commands and WebDriver BiDi commands it sent (with
 //! their bytes, as the adapter counts them: `WebDriverBrowser::wire_counts`) are compared
-//! with the table the repository keeps, `tests/round_trips/<engine>.md`.
+//! with the table the repository keeps, `tests/round_trips/<engine>.md`. With
+//! `GHOSTLIGHT_TEST_SHARED=1` a Chromium session is seated in a user context of a shared
+//! browser (as the HTTP server runs them) and its table is `tests/round_trips/chromium-seated.md`.
 //!
 //! Counts, not times: a call that waits for nothing sends the same commands every run, so
 //! this guard never flakes on a slow machine. A change that adds a round trip fails here until
@@ -271,22 +273,28 @@ async fn cases(t: &mut Guard) {
     eprintln!("text appears after 1.5 s: {}", waited.summary);
 }
 
-/// The table's path for `engine`.
+/// The table's path for `engine`: `<engine>.md`, or `<engine>-seated.md` for a session in a
+/// user context of a shared browser (`GHOSTLIGHT_TEST_SHARED=1`, as the HTTP server runs
+/// Chromium sessions).
 fn table_path(engine: Engine) -> PathBuf {
+    let seated = if support::engines::seated(engine) { "-seated" } else { "" };
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/round_trips")
-        .join(format!("{}.md", engine.as_str()))
+        .join(format!("{}{seated}.md", engine.as_str()))
 }
 
 /// The measurements as the table the repository keeps.
 fn render(engine: Engine, rows: &[Measured]) -> String {
+    let seated = support::engines::seated(engine);
     let mut out = format!(
-        "# Round trips on {} (`tests/round_trips.rs`)\n\n\
+        "# Round trips on {}{} (`tests/round_trips.rs`)\n\n\
          Commands each tool sent its driver for one call on the fixture pages. Rewrite with\n\
-         `GHOSTLIGHT_BLESS=1 cargo test -p ghostlight-webdriver --all-features --test round_trips`.\n\n\
+         `{}GHOSTLIGHT_BLESS=1 cargo test -p ghostlight-webdriver --all-features --test round_trips`.\n\n\
          | tool | call | classic | BiDi | BiDi connections opened | bytes sent |\n\
          | --- | --- | ---: | ---: | ---: | ---: |\n",
-        engine.display_name()
+        engine.display_name(),
+        if seated { ", a session in a user context of a shared browser" } else { "" },
+        if seated { "GHOSTLIGHT_TEST_SHARED=1 GHOSTLIGHT_TEST_ENGINES=chromium " } else { "" },
     );
     for row in rows {
         let s = &row.sent;

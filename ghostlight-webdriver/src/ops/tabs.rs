@@ -66,6 +66,9 @@ async fn list(s: &mut Session, handles: Vec<String>, in_place: bool) -> PortResu
     Ok(listed)
 }
 
+/// How long making a first window blank again after a failed first navigation may take.
+const BLANK_AGAIN: Duration = Duration::from_secs(2);
+
 /// How long reading one tab's page over BiDi may take before it is read through classic
 /// WebDriver instead.
 const BIDI_TAB_READ: Duration = Duration::from_secs(2);
@@ -166,6 +169,36 @@ pub(crate) async fn open_tab(
     input: &NavigateInput,
     timeout: Duration,
 ) -> PortResult<OpenedTab> {
+    // A session in a shared browser opens its first tab in the blank window its seat came with
+    // (one renderer a session, not two); a first window already gone is passed over.
+    if let Some(first) = s.take_untouched_first() {
+        match s.switch_to(&first).await {
+            Ok(()) => {}
+            Err(e) if e.kind() == PortErrorKind::TabGone => return open_new_tab(s, input, timeout).await,
+            Err(e) => return Err(e),
+        }
+        s.set_active(&first);
+        return match navigation::go(s, &input.url, timeout, input.discard_beforeunload).await {
+            Ok(page) => Ok(OpenedTab { tab: s.tab_ref(&first), page }),
+            Err(error) => {
+                // Blank again for the next tab (best effort), as a new tab would be closed.
+                let blank = json!({ "url": "about:blank", "wait": "complete" });
+                if !error.is_connection_lost()
+                    && s.window_command_over_bidi("browsingContext.navigate", blank, BLANK_AGAIN)
+                        .await
+                        .is_ok()
+                {
+                    s.restore_untouched_first(first);
+                }
+                Err(error)
+            }
+        };
+    }
+    open_new_tab(s, input, timeout).await
+}
+
+/// Open a new window, switch to it and navigate it; a failed navigation closes it again.
+async fn open_new_tab(s: &mut Session, input: &NavigateInput, timeout: Duration) -> PortResult<OpenedTab> {
     // New Window needs a current window: after a tab was closed (by a page, or past the
     // driver) the driver has none until it is switched to a live one.
     if s.current().is_none() {
@@ -201,11 +234,10 @@ pub(crate) async fn open_tab(
 /// The operating-system focus is reported only for a headed browser, as
 /// `document.hasFocus()` sees it.
 pub(crate) async fn focus_tab(s: &mut Session, tab: &TabRef) -> PortResult<Focused> {
-    let handle = s.handle_of(tab)?;
     // Always send the switch, even when the driver is already on this window: the page may
     // have brought another tab to the front meanwhile.
     s.forget_current();
-    s.switch_to(&handle).await?;
+    let handle = s.tab(tab).await?;
     s.set_active(&handle);
     if s.headless() {
         return Ok(Focused { window_focused: false });

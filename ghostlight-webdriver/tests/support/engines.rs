@@ -39,12 +39,19 @@ pub(crate) fn selected(engine: Engine) -> bool {
 /// HTTP sessions do), so every suite can be run that way too.
 pub(crate) fn browser(engine: Engine) -> Arc<WebDriverBrowser> {
     let config = WebDriverConfig::for_engine(engine);
-    if std::env::var("GHOSTLIGHT_TEST_SHARED").is_ok_and(|value| value == "1")
+    if seated(engine)
         && let Ok(shared) = ghostlight_webdriver::SharedBrowser::new(config.clone())
     {
         return Arc::new(WebDriverBrowser::seated(&shared));
     }
     Arc::new(WebDriverBrowser::new(config))
+}
+
+/// Whether [`browser`] seats `engine`'s sessions in a shared browser
+/// (`GHOSTLIGHT_TEST_SHARED=1` and an engine that shares: Chromium).
+pub(crate) fn seated(engine: Engine) -> bool {
+    std::env::var("GHOSTLIGHT_TEST_SHARED").is_ok_and(|value| value == "1")
+        && ghostlight_webdriver::SharedBrowser::new(WebDriverConfig::for_engine(engine)).is_ok()
 }
 
 /// Run one named scenario within [`SCENARIO_TIMEOUT`], printing its duration; answers its
