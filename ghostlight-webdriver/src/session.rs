@@ -146,9 +146,9 @@ pub(crate) struct Session {
     /// Where the session lives when it shares its browser (`shared.rs`): its user context is
     /// removed, with its tabs, when the session ends.
     seat: Option<Seat>,
-    /// The seat's first window while no call has used it (blank; listing it does not count):
-    /// the session's first opened tab is that window, so a session costs one renderer, not two
-    /// ([`Session::take_untouched_first`]).
+    /// The first window of a fresh browser or seat while no call has used it (blank; listing
+    /// it does not count): the session's first opened tab is that window, so a session costs
+    /// one renderer, not two ([`Session::take_untouched_first`]).
     untouched_first: Option<String>,
     /// Whether an input sequence failed part-way and its release failed too, so a button or
     /// key may still be down: the next sequence releases the input state first.
@@ -457,7 +457,11 @@ impl Session {
                 matches!(config.driver, DriverSource::Launch { .. }),
             ),
         };
-        let untouched_first = seat.as_ref().map(|seat| seat.window.clone());
+        // A browser started for the session (without a person's profile, which may restore
+        // pages) or a seat starts with one blank window: the session's first tab is that window.
+        let fresh_window = seat.is_some()
+            || (matches!(config.driver, DriverSource::Launch { .. }) && config.profile.is_none());
+        let untouched_first = fresh_window.then(|| handle.clone());
         let mut session = Session {
             untouched_first,
             seat,
@@ -875,7 +879,7 @@ impl Session {
         }
     }
 
-    /// The seat's first window, while no call has used it: the caller makes it
+    /// The session's first window, while no call has used it: the caller makes it
     /// the tab it opens (see [`Session::untouched_first`]). Answered once.
     pub(crate) fn take_untouched_first(&mut self) -> Option<String> {
         self.untouched_first.take()

@@ -169,9 +169,12 @@ pub(crate) async fn open_tab(
     input: &NavigateInput,
     timeout: Duration,
 ) -> PortResult<OpenedTab> {
-    // A session in a shared browser opens its first tab in the blank window its seat came with
-    // (one renderer a session, not two); a first window already gone is passed over.
-    if let Some(first) = s.take_untouched_first() {
+    // A session opens its first tab in the blank window its browser or seat came with (one
+    // renderer a session, not two); a first window already gone, or seen showing a page, is
+    // passed over.
+    if let Some(first) = s.take_untouched_first()
+        && s.last_page(&first).is_none_or(|page| page.url.as_str() == "about:blank")
+    {
         match s.switch_to(&first).await {
             Ok(()) => {}
             Err(e) if e.kind() == PortErrorKind::TabGone => return open_new_tab(s, input, timeout).await,
