@@ -1,10 +1,23 @@
-//! The loopback page server: one tiny_http server on 127.0.0.1 and one on 127.0.0.2 (Linux
+//! The loopback page server: one HTTP/1.1 server on 127.0.0.1 and one on 127.0.0.2 (Linux
 //! routes all of 127/8 to loopback), each on its own port, answering every request with what a
 //! responder makes of it. Stopped on drop.
+//!
+//! Built on hyper, one task per connection on a runtime of its own: tiny_http, used before,
+//! reads each connection on a pool thread for the connection's life and can leave a new
+//! connection queued behind kept-alive ones when two arrive together (its pool's idle count is
+//! read before the woken thread takes the first), so a page's sixth frame request sat unread
+//! in the socket (seen under load: `ss` showed it in `CLOSE-WAIT` with its bytes unread).
 
 use std::collections::HashMap;
+use std::convert::Infallible;
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::body::Incoming;
+use hyper::{Request, Response};
+use hyper_util::rt::TokioIo;
 use url::Url;
 
 /// The first host (every page).
@@ -70,27 +83,58 @@ impl Reply {
 
 /// The running server (see the module documentation).
 pub(crate) struct Site {
-    servers: Vec<Arc<tiny_http::Server>>,
-    threads: Vec<std::thread::JoinHandle<()>>,
+    /// Serves both hosts; shut down (its tasks dropped) with the site.
+    runtime: Option<tokio::runtime::Runtime>,
     ports: [u16; 2],
     seen: Arc<Mutex<Seen>>,
+}
+
+/// What every connection task shares.
+struct Shared {
+    ports: [u16; 2],
+    seen: Arc<Mutex<Seen>>,
+    respond: Box<dyn Fn(&Ask<'_>) -> Reply + Send + Sync>,
 }
 
 impl Site {
     /// Serve `respond` on both hosts until dropped.
     pub(crate) fn serve(respond: impl Fn(&Ask<'_>) -> Reply + Send + Sync + 'static) -> Site {
-        let a = Arc::new(tiny_http::Server::http(format!("{HOST_A}:0")).expect("a server on 127.0.0.1"));
-        let b = Arc::new(tiny_http::Server::http(format!("{HOST_B}:0")).expect("a server on 127.0.0.2"));
-        let port = |s: &tiny_http::Server| s.server_addr().to_ip().expect("an IP listener").port();
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("the page server's runtime");
+        let bind = |host: &str| {
+            let listener = std::net::TcpListener::bind(format!("{host}:0")).expect("a page server listener");
+            listener.set_nonblocking(true).expect("a non-blocking listener");
+            listener
+        };
+        let (a, b) = (bind(HOST_A), bind(HOST_B));
+        let port =
+            |l: &std::net::TcpListener| l.local_addr().map(|at: SocketAddr| at.port()).expect("a port");
         let ports = [port(&a), port(&b)];
         let seen = Arc::new(Mutex::new(Seen::default()));
-        let respond = Arc::new(respond);
-        let mut threads = Vec::new();
-        for (server, host) in [(Arc::clone(&a), HOST_A), (Arc::clone(&b), HOST_B)] {
-            let (seen, respond) = (Arc::clone(&seen), Arc::clone(&respond));
-            threads.push(std::thread::spawn(move || answer(&server, host, ports, &seen, &*respond)));
+        let shared = Arc::new(Shared { ports, seen: Arc::clone(&seen), respond: Box::new(respond) });
+        for (listener, host) in [(a, HOST_A), (b, HOST_B)] {
+            let shared = Arc::clone(&shared);
+            runtime.spawn(async move {
+                let Ok(listener) = tokio::net::TcpListener::from_std(listener) else { return };
+                loop {
+                    let Ok((stream, _)) = listener.accept().await else { continue };
+                    let shared = Arc::clone(&shared);
+                    tokio::spawn(async move {
+                        let service = hyper::service::service_fn(move |request| {
+                            let shared = Arc::clone(&shared);
+                            async move { Ok::<_, Infallible>(answer(request, host, shared).await) }
+                        });
+                        let _ = hyper::server::conn::http1::Builder::new()
+                            .serve_connection(TokioIo::new(stream), service)
+                            .await;
+                    });
+                }
+            });
         }
-        Site { servers: vec![a, b], threads, ports, seen }
+        Site { runtime: Some(runtime), ports, seen }
     }
 
     /// Serve HTML: `page(path, port of the first host)` answers the status and the page.
@@ -127,50 +171,51 @@ impl Site {
 
 impl Drop for Site {
     fn drop(&mut self) {
-        for server in &self.servers {
-            server.unblock();
-        }
-        for thread in self.threads.drain(..) {
-            let _ = thread.join();
+        // Not a blocking shutdown: a site is dropped inside the tests' own runtime.
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
         }
     }
 }
 
-fn answer(
-    server: &tiny_http::Server,
+/// Answer one request: count it, then ask the responder (on a blocking thread: a responder may
+/// take its time, and must not hold up other requests).
+async fn answer(
+    request: Request<Incoming>,
     host: &'static str,
-    ports: [u16; 2],
-    seen: &Mutex<Seen>,
-    respond: &dyn Fn(&Ask<'_>) -> Reply,
-) {
-    for request in server.incoming_requests() {
-        let path = request.url().split(['?', '#']).next().unwrap_or("/").to_owned();
-        let cache_control = request
-            .headers()
-            .iter()
-            .find(|h| h.field.equiv("Cache-Control"))
-            .map(|h| h.value.as_str().to_owned())
-            .unwrap_or_default();
+    shared: Arc<Shared>,
+) -> Response<Full<Bytes>> {
+    let path = request.uri().path().to_owned();
+    let cache_control = request
+        .headers()
+        .get(hyper::header::CACHE_CONTROL)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    drop(request);
+    let reply = tokio::task::spawn_blocking(move || {
         // A copy of what was seen, so that a slow responder holds no lock.
         let snapshot = {
-            let Ok(mut seen) = seen.lock() else { return };
+            let Ok(mut seen) = shared.seen.lock() else { return None };
             *seen.hits.entry(path.clone()).or_default() += 1;
             seen.cache_control.insert(path.clone(), cache_control.clone());
             seen.clone()
         };
-        let reply =
-            respond(&Ask { path: &path, host, ports, seen: &snapshot, cache_control: &cache_control });
-        let mut response = tiny_http::Response::from_string(reply.body).with_status_code(reply.status);
-        let header = |name: &str, value: &str| {
-            tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("a static header")
-        };
-        response.add_header(header("Content-Type", reply.content_type));
-        if let Some(cache) = reply.cache_control {
-            response.add_header(header("Cache-Control", cache));
-        }
-        if let Some(location) = &reply.location {
-            response.add_header(header("Location", location));
-        }
-        let _ = request.respond(response);
+        let ask =
+            Ask { path: &path, host, ports: shared.ports, seen: &snapshot, cache_control: &cache_control };
+        Some((shared.respond)(&ask))
+    })
+    .await
+    .ok()
+    .flatten()
+    .unwrap_or_else(|| Reply::html(500, "the responder failed"));
+    let mut response =
+        Response::builder().status(reply.status).header(hyper::header::CONTENT_TYPE, reply.content_type);
+    if let Some(cache) = reply.cache_control {
+        response = response.header(hyper::header::CACHE_CONTROL, cache);
     }
+    if let Some(location) = &reply.location {
+        response = response.header(hyper::header::LOCATION, location.as_str());
+    }
+    response.body(Full::new(Bytes::from(reply.body))).expect("a response of known parts")
 }
