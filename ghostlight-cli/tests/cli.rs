@@ -1,9 +1,13 @@
 //! The `ghostlight` command end to end: help, exit codes, exports, configuration, doctor, and
 //! `call` / `flow` against headless Chromium on a fixture page.
 
+// The loopback page server of the WebDriver suites (this file uses only part of it).
+#[allow(dead_code)]
+#[path = "../../ghostlight-webdriver/tests/support/server.rs"]
+mod server;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
-use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -369,36 +373,24 @@ fn long_page() -> String {
 /// The fixture site on 127.0.0.1: `/greet` is [`GREET_PAGE`], `/long` [`long_page`], anything
 /// else [`HELLO_PAGE`].
 struct Fixture {
-    server: Arc<tiny_http::Server>,
+    _server: server::Site,
     base: String,
 }
 
 impl Fixture {
     fn start() -> Fixture {
-        let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").unwrap_or_else(|e| panic!("{e}")));
-        let port = server.server_addr().to_ip().map(|a| a.port()).unwrap_or_else(|| panic!("no port"));
-        let serving = server.clone();
-        std::thread::spawn(move || {
-            for request in serving.incoming_requests() {
-                let body = if request.url().starts_with("/greet") {
-                    GREET_PAGE.to_owned()
-                } else if request.url().starts_with("/long") {
-                    long_page()
-                } else {
-                    HELLO_PAGE.to_owned()
-                };
-                let header = tiny_http::Header::from_bytes("Content-Type", "text/html; charset=utf-8")
-                    .unwrap_or_else(|()| panic!("a header"));
-                let _ = request.respond(tiny_http::Response::from_string(body).with_header(header));
-            }
+        let served = server::Site::serve(|ask| {
+            let body = if ask.path.starts_with("/greet") {
+                GREET_PAGE.to_owned()
+            } else if ask.path.starts_with("/long") {
+                long_page()
+            } else {
+                HELLO_PAGE.to_owned()
+            };
+            server::Reply::html(200, body)
         });
-        Fixture { server, base: format!("http://127.0.0.1:{port}") }
-    }
-}
-
-impl Drop for Fixture {
-    fn drop(&mut self) {
-        self.server.unblock();
+        let base = served.url("/").as_str().trim_end_matches('/').to_owned();
+        Fixture { _server: served, base }
     }
 }
 

@@ -19,10 +19,8 @@
 
 mod support;
 
-use std::sync::Arc;
-use std::thread::JoinHandle;
-
 use serde_json::{Value, json};
+use support::site::{Reply, Site};
 use support::{describe, invoke, spawn_binary, status};
 
 /// The least recall accepted. Every fixture was written to be detected, so a run finds all
@@ -121,50 +119,30 @@ fn page(name: &str) -> Option<&'static str> {
 /// The fixture server: `/gates/<name>` serves a table page with its status, `/gates/frame/…`
 /// a small framed document (a provider's widget as imitated here).
 struct Pages {
-    server: Arc<tiny_http::Server>,
-    thread: Option<JoinHandle<()>>,
+    _site: Site,
     base: String,
 }
 
 impl Pages {
     fn start() -> Pages {
-        let server =
-            Arc::new(tiny_http::Server::http("127.0.0.1:0").unwrap_or_else(|e| panic!("server: {e}")));
-        let port = server.server_addr().to_ip().map(|a| a.port()).unwrap_or_else(|| panic!("no port"));
-        let serving = server.clone();
-        let thread = std::thread::spawn(move || {
-            for request in serving.incoming_requests() {
-                let path = request.url().split('?').next().unwrap_or("/").to_owned();
-                let name = path.strip_prefix("/gates/").unwrap_or_default();
-                let (code, body) = if name.starts_with("frame/") {
-                    (200, "<!doctype html><title>Widget</title><p>[widget]</p>")
-                } else {
-                    match (page(name), TABLE.iter().find(|row| row.0 == name)) {
-                        (Some(html), Some(row)) => (row.2, html),
-                        _ => (404, "<!doctype html><title>Missing</title>"),
-                    }
-                };
-                let header = tiny_http::Header::from_bytes("Content-Type", "text/html; charset=utf-8")
-                    .unwrap_or_else(|()| panic!("a header"));
-                let _ = request.respond(
-                    tiny_http::Response::from_string(body).with_status_code(code).with_header(header),
-                );
-            }
+        let site = Site::serve(|ask| {
+            let name = ask.path.strip_prefix("/gates/").unwrap_or_default();
+            let (code, body) = if name.starts_with("frame/") {
+                (200, "<!doctype html><title>Widget</title><p>[widget]</p>")
+            } else {
+                match (page(name), TABLE.iter().find(|row| row.0 == name)) {
+                    (Some(html), Some(row)) => (row.2, html),
+                    _ => (404, "<!doctype html><title>Missing</title>"),
+                }
+            };
+            Reply::html(code, body)
         });
-        Pages { server, thread: Some(thread), base: format!("http://127.0.0.1:{port}") }
+        let base = site.url("/").as_str().trim_end_matches('/').to_owned();
+        Pages { _site: site, base }
     }
 
     fn url(&self, name: &str) -> String {
         format!("{}/gates/{name}", self.base)
-    }
-}
-
-impl Drop for Pages {
-    fn drop(&mut self) {
-        self.server.unblock();
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
     }
 }
 

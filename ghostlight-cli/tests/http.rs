@@ -24,39 +24,29 @@ const TOKEN: &str = "sessions-test-0123456789abcdef";
 /// How long the slow page takes to answer.
 const SLOW: Duration = Duration::from_secs(6);
 
-/// A loopback site, one thread per request: `/set` stores a cookie and a localStorage item,
-/// `/read` shows a page, `/opener` opens a private popup when its button is clicked, `/slow` answers
-/// after [`SLOW`].
-fn site() -> u16 {
-    let server = tiny_http::Server::http("127.0.0.1:0").unwrap_or_else(|e| panic!("{e}"));
-    let port = server.server_addr().to_ip().map(|a| a.port()).unwrap_or(0);
-    std::thread::spawn(move || {
-        for request in server.incoming_requests() {
-            std::thread::spawn(move || {
-                let path = request.url().split('?').next().unwrap_or("/").to_owned();
-                let body = match path.as_str() {
-                    "/set" => "<title>Set</title><script>document.cookie = 'sid=A; path=/'; \
-                               localStorage.setItem('k', 'A');</script><h1>Set</h1>"
-                        .to_owned(),
-                    "/opener" => "<title>Opener</title><h1>Opener</h1><button \
-                                  onclick=\"window.open('/private?token=SECRET')\">Open</button>"
-                        .to_owned(),
-                    "/slow" => {
-                        std::thread::sleep(SLOW);
-                        "<title>Slow</title><h1>Finally</h1>".to_owned()
-                    }
-                    _ => "<title>Page</title><h1>A page</h1><p>Some text to read.</p>".to_owned(),
-                };
-                let page = format!("<!doctype html><meta charset=utf-8>{body}");
-                let mut response = tiny_http::Response::from_string(page);
-                if let Ok(header) = tiny_http::Header::from_bytes(&b"Content-Type"[..], &b"text/html"[..]) {
-                    response.add_header(header);
-                }
-                let _ = request.respond(response);
-            });
-        }
+/// A loopback site (every request answered on a thread of its own): `/set` stores a cookie and
+/// a localStorage item, `/read` shows a page, `/opener` opens a private popup when its button is
+/// clicked, `/slow` answers after [`SLOW`]. Serves until dropped.
+fn site() -> support::site::Site {
+    let site = support::site::Site::serve(|ask| {
+        let body = match ask.path {
+            "/set" => {
+                "<title>Set</title><script>document.cookie = 'sid=A; path=/'; \
+                       localStorage.setItem('k', 'A');</script><h1>Set</h1>"
+            }
+            "/opener" => {
+                "<title>Opener</title><h1>Opener</h1><button \
+                          onclick=\"window.open('/private?token=SECRET')\">Open</button>"
+            }
+            "/slow" => {
+                std::thread::sleep(SLOW);
+                "<title>Slow</title><h1>Finally</h1>"
+            }
+            _ => "<title>Page</title><h1>A page</h1><p>Some text to read.</p>",
+        };
+        support::site::Reply::html(200, format!("<!doctype html><meta charset=utf-8>{body}"))
     });
-    port
+    site
 }
 
 /// Start the binary over HTTP on a free loopback port with `args` and the token in the
@@ -257,8 +247,8 @@ fn descendants_named(pid: u32, name: &str) -> usize {
 /// session, and a slow navigation in one does not hold up the other.
 async fn isolated_sessions(args: &[&str], drivers: usize) {
     require_chromedriver();
-    let port = site();
-    let url = |path: &str| format!("http://127.0.0.1:{port}{path}");
+    let site = site();
+    let url = |path: &str| site.url(path).to_string();
     let dir = std::env::temp_dir().join(format!("ghostlight-sessions-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
     let config = dir.join("config.toml");

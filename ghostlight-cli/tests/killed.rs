@@ -46,22 +46,11 @@ fn profile_of_server(pid: u32) -> Option<PathBuf> {
 #[tokio::test]
 async fn a_killed_server_leaves_no_process_and_no_profile() {
     require_chromedriver();
-    let server = tiny_http::Server::http("127.0.0.1:0").unwrap_or_else(|e| panic!("{e}"));
-    let port = server.server_addr().to_ip().map(|a| a.port()).unwrap_or(0);
-    std::thread::spawn(move || {
-        for request in server.incoming_requests() {
-            let page = "<!doctype html><title>Alive</title><h1>Alive</h1>";
-            let header = tiny_http::Header::from_bytes(&b"Content-Type"[..], &b"text/html"[..]).ok();
-            let mut response = tiny_http::Response::from_string(page);
-            if let Some(header) = header {
-                response.add_header(header);
-            }
-            let _ = request.respond(response);
-        }
+    let site = support::site::Site::serve(|_| {
+        support::site::Reply::html(200, "<!doctype html><title>Alive</title><h1>Alive</h1>")
     });
     let (client, pid) = spawn_binary(&[], None).await;
-    let opened =
-        invoke(&client, "browser_navigate", json!({"url": format!("http://127.0.0.1:{port}/")})).await;
+    let opened = invoke(&client, "browser_navigate", json!({"url": site.url("/").as_str()})).await;
     assert_eq!(status(&opened), "succeeded", "{opened}");
     // The server's own profile: its folder names the server's process id.
     let found = Instant::now() + GRACE;
@@ -92,7 +81,7 @@ async fn a_killed_server_leaves_no_process_and_no_profile() {
 
     // The next server's first browser start sweeps the dead server's profile folder.
     let (next, _) = spawn_binary(&[], None).await;
-    let opened = invoke(&next, "browser_navigate", json!({"url": format!("http://127.0.0.1:{port}/")})).await;
+    let opened = invoke(&next, "browser_navigate", json!({"url": site.url("/").as_str()})).await;
     assert_eq!(status(&opened), "succeeded", "{opened}");
     assert!(!profile.exists(), "{} is left behind", profile.display());
     let _ = next.cancel().await;

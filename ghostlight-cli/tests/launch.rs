@@ -8,6 +8,11 @@
 
 #![cfg(unix)]
 
+// The loopback page server of the WebDriver suites (this file uses only part of it).
+#[allow(dead_code)]
+#[path = "../../ghostlight-webdriver/tests/support/server.rs"]
+mod server;
+
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::net::TcpListener;
 use std::os::unix::fs::PermissionsExt as _;
@@ -144,51 +149,36 @@ fn a_proxy_password_is_refused_and_never_repeated() {
 /// A site on 127.0.0.1: `/set` stores a cookie for an hour, `/get` puts the cookies in its
 /// title, `/load-problems` logs an error while loading and loads a missing image (404).
 struct Site {
-    server: Arc<tiny_http::Server>,
+    _server: server::Site,
     base: String,
 }
 
 impl Site {
     fn start() -> Site {
-        let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").unwrap_or_else(|e| panic!("{e}")));
-        let port = server.server_addr().to_ip().map(|a| a.port()).unwrap_or_else(|| panic!("no port"));
-        let serving = server.clone();
-        std::thread::spawn(move || {
-            for request in serving.incoming_requests() {
-                let (status, body) = match request.url() {
-                    "/set" => (
-                        200,
-                        "<title>Set</title><script>document.cookie='gl=kept; max-age=3600; path=/'</script>",
-                    ),
-                    "/get" => (
-                        200,
-                        "<title>Get</title><script>document.title = 'cookie ' + document.cookie</script>",
-                    ),
-                    "/load-problems" => (
-                        200,
-                        "<title>Problems</title><script>console.error('gl-load-error')</script><img src=/missing.png>",
-                    ),
-                    "/missing.png" | "/favicon.ico" => (404, ""),
-                    _ => (200, "<title>Plain</title><p>plain</p>"),
-                };
-                let header = tiny_http::Header::from_bytes("Content-Type", "text/html; charset=utf-8")
-                    .unwrap_or_else(|()| panic!("a header"));
-                let response =
-                    tiny_http::Response::from_string(body).with_header(header).with_status_code(status);
-                let _ = request.respond(response);
-            }
+        let served = server::Site::serve(|ask| {
+            let (status, body) = match ask.path {
+                "/set" => (
+                    200,
+                    "<title>Set</title><script>document.cookie='gl=kept; max-age=3600; path=/'</script>",
+                ),
+                "/get" => {
+                    (200, "<title>Get</title><script>document.title = 'cookie ' + document.cookie</script>")
+                }
+                "/load-problems" => (
+                    200,
+                    "<title>Problems</title><script>console.error('gl-load-error')</script><img src=/missing.png>",
+                ),
+                "/missing.png" | "/favicon.ico" => (404, ""),
+                _ => (200, "<title>Plain</title><p>plain</p>"),
+            };
+            server::Reply::html(status, body)
         });
-        Site { server, base: format!("http://127.0.0.1:{port}") }
+        let base = served.url("/").as_str().trim_end_matches('/').to_owned();
+        Site { _server: served, base }
     }
 
     fn navigate(&self, path: &str) -> String {
         json!({"url": format!("{}{path}", self.base)}).to_string()
-    }
-}
-
-impl Drop for Site {
-    fn drop(&mut self) {
-        self.server.unblock();
     }
 }
 

@@ -4,10 +4,14 @@
 
 #![cfg(unix)]
 
+// The loopback page server of the WebDriver suites (this file uses only part of it).
+#[allow(dead_code)]
+#[path = "../../ghostlight-webdriver/tests/support/server.rs"]
+mod server;
+
 use std::os::unix::fs::{FileTypeExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -21,29 +25,15 @@ const GREET_PAGE: &str = r#"<!doctype html><title>Greeter</title><h1>Greeter</h1
 
 /// Every path of the fixture site on 127.0.0.1 serves [`GREET_PAGE`].
 struct Fixture {
-    server: Arc<tiny_http::Server>,
+    _server: server::Site,
     url: String,
 }
 
 impl Fixture {
     fn start() -> Fixture {
-        let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").unwrap_or_else(|e| panic!("{e}")));
-        let port = server.server_addr().to_ip().map(|a| a.port()).unwrap_or_else(|| panic!("no port"));
-        let serving = server.clone();
-        std::thread::spawn(move || {
-            for request in serving.incoming_requests() {
-                let header = tiny_http::Header::from_bytes("Content-Type", "text/html; charset=utf-8")
-                    .unwrap_or_else(|()| panic!("a header"));
-                let _ = request.respond(tiny_http::Response::from_string(GREET_PAGE).with_header(header));
-            }
-        });
-        Fixture { server, url: format!("http://127.0.0.1:{port}/greet") }
-    }
-}
-
-impl Drop for Fixture {
-    fn drop(&mut self) {
-        self.server.unblock();
+        let served = server::Site::serve(|_| server::Reply::html(200, GREET_PAGE));
+        let url = served.url("/greet").to_string();
+        Fixture { _server: served, url }
     }
 }
 

@@ -1,4 +1,5 @@
-//! A fixture web site on 127.0.0.1 (a free port), served from a background thread.
+//! A fixture web site on 127.0.0.1 (a free port), served by the loopback page server the
+//! WebDriver suites use ([`super::site`]).
 //!
 //! * `/form`: a sign-up form (a "Name" text field, an "I agree" checkbox, a "Send" button).
 //!   Sending it writes the page's own confirmation, `Thank you, <name>. Agreed: yes|no.`,
@@ -14,8 +15,7 @@
 //!   `outcomes` (multi-selects, modifier clicks and the outcome waits) for
 //!   `tests/form_outcomes.rs`.
 
-use std::sync::Arc;
-use std::thread::JoinHandle;
+use super::site::{HOST_A, HOST_B, Reply, Site};
 
 const FORM: &str = r#"<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Ghostlight fixture</title>
@@ -138,8 +138,7 @@ fn conformance_page(path: &str) -> Option<&'static str> {
 
 /// The running fixture site; stops when dropped.
 pub(crate) struct Fixture {
-    server: Arc<tiny_http::Server>,
-    thread: Option<JoinHandle<()>>,
+    _site: Site,
     /// `http://127.0.0.1:PORT`
     pub(crate) base: String,
 }
@@ -150,52 +149,36 @@ impl Fixture {
         Fixture::start_at("127.0.0.1")
     }
 
-    /// Start serving on another loopback address (`127.0.0.2` is a second host for authority
-    /// rules), on a free port.
+    /// Start serving on `127.0.0.2`, a second host for authority rules (or `127.0.0.1`), on a
+    /// free port.
     pub(crate) fn start_at(ip: &str) -> Fixture {
-        let server = Arc::new(
-            tiny_http::Server::http(format!("{ip}:0")).unwrap_or_else(|e| panic!("fixture on {ip}: {e}")),
-        );
-        let port =
-            server.server_addr().to_ip().map(|a| a.port()).unwrap_or_else(|| panic!("fixture: no port"));
-        let serving = server.clone();
-        let thread = std::thread::spawn(move || {
-            let (article, controls) = (article(), controls());
-            for request in serving.incoming_requests() {
-                let path = request.url().split('?').next().unwrap_or("/").to_owned();
-                let (status, body) = match path.as_str() {
-                    "/form" => (200, FORM),
-                    "/hello" => (200, HELLO),
-                    "/forms" => (200, FORMS),
-                    "/forms/frame" => (200, FORMS_FRAME),
-                    "/article" => (200, article.as_str()),
-                    "/controls" => (200, controls.as_str()),
-                    other => match conformance_page(other) {
-                        Some(page) => (200, page),
-                        None => (404, "<!doctype html><title>Not found</title><p>Not found</p>"),
-                    },
-                };
-                let header = tiny_http::Header::from_bytes("Content-Type", "text/html; charset=utf-8")
-                    .unwrap_or_else(|()| panic!("fixture: a header"));
-                let response =
-                    tiny_http::Response::from_string(body).with_status_code(status).with_header(header);
-                let _ = request.respond(response);
-            }
+        let (article, controls) = (article(), controls());
+        let site = Site::serve(move |ask| {
+            let (status, body) = match ask.path {
+                "/form" => (200, FORM),
+                "/hello" => (200, HELLO),
+                "/forms" => (200, FORMS),
+                "/forms/frame" => (200, FORMS_FRAME),
+                "/article" => (200, article.as_str()),
+                "/controls" => (200, controls.as_str()),
+                other => match conformance_page(other) {
+                    Some(page) => (200, page),
+                    None => (404, "<!doctype html><title>Not found</title><p>Not found</p>"),
+                },
+            };
+            Reply::html(status, body)
         });
-        Fixture { server, thread: Some(thread), base: format!("http://{ip}:{port}") }
+        let url = match ip {
+            HOST_A => site.url("/"),
+            HOST_B => site.url_b("/"),
+            other => panic!("fixture: the site serves {HOST_A} and {HOST_B}, not {other}"),
+        };
+        let port = url.port().unwrap_or_else(|| panic!("fixture: no port"));
+        Fixture { _site: site, base: format!("http://{ip}:{port}") }
     }
 
     /// The URL of `path` on the fixture.
     pub(crate) fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
-    }
-}
-
-impl Drop for Fixture {
-    fn drop(&mut self) {
-        self.server.unblock();
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
     }
 }

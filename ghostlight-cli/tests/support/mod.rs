@@ -1,5 +1,6 @@
 //! Shared support for the tests that drive the `ghostlight-mcp` binary: its path, the MCP
-//! client checks (shared with ghostlight-mcp's own tests), a fixture web server, the Python
+//! client checks (shared with ghostlight-mcp's own tests), the loopback page server (shared
+//! with the WebDriver suites) and a fixture site on it, the Python
 //! interpreter with the MCP SDK, and process helpers.
 
 // Each test file uses a different subset of this module.
@@ -8,6 +9,8 @@
 #[path = "../../../ghostlight-mcp/tests/support/client.rs"]
 pub(crate) mod client;
 pub(crate) mod fixture;
+#[path = "../../../ghostlight-webdriver/tests/support/server.rs"]
+pub(crate) mod site;
 
 use std::path::{Path, PathBuf};
 
