@@ -14,6 +14,10 @@
 #[path = "../tests/support/fixture.rs"]
 #[allow(dead_code)]
 mod fixture;
+// The loopback page server the fixture site runs on.
+#[path = "../../ghostlight-webdriver/tests/support/server.rs"]
+#[allow(dead_code)]
+mod site;
 
 use std::time::{Duration, Instant};
 

@@ -28,7 +28,7 @@ const SLOW: Duration = Duration::from_secs(6);
 /// a localStorage item, `/read` shows a page, `/opener` opens a private popup when its button is
 /// clicked, `/slow` answers after [`SLOW`]. Serves until dropped.
 fn site() -> support::site::Site {
-    let site = support::site::Site::serve(|ask| {
+    support::site::Site::serve(|ask| {
         let body = match ask.path {
             "/set" => {
                 "<title>Set</title><script>document.cookie = 'sid=A; path=/'; \
@@ -45,8 +45,7 @@ fn site() -> support::site::Site {
             _ => "<title>Page</title><h1>A page</h1><p>Some text to read.</p>",
         };
         support::site::Reply::html(200, format!("<!doctype html><meta charset=utf-8>{body}"))
-    });
-    site
+    })
 }
 
 /// Start the binary over HTTP on a free loopback port with `args` and the token in the
