@@ -42,9 +42,14 @@ pub(crate) const ANSWERS: &str = "function () { return 1; }";
 /// `script.callFunction` parameters that call `function` (without arguments) in the sandbox
 /// realm of browsing context `context`'s document, its value kept by nobody.
 pub(crate) fn sandboxed_call(context: &str, function: &str) -> Value {
+    sandboxed_call_with(context, function, json!([]))
+}
+
+/// [`sandboxed_call`] with `arguments` (BiDi local values).
+pub(crate) fn sandboxed_call_with(context: &str, function: &str, arguments: Value) -> Value {
     json!({
         "functionDeclaration": function,
-        "arguments": [],
+        "arguments": arguments,
         "target": { "context": context, "sandbox": SANDBOX },
         "awaitPromise": false,
         "resultOwnership": "none",

@@ -88,12 +88,7 @@ impl WebDriverBrowser {
         let Some(bidi) = s.bidi() else { return Ok(()) };
         let forget = "() => { for (const key of Object.getOwnPropertySymbols(globalThis)) \
              { if ((Symbol.keyFor(key) || '').startsWith('gl.lib.')) delete globalThis[key]; } }";
-        let params = serde_json::json!({
-            "functionDeclaration": forget,
-            "arguments": [],
-            "target": { "context": handle, "sandbox": crate::bidi::SANDBOX },
-            "awaitPromise": false,
-        });
+        let params = crate::bidi::sandboxed_call(&handle, forget);
         bidi.command("script.callFunction", params).await.map(|_| ())
     }
 

@@ -30,7 +30,6 @@
 //! The page could move a frame between the check and the input (a round trip later): the
 //! check narrows what a page can make Ghostlight do, it is not atomic with the dispatch.
 
-use crate::bidi::SANDBOX;
 use std::io::Cursor;
 use std::sync::LazyLock;
 use std::time::Duration;
@@ -344,14 +343,9 @@ async fn apply_in_sandbox(
             .replace("__GHOSTLIGHT_ANSWER__", answer)
             .replace("__GHOSTLIGHT_BODY__", body)
             .replace("__GHOSTLIGHT_LIBRARY__", library);
-        json!({
-            "functionDeclaration": function,
-            "arguments": nodes,
-            "target": { "context": context, "sandbox": SANDBOX },
-            "awaitPromise": false,
-            "resultOwnership": "none",
-            "serializationOptions": { "maxDomDepth": 0 },
-        })
+        let mut params = crate::bidi::sandboxed_call_with(context, &function, json!(nodes));
+        params["serializationOptions"] = json!({ "maxDomDepth": 0 });
+        params
     };
     // (maxDomDepth 0: a node comes back as its reference, without its children.)
     let shape =
@@ -404,13 +398,11 @@ fn put_elements(value: &mut Value, ids: &[&str]) -> Option<()> {
 /// The browsing context of the frame element `frame` (a WebDriver element id) of the document
 /// in context `parent`, asked in that document's sandbox realm.
 pub(crate) async fn frame_context(bidi: &Bidi, parent: &str, frame: &str) -> PortResult<String> {
-    let params = json!({
-        "functionDeclaration": "function (frame) { return frame.contentWindow; }",
-        "arguments": [{ "sharedId": frame }],
-        "target": { "context": parent, "sandbox": SANDBOX },
-        "awaitPromise": false,
-        "resultOwnership": "none",
-    });
+    let params = crate::bidi::sandboxed_call_with(
+        parent,
+        "function (frame) { return frame.contentWindow; }",
+        json!([{ "sharedId": frame }]),
+    );
     let answer = bidi.command_within("script.callFunction", params, SANDBOX_WAIT).await?;
     answer["result"]["value"]["context"]
         .as_str()
@@ -472,13 +464,7 @@ async fn sandboxed(
     function: &str,
     arguments: Value,
 ) -> PortResult<Option<(Inside, Option<String>)>> {
-    let params = json!({
-        "functionDeclaration": function,
-        "arguments": arguments,
-        "target": { "context": context, "sandbox": SANDBOX },
-        "awaitPromise": false,
-        "resultOwnership": "none",
-    });
+    let params = crate::bidi::sandboxed_call_with(context, function, arguments);
     let answer = bidi.command_within("script.callFunction", params, SANDBOX_WAIT).await?;
     if answer["type"] != "success" {
         return Err(PortError::new(PortErrorKind::Other, "the sandboxed hit trace failed in the page"));
@@ -972,15 +958,7 @@ static SANDBOX_HERE_FULL: LazyLock<String> = LazyLock::new(|| sandbox_here(&sand
 async fn here_sandboxed(bidi: &Bidi, context: &str) -> PortResult<SandboxedHere> {
     let shape =
         || PortError::new(PortErrorKind::Other, "a sandboxed frame listing answered an unexpected shape");
-    let call = |function: &str| {
-        json!({
-            "functionDeclaration": function,
-            "arguments": [],
-            "target": { "context": context, "sandbox": SANDBOX },
-            "awaitPromise": false,
-            "resultOwnership": "none",
-        })
-    };
+    let call = |function: &str| crate::bidi::sandboxed_call(context, function);
     let mut answer = bidi.command_within("script.callFunction", call(&SANDBOX_HERE), SANDBOX_WAIT).await?;
     if answer["result"]["value"][0]["value"].as_str() == Some(sandbox::MISSING) {
         // A document from before the library's preload: send it once, with the listing.

@@ -120,7 +120,11 @@ impl Site {
             runtime.spawn(async move {
                 let Ok(listener) = tokio::net::TcpListener::from_std(listener) else { return };
                 loop {
-                    let Ok((stream, _)) = listener.accept().await else { continue };
+                    let Ok((stream, _)) = listener.accept().await else {
+                        // A transient failure (descriptors exhausted): wait a little, go on.
+                        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                        continue;
+                    };
                     let shared = Arc::clone(&shared);
                     tokio::spawn(async move {
                         let service = hyper::service::service_fn(move |request| {
