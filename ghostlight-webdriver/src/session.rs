@@ -147,8 +147,8 @@ pub(crate) struct Session {
     /// removed, with its tabs, when the session ends.
     seat: Option<Seat>,
     /// The first window of a fresh browser or seat while no call has used it (blank; listing
-    /// it does not count): the session's first opened tab is that window, so a session costs
-    /// one renderer, not two ([`Session::take_untouched_first`]).
+    /// it does not count): it is closed once the session's first tab opens, so a session costs
+    /// one window, not two ([`Session::take_untouched_first`]).
     untouched_first: Option<String>,
     /// Whether an input sequence failed part-way and its release failed too, so a button or
     /// key may still be down: the next sequence releases the input state first.
@@ -879,14 +879,13 @@ impl Session {
         }
     }
 
-    /// The session's first window, while no call has used it: the caller makes it
-    /// the tab it opens (see [`Session::untouched_first`]). Answered once.
+    /// The session's first window, while no call has used it: the caller closes it once the
+    /// first tab it opens shows its page (see [`Session::untouched_first`]). Answered once.
     pub(crate) fn take_untouched_first(&mut self) -> Option<String> {
         self.untouched_first.take()
     }
 
-    /// Give the untouched first window back (the navigation meant for it failed, and it is
-    /// blank again).
+    /// Give the untouched first window back (the first tab failed to open).
     pub(crate) fn restore_untouched_first(&mut self, handle: String) {
         self.untouched_first = Some(handle);
     }

@@ -66,9 +66,6 @@ async fn list(s: &mut Session, handles: Vec<String>, in_place: bool) -> PortResu
     Ok(listed)
 }
 
-/// How long making a first window blank again after a failed first navigation may take.
-const BLANK_AGAIN: Duration = Duration::from_secs(2);
-
 /// How long reading one tab's page over BiDi may take before it is read through classic
 /// WebDriver instead.
 const BIDI_TAB_READ: Duration = Duration::from_secs(2);
@@ -169,30 +166,25 @@ pub(crate) async fn open_tab(
     input: &NavigateInput,
     timeout: Duration,
 ) -> PortResult<OpenedTab> {
-    // A session opens its first tab in the blank window its browser or seat came with (one
-    // renderer a session, not two); a first window already gone, or seen showing a page, is
-    // passed over.
+    // A session's first tab is a new tab, and the blank window its browser or seat came with is
+    // closed once that tab shows its page (one window a session; a page in a tab opened later
+    // runs faster under load than one in that first window: BENCHMARKS.md, "One window a
+    // session"). A first window seen showing a page is kept.
     if let Some(first) = s.take_untouched_first()
         && s.last_page(&first).is_none_or(|page| page.url.as_str() == "about:blank")
     {
-        match s.switch_to(&first).await {
-            Ok(()) => {}
-            Err(e) if e.kind() == PortErrorKind::TabGone => return open_new_tab(s, input, timeout).await,
-            Err(e) => return Err(e),
-        }
-        s.set_active(&first);
-        return match navigation::go(s, &input.url, timeout, input.discard_beforeunload).await {
-            Ok(page) => Ok(OpenedTab { tab: s.tab_ref(&first), page }),
-            Err(error) => {
-                // Blank again for the next tab (best effort), as a new tab would be closed.
-                let blank = json!({ "url": "about:blank", "wait": "complete" });
-                if !error.is_connection_lost()
-                    && s.window_command_over_bidi("browsingContext.navigate", blank, BLANK_AGAIN)
-                        .await
-                        .is_ok()
-                {
-                    s.restore_untouched_first(first);
+        return match open_new_tab(s, input, timeout).await {
+            Ok(opened) => {
+                if let Some(bidi) = s.bidi() {
+                    let closed = bidi.command("browsingContext.close", json!({ "context": first })).await;
+                    if closed.is_ok() {
+                        s.forget_tab(&first);
+                    }
                 }
+                Ok(opened)
+            }
+            Err(error) => {
+                s.restore_untouched_first(first);
                 Err(error)
             }
         };
