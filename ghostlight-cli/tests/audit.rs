@@ -11,13 +11,11 @@ use std::process::{Command, Output};
 mod support;
 
 use support::fixture::Fixture;
+use support::scratch::Scratch;
 
 /// A private directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ghostlight-audit-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
-    dir
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("audit-test-{name}"))
 }
 
 /// The binary with `args`, its configuration and runtime directories in `dir` (so that no

@@ -2,32 +2,39 @@
 //! `call` / `flow` against headless Chromium on a fixture page.
 
 // The loopback page server of the WebDriver suites (this file uses only part of it).
+#[path = "support/scratch.rs"]
+mod scratch;
 #[allow(dead_code)]
 #[path = "../../ghostlight-webdriver/tests/support/server.rs"]
 mod server;
 
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::{Command, Output};
 
+use scratch::Scratch;
 use serde_json::Value;
 
 /// The binary with a private, empty configuration directory, and a runtime directory of its
-/// own (so that no `ghostlight session` of the person running the tests is used).
+/// own (so that no `ghostlight session` of the person running the tests is used), both
+/// removed after it ran.
 fn ghostlight(home: &str, args: &[&str]) -> Output {
-    let dir = scratch(home);
+    ghostlight_in(&scratch(home), args)
+}
+
+/// The binary with `dir` as its configuration and runtime directory.
+fn ghostlight_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ghostlight"))
         .args(args)
-        .env("XDG_CONFIG_HOME", &dir)
-        .env("XDG_RUNTIME_DIR", &dir)
+        .env("XDG_CONFIG_HOME", dir)
+        .env("XDG_RUNTIME_DIR", dir)
         .env_remove("GHOSTLIGHT_CONFIG")
         .output()
         .unwrap_or_else(|e| panic!("the binary runs: {e}"))
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ghostlight-cli-test-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
-    dir
+/// A private directory for one test, removed when it is dropped.
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("cli-test-{name}"))
 }
 
 fn stdout(output: &Output) -> String {
@@ -264,18 +271,17 @@ fn tools_export_for_openai_and_anthropic() {
 fn config_init_then_check() {
     let dir = scratch("config-init");
     let path = dir.join("ghostlight").join("config.toml");
-    let _ = std::fs::remove_file(&path);
-    let init = ghostlight("config-init", &["config", "init"]);
+    let init = ghostlight_in(&dir, &["config", "init"]);
     assert_eq!(init.status.code(), Some(0), "{}", stderr(&init));
     assert!(path.exists());
-    let again = ghostlight("config-init", &["config", "init"]);
+    let again = ghostlight_in(&dir, &["config", "init"]);
     assert_eq!(again.status.code(), Some(2));
     assert!(stderr(&again).contains("--force"));
-    assert_eq!(ghostlight("config-init", &["config", "init", "--force"]).status.code(), Some(0));
-    let check = ghostlight("config-init", &["config", "check"]);
+    assert_eq!(ghostlight_in(&dir, &["config", "init", "--force"]).status.code(), Some(0));
+    let check = ghostlight_in(&dir, &["config", "check"]);
     assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
     assert!(stdout(&check).contains(&format!("ok: {}", path.display())), "{}", stdout(&check));
-    let where_ = stdout(&ghostlight("config-init", &["config", "path"]));
+    let where_ = stdout(&ghostlight_in(&dir, &["config", "path"]));
     assert!(
         where_.contains(&path.display().to_string()) && where_.contains("/etc/ghostlight/organization.toml")
     );
@@ -435,10 +441,11 @@ fn call_and_flow_against_headless_chromium() {
 
     // Lines arrive as steps end: the click's line is out while the wait (≥ 1.5 s, the page's
     // own timer) is still running.
+    let (config_home, runtime) = (scratch("browser"), scratch("browser-run"));
     let mut child = Command::new(env!("CARGO_BIN_EXE_ghostlight"))
         .args(["flow", &good.display().to_string()])
-        .env("XDG_CONFIG_HOME", scratch("browser"))
-        .env("XDG_RUNTIME_DIR", scratch("browser"))
+        .env("XDG_CONFIG_HOME", &config_home)
+        .env("XDG_RUNTIME_DIR", &runtime)
         .env_remove("GHOSTLIGHT_CONFIG")
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

@@ -18,7 +18,8 @@ fn python_sdk_drives_the_binary_end_to_end() {
     let python = support::python();
     support::require_chromedriver();
     let fixture = Fixture::start();
-    let catalog = std::env::temp_dir().join(format!("ghostlight-mcp-catalog-{}.json", std::process::id()));
+    let scratch = support::scratch::Scratch::new("mcp-catalog");
+    let catalog = scratch.join("catalog.json");
     std::fs::write(&catalog, ghostlight_core::render_catalog().to_string())
         .unwrap_or_else(|e| panic!("cannot write {}: {e}", catalog.display()));
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/python/e2e_session.py");

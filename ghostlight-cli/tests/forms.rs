@@ -59,7 +59,8 @@ fn assert_no_value(text: &str, what: &str) {
 
 async fn forms_snapshot(engine: &str) {
     let fixture = Fixture::start();
-    let log = std::env::temp_dir().join(format!("ghostlight-forms-{engine}-{}.log", std::process::id()));
+    let scratch = support::scratch::Scratch::new(&format!("forms-{engine}"));
+    let log = scratch.join("mcp.log");
     let client = spawn(engine, &log).await;
 
     let opened = invoke(&client, "browser_navigate", json!({"url": fixture.url("/forms")})).await;

@@ -248,8 +248,7 @@ async fn isolated_sessions(args: &[&str], drivers: usize) {
     require_chromedriver();
     let site = site();
     let url = |path: &str| site.url(path).to_string();
-    let dir = std::env::temp_dir().join(format!("ghostlight-sessions-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let dir = support::scratch::Scratch::new("sessions");
     let config = dir.join("config.toml");
     std::fs::write(&config, "[capabilities]\nallow = [\"execute\"]\n").unwrap_or_else(|e| panic!("{e}"));
     let config = config.to_string_lossy();

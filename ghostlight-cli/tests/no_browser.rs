@@ -10,21 +10,23 @@ use std::path::PathBuf;
 use rmcp::ServiceError;
 use rmcp::model::ErrorCode;
 use serde_json::json;
+use support::scratch::Scratch;
 use support::{call, children, describe, invoke, spawn_binary, status};
 
-/// An empty directory for `PATH`, and a configuration file allowing one host.
-fn setup(name: &str) -> (PathBuf, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("ghostlight-mcp-{name}-{}", std::process::id()));
+/// A scratch directory holding an empty directory for `PATH` and a configuration file
+/// allowing one host: (the directory, the `PATH` directory, the file).
+fn setup(name: &str) -> (Scratch, PathBuf, PathBuf) {
+    let dir = Scratch::new(&format!("mcp-{name}"));
     let bin = dir.join("bin");
     std::fs::create_dir_all(&bin).unwrap_or_else(|e| panic!("{e}"));
     let config = dir.join("ghostlight.toml");
     std::fs::write(&config, "[hosts]\nallow = [\"allowed.example\"]\n").unwrap_or_else(|e| panic!("{e}"));
-    (bin, config)
+    (dir, bin, config)
 }
 
 #[tokio::test]
 async fn answers_without_a_browser_and_starts_none() {
-    let (bin, config) = setup("no-browser");
+    let (_dir, bin, config) = setup("no-browser");
     let config_arg = config.to_string_lossy().into_owned();
     let (client, pid) = spawn_binary(&["--config", &config_arg], Some(&bin)).await;
 
@@ -92,7 +94,7 @@ async fn answers_without_a_browser_and_starts_none() {
 /// nothing is started.
 #[tokio::test]
 async fn manual_startup_asks_the_person() {
-    let (bin, _config) = setup("manual");
+    let (_dir, bin, _config) = setup("manual");
     let (client, pid) = spawn_binary(&["--startup", "manual"], Some(&bin)).await;
     let envelope = invoke(&client, "browser_navigate", json!({"url": "https://example.com/"})).await;
     assert_eq!(status(&envelope), "attention_required", "{}", describe(&envelope));
@@ -108,7 +110,7 @@ async fn manual_startup_asks_the_person() {
 /// values never appear), chained (`seq`, `prev`).
 #[tokio::test]
 async fn the_audit_file_of_the_configuration_gets_one_payload_free_line_per_call() {
-    let (bin, _) = setup("audit");
+    let (_dir, bin, _) = setup("audit");
     let dir = bin.parent().unwrap_or_else(|| panic!("a parent")).to_owned();
     let audit = dir.join("audit.jsonl");
     let _ = std::fs::remove_file(&audit);
@@ -181,7 +183,7 @@ async fn the_audit_file_of_the_configuration_gets_one_payload_free_line_per_call
 #[test]
 fn a_planted_audit_path_is_refused_at_start() {
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
-    let (bin, _) = setup("planted-audit");
+    let (_dir, bin, _) = setup("planted-audit");
     let dir = bin.parent().unwrap_or_else(|| panic!("a parent")).to_owned();
     let victim = dir.join("victim.conf");
     std::fs::write(&victim, "precious\n").unwrap_or_else(|e| panic!("{e}"));
@@ -243,7 +245,7 @@ async fn the_organization_file_binds_the_user_file() {
     use ghostlight_cli::options::ServeArgs;
     use ghostlight_core::Cancellation;
 
-    let (bin, _) = setup("organization");
+    let (_dir, bin, _) = setup("organization");
     let dir = bin.parent().unwrap_or_else(|| panic!("a parent")).to_owned();
     let user = dir.join("user.toml");
     std::fs::write(&user, "[capabilities]\nallow = [\"read\", \"action\", \"write\", \"execute\"]\n")
@@ -289,7 +291,7 @@ fn malformed_tool_calls_on_the_wire() {
     use std::io::{BufRead, BufReader, Write};
     use std::process::{Command, Stdio};
 
-    let (bin, config) = setup("raw-lines");
+    let (_dir, bin, config) = setup("raw-lines");
     let mut child = Command::new(support::binary())
         .args(["--config", &config.to_string_lossy()])
         .env("PATH", &bin)
@@ -356,7 +358,7 @@ fn malformed_tool_calls_on_the_wire() {
 #[tokio::test]
 async fn unparsable_request_lines_are_answered_with_their_id() {
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-    let (bin, config) = setup("raw-lines");
+    let (_dir, bin, config) = setup("raw-lines");
     let mut child = tokio::process::Command::new(support::binary())
         .args(["--config", &config.to_string_lossy()])
         .env("PATH", &bin)

@@ -15,7 +15,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use scratch::Scratch;
 use serde_json::Value;
+
+#[path = "support/scratch.rs"]
+mod scratch;
 
 /// The README's build of the `ghostlight` command.
 const README_BUILD: &str = "cargo build --release -p ghostlight-cli --all-features";
@@ -24,14 +28,14 @@ fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// A directory of stand-ins: `cargo`, `chromium` and `chromedriver`.
-fn stand_ins(name: &str) -> (PathBuf, PathBuf) {
+/// A directory of stand-ins: `cargo`, `chromium` and `chromedriver` (the scratch directory
+/// that holds them, its `bin`, and the file the stand-in `cargo` records its arguments in).
+fn stand_ins(name: &str) -> (Scratch, PathBuf, PathBuf) {
     use std::os::unix::fs::PermissionsExt as _;
-    let dir = std::env::temp_dir().join(format!("ghostlight-serve-test-{}-{name}", std::process::id()));
+    let dir = Scratch::new(&format!("serve-test-{name}"));
     let bin = dir.join("bin");
     std::fs::create_dir_all(&bin).unwrap_or_else(|e| panic!("{e}"));
     let record = dir.join("cargo-args");
-    let _ = std::fs::remove_file(&record);
     let ghostlight = env!("CARGO_BIN_EXE_ghostlight");
     let cargo = format!(
         "#!/bin/sh\n\
@@ -52,7 +56,7 @@ fn stand_ins(name: &str) -> (PathBuf, PathBuf) {
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
             .unwrap_or_else(|e| panic!("{e}"));
     }
-    (bin, record)
+    (dir, bin, record)
 }
 
 fn path_with(bin: &Path) -> String {
@@ -64,7 +68,7 @@ fn serve_builds_like_the_readme_and_serves_at_once_when_current() {
     let readme = std::fs::read_to_string(workspace().join("README.md")).unwrap_or_else(|e| panic!("{e}"));
     assert!(readme.contains(README_BUILD), "the README no longer shows `{README_BUILD}`");
 
-    let (bin, record) = stand_ins("current");
+    let (_dir, bin, record) = stand_ins("current");
     let config = bin.with_file_name("config");
     let started = Instant::now();
     let mut child = Command::new("bash")
@@ -128,7 +132,7 @@ fn serve_builds_like_the_readme_and_serves_at_once_when_current() {
 
 #[test]
 fn serve_passes_its_arguments_to_ghostlight_mcp_and_stops_on_a_failed_build() {
-    let (bin, _) = stand_ins("arguments");
+    let (_dir, bin, _) = stand_ins("arguments");
     let output = Command::new("bash")
         .arg(workspace().join("scripts").join("serve.sh"))
         .arg("--window")

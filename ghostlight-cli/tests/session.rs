@@ -72,6 +72,12 @@ impl Home {
     }
 }
 
+impl Drop for Home {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
 /// Stops the named sessions however the test ends.
 struct Stop<'h>(&'h Home, Vec<&'static str>);
 

@@ -190,6 +190,10 @@ pub struct ScrollRead {
     /// The top document's vertical offset.
     #[serde(default)]
     pub y: f64,
+    /// Whether the window a step (`By`) scrolled snaps (CSS `scroll-snap-type`), so its
+    /// offsets may still move after this read.
+    #[serde(default)]
+    pub snaps: bool,
 }
 
 impl ScrollRead {

@@ -35,6 +35,7 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import struct
 import sys
 import tempfile
@@ -4110,6 +4111,7 @@ async def conformance(args: argparse.Namespace) -> tuple[int, int, int, int]:
     }
     counts = [0, 0, 0, 0]  # passed, failed, xfail, xpass
     async with contextlib.AsyncExitStack() as stack:
+        stack.callback(shutil.rmtree, home, ignore_errors=True)  # last, once the servers have exited
         for name, params in servers.items():
             read, write = await stack.enter_async_context(stdio_client(params))
             session = await stack.enter_async_context(ClientSession(read, write))

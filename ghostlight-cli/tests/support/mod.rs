@@ -9,6 +9,7 @@
 #[path = "../../../ghostlight-mcp/tests/support/client.rs"]
 pub(crate) mod client;
 pub(crate) mod fixture;
+pub(crate) mod scratch;
 #[path = "../../../ghostlight-webdriver/tests/support/server.rs"]
 pub(crate) mod site;
 

@@ -8,9 +8,10 @@
 //! - `Reveal`: an element target, scrolled where it lives ([`run_input`]; inside a frame, its
 //!   frame document's scroll moves its ancestors' too, as `scrollIntoView` does).
 //!
-//! After scrolling, the offsets are read every [`SETTLE_STEP`] until two reads agree (and
-//! moved, or [`QUIET_WHEEL`] passed without movement for the wheel, whose smooth scroll starts
-//! late), for at most [`SETTLE_CAP`](ghostlight_page::input::SETTLE_CAP)
+//! A step is final when its script answers, unless its window snaps (CSS `scroll-snap-type`:
+//! the snap may follow). Otherwise the offsets are read every [`SETTLE_STEP`] until two reads
+//! agree (and moved, or [`QUIET_WHEEL`] passed without movement for the wheel, whose smooth
+//! scroll starts late), for at most [`SETTLE_CAP`](ghostlight_page::input::SETTLE_CAP)
 //! ([`ScrollRead::settled`]).
 
 use std::time::Duration;
@@ -78,7 +79,9 @@ pub(crate) async fn scroll(
             (Place::Top, read(b, id, Place::Top, timeout).await?, QUIET_WHEEL)
         }
     };
-    let settled = settle(b, id, place, first, quiet, timeout).await?;
+    let step = matches!(input, ScrollInput::By { .. });
+    let settled =
+        if step && !first.snaps { first } else { settle(b, id, place, first, quiet, timeout).await? };
     Ok(ScrollOutcome { scrolled: settled.changed, offset_x: settled.x, offset_y: settled.y })
 }
 

@@ -12,9 +12,10 @@
 //             viewport.
 // Every mode then answers a read: {status: 'ok', offsets: [...], changed, x, y}, where
 // offsets are the noted scrollers' current offsets, changed says whether any differs from the
-// note, and (x, y) are the top window's offsets (this window's when the top is cross-origin).
-// Smooth scrolling (Firefox) makes offsets move after the answer: the adapter reads them again
-// (scroll_offsets.js alone, or the 'read' mode) until two reads agree.
+// note, and (x, y) are the top window's offsets (this window's when the top is cross-origin);
+// 'by' adds `snaps`, whether the window snaps (CSS `scroll-snap-type`).
+// Offsets that may move after the answer (a snap, Firefox's reveal, wheel input) are read
+// again by the adapter (scroll_offsets.js alone, or the 'read' mode) until two reads agree.
 const [mode, element, by, point] = arguments;
 // Scrollers noted at most.
 const MAX_SCROLLERS = 64;
@@ -70,5 +71,9 @@ if (mode === 'reveal') {
   element.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
 } else if (mode === 'by') {
   window.scrollBy({ left: by.x * window.innerWidth, top: by.y * window.innerHeight, behavior: 'instant' });
+  // An instant step is final when the answer is read, unless the window snaps: a snap may
+  // still move it (smoothly, under `scroll-behavior: smooth`), so the adapter reads again.
+  const snap = getComputedStyle(document.documentElement).scrollSnapType;
+  return Object.assign(read(), { snaps: Boolean(snap) && snap !== 'none' });
 }
 return read();

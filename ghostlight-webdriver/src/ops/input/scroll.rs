@@ -7,12 +7,15 @@
 //!
 //! Before scrolling, `scripts/input/scroll.js` notes the offsets of everything the scroll may
 //! move (the windows from the element's document up, and the scrollable composed ancestors of
-//! the element concerned, or of the element under the wheel). Chromium's instant scrolls
-//! (`Reveal`, `By`) are final when the script answers, so that answer is the outcome. Firefox
-//! scrolls smoothly, and every engine's wheel scroll ends later, so the adapter then reads the offsets every [`SETTLE_STEP`](ghostlight_page::input::SETTLE_STEP) until two reads agree (after a
-//! change, or after [`QUIET_WHEEL`] without one for the wheel, whose smooth scroll starts
-//! late), for at most [`SETTLE_CAP`](ghostlight_page::input::SETTLE_CAP). `scrolled` says whether any noted offset changed;
-//! `offset_x`/`offset_y` are the top window's offsets.
+//! the element concerned, or of the element under the wheel). An instant step (`By`) is final
+//! when the script answers on both engines, and so is Chromium's `Reveal`: that answer is the
+//! outcome. Offsets that may still move are read again every
+//! [`SETTLE_STEP`](ghostlight_page::input::SETTLE_STEP) until two reads agree (after a change,
+//! or after [`QUIET_WHEEL`] without one for the wheel, whose smooth scroll starts late), for at
+//! most [`SETTLE_CAP`](ghostlight_page::input::SETTLE_CAP): a step in a window that snaps (the
+//! snap may follow, smoothly), Firefox's `Reveal` (it moves a pixel after answering), and every
+//! wheel scroll. `scrolled` says whether any noted offset changed; `offset_x`/`offset_y` are
+//! the top window's offsets.
 
 use std::sync::LazyLock;
 use std::time::{Duration, Instant};
@@ -45,6 +48,32 @@ const WHEEL_ID: &str = "ghostlight-wheel";
 /// How long unchanged offsets after an instant scroll count as settled (one step).
 const QUIET_INSTANT: Duration = SETTLE_STEP;
 
+/// How a scroll's first answer becomes its outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Settle {
+    /// The offsets were final when the script answered.
+    Final,
+    /// The offsets may still move: read again until they agree, still for at least this long
+    /// when they did not change.
+    Quiet(Duration),
+}
+
+impl Settle {
+    /// A step (`By`): final unless its window snaps.
+    fn step(first: &ScrollRead) -> Settle {
+        if first.snaps { Settle::Quiet(QUIET_INSTANT) } else { Settle::Final }
+    }
+
+    /// An element scrolled into view: final on Chromium; Firefox moves it by a pixel after the
+    /// script answers.
+    fn reveal(engine: Engine) -> Settle {
+        match engine {
+            Engine::Chromium => Settle::Final,
+            Engine::Firefox => Settle::Quiet(QUIET_INSTANT),
+        }
+    }
+}
+
 /// Scroll.
 pub(super) async fn scroll(
     s: &mut Session,
@@ -54,17 +83,19 @@ pub(super) async fn scroll(
     timeout: Duration,
 ) -> PortResult<ScrollOutcome> {
     s.set_script_timeout(timeout).await?;
-    let (first, quiet) = match input {
+    let (first, settle) = match input {
         ScrollInput::Reveal(element) => {
             let element = s.element(tab, element).await?;
             let args = vec![json!("reveal"), element_arg(&element)?, Value::Null, Value::Null];
-            (run::<ScrollRead>(s, &SCROLL, args, Sent::Act).await?, QUIET_INSTANT)
+            (run::<ScrollRead>(s, &SCROLL, args, Sent::Act).await?, Settle::reveal(s.engine()))
         }
         ScrollInput::By { direction, fraction } => {
             let (x, y) = scroll_by(*direction, *fraction)?;
             s.tab(tab).await?;
             let args = vec![json!("by"), Value::Null, json!({ "x": x, "y": y }), Value::Null];
-            (run::<ScrollRead>(s, &SCROLL, args, Sent::Act).await?, QUIET_INSTANT)
+            let first: ScrollRead = run(s, &SCROLL, args, Sent::Act).await?;
+            let settle = Settle::step(&first);
+            (first, settle)
         }
         ScrollInput::Wheel { at, delta_y } => {
             let (x, y, delta) = (pixel(at.x)?, pixel(at.y)?, pixel(*delta_y)?);
@@ -76,10 +107,10 @@ pub(super) async fn scroll(
             }
             let wheel = Source::wheel(WHEEL_ID).scroll(x, y, delta);
             perform(s, wheel).await?;
-            (read(s).await?, QUIET_WHEEL)
+            (read(s).await?, Settle::Quiet(QUIET_WHEEL))
         }
     };
-    Ok(outcome(&settled(s, first, quiet).await?))
+    Ok(outcome(&settled(s, first, settle).await?))
 }
 
 /// [`scroll`] in the document `expected`. A step (`By`) is one Execute Script that reads the
@@ -124,7 +155,8 @@ pub(super) async fn scroll_in(
         return Ok(InDocument { page, answer: None });
     };
     let first: ScrollRead = decode(first, Sent::Act)?;
-    let settled = settled(s, first, QUIET_INSTANT).await?;
+    let settle = Settle::step(&first);
+    let settled = settled(s, first, settle).await?;
     Ok(InDocument { page, answer: Some(outcome(&settled)) })
 }
 
@@ -133,13 +165,12 @@ fn outcome(settled: &ScrollRead) -> ScrollOutcome {
     ScrollOutcome { scrolled: settled.changed, offset_x: settled.x, offset_y: settled.y }
 }
 
-/// The offsets once they settle: `first` itself after Chromium's instant scrolls, else read
-/// again until they agree.
-async fn settled(s: &mut Session, first: ScrollRead, quiet: Duration) -> PortResult<ScrollRead> {
-    if s.engine() == Engine::Chromium && quiet == QUIET_INSTANT {
-        Ok(first)
-    } else {
-        settle(s, first, quiet).await
+/// The offsets once they settle: `first` itself when they were final, else read again until
+/// they agree.
+async fn settled(s: &mut Session, first: ScrollRead, settle: Settle) -> PortResult<ScrollRead> {
+    match settle {
+        Settle::Final => Ok(first),
+        Settle::Quiet(quiet) => settle_reads(s, first, quiet).await,
     }
 }
 
@@ -150,7 +181,7 @@ async fn read(s: &mut Session) -> PortResult<ScrollRead> {
 }
 
 /// Read until two reads agree (see the module docs).
-async fn settle(s: &mut Session, first: ScrollRead, quiet: Duration) -> PortResult<ScrollRead> {
+async fn settle_reads(s: &mut Session, first: ScrollRead, quiet: Duration) -> PortResult<ScrollRead> {
     let started = Instant::now();
     let mut last = first;
     loop {

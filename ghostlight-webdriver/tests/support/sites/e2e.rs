@@ -115,6 +115,13 @@ fn respond(ask: &Ask<'_>) -> Reply {
     }
     let body = match path {
         "/counter" => format!("{HEAD}{COUNTER}"),
+        // A window that snaps (smoothly) to 300 px sections: a step's offsets may move after
+        // the step answers.
+        "/snap" => format!(
+            "{HEAD}<title>Snap</title><style>html {{ scroll-snap-type: y mandatory; scroll-behavior: smooth }} \
+             section {{ height: 300px; scroll-snap-align: start }}</style>{}",
+            "<section>A section</section>".repeat(30)
+        ),
         "/outcomes" => format!("{HEAD}{OUTCOMES}"),
         "/form" => format!("{HEAD}{FORM}"),
         "/keys" => format!("{HEAD}{KEYS}"),
