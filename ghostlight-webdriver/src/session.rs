@@ -146,10 +146,16 @@ pub(crate) struct Session {
     /// Where the session lives when it shares its browser (`shared.rs`): its user context is
     /// removed, with its tabs, when the session ends.
     seat: Option<Seat>,
-    /// The first window of a fresh browser or seat while no call has used it (blank; listing
-    /// it does not count): it is closed once the session's first tab opens, so a session costs
-    /// one window, not two ([`Session::take_untouched_first`]).
+    /// A seat's first window while no call has used it (blank; listing it does not count):
+    /// it is closed once the session's first tab opens, so a seated session costs one window,
+    /// not two ([`Session::take_untouched_first`]); the shared browser's own window keeps the
+    /// browser open whatever a session's pages close.
     untouched_first: Option<String>,
+    /// The blank first window of a browser started for this session alone, kept so that the
+    /// browser outlives its last tab: a page may close its own tab (Firefox's tabs of one
+    /// history entry, any engine's popups), and a browser whose last window closes is gone.
+    /// It is never listed, never a tab and never navigated, and a page cannot close it.
+    sentinel: Option<String>,
     /// Whether an input sequence failed part-way and its release failed too, so a button or
     /// key may still be down: the next sequence releases the input state first.
     input_unreleased: bool,
@@ -457,13 +463,17 @@ impl Session {
                 matches!(config.driver, DriverSource::Launch { .. }),
             ),
         };
-        // A browser started for the session (without a person's profile, which may restore
-        // pages) or a seat starts with one blank window: the session's first tab is that window.
-        let fresh_window = seat.is_some()
-            || (matches!(config.driver, DriverSource::Launch { .. }) && config.profile.is_none());
-        let untouched_first = fresh_window.then(|| handle.clone());
+        // A seat starts with one blank window, closed once the first tab opens; a browser
+        // started for the session (without a person's profile, which may restore pages) keeps
+        // its blank first window as its sentinel.
+        let untouched_first = seat.is_some().then(|| handle.clone());
+        let sentinel = (seat.is_none()
+            && matches!(config.driver, DriverSource::Launch { .. })
+            && config.profile.is_none())
+        .then(|| handle.clone());
         let mut session = Session {
             untouched_first,
+            sentinel,
             seat,
             rescue,
             working: None,
@@ -600,6 +610,8 @@ impl Session {
     /// The session's windows in the driver's order (creation order): every window of its
     /// browser, or, when it shares its browser, those of its user context (listed over BiDi;
     /// classic WebDriver would list every session's).
+    ///
+    /// The session's [sentinel](Session::sentinel) is never among them.
     pub(crate) async fn windows(&mut self) -> PortResult<Vec<String>> {
         if let Some(user_context) = self.user_context() {
             let bidi = self.bidi().ok_or_else(shared_connection_closed)?;
@@ -607,7 +619,21 @@ impl Session {
             return Ok(crate::rescue::top_contexts_of(&tree, Some(user_context)));
         }
         let handles = self.client.windows().await.map_err(|e| errors::cmd(&e, Sent::Read))?;
-        Ok(handles.into_iter().map(String::from).collect())
+        Ok(self.without_sentinel(handles.into_iter().map(String::from).collect()))
+    }
+
+    /// `handles` without the session's sentinel window.
+    pub(crate) fn without_sentinel(&self, mut handles: Vec<String>) -> Vec<String> {
+        if let Some(sentinel) = &self.sentinel {
+            handles.retain(|handle| handle != sentinel);
+        }
+        handles
+    }
+
+    /// The blank window that keeps a browser of the session's own open (see
+    /// [`Session::sentinel`]); `None` for a seat, or a browser the session did not start.
+    pub(crate) fn sentinel(&self) -> Option<&str> {
+        self.sentinel.as_deref()
     }
 
     /// Open a blank tab (in the session's user context when it shares its browser) and
@@ -988,6 +1014,9 @@ impl Session {
     /// when needed. Answers the window handle.
     pub(crate) async fn tab(&mut self, tab: &TabRef) -> PortResult<String> {
         let handle = self.handle_of(tab)?;
+        if self.sentinel.as_deref() == Some(handle.as_str()) {
+            return Err(PortError::new(PortErrorKind::TabGone, "the tab is not one of this session's"));
+        }
         self.own_window(&handle).await?;
         self.touch(&handle);
         self.switch_to(&handle).await?;

@@ -5,6 +5,9 @@
 //!
 //! - the browser process, or the driver, killed in the middle of a long call: the next call
 //!   works again on a fresh session the adapter launches;
+//! - the session's only tab closed by its own page (Firefox's first tab; a popup left alone
+//!   once the model closed its opener, both engines): the browser is not lost with its last
+//!   window, and the next navigation opens a tab;
 //! - a tab closed by its own page (`window.close()`): calls on it fail `tab_gone` (or
 //!   `tab_closed`, when the click saw the page close it) without
 //!   effect, the tab list drops it, and navigating by its handle reopens it;
@@ -50,6 +53,14 @@ async fn run(engine: Engine) {
         let name = format!("{fault:?}_killed_mid_call");
         scenario(engine, &name, async { matrix.push(killed_mid_call(engine, &site, fault).await) }).await;
     }
+    scenario(engine, "only_tab_closed_by_its_page", async {
+        matrix.push(only_tab_closed_by_page(engine, &site).await);
+    })
+    .await;
+    scenario(engine, "last_popup_closed_by_its_page", async {
+        matrix.push(last_popup_closed_by_page(engine, &site).await);
+    })
+    .await;
     // The remaining faults share one browser: each must leave it answering for the next.
     let browser = browser(engine);
     let g = Ghostlight::new(browser.clone());
@@ -269,6 +280,68 @@ async fn tab_closed_by_page(
         outcome(&click),
         outcome(&reopened)
     )
+}
+
+/// A page that closes the session's only tab, a fresh browser's first (Firefox lets a page
+/// close a tab with one history entry; Chromium keeps WebDriver's `about:blank` in the history,
+/// so there the page cannot): the browser is not lost with its last window, and the next
+/// navigation opens a tab as usual.
+async fn only_tab_closed_by_page(engine: Engine, site: &Site) -> String {
+    let browser = browser(engine);
+    let g = Ghostlight::new(browser.clone());
+    let first = ok(&g, "browser_navigate", json!({"url": site.url("/closer").as_str()})).await;
+    let closing = tab_of(&first);
+    assert_eq!(browser.tabs().await.expect("the tabs").len(), 1, "the first tab is the only window");
+    let clicked =
+        call(&g, "browser_click", json!({"tab": closing, "selector": {"name": "Close this tab"}})).await;
+    assert_eq!(clicked["status"], "succeeded", "{clicked}");
+    // The page closes its tab 300 ms after the click (where the engine lets it).
+    tokio::time::sleep(Duration::from_millis(1_000)).await;
+    let closed = browser.tabs().await.map(|tabs| tabs.is_empty()).unwrap_or(true);
+    let next = ok(&g, "browser_navigate", json!({"url": site.url("/after").as_str()})).await;
+    let tabs = listed(&g).await;
+    assert!(tabs.contains(&tab_of(&next)), "{engine:?}: the new tab is listed: {tabs:?}");
+    if closed {
+        assert!(!tabs.contains(&closing), "{engine:?}: the closed tab is not: {tabs:?}");
+    }
+    browser.shutdown().await;
+    format!(
+        "only tab closed by its page ({}) → navigate {}",
+        if closed { "closed" } else { "the engine kept it" },
+        outcome(&next)
+    )
+}
+
+/// A popup a page opened, left as the session's only tab (the model closed its opener), that
+/// closes itself (a script may close a window a script opened, on every engine): the browser
+/// is not lost with it, and the next navigation opens a tab as usual.
+async fn last_popup_closed_by_page(engine: Engine, site: &Site) -> String {
+    let browser = browser(engine);
+    let g = Ghostlight::new(browser.clone());
+    let opener = tab_of(&ok(&g, "browser_navigate", json!({"url": site.url("/opener").as_str()})).await);
+    let clicked =
+        ok(&g, "browser_click", json!({"tab": opener, "selector": {"name": "Open a closer"}})).await;
+    let popup = clicked["facts"]["opened_tabs"][0]["tab"].as_str().map(str::to_owned);
+    let popup = match popup {
+        Some(popup) => popup,
+        None => {
+            // The popup opened after the click answered: the next call reports it.
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            let read = ok(&g, "browser_read", json!({"tab": opener})).await;
+            read["facts"]["opened_tabs"][0]["tab"].as_str().expect("the popup is reported").to_owned()
+        }
+    };
+    ok(&g, "browser_tabs", json!({"action": "close", "tab": opener})).await;
+    assert_eq!(listed(&g).await, vec![popup.clone()], "{engine:?}: the popup alone");
+    let closing =
+        call(&g, "browser_click", json!({"tab": popup, "selector": {"name": "Close this tab"}})).await;
+    assert_eq!(closing["status"], "succeeded", "{closing}");
+    tokio::time::sleep(Duration::from_millis(1_000)).await;
+    let next = ok(&g, "browser_navigate", json!({"url": site.url("/after").as_str()})).await;
+    let tabs = listed(&g).await;
+    assert_eq!(tabs, vec![tab_of(&next)], "{engine:?}: the new tab alone");
+    browser.shutdown().await;
+    format!("last tab, a popup, closed by its page → navigate {}", outcome(&next))
 }
 
 /// A navigation to a page whose response never ends: the call ends within its timeout with

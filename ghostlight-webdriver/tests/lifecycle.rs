@@ -50,7 +50,7 @@ async fn killed_browser(engine: Engine, site: &Site) {
 
     // The next call starts a fresh session; tabs of the old one are gone.
     let tabs = browser.tabs().await.expect("a fresh session");
-    assert!(!tabs.is_empty());
+    assert!(tabs.is_empty(), "a fresh browser lists no tab (its blank window is its sentinel): {tabs:?}");
     assert_eq!(browser.page(&tab).await.expect_err("an old tab").kind(), PortErrorKind::TabGone);
     let reopened = browser.open_tab(&go(site.url("/two")), TIMEOUT).await.expect("open again");
     assert_eq!(reopened.page.title, "TWO");

@@ -76,7 +76,7 @@ async fn top_contexts(s: &mut Session) -> Option<Vec<String>> {
     let bidi = s.bidi()?;
     let tree = bidi.command("browsingContext.getTree", json!({ "maxDepth": 0 })).await.ok()?;
     tree.get("contexts")?.as_array()?;
-    Some(crate::rescue::top_contexts_of(&tree, s.user_context()))
+    Some(s.without_sentinel(crate::rescue::top_contexts_of(&tree, s.user_context())))
 }
 
 /// How many tabs are read over BiDi at once: the reads go out together, so a list of many
@@ -166,7 +166,7 @@ pub(crate) async fn open_tab(
     input: &NavigateInput,
     timeout: Duration,
 ) -> PortResult<OpenedTab> {
-    // A session's first tab is a new tab, and the blank window its browser or seat came with is
+    // A seated session's first tab is a new tab, and the blank window its seat came with is
     // closed once that tab shows its page (one window a session; a page in a tab opened later
     // runs faster under load than one in that first window: BENCHMARKS.md, "One window a
     // session"). A first window seen showing a page is kept.
@@ -194,20 +194,18 @@ pub(crate) async fn open_tab(
 
 /// Open a new window, switch to it and navigate it; a failed navigation closes it again.
 async fn open_new_tab(s: &mut Session, input: &NavigateInput, timeout: Duration) -> PortResult<OpenedTab> {
-    // New Window needs a current window: after a tab was closed (by a page, or past the
-    // driver) the driver has none until it is switched to a live one.
+    // New Window needs a current window: after a tab was closed (past the driver) the driver
+    // has none until it is switched to a live one, and one its page closed is gone.
     if s.current().is_none() {
-        let windows = s.windows().await?;
-        if let Some(live) = windows.into_iter().next() {
-            s.switch_to(&live).await?;
-        }
+        to_a_live_window(s).await?;
     }
-    let handle = match s.new_tab().await {
-        Ok(created) => created,
-        // The current tab's dialog keeps classic WebDriver from opening a tab (an endless
-        // dialog loop would keep it so): the browser opens one through the second channel.
-        Err(e) if e.kind() == PortErrorKind::BlockedByDialog => s.open_past_driver().await.map_err(|_| e)?,
-        Err(e) => return Err(e),
+    let handle = match new_window(s).await {
+        Err(e) if e.kind() == PortErrorKind::TabGone => {
+            s.forget_current();
+            to_a_live_window(s).await?;
+            new_window(s).await?
+        }
+        opened => opened?,
     };
     s.know_window(&handle);
     s.switch_to(&handle).await?;
@@ -241,8 +239,29 @@ pub(crate) async fn focus_tab(s: &mut Session, tab: &TabRef) -> PortResult<Focus
     Ok(Focused { window_focused: matches!(focused, Ok(serde_json::Value::Bool(true))) })
 }
 
+/// A new blank window, opened from the current one.
+async fn new_window(s: &mut Session) -> PortResult<String> {
+    match s.new_tab().await {
+        // The current tab's dialog keeps classic WebDriver from opening a tab (an endless
+        // dialog loop would keep it so): the browser opens one through the second channel.
+        Err(e) if e.kind() == PortErrorKind::BlockedByDialog => s.open_past_driver().await.map_err(|_| e),
+        opened => opened,
+    }
+}
+
+/// Switch the driver to the session's first live window, or to its sentinel when it has no
+/// tab left (nothing to switch to otherwise).
+async fn to_a_live_window(s: &mut Session) -> PortResult<()> {
+    let windows = s.windows().await?;
+    match windows.into_iter().next().or_else(|| s.sentinel().map(str::to_owned)) {
+        Some(live) => s.switch_to(&live).await,
+        None => Ok(()),
+    }
+}
+
 /// Close `tab` ([`PortErrorKind::TabGone`] when it is already closed). Closing the last
-/// window would end the WebDriver session, so a blank tab is opened first in that case.
+/// window would end the WebDriver session, so without a sentinel window
+/// ([`Session::sentinel`]) a blank tab is opened first in that case.
 /// Afterwards the driver is switched to the active tab, or the last remaining one.
 ///
 /// A tab whose dialog keeps classic WebDriver from closing it (an endless `alert()` loop
@@ -251,7 +270,7 @@ pub(crate) async fn focus_tab(s: &mut Session, tab: &TabRef) -> PortResult<Focus
 pub(crate) async fn close_tab(s: &mut Session, tab: &TabRef) -> PortResult<()> {
     let handle = s.tab(tab).await?;
     let windows = s.windows().await?;
-    if windows.len() <= 1 {
+    if windows.len() <= 1 && s.sentinel().is_none() {
         match s.new_tab().await {
             Ok(_) => {}
             Err(e) if e.kind() == PortErrorKind::BlockedByDialog => {
