@@ -1541,6 +1541,12 @@ function pngOf(url) {
 const VIEWPORT_BACK_MS = 5000;
 
 /**
+ * How far (CSS px) a viewport may end from its size before a capture beyond it and count as
+ * back: Chromium's rounding can leave it a pixel off (the core keeps views within as much).
+ */
+const VIEWPORT_BACK_SLACK = 1;
+
+/**
  * Wait (bounded) until the tab's viewport has the size of `before` again, read so twice in a
  * row (the resize back can land a moment after a first read that still saw the old size).
  */
@@ -1549,7 +1555,8 @@ async function viewportBack(tab, before) {
   let agreed = 0;
   for (;;) {
     const now = await geometryOf(tab).catch(() => before);
-    const same = now.viewport_width === before.viewport_width && now.viewport_height === before.viewport_height;
+    const same = Math.abs(now.viewport_width - before.viewport_width) <= VIEWPORT_BACK_SLACK
+      && Math.abs(now.viewport_height - before.viewport_height) <= VIEWPORT_BACK_SLACK;
     agreed = same ? agreed + 1 : 0;
     if (agreed >= 2 || Date.now() >= deadline) return;
     await sleep(POLL_MS);

@@ -689,6 +689,23 @@ fn a_view_goes_stale_when_the_window_is_resized() {
 }
 
 #[test]
+fn a_view_stays_current_when_the_viewport_moves_by_one_pixel() {
+    let world = World::new(board());
+    world.open("https://example.com/");
+    let view = fact_str(&world.ok("browser_screenshot", json!({})), "view");
+    // The scripted window is 1280×900 with a 1280×800 viewport: one pixel taller.
+    world.ok("browser_window", json!({"action": "resize", "width": 1280, "height": 901}));
+    world.clear();
+    world.ok("browser_hover", json!({"view": view, "x": 10, "y": 10}));
+    assert!(world.methods().contains(&"hover"), "{:?}", world.methods());
+    // Two pixels is a resize.
+    world.ok("browser_window", json!({"action": "resize", "width": 1280, "height": 902}));
+    let envelope = world.env("browser_hover", json!({"view": view, "x": 10, "y": 10}));
+    assert_eq!(envelope.facts["reason"], "view_stale", "{envelope:#?}");
+    assert!(envelope.summary.contains("the viewport was resized"), "{}", envelope.summary);
+}
+
+#[test]
 fn a_view_goes_stale_when_the_zoom_changes() {
     stale_after(("browser_window", json!({"action": "zoom", "percent": 125})), "the zoom changed");
 }

@@ -58,6 +58,11 @@ pub(crate) const SELECTOR_SCAN_ITEMS: usize = 2_000;
 pub(crate) const AMBIGUOUS_CANDIDATES: usize = 5;
 /// Tolerance when comparing a view's bound scroll origin with the current one (CSS px).
 const SCROLL_TOLERANCE: f64 = 0.5;
+/// How far (CSS px) a viewport's width or height may differ from a view's bound one for the
+/// view to stay current: Chromium's own rounding after a zoom or a window resize can move it
+/// by one pixel (measured: a 656 px viewport became 657 with nothing asked of it), which
+/// moves nothing the view shows by more than that pixel.
+const VIEWPORT_SIZE_TOLERANCE: u32 = 1;
 
 /// One invocation (or one child step of a sequence or flow).
 pub(crate) struct Run<'a> {

@@ -17,7 +17,7 @@ use crate::selector::{TargetRef, ViewPoint};
 
 use super::{
     AMBIGUOUS_CANDIDATES, Lease, Page, Resolved, Run, SCROLL_TOLERANCE, SELECTOR_SCAN_ITEMS, SelectorScan,
-    Step, host_of,
+    Step, VIEWPORT_SIZE_TOLERANCE, host_of,
 };
 
 impl Run<'_> {
@@ -200,8 +200,9 @@ impl Run<'_> {
             .map_err(|e| self.fail_on(lease, &e, "read the tab's geometry", None))?;
         let bound = view.geometry;
         let drift = |a: f64, b: f64| (a - b).abs() > SCROLL_TOLERANCE;
-        let changed = if geometry.viewport_width != bound.viewport_width
-            || geometry.viewport_height != bound.viewport_height
+        let resized = |a: u32, b: u32| a.abs_diff(b) > VIEWPORT_SIZE_TOLERANCE;
+        let changed = if resized(geometry.viewport_width, bound.viewport_width)
+            || resized(geometry.viewport_height, bound.viewport_height)
         {
             Some("the viewport was resized")
         } else if drift(geometry.device_scale, bound.device_scale) {
