@@ -197,6 +197,13 @@ pub struct ScrollRead {
 }
 
 impl ScrollRead {
+    /// Whether this answer of an instant step (`By`) is its outcome: an instant `scrollBy` is
+    /// final when its script answers on both engines, unless the window snaps (the snap may
+    /// still move it, smoothly under `scroll-behavior: smooth`).
+    pub fn step_is_final(&self) -> bool {
+        !self.snaps
+    }
+
     /// Whether the offsets settled: `now` agrees with the read before it and either moved or
     /// stayed still for `quiet`, or [`SETTLE_CAP`] passed.
     pub fn settled(&self, last: &ScrollRead, elapsed: Duration, quiet: Duration) -> bool {

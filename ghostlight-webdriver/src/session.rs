@@ -1014,19 +1014,19 @@ impl Session {
     /// when needed. Answers the window handle.
     pub(crate) async fn tab(&mut self, tab: &TabRef) -> PortResult<String> {
         let handle = self.handle_of(tab)?;
-        if self.sentinel.as_deref() == Some(handle.as_str()) {
-            return Err(PortError::new(PortErrorKind::TabGone, "the tab is not one of this session's"));
-        }
         self.own_window(&handle).await?;
         self.touch(&handle);
         self.switch_to(&handle).await?;
         Ok(handle)
     }
 
-    /// In a shared browser, refuse ([`PortErrorKind::TabGone`]) a window outside the session's
-    /// user context: one it has not seen yet is looked up once (one BiDi message). Nothing to
-    /// check for a session with a browser of its own.
+    /// Refuse ([`PortErrorKind::TabGone`]) the session's sentinel window, and, in a shared
+    /// browser, a window outside the session's user context: one it has not seen yet is looked
+    /// up once (one BiDi message).
     async fn own_window(&mut self, handle: &str) -> PortResult<()> {
+        if self.sentinel.as_deref() == Some(handle) {
+            return Err(PortError::new(PortErrorKind::TabGone, "the tab is not one of this session's"));
+        }
         if self.seat.is_none()
             || (self.known_windows.contains(handle) && !self.foreign_windows.contains(handle))
         {

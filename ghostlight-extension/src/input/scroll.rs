@@ -80,8 +80,11 @@ pub(crate) async fn scroll(
         }
     };
     let step = matches!(input, ScrollInput::By { .. });
-    let settled =
-        if step && !first.snaps { first } else { settle(b, id, place, first, quiet, timeout).await? };
+    let settled = if step && first.step_is_final() {
+        first
+    } else {
+        settle(b, id, place, first, quiet, timeout).await?
+    };
     Ok(ScrollOutcome { scrolled: settled.changed, offset_x: settled.x, offset_y: settled.y })
 }
 

@@ -61,7 +61,7 @@ enum Settle {
 impl Settle {
     /// A step (`By`): final unless its window snaps.
     fn step(first: &ScrollRead) -> Settle {
-        if first.snaps { Settle::Quiet(QUIET_INSTANT) } else { Settle::Final }
+        if first.step_is_final() { Settle::Final } else { Settle::Quiet(QUIET_INSTANT) }
     }
 
     /// An element scrolled into view: final on Chromium; Firefox moves it by a pixel after the
