@@ -97,12 +97,22 @@ pub(crate) async fn go(
 ) -> PortResult<PageState> {
     let prompt = LeavePrompt::discarding(discard);
     let deadline = Instant::now() + timeout;
-    let before = s.page_state().await?;
+    let before = page_before(s).await?;
     // The landing read looks for a gate too (no read of its own).
     s.detect_gates(true);
     let landed = go_from(s, url, &before, deadline, timeout, prompt).await;
     s.detect_gates(false);
     landed
+}
+
+/// The current tab's page before a navigation or history move: the one the command just
+/// sent read (the executor's own read of the page it authorized, same window, no command
+/// since: [`Session::noted_page`]), else read now.
+async fn page_before(s: &mut Session) -> PortResult<PageState> {
+    match s.noted_page() {
+        Some((_, page)) => Ok(page),
+        None => s.page_state().await,
+    }
 }
 
 /// [`go`] from the page `before`, once read.
@@ -248,7 +258,7 @@ pub(crate) async fn history(
 ) -> PortResult<PageState> {
     s.tab(tab).await?;
     let deadline = Instant::now() + timeout;
-    let before = s.page_state().await?;
+    let before = page_before(s).await?;
     // The landing read looks for a gate too (no read of its own).
     s.detect_gates(true);
     let moved = move_from(s, step, &before, deadline, timeout).await;
