@@ -416,14 +416,13 @@ impl Session {
                 None
             }
         };
-        // Chromium only: its classic errors never name an alert, confirm or prompt, while
-        // Firefox names the kind in every one (and its BiDi subscription adds ~0.3 s to the
-        // start). Not fatal: without it, the kind falls back to what classic WebDriver tells.
-        let prompts = match (&bidi, config.engine) {
-            (Some(connection), Engine::Chromium) => {
-                PromptWatch::attach(connection, &watchers, seat.is_some()).await.ok()
-            }
-            _ => None,
+        // Both engines: a read of a window whose dialog was announced answers without a
+        // command, and Chromium's classic errors never name an alert, confirm or prompt (the
+        // subscription takes 2–18 ms of the start). Not fatal: without it, the kind falls back
+        // to what classic WebDriver tells.
+        let prompts = match &bidi {
+            Some(connection) => PromptWatch::attach(connection, &watchers, seat.is_some()).await.ok(),
+            None => None,
         };
         let evidence = match (&bidi, config.diagnostics) {
             (Some(connection), Diagnostics::OnStart) => {

@@ -5,12 +5,13 @@
 //! 1. the engine's own error for a blocked command: Chromium answers an `InvalidArgument`
 //!    "Unexpected dialog type beforeunload" for a `beforeunload` prompt, and Firefox names
 //!    the type in every `UnexpectedAlertOpen` ("Unexpected confirm dialog detected");
-//! 2. WebDriver BiDi: a Chromium session subscribes its BiDi connection (a `PromptWatch`,
+//! 2. WebDriver BiDi: a session subscribes its BiDi connection (a `PromptWatch`,
 //!    `watch/prompts.rs`) to `browsingContext.userPromptOpened`/`userPromptClosed`, which
-//!    carry the type of the
-//!    dialog per browsing context (a context id is the window handle). Chromium's classic
-//!    errors never name an alert, confirm or prompt, so this is how Chromium learns them
-//!    (10–50 ms at session start; Firefox does not need it);
+//!    carry the type of the dialog per browsing context (a context id is the window handle).
+//!    Chromium's classic errors never name an alert, confirm or prompt, so this is how
+//!    Chromium learns them; on both engines a page read of a window whose dialog was
+//!    announced answers without a command (the subscription takes 2–50 ms of a session's
+//!    start);
 //! 3. after a dialog is resolved, the page-side record left by the page-state hooks, which
 //!    wrap `window.alert/confirm/prompt` in every document the adapter has looked at and note
 //!    the kind before the dialog opens (no script can run while it is open);

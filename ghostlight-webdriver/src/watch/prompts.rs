@@ -1,4 +1,4 @@
-//! The dialog announcements of a Chromium session: the session's WebDriver BiDi connection
+//! The dialog announcements of a session: the session's WebDriver BiDi connection
 //! subscribed to `browsingContext.userPromptOpened`/`userPromptClosed`, which says the kind of
 //! each open dialog per browsing context (see `ops/dialogs.rs` for how the kind is used).
 //! State only: nothing here drives the session.
