@@ -1,8 +1,9 @@
 //! Sessions sharing one Chromium, each in a user context of its own (`SharedBrowser`, issue 32
 //! item 3): what one session's page stores the other's does not see; each session's network
 //! authority holds on the wire for its own requests only (judged by what the denied server
-//! saw); a session lists only its own tabs; a session that ends takes its user context, and its
-//! tabs, along; and a shared browser that died starts again on the next call.
+//! saw); a session lists only its own tabs; a page of one session that holds its thread does
+//! not stall the other's calls; a session that ends takes its user context, and its tabs,
+//! along; and a shared browser that died starts again on the next call.
 
 mod support;
 
@@ -22,6 +23,8 @@ use support::port::{eval, go, open};
 use support::server::{HOST_A, Reply, Site};
 
 const TIMEOUT: Duration = Duration::from_secs(15);
+/// How long the hostile page of one session holds its thread while the other session works.
+const SPIN: Duration = Duration::from_secs(8);
 
 /// Pages on both hosts: `/set` stores a cookie and a localStorage item, every other path is a
 /// plain page.
@@ -35,6 +38,16 @@ fn site() -> Site {
             200,
             "<title>Draft</title><button id=arm onclick=\"onbeforeunload = (e) => { e.preventDefault(); e.returnValue = ''; }\">Edit</button>\
              <a id=leave href=/away>Leave</a>",
+        ),
+        // A hostile page's busy loop, started by `spin()`: it holds the page's thread for
+        // `SPIN`, then asks for `/spun`.
+        "/spin" => Reply::html(
+            200,
+            format!(
+                "<title>Spin</title><script>window.spin = () => {{ const end = Date.now() + {}; \
+                 while (Date.now() < end) {{}} fetch('/spun'); }};</script>",
+                SPIN.as_millis()
+            ),
         ),
         _ => Reply::html(200, "<title>Page</title><p>A page.</p>"),
     })
@@ -94,11 +107,33 @@ async fn chromium() {
     let crossed = b.page(&a_tab).await.expect_err("B cannot reach A's tab");
     assert_eq!(crossed.kind(), PortErrorKind::TabGone, "{crossed:?}");
 
+    // A hostile page cannot stall another session: while A's page holds its thread in a busy
+    // loop, B navigates, reads and lists its tabs, all answered before the loop ends (the
+    // page asks for `/spun` when it does).
+    let spinning = open(&*a, &site, "/spin").await;
+    assert_eq!(eval(&*a, &spinning, "setTimeout(spin, 100); true").await, json!(true));
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let moved = b.navigate(&TabCall::new(&b_tab, &Gate::open(), TIMEOUT), &go(site.url("/read?again"))).await;
+    assert_eq!(moved.expect("B navigates").url, site.url("/read?again"));
+    assert_eq!(eval(&*b, &b_tab, "document.title").await, json!("Page"));
+    assert_eq!(listed(b.tabs().await.expect("B's tabs")), vec![b_tab.clone()]);
+    assert_eq!(site.hits("/spun"), 0, "B's calls were answered while A's page still spun");
+    // The loop did run (and ended after B's calls): the page asks for `/spun` in the end.
+    let mut spun = 0;
+    for _ in 0..(SPIN.as_millis() / 100 + 150) {
+        spun = site.hits("/spun");
+        if spun > 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(spun, 1, "A's page spun and then asked for /spun");
+
     // A session that ends takes its user context along.
     assert_eq!(shared.testing_user_contexts().await, Some(2));
     a.shutdown().await;
     assert_eq!(shared.testing_user_contexts().await, Some(1), "A's user context went with it");
-    assert_eq!(b.page(&b_tab).await.expect("B's tab is untouched").url, site.url("/read"));
+    assert_eq!(b.page(&b_tab).await.expect("B's tab is untouched").url, site.url("/read?again"));
 
     // A leave-page prompt in a shared browser is reported, never accepted, whether a
     // navigation or a click raises it (the attached classic session would accept it; these go

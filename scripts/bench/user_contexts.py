@@ -2,6 +2,7 @@
 """What a session costs: a browser of its own, or a BiDi user context in a shared one.
 
     user_contexts.py [--engine chromium|firefox|both] [--sessions 8]          # memory (default)
+    user_contexts.py --spin [--engine chromium|firefox|both] [--spin-seconds 8]
     user_contexts.py --throughput [--engine chromium|firefox|both] [--points 1,2,4,8]
                      [--window 10] [--warmup 3] [--timeout 30]
                      [--ways browsers,contexts,contexts-conns,contexts-attached]
@@ -47,6 +48,12 @@ throughput). The ways (`--ways`):
 `--context-type window` gives each further user context a window instead of a tab: Firefox
 opens a tab in the background (`document.visibilityState` hidden, printed per point), a window
 is visible, as a browser of its own is.
+
+Spin (`--spin`). One browser with two user contexts, a tab each on the fixture page; the first
+tab's page holds its main thread for `--spin-seconds` (a busy loop started by
+`script.evaluate`, as a hostile page would), and meanwhile the second context is sent a script,
+a screenshot, a click and a navigation over the same BiDi connection: prints how long each took
+(whether one session's page can stall another's commands in a shared browser).
 
 Every BiDi command times out after `--timeout` seconds; each point's setup and loop are bounded;
 every driver started is quit and the browser processes it started are killed (only those).
@@ -253,7 +260,7 @@ class Bidi:
                 return message["result"]
 
 
-async def tab_in(bidi: Bidi, url: str, user_context: str | None) -> str:
+async def tab_in(bidi: "Bidi | Mux", url: str, user_context: str | None) -> str:
     params: dict[str, Any] = {"type": "tab"}
     if user_context:
         params["userContext"] = user_context
@@ -594,6 +601,44 @@ async def throughput(engine: str, points: list[int], ways: list[str], url: str, 
     return rows
 
 
+async def spin(engine: str, url: str, seconds: float, timeout: float) -> dict[str, Any]:
+    """Commands to one user context's tab while another context's page spins (see the docstring)."""
+    driver = Driver(engine)
+    mux = None
+    try:
+        mux = await connect(driver.ws_url, max(timeout, seconds * 3))
+        tabs = []
+        for _ in range(2):
+            user_context = (await mux.call("browser.createUserContext", {}))["userContext"]
+            tabs.append(await tab_in(mux, url, user_context))
+        spinning, other = tabs
+        busy = f"const end = Date.now() + {int(seconds * 1000)}; while (Date.now() < end) {{}} 1"
+        held = asyncio.get_running_loop().create_task(mux.call(
+            "script.evaluate", {"expression": busy, "awaitPromise": False, "target": {"context": spinning}}))
+        await asyncio.sleep(0.3)
+        click = [{"type": "pointer", "id": "mouse", "actions": [
+            {"type": "pointerMove", "x": 20, "y": 20}, {"type": "pointerDown", "button": 0},
+            {"type": "pointerUp", "button": 0}]}]
+        probes = [
+            ("script", "script.evaluate", {"expression": "1 + 1", "awaitPromise": False, "target": {"context": other}}),
+            ("screenshot", "browsingContext.captureScreenshot", {"context": other}),
+            ("click", "input.performActions", {"context": other, "actions": click}),
+            ("navigate", "browsingContext.navigate", {"context": other, "url": url + "?again", "wait": "complete"}),
+        ]
+        took: dict[str, Any] = {"engine": engine, "spin_s": seconds}
+        for name, method, params in probes:
+            started = time.monotonic()
+            await mux.call(method, params)
+            took[f"{name}_ms"] = round((time.monotonic() - started) * 1000, 1)
+        took["spinning_page_still_busy"] = not held.done()
+        await held
+        return took
+    finally:
+        if mux is not None:
+            await mux.close()
+        driver.quit()
+
+
 def table(rows: list[dict[str, Any]]) -> str:
     lines = ["| engine | way | sessions | iterations/s | speed-up | p50 / p95 ms | browser CPU ms/iteration "
              "| machine busy | PSS MiB |",
@@ -627,12 +672,19 @@ def main() -> None:
     parser.add_argument("--context-type", choices=["tab", "window"], default="tab",
                         help="throughput: a further session's user context gets a tab (Firefox opens it in "
                              "the background: hidden) or a window of its own")
+    parser.add_argument("--spin", action="store_true",
+                        help="time commands to one user context while another context's page spins")
+    parser.add_argument("--spin-seconds", type=float, default=8.0, help="spin: how long the page holds its thread")
     args = parser.parse_args()
     global CONTEXT_TYPE
     CONTEXT_TYPE = args.context_type
     url = serve()
     engines = ["chromium", "firefox"] if args.engine == "both" else [args.engine]
     try:
+        if args.spin:
+            for engine in engines:
+                print(json.dumps(asyncio.run(spin(engine, url, args.spin_seconds, args.timeout))), flush=True)
+            return
         if not args.throughput:
             for engine in engines:
                 print(json.dumps(asyncio.run(measure(engine, args.sessions, url))), flush=True)
