@@ -383,6 +383,14 @@ async fn execute(b: &WebDriverBrowser, site: &Site) {
     let moved = value("location.href = '/moved'").await.expect("a navigating script");
     assert_eq!(moved.page.url, site.url("/moved"), "the outcome shows the new page");
     assert_eq!(moved.page.title, "MOVED");
+    // A move through history and a reload the script starts are navigations too (no
+    // Navigation API `navigate` event announces a move back to another document: the page is
+    // read again after the script, once the driver has waited for the move).
+    let back = value("history.back(); 1").await.expect("a script going back");
+    assert_eq!(back.page.url, site.url("/x"), "the outcome shows the page gone back to");
+    let reloaded = value("location.reload(); 1").await.expect("a reloading script");
+    assert_eq!(reloaded.page.url, site.url("/x"));
+    assert_ne!(reloaded.page.document, back.page.document, "a reload is another document");
     let started = std::time::Instant::now();
     let hashed = value("location.hash = 'part'; 1").await.expect("a same-document navigation");
     assert_eq!(hashed.page.url.fragment(), Some("part"));

@@ -149,15 +149,6 @@ pub(crate) async fn execute(
     };
     let value = scrub(value);
     let destination = navigated.and_then(|url| Url::parse(&url).ok());
-    // The wrapper read the page as the script left it, in the same command: with no
-    // navigation to another document started, that is the page now, and a read right after
-    // it would only cost a round trip (Chromium's error page is read again for its URL).
-    if let (Some(page), None) = (&ran_in, &destination)
-        && page.url.scheme() != "chrome-error"
-    {
-        s.remember_page(page);
-        return Ok(ScriptOutcome { value, page: page.clone() });
-    }
     // The page as it is now (the script may have navigated). A read that a dialog blocks
     // answers the state taken in the same call, unless a navigation is under way (Firefox
     // answers `null` to scripts while one document unloads).
