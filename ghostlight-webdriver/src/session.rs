@@ -37,6 +37,10 @@ use crate::watch::evidence::Tracker;
 use crate::watch::prompts::{Move, PromptWatch};
 use crate::wire::Wire;
 
+/// How long the page-state read in a window's sandbox, after the page's own realm failed it,
+/// may take (probe and read each).
+const SANDBOX_STATE_WAIT: Duration = Duration::from_secs(2);
+
 /// How long creating a session may take (Firefox: 5–14 s on a loaded machine).
 pub(crate) const SESSION_START_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long a polite `DELETE session` may take at shutdown before the processes are killed.
@@ -1373,8 +1377,9 @@ impl Session {
             Err(e) => {
                 if errors::is_dialog(&e) {
                     self.note_prompt(Prompt::Open(errors::dialog_hint(&e)));
+                    return Err(errors::cmd(&e, Sent::Read));
                 }
-                return Err(errors::cmd(&e, Sent::Read));
+                return self.read_in_sandbox_instead(errors::cmd(&e, Sent::Read)).await.map(Some);
             }
         };
         if value.is_null() {
@@ -1382,7 +1387,40 @@ impl Session {
         }
         // The read ran, so no prompt blocked the window (until the next command).
         self.note_prompt(Prompt::Closed);
-        self.accept_reading(value).await.map(Some)
+        match self.accept_reading(value).await {
+            Ok(reading) => Ok(Some(reading)),
+            Err(error) => self.read_in_sandbox_instead(error).await.map(Some),
+        }
+    }
+
+    /// The page state read in the sandbox realm of the current window's top document, after
+    /// the read in the page's own realm failed with `error`. A page can break every script
+    /// run in its realm by replacing a builtin: chromedriver's own wrapper of Execute Script
+    /// fails once `JSON.stringify`, `Promise.prototype.then` or `Function.prototype.apply` is
+    /// replaced, and the page-state script once `Object.defineProperty` is. The sandbox, which
+    /// no page script reaches, still reads the page (stamped with an identity of the sandbox's
+    /// own, so the document reads as new once, and the page-realm hooks that follow navigations
+    /// and pending work are not there: the reading says nothing is pending). `error` stands
+    /// when it was not a failing script, or the window has no sandbox.
+    async fn read_in_sandbox_instead(&mut self, error: PortError) -> PortResult<page::Reading> {
+        if !matches!(error.kind(), PortErrorKind::Other | PortErrorKind::ScriptError) {
+            return Err(error);
+        }
+        let Some(handle) = self.current.clone() else { return Err(error) };
+        let bidi = match self.sandbox_for(&handle, SANDBOX_STATE_WAIT).await {
+            Ok(Some(bidi)) => bidi,
+            _ => return Err(error),
+        };
+        let params = crate::bidi::sandboxed_call(&handle, &page::state_function());
+        let answered = bidi.command_within("script.callFunction", params, SANDBOX_STATE_WAIT).await;
+        let value = answered
+            .ok()
+            .filter(|answer| answer["type"] == "success")
+            .and_then(|answer| answer["result"]["value"].as_str().map(str::to_owned))
+            .and_then(|text| serde_json::from_str::<Value>(&text).ok());
+        let Some(value) = value else { return Err(error) };
+        tracing::warn!("the page broke the page-state script in its own realm: read in the sandbox instead");
+        self.accept_reading(value).await
     }
 
     /// The page state `value` (the page-state script's answer, read in the current tab's

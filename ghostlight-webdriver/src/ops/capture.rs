@@ -202,7 +202,7 @@ async fn full_page_image(
         Engine::Chromium => chromium_full_page(s, handle, geometry).await,
         Engine::Firefox => {
             let script = format!("return ({})();", PAGE_SIZE_FN.trim_end());
-            let value = s.execute(&script, Vec::new(), Sent::Read).await?;
+            let value = frames::read(s, &script, Vec::new()).await?;
             let size: PageSize = serde_json::from_value(value).map_err(|_| unexpected("page size"))?;
             check_full_page(size.width, size.height, geometry.device_scale)?;
             let value = s.command(SessionCommand::full_screenshot(), Sent::Read).await?;
@@ -368,7 +368,7 @@ async fn element_capture(s: &mut Session, tab: &TabRef, element: &ElementRef) ->
 
 /// Run the element-geometry script on `element` (scrolling it into view first when `scroll`).
 async fn element_box(s: &mut Session, script: &str, element: Value, scroll: bool) -> PortResult<ElementBox> {
-    let value = s.execute(script, vec![element, Value::Bool(scroll)], Sent::Read).await?;
+    let value = frames::read(s, script, vec![element, Value::Bool(scroll)]).await?;
     serde_json::from_value(value).map_err(|_| unexpected("element box"))
 }
 

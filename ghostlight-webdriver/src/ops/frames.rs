@@ -292,6 +292,50 @@ pub(crate) async fn run_sandboxed(s: &mut Session, body: &str, args: &[Value]) -
     }
 }
 
+/// Run the read `script` (an Execute Script body) with `args` in the page's own realm; when
+/// the page broke scripts there, in the sandbox realm of the top document instead.
+///
+/// A page can make every script in its realm fail by replacing a builtin: chromedriver's own
+/// wrapper of Execute Script fails once `JSON.stringify`, `Promise.prototype.then` or
+/// `Function.prototype.apply` is replaced (measured), and a script of ours once a builtin it
+/// calls is. The sandbox, which no page script reaches, runs the same script (its library
+/// travels with it) and answers as the page's realm would have; a read has no effect, so
+/// running it again there is harmless. The error stands inside a frame, in a window without
+/// a sandbox, and for any other failure (a dialog, a timeout, a closed window).
+pub(crate) async fn read(s: &mut Session, script: &str, args: Vec<Value>) -> PortResult<Value> {
+    match s.execute(script, args.clone(), Sent::Read).await {
+        Err(error) if broken_in_page(&error) => {
+            let Some(context) = s.at_top().map(str::to_owned) else { return Err(error) };
+            let Ok(Some(bidi)) = s.sandbox_for(&context, SANDBOX_WAIT).await else { return Err(error) };
+            match apply_in_sandbox(bidi, &context, script, &args, Library::Carried, true, SANDBOX_WAIT).await
+            {
+                Ok(value) => {
+                    tracing::warn!("the page broke a read in its own realm: read in the sandbox instead");
+                    Ok(value)
+                }
+                Err(_) => Err(error),
+            }
+        }
+        other => other,
+    }
+}
+
+/// Whether `error` says a script failed in the page's own realm (what [`read`] answers in the
+/// sandbox instead).
+pub(crate) fn broken_in_page(error: &PortError) -> bool {
+    matches!(error.kind(), PortErrorKind::Other | PortErrorKind::ScriptError)
+}
+
+/// Where the library of a script run in a sandbox comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Library {
+    /// The copy installed in the sandbox (sent whole once when the document has none): the
+    /// script is an input script's body.
+    Installed,
+    /// The script carries it (a composed Execute Script body).
+    Carried,
+}
+
 /// Run the input script `body` with `args` in the sandbox realm of browsing context `context`
 /// (see [`run_sandboxed`]): its answer, parsed.
 pub(crate) async fn apply_sandboxed(
@@ -300,7 +344,7 @@ pub(crate) async fn apply_sandboxed(
     body: &str,
     args: &[Value],
 ) -> PortResult<Value> {
-    apply_in_sandbox(bidi, context, body, args, false, SANDBOX_WAIT).await
+    apply_in_sandbox(bidi, context, body, args, Library::Installed, false, SANDBOX_WAIT).await
 }
 
 /// [`apply_sandboxed`] for a script whose answer holds DOM nodes (a perception's items and
@@ -311,15 +355,17 @@ pub(crate) async fn apply_sandboxed_with_nodes(
     body: &str,
     args: &[Value],
 ) -> PortResult<Value> {
-    apply_in_sandbox(bidi, context, body, args, true, SANDBOX_WAIT).await
+    apply_in_sandbox(bidi, context, body, args, Library::Installed, true, SANDBOX_WAIT).await
 }
 
-/// [`apply_sandboxed`], the answer's nodes kept when `with_nodes`.
+/// [`apply_sandboxed`] with the library `library` names, the answer's nodes kept when
+/// `with_nodes`.
 async fn apply_in_sandbox(
     bidi: &Bidi,
     context: &str,
     body: &str,
     args: &[Value],
+    library: Library,
     with_nodes: bool,
     wait: Duration,
 ) -> PortResult<Value> {
@@ -350,8 +396,9 @@ async fn apply_in_sandbox(
     // (maxDomDepth 0: a node comes back as its reference, without its children.)
     let shape =
         || PortError::new(PortErrorKind::Other, "a sandboxed input script answered an unexpected shape");
-    let mut answer = bidi.command_within("script.callFunction", call(&APPLY_SLIM), wait).await?;
-    if answer["result"]["value"].as_str() == Some(sandbox::MISSING) {
+    let first = if library == Library::Carried { "" } else { APPLY_SLIM.as_str() };
+    let mut answer = bidi.command_within("script.callFunction", call(first), wait).await?;
+    if library == Library::Installed && answer["result"]["value"].as_str() == Some(sandbox::MISSING) {
         // A document from before the library's preload: send it once, with the script.
         answer = bidi.command_within("script.callFunction", call(&APPLY_FULL), wait).await?;
     }
@@ -631,8 +678,16 @@ pub(crate) async fn refused_boxes_and_view(
     // misplace or hide a refused frame's box); a listing that stalls there fails the capture.
     let (listing, sandboxed) = match s.sandbox_for(&handle, SANDBOX_WAIT).await? {
         Some(bidi) => {
-            let value =
-                apply_in_sandbox(bidi, &handle, FRAME_BOXES_BODY, &[], true, TOP_LISTING_WAIT).await?;
+            let value = apply_in_sandbox(
+                bidi,
+                &handle,
+                FRAME_BOXES_BODY,
+                &[],
+                Library::Installed,
+                true,
+                TOP_LISTING_WAIT,
+            )
+            .await?;
             (listing_of(value)?, true)
         }
         None => (list(s).await?, false),

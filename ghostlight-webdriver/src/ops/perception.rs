@@ -271,7 +271,7 @@ impl Documents for TabDocuments<'_> {
                 let scripts = if forms { &PERCEIVE_FORMS_IN } else { &PERCEIVE_IN };
                 let script = scripts.get(first.expected.look_for_gate);
                 let args = [args, vec![first.check.clone()]].concat();
-                let answer = self.s.execute(script, args, Sent::Read).await?;
+                let answer = frames::read(self.s, script, args).await?;
                 let (page, answer) = seen_in(self.s, answer, first.expected).await?;
                 first.page = Some(page);
                 let Some(answer) = answer else { return Ok(None) };
@@ -280,7 +280,7 @@ impl Documents for TabDocuments<'_> {
             }
             None => {
                 let script = if forms { &PERCEIVE_FORMS_SCRIPT } else { &PERCEIVE_SCRIPT };
-                RawPass::decode(self.s.execute(script, args, Sent::Read).await?)?
+                RawPass::decode(frames::read(self.s, script, args).await?)?
             }
         };
         self.elements_of(place, raw, depth_offset).map(Some)
@@ -456,7 +456,7 @@ async fn focused_in_page(s: &mut Session, tab: &TabRef) -> PortResult<Option<Foc
         if level > 0 {
             s.enter_frames(tab, &frames).await?;
         }
-        let answer = s.execute(&PERCEIVE_SCRIPT, vec![options.clone(), Value::Null], Sent::Read).await?;
+        let answer = frames::read(s, &PERCEIVE_SCRIPT, vec![options.clone(), Value::Null]).await?;
         let raw = RawPass::decode(answer)?;
         if level > 0 {
             // The frame document's own URL (one that does not parse is an adapter error:
@@ -545,7 +545,7 @@ pub(crate) async fn read_text(
             Value::Null
         }
     };
-    let answer = s.execute(&READ_TEXT_SCRIPT, vec![options.to_value()?, target], Sent::Read).await?;
+    let answer = frames::read(s, &READ_TEXT_SCRIPT, vec![options.to_value()?, target]).await?;
     finish_reading(s, tab, input, gate, answer).await
 }
 
@@ -574,7 +574,7 @@ pub(crate) async fn read_text_in(
     s.set_read_script_timeout().await?;
     s.tab(tab).await?;
     let script = READ_TEXT_IN.get(expected.look_for_gate);
-    let answer = s.execute(script, vec![options.to_value()?, Value::Null, check], Sent::Read).await?;
+    let answer = frames::read(s, script, vec![options.to_value()?, Value::Null, check]).await?;
     let (page, answer) = seen_in(s, answer, expected).await?;
     let answer = match answer {
         Some(answer) => Some(finish_reading(s, tab, input, gate, answer).await?),
@@ -694,7 +694,7 @@ pub(crate) async fn text_present(s: &mut Session, tab: &TabRef, text: &str, gate
     s.set_read_script_timeout().await?;
     s.tab(tab).await?;
     let options = text_query(text);
-    let answer = s.execute(&TEXT_PRESENT_SCRIPT, vec![options.clone()], Sent::Read).await?;
+    let answer = frames::read(s, &TEXT_PRESENT_SCRIPT, vec![options.clone()]).await?;
     if answer.as_bool().ok_or_else(|| malformed("text presence"))? {
         return Ok(true);
     }
@@ -731,7 +731,7 @@ pub(crate) async fn wait_text(
                 TextWait::RanOut
             });
         }
-        Err(e) => return Err(e),
+        Err(e) => return Err(polled_instead(e)),
     };
     if answer.is_null() {
         // WebDriver answers `null` for a script a user prompt interrupted, and Firefox for one
@@ -748,6 +748,21 @@ pub(crate) async fn wait_text(
         };
     }
     ended(s, tab, input, gate, &answer).await
+}
+
+/// The error of an in-page text wait: a page that broke scripts in its own realm
+/// ([`frames::broken_in_page`]) cannot be watched there, so the wait is answered as
+/// unsupported and the executor polls [`text_present`] instead (which reads such a page in
+/// the sandbox); any other error stands.
+fn polled_instead(error: PortError) -> PortError {
+    if frames::broken_in_page(&error) {
+        PortError::new(
+            PortErrorKind::Unsupported,
+            "the page broke the in-page wait: the text is polled instead",
+        )
+    } else {
+        error
+    }
 }
 
 /// How a text wait ended, from `text_wait.js`'s answer (searching the admitted frames when it
@@ -814,7 +829,7 @@ pub(crate) async fn wait_text_in(
         }
         Err(e) if e.kind() == PortErrorKind::Timeout => {}
         Ok(_) => {}
-        Err(e) => return Err(e),
+        Err(e) => return Err(polled_instead(e)),
     }
     // The document went away while it was watched, or a dialog interrupted the script: what
     // the tab shows now (a dialog answers its error).

@@ -123,7 +123,7 @@ async fn apply_zoom(s: &mut Session, handle: &str, percent: u32) -> PortResult<(
 }
 
 async fn viewport(s: &mut Session) -> PortResult<Viewport> {
-    let value = s.execute(VIEWPORT_SCRIPT, Vec::new(), Sent::Read).await?;
+    let value = super::frames::read(s, VIEWPORT_SCRIPT, Vec::new()).await?;
     serde_json::from_value(value).map_err(|_| unexpected())
 }
 

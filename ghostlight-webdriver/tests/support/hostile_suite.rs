@@ -88,6 +88,7 @@ pub(crate) async fn run_all(ports: &Ports) {
     scenario(ports.engine, "an endless dialog loop", dialog_loop(&g, &site)).await;
     scenario(ports.engine, "a popup flood", popup_flood(ports, &second, &site)).await;
     scenario(ports.engine, "a page that closes its own tab", self_close(&g, &site)).await;
+    scenario(ports.engine, "a page that breaks the builtins scripts use", broken_builtins(&g, &site)).await;
     if ports.awaits_page_work {
         scenario(ports.engine, "navigations a click starts late", late_navigation(&g, &site)).await;
     }
@@ -323,6 +324,38 @@ async fn popup_flood(ports: &Ports, second: &Ghostlight, site: &Site) {
     eprintln!("  browser tabs afterwards: {every}");
     assert!(every <= 12, "the browser holds {every} tabs: popups were left running");
     calm(second, "the second session afterwards", "browser_read", json!({})).await;
+}
+
+/// A page that replaces builtins every script in its realm relies on (`JSON.stringify`,
+/// `Promise.prototype.then`, `Function.prototype.apply`, `Object.defineProperty`,
+/// `Array.prototype.push`; chromedriver's own Execute Script and Perform Actions fail on it):
+/// it is still opened, read, searched, captured, waited on and clicked, and the click reaches
+/// it (judged by what the server saw).
+async fn broken_builtins(g: &Ghostlight, site: &Site) {
+    let url = site.url("/builtins");
+    let opened =
+        calm(g, "opening it", "browser_navigate", json!({"url": url.as_str(), "new_tab": true})).await;
+    let tab = opened.facts["tab"].clone();
+    let read = calm(g, "reading it", "browser_read", json!({"tab": tab})).await;
+    let text = read.facts["text"].as_str().unwrap_or_default();
+    assert!(text.contains("An article the page keeps"), "{text:?}");
+    let found = calm(g, "searching it", "browser_find", json!({"text": "Press here", "tab": tab})).await;
+    assert_eq!(found.facts["matches"].as_array().map(Vec::len), Some(1), "{:?}", found.facts);
+    calm(g, "capturing it", "browser_screenshot", json!({"tab": tab})).await;
+    calm(
+        g,
+        "waiting on it",
+        "browser_wait",
+        json!({"condition": "text_present", "value": "article", "tab": tab}),
+    )
+    .await;
+    calm(g, "clicking in it", "browser_click", json!({"selector": {"name": "Press here"}, "tab": tab})).await;
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while site.hits("/builtins-pressed") == 0 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(site.hits("/builtins-pressed"), 1, "the click reached the page once");
+    calm(g, "closing it", "browser_tabs", json!({"action": "close", "tab": tab})).await;
 }
 
 /// A click whose handler closes its own tab: the answer says the page closed it (never that

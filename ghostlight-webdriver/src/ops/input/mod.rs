@@ -53,6 +53,7 @@ use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use crate::commands::SessionCommand;
+use crate::config::Engine;
 use crate::errors::{self, Sent};
 use crate::ops::{frames, navigation, with_dom};
 use crate::page::{self, Reading};
@@ -300,7 +301,12 @@ async fn run<T: DeserializeOwned>(
     args: Vec<Value>,
     sent: Sent,
 ) -> PortResult<T> {
-    let value = s.execute(script, args, sent).await?;
+    // A read (a target check, a fill's dry run) that the page broke in its own realm is run
+    // in the sandbox instead ([`frames::read`]); a script that acts is never run twice.
+    let value = match sent {
+        Sent::Read => frames::read(s, script, args).await?,
+        Sent::Act => s.execute(script, args, sent).await?,
+    };
     decode(value, sent)
 }
 
@@ -328,7 +334,7 @@ async fn run_out_of_reach<T: DeserializeOwned>(
     };
     let mut value = answer.map_err(|e| if sent == Sent::Act { e.effect_unknown() } else { e })?;
     if wants_state && let Some(object) = value.as_object_mut() {
-        let state = s.execute(&page::state_script(), Vec::new(), Sent::Read).await?;
+        let state = frames::read(s, &page::state_script(), Vec::new()).await?;
         object.insert("state".into(), state);
     }
     decode(value, sent)
@@ -493,9 +499,32 @@ async fn perform(s: &mut Session, actions: impl Into<Input>) -> PortResult<()> {
             let error = errors::cmd(&e, Sent::Act);
             // The window was there a moment ago (the target was just located in it): the
             // input reached the page, which closed its own tab in answer.
-            if error.kind() == PortErrorKind::TabGone { Err(error.effect_unknown()) } else { Err(error) }
+            if error.kind() == PortErrorKind::TabGone {
+                return Err(error.effect_unknown());
+            }
+            if frames::broken_in_page(&error) && s.engine() == Engine::Chromium && sandboxed_here(s).await {
+                // chromedriver runs a script in the page before it dispatches input, which a
+                // page breaks by replacing a builtin (`JSON.stringify`, `Promise.prototype.then`,
+                // `Function.prototype.apply`): measured, such a failure delivered nothing, while
+                // a page that breaks them in its own input handler gets the input answered. The
+                // same input goes over BiDi, which runs nothing in the page.
+                if perform_over_bidi(s, &input).await.is_ok() {
+                    tracing::warn!(
+                        "the page broke the driver's input in its own realm: sent over BiDi instead"
+                    );
+                    return Ok(());
+                }
+            }
+            Err(error)
         }
     }
+}
+
+/// Whether the driver is in a top document whose window answers sandboxed BiDi calls (so
+/// BiDi commands reach it: not a Chromium popup that keeps its opener).
+async fn sandboxed_here(s: &mut Session) -> bool {
+    let Some(handle) = s.at_top().map(str::to_owned) else { return false };
+    matches!(s.sandbox_for(&handle, frames::SANDBOX_WAIT).await, Ok(Some(_)))
 }
 
 /// Release the driver's input state, noting whether it worked. Best effort: releasing while a

@@ -2,7 +2,8 @@
 //! thousands of frames, a 500 kB URL, a tall page of noise (a huge full-page image), a page that
 //! closes its own tab in its click handler, navigations a click handler starts a moment later, a
 //! frame of another site that does not yield for 8 s once loaded (bounded, so that a process the
-//! browser keeps after its tab closed does not spin through the scenarios after it).
+//! browser keeps after its tab closed does not spin through the scenarios after it), a page that
+//! replaces the builtins scripts in its realm rely on.
 
 use crate::support::server::Site;
 
@@ -68,6 +69,15 @@ pub(crate) const PAGES: &[(&str, &str)] = &[
     (
         "/frames",
         "<!doctype html><title>Frames</title><script>for(let i=0;i<2000;i++){const f=document.createElement('iframe');f.src='/plain?f'+i;document.body.appendChild(f)}</script>",
+    ),
+    (
+        "/builtins",
+        "<!doctype html><title>Builtins</title>\
+         <script>JSON.stringify = () => '{}'; Promise.prototype.then = function () { return this; };\
+         Function.prototype.apply = function () { throw new Error('no apply'); };\
+         Object.defineProperty = (o) => o; Array.prototype.push = () => 0;</script>\
+         <p>An article the page keeps, though it broke what scripts rely on.</p>\
+         <button onclick=\"new Image().src = '/builtins-pressed'\">Press here</button>",
     ),
 ];
 
