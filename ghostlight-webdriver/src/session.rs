@@ -1379,6 +1379,11 @@ impl Session {
                     self.note_prompt(Prompt::Open(errors::dialog_hint(&e)));
                     return Err(errors::cmd(&e, Sent::Read));
                 }
+                // A document that went away under the read is not one that broke it (its
+                // sandbox could still answer under an identity of its own for a moment).
+                if errors::document_unloaded(&e) {
+                    return Err(errors::cmd(&e, Sent::Read));
+                }
                 return self.read_in_sandbox_instead(errors::cmd(&e, Sent::Read)).await.map(Some);
             }
         };
