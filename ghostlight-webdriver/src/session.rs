@@ -124,6 +124,9 @@ pub(crate) struct Session {
     /// Whether a sandboxed call answers in each window asked about so far
     /// ([`Session::sandbox_for`]).
     sandbox_windows: HashMap<String, bool>,
+    /// The window whose page broke the last read in its own realm, read in its sandbox
+    /// instead ([`Session::page_realm_broken`]); cleared by the next read that works there.
+    broken_realm: Option<String>,
     process: Option<DriverProcess>,
     /// Repairs that dropped operations left to do ([`Session::run_repairs`]).
     repairs: RepairQueue,
@@ -487,6 +490,7 @@ impl Session {
             bidi,
             watchers,
             sandbox_windows: HashMap::new(),
+            broken_realm: None,
             client,
             engine: config.engine,
             number,
@@ -1393,9 +1397,27 @@ impl Session {
         // The read ran, so no prompt blocked the window (until the next command).
         self.note_prompt(Prompt::Closed);
         match self.accept_reading(value).await {
-            Ok(reading) => Ok(Some(reading)),
+            Ok(reading) => {
+                if self.broken_realm == self.current {
+                    self.broken_realm = None;
+                }
+                Ok(Some(reading))
+            }
             Err(error) => self.read_in_sandbox_instead(error).await.map(Some),
         }
+    }
+
+    /// Note that the current window's page broke a read in its own realm (it was read in its
+    /// sandbox instead).
+    pub(crate) fn note_realm_broken(&mut self) {
+        self.broken_realm = self.current.clone();
+    }
+
+    /// Whether the current window's page broke the last page read in its own realm: a script
+    /// that acts there then runs in its sandbox, never in the page's realm first (where it
+    /// could run and still fail, and would then run twice).
+    pub(crate) fn page_realm_broken(&self) -> bool {
+        self.broken_realm.is_some() && self.broken_realm == self.current
     }
 
     /// The page state read in the sandbox realm of the current window's top document, after
@@ -1425,7 +1447,9 @@ impl Session {
             .and_then(|text| serde_json::from_str::<Value>(&text).ok());
         let Some(value) = value else { return Err(error) };
         tracing::warn!("the page broke the page-state script in its own realm: read in the sandbox instead");
-        self.accept_reading(value).await
+        let reading = self.accept_reading(value).await?;
+        self.note_realm_broken();
+        Ok(reading)
     }
 
     /// The page state `value` (the page-state script's answer, read in the current tab's

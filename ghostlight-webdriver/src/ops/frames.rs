@@ -245,14 +245,18 @@ async fn follow_focus(bidi: &Bidi, top: &str) -> PortResult<Vec<Url>> {
 
 /// An Execute Script `body` applied in the sandbox realm to the JSON arguments of its
 /// `spec` (`{args, at}`), the elements passed beside it (BiDi shared references) put back at
-/// the indices `at`; the answer as `__GHOSTLIGHT_ANSWER__` returns it ([`ANSWER_JSON`] or
+/// the paths `at` (each a list of array indices and object keys from `args`, at any depth); the answer as `__GHOSTLIGHT_ANSWER__` returns it ([`ANSWER_JSON`] or
 /// [`ANSWER_WITH_NODES`]). `__GHOSTLIGHT_LIBRARY__` is where the library goes: the slim
 /// prelude, or the whole library ([`sandbox`]).
 const SANDBOX_APPLY: &str = "function (json, ...elements) {
   __GHOSTLIGHT_LIBRARY__
   const spec = JSON.parse(json);
   const args = spec.args;
-  spec.at.forEach((index, k) => { args[index] = elements[k]; });
+  spec.at.forEach((path, k) => {
+    let holder = args;
+    for (let i = 0; i < path.length - 1; i += 1) holder = holder[path[i]];
+    holder[path[path.length - 1]] = elements[k];
+  });
   const out = (function () { __GHOSTLIGHT_BODY__ }).apply(null, args);
   __GHOSTLIGHT_ANSWER__
 }";
@@ -304,20 +308,37 @@ pub(crate) async fn run_sandboxed(s: &mut Session, body: &str, args: &[Value]) -
 /// a sandbox, and for any other failure (a dialog, a timeout, a closed window).
 pub(crate) async fn read(s: &mut Session, script: &str, args: Vec<Value>) -> PortResult<Value> {
     match s.execute(script, args.clone(), Sent::Read).await {
-        Err(error) if broken_in_page(&error) => {
-            let Some(context) = s.at_top().map(str::to_owned) else { return Err(error) };
-            let Ok(Some(bidi)) = s.sandbox_for(&context, SANDBOX_WAIT).await else { return Err(error) };
-            match apply_in_sandbox(bidi, &context, script, &args, Library::Carried, true, SANDBOX_WAIT).await
-            {
-                Ok(value) => {
-                    tracing::warn!("the page broke a read in its own realm: read in the sandbox instead");
-                    Ok(value)
-                }
-                Err(_) => Err(error),
+        Err(error) if broken_in_page(&error) => match in_top_sandbox(s, script, &args).await {
+            Some(Ok(value)) => {
+                tracing::warn!("the page broke a read in its own realm: read in the sandbox instead");
+                s.note_realm_broken();
+                Ok(value)
             }
-        }
+            _ => Err(error),
+        },
         other => other,
     }
+}
+
+/// Run the Execute Script `script` that acts with `args`: in the page's own realm, or, when
+/// the page broke the last read there ([`Session::page_realm_broken`]), straight in the top
+/// document's sandbox (never in both: a script that ran and still failed would run twice).
+pub(crate) async fn act(s: &mut Session, script: &str, args: Vec<Value>) -> PortResult<Value> {
+    if s.page_realm_broken()
+        && let Some(answer) = in_top_sandbox(s, script, &args).await
+    {
+        return answer.map_err(PortError::effect_unknown);
+    }
+    s.execute(script, args, Sent::Act).await
+}
+
+/// The composed Execute Script `script` (its library carried in it) run with `args` in the
+/// sandbox realm of the top document the driver is in, its nodes answered as WebDriver
+/// element references; `None` inside a frame or in a window without a sandbox.
+async fn in_top_sandbox(s: &mut Session, script: &str, args: &[Value]) -> Option<PortResult<Value>> {
+    let context = s.at_top()?.to_owned();
+    let Ok(Some(bidi)) = s.sandbox_for(&context, SANDBOX_WAIT).await else { return None };
+    Some(apply_in_sandbox(bidi, &context, script, args, Library::Carried, true, SANDBOX_WAIT).await)
 }
 
 /// Whether `error` says a script failed in the page's own realm (what [`read`] answers in the
@@ -369,19 +390,10 @@ async fn apply_in_sandbox(
     with_nodes: bool,
     wait: Duration,
 ) -> PortResult<Value> {
-    let mut plain = Vec::with_capacity(args.len());
+    let mut plain = Value::Array(args.to_vec());
     let mut at = Vec::new();
     let mut nodes = vec![Value::Null];
-    for (index, arg) in args.iter().enumerate() {
-        match element_id(arg) {
-            Some(id) => {
-                at.push(index);
-                nodes.push(json!({ "sharedId": id }));
-                plain.push(Value::Null);
-            }
-            None => plain.push(arg.clone()),
-        }
-    }
+    lift_elements(&mut plain, &mut Vec::new(), &mut at, &mut nodes);
     nodes[0] = json!({ "type": "string", "value": json!({ "args": plain, "at": at }).to_string() });
     let call = |library: &str| {
         let answer = if with_nodes { ANSWER_WITH_NODES } else { ANSWER_JSON };
@@ -417,6 +429,35 @@ async fn apply_in_sandbox(
         nodes.iter().map(|node| node["sharedId"].as_str().ok_or_else(shape)).collect::<PortResult<_>>()?;
     put_elements(&mut value, &ids).ok_or_else(shape)?;
     Ok(value)
+}
+
+/// Replace each WebDriver element reference in `value` (at any depth) by `null`, noting its
+/// path from the arguments' root in `at` and its BiDi shared reference in `nodes`.
+fn lift_elements(value: &mut Value, path: &mut Vec<Value>, at: &mut Vec<Value>, nodes: &mut Vec<Value>) {
+    let reference = value.as_object().is_some_and(|map| map.len() == 1);
+    if let Some(id) = element_id(value).filter(|_| reference) {
+        at.push(Value::Array(path.clone()));
+        nodes.push(json!({ "sharedId": id }));
+        *value = Value::Null;
+        return;
+    }
+    match value {
+        Value::Array(items) => {
+            for (index, item) in items.iter_mut().enumerate() {
+                path.push(json!(index));
+                lift_elements(item, path, at, nodes);
+                path.pop();
+            }
+        }
+        Value::Object(map) => {
+            for (key, item) in map.iter_mut() {
+                path.push(json!(key));
+                lift_elements(item, path, at, nodes);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Replace each `{"__gl_node": index}` in `value` by the WebDriver element reference of

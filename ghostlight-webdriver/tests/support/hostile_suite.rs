@@ -329,8 +329,8 @@ async fn popup_flood(ports: &Ports, second: &Ghostlight, site: &Site) {
 /// A page that replaces builtins every script in its realm relies on (`JSON.stringify`,
 /// `Promise.prototype.then`, `Function.prototype.apply`, `Object.defineProperty`,
 /// `Array.prototype.push`; chromedriver's own Execute Script and Perform Actions fail on it):
-/// it is still opened, read, searched, captured, waited on and clicked, and the click reaches
-/// it (judged by what the server saw).
+/// it is still opened, read, searched, captured, waited on, clicked, filled and scrolled, and
+/// the click and the fill reach it once each (judged by what the server saw).
 async fn broken_builtins(g: &Ghostlight, site: &Site) {
     let url = site.url("/builtins");
     let opened =
@@ -355,6 +355,22 @@ async fn broken_builtins(g: &Ghostlight, site: &Site) {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert_eq!(site.hits("/builtins-pressed"), 1, "the click reached the page once");
+    // What acts runs in the sandbox from the start once the page broke a read: once.
+    let filled = calm(
+        g,
+        "filling a field",
+        "browser_fill_form",
+        json!({"fields": [{"selector": {"name": "Note"}, "value": "kept"}], "tab": tab}),
+    )
+    .await;
+    assert_eq!(filled.facts["filled_count"], 1, "{:?}", filled.facts);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while site.hits("/builtins-filled") == 0 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(site.hits("/builtins-filled"), 1, "the page heard the fill once");
+    let scrolled = calm(g, "scrolling it", "browser_scroll", json!({"tab": tab})).await;
+    assert_eq!(scrolled.facts["scrolled"], true, "{:?}", scrolled.facts);
     calm(g, "closing it", "browser_tabs", json!({"action": "close", "tab": tab})).await;
 }
 

@@ -302,10 +302,11 @@ async fn run<T: DeserializeOwned>(
     sent: Sent,
 ) -> PortResult<T> {
     // A read (a target check, a fill's dry run) that the page broke in its own realm is run
-    // in the sandbox instead ([`frames::read`]); a script that acts is never run twice.
+    // in the sandbox instead ([`frames::read`]); a script that acts runs there from the start
+    // once the page broke a read ([`frames::act`]), and is never run twice.
     let value = match sent {
         Sent::Read => frames::read(s, script, args).await?,
-        Sent::Act => s.execute(script, args, sent).await?,
+        Sent::Act => frames::act(s, script, args).await?,
     };
     decode(value, sent)
 }

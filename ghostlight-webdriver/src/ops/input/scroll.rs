@@ -142,7 +142,7 @@ pub(super) async fn scroll_in(
     s.set_script_timeout(timeout).await?;
     s.tab(tab).await?;
     let args = vec![json!("by"), Value::Null, json!({ "x": x, "y": y }), Value::Null, check];
-    let answer = s.execute(&SCROLL_IN, args, Sent::Act).await?;
+    let answer = frames::act(s, &SCROLL_IN, args).await?;
     let Value::Object(mut answer) = answer else {
         let error = PortError::new(PortErrorKind::BlockedByDialog, "a dialog opened while the page scrolled");
         return Err(error.effect_unknown());

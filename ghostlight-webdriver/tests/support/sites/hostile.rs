@@ -77,7 +77,9 @@ pub(crate) const PAGES: &[(&str, &str)] = &[
          Function.prototype.apply = function () { throw new Error('no apply'); };\
          Object.defineProperty = (o) => o; Array.prototype.push = () => 0;</script>\
          <p>An article the page keeps, though it broke what scripts rely on.</p>\
-         <button onclick=\"new Image().src = '/builtins-pressed'\">Press here</button>",
+         <button onclick=\"new Image().src = '/builtins-pressed'\">Press here</button>\
+         <input aria-label=Note oninput=\"new Image().src = '/builtins-filled'\">\
+         <div style='height: 3000px'></div>",
     ),
 ];
 
