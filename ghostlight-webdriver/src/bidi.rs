@@ -56,6 +56,10 @@ pub(crate) fn sandboxed_call_with(context: &str, function: &str, arguments: Valu
     })
 }
 
+/// The longest wait for one sandboxed call (they answer in 2–45 ms; one that gets no answer in
+/// time fails, and what it was to check is left out, blanked or refused, never asked of the
+/// page's own realm: `Session::sandbox_for`).
+pub(crate) const SANDBOX_WAIT: Duration = Duration::from_secs(2);
 /// How long opening the WebSocket may take (C 1–5 ms, F 8–9 ms in the spike).
 pub(crate) const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long one command may wait for its reply.

@@ -245,6 +245,13 @@ pub(crate) fn document_unloaded(error: &CmdError) -> bool {
     }
 }
 
+/// Whether `error` says a script failed in the page's own realm, which a page can make every
+/// script there do by replacing a builtin the driver's wrapper or the script relies on (such a
+/// read is answered in the page's sandbox instead: `Session::page_reading`, `ops::frames::read`).
+pub(crate) fn broken_in_page(error: &PortError) -> bool {
+    matches!(error.kind(), PortErrorKind::Other | PortErrorKind::ScriptError)
+}
+
 /// Whether the error says a dialog is open (either engine's shape).
 pub(crate) fn is_dialog(error: &CmdError) -> bool {
     match error {

@@ -38,6 +38,16 @@ pub(crate) fn state_function() -> String {
     format!("() => JSON.stringify(({})())", PAGE_STATE_FN.trim_end())
 }
 
+/// The page state in a BiDi `script.callFunction` answer of [`state_function`] (its JSON
+/// text, parsed), or `None` when the call failed or answered something else.
+pub(crate) fn state_answer(answer: &serde_json::Value) -> Option<serde_json::Value> {
+    if answer.get("type").and_then(serde_json::Value::as_str) != Some("success") {
+        return None;
+    }
+    let text = answer.get("result")?.get("value")?.as_str()?;
+    serde_json::from_str(text).ok()
+}
+
 /// An `Execute Script` body that reads and clears the kind of the last page dialog recorded
 /// by the page-state hooks (`null` when none was recorded or the dialog is still open).
 pub(crate) const TAKE_DIALOG_RECORD: &str = "const key = Symbol.for('gl.dialog'); \

@@ -37,10 +37,6 @@ use crate::watch::evidence::Tracker;
 use crate::watch::prompts::{Move, PromptWatch};
 use crate::wire::Wire;
 
-/// How long the page-state read in a window's sandbox, after the page's own realm failed it,
-/// may take (probe and read each).
-const SANDBOX_STATE_WAIT: Duration = Duration::from_secs(2);
-
 /// How long creating a session may take (Firefox: 5–14 s on a loaded machine).
 pub(crate) const SESSION_START_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long a polite `DELETE session` may take at shutdown before the processes are killed.
@@ -1430,22 +1426,16 @@ impl Session {
     /// and pending work are not there: the reading says nothing is pending). `error` stands
     /// when it was not a failing script, or the window has no sandbox.
     async fn read_in_sandbox_instead(&mut self, error: PortError) -> PortResult<page::Reading> {
-        if !matches!(error.kind(), PortErrorKind::Other | PortErrorKind::ScriptError) {
+        if !errors::broken_in_page(&error) {
             return Err(error);
         }
         let Some(handle) = self.current.clone() else { return Err(error) };
-        let bidi = match self.sandbox_for(&handle, SANDBOX_STATE_WAIT).await {
-            Ok(Some(bidi)) => bidi,
-            _ => return Err(error),
+        let Ok(Some(bidi)) = self.sandbox_for(&handle, crate::bidi::SANDBOX_WAIT).await else {
+            return Err(error);
         };
         let params = crate::bidi::sandboxed_call(&handle, &page::state_function());
-        let answered = bidi.command_within("script.callFunction", params, SANDBOX_STATE_WAIT).await;
-        let value = answered
-            .ok()
-            .filter(|answer| answer["type"] == "success")
-            .and_then(|answer| answer["result"]["value"].as_str().map(str::to_owned))
-            .and_then(|text| serde_json::from_str::<Value>(&text).ok());
-        let Some(value) = value else { return Err(error) };
+        let answered = bidi.command_within("script.callFunction", params, crate::bidi::SANDBOX_WAIT).await;
+        let Some(value) = answered.ok().as_ref().and_then(page::state_answer) else { return Err(error) };
         tracing::warn!("the page broke the page-state script in its own realm: read in the sandbox instead");
         let reading = self.accept_reading(value).await?;
         self.note_realm_broken();

@@ -119,14 +119,7 @@ async fn chromium() {
     assert_eq!(listed(b.tabs().await.expect("B's tabs")), vec![b_tab.clone()]);
     assert_eq!(site.hits("/spun"), 0, "B's calls were answered while A's page still spun");
     // The loop did run (and ended after B's calls): the page asks for `/spun` in the end.
-    let mut spun = 0;
-    for _ in 0..(SPIN.as_millis() / 100 + 150) {
-        spun = site.hits("/spun");
-        if spun > 0 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let spun = site.hits_within("/spun", SPIN + Duration::from_secs(15)).await;
     assert_eq!(spun, 1, "A's page spun and then asked for /spun");
 
     // A session that ends takes its user context along.

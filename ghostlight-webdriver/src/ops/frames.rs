@@ -41,7 +41,7 @@ use serde_json::{Value, json};
 use url::Url;
 
 use crate::bidi::Bidi;
-use crate::errors::Sent;
+use crate::errors::{self, Sent};
 use crate::ops::sandbox;
 use crate::session::Session;
 use ghostlight_page::scripts::FRAMES_HERE_BODY as FRAMES_HERE_JS;
@@ -104,10 +104,7 @@ static TRACE: LazyLock<String> = LazyLock::new(|| {
     )
 });
 
-/// The longest wait for one sandboxed call (they answer in 2–45 ms; one that gets no answer in
-/// time fails, and what it was to check is left out, blanked or refused, never asked of the
-/// page's own realm: [`Session::sandbox_for`]).
-pub(crate) const SANDBOX_WAIT: Duration = Duration::from_secs(2);
+pub(crate) use crate::bidi::SANDBOX_WAIT;
 /// The longest wait for a capture's listing of the top document's frames in its sandbox: the
 /// reading scripts' bound, so that a page busy for a few seconds delays a capture (bounded by
 /// its own timeout) rather than fails it.
@@ -245,8 +242,8 @@ async fn follow_focus(bidi: &Bidi, top: &str) -> PortResult<Vec<Url>> {
 
 /// An Execute Script `body` applied in the sandbox realm to the JSON arguments of its
 /// `spec` (`{args, at}`), the elements passed beside it (BiDi shared references) put back at
-/// the paths `at` (each a list of array indices and object keys from `args`, at any depth); the answer as `__GHOSTLIGHT_ANSWER__` returns it ([`ANSWER_JSON`] or
-/// [`ANSWER_WITH_NODES`]). `__GHOSTLIGHT_LIBRARY__` is where the library goes: the slim
+/// the paths `at` (each a list of array indices and object keys from `args`, at any depth);
+/// the answer as `__GHOSTLIGHT_ANSWER__` returns it ([`ANSWER_JSON`] or [`ANSWER_WITH_NODES`]). `__GHOSTLIGHT_LIBRARY__` is where the library goes: the slim
 /// prelude, or the whole library ([`sandbox`]).
 const SANDBOX_APPLY: &str = "function (json, ...elements) {
   __GHOSTLIGHT_LIBRARY__
@@ -308,7 +305,7 @@ pub(crate) async fn run_sandboxed(s: &mut Session, body: &str, args: &[Value]) -
 /// a sandbox, and for any other failure (a dialog, a timeout, a closed window).
 pub(crate) async fn read(s: &mut Session, script: &str, args: Vec<Value>) -> PortResult<Value> {
     match s.execute(script, args.clone(), Sent::Read).await {
-        Err(error) if broken_in_page(&error) => match in_top_sandbox(s, script, &args).await {
+        Err(error) if errors::broken_in_page(&error) => match in_top_sandbox(s, script, &args).await {
             Some(Ok(value)) => {
                 tracing::warn!("the page broke a read in its own realm: read in the sandbox instead");
                 s.note_realm_broken();
@@ -339,12 +336,6 @@ async fn in_top_sandbox(s: &mut Session, script: &str, args: &[Value]) -> Option
     let context = s.at_top()?.to_owned();
     let Ok(Some(bidi)) = s.sandbox_for(&context, SANDBOX_WAIT).await else { return None };
     Some(apply_in_sandbox(bidi, &context, script, args, Library::Carried, true, SANDBOX_WAIT).await)
-}
-
-/// Whether `error` says a script failed in the page's own realm (what [`read`] answers in the
-/// sandbox instead).
-pub(crate) fn broken_in_page(error: &PortError) -> bool {
-    matches!(error.kind(), PortErrorKind::Other | PortErrorKind::ScriptError)
 }
 
 /// Where the library of a script run in a sandbox comes from.

@@ -751,11 +751,11 @@ pub(crate) async fn wait_text(
 }
 
 /// The error of an in-page text wait: a page that broke scripts in its own realm
-/// ([`frames::broken_in_page`]) cannot be watched there, so the wait is answered as
+/// ([`crate::errors::broken_in_page`]) cannot be watched there, so the wait is answered as
 /// unsupported and the executor polls [`text_present`] instead (which reads such a page in
 /// the sandbox); any other error stands.
 fn polled_instead(error: PortError) -> PortError {
-    if frames::broken_in_page(&error) {
+    if crate::errors::broken_in_page(&error) {
         PortError::new(
             PortErrorKind::Unsupported,
             "the page broke the in-page wait: the text is polled instead",

@@ -7,7 +7,7 @@ use ghostlight_core::port::{
     Focused, NavigateInput, OpenedTab, PageState, PortErrorKind, PortResult, TabInfo, TabRef,
 };
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::bidi::Bidi;
 use crate::errors::{self, Sent};
@@ -118,11 +118,7 @@ async fn read_one_in_place(bidi: &Bidi, prompts: Option<&PromptWatch>, handle: &
         "resultOwnership": "none",
     });
     let answer = bidi.command_within("script.callFunction", params, BIDI_TAB_READ).await.ok()?;
-    if answer.get("type").and_then(Value::as_str) != Some("success") {
-        return None;
-    }
-    let text = answer.get("result")?.get("value")?.as_str()?;
-    let state = page::parse_state(serde_json::from_str(text).ok()?).ok()?;
+    let state = page::parse_state(page::state_answer(&answer)?).ok()?;
     if state.url.scheme() == "chrome-error" {
         return None;
     }

@@ -350,11 +350,8 @@ async fn broken_builtins(g: &Ghostlight, site: &Site) {
     )
     .await;
     calm(g, "clicking in it", "browser_click", json!({"selector": {"name": "Press here"}, "tab": tab})).await;
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while site.hits("/builtins-pressed") == 0 && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert_eq!(site.hits("/builtins-pressed"), 1, "the click reached the page once");
+    let pressed = site.hits_within("/builtins-pressed", Duration::from_secs(5)).await;
+    assert_eq!(pressed, 1, "the click reached the page once");
     // What acts runs in the sandbox from the start once the page broke a read: once.
     let filled = calm(
         g,
@@ -364,11 +361,8 @@ async fn broken_builtins(g: &Ghostlight, site: &Site) {
     )
     .await;
     assert_eq!(filled.facts["filled_count"], 1, "{:?}", filled.facts);
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while site.hits("/builtins-filled") == 0 && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert_eq!(site.hits("/builtins-filled"), 1, "the page heard the fill once");
+    let filled_heard = site.hits_within("/builtins-filled", Duration::from_secs(5)).await;
+    assert_eq!(filled_heard, 1, "the page heard the fill once");
     let scrolled = calm(g, "scrolling it", "browser_scroll", json!({"tab": tab})).await;
     assert_eq!(scrolled.facts["scrolled"], true, "{:?}", scrolled.facts);
     calm(g, "closing it", "browser_tabs", json!({"action": "close", "tab": tab})).await;

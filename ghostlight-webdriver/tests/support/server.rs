@@ -171,6 +171,16 @@ impl Site {
     pub(crate) fn hits(&self, path: &str) -> u64 {
         self.seen.lock().map(|seen| seen.hits.get(path).copied().unwrap_or(0)).unwrap_or(0)
     }
+
+    /// [`Site::hits`] once `path` got a request, or once `bound` passed without one (a
+    /// request a page sends on its own time: a beacon from a handler, a fetch after a loop).
+    pub(crate) async fn hits_within(&self, path: &str, bound: std::time::Duration) -> u64 {
+        let deadline = std::time::Instant::now() + bound;
+        while self.hits(path) == 0 && std::time::Instant::now() < deadline {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        self.hits(path)
+    }
 }
 
 impl Drop for Site {

@@ -503,7 +503,7 @@ async fn perform(s: &mut Session, actions: impl Into<Input>) -> PortResult<()> {
             if error.kind() == PortErrorKind::TabGone {
                 return Err(error.effect_unknown());
             }
-            if frames::broken_in_page(&error) && s.engine() == Engine::Chromium && sandboxed_here(s).await {
+            if errors::broken_in_page(&error) && s.engine() == Engine::Chromium && sandboxed_here(s).await {
                 // chromedriver runs a script in the page before it dispatches input, which a
                 // page breaks by replacing a builtin (`JSON.stringify`, `Promise.prototype.then`,
                 // `Function.prototype.apply`): measured, such a failure delivered nothing, while
